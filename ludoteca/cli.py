@@ -1,0 +1,207 @@
+"""The ``ludoteca`` command line: perft, terminal play, record checks (and more per game).
+
+Every error from bad input is one line on standard error, exit status 2; nothing is changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from . import record
+from .ai import Agent, make_agent
+from .core import Color, LudotecaError, State
+from .games import game_names, resolve
+from .perft import perft_counts
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise SystemExit(_fail(f"{self.prog}: {message}"))
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except LudotecaError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"{error.strerror or error}: {error.filename}")
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ludoteca", description=(
+        "Play and study Morelli, Nine Men's Morris and Felli. Games: " + ", ".join(game_names())))
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("perft", help="count move sequences of each length from a position")
+    p.add_argument("game")
+    p.add_argument("depth", type=int)
+    _add_start_options(p)
+    p.add_argument("--moves", default="", help='moves to play first, e.g. "d6 f4"')
+    p.set_defaults(handler=_perft)
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("game")
+    _add_start_options(p)
+    p.add_argument("--white", default="human", help="human or a computer player (random, ...)")
+    p.add_argument("--black", default="human", help="human or a computer player (random, ...)")
+    p.add_argument("--seed", type=int, default=None, help="seed for computer players")
+    p.add_argument("--save", type=Path, default=None, help="write the game record to this file")
+    p.set_defaults(handler=_play)
+
+    p = sub.add_parser("record", help="check or show game records")
+    rsub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    for name, handler, text in (("check", _record_check, "replay every game and report errors"),
+                                ("show", _record_show, "replay and draw the final position")):
+        rp = rsub.add_parser(name, help=text)
+        rp.add_argument("file", type=Path)
+        rp.set_defaults(handler=handler)
+    return parser
+
+
+def _add_start_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
+    p.add_argument("--setup", default=None, help="setup string (games with a random setup)")
+    p.add_argument("--position", default=None, help="start from this position code")
+
+
+def _start(args: argparse.Namespace) -> State:
+    game, rules = resolve(args.game, args.rules)
+    if args.position:
+        return game.from_code(args.position, rules)
+    return game.new(rules, setup=args.setup, seed=getattr(args, "seed", None))
+
+
+def _perft(args: argparse.Namespace) -> int:
+    if args.depth < 1:
+        return _fail("depth must be at least 1")
+    state = _start(args)
+    for word in args.moves.split():
+        state.push(word)
+    for depth, count in perft_counts(state, args.depth):
+        print(f"{depth} {count}", flush=True)
+    return 0
+
+
+def _record_check(args: argparse.Namespace) -> int:
+    count = 0
+    with args.file.open(encoding="utf-8") as stream:
+        for game in record.read_games(stream):
+            count += 1
+            print(f"game {count}: {game.tags['Game']} ({game.tags['Rules']}), "
+                  f"{len(game.state.move_stack)} plies, result {game.result}")
+    if not count:
+        return _fail(f"{args.file}: no game record found")
+    print(f"{args.file}: {count} game(s), all valid")
+    return 0
+
+
+def _record_show(args: argparse.Namespace) -> int:
+    with args.file.open(encoding="utf-8") as stream:
+        games = list(record.read_games(stream))
+    if not games:
+        return _fail(f"{args.file}: no game record found")
+    for game in games:
+        for key, value in game.tags.items():
+            print(f"{key}: {value}")
+        print("Moves: " + " ".join(game.moves))
+        print(game.state)
+        outcome = game.state.outcome()
+        print(outcome.explain() if outcome else f"Result: {game.result}")
+        print()
+    return 0
+
+
+HELP = """Type a move in the game's notation, or one of:
+  moves   list the legal moves        undo   take back your last move
+  board   draw the board again        code   print the position code
+  help    this text                   quit   stop (the record is kept with --save)"""
+
+
+def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    stdin = stdin or sys.stdin
+    state = _start(args)
+    players: dict[Color, Agent | None] = {}
+    for color, spec in ((Color.WHITE, args.white), (Color.BLACK, args.black)):
+        seed = None if args.seed is None else args.seed + int(color)
+        players[color] = None if spec.strip().lower() == "human" else make_agent(spec, seed)
+    print(f"{state.game.title} ({state.rules}). Type 'help' for commands.")
+    print(state)
+    while (outcome := state.outcome()) is None:
+        agent = players[state.turn]
+        if agent is not None:
+            started = time.perf_counter()
+            move = agent.choose(state)
+            state.push(move)
+            print(f"{state.turn.other.title} ({agent.name}) plays {move} "
+                  f"[{time.perf_counter() - started:.2f}s]")
+            print(state)
+            continue
+        print(f"{state.turn.title} to move> ", end="", flush=True)
+        line = stdin.readline()
+        if not line:
+            print()
+            break
+        word = line.strip()
+        if not word:
+            continue
+        command = word.lower()
+        if command in ("quit", "exit"):
+            break
+        if command in ("help", "?"):
+            print(HELP)
+        elif command == "moves":
+            print(" ".join(str(m) for m in state.legal_moves))
+        elif command == "board":
+            print(state)
+        elif command == "code":
+            print(state.code())
+        elif command == "undo":
+            _undo(state, players)
+        else:
+            try:
+                state.push(word)
+            except LudotecaError as error:
+                print(f"! {error}")
+                continue
+            print(state)
+    if outcome is not None:
+        print(outcome.explain())
+    if args.save is not None:
+        args.save.write_text(record.dumps(state), encoding="utf-8")
+        print(f"record saved to {args.save}")
+    return 0
+
+
+def _undo(state: State, players: dict[Color, Agent | None]) -> None:
+    """Take back moves until it is a human's turn again, at least one move."""
+    if not state.move_stack:
+        print("! nothing to take back")
+        return
+    state.pop()
+    while state.move_stack and players[state.turn] is not None:
+        state.pop()
+    print(state)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

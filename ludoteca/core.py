@@ -1,0 +1,442 @@
+"""The game-agnostic interface every Ludoteca game implements.
+
+A game engine provides a :class:`Game` (its name, rule sets, board description and position-code
+reader) and a :class:`State` subclass (a mutable position with ``push``/``pop``).  Search code,
+records, the command line and the adapters only use what is defined here.
+
+Every game keeps its legal moves as small integers ("move codes") internally; the public
+:class:`Move` objects are interned values built once per code, so generating and playing moves in
+a search loop allocates nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Generic, TypeVar
+
+__all__ = [
+    "BoardDescription",
+    "Color",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidRulesError",
+    "LegalMoves",
+    "LudotecaError",
+    "Move",
+    "Outcome",
+    "RuleSet",
+    "RuleSetDef",
+    "State",
+    "Termination",
+    "UnknownGameError",
+]
+
+
+class Color(enum.IntEnum):
+    """A side. ``WHITE`` (also South in Felli) and ``BLACK`` (North in Felli)."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Color:
+        """The opposing side: ``Color.WHITE.other is Color.BLACK``."""
+        return Color(1 - self)
+
+    @property
+    def title(self) -> str:
+        """``"White"`` or ``"Black"``, as used in records and messages."""
+        return self.name.capitalize()
+
+
+class Termination(enum.Enum):
+    """Why a game ended; the value is a phrase that completes "… by …" / "… because …"."""
+
+    FEWER_THAN_THREE = "the loser has fewer than three pieces"
+    NO_LEGAL_MOVES = "the player to move has no legal move"
+    THREEFOLD_REPETITION = "threefold repetition"
+    MOVE_RULE = "the move rule (too many plies without a capture)"
+    THRONE = "no legal move is left and a King holds the Throne"
+    VACANT_THRONE = "no legal move is left and the Throne is vacant"
+    RESIGNATION = "resignation"
+    DRAW_AGREED = "agreement"
+    TIME_FORFEIT = "time forfeit"
+
+    @property
+    def label(self) -> str:
+        """The record's ``Termination`` tag value, e.g. ``"threefold repetition"``."""
+        return self.name.lower().replace("_", " ")
+
+    @classmethod
+    def from_label(cls, label: str) -> Termination:
+        """The termination whose :attr:`label` or enum name is ``label``; ``ValueError`` if none."""
+        key = label.strip().upper().replace(" ", "_").replace("-", "_")
+        try:
+            return cls[key]
+        except KeyError:
+            raise InvalidRecordError(f"unknown termination {label!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the rule that ended it and the winner (``None`` for a draw)."""
+
+    termination: Termination
+    winner: Color | None
+
+    @property
+    def result(self) -> str:
+        """The record result: ``"1-0"`` (White won), ``"0-1"`` or ``"1/2-1/2"``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner is Color.WHITE else "0-1"
+
+    def explain(self, white: str = "White", black: str = "Black") -> str:
+        """A sentence for people, e.g. ``"White wins: the player to move has no legal move."``."""
+        if self.winner is None:
+            return f"Draw by {self.termination.value}."
+        name = white if self.winner is Color.WHITE else black
+        return f"{name} wins: {self.termination.value}."
+
+
+class LudotecaError(ValueError):
+    """Base class of every error Ludoteca raises for bad input."""
+
+
+class InvalidMoveError(LudotecaError):
+    """Move notation that cannot be read at all (``"z9"``, ``"a1--b2"``)."""
+
+
+class IllegalMoveError(LudotecaError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidPositionError(LudotecaError):
+    """A position code or setup that is malformed or describes an impossible position."""
+
+
+class InvalidRecordError(LudotecaError):
+    """A game record that is malformed or does not replay."""
+
+
+class InvalidRulesError(LudotecaError):
+    """An unknown rule set or a bad rule-set setting."""
+
+
+class UnknownGameError(LudotecaError):
+    """No registered game has this name."""
+
+
+class Move(ABC):
+    """A move: a frozen, hashable value whose ``str`` is its notation.
+
+    Each game subclasses this; instances are interned per move code, so ``a == b`` iff they
+    are the same move and comparing by identity is also valid.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def code(self) -> int:
+        """The game's integer code for this move (stable, used by the integer-action adapters)."""
+
+    @abstractmethod
+    def __str__(self) -> str: ...
+
+
+M = TypeVar("M", bound=Move)
+
+
+class LegalMoves(Generic[M]):
+    """A view of the legal moves of a state: iterate, ``len``, ``in``, :meth:`count`."""
+
+    __slots__ = ("_moves",)
+
+    def __init__(self, moves: list[M]) -> None:
+        self._moves = moves
+
+    def __iter__(self) -> Iterator[M]:
+        return iter(self._moves)
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __bool__(self) -> bool:
+        return bool(self._moves)
+
+    def __contains__(self, move: object) -> bool:
+        return move in self._moves
+
+    def __getitem__(self, index: int) -> M:
+        return self._moves[index]
+
+    def count(self) -> int:
+        """The number of legal moves."""
+        return len(self._moves)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(map(str, self._moves))})>"
+
+
+SettingValue = bool | int
+
+
+@dataclass(frozen=True)
+class RuleSetDef:
+    """A named rule set a game offers: its name, aliases and the default value of every setting."""
+
+    name: str
+    description: str
+    defaults: Mapping[str, SettingValue]
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set with concrete settings, e.g. ``felli:forced_capture,multi_capture``.
+
+    ``str(rules)`` is the canonical spec: the rule-set name, then ``:`` and the settings that differ
+    from that rule set's defaults, sorted, separated by commas (``key`` for true, ``key=false``,
+    ``key=100``).  :meth:`Game.rules` parses any spec back.
+    """
+
+    game: str
+    name: str
+    settings: Mapping[str, SettingValue] = field(hash=False)
+    defaults: Mapping[str, SettingValue] = field(hash=False, repr=False, compare=False)
+
+    def __getitem__(self, key: str) -> SettingValue:
+        return self.settings[key]
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.name, tuple(sorted(self.settings.items()))))
+
+    def __str__(self) -> str:
+        changed = []
+        for key in sorted(self.settings):
+            value = self.settings[key]
+            if value == self.defaults.get(key):
+                continue
+            if value is True:
+                changed.append(key)
+            elif value is False:
+                changed.append(f"{key}=false")
+            else:
+                changed.append(f"{key}={value}")
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+
+@dataclass(frozen=True)
+class BoardDescription:
+    """A game's board as data, for drawing any game with the same code.
+
+    ``points`` are the names of the playable points or cells in code order; ``coords`` their
+    (x, y) positions in board units with y growing upwards; ``lines`` pairs of point indices to
+    draw as lines; ``regions`` an optional colour class per point (Morelli's bands).
+    """
+
+    points: tuple[str, ...]
+    coords: tuple[tuple[float, float], ...]
+    lines: tuple[tuple[int, int], ...] = ()
+    regions: tuple[int, ...] = ()
+    cells: bool = False
+
+
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC):
+    """A registered game: its names, rule sets, board description and state constructors."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    rule_sets: ClassVar[tuple[RuleSetDef, ...]]
+    first_player: ClassVar[Color] = Color.WHITE
+
+    @classmethod
+    def rule_set_names(cls) -> list[str]:
+        """Every name (and alias) a rule set of this game answers to."""
+        return [n for d in cls.rule_sets for n in (d.name, *d.aliases)]
+
+    @classmethod
+    def rules(cls, spec: str | RuleSet | None = None) -> RuleSet:
+        """Parse a rule-set spec ``name[:setting[=value],...]``; ``None`` means the default set.
+
+        >>> Felli.rules("felli:forced_capture").settings["forced_capture"]
+        True
+        """
+        if isinstance(spec, RuleSet):
+            if spec.game != cls.name:
+                raise InvalidRulesError(f"rule set {spec} is not a {cls.name} rule set")
+            return spec
+        spec = (spec or cls.rule_sets[0].name).strip()
+        name, _, options = spec.partition(":")
+        name = name.strip().lower()
+        for definition in cls.rule_sets:
+            if name == definition.name or name in definition.aliases:
+                break
+        else:
+            known = ", ".join(cls.rule_set_names())
+            raise InvalidRulesError(f"unknown {cls.name} rule set {name!r} (known: {known})")
+        settings = dict(definition.defaults)
+        for item in filter(None, (o.strip() for o in options.split(","))):
+            key, has_value, raw = item.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            if key not in settings:
+                known = ", ".join(sorted(settings)) or "none"
+                raise InvalidRulesError(
+                    f"unknown setting {key!r} for rule set {definition.name} (settings: {known})"
+                )
+            settings[key] = _parse_setting(key, raw.strip() if has_value else None, settings[key])
+        return RuleSet(cls.name, definition.name, settings, definition.defaults)
+
+    @classmethod
+    @abstractmethod
+    def board(cls, rules: RuleSet) -> BoardDescription:
+        """The board under these rules, as data."""
+
+    @classmethod
+    @abstractmethod
+    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
+            seed: int | None = None) -> State:
+        """The start position. ``setup`` and ``seed`` matter only for games with random setups."""
+
+    @classmethod
+    @abstractmethod
+    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> State:
+        """The position a position code describes; :class:`InvalidPositionError` if impossible."""
+
+
+def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingValue:
+    if isinstance(default, bool):
+        if raw is None or raw.lower() in ("true", "on", "yes", "1"):
+            return True
+        if raw.lower() in ("false", "off", "no", "0"):
+            return False
+        raise InvalidRulesError(f"setting {key} takes true or false, not {raw!r}")
+    if raw is None:
+        raise InvalidRulesError(f"setting {key} needs a value, e.g. {key}={default}")
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidRulesError(f"setting {key} takes a whole number, not {raw!r}") from None
+    if value < 0:
+        raise InvalidRulesError(f"setting {key} cannot be negative")
+    return value
+
+
+class State(ABC):
+    """A mutable game position with its move history.
+
+    Subclasses implement the ``_``-prefixed code-level primitives; everything public here is
+    shared.  ``push`` checks legality and leaves the state unchanged on error; ``push_code`` and
+    ``pop`` are the unchecked fast path for search.
+    """
+
+    game: ClassVar[type[Game]]
+    rules: RuleSet
+    turn: Color
+    ply: int
+    move_stack: list[int]
+    #: the position code of the position the history starts from
+    start: str
+    #: the setup string of games with a random setup (Morelli), else ``None``
+    setup: str | None = None
+
+    # --- primitives each game provides -------------------------------------------------
+    @abstractmethod
+    def legal_codes(self) -> list[int]:
+        """Codes of the legal moves, in a fixed order (empty when the game is over)."""
+
+    @abstractmethod
+    def push_code(self, code: int) -> None:
+        """Play a legal move given by code, without checking it."""
+
+    @abstractmethod
+    def pop_code(self) -> int:
+        """Take back the last move; return its code."""
+
+    @abstractmethod
+    def move_of(self, code: int) -> Move:
+        """The interned :class:`Move` for a code."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Read a move in this game's notation and return it if legal here.
+
+        Raises :class:`InvalidMoveError` for unreadable text and :class:`IllegalMoveError` for a
+        readable move that is not legal in this position.
+        """
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abstractmethod
+    def position_key(self) -> Hashable:
+        """A hashable key equal for equal positions (board, side to move, what the rules track)."""
+
+    @abstractmethod
+    def code(self) -> str:
+        """The one-line position code, readable back with ``Game.from_code``."""
+
+    @abstractmethod
+    def copy(self: S) -> S:
+        """An independent copy, history included."""
+
+    # --- shared behaviour ---------------------------------------------------------------
+    @property
+    def legal_moves(self) -> LegalMoves[Move]:
+        """The legal moves as interned :class:`Move` objects."""
+        move_of = self.move_of
+        return LegalMoves([move_of(c) for c in self.legal_codes()])
+
+    def push(self, move: Move | str) -> Move:
+        """Play ``move`` (a :class:`Move` or notation); return the move played.
+
+        Raises :class:`IllegalMoveError` (or :class:`InvalidMoveError`) and changes nothing when
+        the move is not legal here.
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, Move) or move.code not in self.legal_codes():
+            over = self.outcome()
+            reason = f"the game is over ({over.result})" if over else "not a legal move here"
+            raise IllegalMoveError(f"{move}: {reason}")
+        self.push_code(move.code)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; ``IndexError`` if there is none."""
+        if not self.move_stack:
+            raise IndexError("no move to take back")
+        return self.move_of(self.pop_code())
+
+    def child(self: S, move: Move | str) -> S:
+        """A copy of this state with ``move`` played."""
+        other = self.copy()
+        other.push(move)
+        return other
+
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self.outcome() is not None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far, as :class:`Move` objects."""
+        return [self.move_of(c) for c in self.move_stack]
+
+    def _illegal(self, text: str, reason: str = "not a legal move here") -> IllegalMoveError:
+        over = self.outcome()
+        if over is not None:
+            reason = f"the game is over ({over.result})"
+        return IllegalMoveError(f"{text}: {reason}")

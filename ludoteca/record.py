@@ -1,0 +1,286 @@
+"""Game records: one readable text format for every game, and a JSON form for the wire.
+
+The text format is PGN-like::
+
+    [Game "morris"]
+    [Rules "morris"]
+    [White "Ann"]
+    [Black "Bob"]
+    [Date "2026.11.29"]
+    [Result "1-0"]
+    [Termination "no legal moves"]
+
+    1. d6 f4 2. d2 {a comment} b4 3. ... 1-0
+
+Tags come first, one per line; ``Game`` is required, ``Rules`` defaults to the game's default
+rule set, ``Setup`` (games with a setup) or ``Position`` (a position code) give a start other
+than the default.  Movetext holds move numbers (``12.`` or ``12...``), moves in the game's own
+notation, ``{comments}`` and a final result token.  Reading replays every move through the engine
+and reports the first bad one with its ply number.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .core import Color, InvalidRecordError, LudotecaError, State, Termination
+from .games import resolve
+
+__all__ = ["GameRecord", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+_TOKEN_RE = re.compile(r"\s*(?:(\{[^}]*\})|(\d+\.(?:\.\.)?)|(\S+))")
+_RESULT_WINNERS = {"1-0": Color.WHITE, "0-1": Color.BLACK, "1/2-1/2": None}
+
+
+@dataclass
+class GameRecord:
+    """A game: its tags, the moves played and comments, and the replayed final state.
+
+    ``comments[i]`` is the comment after the i-th move (``comments[0]``: before the first).
+    """
+
+    state: State
+    tags: dict[str, str] = field(default_factory=dict)
+    comments: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"`` (unfinished)."""
+        return self.tags.get("Result", "*")
+
+    @property
+    def termination(self) -> Termination | None:
+        """Why the game ended, when it did."""
+        label = self.tags.get("Termination")
+        return Termination.from_label(label) if label else None
+
+    @property
+    def moves(self) -> list[str]:
+        """The moves in notation."""
+        return [str(m) for m in self.state.moves]
+
+    def start(self) -> State:
+        """A fresh state at this record's start position."""
+        return _start_state(self.state.game.name, self.tags)
+
+
+def from_state(state: State, *, white: str = "?", black: str = "?", date: str | None = None,
+               result: str | None = None, termination: Termination | None = None,
+               comments: dict[int, str] | None = None,
+               extra: dict[str, str] | None = None) -> GameRecord:
+    """The record of the game that led to ``state``.
+
+    ``result`` and ``termination`` default to the state's outcome (``"*"`` while it goes on);
+    give them for games that ended off the board (resignation, agreement, time).
+    """
+    tags = {"Game": state.game.name, "Rules": str(state.rules), "White": white, "Black": black,
+            "Date": date or datetime.date.today().strftime("%Y.%m.%d")}
+    outcome = state.outcome()
+    if outcome is not None:
+        tags["Result"] = outcome.result
+        tags["Termination"] = outcome.termination.label
+    else:
+        tags["Result"] = result or "*"
+        if termination is not None:
+            tags["Termination"] = termination.label
+    setup = getattr(state, "setup", None)
+    if setup:
+        tags["Setup"] = setup
+    elif state.start != state.game.new(state.rules).code():
+        tags["Position"] = state.start
+    tags.update(extra or {})
+    return GameRecord(state.copy(), tags, dict(comments or {}))
+
+
+def dumps(record: GameRecord | State) -> str:
+    """The text form of a record (or of the game that led to a state)."""
+    if isinstance(record, State):
+        record = from_state(record)
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in record.tags.items()]
+    ply0 = record.start().ply
+    words: list[str] = []
+    if record.comments.get(0):
+        words.append(_comment(record.comments[0]))
+    for i, move in enumerate(record.state.moves, start=1):
+        ply = ply0 + i - 1
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        elif i == 1:
+            words.append(f"{ply // 2 + 1}...")
+        words.append(str(move))
+        if record.comments.get(i):
+            words.append(_comment(record.comments[i]))
+    words.append(record.result)
+    return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
+
+
+def loads(text: str) -> GameRecord:
+    """Read exactly one game record; :class:`InvalidRecordError` names the first problem."""
+    records = list(read_games(text.splitlines(keepends=True)))
+    if len(records) != 1:
+        raise InvalidRecordError(f"expected one game record, found {len(records)}")
+    return records[0]
+
+
+def read_games(lines: Iterable[str] | TextIO) -> Iterator[GameRecord]:
+    """Read game records one after another from lines of text (a file works), streaming."""
+    tags: list[str] = []
+    body: list[str] = []
+    start_line = 1
+    for line_no, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if stripped.startswith("[") and body:
+            yield _parse(tags, body, start_line)
+            tags, body = [], []
+        if not tags and not body:
+            start_line = line_no
+        if stripped.startswith("[") and not body:
+            tags.append(stripped)
+        elif stripped:
+            body.append(stripped)
+    if tags or body:
+        yield _parse(tags, body, start_line)
+
+
+def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
+    where = f"record at line {line_no}"
+    tags: dict[str, str] = {}
+    for text in tag_lines:
+        pos = 0
+        while pos < len(text):
+            m = _TAG_RE.match(text, pos)
+            if not m:
+                raise InvalidRecordError(f"{where}: malformed tag {text[pos:]!r}")
+            tags[m.group(1)] = _unescape(m.group(2))
+            pos = m.end()
+    if "Game" not in tags:
+        raise InvalidRecordError(f'{where}: the [Game "..."] tag is missing')
+    try:
+        state = _start_state(tags["Game"], tags)
+    except LudotecaError as error:
+        raise InvalidRecordError(f"{where}: {error}") from None
+    tags["Game"] = state.game.name
+    tags["Rules"] = str(state.rules)
+    comments: dict[int, str] = {}
+    result_token: str | None = None
+    text = " ".join(body)
+    for m in _TOKEN_RE.finditer(text):
+        comment, _number, word = m.groups()
+        if result_token is not None and (comment or word):
+            raise InvalidRecordError(f"{where}: text after the result {result_token}")
+        if comment is not None:
+            i = len(state.move_stack)
+            comments[i] = (comments[i] + " " if i in comments else "") + comment[1:-1].strip()
+        elif word is not None:
+            if word in RESULTS:
+                result_token = word
+                continue
+            ply = state.ply + 1
+            try:
+                state.push(word)
+            except LudotecaError as error:
+                raise InvalidRecordError(f"{where}: ply {ply} ({word}): {error}") from None
+    stray = _TOKEN_RE.sub("", text)
+    if "{" in stray or "}" in stray:
+        raise InvalidRecordError(f"{where}: unbalanced comment braces")
+    _check_result(tags, result_token, state, where)
+    return GameRecord(state, tags, comments)
+
+
+def _start_state(game_name: str, tags: dict[str, str]) -> State:
+    game, rules = resolve(game_name, tags.get("Rules"))
+    if "Setup" in tags and "Position" in tags:
+        raise InvalidRecordError("a record gives either a Setup or a Position, not both")
+    if "Position" in tags:
+        return game.from_code(tags["Position"], rules)
+    return game.new(rules, setup=tags.get("Setup"))
+
+
+def _check_result(tags: dict[str, str], token: str | None, state: State, where: str) -> None:
+    tag = tags.get("Result")
+    if tag is not None and tag not in RESULTS:
+        raise InvalidRecordError(
+            f"{where}: Result must be one of {', '.join(RESULTS)}, not {tag!r}")
+    if tag and token and tag != token:
+        raise InvalidRecordError(f"{where}: Result tag {tag} but movetext ends {token}")
+    result = tag or token or "*"
+    outcome = state.outcome()
+    if outcome is not None:
+        if result != outcome.result:
+            raise InvalidRecordError(
+                f"{where}: the record says {result} but after ply {state.ply} "
+                f"{outcome.explain()} ({outcome.result})"
+            )
+        label = tags.get("Termination")
+        if label and Termination.from_label(label) is not outcome.termination:
+            raise InvalidRecordError(
+                f"{where}: Termination {label!r} but the game ended by "
+                f"{outcome.termination.label}"
+            )
+        tags["Termination"] = outcome.termination.label
+    elif "Termination" in tags:
+        termination = Termination.from_label(tags["Termination"])
+        if termination in (Termination.DRAW_AGREED,) and _RESULT_WINNERS.get(result, 0) is not None:
+            raise InvalidRecordError(f"{where}: a game drawn by agreement must end 1/2-1/2")
+        tags["Termination"] = termination.label
+    tags["Result"] = result
+
+
+def to_json(record: GameRecord) -> dict[str, Any]:
+    """The record as JSON-ready data: tags, moves in notation, comments, the final position code."""
+    return {
+        "tags": dict(record.tags),
+        "moves": record.moves,
+        "comments": {str(k): v for k, v in record.comments.items()},
+        "position": record.state.code(),
+    }
+
+
+def from_json(data: dict[str, Any] | str) -> GameRecord:
+    """Read the JSON form back (a dict or JSON text), replaying the moves like :func:`loads`."""
+    try:
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, dict):
+            raise TypeError("not an object")
+        tags = {str(k): str(v) for k, v in data["tags"].items()}
+        moves = [str(m) for m in data.get("moves", [])]
+        comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise InvalidRecordError(f"malformed JSON record: {error}") from None
+    record = _parse([f'[{k} "{_escape(v)}"]' for k, v in tags.items()],
+                    [" ".join(moves)], 1)
+    record.comments = comments
+    return record
+
+
+def _comment(text: str) -> str:
+    return "{" + text.replace("{", "(").replace("}", ")") + "}"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _wrap(words: list[str], width: int = 79) -> str:
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return "\n".join(lines)
