@@ -182,14 +182,13 @@ def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
             if word in RESULTS:
                 result_token = word
                 continue
+            if "{" in word or "}" in word:
+                raise InvalidRecordError(f"{where}: unbalanced comment braces near {word!r}")
             ply = state.ply + 1
             try:
                 state.push(word)
             except LudotecaError as error:
                 raise InvalidRecordError(f"{where}: ply {ply} ({word}): {error}") from None
-    stray = _TOKEN_RE.sub("", text)
-    if "{" in stray or "}" in stray:
-        raise InvalidRecordError(f"{where}: unbalanced comment braces")
     _check_result(tags, result_token, state, where)
     return GameRecord(state, tags, comments)
 

@@ -1,0 +1,95 @@
+"""Differential test against OpenSpiel's ``nine_mens_morris`` (an independent C++ engine).
+
+OpenSpiel splits a mill move into the move and a capture action by the same player; our move with
+its removal must equal that pair.  OpenSpiel has no repetition or move-count draw but stops games
+at a turn cap, so we switch our draw rules off and stop comparing well before the cap.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludoteca
+from ludoteca.games.morris import POINTS
+
+pyspiel = pytest.importorskip("pyspiel")
+
+RULES = "morris:repetition=0,move_rule=0"
+TURN_CAP = 180  # OpenSpiel ends games after 200 turns
+
+
+def openspiel_points() -> list[str]:
+    """OpenSpiel's point order, read off its own board drawing (where a placed man appears)."""
+    game = pyspiel.load_game("nine_mens_morris")
+    found = []
+    for action in range(24):
+        state = game.new_initial_state()
+        state.apply_action(action)
+        rows = str(state).splitlines()[:13]
+        (row, col), = [(r, line.index("W")) for r, line in enumerate(rows) if "W" in line]
+        found.append((row, col))
+    columns = sorted({c for _, c in found})
+    assert len(columns) == 7
+    return [f"{'abcdefg'[columns.index(c)]}{7 - r // 2}" for r, c in found]
+
+
+NAMES = openspiel_points()
+
+
+def openspiel_moves(state: object) -> set[str]:
+    """Every OpenSpiel move, completed by its capture action, written in our notation."""
+    player = state.current_player()  # type: ignore[attr-defined]
+    moves = set()
+    for action in state.legal_actions():  # type: ignore[attr-defined]
+        text = NAMES[action] if action < 24 else (
+            f"{NAMES[(action - 24) // 24]}-{NAMES[(action - 24) % 24]}")
+        child = state.child(action)  # type: ignore[attr-defined]
+        if not child.is_terminal() and child.current_player() == player:
+            moves.update(f"{text}x{NAMES[c]}" for c in child.legal_actions())
+        else:
+            moves.add(text)
+    return moves
+
+
+def apply(state: object, move: ludoteca.Move) -> None:
+    src, dst, rem = move.src, move.dst, move.remove  # type: ignore[attr-defined]
+    to_os = {name: i for i, name in enumerate(NAMES)}
+    if src is None:
+        state.apply_action(to_os[POINTS[dst]])  # type: ignore[attr-defined]
+    else:
+        state.apply_action(24 + to_os[POINTS[src]] * 24 + to_os[POINTS[dst]])  # type: ignore
+    if rem is not None:
+        state.apply_action(to_os[POINTS[rem]])  # type: ignore[attr-defined]
+
+
+def test_point_order_is_understood() -> None:
+    assert sorted(NAMES) == sorted(POINTS)
+    assert NAMES[:3] == ["a7", "d7", "g7"] and NAMES[-3:] == ["a1", "d1", "g1"]
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_legal_moves_agree_with_openspiel(chunk: int) -> None:
+    game = pyspiel.load_game("nine_mens_morris")
+    compared = endings = 0
+    for seed in range(chunk * 75, chunk * 75 + 75):
+        rng = random.Random(seed)
+        ours = ludoteca.new_game("morris", rules=RULES)
+        theirs = game.new_initial_state()
+        while ours.ply < TURN_CAP:
+            legal = {str(m) for m in ours.legal_moves}
+            assert legal == openspiel_moves(theirs), f"seed {seed}, position {ours.code()}"
+            compared += 1
+            outcome = ours.outcome()
+            if outcome is not None:
+                assert theirs.is_terminal()
+                winner = theirs.returns().index(1.0)
+                assert winner == int(outcome.winner)  # type: ignore[arg-type]
+                endings += 1
+                break
+            assert not theirs.is_terminal()
+            move = rng.choice(list(ours.legal_moves))
+            ours.push(move)
+            apply(theirs, move)
+    assert compared > 5000 and endings > 10

@@ -1,0 +1,86 @@
+"""Properties every game must have, checked on random play with hypothesis."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ludoteca
+from ludoteca import Termination, record
+from ludoteca.games import find_game, game_names
+
+GAMES = game_names()
+
+
+def random_walk(name: str, seed: int, plies: int) -> ludoteca.State:
+    rng = random.Random(seed)
+    state = ludoteca.new_game(name, seed=seed)
+    for _ in range(plies):
+        codes = state.legal_codes()
+        if not codes:
+            break
+        state.push_code(rng.choice(codes))
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 150))
+def test_push_pop_restores_the_position(name: str, seed: int, plies: int) -> None:
+    rng = random.Random(seed)
+    state = ludoteca.new_game(name, seed=seed)
+    trail = []
+    for _ in range(plies):
+        codes = state.legal_codes()
+        if not codes:
+            break
+        trail.append((state.code(), state.position_key(), sorted(codes), state.outcome()))
+        state.push_code(rng.choice(codes))
+    while trail:
+        state.pop()
+        code, key, legal, outcome = trail.pop()
+        assert state.code() == code
+        assert state.position_key() == key
+        assert sorted(state.legal_codes()) == legal
+        assert state.outcome() == outcome
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200))
+def test_codes_and_records_round_trip(name: str, seed: int, plies: int) -> None:
+    state = random_walk(name, seed, plies)
+    game = find_game(name)
+    again = game.from_code(state.code(), state.rules)
+    assert again.code() == state.code()
+    assert sorted(map(str, again.legal_moves)) == sorted(map(str, state.legal_moves))
+    text = record.dumps(state)
+    replayed = record.loads(text)
+    assert replayed.state.code() == state.code()
+    assert record.dumps(replayed) == text
+    assert record.from_json(record.to_json(replayed)).state.code() == state.code()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_games_end_with_a_named_termination(name: str, seed: int) -> None:
+    state = random_walk(name, seed, 100_000)
+    outcome = state.outcome()
+    assert outcome is not None
+    assert isinstance(outcome.termination, Termination)
+    assert outcome.explain()
+    assert state.legal_moves.count() == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120))
+def test_every_legal_move_parses_from_its_notation(name: str, seed: int, plies: int) -> None:
+    state = random_walk(name, seed, plies)
+    for move in state.legal_moves:
+        assert state.parse_move(str(move)) is move
+        assert eval(repr(move), vars(__import__(type(move).__module__, fromlist=["*"]))) is move
