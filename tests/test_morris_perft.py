@@ -41,7 +41,7 @@ def test_perft_matches_the_hand_count() -> None:
 
 def test_perft_after_moves_equals_sum_over_children() -> None:
     state = ludoteca.new_game("morris")
-    for word in "a1 b6 d1 d6".split():
+    for word in ["a1", "b6", "d1", "d6"]:
         state.push(word)
     total = 0
     for move in state.legal_moves:

@@ -19,7 +19,7 @@ def test_start_code() -> None:
 
 def test_code_round_trip_mid_game() -> None:
     state = ludoteca.new_game("morris")
-    for word in "a1 b6 d1 d6 g1xb6".split():
+    for word in ["a1", "b6", "d1", "d6", "g1xb6"]:
         state.push(word)
     code = state.code()
     assert code == ".../.B./.../....../.../.../WWW b 6 7 0 5"

@@ -1,0 +1,85 @@
+"""Nine Men's Morris speed: random games against OpenSpiel's C++ engine, and perft nodes/s.
+
+    python bench/morris_bench.py [--games N] [--seed S]
+
+Both engines play uniformly random games with OpenSpiel's rules (no repetition or move-count
+draws, at most 200 plies); a mill move is one ply for us and two actions for OpenSpiel.
+Prints games/s and plies/s for each engine and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import ludoteca
+from ludoteca.perft import perft
+
+CAP = 200
+
+
+def ours(games: int, seed: int) -> tuple[float, int]:
+    rng = random.Random(seed)
+    plies = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = ludoteca.new_game("morris", rules="morris:repetition=0,move_rule=0")
+        while state.ply < CAP:
+            codes = state.legal_codes()
+            if not codes:
+                break
+            state.push_code(rng.choice(codes))
+        plies += state.ply
+    return time.perf_counter() - start, plies
+
+
+def openspiel(games: int, seed: int) -> tuple[float, int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("nine_mens_morris")
+    rng = random.Random(seed)
+    plies = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_terminal() or state.current_player() != player:
+                plies += 1
+    return time.perf_counter() - start, plies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--perft-depth", type=int, default=5)
+    args = parser.parse_args()
+
+    seconds, plies = ours(args.games, args.seed)
+    ours_rate = args.games / seconds
+    print(f"ludoteca   {ours_rate:9.1f} games/s {plies / seconds:11.0f} plies/s "
+          f"({plies / args.games:.1f} plies/game)")
+    theirs = openspiel(args.games, args.seed)
+    if theirs is None:
+        print("openspiel  not installed (pip install open-spiel)")
+    else:
+        seconds, plies = theirs
+        rate = args.games / seconds
+        print(f"openspiel  {rate:9.1f} games/s {plies / seconds:11.0f} plies/s "
+              f"({plies / args.games:.1f} plies/game)")
+        print(f"ratio (ludoteca / openspiel games/s): {ours_rate / rate:.2f}x")
+    state = ludoteca.new_game("morris")
+    start = time.perf_counter()
+    nodes = perft(state, args.perft_depth)
+    seconds = time.perf_counter() - start
+    print(f"perft {args.perft_depth}: {nodes} nodes in {seconds:.2f}s = {nodes / seconds:,.0f} "
+          "nodes/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""The command line: terminal play, record commands, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludoteca import record
+from ludoteca.cli import main
+
+
+def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_play_human_against_random(monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    status, out, _ = run(["play", "morris", "--black", "random", "--seed", "3", "--save",
+                          str(save)], "zz\nhelp\nd6\nmoves\nd6\nundo\nd2\nquit\n",
+                         monkeypatch, capsys)
+    assert status == 0
+    assert "! 'zz' is not a Morris move" in out
+    assert "Black (random) plays" in out
+    assert "d6: d6 is occupied" in out
+    game = record.loads(save.read_text())
+    assert game.moves[0] == "d2" and len(game.moves) == 2
+
+
+def test_play_random_against_random_to_the_end(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    save = tmp_path / "game.txt"
+    status, out, _ = run(["play", "morris", "--white", "random", "--black", "random", "--seed",
+                          "11", "--save", str(save)], "", monkeypatch, capsys)
+    assert status == 0
+    game = record.loads(save.read_text())
+    outcome = game.state.outcome()
+    assert outcome is not None and outcome.explain() in out
+    assert game.result != "*"
+
+
+def test_play_stops_cleanly_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["play", "morris"], "d6\n", monkeypatch, capsys)
+    assert status == 0 and "Black to move>" in out
+
+
+def test_unknown_player_is_an_error(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(["play", "morris", "--black", "deep-blue"], "", monkeypatch, capsys)
+    assert status == 2 and "unknown player" in err
+
+
+def test_record_check_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text('[Game "morris"]\n\n1. a1 b6 2. d1 d6 3. g1xb6 *\n')
+    assert main(["record", "check", str(good)]) == 0
+    assert "1 game(s), all valid" in capsys.readouterr().out
+    assert main(["record", "show", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "Moves: a1 b6 d1 d6 g1xb6" in out and "Black to move" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Game "morris"]\n\n1. a1 b6 2. d1 d6 3. g1xa1 *\n')
+    assert main(["record", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "ply 5 (g1xa1)" in err and err.count("\n") == 1
+    assert main(["record", "check", str(tmp_path / "missing.txt")]) == 2
+    assert "No such file" in capsys.readouterr().err
+
+
+def test_console_script_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "perft", "morris", "2"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout == "1 24\n2 552\n"
+    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "perft"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error:")
+    assert done.stderr.count("\n") == 1
