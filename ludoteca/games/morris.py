@@ -21,9 +21,9 @@ from ..core import (
     Outcome,
     RuleSet,
     RuleSetDef,
-    State,
     Termination,
 )
+from .draws import DRAW_DEFAULTS, RepeatingState
 
 POINTS: tuple[str, ...] = (
     "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3",
@@ -133,26 +133,11 @@ def _move(code: int) -> MorrisMove:
     return MOVES[code]
 
 
-class MorrisState(State):
+class MorrisState(RepeatingState):
     """A Nine Men's Morris position with history. ``men[c]`` is side ``c``'s 24-bit board."""
 
     game: ClassVar[type[Game]]
 
-    __slots__ = (
-        "_flying",
-        "_move_rule",
-        "_repetition",
-        "_seen",
-        "_undo",
-        "hand",
-        "men",
-        "move_stack",
-        "ply",
-        "quiet",
-        "rules",
-        "start",
-        "turn",
-    )
 
     def __init__(self, rules: RuleSet, men: tuple[int, int] = (0, 0),
                  hand: tuple[int, int] = (9, 9), turn: Color = Color.WHITE,
@@ -166,9 +151,7 @@ class MorrisState(State):
         self.move_stack: list[int] = []
         self._undo: list[int] = []
         self._flying = bool(rules["flying"])
-        self._repetition = int(rules["repetition"])
-        self._move_rule = int(rules["move_rule"])
-        self._seen: dict[int, int] = {self.position_key(): 1}
+        self._start_history(rules)
         self.start = self.code()
 
     # --- move generation ------------------------------------------------------------------
@@ -227,17 +210,11 @@ class MorrisState(State):
         self.turn = Color(1 - c)
         self.ply += 1
         self.move_stack.append(code)
-        key = self.position_key()
-        self._seen[key] = self._seen.get(key, 0) + 1
+        self._enter()
 
     def pop_code(self) -> int:
+        self._leave()
         code = self.move_stack.pop()
-        key = self.position_key()
-        left = self._seen[key] - 1
-        if left:
-            self._seen[key] = left
-        else:
-            del self._seen[key]
         rest, rem = divmod(code, 25)
         src, dst = divmod(rest, 24)
         c = 1 - self.turn
@@ -298,16 +275,12 @@ class MorrisState(State):
             return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - c))
         return self._drawn()
 
-    def _drawn(self) -> Outcome | None:
-        if self._repetition and self._seen.get(self.position_key(), 0) >= self._repetition:
-            return Outcome(Termination.THREEFOLD_REPETITION, None)
-        if self._move_rule and self.quiet >= self._move_rule:
-            return Outcome(Termination.MOVE_RULE, None)
-        return None
-
-    def position_key(self) -> int:
+    def _key(self) -> int:
         return (self.men[0] | self.men[1] << 24 | self.hand[0] << 48 | self.hand[1] << 52
                 | self.turn << 56)
+
+    def position_key(self) -> int:
+        return self._key()
 
     # --- text forms ---------------------------------------------------------------------------
     def code(self) -> str:
@@ -335,10 +308,8 @@ class MorrisState(State):
         other.quiet = self.quiet
         other.move_stack = list(self.move_stack)
         other._undo = list(self._undo)
-        other._seen = dict(self._seen)
         other._flying = self._flying
-        other._repetition = self._repetition
-        other._move_rule = self._move_rule
+        self._copy_history(other)
         other.start = self.start
         return other
 
@@ -399,7 +370,7 @@ class Morris(Game):
             "morris",
             "Nine Men's Morris after Marelle: flying with three men, a man in a mill is safe "
             "unless all are in mills, draws by threefold repetition and 100 quiet plies.",
-            {"flying": True, "repetition": 3, "move_rule": 100},
+            {"flying": True, **DRAW_DEFAULTS},
         ),
     )
 
