@@ -68,6 +68,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", type=Path, default=None, help="write the game record to this file")
     p.set_defaults(handler=_play)
 
+    p = sub.add_parser("solve", help="solve a game by retrograde analysis (Felli)")
+    p.add_argument("game")
+    p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
+    p.set_defaults(handler=_solve)
+
     p = sub.add_parser("record", help="check or show game records")
     rsub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for name, handler, text in (("check", _record_check, "replay every game and report errors"),
@@ -99,6 +104,21 @@ def _perft(args: argparse.Namespace) -> int:
         state.push(word)
     for depth, count in perft_counts(state, args.depth):
         print(f"{depth} {count}", flush=True)
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    game, rules = resolve(args.game, args.rules)
+    if game.name != "felli":
+        return _fail(f"no solver for {game.name}: only Felli is small enough to solve outright")
+    from .solve.felli import load_or_solve, print_progress, start_summary
+
+    started = time.perf_counter()
+    table, cached = load_or_solve(rules, print_progress)
+    for line in start_summary(table):
+        print(line)
+    how = "read from the cache" if cached else f"solved in {table.seconds:.1f}s and cached"
+    print(f"table: {how} ({time.perf_counter() - started:.1f}s)")
     return 0
 
 
@@ -143,7 +163,8 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     players: dict[Color, Agent | None] = {}
     for color, spec in ((Color.WHITE, args.white), (Color.BLACK, args.black)):
         seed = None if args.seed is None else args.seed + int(color)
-        players[color] = None if spec.strip().lower() == "human" else make_agent(spec, seed)
+        players[color] = (None if spec.strip().lower() == "human"
+                          else make_agent(spec, state.rules, seed))
     print(f"{state.game.title} ({state.rules}). Type 'help' for commands.")
     print(state)
     while (outcome := state.outcome()) is None:

@@ -133,22 +133,42 @@ class UnknownGameError(LudotecaError):
     """No registered game has this name."""
 
 
-class Move(ABC):
+class Move:
     """A move: a frozen, hashable value whose ``str`` is its notation.
 
-    Each game subclasses this; instances are interned per move code, so ``a == b`` iff they
-    are the same move and comparing by identity is also valid.
+    Each game subclasses this and interns one instance per move code (``from_code``), so equal
+    moves are the same object; ``repr`` reads back with the subclass's ``parse``.
     """
 
-    __slots__ = ()
+    __slots__ = ("_code", "_text")
+    _code: int
+    _text: str
+
+    def __init__(self, code: int, text: str) -> None:
+        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "_text", text)
 
     @property
-    @abstractmethod
     def code(self) -> int:
         """The game's integer code for this move (stable, used by the integer-action adapters)."""
+        return self._code
 
-    @abstractmethod
-    def __str__(self) -> str: ...
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({self._text!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (type(self).from_code, (self._code,))
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The interned move for a code."""
+        raise NotImplementedError
 
 
 M = TypeVar("M", bound=Move)

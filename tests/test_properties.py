@@ -56,7 +56,10 @@ def test_codes_and_records_round_trip(name: str, seed: int, plies: int) -> None:
     game = find_game(name)
     again = game.from_code(state.code(), state.rules)
     assert again.code() == state.code()
-    assert sorted(map(str, again.legal_moves)) == sorted(map(str, state.legal_moves))
+    outcome = state.outcome()
+    if outcome is None or outcome.termination is not Termination.THREEFOLD_REPETITION:
+        # a position code carries no history, so it cannot know of earlier repetitions
+        assert sorted(map(str, again.legal_moves)) == sorted(map(str, state.legal_moves))
     text = record.dumps(state)
     replayed = record.loads(text)
     assert replayed.state.code() == state.code()

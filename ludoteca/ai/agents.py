@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core import InvalidRulesError, Move, State
+from ..core import LudotecaError, Move, RuleSet, State
 
 __all__ = ["AGENTS", "Agent", "Limit", "RandomAgent", "make_agent"]
 
@@ -48,12 +48,21 @@ class RandomAgent:
         return state.move_of(self._rng.choice(codes))
 
 
-AGENTS: dict[str, Callable[[int | None], Agent]] = {"random": RandomAgent}
+def _perfect(rules: RuleSet, seed: int | None) -> Agent:
+    from .perfect import PerfectAgent
+
+    return PerfectAgent(rules, seed)
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """The agent named ``spec`` (e.g. ``"random"``), seeded."""
+AGENTS: dict[str, Callable[[RuleSet, int | None], Agent]] = {
+    "random": lambda rules, seed: RandomAgent(seed),
+    "perfect": _perfect,
+}
+
+
+def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
+    """The agent named ``spec`` (``"random"``, ``"perfect"``) for a rule set, seeded."""
     factory = AGENTS.get(spec.strip().lower())
     if factory is None:
-        raise InvalidRulesError(f"unknown player {spec!r} (known: human, {', '.join(AGENTS)})")
-    return factory(seed)
+        raise LudotecaError(f"unknown player {spec!r} (known: human, {', '.join(AGENTS)})")
+    return factory(rules, seed)

@@ -6,6 +6,7 @@ Adding a game means writing its module and registering its :class:`~ludoteca.cor
 from __future__ import annotations
 
 from ..core import Game, RuleSet, State, UnknownGameError
+from .felli import Felli
 from .morris import Morris
 
 GAMES: dict[str, type[Game]] = {}
@@ -62,5 +63,6 @@ def new_game(name: str, rules: str | RuleSet | None = None, setup: str | None = 
 
 
 register(Morris)
+register(Felli)
 
 __all__ = ["GAMES", "find_game", "game_names", "new_game", "register", "resolve"]

@@ -76,7 +76,7 @@ def encode(src: int, dst: int, rem: int) -> int:
 class MorrisMove(Move):
     """A Nine Men's Morris move: ``d6``, ``a1-a4``, with a removal ``d6xg7``, ``a1-a4xg7``."""
 
-    __slots__ = ("_code", "_text", "dst", "remove", "src")
+    __slots__ = ("dst", "remove", "src")
 
     src: int | None
     dst: int
@@ -85,30 +85,15 @@ class MorrisMove(Move):
     def __init__(self, code: int) -> None:
         rest, rem = divmod(code, 25)
         src, dst = divmod(rest, 24)
-        self._code = code
-        self.src = None if src == NONE else src
-        self.dst = dst
-        self.remove = None if rem == NONE else rem
-        text = POINTS[dst] if self.src is None else f"{POINTS[src]}-{POINTS[dst]}"
-        self._text = text if self.remove is None else f"{text}x{POINTS[rem]}"
+        text = POINTS[dst] if src == NONE else f"{POINTS[src]}-{POINTS[dst]}"
+        super().__init__(code, text if rem == NONE else f"{text}x{POINTS[rem]}")
+        object.__setattr__(self, "src", None if src == NONE else src)
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "remove", None if rem == NONE else rem)
 
-    @property
-    def code(self) -> int:
-        return self._code
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"MorrisMove.parse({self._text!r})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "_text"):
-            raise AttributeError("moves are immutable")
-        object.__setattr__(self, name, value)
-
-    def __reduce__(self) -> tuple[object, tuple[int]]:
-        return (_move, (self._code,))
+    @classmethod
+    def from_code(cls, code: int) -> MorrisMove:
+        return MOVES[code]
 
     @staticmethod
     def parse(text: str) -> MorrisMove:
@@ -127,10 +112,6 @@ class MorrisMove(Move):
 
 _MOVE_RE = re.compile(r"([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?")
 MOVES: tuple[MorrisMove, ...] = tuple(MorrisMove(c) for c in range(25 * 24 * 25))
-
-
-def _move(code: int) -> MorrisMove:
-    return MOVES[code]
 
 
 class MorrisState(RepeatingState):

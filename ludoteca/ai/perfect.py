@@ -1,0 +1,54 @@
+"""The perfect Felli player: plays from the solved table (basic rule sets only).
+
+It keeps the best value: wins fastest, loses slowest, holds a draw, choosing at random among
+equally good moves so that games vary.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import InvalidRulesError, Move, RuleSet, State
+from .agents import Limit
+
+__all__ = ["PerfectAgent"]
+
+
+class PerfectAgent:
+    """Looks every legal move up in the solved table and plays a best one."""
+
+    def __init__(self, rules: RuleSet, seed: int | None = None) -> None:
+        if rules.game != "felli":
+            raise InvalidRulesError(f"no perfect player for {rules.game}: only Felli is solved")
+        from ..solve.felli import load_or_solve, print_progress
+
+        self.name = "perfect"
+        self.table, _ = load_or_solve(rules, print_progress)
+        self._rng = random.Random(seed)
+
+    def score(self, state: State, code: int) -> tuple[int, int]:
+        """How good a move is for the mover: higher is better (win fast > draw > lose slow)."""
+        state.push_code(code)
+        try:
+            value, plies = self.table.lookup(state)
+            if state.outcome() is not None and value == 0:
+                return (0, 0)  # a draw by rule ends the game here whatever the table says
+        finally:
+            state.pop_code()
+        if value == -1:
+            return (1, -plies)
+        if value == 1:
+            return (-1, plies)
+        return (0, 0)
+
+    def evaluate(self, state: State) -> tuple[int, int]:
+        """``(value, plies)`` of ``state`` for its side to move: 1 win, -1 loss, 0 draw."""
+        return self.table.lookup(state)
+
+    def choose(self, state: State, limit: Limit | None = None) -> Move:
+        codes = state.legal_codes()
+        if not codes:
+            raise ValueError("the game is over: there is no move to choose")
+        scored = [(self.score(state, c), c) for c in codes]
+        best = max(s for s, _ in scored)
+        return state.move_of(self._rng.choice([c for s, c in scored if s == best]))

@@ -1,0 +1,436 @@
+"""Felli (Fich), exactly as ``rules/felli.md`` (docs/rules/felli.md) describes it.
+
+Points are numbered 0..12: a1 c1 e1 b2 c2 d2 c3 b4 c4 d4 a5 c5 e5.  ``board[p]`` is 0 (empty),
+1 (a White/South man), 2 (a Black/North man), 5 or 6 (a White or Black Mullah: owner | 4).
+
+A move is the path of points its piece stands on (start, then each landing point) and whether it
+captures; its code packs that as ``capture + 2 * sum((path[i] + 1) * 14**i)``.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from typing import ClassVar
+
+from ..core import (
+    BoardDescription,
+    Color,
+    Game,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    RuleSet,
+    RuleSetDef,
+    Termination,
+)
+from .draws import DRAW_DEFAULTS, RepeatingState
+
+POINTS: tuple[str, ...] = (
+    "a1", "c1", "e1", "b2", "c2", "d2", "c3", "b4", "c4", "d4", "a5", "c5", "e5",
+)
+INDEX = {name: i for i, name in enumerate(POINTS)}
+LINES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(INDEX[p] for p in line.split()) for line in (
+        "a1 b2 c3 d4 e5", "e1 d2 c3 b4 a5", "c1 c2 c3 c4 c5",
+        "a1 c1 e1", "a5 c5 e5", "b2 c2 d2", "b4 c4 d4",
+    )
+)
+EDGES: tuple[tuple[int, int], ...] = tuple(
+    (line[i], line[i + 1]) for line in LINES for i in range(len(line) - 1)
+)
+#: for each point, the rays leaving it: the points met going along one line in one direction
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        ray
+        for line in LINES if p in line
+        for ray in (line[line.index(p) + 1:], line[:line.index(p)][::-1])
+        if ray
+    )
+    for p in range(13)
+)
+#: BETWEEN[a][b]: the points strictly between a and b on their common line (None: no line)
+BETWEEN: tuple[tuple[tuple[int, ...] | None, ...], ...] = tuple(
+    tuple(
+        next((ray[:ray.index(b)] for ray in RAYS[a] if b in ray), None)
+        for b in range(13)
+    )
+    for a in range(13)
+)
+MULLAH = 4
+#: the corners where a man of each side (1: White/South, 2: Black/North) is promoted
+PROMOTION = {1: (INDEX["a5"], INDEX["e5"]), 2: (INDEX["a1"], INDEX["e1"])}
+START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
+_ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
+_CHARS = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
+_PIECES = {ch: v for v, ch in _CHARS.items()}
+
+
+def encode(path: tuple[int, ...] | list[int], capture: bool) -> int:
+    """The move code of a path of points, capturing or not."""
+    total = 0
+    for p in reversed(path):
+        total = total * 14 + p + 1
+    return int(capture) + 2 * total
+
+
+def decode(code: int) -> tuple[list[int], bool]:
+    """The path and capture flag of a move code."""
+    capture = bool(code & 1)
+    rest = code >> 1
+    path = []
+    while rest:
+        rest, digit = divmod(rest, 14)
+        path.append(digit - 1)
+    return path, capture
+
+
+class FelliMove(Move):
+    """A Felli move: a step or slide ``b2-c3``, a capture ``d4xb2``, a chain ``a1xc3xe5``."""
+
+    __slots__ = ("capture", "path")
+
+    path: tuple[int, ...]
+    capture: bool
+
+    def __init__(self, code: int) -> None:
+        path, capture = decode(code)
+        super().__init__(code, ("x" if capture else "-").join(POINTS[p] for p in path))
+        object.__setattr__(self, "path", tuple(path))
+        object.__setattr__(self, "capture", capture)
+
+    @classmethod
+    def from_code(cls, code: int) -> FelliMove:
+        return move_of_code(code)
+
+    @staticmethod
+    def parse(text: str) -> FelliMove:
+        """The move written ``text``, legal or not; :class:`InvalidMoveError` if unreadable."""
+        clean = text.strip().lower()
+        if not _MOVE_RE.fullmatch(clean):
+            raise InvalidMoveError(
+                f"{text!r} is not a Felli move (write b2-c3, d4xb2 or a1xc3xe5)")
+        names = re.split(r"[-x]", clean)
+        bad = [n for n in names if n not in INDEX]
+        if bad:
+            raise InvalidMoveError(f"{text!r}: {bad[0]} is not a point of the Felli board")
+        path = [INDEX[n] for n in names]
+        for a, b in pairwise(path):
+            if BETWEEN[a][b] is None:
+                raise InvalidMoveError(f"{text!r}: {POINTS[a]} and {POINTS[b]} are not on one line")
+        return move_of_code(encode(path, "x" in clean))
+
+
+_MOVE_RE = re.compile(r"[a-e][1-5](?:-[a-e][1-5]|(?:x[a-e][1-5])+)")
+_MOVES: dict[int, FelliMove] = {}
+
+
+def move_of_code(code: int) -> FelliMove:
+    """The interned move for a code."""
+    move = _MOVES.get(code)
+    if move is None:
+        move = _MOVES[code] = FelliMove(code)
+    return move
+
+
+class FelliState(RepeatingState):
+    """A Felli position with history."""
+
+    game: ClassVar[type[Game]]
+
+    def __init__(self, rules: RuleSet, board: tuple[int, ...] = START,
+                 turn: Color = Color.WHITE, ply: int = 0, quiet: int = 0) -> None:
+        self.rules = rules
+        self.board = list(board)
+        self.turn = turn
+        self.ply = ply
+        self.quiet = quiet
+        self.move_stack: list[int] = []
+        self._undo: list[tuple[tuple[tuple[int, int], ...], bool, int]] = []
+        self._forced = bool(rules["forced_capture"])
+        self._multi = bool(rules["multi_capture"])
+        self._mullah = bool(rules["mullah"])
+        self._start_history(rules)
+        self.start = self.code()
+
+    # --- move generation ------------------------------------------------------------------
+    def legal_codes(self) -> list[int]:
+        if self._drawn():
+            return []
+        return self._generate()
+
+    def _generate(self) -> list[int]:
+        board = self.board
+        side = self.turn + 1
+        enemy = 3 - side
+        captures: list[int] = []
+        steps: list[int] = []
+        for p in range(13):
+            piece = board[p]
+            if piece & 3 != side:
+                continue
+            board[p] = 0
+            self._chains(p, piece & MULLAH, enemy, [p], captures)
+            board[p] = piece
+            if captures and self._forced:
+                continue
+            for ray in RAYS[p]:
+                for q in ray:
+                    if board[q]:
+                        break
+                    steps.append(encode((p, q), False))
+                    if not piece & MULLAH:
+                        break
+        if captures and self._forced:
+            return captures
+        return captures + steps
+
+    def _chains(self, p: int, mullah: int, enemy: int, path: list[int], out: list[int]) -> None:
+        """Append the capture moves of a piece standing (lifted) at ``path[-1] == p``."""
+        board = self.board
+        leaps = []
+        for ray in RAYS[p]:
+            k = 0
+            if mullah:
+                while k < len(ray) and not board[ray[k]]:
+                    k += 1
+            if k + 1 >= len(ray) or board[ray[k]] & 3 != enemy:
+                continue
+            for landing in ray[k + 1:]:
+                if board[landing]:
+                    break
+                leaps.append((ray[k], landing))
+                if not mullah:
+                    break
+        if not leaps:
+            if len(path) > 1:
+                out.append(encode(path, True))
+            return
+        for victim, landing in leaps:
+            path.append(landing)
+            if self._multi:
+                taken = board[victim]
+                board[victim] = 0
+                self._chains(landing, mullah, enemy, path, out)
+                board[victim] = taken
+            else:
+                out.append(encode(path, True))
+            path.pop()
+
+    def push_code(self, code: int) -> None:
+        path, capture = decode(code)
+        board = self.board
+        piece = board[path[0]]
+        board[path[0]] = 0
+        taken: list[tuple[int, int]] = []
+        if capture:
+            for a, b in pairwise(path):
+                for q in BETWEEN[a][b] or ():
+                    if board[q]:
+                        taken.append((q, board[q]))
+                        board[q] = 0
+                        break
+        end = path[-1]
+        promoted = bool(self._mullah and not piece & MULLAH and end in PROMOTION[piece])
+        board[end] = piece | MULLAH if promoted else piece
+        self._undo.append((tuple(taken), promoted, self.quiet))
+        self.quiet = 0 if taken or promoted else self.quiet + 1
+        self.turn = Color(1 - self.turn)
+        self.ply += 1
+        self.move_stack.append(code)
+        self._enter()
+
+    def pop_code(self) -> int:
+        self._leave()
+        code = self.move_stack.pop()
+        path, _ = decode(code)
+        taken, promoted, quiet = self._undo.pop()
+        self.quiet = quiet
+        board = self.board
+        piece = board[path[-1]]
+        board[path[-1]] = 0
+        board[path[0]] = piece & 3 if promoted else piece
+        for q, value in taken:
+            board[q] = value
+        self.turn = Color(1 - self.turn)
+        self.ply -= 1
+        return code
+
+    def move_of(self, code: int) -> FelliMove:
+        return move_of_code(code)
+
+    def parse_move(self, text: str) -> FelliMove:
+        move = FelliMove.parse(text)
+        legal = self.legal_codes()
+        if move.code in legal:
+            return move
+        if not legal:
+            raise self._illegal(text)
+        raise self._illegal(text, self._why_illegal(move, legal))
+
+    def _why_illegal(self, move: FelliMove, legal: list[int]) -> str:
+        side = self.turn + 1
+        start = move.path[0]
+        if self.board[start] & 3 != side:
+            return f"{self.turn.title} has no piece on {POINTS[start]}"
+        moves = [move_of_code(c) for c in legal]
+        mine = [m for m in moves if m.path[0] == start]
+        if not move.capture and any(m.capture for m in moves) and self._forced:
+            return "a capture is compulsory: " + ", ".join(str(m) for m in moves)
+        longer = [m for m in mine if m.capture and m.path[:len(move.path)] == move.path]
+        if move.capture and longer:
+            return ("the capturing piece must go on capturing: "
+                    + ", ".join(str(m) for m in longer))
+        if move.capture and len(move.path) > 2 and not self._multi:
+            return "a turn makes at most one leap in this rule set"
+        if not mine:
+            return f"the piece on {POINTS[start]} cannot move"
+        return "not a legal move here; the piece on {} can play {}".format(
+            POINTS[start], ", ".join(str(m) for m in mine))
+
+    # --- ending -----------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if not self._generate():
+            return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - self.turn))
+        return self._drawn()
+
+    def _key(self) -> int:
+        key = int(self.turn)
+        for v in self.board:
+            key = key * 7 + v
+        return key
+
+    def position_key(self) -> int:
+        return self._key()
+
+    # --- text forms ---------------------------------------------------------------------------
+    def code(self) -> str:
+        rows = "/".join("".join(_CHARS[self.board[p]] for p in row) for row in _ROWS)
+        return f"{rows} {'w' if self.turn is Color.WHITE else 'b'} {self.quiet} {self.ply}"
+
+    def copy(self) -> FelliState:
+        other = FelliState.__new__(FelliState)
+        other.rules = self.rules
+        other.board = list(self.board)
+        other.turn = self.turn
+        other.ply = self.ply
+        other.quiet = self.quiet
+        other.move_stack = list(self.move_stack)
+        other._undo = list(self._undo)
+        other._forced = self._forced
+        other._multi = self._multi
+        other._mullah = self._mullah
+        other.start = self.start
+        self._copy_history(other)
+        return other
+
+    def __str__(self) -> str:
+        marks = {0: "+", 1: "w", 2: "b", 5: "W", 6: "B"}
+        text = _PICTURE
+        for i, name in enumerate(POINTS):
+            text = text.replace(f"{{{name}}}", marks[self.board[i]])
+        side = "White (South)" if self.turn is Color.WHITE else "Black (North)"
+        return text + f"{side} to move; w/b men, W/B Mullahs"
+
+    def __repr__(self) -> str:
+        return f"<FelliState {self.code()!r}>"
+
+
+_PICTURE = """\
+5  {a5}-------{c5}-------{e5}
+    \\      |      /
+4     {b4}----{c4}----{d4}
+        \\  |  /
+3          {c3}
+        /  |  \\
+2     {b2}----{c2}----{d2}
+    /      |      \\
+1  {a1}-------{c1}-------{e1}
+   a  b    c    d  e
+"""
+
+
+class Felli(Game):
+    """Felli: the registered game and its rule sets."""
+
+    name = "felli"
+    title = "Felli"
+    aliases = ("fich",)
+    rule_sets = (
+        RuleSetDef(
+            "felli",
+            "The basic game: steps and single optional leaps in any direction.",
+            {"forced_capture": False, "multi_capture": False, "mullah": False,
+             **DRAW_DEFAULTS},
+        ),
+        RuleSetDef(
+            "felli-mullah",
+            "Compulsory multi-captures, and men promoted to Mullahs on the far corners.",
+            {"forced_capture": True, "multi_capture": True, "mullah": True, **DRAW_DEFAULTS},
+            aliases=("mullah",),
+        ),
+    )
+
+    @classmethod
+    def board(cls, rules: RuleSet) -> BoardDescription:
+        coords = tuple(
+            (float("abcde".index(p[0])), float(int(p[1]) - 1)) for p in POINTS)
+        return BoardDescription(points=POINTS, coords=coords, lines=EDGES)
+
+    @classmethod
+    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
+            seed: int | None = None) -> FelliState:
+        if setup:
+            raise InvalidPositionError("Felli has no setup; use a position code")
+        return FelliState(cls.rules(rules))
+
+    @classmethod
+    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> FelliState:
+        ruleset = cls.rules(rules)
+        fields = code.split()
+        if len(fields) != 4:
+            raise InvalidPositionError(
+                f"a Felli position code has 4 fields (board side quiet ply), not {len(fields)}: "
+                f"{code!r}")
+        board_text, side, quiet_text, ply_text = fields
+        rows = board_text.split("/")
+        if [len(r) for r in rows] != [len(r) for r in _ROWS]:
+            raise InvalidPositionError(
+                f"the board field needs 5 rows from rank 5 down, of 3,3,1,3,3 points: "
+                f"{board_text!r}")
+        board = [0] * 13
+        for row, points in zip(rows, _ROWS, strict=True):
+            for ch, p in zip(row, points, strict=True):
+                if ch not in _PIECES:
+                    raise InvalidPositionError(
+                        f"unknown board character {ch!r} (use w b for men, W B for Mullahs, .)")
+                board[p] = _PIECES[ch]
+        if side not in ("w", "b"):
+            raise InvalidPositionError(f"side to move must be w or b, not {side!r}")
+        try:
+            quiet, ply = int(quiet_text), int(ply_text)
+        except ValueError:
+            raise InvalidPositionError(f"quiet plies and ply must be numbers: {code!r}") from None
+        if quiet < 0 or ply < quiet:
+            raise InvalidPositionError("quiet plies must be between 0 and the ply number")
+        for owner in (1, 2):
+            who = Color(owner - 1).title
+            if sum(1 for v in board if v & 3 == owner) > 6:
+                raise InvalidPositionError(f"{who} has more than six pieces")
+            if not ruleset["mullah"] and any(
+                    board[p] & MULLAH for p in range(13) if board[p] & 3 == owner):
+                raise InvalidPositionError(f"{ruleset} has no Mullahs")
+            if ruleset["mullah"] and any(board[p] == owner for p in PROMOTION[owner]):
+                raise InvalidPositionError(
+                    f"a {who} man on its promotion corner would already be a Mullah")
+        turn = Color.WHITE if side == "w" else Color.BLACK
+        if not any(v & 3 == 2 - turn for v in board):
+            raise InvalidPositionError(
+                f"{turn.other.title} has no piece left, so the game ended before "
+                f"{turn.title}'s turn")
+        return FelliState(ruleset, tuple(board), turn, ply, quiet)
+
+
+FelliState.game = Felli
+__all__ = ["EDGES", "LINES", "POINTS", "RAYS", "Felli", "FelliMove", "FelliState"]

@@ -1,0 +1,1 @@
+"""Solved games: retrograde analysis with numpy (the optional extra ``ludoteca[solve]``)."""
