@@ -1,0 +1,192 @@
+"""The Felli solver against plain minimax, the perfect player, and ``ludoteca solve``."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from math import factorial
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca.ai.perfect import PerfectAgent
+from ludoteca.cli import main
+from ludoteca.games.felli import Felli, FelliState
+from ludoteca.solve.felli import FelliTable, index_of, solve
+
+ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
+COMBOS = ["felli", "felli:forced_capture,multi_capture"]
+
+
+@pytest.fixture(scope="module", params=COMBOS)
+def table(request: pytest.FixtureRequest) -> FelliTable:
+    return solve(request.param)
+
+
+def small_positions(rules: str, count: int, seed: int) -> list[FelliState]:
+    """Random positions with one or two men a side, either side to move."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        points = rng.sample(range(13), 4)
+        white = points[:rng.randint(1, 2)]
+        black = points[2:2 + rng.randint(1, 2)]
+        board = ["."] * 13
+        for p in white:
+            board[p] = "w"
+        for p in black:
+            board[p] = "b"
+        rows = "/".join("".join(board[p] for p in row) for row in ROWS)
+        out.append(Felli.from_code(f"{rows} {rng.choice('wb')} 0 10",
+                                   rules + (",repetition=0,move_rule=0" if ":" in rules
+                                            else ":repetition=0,move_rule=0")))
+    return out
+
+
+def minimax(state: FelliState) -> tuple[object, object]:
+    """``wins(d)``: the mover can force a win within d plies; ``loses(d)``: the opponent can."""
+
+    @cache
+    def wins(key: int, d: int) -> bool:
+        if d <= 0:
+            return False
+        for code in state.legal_codes():
+            state.push_code(code)
+            won = loses(state.position_key(), d - 1)
+            state.pop_code()
+            if won:
+                return True
+        return False
+
+    @cache
+    def loses(key: int, d: int) -> bool:
+        codes = state.legal_codes()
+        if not codes:
+            return True
+        if d <= 0:
+            return False
+        for code in codes:
+            state.push_code(code)
+            escaped = not wins(state.position_key(), d - 1)
+            state.pop_code()
+            if escaped:
+                return False
+        return True
+
+    return wins, loses
+
+
+def test_table_agrees_with_minimax(table: FelliTable) -> None:
+    horizon = 0
+    for state in small_positions(str(table.rules), 400, 1):
+        horizon = max(horizon, int(table.lookup(state)[1]))
+    horizon += 2
+    checked = {1: 0, -1: 0, 0: 0}
+    for state in small_positions(str(table.rules), 120, 2):
+        value, plies = table.lookup(state)
+        wins, loses = minimax(state)
+        key = state.position_key()
+        if value == 1:
+            assert wins(key, plies) and not wins(key, plies - 2), state.code()
+        elif value == -1:
+            assert loses(key, plies) and (plies < 2 or not loses(key, plies - 2)), state.code()
+        else:
+            assert not wins(key, horizon) and not loses(key, horizon), state.code()
+        checked[value] += 1
+    assert all(checked.values()), checked
+
+
+def test_value_is_consistent_with_children(table: FelliTable) -> None:
+    """Every position's value and depth follow from its children's (the Bellman equations)."""
+    rng = random.Random(5)
+    rules = str(table.rules)
+    for _ in range(300):
+        state = small_positions(rules, 1, rng.randrange(10**6))[0]
+        codes = state.legal_codes()
+        value, plies = table.lookup(state)
+        if not codes:
+            assert (value, plies) == (-1, 0)
+            continue
+        children = []
+        for code in codes:
+            state.push_code(code)
+            children.append(table.lookup(state))
+            state.pop_code()
+        if any(v == -1 for v, _ in children):
+            assert (value, plies) == (1, 1 + min(d for v, d in children if v == -1))
+        elif all(v == 1 for v, _ in children):
+            assert (value, plies) == (-1, 1 + max(d for _, d in children))
+        else:
+            assert value == 0
+
+
+def test_index_covers_the_start(table: FelliTable) -> None:
+    state = Felli.new(table.rules)
+    assert index_of(state) == sum(3**p for p in range(6)) + 2 * sum(3**p for p in range(7, 13))
+    assert table.value.shape == (3**13,) and set(np.unique(table.value)) <= {-1, 0, 1}
+
+
+@pytest.mark.parametrize("opponent", ["random", "perfect"])
+def test_perfect_player_never_gives_value_away(opponent: str, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    rules = Felli.rules("felli:forced_capture")
+    perfect = PerfectAgent(rules, seed=1)
+    other = PerfectAgent(rules, seed=2) if opponent == "perfect" else None
+    rng = random.Random(3)
+    checked = 0
+    for game in range(8):
+        state = ludoteca.new_game("felli", rules=rules)
+        for _ in range(rng.randrange(0, 6)):  # vary the start
+            if state.legal_codes():
+                state.push_code(rng.choice(state.legal_codes()))
+        while state.outcome() is None:
+            agent = perfect if state.turn.value == game % 2 else other
+            if agent is None:
+                state.push_code(rng.choice(state.legal_codes()))
+                continue
+            before = perfect.evaluate(state)
+            state.push(agent.choose(state))
+            after = perfect.evaluate(state)
+            if state.outcome() is None or after[0] != 0:  # a draw by rule may only help
+                assert after[0] == -before[0]
+                if before[0]:
+                    assert after[1] == before[1] - 1
+                checked += 1
+    assert checked > 50
+
+
+def test_perfect_player_refuses_the_mullah_rules() -> None:
+    with pytest.raises(ludoteca.InvalidRulesError, match="only the basic game"):
+        PerfectAgent(Felli.rules("felli-mullah"))
+
+
+def test_solve_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    assert main(["solve", "felli", "--rules", "felli:forced_capture"]) == 0
+    out, err = capsys.readouterr()
+    table = solve("felli:forced_capture")
+    value, plies = table.lookup(Felli.new("felli:forced_capture"))
+    word = {1: "win", -1: "loss", 0: "draw"}[value]
+    assert out.startswith(f"value: {word}")
+    assert (f"plies: {plies}\n" in out) == (value != 0)
+    counts = table.counts()
+    assert f"win {counts['win']}, loss {counts['loss']}, draw {counts['draw']}" in out
+    assert "solved in" in out and "ply 1:" in err
+    assert list(tmp_path.glob("*.npz"))
+    assert main(["solve", "felli", "--rules", "felli:forced_capture"]) == 0
+    assert "read from the cache" in capsys.readouterr().out
+    assert main(["solve", "felli", "--rules", "felli-mullah"]) == 2
+    assert main(["solve", "felli", "--rules", "felli:forced"]) == 2
+    assert "unknown setting" in capsys.readouterr().err
+
+
+def test_counts_are_the_positions_with_at_most_six_a_side(table: FelliTable) -> None:
+    counts = table.counts()
+    by_formula = sum(factorial(13) // (factorial(s) * factorial(n) * factorial(13 - s - n))
+                     for s in range(7) for n in range(7))
+    assert counts["positions"] == by_formula == 1_264_173
+    assert counts["win"] + counts["loss"] + counts["draw"] == counts["positions"]
