@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -233,7 +234,7 @@ def reference_perft(board: dict[str, str], side: str, depth: int, forced: bool,
         piece = after[path[0]]
         after[path[0]] = ""
         if "x" in move:
-            for a, b in zip(path, path[1:], strict=False):
+            for a, b in pairwise(path):
                 line = next(line for line in ref.LINES if a in line and b in line)
                 i, j = sorted((line.index(a), line.index(b)))
                 for q in line[i + 1:j]:
