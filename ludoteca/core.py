@@ -162,7 +162,7 @@ class Move:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
 
-    def __reduce__(self) -> tuple[object, tuple[int]]:
+    def __reduce__(self) -> tuple[object, tuple[int, ...]]:
         return (type(self).from_code, (self._code,))
 
     @classmethod
@@ -370,6 +370,8 @@ class State(ABC):
     start: str
     #: the setup string of games with a random setup (Morelli), else ``None``
     setup: str | None = None
+    #: tokens a record may write after a move to annotate it (checked by :meth:`annotate`)
+    annotation_tokens: ClassVar[tuple[str, ...]] = ()
 
     # --- primitives each game provides -------------------------------------------------
     @abstractmethod
@@ -433,6 +435,13 @@ class State(ABC):
             raise IllegalMoveError(f"{move}: {reason}")
         self.push_code(move.code)
         return move
+
+    def annotate(self, move: Move, token: str) -> None:
+        """Check an annotation token written after ``move`` (the last move played).
+
+        Raises :class:`IllegalMoveError` when the annotation does not match the move.
+        """
+        raise IllegalMoveError(f"{move} {token}: {self.game.title} records have no annotations")
 
     def pop(self) -> Move:
         """Take back the last move and return it; ``IndexError`` if there is none."""

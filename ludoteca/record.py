@@ -182,6 +182,12 @@ def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
             if word in RESULTS:
                 result_token = word
                 continue
+            if word in state.annotation_tokens and state.move_stack:
+                try:
+                    state.annotate(state.move_of(state.move_stack[-1]), word)
+                except LudotecaError as error:
+                    raise InvalidRecordError(f"{where}: ply {state.ply}: {error}") from None
+                continue
             if "{" in word or "}" in word:
                 raise InvalidRecordError(f"{where}: unbalanced comment braces near {word!r}")
             ply = state.ply + 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..core import Game, RuleSet, State, UnknownGameError
 from .felli import Felli
+from .morelli import Morelli
 from .morris import Morris
 
 GAMES: dict[str, type[Game]] = {}
@@ -64,5 +65,6 @@ def new_game(name: str, rules: str | RuleSet | None = None, setup: str | None = 
 
 register(Morris)
 register(Felli)
+register(Morelli)
 
 __all__ = ["GAMES", "find_game", "game_names", "new_game", "register", "resolve"]

@@ -1,0 +1,489 @@
+"""Morelli, exactly as ``rules/morelli.md`` (docs/rules/morelli.md) describes it.
+
+Squares are numbered ``y * n + x`` (x: column A.., y: row 1.., both from 0).  ``board[s]`` is 0
+(empty), 1 (Black) or 2 (White); the Throne square never holds a stone and ``king`` is 0 (vacant),
+1 or 2.  A move code is ``from * n * n + to``.  Black moves first.
+
+The band of a square is its Chebyshev distance to the Throne (0: the Throne, n // 2: the red
+edge); a move must end on a smaller distance than it started from.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+from ..core import (
+    BoardDescription,
+    Color,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    RuleSet,
+    RuleSetDef,
+    State,
+    Termination,
+)
+
+LETTERS = "ABCDEFGHIJKLM"
+DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+BAND_NAMES = ("violet", "indigo", "blue", "green", "yellow", "orange", "red")
+BLACK, WHITE = 1, 2
+#: the sizes of the rule sets
+SIZES = {"morelli": 13, "morelli-11": 11, "morelli-9": 9}
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Every precomputed table of one board size."""
+
+    n: int
+    throne: int
+    band: tuple[int, ...]
+    names: tuple[str, ...]
+    #: RAYS[s]: for each direction, the squares met walking from s (the Throne included)
+    rays: tuple[tuple[tuple[int, ...], ...], ...]
+    #: STEPS[s]: (neighbour, square beyond) pairs for the capture test, both on the board
+    flanks: tuple[tuple[tuple[int, int], ...], ...]
+    #: FRAME[s]: the four squares of s's frame, or () where no frame can form
+    frame: tuple[tuple[int, ...], ...]
+    #: the red squares in setup-string order (clockwise from A1, up the left edge first)
+    perimeter: tuple[int, ...]
+
+    @property
+    def pairs(self) -> int:
+        """Stones per side (and opposite pairs of red squares)."""
+        return len(self.perimeter) // 2
+
+    def name(self, s: int) -> str:
+        return self.names[s]
+
+
+@cache
+def geometry(n: int) -> Geometry:
+    """The tables of an nxn board (n odd)."""
+    c = n // 2
+
+    def sq(x: int, y: int) -> int:
+        return y * n + x
+
+    inside = range(n)
+    band = tuple(max(abs(s % n - c), abs(s // n - c)) for s in range(n * n))
+    names = tuple(f"{LETTERS[s % n]}{s // n + 1}" for s in range(n * n))
+    rays = []
+    flanks = []
+    for s in range(n * n):
+        x, y = s % n, s // n
+        rays_s = []
+        flanks_s = []
+        for dx, dy in DIRECTIONS:
+            ray = []
+            k = 1
+            while x + k * dx in inside and y + k * dy in inside:
+                ray.append(sq(x + k * dx, y + k * dy))
+                k += 1
+            rays_s.append(tuple(ray))
+            if len(ray) >= 2:
+                flanks_s.append((ray[0], ray[1]))
+        rays.append(tuple(rays_s))
+        flanks.append(tuple(flanks_s))
+    frame = []
+    for s in range(n * n):
+        x, y = s % n, s // n
+        orbit = (sq(x, y), sq(n - 1 - y, x), sq(n - 1 - x, n - 1 - y), sq(y, n - 1 - x))
+        frame.append(orbit if 1 <= band[s] < c else ())
+    perimeter = ([sq(0, y) for y in range(n)] + [sq(x, n - 1) for x in range(1, n)]
+                 + [sq(n - 1, y) for y in range(n - 2, -1, -1)]
+                 + [sq(x, 0) for x in range(n - 2, 0, -1)])
+    return Geometry(n, sq(c, c), band, names, tuple(rays), tuple(flanks), tuple(frame),
+                    tuple(perimeter))
+
+
+def frames(n: int) -> set[frozenset[int]]:
+    """The distinct frames that can form on an nxn board."""
+    return {frozenset(f) for f in geometry(n).frame if f}
+
+
+class MorelliMove(Move):
+    """A Morelli move ``from-to``, e.g. ``A5-L5``."""
+
+    __slots__ = ("dst", "n", "src")
+
+    src: int
+    dst: int
+    n: int
+
+    def __init__(self, n: int, code: int) -> None:
+        src, dst = divmod(code, n * n)
+        g = geometry(n)
+        super().__init__(code, f"{g.names[src]}-{g.names[dst]}")
+        object.__setattr__(self, "src", src)
+        object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "n", n)
+
+    def __reduce__(self) -> tuple[object, tuple[int, ...]]:
+        return (move_of, (self.n, self._code))
+
+    def __repr__(self) -> str:
+        size = "" if self.n == 13 else f", n={self.n}"
+        return f"MorelliMove.parse({self._text!r}{size})"
+
+    @classmethod
+    def from_code(cls, code: int) -> MorelliMove:
+        return move_of(13, code)
+
+    @staticmethod
+    def parse(text: str, n: int = 13) -> MorelliMove:
+        """The move written ``text`` (annotations ignored); :class:`InvalidMoveError` if bad."""
+        return _parse(text, n)[0]
+
+
+_MOVE_RE = re.compile(r"([a-m])(\d{1,2})-([a-m])(\d{1,2})(?:x(\d+))?(k)?", re.IGNORECASE)
+_MOVES: dict[tuple[int, int], MorelliMove] = {}
+
+
+def move_of(n: int, code: int) -> MorelliMove:
+    """The interned move of an nxn board for a code."""
+    move = _MOVES.get((n, code))
+    if move is None:
+        move = _MOVES[(n, code)] = MorelliMove(n, code)
+    return move
+
+
+def _parse(text: str, n: int) -> tuple[MorelliMove, int | None, bool]:
+    m = _MOVE_RE.fullmatch(text.strip())
+    if not m:
+        raise InvalidMoveError(
+            f"{text!r} is not a Morelli move (write from-to, e.g. A5-L5, optionally A5-E5x3 or "
+            "D13-D11K)")
+    a, i, b, j, captures, king = m.groups()
+    squares = []
+    for letter, number in ((a, i), (b, j)):
+        x, y = LETTERS.index(letter.upper()), int(number) - 1
+        if not (x < n and 0 <= y < n):
+            raise InvalidMoveError(f"{text!r}: {letter.upper()}{number} is off the {n}x{n} board")
+        squares.append(y * n + x)
+    return (move_of(n, squares[0] * n * n + squares[1]),
+            None if captures is None else int(captures), king is not None)
+
+
+class MorelliState(State):
+    """A Morelli position with history."""
+
+    game: ClassVar[type[Game]]
+    annotation_tokens: ClassVar[tuple[str, ...]] = ("K",)
+
+    def __init__(self, rules: RuleSet, board: list[int], turn: Color = Color.BLACK,
+                 king: int = 0, ply: int = 0, setup: str | None = None) -> None:
+        self.rules = rules
+        self.n = SIZES[rules.name]
+        self.geo = geometry(self.n)
+        self.board = board
+        self.turn = turn
+        self.king = king
+        self.ply = ply
+        self.setup = setup
+        self.move_stack: list[int] = []
+        self._undo: list[tuple[tuple[int, ...], int]] = []
+        self.start = self.code()
+
+    # --- move generation ------------------------------------------------------------------
+    def legal_codes(self) -> list[int]:
+        board = self.board
+        geo = self.geo
+        band = geo.band
+        rays = geo.rays
+        throne = geo.throne
+        king = self.king
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        base = self.n * self.n
+        codes = []
+        for s, v in enumerate(board):
+            if v != mover:
+                continue
+            d = band[s]
+            if d <= 1:
+                continue
+            origin = s * base
+            for ray in rays[s]:
+                for t in ray:
+                    if board[t]:
+                        break
+                    if t == throne:
+                        if king:
+                            break
+                        continue
+                    if band[t] < d:
+                        codes.append(origin + t)
+        return codes
+
+    def push_code(self, code: int) -> None:
+        base = self.n * self.n
+        src, dst = divmod(code, base)
+        board = self.board
+        mover = board[src]
+        enemy = 3 - mover
+        board[src] = 0
+        board[dst] = mover
+        converted = []
+        for a, b in self.geo.flanks[dst]:
+            if board[a] == enemy and board[b] == mover:
+                board[a] = mover
+                converted.append(a)
+        self._undo.append((tuple(converted), self.king))
+        if self.king != mover:
+            frame = self.geo.frame
+            for s in (dst, *converted):
+                f = frame[s]
+                if f and board[f[0]] == mover and board[f[1]] == mover and \
+                        board[f[2]] == mover and board[f[3]] == mover:
+                    self.king = mover
+                    break
+        self.turn = Color(1 - self.turn)
+        self.ply += 1
+        self.move_stack.append(code)
+
+    def pop_code(self) -> int:
+        code = self.move_stack.pop()
+        src, dst = divmod(code, self.n * self.n)
+        converted, self.king = self._undo.pop()
+        board = self.board
+        mover = board[dst]
+        for a in converted:
+            board[a] = 3 - mover
+        board[dst] = 0
+        board[src] = mover
+        self.turn = Color(1 - self.turn)
+        self.ply -= 1
+        return code
+
+    def conversions(self, code: int) -> tuple[int, ...]:
+        """The squares whose stones the move ``code`` would convert (the state is unchanged)."""
+        self.push_code(code)
+        converted = self._undo[-1][0]
+        self.pop_code()
+        return converted
+
+    def move_of(self, code: int) -> MorelliMove:
+        return move_of(self.n, code)
+
+    def parse_move(self, text: str) -> MorelliMove:
+        move, captures, king = _parse(text, self.n)
+        legal = self.legal_codes()
+        if move.code not in legal:
+            if not legal:
+                raise self._illegal(text)
+            raise self._illegal(text, self._why_illegal(move))
+        if captures is not None or king:
+            self.check_annotation(move, captures, king, text)
+        return move
+
+    def check_annotation(self, move: MorelliMove, captures: int | None, king: bool,
+                         text: str) -> None:
+        """Raise :class:`IllegalMoveError` unless the annotation matches what the move does."""
+        self.push_code(move.code)
+        converted = len(self._undo[-1][0])
+        before = self._undo[-1][1]
+        crowned = self.king != before
+        self.pop_code()
+        if captures is not None and captures != converted:
+            raise IllegalMoveError(
+                f"{text}: the annotation says {captures} conversion(s) but {move} makes "
+                f"{converted}")
+        if king and not crowned:
+            raise IllegalMoveError(f"{text}: the annotation says K but {move} does not seat a King")
+
+    def annotate(self, move: Move, token: str) -> None:
+        """Check a separate annotation token (``K``) written after ``move``, already played."""
+        self.pop_code()
+        try:
+            self.check_annotation(move_of(self.n, move.code), None, token.upper() == "K",
+                                  f"{move} {token}")
+        finally:
+            self.push_code(move.code)
+
+    def _why_illegal(self, move: MorelliMove) -> str:
+        geo = self.geo
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        src, dst = move.src, move.dst
+        if self.board[src] != mover:
+            return f"{self.turn.title} has no stone on {geo.name(src)}"
+        if dst == geo.throne:
+            return "no stone may land on the Throne"
+        if self.board[dst]:
+            return f"{geo.name(dst)} is occupied"
+        if geo.band[dst] >= geo.band[src]:
+            return (f"a stone must come to rest on a band closer to the Throne, and "
+                    f"{geo.name(dst)} ({BAND_NAMES[geo.band[dst]]}) is not closer than "
+                    f"{geo.name(src)} ({BAND_NAMES[geo.band[src]]})")
+        ray = next((r for r in geo.rays[src] if dst in r), None)
+        if ray is None:
+            return f"{geo.name(src)}-{geo.name(dst)} is not along a row, column or diagonal"
+        for t in ray[:ray.index(dst)]:
+            if self.board[t]:
+                return f"the stone on {geo.name(t)} is in the way"
+            if t == geo.throne:
+                return "the King on the Throne blocks the line"
+        return "not a legal move here"
+
+    # --- ending -----------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.legal_codes():
+            return None
+        if self.king:
+            return Outcome(Termination.THRONE, Color.BLACK if self.king == BLACK else Color.WHITE)
+        return Outcome(Termination.VACANT_THRONE, None)
+
+    def position_key(self) -> bytes:
+        return bytes(self.board) + bytes((self.king, self.turn))
+
+    # --- text forms ---------------------------------------------------------------------------
+    def code(self) -> str:
+        n = self.n
+        rows = "/".join(
+            "".join(".bw"[v] for v in self.board[y * n:(y + 1) * n]) for y in range(n - 1, -1, -1)
+        )
+        side = "b" if self.turn is Color.BLACK else "w"
+        return f"{rows} {side} {'-bw'[self.king]} {self.ply}"
+
+    def copy(self) -> MorelliState:
+        other = MorelliState.__new__(MorelliState)
+        other.rules = self.rules
+        other.n = self.n
+        other.geo = self.geo
+        other.board = list(self.board)
+        other.turn = self.turn
+        other.king = self.king
+        other.ply = self.ply
+        other.setup = self.setup
+        other.move_stack = list(self.move_stack)
+        other._undo = list(self._undo)
+        other.start = self.start
+        return other
+
+    def __str__(self) -> str:
+        n = self.n
+        lines = []
+        for y in range(n - 1, -1, -1):
+            cells = []
+            for x in range(n):
+                s = y * n + x
+                if s == self.geo.throne:
+                    cells.append("K" if self.king else "*")
+                else:
+                    cells.append(".BW"[self.board[s]])
+            lines.append(f"{y + 1:>2} " + " ".join(cells))
+        lines.append("   " + " ".join(LETTERS[:n]))
+        holder = {0: "vacant", BLACK: "Black's King", WHITE: "White's King"}[self.king]
+        lines.append(f"{self.turn.title} to move; Throne: {holder}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<MorelliState {self.code()!r}>"
+
+
+class Morelli(Game):
+    """Morelli: the registered game and its rule sets (13x13, 11x11, 9x9)."""
+
+    name = "morelli"
+    title = "Morelli"
+    first_player = Color.BLACK
+    rule_sets = (
+        RuleSetDef("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
+        RuleSetDef("morelli-11", "The same rules on an 11x11 board (20 stones each).", {},
+                   aliases=("morelli11",)),
+        RuleSetDef("morelli-9", "The same rules on a 9x9 board (16 stones each).", {},
+                   aliases=("morelli9",)),
+    )
+
+    @classmethod
+    def board(cls, rules: RuleSet) -> BoardDescription:
+        geo = geometry(SIZES[rules.name])
+        n = geo.n
+        coords = tuple((float(s % n), float(s // n)) for s in range(n * n))
+        return BoardDescription(points=geo.names, coords=coords, regions=geo.band, cells=True)
+
+    @classmethod
+    def random_setup(cls, rules: str | RuleSet | None = None, seed: int | None = None) -> str:
+        """A random setup string obeying the pair rule (reproducible with a seed)."""
+        geo = geometry(SIZES[cls.rules(rules).name])
+        rng = random.Random(seed)
+        first = [rng.choice("BW") for _ in range(geo.pairs)]
+        return "".join(first) + "".join("W" if c == "B" else "B" for c in first)
+
+    @classmethod
+    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
+            seed: int | None = None) -> MorelliState:
+        ruleset = cls.rules(rules)
+        geo = geometry(SIZES[ruleset.name])
+        if setup is None:
+            setup = cls.random_setup(ruleset, seed)
+        setup = setup.strip().upper()
+        if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W"}:
+            raise InvalidPositionError(
+                f"a {geo.n}x{geo.n} setup is {len(geo.perimeter)} letters B or W (the red "
+                f"squares clockwise from A1, up the left edge first), not {setup!r}")
+        for i in range(geo.pairs):
+            if setup[i] == setup[i + geo.pairs]:
+                a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
+                raise InvalidPositionError(
+                    f"setup breaks the pair rule: {geo.name(a)} and {geo.name(b)} are opposite "
+                    f"and both {'Black' if setup[i] == 'B' else 'White'}")
+        board = [0] * (geo.n * geo.n)
+        for s, ch in zip(geo.perimeter, setup, strict=True):
+            board[s] = BLACK if ch == "B" else WHITE
+        return MorelliState(ruleset, board, setup=setup)
+
+    @classmethod
+    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> MorelliState:
+        ruleset = cls.rules(rules)
+        geo = geometry(SIZES[ruleset.name])
+        n = geo.n
+        fields = code.split()
+        if len(fields) != 4:
+            raise InvalidPositionError(
+                f"a Morelli position code has 4 fields (board side king ply), not {len(fields)}")
+        rows_text, side, king_text, ply_text = fields
+        rows = rows_text.split("/")
+        if len(rows) != n or any(len(r) != n for r in rows):
+            raise InvalidPositionError(f"the board field needs {n} rows of {n} squares")
+        board = [0] * (n * n)
+        for i, row in enumerate(rows):
+            y = n - 1 - i
+            for x, ch in enumerate(row):
+                if ch not in ".bw":
+                    raise InvalidPositionError(f"unknown board character {ch!r} (use b, w or .)")
+                board[y * n + x] = ".bw".index(ch)
+        if board[geo.throne]:
+            raise InvalidPositionError("no stone may stand on the Throne")
+        stones = sum(1 for v in board if v)
+        if stones != 2 * geo.pairs:
+            raise InvalidPositionError(
+                f"a {n}x{n} game always has {2 * geo.pairs} stones on the board, not {stones}")
+        for i in range(geo.pairs):
+            a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
+            if board[a] and board[a] == board[b]:
+                raise InvalidPositionError(
+                    f"{geo.name(a)} and {geo.name(b)} hold stones of one colour, but red stones "
+                    "never change colour and opposite pairs start different")
+        if side not in ("b", "w") or king_text not in ("-", "b", "w"):
+            raise InvalidPositionError("side to move must be b or w and the King -, b or w")
+        try:
+            ply = int(ply_text)
+        except ValueError:
+            raise InvalidPositionError(f"the ply must be a number, not {ply_text!r}") from None
+        turn = Color.BLACK if side == "b" else Color.WHITE
+        if ply < 0 or (ply % 2 == 0) != (turn is Color.BLACK):
+            raise InvalidPositionError(
+                f"Black moves first, so at ply {ply} it cannot be {turn.title}'s turn")
+        return MorelliState(ruleset, board, turn, "-bw".index(king_text), ply)
+
+
+MorelliState.game = Morelli
+__all__ = ["Morelli", "MorelliMove", "MorelliState", "frames", "geometry"]
