@@ -40,7 +40,7 @@ class Tables:
                 self.frame[s] = geo.frame[s]
         self.throne = geo.throne
 
-    def args(self) -> tuple[object, ...]:
+    def args(self) -> tuple[Int, Int, Int, Int, Int, Int, int]:
         return (self.band, self.ray_start, self.ray_len, self.ray, self.flanks, self.frame,
                 self.throne)
 
