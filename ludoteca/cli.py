@@ -73,6 +73,36 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
     p.set_defaults(handler=_solve)
 
+    p = sub.add_parser("tournament", help="a round robin between agents, with Elo ratings")
+    p.add_argument("game")
+    p.add_argument("--agents", nargs="+", required=True,
+                   help="agent specs: level:N, search:depth=D, mcts:sims=N, random, perfect, "
+                        "engine:COMMAND")
+    p.add_argument("--games", type=int, default=10, help="games per pair (colours alternate)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes")
+    p.add_argument("--rules", default=None)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--time", type=float, default=None, help="seconds per move for every agent")
+    p.add_argument("--out", type=Path, default=None, help="file for the game records")
+    p.add_argument("--store-ratings", action="store_true",
+                   help="save the ratings of level:N agents as the ladder's measured ratings")
+    p.set_defaults(handler=_tournament)
+
+    p = sub.add_parser("levels", help="the computer levels of a game and their ratings")
+    p.add_argument("game")
+    p.add_argument("--rules", default=None)
+    p.set_defaults(handler=_levels)
+
+    p = sub.add_parser("analyse", help="best move, evaluation and main line of a position")
+    p.add_argument("game")
+    _add_start_options(p)
+    p.add_argument("--moves", default="", help="moves to play first")
+    p.add_argument("--time", type=float, default=1.0, help="seconds to think")
+    p.set_defaults(handler=_analyse)
+
+    p = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout")
+    p.set_defaults(handler=_engine)
+
     p = sub.add_parser("record", help="check or show game records")
     rsub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for name, handler, text in (("check", _record_check, "replay every game and report errors"),
@@ -120,6 +150,66 @@ def _solve(args: argparse.Namespace) -> int:
     how = "read from the cache" if cached else f"solved in {table.seconds:.1f}s and cached"
     print(f"table: {how} ({time.perf_counter() - started:.1f}s)")
     return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .ai.tournament import progress_bar, run_tournament
+
+    game, rules = resolve(args.game, args.rules)
+    started = time.perf_counter()
+    result = run_tournament(game.name, args.agents, args.games, args.jobs, str(rules),
+                            args.seed, args.time, progress_bar)
+    print(f"{game.title} ({rules}), {len(result.results)} games, "
+          f"{time.perf_counter() - started:.0f}s")
+    print(result.crosstable())
+    failures = [r.failure for r in result.results if r.failure]
+    for failure in failures:
+        print(f"forfeit: {failure}")
+    out = args.out or Path(f"tournament-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.txt")
+    out.write_text("\n".join(r.record_text for r in result.results), encoding="utf-8")
+    print(f"records written to {out}")
+    if args.store_ratings:
+        from .ai.levels import store_ratings
+
+        store_ratings(rules, result)
+        print("ratings stored for the levels")
+    return 0
+
+
+def _levels(args: argparse.Namespace) -> int:
+    from .ai.levels import levels
+
+    _, rules = resolve(args.game, args.rules)
+    for level in levels(rules):
+        rating = ("not measured" if level.rating is None else
+                  f"Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} ({level.rating[2]} games)")
+        print(f"level {level.number}: {level.description} [{level.spec}] - {rating}")
+    return 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from .ai.agents import Limit
+    from .ai.analysis import analyse
+
+    state = _start(args)
+    for word in args.moves.split():
+        state.push(word)
+    outcome = state.outcome()
+    if outcome is not None:
+        print(outcome.explain())
+        return 0
+    found = analyse(state, Limit(seconds=args.time))
+    print(f"best move: {found.move}")
+    print(f"evaluation: {found.text} (White's share {found.white_share:.2f}"
+          f"{', exact' if found.exact else ''})")
+    print("main line: " + " ".join(str(m) for m in found.pv))
+    return 0
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from .protocol import serve
+
+    return serve()
 
 
 def _record_check(args: argparse.Namespace) -> int:

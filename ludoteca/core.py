@@ -67,6 +67,7 @@ class Termination(enum.Enum):
     RESIGNATION = "resignation"
     DRAW_AGREED = "agreement"
     TIME_FORFEIT = "time forfeit"
+    FORFEIT = "forfeit (the engine failed: it hung, crashed or played an illegal move)"
 
     @property
     def label(self) -> str:
@@ -454,6 +455,25 @@ class State(ABC):
         other = self.copy()
         other.push(move)
         return other
+
+    # --- game knowledge for computer players (optional) ------------------------------------
+    def evaluate(self) -> float:
+        """A heuristic value of the position for the side to move, from -1 (lost) to 1 (won).
+
+        Computer players use it where they cannot search to the end; the default knows nothing.
+        """
+        return 0.0
+
+    def is_tactical(self, code: int) -> bool:
+        """Whether a legal move changes material (a capture, removal or conversion).
+
+        Search tries such moves first and extends them; playouts prefer them.
+        """
+        return False
+
+    def tactical_codes(self, codes: list[int]) -> list[int]:
+        """The tactical moves among ``codes`` (legal moves of this state), in their order."""
+        return [c for c in codes if self.is_tactical(c)]
 
     def is_over(self) -> bool:
         """True when the game has ended."""

@@ -1,23 +1,31 @@
-"""The agent interface, search limits, and the agents that need no search.
+"""The agent interface, search limits, and the registry that builds agents from specs.
 
-An agent is reproducible given its seed: the same seed, state and limit give the same move.
+An agent is reproducible given its seed: the same seed, state and limit give the same move (with
+depth or node limits; a time limit depends on the machine).
+
+Agent specs, used by the command line, the tournament runner and the engine protocol:
+
+- ``random``: a uniformly random legal move;
+- ``search[:depth=D,time=T,nodes=N,noise=X]``: alpha-beta (:mod:`.search`);
+- ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
+- ``perfect``: the solved-table player (basic Felli);
+- ``level:N``: level N of the game's ladder (:mod:`.levels`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..core import LudotecaError, Move, RuleSet, State
 
-__all__ = ["AGENTS", "Agent", "Limit", "RandomAgent", "make_agent"]
+__all__ = ["Agent", "Limit", "RandomAgent", "make_agent", "parse_spec"]
 
 
 @dataclass(frozen=True)
 class Limit:
-    """Bounds on one decision: seconds, nodes and/or depth (``None``: unbounded)."""
+    """Bounds on one decision: seconds, nodes (simulations for MCTS) and/or depth."""
 
     seconds: float | None = None
     nodes: int | None = None
@@ -48,21 +56,60 @@ class RandomAgent:
         return state.move_of(self._rng.choice(codes))
 
 
-def _perfect(rules: RuleSet, seed: int | None) -> Agent:
-    from .perfect import PerfectAgent
-
-    return PerfectAgent(rules, seed)
+_OPTIONS = {"depth": int, "time": float, "nodes": int, "noise": float, "sims": int}
 
 
-AGENTS: dict[str, Callable[[RuleSet, int | None], Agent]] = {
-    "random": lambda rules, seed: RandomAgent(seed),
-    "perfect": _perfect,
-}
+def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
+    """Split ``"search:depth=3,noise=50"`` into ``("search", {"depth": 3, "noise": 50.0})``."""
+    kind, _, rest = spec.strip().lower().partition(":")
+    options: dict[str, float] = {}
+    if kind == "level":
+        try:
+            options["level"] = int(rest)
+        except ValueError:
+            raise LudotecaError(f"{spec!r}: a level is a number, e.g. level:3") from None
+        return kind, options
+    for item in filter(None, (i.strip() for i in rest.split(","))):
+        key, _, raw = item.partition("=")
+        if key not in _OPTIONS:
+            raise LudotecaError(f"{spec!r}: unknown option {key!r} (options: "
+                                f"{', '.join(_OPTIONS)})")
+        try:
+            options[key] = _OPTIONS[key](raw)
+        except ValueError:
+            raise LudotecaError(f"{spec!r}: {key} takes a number, not {raw!r}") from None
+        if options[key] < 0:
+            raise LudotecaError(f"{spec!r}: {key} cannot be negative")
+    return kind, options
 
 
 def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
-    """The agent named ``spec`` (``"random"``, ``"perfect"``) for a rule set, seeded."""
-    factory = AGENTS.get(spec.strip().lower())
-    if factory is None:
-        raise LudotecaError(f"unknown player {spec!r} (known: human, {', '.join(AGENTS)})")
-    return factory(rules, seed)
+    """The agent a spec names, for a rule set, seeded (see the module docstring)."""
+    kind, options = parse_spec(spec)
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "search":
+        from .search import SearchAgent
+
+        depth = options.get("depth")
+        nodes = options.get("nodes")
+        return SearchAgent(seed, depth=None if depth is None else int(depth),
+                           seconds=options.get("time"),
+                           nodes=None if nodes is None else int(nodes),
+                           noise=options.get("noise", 0.0), name=spec.strip().lower())
+    if kind == "mcts":
+        from .mcts import MCTSAgent
+
+        sims = options.get("sims")
+        return MCTSAgent(seed, simulations=None if sims is None else int(sims),
+                         seconds=options.get("time"), name=spec.strip().lower())
+    if kind == "perfect":
+        from .perfect import PerfectAgent
+
+        return PerfectAgent(rules, seed)
+    if kind == "level":
+        from .levels import level_agent
+
+        return level_agent(rules, int(options["level"]), seed)
+    raise LudotecaError(
+        f"unknown player {spec!r} (known: human, random, search, mcts, perfect, level:N)")

@@ -9,6 +9,7 @@ captures; its code packs that as ``capture + 2 * sum((path[i] + 1) * 14**i)``.
 
 from __future__ import annotations
 
+import math
 import re
 from itertools import pairwise
 from typing import ClassVar
@@ -288,6 +289,21 @@ class FelliState(RepeatingState):
             return f"the piece on {POINTS[start]} cannot move"
         return "not a legal move here; the piece on {} can play {}".format(
             POINTS[start], ", ".join(str(m) for m in mine))
+
+    # --- knowledge for computer players ------------------------------------------------------
+    def is_tactical(self, code: int) -> bool:
+        return bool(code & 1)
+
+    def evaluate(self) -> float:
+        """Material (a Mullah counts as three men), then the captures each side has ready."""
+        side = self.turn + 1
+        score = 0.0
+        for v in self.board:
+            if v:
+                worth = 3.0 if v & MULLAH else 1.0
+                score += worth if v & 3 == side else -worth
+        ready = sum(1 for c in self._generate() if c & 1)
+        return math.tanh((score + 0.3 * min(ready, 2)) / 3)
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

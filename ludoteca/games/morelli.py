@@ -10,6 +10,7 @@ edge); a move must end on a smaller distance than it started from.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -108,6 +109,11 @@ def geometry(n: int) -> Geometry:
 def frames(n: int) -> set[frozenset[int]]:
     """The distinct frames that can form on an nxn board."""
     return {frozenset(f) for f in geometry(n).frame if f}
+
+
+@cache
+def _frame_list(n: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(tuple(sorted(f)) for f in frames(n)))
 
 
 class MorelliMove(Move):
@@ -331,6 +337,56 @@ class MorelliState(State):
             if t == geo.throne:
                 return "the King on the Throne blocks the line"
         return "not a legal move here"
+
+    # --- knowledge for computer players ------------------------------------------------------
+    def is_tactical(self, code: int) -> bool:
+        src, dst = divmod(code, self.n * self.n)
+        board = self.board
+        mover = board[src]
+        enemy = 3 - mover
+        return any(board[a] == enemy and board[b] == mover and b != src
+                   for a, b in self.geo.flanks[dst])
+
+    def tactical_codes(self, codes: list[int]) -> list[int]:
+        """Moves landing where they flank an enemy stone against one of the mover's."""
+        board = self.board
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        enemy = 3 - mover
+        targets = set()
+        for q in range(len(board)):
+            if board[q]:
+                continue
+            for a, b in self.geo.flanks[q]:
+                if board[a] == enemy and board[b] == mover:
+                    targets.add(q)
+                    break
+        if not targets:
+            return []
+        base = self.n * self.n
+        return [c for c in codes if c % base in targets]
+
+    def evaluate(self) -> float:
+        """The King first; then frames that one stone would complete, then stones inside."""
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        enemy = 3 - mover
+        board = self.board
+        score = 0.0
+        if self.king:
+            score += 1.5 if self.king == mover else -1.5
+        for frame in _frame_list(self.n):
+            mine = sum(1 for s in frame if board[s] == mover)
+            theirs = sum(1 for s in frame if board[s] == enemy)
+            if not theirs:
+                score += (0.0, 0.02, 0.08, 0.35, 0.6)[mine]
+            elif not mine:
+                score -= (0.0, 0.02, 0.08, 0.35, 0.6)[theirs]
+        band = self.geo.band
+        edge = self.n // 2
+        for s, v in enumerate(board):
+            if v:
+                weight = 0.03 + 0.02 * (edge - band[s])
+                score += weight if v == mover else -weight
+        return math.tanh(score / 2)
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

@@ -8,6 +8,7 @@ c5 d5 e5 b6 d6 f6 a7 d7 g7); a side's men are a 24-bit integer.  A move code pac
 
 from __future__ import annotations
 
+import math
 import re
 from typing import ClassVar
 
@@ -246,6 +247,42 @@ class MorrisState(RepeatingState):
         if not opp >> move.remove & 1:
             return f"there is no {self.turn.other.title.lower()} man on {POINTS[move.remove]}"
         return f"{POINTS[move.remove]} stands in a mill and other men are free to take"
+
+    # --- knowledge for computer players ------------------------------------------------------
+    def is_tactical(self, code: int) -> bool:
+        return code % 25 != NONE
+
+    def evaluate(self) -> float:
+        """Material first; then mills, open twos (a mill one move away), mobility, and the
+        flying endgame: three men against an open two lose a man at once."""
+        c = self.turn
+        own, opp = self.men[c], self.men[1 - c]
+        count_own = own.bit_count() + self.hand[c]
+        count_opp = opp.bit_count() + self.hand[1 - c]
+        empty = FULL & ~(own | opp)
+        threats_own = threats_opp = mills_own = mills_opp = 0
+        for mask in MILL_MASKS:
+            mine, theirs = own & mask, opp & mask
+            if mine == mask:
+                mills_own += 1
+            elif theirs == mask:
+                mills_opp += 1
+            elif not theirs and mine.bit_count() == 2:
+                threats_own += 1
+            elif not mine and theirs.bit_count() == 2:
+                threats_opp += 1
+        score = 0.6 * (count_own - count_opp) + 0.15 * (mills_own - mills_opp)
+        score += 0.25 * threats_own - 0.2 * threats_opp
+        if not self.hand[c] and not self.hand[1 - c]:
+            moves_own = sum((ADJACENT[s] & empty).bit_count() for s in bits(own))
+            moves_opp = sum((ADJACENT[s] & empty).bit_count() for s in bits(opp))
+            if count_own > 3 and count_opp > 3:
+                score += 0.04 * (moves_own - moves_opp)
+            if count_opp == 3 and threats_own and (count_own == 3 or moves_own):
+                score += 2.0  # the side to move can close a mill against three men
+            if count_own == 3 and threats_opp >= 2:
+                score -= 1.5  # two open twos against three men: one cannot block both
+        return math.tanh(score / 3)
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

@@ -1,0 +1,280 @@
+"""Alpha-beta search for any game: iterative deepening, a transposition table on the position
+key, move ordering (table move, tactical moves, killers, history), a short quiescence search over
+tactical moves, and the game's own evaluation at the leaves.
+
+Scores are integers for the side to move: ``WIN - plies`` for a forced win, ``-(WIN - plies)`` for
+a forced loss, and ``round(1000 * state.evaluate())`` otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..core import Color, Move, State
+from .agents import Limit
+
+__all__ = ["WIN", "SearchAgent", "SearchResult", "is_mate"]
+
+WIN = 100_000
+MATE_BOUND = WIN - 1000
+EXACT, LOWER, UPPER = 0, 1, 2
+_QUIESCENCE_DEPTH = 4
+
+
+def is_mate(score: int) -> bool:
+    """Whether a score is a forced win or loss (rather than an evaluation)."""
+    return abs(score) >= MATE_BOUND
+
+
+class _Stop(Exception):
+    pass
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the best move, its score, the principal variation and the effort."""
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[Move] = field(default_factory=list)
+
+
+class SearchAgent:
+    """An alpha-beta player.  ``noise`` (in evaluation units, 1000 = a won position) blurs root
+    scores for the weaker levels; ``depth``/``seconds``/``nodes`` are its default limits."""
+
+    def __init__(self, seed: int | None = None, depth: int | None = None,
+                 seconds: float | None = None, nodes: int | None = None, noise: float = 0.0,
+                 name: str = "search") -> None:
+        self.name = name
+        self.default = Limit(seconds=seconds, nodes=nodes, depth=depth)
+        self.noise = noise
+        self._rng = random.Random(seed)
+        self.stop_event = threading.Event()
+        self._table: dict[object, tuple[int, int, int, int]] = {}
+
+    # --- public -----------------------------------------------------------------------------
+    def choose(self, state: State, limit: Limit | None = None) -> Move:
+        return self.analyse(state, limit).move
+
+    def analyse(self, state: State, limit: Limit | None = None,
+                on_iteration: object = None) -> SearchResult:
+        """Search ``state`` (left unchanged) within the limit; ``on_iteration(result)`` is called
+        after each completed depth."""
+        limit = limit or self.default
+        if limit.seconds is None and limit.nodes is None and limit.depth is None:
+            limit = Limit(depth=4)
+        root = state.copy()
+        codes = root.legal_codes()
+        if not codes:
+            raise ValueError("the game is over: there is no move to choose")
+        self._rng.shuffle(codes)
+        self.stop_event.clear()
+        self._deadline = (time.perf_counter() + limit.seconds) if limit.seconds else None
+        self._node_limit = limit.nodes
+        self._nodes = 0
+        self._killers: dict[int, list[int]] = {}
+        self._history: dict[int, int] = {}
+        if len(self._table) > 2_000_000:
+            self._table.clear()
+        started = time.perf_counter()
+        best: SearchResult | None = None
+        max_depth = limit.depth or 64
+        for depth in range(1, max_depth + 1):
+            try:
+                scored = self._root(root, codes, depth)
+            except _Stop:
+                break
+            scored.sort(key=lambda item: -item[0])
+            codes = [c for _, c in scored]
+            pick_score, pick = scored[0]
+            if self.noise:
+                noisy = [(s + self._rng.gauss(0, self.noise), c) for s, c in scored]
+                pick = max(noisy)[1]
+                pick_score = next(s for s, c in scored if c == pick)
+            best = SearchResult(root.move_of(pick), pick_score, depth, self._nodes,
+                                time.perf_counter() - started, self._pv(root, pick))
+            if callable(on_iteration):
+                on_iteration(best)
+            if is_mate(scored[0][0]) and not self.noise:
+                break
+            if self._deadline and time.perf_counter() > started + (
+                    self._deadline - started) * 0.45:
+                break  # the next depth would very likely not finish
+        if best is None:  # not even depth 1 finished: play the first ordered move
+            best = SearchResult(root.move_of(codes[0]), 0, 0, self._nodes,
+                                time.perf_counter() - started, [root.move_of(codes[0])])
+        return best
+
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to finish as soon as possible."""
+        self.stop_event.set()
+
+    # --- the search -------------------------------------------------------------------------
+    def _root(self, state: State, codes: list[int], depth: int) -> list[tuple[int, int]]:
+        scored = []
+        alpha = -WIN - 1
+        for i, code in enumerate(codes):
+            state.push_code(code)
+            try:
+                if self.noise:  # every root score exact, so that noise compares like with like
+                    score = -self._negamax(state, depth - 1, -WIN - 1, WIN + 1, 1)
+                elif i == 0:
+                    score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
+                else:
+                    score = -self._negamax(state, depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
+            finally:
+                state.pop_code()
+            scored.append((score if score > alpha or self.noise or i == 0 else alpha - 1, code))
+            alpha = max(alpha, score)
+        return scored
+
+    def _check(self) -> None:
+        if self.stop_event.is_set():
+            raise _Stop
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Stop
+        if self._node_limit is not None and self._nodes > self._node_limit:
+            raise _Stop
+
+    def _terminal(self, state: State, ply: int) -> int:
+        outcome = state.outcome()
+        if outcome is None or outcome.winner is None:
+            return 0
+        return WIN - ply if outcome.winner is state.turn else -(WIN - ply)
+
+    def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._nodes += 1
+        if not self._nodes & 255:
+            self._check()
+        codes = state.legal_codes()
+        if not codes:
+            return self._terminal(state, ply)
+        if depth <= 0:
+            return self._quiescence(state, codes, alpha, beta, ply, _QUIESCENCE_DEPTH)
+        key = state.position_key()
+        entry = self._table.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_score, e_flag, tt_move = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_score
+                if e_flag == LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == UPPER and e_score <= alpha:
+                    return e_score
+        ordered = self._order(state, codes, tt_move, ply)
+        original_alpha = alpha
+        best_score = -WIN - 1
+        best_code = ordered[0]
+        for i, code in enumerate(ordered):
+            state.push_code(code)
+            try:
+                if i == 0:
+                    score = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    score = -self._negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                state.pop_code()
+            if score > best_score:
+                best_score, best_code = score, code
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if not state.is_tactical(code):
+                            killers = self._killers.setdefault(ply, [])
+                            if code not in killers:
+                                killers.insert(0, code)
+                                del killers[2:]
+                            self._history[code] = self._history.get(code, 0) + depth * depth
+                        break
+        flag = EXACT
+        if best_score <= original_alpha:
+            flag = UPPER
+        elif best_score >= beta:
+            flag = LOWER
+        self._table[key] = (depth, best_score, flag, best_code)
+        return best_score
+
+    def _quiescence(self, state: State, codes: list[int], alpha: int, beta: int, ply: int,
+                    left: int) -> int:
+        stand = round(1000 * state.evaluate())
+        if stand >= beta or left <= 0:
+            return stand
+        alpha = max(alpha, stand)
+        for code in state.tactical_codes(codes):
+            self._nodes += 1
+            state.push_code(code)
+            try:
+                replies = state.legal_codes()
+                if replies:
+                    score = -self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
+                else:
+                    score = -self._terminal(state, ply + 1)
+            finally:
+                state.pop_code()
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+        return alpha
+
+    def _order(self, state: State, codes: list[int], tt_move: int, ply: int) -> list[int]:
+        killers = self._killers.get(ply, ())
+        history = self._history
+        tactical = set(state.tactical_codes(codes))
+
+        def rank(code: int) -> int:
+            if code == tt_move:
+                return -10**9
+            if code in tactical:
+                return -10**8
+            if code in killers:
+                return -10**7
+            return -history.get(code, 0)
+
+        return sorted(codes, key=rank)
+
+    def _pv(self, state: State, first: int) -> list[Move]:
+        line = [state.move_of(first)]
+        state.push_code(first)
+        pushed = 1
+        seen = {state.position_key()}
+        while len(line) < 12:
+            entry = self._table.get(state.position_key())
+            if entry is None or entry[3] not in state.legal_codes():
+                break
+            line.append(state.move_of(entry[3]))
+            state.push_code(entry[3])
+            pushed += 1
+            key = state.position_key()
+            if key in seen:
+                break
+            seen.add(key)
+        for _ in range(pushed):
+            state.pop_code()
+        return line
+
+
+def describe(score: int, turn: Color) -> str:
+    """A person's reading of a score for the side ``turn`` to move."""
+    side, other = turn.title, turn.other.title
+    if is_mate(score):
+        plies = WIN - abs(score)
+        winner = side if score > 0 else other
+        return f"{winner} wins in {plies} plies with best play"
+    if abs(score) < 60:
+        return "about even"
+    leader = side if score > 0 else other
+    return f"{leader} is {'clearly ahead' if abs(score) > 400 else 'better'}"

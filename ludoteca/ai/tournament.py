@@ -1,0 +1,247 @@
+"""Round-robin tournaments between agents, in parallel processes, with Elo ratings.
+
+Each pair of agents plays ``games`` games, alternating colours; in games with a random setup
+(Morelli) each setup is played twice with colours swapped.  An agent spec ``engine:COMMAND`` is an
+outside engine driven through the engine protocol; an engine that hangs, crashes or answers
+garbage forfeits that game, which is reported, and the tournament goes on.
+
+Ratings are maximum-likelihood Elo (Bradley-Terry, a draw is half a win) with one virtual draw
+per pair as a prior, anchored so that the first agent has 1000; error bars are 95% intervals from
+the Fisher information.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from .. import record
+from ..core import LudotecaError, RuleSet, Termination
+from ..games import resolve
+from .agents import Agent, Limit, make_agent
+
+__all__ = ["GameResult", "Tournament", "elo_ratings", "play_game", "run_tournament"]
+
+
+@dataclass
+class GameResult:
+    """One finished game: who played, the score for White, the record and any engine failure."""
+
+    white: int
+    black: int
+    score: float  # for White: 1, 0.5 or 0
+    record_text: str
+    plies: int
+    failure: str | None = None
+
+
+def _agent(spec: str, rules: RuleSet, seed: int, seconds: float | None) -> Agent:
+    if spec.startswith("engine:"):
+        from ..protocol import EngineAgent
+
+        return EngineAgent(spec[7:], rules, seconds=seconds or 1.0)
+    return make_agent(spec, rules, seed)
+
+
+def play_game(game: str, rules_spec: str, specs: tuple[str, str], pair: tuple[int, int],
+              seed: int, setup_seed: int, seconds: float | None = None,
+              max_plies: int = 1000) -> GameResult:
+    """Play one game between two agent specs (White first in ``specs``); safe in a worker."""
+    game_cls, rules = resolve(game, rules_spec)
+    state = game_cls.new(rules, seed=setup_seed)
+    agents: list[Agent | None] = [None, None]
+    failure = None
+    result: str | None = None
+    termination: Termination | None = None
+    limit = Limit(seconds=seconds) if seconds else None
+    try:
+        for i in (0, 1):
+            try:
+                agents[i] = _agent(specs[i], rules, seed * 2 + i, seconds)
+            except LudotecaError as error:
+                failure = f"{specs[i]}: {error}"
+                result = "0-1" if i == 0 else "1-0"
+                termination = Termination.FORFEIT
+                break
+        while result is None and state.outcome() is None and state.ply < max_plies:
+            side = int(state.turn)
+            agent = agents[side]
+            assert agent is not None
+            try:
+                move = agent.choose(state, limit)
+                state.push(move)
+            except LudotecaError as error:
+                failure = f"{specs[side]}: {error}"
+                result = "0-1" if side == 0 else "1-0"
+                termination = Termination.FORFEIT
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+    outcome = state.outcome()
+    if outcome is not None:
+        result = outcome.result
+    elif result is None:  # the ply cap: a draw, recorded as agreed
+        result, termination = "1/2-1/2", Termination.DRAW_AGREED
+    score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+    rec = record.from_state(state, white=specs[0], black=specs[1], result=result,
+                            termination=termination, extra={"Round": f"{seed}"},
+                            comments={len(state.move_stack): failure} if failure else None)
+    return GameResult(pair[0], pair[1], score, record.dumps(rec), state.ply, failure)
+
+
+@dataclass
+class Tournament:
+    """Results of a round robin: the agents, every game, and the score table."""
+
+    agents: list[str]
+    results: list[GameResult] = field(default_factory=list)
+
+    def scores(self) -> list[list[float]]:
+        """``scores[i][j]``: points agent i took from agent j."""
+        n = len(self.agents)
+        table = [[0.0] * n for _ in range(n)]
+        for r in self.results:
+            table[r.white][r.black] += r.score
+            table[r.black][r.white] += 1.0 - r.score
+        return table
+
+    def games_between(self) -> list[list[int]]:
+        n = len(self.agents)
+        table = [[0] * n for _ in range(n)]
+        for r in self.results:
+            table[r.white][r.black] += 1
+            table[r.black][r.white] += 1
+        return table
+
+    def crosstable(self) -> str:
+        """The crosstable, one row per agent, with totals and ratings."""
+        scores, games = self.scores(), self.games_between()
+        ratings = elo_ratings(scores, games)
+        width = max(len(a) for a in self.agents)
+        n = len(self.agents)
+        head = f"{'':>3} {'agent':<{width}} " + " ".join(f"{j + 1:>7}" for j in range(n))
+        lines = [head + "   score   games     elo"]
+        for i, name in enumerate(self.agents):
+            cells = []
+            for j in range(n):
+                cells.append(f"{'-':>7}" if i == j else f"{scores[i][j]:>4g}/{games[i][j]:<2}")
+            total = sum(scores[i])
+            played = sum(games[i])
+            elo, err = ratings[i]
+            lines.append(f"{i + 1:>3} {name:<{width}} " + " ".join(cells)
+                         + f" {total:>7g} {played:>7} {elo:>7.0f} ±{err:.0f}")
+        return "\n".join(lines)
+
+
+def elo_ratings(scores: list[list[float]], games: list[list[int]]) -> list[tuple[float, float]]:
+    """(Elo, 95% error) per agent from a score table; the first agent is anchored at 1000."""
+    n = len(scores)
+    prior = [[1.0 if games[i][j] and i != j else 0.0 for j in range(n)] for i in range(n)]
+    wins = [[scores[i][j] + 0.5 * prior[i][j] for j in range(n)] for i in range(n)]
+    played = [[games[i][j] + prior[i][j] for j in range(n)] for i in range(n)]
+    gamma = [1.0] * n
+    for _ in range(2000):  # minorise-maximise (Hunter 2004)
+        new = []
+        for i in range(n):
+            w = sum(wins[i])
+            denominator = sum(played[i][j] / (gamma[i] + gamma[j]) for j in range(n) if j != i)
+            new.append(w / denominator if denominator else gamma[i])
+        scale = new[0]
+        new = [g / scale for g in new]
+        done = max(abs(math.log(a / b)) for a, b in zip(new, gamma, strict=True)) < 1e-10
+        gamma = new
+        if done:
+            break
+    theta = [math.log(g) for g in gamma]
+    info = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if i != j and played[i][j]:
+                p = 1 / (1 + math.exp(theta[j] - theta[i]))
+                v = played[i][j] * p * (1 - p)
+                info[i][i] += v
+                info[i][j] -= v
+    variance = [0.0] * n
+    if n > 1:
+        sub = [row[1:] for row in info[1:]]
+        inverse = _invert(sub)
+        variance[1:] = [inverse[k][k] for k in range(n - 1)]
+    factor = 400 / math.log(10)
+    return [(1000 + factor * t, 1.96 * factor * math.sqrt(max(v, 0.0)))
+            for t, v in zip(theta, variance, strict=True)]
+
+
+def _invert(matrix: list[list[float]]) -> list[list[float]]:
+    size = len(matrix)
+    a = [row[:] + [1.0 if i == j else 0.0 for j in range(size)] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(a[r][col]))
+        if abs(a[pivot][col]) < 1e-12:
+            return [[math.inf] * size for _ in range(size)]
+        a[col], a[pivot] = a[pivot], a[col]
+        p = a[col][col]
+        a[col] = [x / p for x in a[col]]
+        for r in range(size):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    return [row[size:] for row in a]
+
+
+def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
+                   rules: str | None = None, seed: int = 1, seconds: float | None = None,
+                   progress: Callable[[int, int, GameResult], None] | None = None
+                   ) -> Tournament:
+    """Play the round robin; ``progress(done, total, result)`` after every game."""
+    if len(specs) < 2:
+        raise LudotecaError("a tournament needs at least two agents")
+    if games < 1:
+        raise LudotecaError("each pair must play at least one game")
+    game_cls, ruleset = resolve(game, rules)
+    for spec in specs:  # reject a bad spec before starting any process
+        if not spec.startswith("engine:"):
+            make_agent(spec, ruleset, 0)
+    jobs_list: list[tuple[tuple[str, str], tuple[int, int], int, int]] = []
+    for i, j in combinations(range(len(specs)), 2):
+        for g in range(games):
+            white, black = (i, j) if g % 2 == 0 else (j, i)
+            round_seed = seed * 100_003 + len(jobs_list)
+            setup_seed = seed * 1_000_003 + (i * len(specs) + j) * 10_007 + g // 2
+            jobs_list.append(((specs[white], specs[black]), (white, black), round_seed,
+                              setup_seed))
+    tournament = Tournament(list(specs))
+    total = len(jobs_list)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pending: set[Future[GameResult]] = {
+            pool.submit(play_game, game_cls.name, str(ruleset), pair_specs, pair, rs, ss,
+                        seconds)
+            for pair_specs, pair, rs, ss in jobs_list
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                result = future.result()
+                tournament.results.append(result)
+                if progress:
+                    progress(len(tournament.results), total, result)
+    tournament.results.sort(key=lambda r: (min(r.white, r.black), max(r.white, r.black)))
+    return tournament
+
+
+def progress_bar(done: int, total: int, result: GameResult) -> None:
+    """A one-line progress bar on standard error, with engine failures on their own lines."""
+    if result.failure:
+        print(f"\r! game forfeited: {result.failure}", file=sys.stderr)
+    width = 30
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
+          f"({time.strftime('%H:%M:%S')})", end="" if done < total else "\n", file=sys.stderr,
+          flush=True)
+

@@ -1,0 +1,183 @@
+"""Computer players: search, MCTS, levels, analysis, tournaments and the engine protocol."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import ludoteca
+from ludoteca import LudotecaError, record
+from ludoteca.ai import Limit, make_agent
+from ludoteca.ai.analysis import analyse, review
+from ludoteca.ai.levels import levels, ratings
+from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.search import WIN, SearchAgent
+from ludoteca.ai.tournament import elo_ratings, run_tournament
+from ludoteca.games.felli import Felli
+from ludoteca.games.morris import Morris
+from ludoteca.protocol import EngineAgent, serve
+
+ENGINES = Path(__file__).parent / "data" / "engines"
+ENGINE = f"{sys.executable} -m ludoteca.cli engine"
+
+
+def test_search_takes_the_winning_mill() -> None:
+    # White closes a1 d1 g1 by g4-g1 and removes one of Black's three men: Black has two left
+    state = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    result = SearchAgent(seed=1).analyse(state, Limit(depth=3))
+    assert str(result.move).startswith("g4-g1x")
+    assert result.score == WIN - 1
+
+
+def test_search_blocks_a_mill_it_would_lose_to() -> None:
+    # Black (to move) must stop White's g4-g1 mill against its three men: only a man on g1 does
+    state = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. b 0 0 0 41")
+    move = SearchAgent(seed=1).choose(state, Limit(depth=4))
+    assert str(move).endswith("-g1")
+
+
+@pytest.mark.parametrize("rules", ["felli", "felli:forced_capture,multi_capture"])
+def test_search_agrees_with_the_solved_table(rules: str) -> None:
+    from ludoteca.solve.felli import solve
+
+    table = solve(rules)
+    rng = random.Random(7)
+    checked = 0
+    while checked < 12:
+        state = Felli.new(rules)
+        for _ in range(rng.randrange(4, 30)):
+            if not state.legal_codes():
+                break
+            state.push_code(rng.choice(state.legal_codes()))
+        if state.outcome() is not None:
+            continue
+        value, plies = table.lookup(state)
+        if value == 0 or plies > 7:
+            continue
+        result = SearchAgent(seed=1).analyse(state, Limit(depth=plies + 1))
+        assert result.score == (WIN - plies if value > 0 else -(WIN - plies)), state.code()
+        checked += 1
+
+
+def test_search_is_reproducible_with_a_seed() -> None:
+    state = ludoteca.new_game("morris")
+    for word in ["d6", "f4", "d2"]:
+        state.push(word)
+    first = [str(SearchAgent(seed=5, noise=300).choose(state, Limit(depth=2))) for _ in range(2)]
+    again = [str(SearchAgent(seed=5, noise=300).choose(state, Limit(depth=2))) for _ in range(2)]
+    assert first == again
+    assert state.ply == 3  # the state is left unchanged
+
+
+def test_mcts_finds_the_winning_capture() -> None:
+    state = Felli.from_code(".../..././b../w.. w 0 20")
+    move = MCTSAgent(seed=1).choose(state, Limit(nodes=300))
+    assert str(move) == "a1xc3"
+
+
+@pytest.mark.parametrize("name", ["morris", "felli", "felli-mullah", "morelli"])
+def test_every_level_plays_legal_moves(name: str) -> None:
+    state = ludoteca.new_game(name, seed=3)
+    ladder = levels(state.rules)
+    assert len(ladder) >= 5
+    for level in ladder[:4]:
+        agent = make_agent(f"level:{level.number}", state.rules, seed=1)
+        move = agent.choose(state)
+        assert move in state.legal_moves
+    with pytest.raises(LudotecaError, match="levels 1 to"):
+        make_agent("level:99", state.rules)
+
+
+def test_stored_ratings_increase_with_the_level() -> None:
+    stored = ratings()
+    for rules, by_level in stored.items():
+        values = [by_level[k][0] for k in sorted(by_level, key=int)]
+        assert values == sorted(values) and len(set(values)) == len(values), rules
+
+
+def test_agent_specs_are_checked() -> None:
+    rules = Morris.rules()
+    for spec in ["alphago", "search:deep=3", "search:depth=x", "level:x", "search:time=-1"]:
+        with pytest.raises(LudotecaError):
+            make_agent(spec, rules)
+
+
+def test_elo_from_a_known_table() -> None:
+    # A beats B 3 games in 4 (75%): about 191 Elo, less the pull of the one-draw prior
+    ratings_ = elo_ratings([[0, 30], [10, 0]], [[0, 40], [40, 0]])
+    gap = ratings_[1][0] - ratings_[0][0]
+    assert -191 < gap < -170
+    assert ratings_[0] == (1000.0, 0.0) and ratings_[1][1] > 0
+
+
+def test_tournament_runs_and_writes_valid_records() -> None:
+    result = run_tournament("felli", ["random", "search:depth=2"], games=4, jobs=2, seed=3)
+    assert len(result.results) == 4
+    scores = result.scores()
+    assert scores[1][0] > scores[0][1]
+    for game in result.results:
+        assert record.loads(game.record_text).state.ply == game.plies
+    assert "search:depth=2" in result.crosstable()
+
+
+def test_analysis_and_review() -> None:
+    state = Felli.new()
+    found = analyse(state)
+    assert found.exact and found.move in state.legal_moves and found.white_share == 0.5
+    morris = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    hint = analyse(morris, Limit(depth=3))
+    assert str(hint.move).startswith("g4-g1x") and hint.white_share == 1.0
+    assert "White wins" in hint.text
+    blunder = Felli.new()
+    blunder.push("b2-c3")
+    blunder.push("d4xb2")
+    blunder.push("a1xc3")  # fine: recaptures
+    mistakes = review(blunder)
+    assert all(loss > 0.15 for _, _, _, loss in mistakes)
+
+
+def test_engine_protocol_session() -> None:
+    out = io.StringIO()
+    serve(["ludo", "newgame felli", "setoption name agent value search:depth=2",
+           "position startpos moves b2-c3", "go depth 2", "isready",
+           "position startpos moves b2-c3 zz", "go", "bogus", "quit"], out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("id name Ludoteca") and "ludook" in lines
+    assert "bestmove d4xb2" in lines
+    assert any(line.startswith("info depth") for line in lines)
+    assert any(line.startswith("error") and "zz" in line for line in lines)
+    assert any("unknown command" in line for line in lines)
+
+
+def test_engine_agent_drives_our_engine_process() -> None:
+    rules = Morris.rules()
+    engine = EngineAgent(ENGINE, rules, seconds=0.2)
+    try:
+        state = ludoteca.new_game("morris")
+        move = engine.choose(state)
+        assert move in state.legal_moves
+        state.push(move)
+        assert engine.choose(state) in state.legal_moves
+    finally:
+        engine.close()
+
+
+def test_tournament_survives_broken_engines() -> None:
+    specs = ["random", f"engine:{sys.executable} {ENGINES / 'hang.py'}",
+             f"engine:{sys.executable} {ENGINES / 'crash.py'}",
+             f"engine:{sys.executable} {ENGINES / 'garbage.py'}",
+             f"engine:{ENGINE}"]
+    result = run_tournament("felli", specs, games=1, jobs=2, seed=1, seconds=0.2)
+    assert len(result.results) == 10
+    failures = [r.failure for r in result.results if r.failure]
+    assert any("no 'bestmove'" in f for f in failures)
+    assert any("exited" in f for f in failures)
+    assert any("z9-z9" in f for f in failures)
+    scores = result.scores()
+    assert sum(scores[4]) >= 3  # our engine beats the three broken ones by forfeit
+    for game in result.results:
+        assert record.loads(game.record_text).result in ("1-0", "0-1", "1/2-1/2")
