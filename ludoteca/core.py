@@ -321,6 +321,11 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
+    def num_distinct_actions(cls, rules: RuleSet) -> int:
+        """The size of the integer action space (see :meth:`State.action_path`)."""
+
+    @classmethod
+    @abstractmethod
     def board(cls, rules: RuleSet) -> BoardDescription:
         """The board under these rules, as data."""
 
@@ -470,6 +475,20 @@ class State(ABC):
         Search tries such moves first and extends them; playouts prefer them.
         """
         return False
+
+    # --- integer actions and observations (research adapters) ------------------------------
+    def action_path(self, code: int) -> tuple[int, ...]:
+        """The integer actions, each below ``Game.num_distinct_actions``, that spell a move.
+
+        Most moves are one action; a Felli capture chain is one action per leap.  No legal
+        move's path is a proper prefix of another's, so the actions decode one by one.
+        """
+        return (code,)
+
+    @abstractmethod
+    def planes(self) -> list[list[float]]:
+        """Feature planes over the board's points (``Game.board(rules).points`` order): one
+        0/1 plane per kind of piece, then any per-game counters as constant planes."""
 
     def tactical_codes(self, codes: list[int]) -> list[int]:
         """The tactical moves among ``codes`` (legal moves of this state), in their order."""

@@ -16,26 +16,13 @@ from ludoteca.games.morris import POINTS
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from ludoteca.adapters.openspiel import nine_mens_morris_points  # noqa: E402
+
 RULES = "morris:repetition=0,move_rule=0"
 TURN_CAP = 180  # OpenSpiel ends games after 200 turns
 
 
-def openspiel_points() -> list[str]:
-    """OpenSpiel's point order, read off its own board drawing (where a placed man appears)."""
-    game = pyspiel.load_game("nine_mens_morris")
-    found = []
-    for action in range(24):
-        state = game.new_initial_state()
-        state.apply_action(action)
-        rows = str(state).splitlines()[:13]
-        (row, col), = [(r, line.index("W")) for r, line in enumerate(rows) if "W" in line]
-        found.append((row, col))
-    columns = sorted({c for _, c in found})
-    assert len(columns) == 7
-    return [f"{'abcdefg'[columns.index(c)]}{7 - r // 2}" for r, c in found]
-
-
-NAMES = openspiel_points()
+NAMES = nine_mens_morris_points()
 
 
 def openspiel_moves(state: object) -> set[str]:

@@ -43,10 +43,10 @@ _LADDERS: dict[str, list[tuple[str, str]]] = {
     ],
     "felli": [
         ("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-        ("search:depth=2,noise=400", "sees the reply, sometimes misjudges"),
-        ("search:depth=3,noise=100", "three plies"),
-        ("search:depth=5", "five plies"),
-        ("search:time=1", "iterative deepening, 1 s a move"),
+        ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+        ("search:depth=2,noise=150", "sees the reply"),
+        ("search:depth=3,noise=50", "three plies"),
+        ("search:depth=4", "four plies"),
         ("perfect", "perfect play from the solved table"),
     ],
     "morelli": [
@@ -54,7 +54,7 @@ _LADDERS: dict[str, list[tuple[str, str]]] = {
         ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
         ("search:depth=1", "the best move one ply ahead"),
         ("search:depth=2", "two plies"),
-        ("search:time=3", "iterative deepening, 3 s a move"),
+        ("search:time=2", "iterative deepening, 2 s a move"),
     ],
 }
 _FALLBACK = _LADDERS["morris"]

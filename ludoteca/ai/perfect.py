@@ -1,7 +1,8 @@
 """The perfect Felli player: plays from the solved table (basic rule sets only).
 
-It keeps the best value: wins fastest, loses slowest, holds a draw, choosing at random among
-equally good moves so that games vary.
+It keeps the best value: wins fastest, loses slowest, holds a draw.  Among moves that are equally
+good it prefers those that leave the opponent the most ways to go wrong (the share of their
+replies that lose value), and chooses at random among the rest so that games vary.
 """
 
 from __future__ import annotations
@@ -45,10 +46,28 @@ class PerfectAgent:
         """``(value, plies)`` of ``state`` for its side to move: 1 win, -1 loss, 0 draw."""
         return self.table.lookup(state)
 
+    def pitfalls(self, state: State, code: int) -> float:
+        """The share of the opponent's replies to ``code`` that give value away."""
+        state.push_code(code)
+        try:
+            replies = state.legal_codes()
+            if not replies:
+                return 0.0
+            best = max(self.score(state, r) for r in replies)
+            worse = sum(1 for r in replies if self.score(state, r)[0] < best[0])
+            return worse / len(replies)
+        finally:
+            state.pop_code()
+
     def choose(self, state: State, limit: Limit | None = None) -> Move:
         codes = state.legal_codes()
         if not codes:
             raise ValueError("the game is over: there is no move to choose")
         scored = [(self.score(state, c), c) for c in codes]
         best = max(s for s, _ in scored)
-        return state.move_of(self._rng.choice([c for s, c in scored if s == best]))
+        good = [c for s, c in scored if s == best]
+        if len(good) > 1:
+            traps = [(self.pitfalls(state, c), c) for c in good]
+            most = max(t for t, _ in traps)
+            good = [c for t, c in traps if t == most]
+        return state.move_of(self._rng.choice(good))

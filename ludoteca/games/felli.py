@@ -305,6 +305,15 @@ class FelliState(RepeatingState):
         ready = sum(1 for c in self._generate() if c & 1)
         return math.tanh((score + 0.3 * min(ready, 2)) / 3)
 
+    def action_path(self, code: int) -> tuple[int, ...]:
+        """One action ``from * 13 + to`` per step, slide or leap."""
+        path, _ = decode(code)
+        return tuple(a * 13 + b for a, b in pairwise(path))
+
+    def planes(self) -> list[list[float]]:
+        """White men, Black men, White Mullahs, Black Mullahs."""
+        return [[float(v == kind) for v in self.board] for kind in (1, 2, 5, 6)]
+
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         if not self._generate():
@@ -387,6 +396,10 @@ class Felli(Game):
             aliases=("mullah",),
         ),
     )
+
+    @classmethod
+    def num_distinct_actions(cls, rules: RuleSet) -> int:
+        return 13 * 13
 
     @classmethod
     def board(cls, rules: RuleSet) -> BoardDescription:

@@ -388,6 +388,12 @@ class MorelliState(State):
                 score += weight if v == mover else -weight
         return math.tanh(score / 2)
 
+    def planes(self) -> list[list[float]]:
+        """White stones, Black stones, then White's and Black's King (constant planes)."""
+        board = self.board
+        return [[float(v == WHITE) for v in board], [float(v == BLACK) for v in board],
+                [float(self.king == WHITE)] * len(board), [float(self.king == BLACK)] * len(board)]
+
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         if self.legal_codes():
@@ -457,6 +463,10 @@ class Morelli(Game):
         RuleSetDef("morelli-9", "The same rules on a 9x9 board (16 stones each).", {},
                    aliases=("morelli9",)),
     )
+
+    @classmethod
+    def num_distinct_actions(cls, rules: RuleSet) -> int:
+        return SIZES[rules.name] ** 4
 
     @classmethod
     def board(cls, rules: RuleSet) -> BoardDescription:

@@ -284,6 +284,11 @@ class MorrisState(RepeatingState):
                 score -= 1.5  # two open twos against three men: one cannot block both
         return math.tanh(score / 3)
 
+    def planes(self) -> list[list[float]]:
+        """White men, Black men, then White's and Black's men in hand (as fractions of 9)."""
+        return [[float(self.men[c] >> p & 1) for p in range(24)] for c in (0, 1)] + [
+            [self.hand[c] / 9.0] * 24 for c in (0, 1)]
+
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         c = self.turn
@@ -391,6 +396,10 @@ class Morris(Game):
             {"flying": True, **DRAW_DEFAULTS},
         ),
     )
+
+    @classmethod
+    def num_distinct_actions(cls, rules: RuleSet) -> int:
+        return 25 * 24 * 25
 
     @classmethod
     def board(cls, rules: RuleSet) -> BoardDescription:

@@ -1,0 +1,1 @@
+"""Adapters to research frameworks (OpenSpiel); optional extras, imported on demand."""

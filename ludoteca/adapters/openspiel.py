@@ -1,0 +1,179 @@
+"""Our games as OpenSpiel Python games, so OpenSpiel's algorithms and bots can play them.
+
+``register("felli")`` registers ``ludoteca_felli`` with ``pyspiel`` (parameter ``rules``, and
+``seed`` for Morelli's setup); then ``pyspiel.load_game("ludoteca_felli")`` works as for any
+OpenSpiel game.  Actions are the engine's integer actions (``State.action_path``): one per move,
+or one per leap of a Felli chain, the same player moving again until the chain is complete.
+Observation tensors are the engine's feature planes plus a side-to-move plane.
+
+Requires the optional ``open-spiel`` package (``pip install ludoteca[research]``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core import Color, State
+from ..games import resolve
+
+__all__ = ["LudotecaGame", "LudotecaState", "nine_mens_morris_points", "register"]
+
+_REGISTERED: dict[str, str] = {}
+
+
+def _short_name(game: str) -> str:
+    return f"ludoteca_{game}"
+
+
+class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel game backed by a Ludoteca engine."""
+
+    game_name = "morris"
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        game = self.game_name
+        self.game_cls, self.rules = resolve(game, params.get("rules") or None)
+        self.seed = int(params.get("seed", 0))
+        probe = self.game_cls.new(self.rules, seed=self.seed)
+        self.points = len(self.game_cls.board(self.rules).points)
+        self.planes = len(probe.planes()) + 1
+        max_length = {"morris": 1000, "felli": 1000, "morelli": 200}.get(game, 1000)
+        game_type = _game_type(game, str(self.rules))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.game_cls.num_distinct_actions(self.rules),
+            max_chance_outcomes=0, num_players=2, min_utility=-1.0, max_utility=1.0,
+            utility_sum=0.0, max_game_length=max_length)
+        super().__init__(game_type, info, params)
+
+    def new_initial_state(self) -> LudotecaState:
+        return LudotecaState(self, self.game_cls.new(self.rules, seed=self.seed))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        return _Observer(self)
+
+
+class LudotecaState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state wrapping an engine state (and the actions of a chain in progress)."""
+
+    def __init__(self, game: LudotecaGame, engine: State) -> None:
+        super().__init__(game)
+        self.engine = engine
+        self.prefix: tuple[int, ...] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:
+        other = LudotecaState(self.get_game(), self.engine.copy())
+        other.prefix = self.prefix
+        return other
+
+    def current_player(self) -> int:
+        if self.engine.outcome() is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self.engine.turn)
+
+    def _candidates(self) -> dict[int, list[int]]:
+        """Next action -> the legal moves (codes) whose action path continues with it."""
+        n = len(self.prefix)
+        options: dict[int, list[int]] = {}
+        for code in self.engine.legal_codes():
+            path = self.engine.action_path(code)
+            if path[:n] == self.prefix:
+                options.setdefault(path[n], []).append(code)
+        return options
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._candidates())
+
+    def _apply_action(self, action: int) -> None:
+        options = self._candidates()
+        if action not in options:
+            raise ValueError(f"action {action} is not legal here")
+        self.prefix += (action,)
+        for code in options[action]:
+            if self.engine.action_path(code) == self.prefix:
+                self.engine.push_code(code)
+                self.prefix = ()
+                return
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        for code in self.engine.legal_codes():
+            path = self.engine.action_path(code)
+            if path[:len(self.prefix) + 1] == (*self.prefix, action):
+                return str(self.engine.move_of(code)) if len(path) == 1 else f"{action}"
+        return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self.engine.outcome() is not None
+
+    def returns(self) -> list[float]:
+        outcome = self.engine.outcome()
+        if outcome is None or outcome.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if outcome.winner is Color.WHITE else [-1.0, 1.0]
+
+    def __str__(self) -> str:
+        return str(self.engine)
+
+
+class _Observer:
+    """The engine's feature planes and a side-to-move plane, flattened."""
+
+    def __init__(self, game: LudotecaGame) -> None:
+        shape = (game.planes, game.points)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": np.reshape(self.tensor, shape)}
+
+    def set_from(self, state: LudotecaState, player: int) -> None:
+        obs = self.dict["observation"]
+        planes = state.engine.planes()
+        obs[:-1] = np.array(planes, dtype=np.float32)
+        obs[-1] = float(state.engine.turn is Color.WHITE)
+
+    def string_from(self, state: LudotecaState, player: int) -> str:
+        return state.engine.code()
+
+
+def _game_type(game: str, rules: str) -> Any:
+    return pyspiel.GameType(
+        short_name=_short_name(game), long_name=f"Ludoteca {game}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"rules": rules, "seed": 0})
+
+
+def register(game: str) -> str:
+    """Register a Ludoteca game with pyspiel (once) and return its OpenSpiel short name."""
+    game_cls, rules = resolve(game)
+    name = _short_name(game_cls.name)
+    if name not in _REGISTERED:
+        factory = type(f"Ludoteca{game_cls.__name__}Game", (LudotecaGame,),
+                       {"game_name": game_cls.name})
+        pyspiel.register_game(_game_type(game_cls.name, str(rules)), factory)
+        _REGISTERED[name] = game_cls.name
+    return name
+
+
+def nine_mens_morris_points() -> list[str]:
+    """Our names of OpenSpiel's ``nine_mens_morris`` points 0..23, read off its own drawing (where
+    a man placed by each action appears), so that its actions can be translated to our moves."""
+    game = pyspiel.load_game("nine_mens_morris")
+    found = []
+    for action in range(24):
+        state = game.new_initial_state()
+        state.apply_action(action)
+        rows = str(state).splitlines()[:13]
+        hits = [(r, line.index("W")) for r, line in enumerate(rows) if "W" in line]
+        if len(hits) != 1:
+            raise RuntimeError("unexpected nine_mens_morris drawing")
+        found.append(hits[0])
+    columns = sorted({c for _, c in found})
+    return [f"{'abcdefg'[columns.index(c)]}{7 - r // 2}" for r, c in found]

@@ -1,0 +1,66 @@
+"""Our games through OpenSpiel's Python-game interface."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca.games.felli import Felli
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from ludoteca.adapters.openspiel import register  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["morris", "felli", "morelli"])
+def test_random_games_through_openspiel(name: str) -> None:
+    game = pyspiel.load_game(register(name))
+    assert game.num_distinct_actions() == {"morris": 15000, "felli": 169,
+                                           "morelli": 28561}[name]
+    rng = random.Random(2)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            assert actions == sorted(actions) and actions
+            assert all(0 <= a < game.num_distinct_actions() for a in actions)
+            obs = np.array(state.observation_tensor())
+            assert obs.shape == (int(np.prod(game.observation_tensor_shape())),)
+            state.apply_action(rng.choice(actions))
+        outcome = state.engine.outcome()
+        assert outcome is not None
+        returns = state.returns()
+        assert sum(returns) == 0
+        if outcome.winner is not None:
+            assert returns[int(outcome.winner)] == 1.0
+
+
+def test_felli_chain_is_one_action_per_leap() -> None:
+    game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture"})
+    state = game.new_initial_state()
+    code = ".../..././.bb/wb. w 0 10"  # a1xe1xc3xc1 (see the rules tests)
+    state.engine = Felli.from_code(code, "felli:multi_capture")
+    a1, e1, c3, c1 = 0, 2, 6, 1
+    assert a1 * 13 + e1 in state.legal_actions()
+    state.apply_action(a1 * 13 + e1)
+    assert state.current_player() == 0  # the chain goes on
+    assert state.legal_actions() == [e1 * 13 + c3]
+    state.apply_action(e1 * 13 + c3)
+    state.apply_action(c3 * 13 + c1)
+    assert state.engine.moves[-1] == ludoteca.games.felli.FelliMove.parse("a1xe1xc3xc1")
+    with pytest.raises(Exception, match="not legal"):
+        state.clone().apply_action(12 * 13 + 11)
+
+
+def test_openspiel_mcts_bot_plays_our_games() -> None:
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(register("felli"))
+    bot = mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                       random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    action = bot.step(state)
+    assert action in state.legal_actions()
