@@ -26,7 +26,6 @@ from ludoteca.core import Color
 from ludoteca.games.morris import POINTS
 
 
-
 def make_bot(game: object, seed: int) -> mcts.MCTSBot:
     rng = np.random.RandomState(seed)
     return mcts.MCTSBot(game, 2.0, 1000, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)

@@ -244,7 +244,8 @@ def _record_show(args: argparse.Namespace) -> int:
 HELP = """Type a move in the game's notation, or one of:
   moves   list the legal moves        undo   take back your last move
   board   draw the board again        code   print the position code
-  help    this text                   quit   stop (the record is kept with --save)"""
+  hint    suggest a move (1 s)        help   this text
+  quit    stop (the record is kept with --save)"""
 
 
 def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
@@ -288,6 +289,13 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             print(state.code())
         elif command == "undo":
             _undo(state, players)
+        elif command == "hint":
+            from .ai.agents import Limit
+            from .ai.analysis import analyse
+
+            found = analyse(state, Limit(seconds=1.0))
+            print(f"hint: {found.move} ({found.text}; line: "
+                  f"{' '.join(str(m) for m in found.pv)})")
         else:
             try:
                 state.push(word)

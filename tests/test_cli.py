@@ -85,3 +85,42 @@ def test_console_script_runs() -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error:")
     assert done.stderr.count("\n") == 1
+
+
+def test_play_against_a_level_with_a_hint(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["play", "felli", "--black", "level:2", "--seed", "1"],
+                         "hint\nb2-c3\nquit\n", monkeypatch, capsys)
+    assert status == 0
+    assert "hint: " in out and "a draw with best play" in out
+    assert "Black (level:2) plays d4xb2" in out
+
+
+def test_levels_analyse_and_tournament_commands(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["levels", "morris"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("level ") >= 5
+    assert main(["analyse", "morris", "--position", "B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40",
+                 "--time", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "best move: g4-g1x" in out and "White wins" in out
+    records = tmp_path / "games.txt"
+    assert main(["tournament", "felli", "--agents", "random", "search:depth=1", "--games", "2",
+                 "--out", str(records)]) == 0
+    out = capsys.readouterr().out
+    assert "search:depth=1" in out and "elo" in out
+    assert main(["record", "check", str(records)]) == 0
+    assert main(["tournament", "felli", "--agents", "random", "alphazero"]) == 2
+    assert "unknown player" in capsys.readouterr().err
+
+
+def test_engine_command_over_pipes() -> None:
+    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "engine"],
+                          input="ludo\nnewgame morris\nposition startpos\ngo depth 1\n"
+                                "isready\nquit\n",
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert "ludook" in lines and "readyok" in lines
+    assert any(line.startswith("bestmove ") for line in lines)
