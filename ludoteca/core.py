@@ -490,6 +490,10 @@ class State(ABC):
         """Feature planes over the board's points (``Game.board(rules).points`` order): one
         0/1 plane per kind of piece, then any per-game counters as constant planes."""
 
+    def occurrences(self) -> int:
+        """How many times the current position has occurred in this game (at least 1)."""
+        return 1
+
     def tactical_codes(self, codes: list[int]) -> list[int]:
         """The tactical moves among ``codes`` (legal moves of this state), in their order."""
         return [c for c in codes if self.is_tactical(c)]

@@ -46,16 +46,38 @@ class PerfectAgent:
         """``(value, plies)`` of ``state`` for its side to move: 1 win, -1 loss, 0 draw."""
         return self.table.lookup(state)
 
-    def pitfalls(self, state: State, code: int) -> float:
-        """The share of the opponent's replies to ``code`` that give value away."""
+    def pitfalls(self, state: State, code: int, depth: int = 2) -> float:
+        """How likely an opponent replying at random is to give value away after ``code``:
+        the share of replies that do, plus, at ``depth`` 2, half the chances our best next
+        move leaves after the other replies."""
         state.push_code(code)
         try:
             replies = state.legal_codes()
             if not replies:
                 return 0.0
-            best = max(self.score(state, r) for r in replies)
-            worse = sum(1 for r in replies if self.score(state, r)[0] < best[0])
-            return worse / len(replies)
+            scores = [self.score(state, r) for r in replies]
+            best = max(s[0] for s in scores)
+            total = 0.0
+            for reply, (value, _) in zip(replies, scores, strict=True):
+                if value < best:
+                    total += 1.0
+                elif depth > 1:
+                    state.push_code(reply)
+                    ours = state.legal_codes()
+                    if ours:
+                        mine = [(self.score(state, c), c) for c in ours]
+                        top = max(m for m, _ in mine)
+                        total += 0.5 * max(self.pitfalls(state, c, depth - 1)
+                                           for m, c in mine if m == top)
+                    state.pop_code()
+            return total / len(replies)
+        finally:
+            state.pop_code()
+
+    def _repeats(self, state: State, code: int) -> int:
+        state.push_code(code)
+        try:
+            return state.occurrences()
         finally:
             state.pop_code()
 
@@ -67,7 +89,7 @@ class PerfectAgent:
         best = max(s for s, _ in scored)
         good = [c for s, c in scored if s == best]
         if len(good) > 1:
-            traps = [(self.pitfalls(state, c), c) for c in good]
+            traps = [((self.pitfalls(state, c), -self._repeats(state, c)), c) for c in good]
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))

@@ -48,6 +48,9 @@ class RepeatingState(State):
         else:
             del self._seen[key]
 
+    def occurrences(self) -> int:
+        return self._seen.get(self._key(), 1)
+
     def _copy_history(self, other: RepeatingState) -> None:
         other._seen = dict(self._seen)
         other._repetition = self._repetition
