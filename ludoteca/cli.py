@@ -106,10 +106,13 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("record", help="check or show game records")
     rsub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
     for name, handler, text in (("check", _record_check, "replay every game and report errors"),
-                                ("show", _record_show, "replay and draw the final position")):
+                                ("show", _record_show, "replay and draw the final position"),
+                                ("review", _record_review, "mark the mistakes of each game")):
         rp = rsub.add_parser(name, help=text)
         rp.add_argument("file", type=Path)
         rp.set_defaults(handler=handler)
+        if name == "review":
+            rp.add_argument("--time", type=float, default=0.5, help="seconds per position")
     return parser
 
 
@@ -238,6 +241,24 @@ def _record_show(args: argparse.Namespace) -> int:
         outcome = game.state.outcome()
         print(outcome.explain() if outcome else f"Result: {game.result}")
         print()
+    return 0
+
+
+def _record_review(args: argparse.Namespace) -> int:
+    from .ai.agents import Limit
+    from .ai.analysis import review
+
+    with args.file.open(encoding="utf-8") as stream:
+        games = list(record.read_games(stream))
+    if not games:
+        return _fail(f"{args.file}: no game record found")
+    for number, game in enumerate(games, start=1):
+        mistakes = review(game.state, Limit(seconds=args.time))
+        print(f"game {number}: {game.tags.get('White', '?')} - {game.tags.get('Black', '?')}, "
+              f"{len(game.moves)} plies, {len(mistakes)} mistake(s)")
+        for ply, move, best, loss in mistakes:
+            print(f"  ply {ply}: {move} gave away {loss:.0%}; better {best.move} "
+                  f"({best.text})")
     return 0
 
 

@@ -124,3 +124,14 @@ def test_engine_command_over_pipes() -> None:
     lines = done.stdout.splitlines()
     assert "ludook" in lines and "readyok" in lines
     assert any(line.startswith("bestmove ") for line in lines)
+
+
+def test_record_review_marks_a_blunder(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # South to move can win the man on b4 (c3xa5); stepping away instead throws that away
+    game = tmp_path / "game.txt"
+    game.write_text('[Game "felli"]\n[Position ".b./b../w/.../... w 0 20"]\n\n'
+                    '11. c3-c2 *\n')
+    assert main(["record", "review", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert "1 mistake(s)" in out and "ply 21: c3-c2" in out

@@ -43,6 +43,7 @@ def test_felli_chain_is_one_action_per_leap() -> None:
     state = game.new_initial_state()
     code = ".../..././.bb/wb. w 0 10"  # a1xe1xc3xc1 (see the rules tests)
     state.engine = Felli.from_code(code, "felli:multi_capture")
+    state._options = None
     a1, e1, c3, c1 = 0, 2, 6, 1
     assert a1 * 13 + e1 in state.legal_actions()
     state.apply_action(a1 * 13 + e1)

@@ -63,26 +63,31 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.engine = engine
         self.prefix: tuple[int, ...] = ()
+        self._options: dict[int, list[int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:
         other = LudotecaState(self.get_game(), self.engine.copy())
         other.prefix = self.prefix
+        other._options = self._options
         return other
 
     def current_player(self) -> int:
-        if self.engine.outcome() is not None:
+        if not self._candidates():
             return int(pyspiel.PlayerId.TERMINAL)
         return int(self.engine.turn)
 
     def _candidates(self) -> dict[int, list[int]]:
-        """Next action -> the legal moves (codes) whose action path continues with it."""
-        n = len(self.prefix)
-        options: dict[int, list[int]] = {}
-        for code in self.engine.legal_codes():
-            path = self.engine.action_path(code)
-            if path[:n] == self.prefix:
-                options.setdefault(path[n], []).append(code)
-        return options
+        """Next action -> the legal moves (codes) whose action path continues with it
+        (computed once per position and chain prefix)."""
+        if self._options is None:
+            n = len(self.prefix)
+            options: dict[int, list[int]] = {}
+            for code in self.engine.legal_codes():
+                path = self.engine.action_path(code)
+                if path[:n] == self.prefix:
+                    options.setdefault(path[n], []).append(code)
+            self._options = options
+        return self._options
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._candidates())
@@ -92,6 +97,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         if action not in options:
             raise ValueError(f"action {action} is not legal here")
         self.prefix += (action,)
+        self._options = None
         for code in options[action]:
             if self.engine.action_path(code) == self.prefix:
                 self.engine.push_code(code)
@@ -106,7 +112,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self.engine.outcome() is not None
+        return not self._candidates()
 
     def returns(self) -> list[float]:
         outcome = self.engine.outcome()
