@@ -498,6 +498,12 @@ class State(ABC):
         """The tactical moves among ``codes`` (legal moves of this state), in their order."""
         return [c for c in codes if self.is_tactical(c)]
 
+    def tactical_moves(self) -> list[int] | None:
+        """The legal tactical moves found directly (cheaper than all legal moves), or ``None``
+        when the game has no such shortcut.  Only games whose positions are never terminal
+        while a tactical move exists may offer it (the search skips the end check then)."""
+        return None
+
     def is_over(self) -> bool:
         """True when the game has ended."""
         return self.outcome() is not None

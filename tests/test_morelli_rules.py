@@ -365,3 +365,13 @@ def test_perft_command_checks_its_setup(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["perft", "morelli", "1", "--setup", "B" * 48]) == 2
     assert "pair rule" in capsys.readouterr().err
     assert list(perft_counts(Morelli.new(setup=SETUP), 1)) == [(1, 480)]
+
+
+def test_tactical_moves_are_the_capturing_legal_moves() -> None:
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = Morelli.new(seed=seed)
+        while codes := state.legal_codes():
+            capturing = sorted(c for c in codes if state.conversions(c))
+            assert state.tactical_moves() == capturing == sorted(state.tactical_codes(codes))
+            state.push_code(rng.choice(codes))

@@ -207,21 +207,26 @@ class SearchAgent:
         self._table[key] = (depth, best_score, flag, best_code)
         return best_score
 
-    def _quiescence(self, state: State, codes: list[int], alpha: int, beta: int, ply: int,
-                    left: int) -> int:
+    def _quiescence(self, state: State, codes: list[int] | None, alpha: int, beta: int,
+                    ply: int, left: int) -> int:
+        """Captures only; ``codes`` are the legal moves, or None where the game generates its
+        tactical moves directly (``State.tactical_moves``)."""
         stand = round(1000 * state.evaluate())
         if stand >= beta or left <= 0:
             return stand
         alpha = max(alpha, stand)
-        for code in state.tactical_codes(codes):
+        tactical = state.tactical_codes(codes) if codes is not None else state.tactical_moves()
+        for code in tactical or ():
             self._nodes += 1
             state.push_code(code)
             try:
-                replies = state.legal_codes()
-                if replies:
-                    score = -self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
+                direct = state.tactical_moves()
+                if direct is not None:
+                    score = -self._quiescence(state, None, -beta, -alpha, ply + 1, left - 1)
                 else:
-                    score = -self._terminal(state, ply + 1)
+                    replies = state.legal_codes()
+                    score = (-self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
+                             if replies else -self._terminal(state, ply + 1))
             finally:
                 state.pop_code()
             if score > alpha:

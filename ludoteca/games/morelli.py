@@ -116,6 +116,15 @@ def _frame_list(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(sorted(f)) for f in frames(n)))
 
 
+_FRAME_WORTH = (0.0, 0.02, 0.08, 0.35, 0.6)
+
+
+@cache
+def _stone_weights(n: int) -> tuple[float, ...]:
+    edge = n // 2
+    return tuple(0.03 + 0.02 * (edge - d) for d in geometry(n).band)
+
+
 class MorelliMove(Move):
     """A Morelli move ``from-to``, e.g. ``A5-L5``."""
 
@@ -347,23 +356,52 @@ class MorelliState(State):
         return any(board[a] == enemy and board[b] == mover and b != src
                    for a, b in self.geo.flanks[dst])
 
-    def tactical_codes(self, codes: list[int]) -> list[int]:
-        """Moves landing where they flank an enemy stone against one of the mover's."""
+    def _capture_squares(self) -> set[int]:
+        """Empty squares where a stone of the mover would flank an enemy stone."""
         board = self.board
         mover = BLACK if self.turn is Color.BLACK else WHITE
         enemy = 3 - mover
+        flanks = self.geo.flanks
+        throne = self.geo.throne
         targets = set()
-        for q in range(len(board)):
-            if board[q]:
+        for q, v in enumerate(board):
+            if v or q == throne:
                 continue
-            for a, b in self.geo.flanks[q]:
+            for a, b in flanks[q]:
                 if board[a] == enemy and board[b] == mover:
                     targets.add(q)
                     break
+        return targets
+
+    def tactical_codes(self, codes: list[int]) -> list[int]:
+        """Moves landing where they flank an enemy stone against one of the mover's."""
+        targets = self._capture_squares()
         if not targets:
             return []
         base = self.n * self.n
         return [c for c in codes if c % base in targets]
+
+    def tactical_moves(self) -> list[int]:
+        """The capturing moves, found from their destinations without generating all moves."""
+        board = self.board
+        geo = self.geo
+        band, throne, king = geo.band, geo.throne, self.king
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        base = self.n * self.n
+        codes = []
+        for q in self._capture_squares():
+            inner = band[q]
+            for ray in geo.rays[q]:
+                for t in ray:
+                    v = board[t]
+                    if v:
+                        if v == mover and band[t] > inner:
+                            codes.append(t * base + q)
+                        break
+                    if t == throne and king:
+                        break
+        codes.sort()
+        return codes
 
     def evaluate(self) -> float:
         """The King first; then frames that one stone would complete, then stones inside."""
@@ -373,19 +411,18 @@ class MorelliState(State):
         score = 0.0
         if self.king:
             score += 1.5 if self.king == mover else -1.5
-        for frame in _frame_list(self.n):
-            mine = sum(1 for s in frame if board[s] == mover)
-            theirs = sum(1 for s in frame if board[s] == enemy)
+        worth = _FRAME_WORTH
+        for a, b, c, d in _frame_list(self.n):
+            va, vb, vc, vd = board[a], board[b], board[c], board[d]
+            mine = (va == mover) + (vb == mover) + (vc == mover) + (vd == mover)
+            theirs = (va == enemy) + (vb == enemy) + (vc == enemy) + (vd == enemy)
             if not theirs:
-                score += (0.0, 0.02, 0.08, 0.35, 0.6)[mine]
+                score += worth[mine]
             elif not mine:
-                score -= (0.0, 0.02, 0.08, 0.35, 0.6)[theirs]
-        band = self.geo.band
-        edge = self.n // 2
-        for s, v in enumerate(board):
-            if v:
-                weight = 0.03 + 0.02 * (edge - band[s])
-                score += weight if v == mover else -weight
+                score -= worth[theirs]
+        weights = _stone_weights(self.n)
+        score += sum(w for v, w in zip(board, weights, strict=True) if v == mover)
+        score -= sum(w for v, w in zip(board, weights, strict=True) if v == enemy)
         return math.tanh(score / 2)
 
     def planes(self) -> list[list[float]]:
