@@ -228,12 +228,16 @@ def _record_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record_show(args: argparse.Namespace) -> int:
-    with args.file.open(encoding="utf-8") as stream:
+def _read_records(path: Path) -> list[record.GameRecord]:
+    with path.open(encoding="utf-8") as stream:
         games = list(record.read_games(stream))
     if not games:
-        return _fail(f"{args.file}: no game record found")
-    for game in games:
+        raise LudotecaError(f"{path}: no game record found")
+    return games
+
+
+def _record_show(args: argparse.Namespace) -> int:
+    for game in _read_records(args.file):
         for key, value in game.tags.items():
             print(f"{key}: {value}")
         print("Moves: " + " ".join(game.moves))
@@ -248,11 +252,7 @@ def _record_review(args: argparse.Namespace) -> int:
     from .ai.agents import Limit
     from .ai.analysis import review
 
-    with args.file.open(encoding="utf-8") as stream:
-        games = list(record.read_games(stream))
-    if not games:
-        return _fail(f"{args.file}: no game record found")
-    for number, game in enumerate(games, start=1):
+    for number, game in enumerate(_read_records(args.file), start=1):
         mistakes = review(game.state, Limit(seconds=args.time))
         print(f"game {number}: {game.tags.get('White', '?')} - {game.tags.get('Black', '?')}, "
               f"{len(game.moves)} plies, {len(mistakes)} mistake(s)")

@@ -396,13 +396,27 @@ class State(ABC):
     def move_of(self, code: int) -> Move:
         """The interned :class:`Move` for a code."""
 
-    @abstractmethod
     def parse_move(self, text: str) -> Move:
         """Read a move in this game's notation and return it if legal here.
 
         Raises :class:`InvalidMoveError` for unreadable text and :class:`IllegalMoveError` for a
-        readable move that is not legal in this position.
+        readable move that is not legal in this position, with the reason.
         """
+        move = self.read_move(text)
+        legal = self.legal_codes()
+        if move.code in legal:
+            return move
+        if not legal:
+            raise self._illegal(text)
+        raise self._illegal(text, self.why_illegal(move, legal))
+
+    @abstractmethod
+    def read_move(self, text: str) -> Move:
+        """The move written ``text``, legal here or not; :class:`InvalidMoveError` if unreadable."""
+
+    def why_illegal(self, move: Move, legal: list[int]) -> str:
+        """Why a readable move is not among the ``legal`` codes, for the error message."""
+        return "not a legal move here"
 
     @abstractmethod
     def outcome(self) -> Outcome | None:

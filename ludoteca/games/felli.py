@@ -15,7 +15,6 @@ from itertools import pairwise
 from typing import ClassVar
 
 from ..core import (
-    BoardDescription,
     Color,
     Game,
     InvalidMoveError,
@@ -27,6 +26,7 @@ from ..core import (
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
+from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
     "a1", "c1", "e1", "b2", "c2", "d2", "c3", "b4", "c4", "d4", "a5", "c5", "e5",
@@ -261,16 +261,11 @@ class FelliState(RepeatingState):
     def move_of(self, code: int) -> FelliMove:
         return move_of_code(code)
 
-    def parse_move(self, text: str) -> FelliMove:
-        move = FelliMove.parse(text)
-        legal = self.legal_codes()
-        if move.code in legal:
-            return move
-        if not legal:
-            raise self._illegal(text)
-        raise self._illegal(text, self._why_illegal(move, legal))
+    def read_move(self, text: str) -> FelliMove:
+        return FelliMove.parse(text)
 
-    def _why_illegal(self, move: FelliMove, legal: list[int]) -> str:
+    def why_illegal(self, move: Move, legal: list[int]) -> str:
+        assert isinstance(move, FelliMove)
         side = self.turn + 1
         start = move.path[0]
         if self.board[start] & 3 != side:
@@ -376,12 +371,15 @@ _PICTURE = """\
 """
 
 
-class Felli(Game):
+class Felli(PointBoardGame):
     """Felli: the registered game and its rule sets."""
 
     name = "felli"
     title = "Felli"
     aliases = ("fich",)
+    points = POINTS
+    edges = EDGES
+    state_class = FelliState
     rule_sets = (
         RuleSetDef(
             "felli",
@@ -400,19 +398,6 @@ class Felli(Game):
     @classmethod
     def num_distinct_actions(cls, rules: RuleSet) -> int:
         return 13 * 13
-
-    @classmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
-        coords = tuple(
-            (float("abcde".index(p[0])), float(int(p[1]) - 1)) for p in POINTS)
-        return BoardDescription(points=POINTS, coords=coords, lines=EDGES)
-
-    @classmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> FelliState:
-        if setup:
-            raise InvalidPositionError("Felli has no setup; use a position code")
-        return FelliState(cls.rules(rules))
 
     @classmethod
     def from_code(cls, code: str, rules: str | RuleSet | None = None) -> FelliState:

@@ -288,13 +288,16 @@ class MorelliState(State):
     def move_of(self, code: int) -> MorelliMove:
         return move_of(self.n, code)
 
+    def read_move(self, text: str) -> MorelliMove:
+        return _parse(text, self.n)[0]
+
     def parse_move(self, text: str) -> MorelliMove:
         move, captures, king = _parse(text, self.n)
         legal = self.legal_codes()
         if move.code not in legal:
             if not legal:
                 raise self._illegal(text)
-            raise self._illegal(text, self._why_illegal(move))
+            raise self._illegal(text, self.why_illegal(move, legal))
         if captures is not None or king:
             self.check_annotation(move, captures, king, text)
         return move
@@ -323,7 +326,8 @@ class MorelliState(State):
         finally:
             self.push_code(move.code)
 
-    def _why_illegal(self, move: MorelliMove) -> str:
+    def why_illegal(self, move: Move, legal: list[int]) -> str:
+        assert isinstance(move, MorelliMove)
         geo = self.geo
         mover = BLACK if self.turn is Color.BLACK else WHITE
         src, dst = move.src, move.dst

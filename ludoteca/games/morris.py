@@ -13,7 +13,6 @@ import re
 from typing import ClassVar
 
 from ..core import (
-    BoardDescription,
     Color,
     Game,
     InvalidMoveError,
@@ -25,6 +24,7 @@ from ..core import (
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
+from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
     "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3",
@@ -215,16 +215,11 @@ class MorrisState(RepeatingState):
     def move_of(self, code: int) -> MorrisMove:
         return MOVES[code]
 
-    def parse_move(self, text: str) -> MorrisMove:
-        move = MorrisMove.parse(text)
-        legal = self.legal_codes()
-        if move.code in legal:
-            return move
-        if not legal:
-            raise self._illegal(text)
-        raise self._illegal(text, self._why_illegal(move, legal))
+    def read_move(self, text: str) -> MorrisMove:
+        return MorrisMove.parse(text)
 
-    def _why_illegal(self, move: MorrisMove, legal: list[int]) -> str:
+    def why_illegal(self, move: Move, legal: list[int]) -> str:
+        assert isinstance(move, MorrisMove)
         c = self.turn
         own, opp = self.men[c], self.men[1 - c]
         if self.hand[c] and move.src is not None:
@@ -382,12 +377,15 @@ _PICTURE = """\
 """
 
 
-class Morris(Game):
+class Morris(PointBoardGame):
     """Nine Men's Morris: the registered game and its rule sets."""
 
     name = "morris"
     title = "Nine Men's Morris"
     aliases = ("nine-mens-morris", "nine_mens_morris", "ninemensmorris", "mills")
+    points = POINTS
+    edges = EDGES
+    state_class = MorrisState
     rule_sets = (
         RuleSetDef(
             "morris",
@@ -400,18 +398,6 @@ class Morris(Game):
     @classmethod
     def num_distinct_actions(cls, rules: RuleSet) -> int:
         return 25 * 24 * 25
-
-    @classmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
-        coords = tuple((float("abcdefg".index(p[0])), float(int(p[1]) - 1)) for p in POINTS)
-        return BoardDescription(points=POINTS, coords=coords, lines=EDGES)
-
-    @classmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> MorrisState:
-        if setup:
-            raise InvalidPositionError("Nine Men's Morris has no setup; use a position code")
-        return MorrisState(cls.rules(rules))
 
     @classmethod
     def from_code(cls, code: str, rules: str | RuleSet | None = None) -> MorrisState:
