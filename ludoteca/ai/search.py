@@ -87,9 +87,18 @@ class SearchAgent:
         best: SearchResult | None = None
         max_depth = limit.depth or 64
         for depth in range(1, max_depth + 1):
+            self._partial: list[tuple[int, int]] = []
             try:
                 scored = self._root(root, codes, depth)
             except _Stop:
+                # the moves this depth finished are scored soundly (the first is the previous
+                # best, searched with a full window): keep a better one if it found it
+                if best is None or not self._partial or self.noise:
+                    break
+                top_score, top = max(self._partial)
+                if top != best.move.code and top_score > self._partial[0][0]:
+                    best = SearchResult(root.move_of(top), top_score, depth, self._nodes,
+                                        time.perf_counter() - started, self._pv(root, top))
                 break
             scored.sort(key=lambda item: -item[0])
             codes = [c for _, c in scored]
@@ -134,6 +143,7 @@ class SearchAgent:
             finally:
                 state.pop_code()
             scored.append((score if score > alpha or self.noise or i == 0 else alpha - 1, code))
+            self._partial.append(scored[-1])
             alpha = max(alpha, score)
         return scored
 
