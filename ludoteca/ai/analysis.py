@@ -64,14 +64,14 @@ def analyse(state: State, limit: Limit | None = None, seed: int | None = None) -
                     describe(result.score, state.turn), result.pv, False)
 
 
-def review(moves_state: State, limit: Limit | None = None,
+def review(state: State, limit: Limit | None = None,
            threshold: float = 0.15) -> list[tuple[int, Move, Analysis, float]]:
     """Mistakes of a finished or running game: (ply, move played, best analysis, loss).
 
     ``loss`` is how much of the expected score (0..1) the mover gave away by the move played;
     moves that lose more than ``threshold`` are listed.
     """
-    root = moves_state.copy()
+    root = state.copy()
     played = list(root.move_stack)
     while root.move_stack:
         root.pop_code()
