@@ -53,7 +53,7 @@ _LADDERS: dict[str, list[tuple[str, str]]] = {
         ("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
         ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
         ("search:depth=1", "the best move one ply ahead"),
-        ("search:depth=2,noise=50", "two plies, slightly blurred"),
+        ("search:depth=2", "two plies"),
         ("search:time=3", "iterative deepening, 3 s a move"),
     ],
 }
