@@ -148,6 +148,8 @@ def _solve(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     table, cached = load_or_solve(rules, print_progress)
+    if sys.stderr.isatty() and not cached:
+        print(file=sys.stderr)
     for line in start_summary(table):
         print(line)
     how = "read from the cache" if cached else f"solved in {table.seconds:.1f}s and cached"

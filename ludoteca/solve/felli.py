@@ -254,5 +254,9 @@ def start_summary(table: FelliTable) -> list[str]:
 
 
 def print_progress(message: str) -> None:
-    """Progress for the command line, on standard error."""
-    print(f"  {message}", file=sys.stderr, flush=True)
+    """Progress for the command line, on standard error: one line rewritten in place on a
+    terminal, one line per step otherwise (logs)."""
+    if sys.stderr.isatty():
+        print(f"\r  solving: {message:<50}", end="", file=sys.stderr, flush=True)
+    else:
+        print(f"  {message}", file=sys.stderr, flush=True)
