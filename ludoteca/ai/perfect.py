@@ -8,6 +8,7 @@ replies that lose value), and chooses at random among the rest so that games var
 from __future__ import annotations
 
 import random
+import sys
 
 from ..core import InvalidRulesError, Move, RuleSet, State
 from .agents import Limit
@@ -24,7 +25,9 @@ class PerfectAgent:
         from ..solve.felli import load_or_solve, print_progress
 
         self.name = "perfect"
-        self.table, _ = load_or_solve(rules, print_progress)
+        self.table, cached = load_or_solve(rules, print_progress)
+        if not cached and sys.stderr.isatty():
+            print(file=sys.stderr)  # end the solver's progress line
         self._rng = random.Random(seed)
 
     def score(self, state: State, code: int) -> tuple[int, int]:
