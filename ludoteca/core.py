@@ -11,6 +11,7 @@ a search loop allocates nothing.
 
 from __future__ import annotations
 
+import copy
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping
@@ -430,9 +431,17 @@ class State(ABC):
     def code(self) -> str:
         """The one-line position code, readable back with ``Game.from_code``."""
 
-    @abstractmethod
     def copy(self: S) -> S:
-        """An independent copy, history included."""
+        """An independent copy, history included.
+
+        States hold immutable values and lists or dicts of immutable values, so copying those
+        containers one level deep makes the copy independent.
+        """
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict):
+                setattr(other, name, value.copy())
+        return other
 
     # --- shared behaviour ---------------------------------------------------------------
     @property

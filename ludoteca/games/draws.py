@@ -51,11 +51,6 @@ class RepeatingState(State):
     def occurrences(self) -> int:
         return self._seen.get(self._key(), 1)
 
-    def _copy_history(self, other: RepeatingState) -> None:
-        other._seen = dict(self._seen)
-        other._repetition = self._repetition
-        other._move_rule = self._move_rule
-
     def _drawn(self) -> Outcome | None:
         """The draw that has ended the game, if any."""
         if self._repetition and self._seen.get(self._key(), 0) >= self._repetition:

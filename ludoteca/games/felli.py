@@ -329,22 +329,6 @@ class FelliState(RepeatingState):
         rows = "/".join("".join(_CHARS[self.board[p]] for p in row) for row in _ROWS)
         return f"{rows} {'w' if self.turn is Color.WHITE else 'b'} {self.quiet} {self.ply}"
 
-    def copy(self) -> FelliState:
-        other = FelliState.__new__(FelliState)
-        other.rules = self.rules
-        other.board = list(self.board)
-        other.turn = self.turn
-        other.ply = self.ply
-        other.quiet = self.quiet
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other._forced = self._forced
-        other._multi = self._multi
-        other._mullah = self._mullah
-        other.start = self.start
-        self._copy_history(other)
-        return other
-
     def __str__(self) -> str:
         marks = {0: "+", 1: "w", 2: "b", 5: "W", 6: "B"}
         text = _PICTURE

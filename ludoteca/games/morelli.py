@@ -455,21 +455,6 @@ class MorelliState(State):
         side = "b" if self.turn is Color.BLACK else "w"
         return f"{rows} {side} {'-bw'[self.king]} {self.ply}"
 
-    def copy(self) -> MorelliState:
-        other = MorelliState.__new__(MorelliState)
-        other.rules = self.rules
-        other.n = self.n
-        other.geo = self.geo
-        other.board = list(self.board)
-        other.turn = self.turn
-        other.king = self.king
-        other.ply = self.ply
-        other.setup = self.setup
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other.start = self.start
-        return other
-
     def __str__(self) -> str:
         n = self.n
         lines = []

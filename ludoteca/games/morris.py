@@ -316,21 +316,6 @@ class MorrisState(RepeatingState):
             return "B"
         return "."
 
-    def copy(self) -> MorrisState:
-        other = MorrisState.__new__(MorrisState)
-        other.rules = self.rules
-        other.men = list(self.men)
-        other.hand = list(self.hand)
-        other.turn = self.turn
-        other.ply = self.ply
-        other.quiet = self.quiet
-        other.move_stack = list(self.move_stack)
-        other._undo = list(self._undo)
-        other._flying = self._flying
-        self._copy_history(other)
-        other.start = self.start
-        return other
-
     def __str__(self) -> str:
         text = _PICTURE
         for i, name in enumerate(POINTS):
