@@ -9,11 +9,31 @@ from __future__ import annotations
 
 import random
 import sys
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..core import InvalidRulesError, Move, RuleSet, State
+from ..games.felli import Felli
+
+if TYPE_CHECKING:
+    from ..solve.felli import FelliTable
 from .agents import Limit
 
 __all__ = ["PerfectAgent"]
+
+
+@cache
+def _table(forced: bool, multi: bool, mullah: bool) -> FelliTable:
+    """The solved table of a capture-rule combination, read (or solved) once per process."""
+    from ..solve.felli import load_or_solve, print_progress
+
+    rules = Felli.rules("felli:" + ",".join(
+        f"{key}={str(value).lower()}" for key, value in
+        (("forced_capture", forced), ("multi_capture", multi), ("mullah", mullah))))
+    table, cached = load_or_solve(rules, print_progress)
+    if not cached and sys.stderr.isatty():
+        print(file=sys.stderr)  # end the solver's progress line
+    return table
 
 
 class PerfectAgent:
@@ -22,12 +42,9 @@ class PerfectAgent:
     def __init__(self, rules: RuleSet, seed: int | None = None) -> None:
         if rules.game != "felli":
             raise InvalidRulesError(f"no perfect player for {rules.game}: only Felli is solved")
-        from ..solve.felli import load_or_solve, print_progress
-
         self.name = "perfect"
-        self.table, cached = load_or_solve(rules, print_progress)
-        if not cached and sys.stderr.isatty():
-            print(file=sys.stderr)  # end the solver's progress line
+        self.table = _table(bool(rules["forced_capture"]), bool(rules["multi_capture"]),
+                            bool(rules["mullah"]))
         self._rng = random.Random(seed)
 
     def score(self, state: State, code: int) -> tuple[int, int]:
