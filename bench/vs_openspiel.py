@@ -1,44 +1,80 @@
-"""Our top level against OpenSpiel's MCTSBot (1,000 simulations, random rollouts).
+"""Our top level against OpenSpiel's MCTSBot (1,000 simulations, random rollouts, UCT c = 2).
 
-    python bench/vs_openspiel.py [--games N] [--game morris|felli|morelli ...] [--agent SPEC]
+    python bench/vs_openspiel.py [--games N] [--game morris felli morelli] [--agent SPEC]
+                                 [--jobs J] [--out FILE]
 
-Nine Men's Morris is played on OpenSpiel's own C++ game (our moves translated to its actions);
-Felli and Morelli through our OpenSpiel adapter.  Each game is played N times with each colour.
-Prints our score, the game count, and the mean time per move of both sides.  OpenSpiel's Morris
-stops games after 200 turns: those count as draws.
+Each game is played N times with each colour, in J worker processes.  Prints our score, the game
+count and the mean time per move of both sides, and appends one JSON line per game to FILE.
+
+- Nine Men's Morris is played on OpenSpiel's own C++ game with OpenSpiel's C++ ``MCTSBot`` (the
+  same algorithm as the Python one; our moves are translated to its actions).  OpenSpiel's Morris
+  stops games after 200 turns: those count as draws.
+- Felli is played through our OpenSpiel adapter with OpenSpiel's Python ``MCTSBot`` and
+  ``RandomRolloutEvaluator`` (one action per leap of a chain, as OpenSpiel sees the game).
+- Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
+  by our compiled kernel (:mod:`ludoteca.fast.morelli`): uniformly random moves to the end of the
+  game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times faster.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import ludoteca
-from ludoteca.adapters.openspiel import nine_mens_morris_points, register
+from ludoteca.adapters.openspiel import LudotecaState, nine_mens_morris_points, register
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color
 from ludoteca.games.morris import POINTS
 
-
-def make_bot(game: object, seed: int) -> mcts.MCTSBot:
-    rng = np.random.RandomState(seed)
-    return mcts.MCTSBot(game, 2.0, 1000, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+SIMULATIONS = 1000
+UCT_C = 2.0
 
 
-def play_morris(spec: str, ours: Color, seed: int, clock: dict[str, float]) -> float:
+class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
+    """Uniformly random Morelli playouts to the end, played by the compiled kernel."""
+
+    def __init__(self, rng: np.random.RandomState) -> None:
+        from ludoteca.fast.morelli import play_random
+
+        self.rng = rng
+        self.play_random = play_random
+
+    def evaluate(self, state: LudotecaState) -> np.ndarray:
+        if state.is_terminal():
+            return np.array(state.returns())
+        _, _, king = self.play_random(state.engine, int(self.rng.randint(2**31)))
+        if not king:
+            return np.zeros(2)
+        winner = Color.BLACK if king == 1 else Color.WHITE
+        returns = -np.ones(2)
+        returns[int(winner)] = 1.0
+        return returns
+
+    def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
+
+
+def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
     names = nine_mens_morris_points()
     to_os = {name: i for i, name in enumerate(names)}
     game = pyspiel.load_game("nine_mens_morris")
-    bot = make_bot(game, seed)
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), UCT_C, SIMULATIONS,
+                          1000, False, seed, False)
     state = ludoteca.new_game("morris", rules="morris:repetition=0,move_rule=0")
     agent = make_agent(spec, state.rules, seed)
     theirs = game.new_initial_state()
+    clock = {"ours": 0.0, "theirs": 0.0, "our_moves": 0, "their_moves": 0}
     while not theirs.is_terminal():
         if int(theirs.current_player()) == int(ours):
             started = time.perf_counter()
@@ -56,29 +92,34 @@ def play_morris(spec: str, ours: Color, seed: int, clock: dict[str, float]) -> f
         else:
             player = theirs.current_player()
             started = time.perf_counter()
-            text = []
+            taken = []
             while not theirs.is_terminal() and theirs.current_player() == player:
                 action = bot.step(theirs)
-                text.append(action)
+                taken.append(action)
                 theirs.apply_action(action)
             clock["theirs"] += time.perf_counter() - started
             clock["their_moves"] += 1
-            first, *rest = text
+            first, *rest = taken
             word = names[first] if first < 24 else (
                 f"{names[(first - 24) // 24]}-{names[(first - 24) % 24]}")
             if rest:
                 word += f"x{names[rest[0]]}"
             state.push(word)
-    returns = theirs.returns()
-    return (returns[int(ours)] + 1) / 2
+    return {"score": (theirs.returns()[int(ours)] + 1) / 2, "plies": len(state.move_stack),
+            **clock}
 
 
-def play_adapted(name: str, spec: str, ours: Color, seed: int, clock: dict[str, float]) -> float:
+def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
     game = pyspiel.load_game(register(name), {"seed": seed})
-    bot = make_bot(game, seed)
+    rng = np.random.RandomState(seed)
+    evaluator = KernelRollouts(rng) if name == "morelli" else mcts.RandomRolloutEvaluator(1, rng)
+    bot = mcts.MCTSBot(game, UCT_C, SIMULATIONS, evaluator, random_state=rng)
     state = game.new_initial_state()
     agent = make_agent(spec, state.engine.rules, seed)
+    clock = {"ours": 0.0, "theirs": 0.0, "our_moves": 0, "their_moves": 0}
+    plies = 0
     while not state.is_terminal():
+        plies += 1
         if state.current_player() == int(ours):
             started = time.perf_counter()
             move = agent.choose(state.engine)
@@ -93,7 +134,27 @@ def play_adapted(name: str, spec: str, ours: Color, seed: int, clock: dict[str, 
                 state.apply_action(bot.step(state))
             clock["theirs"] += time.perf_counter() - started
             clock["their_moves"] += 1
-    return (state.returns()[int(ours)] + 1) / 2
+    outcome = state.engine.outcome()
+    return {"score": (state.returns()[int(ours)] + 1) / 2, "plies": plies,
+            "termination": outcome.termination.label if outcome else "", **clock}
+
+
+def play_one(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
+    """One game; the result record (score for us, plies, clocks)."""
+    result = (play_morris(spec, ours, seed) if name == "morris"
+              else play_adapted(name, spec, ours, seed))
+    return {"game": name, "agent": spec, "colour": ours.name.lower(), "seed": seed, **result}
+
+
+def summarise(name: str, rows: Sequence[dict[str, Any]]) -> str:
+    score = sum(r["score"] for r in rows)
+    by_colour = {c: [r["score"] for r in rows if r["colour"] == c] for c in ("white", "black")}
+    ours = sum(r["ours"] for r in rows) / max(sum(r["our_moves"] for r in rows), 1)
+    theirs = sum(r["theirs"] for r in rows) / max(sum(r["their_moves"] for r in rows), 1)
+    colours = ", ".join(f"as {c} {sum(s):g}/{len(s)}" for c, s in by_colour.items())
+    return (f"{name}: ludoteca {rows[0]['agent']} scored {score:g}/{len(rows)} = "
+            f"{100 * score / len(rows):.0f}% ({colours}) against MCTSBot({SIMULATIONS} sims); "
+            f"time per move: ours {ours:.2f}s, MCTS {theirs:.2f}s")
 
 
 def main() -> None:
@@ -101,27 +162,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50, help="games per colour")
     parser.add_argument("--game", nargs="+", default=["morris", "felli", "morelli"])
     parser.add_argument("--agent", default=None, help="our agent (default: the top level)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", default=None, help="append one JSON line per game here")
     args = parser.parse_args()
-    random.seed(1)
+    tasks = []
     for name in args.game:
-        rules = ludoteca.find_game(name).rules()
-        spec = args.agent or f"level:{len(levels(rules))}"
-        clock = {"ours": 0.0, "theirs": 0.0, "our_moves": 0, "their_moves": 0}
-        score = 0.0
-        games = 0
+        spec = args.agent or f"level:{len(levels(ludoteca.find_game(name).rules()))}"
         for g in range(args.games):
             for ours in (Color.WHITE, Color.BLACK):
-                seed = 1000 + g
-                if name == "morris":
-                    score += play_morris(spec, ours, seed, clock)
-                else:
-                    score += play_adapted(name, spec, ours, seed, clock)
-                games += 1
-                print(f"\r{name}: {score:g}/{games}", end="", flush=True)
-        print(f"\r{name}: ludoteca {spec} scored {score:g}/{games} = {100 * score / games:.0f}% "
-              f"against MCTSBot(1000 sims); time per move: ours "
-              f"{clock['ours'] / max(clock['our_moves'], 1):.2f}s, MCTS "
-              f"{clock['theirs'] / max(clock['their_moves'], 1):.2f}s")
+                tasks.append((name, spec, ours, 1000 + g))
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in args.game}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(play_one, *task) for task in tasks]
+        for future in as_completed(futures):
+            row = future.result()
+            results[row["game"]].append(row)
+            if args.out:
+                with open(args.out, "a") as out:
+                    out.write(json.dumps(row) + "\n")
+            done = sum(len(v) for v in results.values())
+            print(f"\r{done}/{len(tasks)} games", end="", flush=True)
+    print()
+    for name, rows in results.items():
+        print(summarise(name, rows))
 
 
 if __name__ == "__main__":

@@ -443,6 +443,10 @@ class State(ABC):
                 setattr(other, name, value.copy())
         return other
 
+    def __deepcopy__(self: S, memo: dict[int, object]) -> S:
+        """``copy.deepcopy`` is :meth:`copy` (the shared rule tables are never duplicated)."""
+        return self.copy()
+
     # --- shared behaviour ---------------------------------------------------------------
     @property
     def legal_moves(self) -> LegalMoves[Move]:
@@ -498,6 +502,27 @@ class State(ABC):
         Search tries such moves first and extends them; playouts prefer them.
         """
         return False
+
+    # --- drawing (user interfaces) ------------------------------------------------------------
+    @abstractmethod
+    def pieces(self) -> list[str]:
+        """What stands on each point of the game's :class:`BoardDescription`, in point order.
+
+        ``""`` empty; ``"w"``/``"b"`` a man (stone) of White/Black; ``"W"``/``"B"`` a promoted
+        piece (Felli's Mullah); ``"kw"``/``"kb"`` a King of that colour (Morelli's Throne).
+        """
+
+    @abstractmethod
+    def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
+        """The points a person touches, in order, to make the move ``code``, each with its role:
+        ``"from"`` (the piece to lift), ``"to"`` (where it goes, or where a man is placed) or
+        ``"take"`` (an enemy piece to remove).  No legal move's gesture is a proper prefix of
+        another's, so a user interface can complete a move touch by touch.
+        """
+
+    def in_hand(self) -> tuple[int, int] | None:
+        """Men still to be placed (White, Black), or None in a game without placing."""
+        return None
 
     # --- integer actions and observations (research adapters) ------------------------------
     def action_path(self, code: int) -> tuple[int, ...]:

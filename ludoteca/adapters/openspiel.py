@@ -63,7 +63,8 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.engine = engine
         self.prefix: tuple[int, ...] = ()
-        self._options: dict[int, list[int]] | None = None
+        self._options: _Options | None = None
+        self._single = type(engine).action_path is State.action_path
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:
         other = LudotecaState(self.get_game(), self.engine.copy())
@@ -80,12 +81,16 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
         """Next action -> the legal moves (codes) whose action path continues with it
         (computed once per position and chain prefix)."""
         if self._options is None:
-            n = len(self.prefix)
-            options: dict[int, list[int]] = {}
-            for code in self.engine.legal_codes():
-                path = self.engine.action_path(code)
-                if path[:n] == self.prefix:
-                    options.setdefault(path[n], []).append(code)
+            options = _Options()
+            if self._single:
+                for code in self.engine.legal_codes():
+                    options[code] = [code]
+            else:
+                n = len(self.prefix)
+                for code in self.engine.legal_codes():
+                    path = self.engine.action_path(code)
+                    if path[:n] == self.prefix:
+                        options.setdefault(path[n], []).append(code)
             self._options = options
         return self._options
 
@@ -122,6 +127,14 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.engine)
+
+
+class _Options(dict[int, list[int]]):
+    """Next action -> legal moves; never changed once built, so copies of a state share it
+    (``pyspiel`` clones a Python state by deep-copying its attributes)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Options:
+        return self
 
 
 class _Observer:

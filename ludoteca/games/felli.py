@@ -65,6 +65,7 @@ PROMOTION = {1: (INDEX["a5"], INDEX["e5"]), 2: (INDEX["a1"], INDEX["e1"])}
 START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
 _ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
 _CHARS = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
+_TOKENS = {0: "", 1: "w", 2: "b", 5: "W", 6: "B"}
 _PIECES = {ch: v for v, ch in _CHARS.items()}
 
 
@@ -304,6 +305,13 @@ class FelliState(RepeatingState):
         """One action ``from * 13 + to`` per step, slide or leap."""
         path, _ = decode(code)
         return tuple(a * 13 + b for a, b in pairwise(path))
+
+    def pieces(self) -> list[str]:
+        return [_TOKENS[v] for v in self.board]
+
+    def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
+        path, _ = decode(code)
+        return (("from", path[0]), *(("to", p) for p in path[1:]))
 
     def planes(self) -> list[list[float]]:
         """White men, Black men, White Mullahs, Black Mullahs."""

@@ -429,6 +429,17 @@ class MorelliState(State):
         score -= sum(w for v, w in zip(board, weights, strict=True) if v == enemy)
         return math.tanh(score / 2)
 
+    def pieces(self) -> list[str]:
+        tokens = ["", "b", "w"]
+        out = [tokens[v] for v in self.board]
+        if self.king:
+            out[self.geo.throne] = "k" + tokens[self.king]
+        return out
+
+    def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
+        squares = self.n * self.n
+        return ("from", code // squares), ("to", code % squares)
+
     def planes(self) -> list[list[float]]:
         """White stones, Black stones, then White's and Black's King (constant planes)."""
         board = self.board

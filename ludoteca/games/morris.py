@@ -279,6 +279,19 @@ class MorrisState(RepeatingState):
                 score -= 1.5  # two open twos against three men: one cannot block both
         return math.tanh(score / 3)
 
+    def pieces(self) -> list[str]:
+        return ["w" if self.men[0] >> p & 1 else "b" if self.men[1] >> p & 1 else ""
+                for p in range(24)]
+
+    def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
+        move = MOVES[code]
+        touches = (("to", move.dst),) if move.src is None else (("from", move.src),
+                                                                 ("to", move.dst))
+        return touches if move.remove is None else (*touches, ("take", move.remove))
+
+    def in_hand(self) -> tuple[int, int] | None:
+        return self.hand[0], self.hand[1]
+
     def planes(self) -> list[list[float]]:
         """White men, Black men, then White's and Black's men in hand (as fractions of 9)."""
         return [[float(self.men[c] >> p & 1) for p in range(24)] for c in (0, 1)] + [
