@@ -52,6 +52,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "Play and study Morelli, Nine Men's Morris and Felli. Games: " + ", ".join(game_names())))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    p = sub.add_parser("serve", help="run the web app (lobby, games, spectators)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None,
+                   help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: "
+                        "SQLite in your data directory)")
+    p.add_argument("--workers", type=int, default=2, help="processes for computer players")
+    p.set_defaults(handler=_serve)
+
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
     p.add_argument("game")
     p.add_argument("depth", type=int)
@@ -114,6 +123,15 @@ def _build_parser() -> argparse.ArgumentParser:
         if name == "review":
             rp.add_argument("--time", type=float, default=0.5, help="seconds per position")
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .server import serve
+
+    if not 0 < args.port < 65536 or args.workers < 1:
+        return _fail("--port is 1..65535 and --workers at least 1")
+    serve(args.host, args.port, args.db, args.workers)
+    return 0
 
 
 def _add_start_options(p: argparse.ArgumentParser) -> None:

@@ -282,6 +282,8 @@ class Game(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
     rule_sets: ClassVar[tuple[RuleSetDef, ...]]
     first_player: ClassVar[Color] = Color.WHITE
+    #: the rules in a few sentences, for people choosing a game
+    summary: ClassVar[str] = ""
 
     @classmethod
     def rule_set_names(cls) -> list[str]:

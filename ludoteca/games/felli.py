@@ -372,6 +372,14 @@ class Felli(PointBoardGame):
     points = POINTS
     edges = EDGES
     state_class = FelliState
+    summary = (
+        "Six men each on two triangles that meet at the empty centre. A man steps one "
+        "point along a line, in any direction, or captures by leaping over an adjacent "
+        "enemy man to the empty point beyond, removing it. White (South) moves first. You "
+        "lose when you cannot move, having no men left or all blocked. The Mullah variant "
+        "promotes a man reaching the far corners to a Mullah that moves and captures at "
+        "any distance."
+    )
     rule_sets = (
         RuleSetDef(
             "felli",

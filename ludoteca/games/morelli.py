@@ -493,6 +493,15 @@ class Morelli(Game):
     name = "morelli"
     title = "Morelli"
     first_player = Color.BLACK
+    summary = (
+        "Stones start on the red outer ring of a rainbow board. A stone moves like a "
+        "chess queen, any distance, but must end on a band nearer the centre. When the "
+        "moved stone flanks a single enemy stone against one of yours, in any of the "
+        "eight directions, that stone turns to your colour. Four of your stones on a "
+        "frame (four squares a quarter turn apart around the centre) seat your King on "
+        "the Throne. When the player to move has no move the game ends: the owner of the "
+        "King wins (a draw if the Throne is empty)."
+    )
     rule_sets = (
         RuleSetDef("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
         RuleSetDef("morelli-11", "The same rules on an 11x11 board (20 stones each).", {},

@@ -384,6 +384,13 @@ class Morris(PointBoardGame):
     points = POINTS
     edges = EDGES
     state_class = MorrisState
+    summary = (
+        "Each player has nine men. Take turns placing them on the 24 points, then move "
+        "them along the lines to a neighbouring empty point. Three of your men in a row "
+        "on a line form a mill: then remove one enemy man (not one standing in a mill, "
+        "unless every one does). With three men left you may fly to any empty point. You "
+        "lose with fewer than three men or when you cannot move."
+    )
     rule_sets = (
         RuleSetDef(
             "morris",

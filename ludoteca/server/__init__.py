@@ -1,0 +1,8 @@
+"""The web app (``ludoteca serve``): lobby, game pages, JSON API and websockets.
+
+Needs the ``web`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic); the rules engines do not.
+"""
+
+from .app import create_app, serve
+
+__all__ = ["create_app", "serve"]

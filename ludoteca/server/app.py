@@ -1,0 +1,284 @@
+"""The web app: pages, a JSON API and a websocket per game (see ``docs/web.md``).
+
+``create_app(db_url)`` builds the FastAPI application; ``serve()`` runs it with uvicorn.  The
+server is authoritative: pages send intents, the :class:`~.hub.Hub` checks them with the engine,
+stores them and sends the new position to every watcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..core import LudotecaError
+from ..record import loads
+from .hub import ActionError, Hub
+from .store import Store, default_url
+
+__all__ = ["create_app", "serve"]
+
+STATIC = Path(__file__).with_name("static")
+MAX_MESSAGE = 4096  # bytes in one websocket message
+MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
+log = logging.getLogger("ludoteca.server")
+
+
+class NewGame(BaseModel):
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    opponent: str = Field(default="computer", max_length=16)
+    colour: str = Field(default="white", max_length=8)
+    level: int | None = Field(default=None, ge=1, le=50)
+    position: str | None = Field(default=None, max_length=400)
+
+
+class Action(BaseModel):
+    token: str | None = Field(default=None, max_length=200)
+    type: str = Field(max_length=32)
+    move: str | None = Field(default=None, max_length=200)
+    ply: int | None = None
+
+
+class Seat(BaseModel):
+    token: str | None = Field(default=None, max_length=200)
+
+
+class RecordText(BaseModel):
+    text: str = Field(max_length=MAX_BODY)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
+    """The application, storing games at ``db_url`` (default: SQLite in the user's data
+    directory) and thinking in ``workers`` processes."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url or default_url())
+        await store.open()
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        hub = Hub(store, pool)
+        app.state.hub = hub
+        resumed = await hub.resume()
+        if resumed:
+            log.info("resumed %d games where the computer is to move", resumed)
+        try:
+            yield
+        finally:
+            for task in list(hub.tasks):
+                task.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            await store.close()
+
+    app = FastAPI(title="Ludoteca", lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return _error(413, f"request bodies are limited to {MAX_BODY} bytes")
+        response: Response = await call_next(request)
+        return response
+
+    @app.exception_handler(ActionError)
+    async def refused(request: Request, error: ActionError) -> JSONResponse:
+        return _error(error.status, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+            problems.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+        return _error(400, "bad request: " + "; ".join(problems))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail))
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    # --- pages ------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "lobby.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/review", include_in_schema=False)
+    async def review_page() -> FileResponse:
+        return FileResponse(STATIC / "review.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- API ----------------------------------------------------------------------------------
+    @app.get("/api/catalogue")
+    async def catalogue(request: Request) -> list[dict[str, Any]]:
+        """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
+        return hub_of(request).catalogue()
+
+    @app.get("/api/lobby")
+    async def lobby(request: Request) -> dict[str, Any]:
+        """Online games waiting for a second player, and games in play to watch."""
+        hub = hub_of(request)
+
+        def brief(row: Any) -> dict[str, Any]:
+            return {"id": row.id, "game": row.game, "rules": row.rules, "mode": row.mode,
+                    "ply": row.ply, "white": row.white, "black": row.black,
+                    "free": "white" if row.white_token is None else "black"}
+
+        return {"open": [brief(r) for r in await hub.store.listing("waiting")],
+                "live": [brief(r) for r in await hub.store.listing("live")]}
+
+    @app.post("/api/games", status_code=201)
+    async def create(request: Request, body: NewGame) -> dict[str, Any]:
+        """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
+        game_id, tokens = await hub_of(request).create(
+            body.game, body.rules, body.opponent, body.colour, body.level, body.position)
+        return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(request: Request, game_id: str) -> dict[str, str]:
+        """Take the free seat of an online game."""
+        colour, token = await hub_of(request).join(game_id)
+        return {"colour": colour, "token": token}
+
+    @app.get("/api/games/{game_id}")
+    async def view(request: Request, game_id: str) -> dict[str, Any]:
+        """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional)."""
+        hub = hub_of(request)
+        live = await hub.get(game_id)
+        return hub.view(live, live.seats(request.headers.get("x-seat-token")))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(request: Request, game_id: str, body: Action) -> dict[str, Any]:
+        """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
+        undo, accept_undo, decline_undo."""
+        hub = hub_of(request)
+        await hub.act(game_id, body.token, body.model_dump(exclude={"token"}))
+        live = await hub.get(game_id)
+        return hub.view(live, live.seats(body.token))
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(request: Request, game_id: str, body: Seat) -> dict[str, Any]:
+        """The computer's best move for you, its evaluation and the line it expects."""
+        return await hub_of(request).hint(game_id, body.token)
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(request: Request, game_id: str) -> PlainTextResponse:
+        """The game's text record, as a download."""
+        text = await hub_of(request).record(game_id)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'})
+
+    @app.post("/api/records/replay")
+    async def replay(body: RecordText) -> dict[str, Any]:
+        """Replay a text record: every position from the start, for stepping through it."""
+        try:
+            game = loads(body.text)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        state = game.start()
+        board = state.game.board(state.rules)
+        positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
+                      "turn": state.turn.name.lower()}]
+        for move in game.state.moves:
+            gesture = state.gesture(move.code)
+            state.push(move)
+            positions.append({"pieces": state.pieces(), "last": gesture, "move": str(move),
+                              "turn": state.turn.name.lower()})
+        outcome = game.state.outcome()
+        return {"game": state.game.name, "title": state.game.title, "rules": str(state.rules),
+                "tags": game.tags, "result": game.result,
+                "ending": outcome.explain() if outcome else None,
+                "board": {"points": board.points, "coords": board.coords, "lines": board.lines,
+                          "regions": board.regions, "cells": board.cells},
+                "positions": positions}
+
+    # --- websocket ----------------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def socket(websocket: WebSocket, game_id: str) -> None:
+        """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
+        intents as for ``/actions``.  The server sends ``state`` after every change and
+        ``error`` to the sender of a refused intent."""
+        await websocket.accept()
+        hub = hub_of(websocket)
+        try:
+            live = await hub.get(game_id)
+        except ActionError as error:
+            await websocket.send_json({"type": "error", "message": error.message})
+            await websocket.close(code=4404)
+            return
+        watcher = None
+        token: str | None = None
+        try:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    intent = _read_intent(text)
+                    if intent["type"] == "hello":
+                        given = intent.get("token")
+                        token = given if isinstance(given, str) else None
+                        if watcher is not None:
+                            live.watchers.discard(watcher)
+                        watcher = await hub.watch(live, websocket.send_json, token)
+                        await hub.broadcast(live)
+                    elif intent["type"] == "hint":
+                        found = await hub.hint(game_id, token)
+                        await websocket.send_json({"type": "hint", **found})
+                    else:
+                        await hub.act(game_id, token, intent)
+                except ActionError as error:
+                    await websocket.send_json({"type": "error", "message": error.message})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if watcher is not None:
+                live.watchers.discard(watcher)
+                await asyncio.shield(hub.broadcast(live))
+
+    return app
+
+
+def _read_intent(text: str) -> dict[str, Any]:
+    if len(text.encode()) > MAX_MESSAGE:
+        raise ActionError(413, f"messages are limited to {MAX_MESSAGE} bytes")
+    try:
+        intent = json.loads(text)
+    except json.JSONDecodeError:
+        raise ActionError(400, "messages are JSON objects, e.g. {\"type\": \"hello\"}") from None
+    if not isinstance(intent, dict) or not isinstance(intent.get("type"), str):
+        raise ActionError(400, "a message is a JSON object with a \"type\"")
+    return intent
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
+          workers: int = 2) -> None:
+    """Run the web app until interrupted, printing its address first."""
+    import uvicorn
+
+    app = create_app(db_url, workers)
+    print(f"Ludoteca is running at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

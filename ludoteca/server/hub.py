@@ -1,0 +1,511 @@
+"""Live games: the engine state of each game in play, its seats, its watchers and its rules of
+conduct (moves, resignation, draw offers, take-backs, hints, computer turns).
+
+The hub is the server's only writer: every intent is checked against the engine under the game's
+lock, stored, and only then applied in memory and sent to every connection watching the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ai.agents import parse_spec
+from ..ai.levels import levels
+from ..core import Color, LudotecaError, Outcome, State, Termination
+from ..games import find_game, game_names, resolve
+from ..record import dumps, from_state
+from . import workers
+from .store import GameRow, StaleError, Store
+
+__all__ = ["ActionError", "Hub", "LiveGame"]
+
+log = logging.getLogger("ludoteca.server")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
+MODES = ("computer", "hotseat", "online")
+HINT_SECONDS = 1.0
+
+
+class ActionError(Exception):
+    """A request the server refuses: an HTTP status and a sentence for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _name(colour: Color) -> str:
+    return "white" if colour is Color.WHITE else "black"
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open connection: how to send to it and the seats its token holds."""
+
+    send: Send
+    seats: frozenset[str]
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in memory: its stored row, the engine state after its moves, and its watchers."""
+
+    row: GameRow
+    state: State
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    thinking: bool = False
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.move_stack)
+
+    def seats(self, token: str | None) -> frozenset[str]:
+        """The seats a token holds (both in a hot-seat game, none for a forged token)."""
+        if not token or len(token) > 200:
+            return frozenset()
+        digest = _hash(token)
+        return frozenset(
+            name for name, stored in (("white", self.row.white_token),
+                                      ("black", self.row.black_token))
+            if stored and hmac.compare_digest(stored, digest))
+
+    def kind(self, colour: Color) -> str:
+        return self.row.white if colour is Color.WHITE else self.row.black
+
+    def computer_to_move(self) -> bool:
+        return self.row.status == "live" and self.kind(self.state.turn) != "human"
+
+
+class Hub:
+    """Every live game of this server process."""
+
+    def __init__(self, store: Store, pool: Executor) -> None:
+        self.store = store
+        self.pool = pool
+        self.games: dict[str, LiveGame] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._loading = asyncio.Lock()
+
+    # --- catalogue ------------------------------------------------------------------------
+    @staticmethod
+    def catalogue() -> list[dict[str, Any]]:
+        """Each game with its rule sets, levels (with ratings), summary and starting picture."""
+        out = []
+        for name in game_names():
+            game = find_game(name)
+            rules = game.rules()
+            state = game.new(rules, seed=0)
+            out.append({
+                "name": name, "title": game.title, "summary": game.summary,
+                "rule_sets": [{"name": d.name, "description": d.description}
+                              for d in game.rule_sets],
+                "levels": [_level_dict(level) for level in levels(rules)],
+                "board": _board(state), "pieces": state.pieces(),
+            })
+        return out
+
+    # --- creating, loading, joining -----------------------------------------------------------
+    async def create(self, game: str, rules: str | None, opponent: str, colour: str,
+                     level: int | None, position: str | None) -> tuple[str, dict[str, str]]:
+        """A new game; its id and the seat tokens of its creator (colour name -> token)."""
+        try:
+            game_cls, ruleset = resolve(game, rules or None)
+            if position:
+                state = game_cls.from_code(position.strip(), ruleset)
+                setup = None
+            else:
+                state = game_cls.new(ruleset, seed=secrets.randbits(32))
+                setup = getattr(state, "setup", None)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        if opponent not in MODES:
+            raise ActionError(400, f"opponent is one of {', '.join(MODES)}, not {opponent!r}")
+        if colour == "random":
+            colour = secrets.choice(["white", "black"])
+        if colour not in COLOURS:
+            raise ActionError(400, f"colour is white, black or random, not {colour!r}")
+        other = "black" if colour == "white" else "white"
+        kinds = {"white": "human", "black": "human"}
+        token = secrets.token_urlsafe(24)
+        hashes: dict[str, str | None] = {colour: _hash(token), other: None}
+        if opponent == "computer":
+            ladder = levels(ruleset)
+            number = level or 1
+            if not 1 <= number <= len(ladder):
+                raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
+            kinds[other] = f"level:{number}"
+        elif opponent == "hotseat":
+            hashes[other] = hashes[colour]
+        row = GameRow(
+            id=secrets.token_urlsafe(8), game=game_cls.name, rules=str(ruleset), setup=setup,
+            position=state.start if position else None, mode=opponent, white=kinds["white"],
+            black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
+            status="waiting" if opponent == "online" else "live", ply=0, result="*")
+        await self.store.add_game(row)
+        live = LiveGame(row, state)
+        self.games[row.id] = live
+        self._after_change(live)
+        tokens = {colour: token} | ({other: token} if opponent == "hotseat" else {})
+        return row.id, tokens
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game with this id, loaded from the store if needed; 404 if unknown."""
+        if game_id in self.games:
+            return self.games[game_id]
+        async with self._loading:
+            if game_id in self.games:
+                return self.games[game_id]
+            found = await self.store.game(game_id) if len(game_id) <= 32 else None
+            if found is None:
+                raise ActionError(404, f"no game {game_id!r}")
+            row, moves = found
+            state = _start(row)
+            for move in moves:
+                state.push(move)
+            live = LiveGame(row, state)
+            self.games[game_id] = live
+            return live
+
+    async def resume(self) -> int:
+        """Load the live games whose computer is to move and set it thinking; how many."""
+        count = 0
+        for row in await self.store.listing("live", limit=1000):
+            if row.mode == "computer":
+                live = await self.get(row.id)
+                if live.computer_to_move():
+                    self._after_change(live)
+                    count += 1
+        return count
+
+    async def join(self, game_id: str) -> tuple[str, str]:
+        """Take the free seat of an online game: (colour, token); 409 if none is free."""
+        live = await self.get(game_id)
+        async with live.lock:
+            if live.row.status != "waiting":
+                raise ActionError(409, "this game has no free seat; you can watch it")
+            colour = "white" if live.row.white_token is None else "black"
+            token = secrets.token_urlsafe(24)
+            await self.store.change(game_id, status="live", **{f"{colour}_token": _hash(token)})
+            setattr(live.row, f"{colour}_token", _hash(token))
+            live.row.status = "live"
+        await self.broadcast(live)
+        return colour, token
+
+    # --- watching -----------------------------------------------------------------------------
+    async def watch(self, live: LiveGame, send: Send, token: str | None) -> Watcher:
+        watcher = Watcher(send, live.seats(token))
+        live.watchers.add(watcher)
+        await send(self.view(live, watcher.seats))
+        return watcher
+
+    async def broadcast(self, live: LiveGame) -> None:
+        """Send the new position to every watcher (each sees its own seats' view)."""
+        for watcher in list(live.watchers):
+            try:
+                await watcher.send(self.view(live, watcher.seats))
+            except Exception:  # a closed connection: forget it
+                live.watchers.discard(watcher)
+
+    def view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
+        """Everything a page needs to draw the game for someone holding ``seats``."""
+        state, row = live.state, live.row
+        outcome = self._outcome(live)
+        turn = _name(state.turn)
+        legal = []
+        if row.status == "live" and turn in seats and live.kind(state.turn) == "human":
+            legal = [{"n": str(state.move_of(c)), "g": state.gesture(c)}
+                     for c in state.legal_codes()]
+        last = state.move_stack[-1] if state.move_stack else None
+        previous = state.copy()
+        if last is not None:
+            previous.pop_code()
+        return {
+            "type": "state", "id": row.id, "game": row.game, "title": find_game(row.game).title,
+            "rules": row.rules, "mode": row.mode, "status": row.status,
+            "players": {name: self._player(live, name) for name in COLOURS},
+            "board": _board(state), "pieces": state.pieces(), "turn": turn, "ply": live.ply,
+            "moves": [str(state.move_of(c)) for c in state.move_stack],
+            "last": previous.gesture(last) if last is not None else None,
+            "hand": state.in_hand(), "outcome": outcome, "draw_offer": row.draw_offer,
+            "undo_offer": row.undo_offer, "thinking": live.thinking, "you": sorted(seats),
+            "legal": legal, "watchers": len(live.watchers),
+        }
+
+    def _player(self, live: LiveGame, name: str) -> dict[str, Any]:
+        kind = live.row.white if name == "white" else live.row.black
+        seated = (live.row.white_token if name == "white" else live.row.black_token) is not None
+        if kind == "human":
+            return {"kind": "human", "label": "Player" if seated else "(free seat)",
+                    "seated": seated}
+        number = int(parse_spec(kind)[1]["level"])
+        level = levels(live.state.rules)[number - 1]
+        rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
+        return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True}
+
+    @staticmethod
+    def _outcome(live: LiveGame) -> dict[str, str] | None:
+        row = live.row
+        if row.status != "over":
+            return None
+        return {"result": row.result, "termination": row.termination or "",
+                "text": row.reason or ""}
+
+    # --- intents ------------------------------------------------------------------------------
+    async def act(self, game_id: str, token: str | None, intent: dict[str, Any]) -> None:
+        """Carry out one intent of the holder of ``token``; :class:`ActionError` if refused (and
+        then nothing changed)."""
+        live = await self.get(game_id)
+        kind = intent.get("type")
+        handlers = {
+            "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
+            "accept_draw": self._accept_draw, "decline_draw": self._decline_draw,
+            "undo": self._undo, "accept_undo": self._accept_undo,
+            "decline_undo": self._decline_undo,
+        }
+        if not isinstance(kind, str) or kind not in handlers:
+            raise ActionError(400, f"unknown action {kind!r}; one of {', '.join(handlers)}")
+        seats = live.seats(token)
+        if not seats:
+            raise ActionError(403, "you do not hold a seat in this game (watching only)")
+        async with live.lock:
+            await handlers[kind](live, seats, intent)
+        self._after_change(live)
+        await self.broadcast(live)
+
+    def _mover(self, live: LiveGame, seats: frozenset[str]) -> Color:
+        """The colour this seat holder acts for: the side to move when it holds both seats."""
+        if len(seats) == 2:
+            return live.state.turn
+        return COLOURS[next(iter(seats))]
+
+    @staticmethod
+    def _require_live(live: LiveGame) -> None:
+        if live.row.status == "waiting":
+            raise ActionError(409, "the game has not started: the other seat is still free")
+        if live.row.status != "live":
+            raise ActionError(409, "the game is over")
+
+    async def _move(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        text, ply = intent.get("move"), intent.get("ply")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise ActionError(400, "a move is its notation, e.g. \"a1-d1\"")
+        if not isinstance(ply, int) or isinstance(ply, bool):
+            raise ActionError(400, "a move names the ply it is played at (\"ply\": 12)")
+        if _name(live.state.turn) not in seats or live.kind(live.state.turn) != "human":
+            raise ActionError(409, f"it is {live.state.turn.title}'s turn, not yours")
+        await self._play(live, text, ply)
+
+    async def _play(self, live: LiveGame, text: str, ply: int) -> None:
+        if ply != live.ply:
+            raise ActionError(409, "the position has changed since this move was chosen; "
+                                   "the board now shows the current position")
+        trial = live.state.copy()
+        try:
+            move = trial.push(text)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}
+        outcome = trial.outcome()
+        if outcome is not None:
+            changes |= _ending(outcome)
+        try:
+            await self.store.add_move(live.row.id, ply, str(move), **changes)
+        except StaleError:
+            self.games.pop(live.row.id, None)
+            raise ActionError(409, "the game changed elsewhere; reload it") from None
+        live.state.push(move)
+        _update(live.row, changes)
+
+    async def _finish(self, live: LiveGame, outcome: Outcome) -> None:
+        changes = _ending(outcome)
+        await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
+        _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
+
+    async def _resign(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        loser = self._mover(live, seats)
+        await self._finish(live, Outcome(Termination.RESIGNATION, Color(1 - loser)))
+
+    async def _offer_draw(self, live: LiveGame, seats: frozenset[str],
+                          intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        mover = self._mover(live, seats)
+        other = Color(1 - mover)
+        if live.kind(other) != "human":
+            if live.state.evaluate() * (1 if live.state.turn is other else -1) > 0.1:
+                raise ActionError(409, "the computer declines the draw")
+            await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
+            return
+        await self.store.change(live.row.id, draw_offer=_name(mover))
+        live.row.draw_offer = _name(mover)
+
+    async def _accept_draw(self, live: LiveGame, seats: frozenset[str],
+                           intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        offer = live.row.draw_offer
+        if offer is None or seats == {offer}:
+            raise ActionError(409, "there is no draw offer to accept")
+        await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
+
+    async def _decline_draw(self, live: LiveGame, seats: frozenset[str],
+                            intent: dict[str, Any]) -> None:
+        if live.row.draw_offer is None or seats == {live.row.draw_offer}:
+            raise ActionError(409, "there is no draw offer to decline")
+        await self.store.change(live.row.id, draw_offer=None)
+        live.row.draw_offer = None
+
+    async def _undo(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+        if live.row.mode == "online":
+            self._require_live(live)
+            mover = self._mover(live, seats)
+            if not self._moves_of(live, mover):
+                raise ActionError(409, "you have no move to take back")
+            await self.store.change(live.row.id, undo_offer=_name(mover))
+            live.row.undo_offer = _name(mover)
+            return
+        if live.row.status == "waiting" or not live.state.move_stack:
+            raise ActionError(409, "there is no move to take back")
+        human = self._mover(live, seats) if live.row.mode == "computer" else None
+        await self._take_back(live, human)
+
+    def _moves_of(self, live: LiveGame, colour: Color) -> int:
+        """How many moves must go for ``colour``'s last move to be taken back (0: none)."""
+        probe = live.state.copy()
+        count = 0
+        while probe.move_stack:
+            probe.pop_code()
+            count += 1
+            if probe.turn is colour:
+                return count
+        return 0
+
+    async def _take_back(self, live: LiveGame, colour: Color | None) -> None:
+        """Take back the last move (``colour`` None) or back to before ``colour``'s last move."""
+        keep = live.ply - (1 if colour is None else self._moves_of(live, colour))
+        if keep == live.ply:
+            raise ActionError(409, "there is no move of yours to take back")
+        changes = {"status": "live", "result": "*", "termination": None, "reason": None,
+                   "draw_offer": None, "undo_offer": None}
+        try:
+            await self.store.take_back(live.row.id, live.ply, keep, **changes)
+        except StaleError:
+            self.games.pop(live.row.id, None)
+            raise ActionError(409, "the game changed elsewhere; reload it") from None
+        while live.ply > keep:
+            live.state.pop_code()
+        _update(live.row, changes)
+
+    async def _accept_undo(self, live: LiveGame, seats: frozenset[str],
+                           intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        offer = live.row.undo_offer
+        if offer is None or seats == {offer}:
+            raise ActionError(409, "there is no take-back request to accept")
+        await self._take_back(live, COLOURS[offer])
+
+    async def _decline_undo(self, live: LiveGame, seats: frozenset[str],
+                            intent: dict[str, Any]) -> None:
+        if live.row.undo_offer is None or seats == {live.row.undo_offer}:
+            raise ActionError(409, "there is no take-back request to decline")
+        await self.store.change(live.row.id, undo_offer=None)
+        live.row.undo_offer = None
+
+    # --- computer work ------------------------------------------------------------------------
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The computer's advice for the side to move, for a player of a computer game."""
+        live = await self.get(game_id)
+        seats = live.seats(token)
+        if live.row.mode != "computer" or not seats:
+            raise ActionError(403, "hints are for the player of a game against the computer")
+        if live.row.status != "live" or _name(live.state.turn) not in seats:
+            raise ActionError(409, "a hint is for your own turn in a game in play")
+        row = live.row
+        moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, workers.hint, row.game, row.rules,
+                                          live.state.start, moves, HINT_SECONDS)
+
+    def _after_change(self, live: LiveGame) -> None:
+        """Set the computer thinking when it is its turn."""
+        if live.computer_to_move() and not live.thinking:
+            live.thinking = True
+            task = asyncio.get_running_loop().create_task(self._computer(live, live.ply))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _computer(self, live: LiveGame, ply: int) -> None:
+        row = live.row
+        moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
+        spec = live.kind(live.state.turn)
+        loop = asyncio.get_running_loop()
+        try:
+            await self.broadcast(live)
+            text = await loop.run_in_executor(self.pool, workers.computer_move, row.game,
+                                              row.rules, live.state.start, moves, spec,
+                                              secrets.randbits(31))
+            async with live.lock:
+                live.thinking = False
+                if live.ply == ply and live.computer_to_move():
+                    await self._play(live, text, ply)
+        except Exception:
+            log.exception("computer move failed in game %s", row.id)
+            live.thinking = False
+        self._after_change(live)
+        await self.broadcast(live)
+
+    # --- records --------------------------------------------------------------------------
+    async def record(self, game_id: str) -> str:
+        """The game's text record."""
+        live = await self.get(game_id)
+        row = live.row
+        names = {name: self._player(live, name)["label"] for name in COLOURS}
+        termination = Termination.from_label(row.termination) if row.termination else None
+        return dumps(from_state(
+            live.state, white=names["white"], black=names["black"],
+            result=row.result if row.status == "over" else None, termination=termination,
+            extra={"Site": f"Ludoteca game {row.id}"}))
+
+
+def _ending(outcome: Outcome) -> dict[str, Any]:
+    return {"status": "over", "result": outcome.result, "termination": outcome.termination.label,
+            "reason": outcome.explain()}
+
+
+def _update(row: GameRow, changes: dict[str, Any]) -> None:
+    for key, value in changes.items():
+        setattr(row, key, value)
+
+
+def _start(row: GameRow) -> State:
+    game_cls, rules = resolve(row.game, row.rules)
+    if row.position:
+        return game_cls.from_code(row.position, rules)
+    return game_cls.new(rules, setup=row.setup)
+
+
+def _board(state: State) -> dict[str, Any]:
+    board = state.game.board(state.rules)
+    return {"points": board.points, "coords": board.coords, "lines": board.lines,
+            "regions": board.regions, "cells": board.cells}
+
+
+def _level_dict(level: Any) -> dict[str, Any]:
+    return {"number": level.number, "description": level.description,
+            "rating": None if level.rating is None else round(level.rating[0]),
+            "error": None if level.rating is None else round(level.rating[1])}

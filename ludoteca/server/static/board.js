@@ -1,0 +1,199 @@
+// The one board component: draws any game from its board description (points, coordinates,
+// lines, colour regions, cells) and the pieces on each point.  It knows no rules: the page
+// says which points are selected, which are targets and what the last move touched.
+
+const SVG = "http://www.w3.org/2000/svg";
+const UNIT = 100;
+const MARGIN = 70;
+// Morelli's bands from the outside in, then the Throne (violet).
+const RAINBOW = ["#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8"];
+const NAMES = { w: "white man", b: "black man", W: "white Mullah", B: "black Mullah",
+                kw: "white King", kb: "black King" };
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function pieceName(token) {
+  return NAMES[token] || "empty";
+}
+
+export class Board {
+  // svg: an <svg> element; board: the description from the server;
+  // onPoint(i): called when a point is touched (click, tap, drag end, Enter or Space).
+  constructor(svg, board, onPoint = null) {
+    this.svg = svg;
+    this.board = board;
+    this.onPoint = onPoint;
+    this.flipped = false;
+    const xs = board.coords.map((c) => c[0]);
+    const ys = board.coords.map((c) => c[1]);
+    this.maxX = Math.max(...xs);
+    this.maxY = Math.max(...ys);
+    const width = this.maxX * UNIT + 2 * MARGIN;
+    const height = this.maxY * UNIT + 2 * MARGIN;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.classList.add("board", board.cells ? "cells" : "points");
+    svg.setAttribute("role", "group");
+    if (onPoint) this._listen();
+  }
+
+  xy(i) {
+    let [x, y] = this.board.coords[i];
+    if (this.flipped) { x = this.maxX - x; y = this.maxY - y; }
+    return [MARGIN + x * UNIT, MARGIN + (this.maxY - y) * UNIT];
+  }
+
+  // pieces: token per point; marks: {selected: [i], targets: [{point, kind}], last: [[kind, i]],
+  // changed: [i] (converted), removed: [{point, token}] (captured), hint: [[kind, i]]}
+  draw(pieces, marks = {}) {
+    const svg = this.svg;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const board = this.board;
+    const ground = el("g", { class: "ground" }, svg);
+    if (board.cells) {
+      const outer = Math.max(...board.regions);
+      board.coords.forEach((_, i) => {
+        const [cx, cy] = this.xy(i);
+        const band = board.regions[i];
+        const colour = band === 0 ? RAINBOW[6] : RAINBOW[Math.min(outer - band, 5)];
+        el("rect", { x: cx - UNIT / 2, y: cy - UNIT / 2, width: UNIT, height: UNIT,
+                     fill: colour, class: "cell" }, ground);
+      });
+    } else {
+      for (const [a, b] of board.lines) {
+        const [x1, y1] = this.xy(a);
+        const [x2, y2] = this.xy(b);
+        el("line", { x1, y1, x2, y2, class: "line" }, ground);
+      }
+    }
+    this._labels(ground);
+    const last = new Set((marks.last || []).map((t) => t[1]));
+    const hint = new Set((marks.hint || []).map((t) => t[1]));
+    const selected = new Set(marks.selected || []);
+    const changed = new Set(marks.changed || []);
+    const removed = new Map((marks.removed || []).map((t) => [t.point, t.token]));
+    const targets = new Map((marks.targets || []).map((t) => [t.point, t.kind]));
+    board.points.forEach((name, i) => {
+      const [cx, cy] = this.xy(i);
+      const token = pieces[i] || "";
+      const g = el("g", { class: "pt", "data-point": i, "data-name": name,
+                          "data-piece": token }, svg);
+      const target = targets.get(i);
+      let label = `${name}, ${pieceName(token)}`;
+      if (target === "take") label += ", can be taken";
+      else if (target) label += ", possible move";
+      if (selected.has(i)) label += ", selected";
+      g.setAttribute("aria-label", label);
+      if (this.onPoint) {
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+      }
+      const r = board.cells ? UNIT / 2 : UNIT * 0.42;
+      el(board.cells ? "rect" : "circle", board.cells
+        ? { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, class: "hit" }
+        : { cx, cy, r, class: "hit" }, g);
+      if (last.has(i)) g.classList.add("last");
+      if (hint.has(i)) g.classList.add("hinted");
+      if (last.has(i) || hint.has(i)) {
+        el(board.cells ? "rect" : "circle", board.cells
+          ? { x: cx - r + 4, y: cy - r + 4, width: 2 * r - 8, height: 2 * r - 8, class: "glow" }
+          : { cx, cy, r: r * 0.95, class: "glow" }, g);
+      }
+      if (!board.cells) el("circle", { cx, cy, r: 9, class: "spot" }, g);
+      if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : "");
+      else if (removed.has(i)) this._piece(g, removed.get(i), cx, cy, "removed");
+      if (selected.has(i)) el("circle", { cx, cy, r: UNIT * 0.4, class: "ring selected" }, g);
+      if (target === "take") el("circle", { cx, cy, r: UNIT * 0.4, class: "ring take" }, g);
+      else if (target) el("circle", { cx, cy, r: UNIT * 0.13, class: "dot" }, g);
+    });
+  }
+
+  _piece(g, token, cx, cy, effect) {
+    const colour = token.endsWith("w") || token === "W" ? "white" : "black";
+    const piece = el("g", { class: `piece ${colour} ${effect}`.trim() }, g);
+    if (token.startsWith("k")) {
+      el("circle", { cx, cy, r: UNIT * 0.4, class: "king-disc" }, piece);
+      const crown = el("text", { x: cx, y: cy + UNIT * 0.16, class: "crown" }, piece);
+      crown.textContent = "♚";
+      return;
+    }
+    el("circle", { cx, cy, r: UNIT * (this.board.cells ? 0.36 : 0.33), class: "stone" }, piece);
+    if (token === "W" || token === "B") {
+      el("circle", { cx, cy, r: UNIT * 0.2, class: "mullah" }, piece);
+    }
+  }
+
+  _labels(parent) {
+    const files = new Map();
+    const ranks = new Map();
+    this.board.points.forEach((name, i) => {
+      const m = /^([a-zA-Z]+)(\d+)$/.exec(name);
+      if (!m) return;
+      const [x, y] = this.xy(i);
+      files.set(m[1], x);
+      ranks.set(m[2], y);
+    });
+    const bottom = MARGIN + this.maxY * UNIT + (this.board.cells ? UNIT / 2 + 18 : 48);
+    const left = this.board.cells ? MARGIN - UNIT / 2 - 14 : MARGIN - 44;
+    for (const [text, x] of files) {
+      el("text", { x, y: bottom + 6, class: "coord" }, parent).textContent = text;
+    }
+    for (const [text, y] of ranks) {
+      el("text", { x: left, y: y + 8, class: "coord" }, parent).textContent = text;
+    }
+  }
+
+  _listen() {
+    const svg = this.svg;
+    let drag = null;
+    const pointOf = (node) => {
+      const g = node && node.closest ? node.closest(".pt") : null;
+      return g && svg.contains(g) ? Number(g.dataset.point) : null;
+    };
+    svg.addEventListener("pointerdown", (event) => {
+      const p = pointOf(event.target);
+      if (p === null || event.button > 0) return;
+      event.preventDefault();
+      drag = { from: p, x: event.clientX, y: event.clientY, ghost: null };
+      this.onPoint(p);
+    });
+    window.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      if (!drag.ghost && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6) {
+        const source = svg.querySelector(`.pt[data-point="${drag.from}"] .piece`);
+        if (source) {
+          drag.ghost = source.cloneNode(true);
+          drag.ghost.classList.add("ghost");
+          svg.appendChild(drag.ghost);
+        }
+      }
+      if (drag.ghost) {
+        const ctm = svg.getScreenCTM().inverse();
+        const pt = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm);
+        const [fx, fy] = this.xy(drag.from);
+        drag.ghost.setAttribute("transform", `translate(${pt.x - fx} ${pt.y - fy})`);
+      }
+    });
+    window.addEventListener("pointerup", (event) => {
+      if (!drag) return;
+      const from = drag.from;
+      if (drag.ghost) drag.ghost.remove();
+      drag = null;
+      const p = pointOf(document.elementFromPoint(event.clientX, event.clientY));
+      if (p !== null && p !== from) this.onPoint(p);
+    });
+    svg.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const p = pointOf(event.target);
+      if (p === null) return;
+      event.preventDefault();
+      this.onPoint(p);
+      const again = svg.querySelector(`.pt[data-point="${p}"]`);
+      if (again) again.focus();
+    });
+  }
+}

@@ -1,0 +1,231 @@
+// The game page: draws what the server sends and sends the player's intents.  It holds no rules:
+// legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
+import { Board } from "/static/board.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const tokenKey = `ludoteca:${gameId}`;
+const $ = (id) => document.getElementById(id);
+
+let view = null;
+let board = null;
+let socket = null;
+let prefix = [];
+let hint = null;
+let previous = null;
+let flipped = false;
+let retry = 500;
+
+function token() { return localStorage.getItem(tokenKey); }
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else notice("Not connected; reconnecting…");
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+  socket.onopen = () => { retry = 500; socket.send(JSON.stringify({ type: "hello", token: token() })); };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") receive(message);
+    else if (message.type === "error") notice(message.message);
+    else if (message.type === "hint") showHint(message);
+  };
+  socket.onclose = (event) => {
+    if (event.code === 4404) { $("status").textContent = "There is no such game."; return; }
+    $("status").textContent = "Connection lost; reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+function notice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function receive(next) {
+  const changedPosition = !view || next.ply !== view.ply || next.pieces.join() !== view.pieces.join();
+  previous = view;
+  view = next;
+  if (changedPosition) { prefix = []; hint = null; $("hint-text").textContent = ""; notice(""); }
+  if (!board) {
+    board = new Board($("board"), view.board, touch);
+    document.title = `Ludoteca — ${view.title}`;
+  }
+  board.flipped = flipped;
+  render();
+}
+
+const colourName = (c) => (c === "white" ? "White" : "Black");
+
+function mine() { return view.you.includes(view.turn) && view.legal.length > 0; }
+
+function candidates() {
+  return view.legal.filter((m) => prefix.every((p, i) => m.g[i] && m.g[i][1] === p));
+}
+
+function touch(point) {
+  if (!view || !mine()) return;
+  let options = candidates().filter((m) => m.g[prefix.length] && m.g[prefix.length][1] === point);
+  if (!options.length && prefix.length) {
+    prefix = [];
+    options = candidates().filter((m) => m.g[0][1] === point);
+  }
+  if (!options.length) { render(); return; }
+  prefix.push(point);
+  const done = options.find((m) => m.g.length === prefix.length);
+  if (done) {
+    send({ type: "move", move: done.n, ply: view.ply });
+    prefix = [];
+    render({ pending: done });
+    return;
+  }
+  render();
+}
+
+// Points whose piece changed colour (conversions) or vanished (captures) with the last move.
+function changes() {
+  const out = { changed: [], removed: [] };
+  if (!previous || previous.ply + 1 !== view.ply) return out;
+  const moved = new Set((view.last || []).filter((t) => t[0] !== "take").map((t) => t[1]));
+  view.pieces.forEach((token, i) => {
+    const before = previous.pieces[i];
+    if (moved.has(i) || !before) return;
+    if (token && token !== before) out.changed.push(i);
+    if (!token) out.removed.push({ point: i, token: before });
+  });
+  return out;
+}
+
+function instruction() {
+  if (!prefix.length) {
+    const kinds = new Set(view.legal.map((m) => m.g[0][0]));
+    return kinds.has("from") ? (kinds.has("to") ? "place a man or choose one to move" : "choose a piece to move") : "choose a point to place a man";
+  }
+  const next = new Set(candidates().map((m) => m.g[prefix.length][0]));
+  if (next.has("take")) return "choose an enemy piece to remove (ringed red)";
+  return prefix.length > 1 ? "continue the capture: choose the next landing point" : "choose where it goes (dotted)";
+}
+
+function render(extra = {}) {
+  const marks = { last: view.last || [], selected: prefix.slice(), targets: [],
+                  hint: hint ? hint.gesture : [], ...changes() };
+  if (mine()) {
+    for (const m of candidates()) {
+      const next = m.g[prefix.length];
+      if (next && prefix.length) marks.targets.push({ point: next[1], kind: next[0] });
+    }
+  }
+  board.draw(view.pieces, marks);
+  renderStatus(extra);
+  renderPanels();
+  renderMoves();
+}
+
+function renderStatus(extra) {
+  const hand = view.hand ? ` In hand: White ${view.hand[0]}, Black ${view.hand[1]}.` : "";
+  let text;
+  if (view.status === "over") text = view.outcome.text;
+  else if (view.status === "waiting") text = "Waiting for a second player to join.";
+  else if (extra.pending) text = `Sending ${extra.pending.n}…`;
+  else if (view.thinking) text = `${colourName(view.turn)} to move — the computer is thinking…`;
+  else if (mine()) text = `Your move (${colourName(view.turn)}): ${instruction()}.`;
+  else if (view.you.length) text = `${colourName(view.turn)} to move — waiting for your opponent.`;
+  else text = `${colourName(view.turn)} to move. You are watching.`;
+  $("status").textContent = text + (view.status === "over" ? "" : hand);
+  const banner = $("banner");
+  banner.hidden = view.status !== "over";
+  if (view.status === "over") {
+    banner.textContent = `${view.outcome.result} — ${view.outcome.text}`;
+  }
+  $("title").textContent = `${view.title} · ${view.rules}`;
+  const players = $("players");
+  players.innerHTML = "";
+  for (const colour of ["white", "black"]) {
+    const p = view.players[colour];
+    const div = document.createElement("div");
+    div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
+    const you = view.you.includes(colour) ? " (you)" : "";
+    div.textContent = `${colourName(colour)}: ${p.label}${you}`;
+    players.appendChild(div);
+  }
+}
+
+function renderPanels() {
+  const seated = view.you.length > 0;
+  const live = view.status === "live";
+  const free = view.players.white.seated ? "black" : "white";
+  $("join").hidden = !(view.status === "waiting" && !seated);
+  $("join-text").textContent = `This game waits for a player for ${colourName(free)}.`;
+  $("invite").hidden = !(view.status === "waiting" && seated);
+  $("invite-link").value = `${location.origin}/game/${gameId}`;
+  const offer = $("offer");
+  const theirDraw = view.draw_offer && seated && !(view.you.length === 1 && view.you[0] === view.draw_offer);
+  const theirUndo = view.undo_offer && seated && !(view.you.length === 1 && view.you[0] === view.undo_offer);
+  offer.hidden = !(live && (theirDraw || theirUndo));
+  if (theirDraw) { offer.dataset.kind = "draw"; $("offer-text").textContent = `${colourName(view.draw_offer)} offers a draw.`; }
+  else if (theirUndo) { offer.dataset.kind = "undo"; $("offer-text").textContent = `${colourName(view.undo_offer)} asks to take back a move.`; }
+  $("undo").hidden = !seated;
+  $("undo").textContent = view.mode === "online" ? "Ask to take back" : "Take back";
+  $("undo").disabled = !view.moves.length || view.status === "waiting" || (view.mode === "online" && !live);
+  $("hint").hidden = view.mode !== "computer" || !seated;
+  $("hint").disabled = !mine();
+  $("draw").hidden = !seated;
+  $("draw").disabled = !live || (view.draw_offer && view.you.length === 1 && view.you[0] === view.draw_offer);
+  $("resign").hidden = !seated;
+  $("resign").disabled = !live;
+  $("move-form").hidden = !seated;
+  $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.innerHTML = "";
+  for (let i = 0; i < view.moves.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = view.moves.slice(i, i + 2).join("  ");
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function showHint(found) {
+  hint = found;
+  $("hint-text").textContent = `Hint: ${found.move}. ${found.text}. Line: ${found.pv.join(" ")}`;
+  render();
+}
+
+$("undo").onclick = () => send({ type: "undo" });
+$("hint").onclick = () => { $("hint-text").textContent = "Thinking about a hint…"; send({ type: "hint" }); };
+$("draw").onclick = () => send({ type: "offer_draw" });
+$("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
+$("flip").onclick = () => { flipped = !flipped; if (board) { board.flipped = flipped; render(); } };
+$("offer-yes").onclick = () => send({ type: `accept_${$("offer").dataset.kind}` });
+$("offer-no").onclick = () => send({ type: `decline_${$("offer").dataset.kind}` });
+$("copy-invite").onclick = async () => {
+  $("invite-link").select();
+  try { await navigator.clipboard.writeText($("invite-link").value); notice("Link copied."); }
+  catch { notice("Select the link and copy it."); }
+};
+$("join-button").onclick = async () => {
+  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST" });
+  const data = await answer.json();
+  if (!answer.ok) { notice(data.error); return; }
+  localStorage.setItem(tokenKey, data.token);
+  send({ type: "hello", token: data.token });
+};
+$("move-form").onsubmit = (event) => {
+  event.preventDefault();
+  const text = $("move-input").value.trim();
+  if (!text || !view) return;
+  send({ type: "move", move: text, ply: view.ply });
+  $("move-input").value = "";
+};
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && prefix.length) { prefix = []; render(); }
+});
+
+connect();

@@ -1,0 +1,60 @@
+// Step through an imported record: the server replays it and sends every position.
+import { Board } from "/static/board.js";
+
+const $ = (id) => document.getElementById(id);
+let game = null;
+let board = null;
+let ply = 0;
+
+function show() {
+  const position = game.positions[ply];
+  board.draw(position.pieces, { last: position.last || [] });
+  const total = game.positions.length - 1;
+  const where = ply ? `after ${ply}. ${position.move}` : "start";
+  const end = ply === total && game.ending ? ` ${game.ending}` : "";
+  $("status").textContent = `Move ${ply} of ${total} (${where}).${end}`;
+  document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i + 1 === ply));
+}
+
+function go(target) {
+  if (!game) return;
+  ply = Math.max(0, Math.min(game.positions.length - 1, target));
+  show();
+}
+
+$("load").onsubmit = async (event) => {
+  event.preventDefault();
+  const answer = await fetch("/api/records/replay", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                      body: JSON.stringify({ text: $("record").value }) });
+  const data = await answer.json();
+  $("notice").hidden = answer.ok;
+  if (!answer.ok) { $("notice").textContent = data.error; return; }
+  game = data;
+  $("board").replaceChildren();
+  board = new Board($("board"), game.board);
+  $("title").textContent = `${game.title} · ${game.rules} · ${game.result}`;
+  $("moves").replaceChildren(...game.positions.slice(1).map((p, i) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link";
+    button.textContent = p.move;
+    button.onclick = () => go(i + 1);
+    li.appendChild(button);
+    return li;
+  }));
+  go(0);
+};
+$("file").onchange = async () => { const f = $("file").files[0]; if (f) $("record").value = await f.text(); };
+$("first").onclick = () => go(0);
+$("back").onclick = () => go(ply - 1);
+$("next").onclick = () => go(ply + 1);
+$("last").onclick = () => go(Infinity);
+$("flip").onclick = () => { if (board) { board.flipped = !board.flipped; show(); } };
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
+  if (event.key === "ArrowLeft") go(ply - 1);
+  if (event.key === "ArrowRight") go(ply + 1);
+  if (event.key === "Home") go(0);
+  if (event.key === "End") go(Infinity);
+});

@@ -1,0 +1,172 @@
+"""The database of games: tables, migrations and the few queries the server makes.
+
+Any SQLAlchemy async URL works (``sqlite+aiosqlite:///path``, ``postgresql+asyncpg://...``); the
+schema is created and upgraded by the Alembic migrations in ``migrations/`` when the store opens.
+Every accepted move is one row of ``moves``; its primary key (game, ply) makes two writers of
+the same ply impossible, so a move is acknowledged only after its row is committed.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    delete,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["GameRow", "MoveRow", "Store", "default_url"]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: what is played, who sits where, and how it stands."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[str] = mapped_column(String(200))
+    setup: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    position: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    mode: Mapped[str] = mapped_column(String(16))  # computer | hotseat | online
+    white: Mapped[str] = mapped_column(String(64))  # "human" or an agent spec
+    black: Mapped[str] = mapped_column(String(64))
+    white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # sha256 hex
+    black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | live | over
+    ply: Mapped[int] = mapped_column(Integer, default=0)  # moves played
+    result: Mapped[str] = mapped_column(String(8), default="*")
+    termination: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    draw_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    undo_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now,
+                                                       index=True)
+
+
+class MoveRow(Base):
+    """One accepted move, in the game's notation."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    move: Mapped[str] = mapped_column(Text)
+    played: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory (created if missing)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("ludoteca"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'ludoteca.db'}"
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class StaleError(Exception):
+    """The game changed under a write (another ply was stored first)."""
+
+
+class Store:
+    """Async access to the games and moves tables."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def open(self) -> None:
+        """Create or upgrade the schema to the newest migration."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def add_game(self, row: GameRow) -> None:
+        async with self.session.begin() as session:
+            session.add(row)
+
+    async def game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
+        """A game and its moves in order, or None."""
+        async with self.session() as session:
+            row = await session.get(GameRow, game_id)
+            if row is None:
+                return None
+            moves = await session.scalars(
+                select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.ply))
+            return row, list(moves)
+
+    async def add_move(self, game_id: str, ply: int, move: str, **changes: object) -> None:
+        """Store move number ``ply`` (0-based) and the game's new fields in one transaction;
+        :class:`StaleError` if the game is no longer at ``ply``."""
+        async with self.session.begin() as session:
+            done = await session.execute(
+                update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
+                .values(ply=ply + 1, updated=_now(), **changes))
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleError(game_id)
+            session.add(MoveRow(game_id=game_id, ply=ply, move=move))
+
+    async def take_back(self, game_id: str, ply: int, keep: int, **changes: object) -> None:
+        """Delete the moves after the first ``keep`` of a game at ``ply``."""
+        async with self.session.begin() as session:
+            done = await session.execute(
+                update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
+                .values(ply=keep, updated=_now(), **changes))
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleError(game_id)
+            await session.execute(
+                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep))
+
+    async def change(self, game_id: str, **changes: object) -> None:
+        """Update a game's fields (status, offers, seats, result)."""
+        async with self.session.begin() as session:
+            await session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes))
+
+    async def listing(self, status: str, limit: int = 30) -> Sequence[GameRow]:
+        """The most recently active games with a status."""
+        async with self.session() as session:
+            rows = await session.scalars(
+                select(GameRow).where(GameRow.status == status)
+                .order_by(GameRow.updated.desc()).limit(limit))
+            return rows.all()
+
+    async def count(self) -> int:
+        async with self.session() as session:
+            return int(await session.scalar(select(func.count()).select_from(GameRow)) or 0)

@@ -1,0 +1,37 @@
+"""Computer work for the server, run in worker processes (never in the event loop).
+
+Each job rebuilds the position from plain values (game, rule set, start code, moves), so it
+pickles cheaply and needs no shared state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ai import Limit, make_agent
+from ..ai.analysis import analyse
+from ..core import State
+from ..games import resolve
+
+
+def position(game: str, rules: str, start: str, moves: list[str]) -> State:
+    """The position after ``moves`` from the position code ``start``."""
+    game_cls, ruleset = resolve(game, rules)
+    state = game_cls.from_code(start, ruleset)
+    for move in moves:
+        state.push(move)
+    return state
+
+
+def computer_move(game: str, rules: str, start: str, moves: list[str], spec: str,
+                  seed: int) -> str:
+    """The move the agent ``spec`` chooses (its notation)."""
+    state = position(game, rules, start, moves)
+    return str(make_agent(spec, state.rules, seed).choose(state))
+
+
+def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) -> dict[str, Any]:
+    """The best move, an evaluation a person understands and the principal variation."""
+    state = position(game, rules, start, moves)
+    found = analyse(state, Limit(seconds=seconds), seed=0)
+    return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
