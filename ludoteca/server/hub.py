@@ -112,8 +112,8 @@ class Hub:
             state = game.new(rules, seed=0)
             out.append({
                 "name": name, "title": game.title, "summary": game.summary,
-                "rule_sets": [{"name": d.name, "description": d.description}
-                              for d in game.rule_sets],
+                "rule_sets": [{"name": d.name, "description": d.description,
+                               "settings": dict(d.defaults)} for d in game.rule_sets],
                 "levels": [_level_dict(level) for level in levels(rules)],
                 "board": _board(state), "pieces": state.pieces(),
             })

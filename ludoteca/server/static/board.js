@@ -4,7 +4,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 100;
-const MARGIN = 70;
+const MARGIN = 100;
 // Morelli's bands from the outside in, then the Throne (violet).
 const RAINBOW = ["#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8"];
 const NAMES = { w: "white man", b: "black man", W: "white Mullah", B: "black Mullah",
@@ -137,8 +137,8 @@ export class Board {
       files.set(m[1], x);
       ranks.set(m[2], y);
     });
-    const bottom = MARGIN + this.maxY * UNIT + (this.board.cells ? UNIT / 2 + 18 : 48);
-    const left = this.board.cells ? MARGIN - UNIT / 2 - 14 : MARGIN - 44;
+    const bottom = MARGIN + this.maxY * UNIT + (this.board.cells ? UNIT / 2 + 28 : 60);
+    const left = this.board.cells ? MARGIN - UNIT / 2 - 24 : MARGIN - 62;
     for (const [text, x] of files) {
       el("text", { x, y: bottom + 6, class: "coord" }, parent).textContent = text;
     }

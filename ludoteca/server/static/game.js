@@ -194,7 +194,7 @@ function renderMoves() {
 
 function showHint(found) {
   hint = found;
-  $("hint-text").textContent = `Hint: ${found.move}. ${found.text}. Line: ${found.pv.join(" ")}`;
+  $("hint-text").textContent = `Hint: ${found.move} — ${found.text}. Line: ${found.pv.join(" ")}`;
   render();
 }
 

@@ -24,9 +24,33 @@ function showGame() {
   showRules();
 }
 
+function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules").value); }
+
 function showRules() {
-  const rules = chosen().rule_sets.find((r) => r.name === $("rules").value);
-  $("rules-text").textContent = rules ? rules.description : "";
+  const rules = ruleSet();
+  $("rules-text").textContent = rules.description;
+  const box = $("settings");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const [key, value] of Object.entries(rules.settings)) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = key;
+    input.dataset.default = String(value);
+    if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${key.replaceAll("_", " ")}`); }
+    else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${key.replaceAll("_", " ")} `, input); }
+    box.appendChild(label);
+  }
+  box.hidden = !Object.keys(rules.settings).length;
+}
+
+// The rule-set spec: its name, then the settings changed from their defaults ("felli:multi_capture").
+function ruleSpec() {
+  const changed = [];
+  $("settings").querySelectorAll("input").forEach((input) => {
+    const value = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (input.checked ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
+  });
+  return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
 }
 
 function showOpponent() {
@@ -61,7 +85,7 @@ async function refresh() {
 
 async function start(event) {
   event.preventDefault();
-  const body = { game: chosen().name, rules: $("rules").value, opponent: opponent(),
+  const body = { game: chosen().name, rules: ruleSpec(), opponent: opponent(),
                  colour: $("colour").value, level: Number($("level").value),
                  position: $("position").value.trim() || null };
   const answer = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },

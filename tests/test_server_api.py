@@ -1,0 +1,257 @@
+"""The web server through its HTTP API and websockets: every move is checked by the engine and
+stored, seats are guarded by tokens, hostile input changes nothing, games survive a restart."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import ludoteca
+from ludoteca.server import create_app
+
+FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
+
+
+def url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path / 'games.db'}"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(url(tmp_path), workers=1)) as test_client:
+        yield test_client
+
+
+def new(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    return data["id"], data["tokens"]
+
+
+def act(client: TestClient, game_id: str, token: str | None, **intent: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/actions", json={"token": token, **intent})
+
+
+def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"X-Seat-Token": token} if token else {}
+    answer = client.get(f"/api/games/{game_id}", headers=headers)
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def wait_for(client: TestClient, game_id: str, test: Any, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = view(client, game_id)
+        if test(state):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"timed out; last state: {state}")
+
+
+def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/catalogue").json()}
+    assert set(games) == {"morris", "felli", "morelli"}
+    for game in games.values():
+        ratings = [level["rating"] for level in game["levels"]]
+        assert len(ratings) >= 5 and ratings == sorted(ratings)
+        assert len(game["pieces"]) == len(game["board"]["points"]) and game["summary"]
+    assert games["morelli"]["board"]["cells"] and not games["morris"]["board"]["cells"]
+
+
+def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    assert tokens["white"] == tokens["black"]
+    token = tokens["white"]
+    for ply, move in enumerate(["a7", "g1", "d7"]):
+        state = act(client, game_id, token, type="move", move=move, ply=ply).json()
+        assert state["moves"][-1] == move
+    legal = {m["n"] for m in state["legal"]}
+    assert len(legal) == 21 and "a7" not in legal
+    assert state["hand"] == [7, 8] and state["turn"] == "black"
+    answer = act(client, game_id, token, type="move", move="a7", ply=3)
+    assert answer.status_code == 400 and "a7" in answer.json()["error"]
+    answer = act(client, game_id, token, type="move", move="z9", ply=3)
+    assert answer.status_code == 400
+    answer = act(client, game_id, token, type="move", move="g4", ply=1)  # a stale page
+    assert answer.status_code == 409 and "changed" in answer.json()["error"]
+    state = view(client, game_id)
+    assert state["moves"] == ["a7", "g1", "d7"] and state["legal"] == []  # spectators get none
+    # the mill a7-d7-g7 removes a black man: its gesture ends with the take
+    act(client, game_id, token, type="move", move="g4", ply=3)
+    state = act(client, game_id, token, type="move", move="g7xg1", ply=4).json()
+    assert [(k, state["board"]["points"][p]) for k, p in state["last"]] == [
+        ("to", "g7"), ("take", "g1")]
+    names = state["board"]["points"]
+    placed = {names[i]: t for i, t in enumerate(state["pieces"]) if t}
+    assert placed == {"a7": "w", "d7": "w", "g7": "w", "g4": "b"}
+
+
+def test_seats_are_guarded(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="online", colour="white")
+    white = tokens["white"]
+    answer = act(client, game_id, white, type="move", move="b2-c3", ply=0)
+    assert answer.status_code == 409 and "not started" in answer.json()["error"]
+    lobby = client.get("/api/lobby").json()
+    assert [g["id"] for g in lobby["open"]] == [game_id] and lobby["open"][0]["free"] == "black"
+    joined = client.post(f"/api/games/{game_id}/join").json()
+    assert joined["colour"] == "black"
+    black = joined["token"]
+    assert client.post(f"/api/games/{game_id}/join").status_code == 409  # no third player
+    assert act(client, game_id, "forged-token", type="move", move="b2-c3", ply=0).status_code == 403
+    assert act(client, game_id, None, type="resign").status_code == 403
+    answer = act(client, game_id, black, type="move", move="b4-c3", ply=0)
+    assert answer.status_code == 409 and "turn" in answer.json()["error"]
+    assert view(client, game_id)["ply"] == 0
+    assert act(client, game_id, white, type="move", move="b2-c3", ply=0).status_code == 200
+    assert view(client, game_id, black)["legal"]
+    assert view(client, game_id, white)["legal"] == []
+
+
+def test_malformed_requests_get_clear_errors(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    token = tokens["white"]
+    bad = client.post(f"/api/games/{game_id}/actions", content=b"{not json",
+                      headers={"Content-Type": "application/json"})
+    assert bad.status_code == 400 and "error" in bad.json()
+    assert client.post("/api/games", json={"game": "chess"}).json()["error"].startswith("unknown")
+    assert client.post("/api/games", json={"game": "morris", "opponent": "alien"}).status_code == 400
+    assert client.post("/api/games", json={"game": "morris", "level": 99}).status_code == 400
+    answer = client.post("/api/games", json={"game": "felli", "position": "bbb/www w 0 0"})
+    assert answer.status_code == 400 and "rows" in answer.json()["error"]
+    assert client.get("/api/games/no-such-game").status_code == 404
+    assert act(client, game_id, token, type="teleport").status_code == 400
+    assert act(client, game_id, token, type="move", move="a7").status_code == 400  # no ply
+    huge = client.post(f"/api/games/{game_id}/actions", content=b"x" * 300_000,
+                       headers={"Content-Type": "application/json"})
+    assert huge.status_code == 413
+    assert view(client, game_id)["ply"] == 0
+
+
+def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="online", colour="black")
+    black = tokens["black"]
+    white = client.post(f"/api/games/{game_id}/join").json()["token"]
+    path = f"/ws/games/{game_id}"
+    with client.websocket_connect(path) as ws_white, client.websocket_connect(path) as ws_black, \
+            client.websocket_connect(path) as ws_watch:
+        for ws, token in ((ws_white, white), (ws_black, black), (ws_watch, None)):
+            ws.send_json({"type": "hello", "token": token})
+        assert ws_white.receive_json()["you"] == ["white"]
+        assert ws_black.receive_json()["you"] == ["black"]
+        assert ws_watch.receive_json()["you"] == []
+        ws_white.send_json({"type": "move", "move": "d6", "ply": 0})
+
+        def next_state(ws: Any) -> dict[str, Any]:
+            while True:
+                message: dict[str, Any] = ws.receive_json()
+                if message["type"] == "state" and message["ply"] == 1:
+                    return message
+
+        for ws in (ws_white, ws_black, ws_watch):
+            assert next_state(ws)["moves"] == ["d6"]
+        ws_watch.send_json({"type": "move", "move": "f4", "ply": 1})
+        assert ws_watch.receive_json()["type"] == "error"
+        ws_watch.send_text("{oops")
+        assert "JSON" in ws_watch.receive_json()["message"]
+        ws_black.send_text('{"type": "move", "move": "' + "f" * 5000 + '", "ply": 1}')
+        assert "limited" in ws_black.receive_json()["message"]
+        ws_black.send_json({"type": "move", "move": "f4", "ply": 1})
+        while (message := ws_black.receive_json())["type"] != "state" or message["ply"] != 2:
+            pass
+        assert message["moves"] == ["d6", "f4"]
+    with client.websocket_connect("/ws/games/nope") as ws:
+        assert ws.receive_json()["type"] == "error"
+
+
+def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="online", colour="white")
+    white = tokens["white"]
+    black = client.post(f"/api/games/{game_id}/join").json()["token"]
+    act(client, game_id, white, type="move", move="b2-c3", ply=0)
+    assert act(client, game_id, white, type="accept_undo").status_code == 409
+    act(client, game_id, white, type="undo")
+    assert view(client, game_id)["undo_offer"] == "white"
+    assert act(client, game_id, white, type="accept_undo").status_code == 409  # not your own
+    state = act(client, game_id, black, type="accept_undo").json()
+    assert state["moves"] == [] and state["undo_offer"] is None
+    act(client, game_id, white, type="offer_draw")
+    act(client, game_id, black, type="decline_draw")
+    assert view(client, game_id)["draw_offer"] is None
+    act(client, game_id, black, type="offer_draw")
+    state = act(client, game_id, white, type="accept_draw").json()
+    assert state["status"] == "over" and state["outcome"]["result"] == "1/2-1/2"
+    assert "agreement" in state["outcome"]["text"]
+    assert act(client, game_id, white, type="move", move="b2-c3", ply=0).status_code == 409
+    record = client.get(f"/api/games/{game_id}/record").text
+    tags = ludoteca.record.loads(record).tags
+    assert tags["Result"] == "1/2-1/2" and tags["Termination"] == "draw agreed"
+
+
+def test_felli_chain_and_resignation(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", rules="felli:multi_capture",
+                          opponent="hotseat", position=FELLI_TRIPLE)
+    token = tokens["white"]
+    state = view(client, game_id, token)
+    chain = next(m for m in state["legal"] if m["n"] == "a1xc3xe5xa5")
+    names = state["board"]["points"]
+    assert [(k, names[p]) for k, p in chain["g"]] == [
+        ("from", "a1"), ("to", "c3"), ("to", "e5"), ("to", "a5")]
+    state = act(client, game_id, token, type="move", move="a1xc3xe5xa5", ply=0).json()
+    assert state["status"] == "over" and state["outcome"]["result"] == "1-0"
+    assert state["pieces"].count("b") == 0
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    state = act(client, game_id, tokens["white"], type="resign").json()
+    assert state["outcome"]["result"] == "0-1" and "resign" in state["outcome"]["text"]
+
+
+def test_records_replay_and_reject_bad_ones(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    for ply, move in enumerate(["d6", "f4", "d2"]):
+        act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
+    text = client.get(f"/api/games/{game_id}/record").text
+    assert ludoteca.record.loads(text).moves == ["d6", "f4", "d2"]
+    replay = client.post("/api/records/replay", json={"text": text}).json()
+    assert len(replay["positions"]) == 4 and replay["positions"][3]["move"] == "d2"
+    assert replay["positions"][2]["pieces"].count("b") == 1
+    broken = text.replace("f4", "f9")
+    answer = client.post("/api/records/replay", json={"text": broken})
+    assert answer.status_code == 400 and "f9" in answer.json()["error"]
+
+
+def test_computer_replies_and_takes_back(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="computer", level=1, colour="white")
+    token = tokens["white"]
+    act(client, game_id, token, type="move", move="d6", ply=0)
+    state = wait_for(client, game_id, lambda s: s["ply"] == 2 and not s["thinking"])
+    assert state["players"]["black"]["kind"] == "computer"
+    assert act(client, game_id, token, type="move", move="d6", ply=2).status_code == 400
+    hint = client.post(f"/api/games/{game_id}/hint", json={"token": token}).json()
+    assert hint["move"] in {m["n"] for m in view(client, game_id, token)["legal"]}
+    assert hint["text"] and hint["pv"][0] == hint["move"]
+    state = act(client, game_id, token, type="undo").json()
+    assert state["moves"] == [] and state["turn"] == "white"
+    assert client.post(f"/api/games/{game_id}/hint", json={"token": "x"}).status_code == 403
+
+
+def test_games_survive_a_restart(tmp_path: Path) -> None:
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        hot, tokens = new(client, game="felli", opponent="hotseat")
+        for ply, move in enumerate(["b2-c3", "d4xb2"]):
+            assert act(client, hot, tokens["white"], type="move", move=move,
+                       ply=ply).status_code == 200
+        # the computer (White) is to move when the server stops
+        computer, _ = new(client, game="morris", opponent="computer", level=1, colour="black")
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        state = view(client, hot, tokens["white"])
+        assert state["moves"] == ["b2-c3", "d4xb2"] and state["turn"] == "white"
+        state = act(client, hot, tokens["white"], type="move", move="c2-c3", ply=2).json()
+        assert state["moves"][-1] == "c2-c3"
+        assert wait_for(client, computer, lambda s: s["ply"] >= 1)["moves"]

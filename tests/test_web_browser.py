@@ -1,0 +1,251 @@
+"""The web app in a real browser (Debian's Chromium driven by Playwright): games are played by
+clicking and dragging, as a person would.  Screenshots go to ``test-output/screenshots``."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ludoteca
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian's chromium is not installed (scripts/test installs it)",
+                allow_module_level=True)
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
+FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from ludoteca.server import create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.db"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(f"sqlite+aiosqlite:///{db}", workers=1),
+                            host="127.0.0.1", port=port, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not instance.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(300)  # let capture animations settle
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def point(page: Any, name: str) -> Any:
+    return page.locator(f'#board .pt[data-name="{name}"]')
+
+
+def piece(page: Any, name: str) -> str:
+    value: str = point(page, name).get_attribute("data-piece") or ""
+    return value
+
+
+def start(page: Any, server: str, game: str, opponent: str, rules: str | None = None,
+          position: str | None = None, level: int | None = None, colour: str = "white",
+          settings: tuple[str, ...] | list[str] = ()) -> None:
+    """Create a game from the lobby, as a person does, and wait for its page."""
+    page.goto(server + "/")
+    page.check(f'input[name="game"][value="{game}"]')
+    if rules:
+        page.select_option("#rules", rules)
+    for name in settings:
+        page.check(f'#settings input[name="{name}"]')
+    page.check(f'input[name="opponent"][value="{opponent}"]')
+    if level:
+        page.select_option("#level", str(level))
+    if opponent != "hotseat":
+        page.select_option("#colour", colour)
+    if position:
+        page.click("details summary")
+        page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#board .pt")
+
+
+def moves(page: Any) -> list[str]:
+    return [m for li in page.locator("#moves li").all_inner_texts() for m in li.split()]
+
+
+def wait_moves(page: Any, count: int) -> list[str]:
+    page.wait_for_function(
+        f"document.querySelectorAll('#moves li').length >= {(count + 1) // 2} && "
+        f"[...document.querySelectorAll('#moves li')].map(l => l.innerText.split(/\\s+/)"
+        f".filter(Boolean).length).reduce((a, b) => a + b, 0) >= {count}")
+    return moves(page)
+
+
+def test_morris_mill_and_removal_by_clicking(page: Any, server: str) -> None:
+    start(page, server, "morris", "hotseat")
+    assert "place a man" in page.inner_text("#status")
+    for n, name in enumerate(["a7", "g1", "d7", "g4"], start=1):
+        point(page, name).click()
+        wait_moves(page, n)
+    point(page, "g7").click()  # closes the mill a7-d7-g7: the black men are ringed red
+    assert page.locator("#board .ring.take").count() == 2
+    assert "remove" in page.inner_text("#status")
+    point(page, "g1").click()
+    assert wait_moves(page, 5)[-1] == "g7xg1"
+    assert piece(page, "g1") == "" and piece(page, "g4") == "b" and piece(page, "g7") == "w"
+    assert "In hand: White 6, Black 7" in page.inner_text("#status")
+    shot(page, "morris-mill")
+
+
+def test_felli_multi_capture_leap_by_leap(page: Any, server: str) -> None:
+    start(page, server, "felli", "hotseat", settings=["multi_capture"], position=FELLI_TRIPLE)
+    assert "felli:multi_capture" in page.inner_text("#title")
+    point(page, "a1").click()
+    point(page, "c3").click()  # the first leap; the chain must go on
+    assert page.locator("#board .ring.selected").count() == 2
+    assert "continue the capture" in page.inner_text("#status")
+    point(page, "e5").click()
+    point(page, "a5").click()
+    assert wait_moves(page, 1) == ["a1xc3xe5xa5"]
+    assert [piece(page, n) for n in ("b2", "d4", "c5", "a5")] == ["", "", "", "w"]
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "White wins" in page.inner_text("#banner")
+    shot(page, "felli-multi-capture")
+
+
+def morelli_capture_position() -> tuple[str, str, str, list[str]]:
+    """A 9x9 position (from seeded quiet moves) where the side to move can convert a stone:
+    its code, the capture's from and to squares, and the squares it converts (by the engine)."""
+    rng = random.Random(5)
+    state = ludoteca.new_game("morelli-9", seed=5)
+    while True:
+        captures = [m for m in state.legal_moves if state.is_tactical(m.code)]
+        if captures:
+            move = captures[0]
+            before = state.pieces()
+            after = state.child(move).pieces()
+            names = state.game.board(state.rules).points
+            flipped = [names[i] for i, (a, b) in enumerate(zip(before, after, strict=True))
+                       if a and b and a != b]
+            src, dst = (names[p] for _, p in state.gesture(move.code))
+            return state.code(), src, dst, flipped
+        state.push(rng.choice(list(state.legal_moves)))
+
+
+def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
+    code, src, dst, flipped = morelli_capture_position()
+    assert flipped
+    start(page, server, "morelli", "hotseat", rules="morelli-9", position=code)
+    mover = "b" if code.split()[1] == "b" else "w"
+    assert all(piece(page, n) not in ("", mover) for n in flipped)
+    point(page, src).drag_to(point(page, dst))
+    wait_moves(page, 1)
+    assert piece(page, dst) == mover and piece(page, src) == ""
+    assert all(piece(page, n) == mover for n in flipped)
+    assert page.locator("#board .piece.changed").count() == len(flipped)
+    shot(page, "morelli-capture")
+
+
+def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
+    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+        point(page, a).click()
+        point(page, b).click()
+        wait_moves(page, n)
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.inner_text("#banner") == "1-0 — White wins: the player to move has no legal move."
+    assert moves(page) == ["a1-b2", "b4-c3", "b2xd4"]
+    assert page.locator("#resign").is_disabled()
+    shot(page, "felli-hot-seat-end")
+
+
+def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
+    contexts = [browser.new_context(viewport={"width": 420, "height": 860}) for _ in range(3)]
+    ann, bob, eve = (c.new_page() for c in contexts)
+    try:
+        start(ann, server, "morris", "online", colour="white")
+        link = ann.input_value("#invite-link")
+        assert "Waiting for a second player" in ann.inner_text("#status")
+        bob.goto(link)
+        bob.click("#join-button")
+        bob.wait_for_selector("#join", state="hidden")
+        eve.goto(link)
+        eve.wait_for_selector("#board .pt")
+        assert "watching" in eve.inner_text("#status")
+        assert eve.locator("#join").is_hidden()
+        ann.locator('#board .pt[data-name="d6"]').click()
+        for page in (ann, bob, eve):
+            assert wait_moves(page, 1) == ["d6"]
+        eve.locator('#board .pt[data-name="f4"]').click()  # a spectator cannot move
+        bob.locator('#board .pt[data-name="f4"]').click()
+        for page in (ann, bob, eve):
+            assert wait_moves(page, 2) == ["d6", "f4"]
+        assert eve.locator('#board .pt[data-name="f4"]').get_attribute("data-piece") == "b"
+        bob.click("#draw")
+        ann.wait_for_selector("#offer:not([hidden])")
+        assert "offers a draw" in ann.inner_text("#offer")
+        ann.click("#offer-yes")
+        for page in (ann, bob, eve):
+            page.wait_for_selector("#banner:not([hidden])")
+            assert "Draw by" in page.inner_text("#banner")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        eve.screenshot(path=str(SHOTS / "online-spectator-phone.png"), full_page=True)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
+    start(page, server, "morris", "computer", level=1, colour="white")
+    point(page, "d6").click()
+    first = wait_moves(page, 2)  # the computer answered
+    page.reload()
+    page.wait_for_selector("#board .pt")
+    assert wait_moves(page, 2) == first
+    empty = next(n for n in ("d2", "b4", "f4", "d6", "b6", "f2") if piece(page, n) == "")
+    point(page, empty).press("Enter")  # keyboard play
+    after = wait_moves(page, 4)
+    assert after[:3] == [*first, empty]
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').innerText.startsWith('Hint:')")
+    assert page.locator("#board .pt.hinted").count() >= 1
+    shot(page, "morris-against-computer")
