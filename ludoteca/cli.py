@@ -59,6 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: "
                         "SQLite in your data directory)")
     p.add_argument("--workers", type=int, default=2, help="processes for computer players")
+    p.add_argument("--open", action="store_true", help="open the lobby in a web browser")
     p.set_defaults(handler=_serve)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
@@ -130,7 +131,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
-    serve(args.host, args.port, args.db, args.workers)
+    serve(args.host, args.port, args.db, args.workers, args.open)
     return 0
 
 

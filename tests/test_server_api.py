@@ -194,6 +194,16 @@ def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     record = client.get(f"/api/games/{game_id}/record").text
     tags = ludoteca.record.loads(record).tags
     assert tags["Result"] == "1/2-1/2" and tags["Termination"] == "draw agreed"
+    # a rematch with colours swapped: each player finds their new seat token in their own view
+    assert view(client, game_id, white)["rematch"] is None
+    act(client, game_id, black, type="rematch")
+    assert act(client, game_id, white, type="rematch").status_code == 409
+    rematch = view(client, game_id, white)["rematch"]
+    assert set(view(client, game_id)["rematch"]) == {"id"}  # spectators only see the link
+    new_white = view(client, game_id, black)["rematch"]["token"]
+    assert view(client, rematch["id"], new_white)["you"] == ["white"]
+    assert view(client, rematch["id"], rematch["token"])["you"] == ["black"]
+    assert view(client, rematch["id"])["status"] == "live"
 
 
 def test_felli_chain_and_resignation(client: TestClient) -> None:
@@ -256,3 +266,37 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
         state = act(client, hot, tokens["white"], type="move", move="c2-c3", ply=2).json()
         assert state["moves"][-1] == "c2-c3"
         assert wait_for(client, computer, lambda s: s["ply"] >= 1)["moves"]
+
+
+def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
+    import asyncio
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from ludoteca.server.store import MIGRATIONS, Store
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
+    with engine.begin() as connection:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(text(
+            "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
+            "created, updated) VALUES ('old', 'morris', 'morris', 'hotseat', 'human', 'human', "
+            "'live', 1, '*', '2026-01-01', '2026-01-01')"))
+        connection.execute(text(
+            "INSERT INTO moves (game_id, ply, move, played) VALUES ('old', 0, 'd6', '2026-01-01')"))
+    engine.dispose()
+
+    async def read() -> tuple[str | None, list[str]]:
+        store = Store(url(tmp_path))
+        await store.open()
+        found = await store.game("old")
+        await store.close()
+        assert found is not None
+        return found[0].rematch, found[1]
+
+    assert asyncio.run(read()) == (None, ["d6"])

@@ -196,6 +196,12 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert moves(page) == ["a1-b2", "b4-c3", "b2xd4"]
     assert page.locator("#resign").is_disabled()
     shot(page, "felli-hot-seat-end")
+    finished = page.url
+    page.click("#rematch-button")  # same position, a new game
+    page.wait_for_url(lambda url: url != finished and "/game/" in url)
+    page.wait_for_selector("#board .pt")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Your move')")
+    assert piece(page, "a1") == "w" and piece(page, "b4") == "b" and moves(page) == []
 
 
 def test_online_game_with_a_spectator(browser: Any, server: str) -> None:

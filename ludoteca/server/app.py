@@ -11,6 +11,8 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
+import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -235,9 +237,11 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         token: str | None = None
         try:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
                 try:
-                    intent = _read_intent(text)
+                    intent = _read_intent(message.get("text"))
                     if intent["type"] == "hello":
                         given = intent.get("token")
                         token = given if isinstance(given, str) else None
@@ -262,7 +266,9 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
     return app
 
 
-def _read_intent(text: str) -> dict[str, Any]:
+def _read_intent(text: str | None) -> dict[str, Any]:
+    if text is None:
+        raise ActionError(400, "messages are JSON text, not binary")
     if len(text.encode()) > MAX_MESSAGE:
         raise ActionError(413, f"messages are limited to {MAX_MESSAGE} bytes")
     try:
@@ -275,10 +281,20 @@ def _read_intent(text: str) -> dict[str, Any]:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
-          workers: int = 2) -> None:
-    """Run the web app until interrupted, printing its address first."""
+          workers: int = 2, open_browser: bool = False) -> None:
+    """Run the web app until interrupted, printing its address first (and opening it in a
+    browser when asked).  Game events are logged to standard error."""
+    import threading
+    import webbrowser
+
     import uvicorn
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     app = create_app(db_url, workers)
-    print(f"Ludoteca is running at http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
+    graphical = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                     or sys.platform in ("darwin", "win32"))
+    if open_browser and graphical:
+        threading.Timer(1.0, webbrowser.open, (address,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

@@ -99,6 +99,8 @@ class Hub:
         self.pool = pool
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: game id -> colour in that game -> seat token in its rematch (kept in memory only)
+        self.rematch_tokens: dict[str, dict[str, str]] = {}
         self._loading = asyncio.Lock()
 
     # --- catalogue ------------------------------------------------------------------------
@@ -125,12 +127,7 @@ class Hub:
         """A new game; its id and the seat tokens of its creator (colour name -> token)."""
         try:
             game_cls, ruleset = resolve(game, rules or None)
-            if position:
-                state = game_cls.from_code(position.strip(), ruleset)
-                setup = None
-            else:
-                state = game_cls.new(ruleset, seed=secrets.randbits(32))
-                setup = getattr(state, "setup", None)
+            start = game_cls.from_code(position.strip(), ruleset) if position else None
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         if opponent not in MODES:
@@ -142,7 +139,7 @@ class Hub:
         other = "black" if colour == "white" else "white"
         kinds = {"white": "human", "black": "human"}
         token = secrets.token_urlsafe(24)
-        hashes: dict[str, str | None] = {colour: _hash(token), other: None}
+        tokens = {colour: token}
         if opponent == "computer":
             ladder = levels(ruleset)
             number = level or 1
@@ -150,18 +147,31 @@ class Hub:
                 raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
             kinds[other] = f"level:{number}"
         elif opponent == "hotseat":
-            hashes[other] = hashes[colour]
+            tokens[other] = token
+        row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens)
+        return row.id, tokens
+
+    async def _open(self, game: str, rules: str, start: State | None, mode: str,
+                    kinds: dict[str, str], tokens: dict[str, str]) -> GameRow:
+        """Store and load a new game (from ``start``, or the usual start with a fresh setup);
+        ``tokens`` gives the seats already taken."""
+        game_cls, ruleset = resolve(game, rules)
+        state = start or game_cls.new(ruleset, seed=secrets.randbits(32))
+        hashes = {name: _hash(tokens[name]) if name in tokens else None for name in COLOURS}
         row = GameRow(
-            id=secrets.token_urlsafe(8), game=game_cls.name, rules=str(ruleset), setup=setup,
-            position=state.start if position else None, mode=opponent, white=kinds["white"],
+            id=secrets.token_urlsafe(8), game=game, rules=rules,
+            setup=None if start else getattr(state, "setup", None),
+            position=state.start if start else None, mode=mode, white=kinds["white"],
             black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
-            status="waiting" if opponent == "online" else "live", ply=0, result="*")
+            status="waiting" if None in hashes.values() and mode == "online" else "live",
+            ply=0, result="*")
         await self.store.add_game(row)
+        log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
+                 row.rules, mode, row.white, row.black)
         live = LiveGame(row, state)
         self.games[row.id] = live
         self._after_change(live)
-        tokens = {colour: token} | ({other: token} if opponent == "hotseat" else {})
-        return row.id, tokens
+        return row
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, loaded from the store if needed; 404 if unknown."""
@@ -203,6 +213,7 @@ class Hub:
             await self.store.change(game_id, status="live", **{f"{colour}_token": _hash(token)})
             setattr(live.row, f"{colour}_token", _hash(token))
             live.row.status = "live"
+        log.info("game %s: a player joined as %s", game_id, colour)
         await self.broadcast(live)
         return colour, token
 
@@ -243,8 +254,17 @@ class Hub:
             "last": previous.gesture(last) if last is not None else None,
             "hand": state.in_hand(), "outcome": outcome, "draw_offer": row.draw_offer,
             "undo_offer": row.undo_offer, "thinking": live.thinking, "you": sorted(seats),
-            "legal": legal, "watchers": len(live.watchers),
+            "legal": legal, "watchers": len(live.watchers), "rematch": self._rematch_view(
+                live, seats),
         }
+
+    def _rematch_view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, str] | None:
+        """The rematch's id, with the seat token of a player of this game."""
+        if not live.row.rematch:
+            return None
+        tokens = self.rematch_tokens.get(live.row.id, {})
+        mine = [tokens[seat] for seat in sorted(seats) if seat in tokens]
+        return {"id": live.row.rematch, **({"token": mine[0]} if mine else {})}
 
     def _player(self, live: LiveGame, name: str) -> dict[str, Any]:
         kind = live.row.white if name == "white" else live.row.black
@@ -275,7 +295,7 @@ class Hub:
             "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
             "accept_draw": self._accept_draw, "decline_draw": self._decline_draw,
             "undo": self._undo, "accept_undo": self._accept_undo,
-            "decline_undo": self._decline_undo,
+            "decline_undo": self._decline_undo, "rematch": self._rematch,
         }
         if not isinstance(kind, str) or kind not in handlers:
             raise ActionError(400, f"unknown action {kind!r}; one of {', '.join(handlers)}")
@@ -331,11 +351,14 @@ class Hub:
             raise ActionError(409, "the game changed elsewhere; reload it") from None
         live.state.push(move)
         _update(live.row, changes)
+        if outcome is not None:
+            log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
 
     async def _finish(self, live: LiveGame, outcome: Outcome) -> None:
         changes = _ending(outcome)
         await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
+        log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
 
     async def _resign(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
         self._require_live(live)
@@ -425,6 +448,27 @@ class Hub:
             raise ActionError(409, "there is no take-back request to decline")
         await self.store.change(live.row.id, undo_offer=None)
         live.row.undo_offer = None
+
+    async def _rematch(self, live: LiveGame, seats: frozenset[str],
+                       intent: dict[str, Any]) -> None:
+        row = live.row
+        if row.status != "over":
+            raise ActionError(409, "a rematch follows a finished game")
+        if row.rematch:
+            raise ActionError(409, "the rematch has already been started")
+        swap = {"white": "black", "black": "white"}
+        kinds = {swap[name]: live.kind(colour) for name, colour in COLOURS.items()}
+        # each player of this game gets a token for the other colour in the rematch
+        old = {name: secrets.token_urlsafe(24) for name in COLOURS
+               if live.kind(COLOURS[name]) == "human"}
+        if row.mode == "hotseat":
+            old["black"] = old["white"]
+        start = _start(row) if row.position else None
+        new = await self._open(row.game, row.rules, start, row.mode, kinds,
+                               {swap[name]: token for name, token in old.items()})
+        await self.store.change(row.id, rematch=new.id)
+        row.rematch = new.id
+        self.rematch_tokens[row.id] = old
 
     # --- computer work ------------------------------------------------------------------------
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:

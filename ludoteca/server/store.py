@@ -64,6 +64,7 @@ class GameRow(Base):
     reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     draw_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
     undo_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now,
                                                        index=True)

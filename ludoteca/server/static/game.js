@@ -14,6 +14,7 @@ let hint = null;
 let previous = null;
 let flipped = false;
 let retry = 500;
+let askedRematch = false;
 
 function token() { return localStorage.getItem(tokenKey); }
 
@@ -179,6 +180,21 @@ function renderPanels() {
   $("resign").disabled = !live;
   $("move-form").hidden = !seated;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
+  const rematch = view.rematch;
+  $("rematch").hidden = !rematch;
+  if (rematch) {
+    $("rematch-go").href = `/game/${rematch.id}`;
+    if (rematch.token) {
+      localStorage.setItem(`ludoteca:${rematch.id}`, rematch.token);
+      if (askedRematch) location.href = `/game/${rematch.id}`;
+      $("rematch-text").textContent = "A rematch has started, with colours swapped.";
+      $("rematch-go").textContent = "Play the rematch";
+    } else {
+      $("rematch-text").textContent = "The players started a rematch.";
+      $("rematch-go").textContent = "Watch the rematch";
+    }
+  }
 }
 
 function renderMoves() {
@@ -199,6 +215,7 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("rematch-button").onclick = () => { askedRematch = true; send({ type: "rematch" }); };
 $("hint").onclick = () => { $("hint-text").textContent = "Thinking about a hint…"; send({ type: "hint" }); };
 $("draw").onclick = () => send({ type: "offer_draw" });
 $("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
