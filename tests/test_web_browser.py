@@ -195,6 +195,10 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert page.inner_text("#banner") == "1-0 — White wins: the player to move has no legal move."
     assert moves(page) == ["a1-b2", "b4-c3", "b2xd4"]
     assert page.locator("#resign").is_disabled()
+    page.click("#analyse")  # Black's b4-c3 walked into the capture
+    page.wait_for_selector("#moves .mistake")
+    assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
+    assert "better" in page.inner_text("#review")
     shot(page, "felli-hot-seat-end")
     finished = page.url
     page.click("#rematch-button")  # same position, a new game

@@ -188,6 +188,11 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         """The computer's best move for you, its evaluation and the line it expects."""
         return await hub_of(request).hint(game_id, body.token)
 
+    @app.post("/api/games/{game_id}/review")
+    async def review(request: Request, game_id: str) -> list[dict[str, Any]]:
+        """The mistakes of a finished game: move index, move, better move, loss (0..1)."""
+        return await hub_of(request).review(game_id)
+
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str) -> PlainTextResponse:
         """The game's text record, as a download."""
@@ -235,6 +240,21 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
             return
         watcher = None
         token: str | None = None
+        pending: set[asyncio.Task[None]] = set()
+
+        async def advice(kind: str, seat: str | None) -> None:
+            """Send a hint or a game review when it is ready (the socket keeps serving)."""
+            try:
+                if kind == "hint":
+                    await websocket.send_json({"type": "hint", **await hub.hint(game_id, seat)})
+                else:
+                    mistakes = await hub.review(game_id)
+                    await websocket.send_json({"type": "review", "mistakes": mistakes})
+            except ActionError as error:
+                await websocket.send_json({"type": "error", "message": error.message})
+            except (WebSocketDisconnect, RuntimeError):
+                pass  # the page went away meanwhile
+
         try:
             while True:
                 message = await websocket.receive()
@@ -249,9 +269,10 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
                             live.watchers.discard(watcher)
                         watcher = await hub.watch(live, websocket.send_json, token)
                         await hub.broadcast(live)
-                    elif intent["type"] == "hint":
-                        found = await hub.hint(game_id, token)
-                        await websocket.send_json({"type": "hint", **found})
+                    elif intent["type"] in ("hint", "review"):
+                        task = asyncio.create_task(advice(intent["type"], token))
+                        pending.add(task)
+                        task.add_done_callback(pending.discard)
                     else:
                         await hub.act(game_id, token, intent)
                 except ActionError as error:
@@ -259,6 +280,8 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
+            for task in pending:
+                task.cancel()
             if watcher is not None:
                 live.watchers.discard(watcher)
                 await asyncio.shield(hub.broadcast(live))

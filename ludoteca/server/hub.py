@@ -33,6 +33,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
+REVIEW_SECONDS = 0.2  # per position
 
 
 class ActionError(Exception):
@@ -69,6 +70,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     thinking: bool = False
+    review: asyncio.Future[list[dict[str, Any]]] | None = None
 
     @property
     def ply(self) -> int:
@@ -484,6 +486,25 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, workers.hint, row.game, row.rules,
                                           live.state.start, moves, HINT_SECONDS)
+
+    async def review(self, game_id: str) -> list[dict[str, Any]]:
+        """The mistakes of a finished game (computed once, in a worker process)."""
+        live = await self.get(game_id)
+        if live.row.status != "over":
+            raise ActionError(409, "games are analysed once they are over")
+        if live.review is None:
+            row = live.row
+            moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
+            loop = asyncio.get_running_loop()
+            live.review = asyncio.ensure_future(loop.run_in_executor(
+                self.pool, workers.review_game, row.game, row.rules, live.state.start, moves,
+                REVIEW_SECONDS))
+        try:
+            return await asyncio.shield(live.review)
+        except Exception:
+            live.review = None
+            log.exception("review of game %s failed", game_id)
+            raise ActionError(500, "the analysis failed; try again") from None
 
     def _after_change(self, live: LiveGame) -> None:
         """Set the computer thinking when it is its turn."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ai import Limit, make_agent
-from ..ai.analysis import analyse
+from ..ai.analysis import analyse, review
 from ..core import State
 from ..games import resolve
 
@@ -35,3 +35,14 @@ def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) ->
     state = position(game, rules, start, moves)
     found = analyse(state, Limit(seconds=seconds), seed=0)
     return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
+
+
+def review_game(game: str, rules: str, start: str, moves: list[str],
+                seconds: float) -> list[dict[str, Any]]:
+    """The mistakes of a game: for each, the index of the move played, the better move, how
+    much of the expected score (0..1) it gave away, and the verdict on the position before."""
+    state = position(game, rules, start, moves)
+    first = position(game, rules, start, []).ply
+    return [{"index": ply - first - 1, "move": str(move), "best": str(best.move),
+             "loss": round(loss, 3), "text": best.text, "pv": [str(m) for m in best.pv]}
+            for ply, move, best, loss in review(state, Limit(seconds=seconds))]

@@ -15,6 +15,7 @@ let previous = null;
 let flipped = false;
 let retry = 500;
 let askedRematch = false;
+let mistakes = null;
 
 function token() { return localStorage.getItem(tokenKey); }
 
@@ -32,6 +33,7 @@ function connect() {
     if (message.type === "state") receive(message);
     else if (message.type === "error") notice(message.message);
     else if (message.type === "hint") showHint(message);
+    else if (message.type === "review") showReview(message.mistakes);
   };
   socket.onclose = (event) => {
     if (event.code === 4404) { $("status").textContent = "There is no such game."; return; }
@@ -51,7 +53,11 @@ function receive(next) {
   const changedPosition = !view || next.ply !== view.ply || next.pieces.join() !== view.pieces.join();
   previous = view;
   view = next;
-  if (changedPosition) { prefix = []; hint = null; $("hint-text").textContent = ""; notice(""); }
+  if (changedPosition) {
+    prefix = []; hint = null; mistakes = null;
+    $("hint-text").textContent = ""; $("review").textContent = ""; $("analyse").disabled = false;
+    notice("");
+  }
   if (!board) {
     board = new Board($("board"), view.board, touch);
     document.title = `Ludoteca — ${view.title}`;
@@ -180,6 +186,7 @@ function renderPanels() {
   $("resign").disabled = !live;
   $("move-form").hidden = !seated;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("analyse").hidden = view.status !== "over" || mistakes !== null;
   $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
   const rematch = view.rematch;
   $("rematch").hidden = !rematch;
@@ -200,12 +207,42 @@ function renderPanels() {
 function renderMoves() {
   const list = $("moves");
   list.innerHTML = "";
+  const marked = new Map((mistakes || []).map((m) => [m.index, m]));
   for (let i = 0; i < view.moves.length; i += 2) {
     const li = document.createElement("li");
-    li.textContent = view.moves.slice(i, i + 2).join("  ");
+    for (let j = i; j < Math.min(i + 2, view.moves.length); j++) {
+      const span = document.createElement("span");
+      span.className = "move";
+      span.textContent = view.moves[j];
+      const mistake = marked.get(j);
+      if (mistake) {
+        span.classList.add("mistake");
+        span.textContent += mistake.loss >= 0.4 ? "??" : "?";
+        span.title = `better: ${mistake.best}`;
+      }
+      li.append(span, " ");
+    }
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
+}
+
+function showReview(found) {
+  mistakes = found;
+  const box = $("review");
+  box.replaceChildren();
+  const head = document.createElement("p");
+  head.textContent = found.length ? `${found.length} mistake${found.length > 1 ? "s" : ""} found (marked ? and ?? in the moves):` : "No mistakes found.";
+  box.appendChild(head);
+  const list = document.createElement("ul");
+  for (const m of found) {
+    const li = document.createElement("li");
+    const number = Math.floor(m.index / 2) + 1;
+    li.textContent = `${number}. ${m.move}: better ${m.best} (${m.text}); gave away ${Math.round(m.loss * 100)}% of the expected score.`;
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  render();
 }
 
 function showHint(found) {
@@ -215,6 +252,11 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("analyse").onclick = () => {
+  $("review").textContent = "Analysing every move… (about a second for each of them)";
+  $("analyse").disabled = true;
+  send({ type: "review" });
+};
 $("rematch-button").onclick = () => { askedRematch = true; send({ type: "rematch" }); };
 $("hint").onclick = () => { $("hint-text").textContent = "Thinking about a hint…"; send({ type: "hint" }); };
 $("draw").onclick = () => send({ type: "offer_draw" });
