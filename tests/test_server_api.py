@@ -317,3 +317,26 @@ def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
         return found[0].rematch, found[1]
 
     assert asyncio.run(read()) == (None, ["d6"])
+
+
+def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) -> None:
+    assert client.post("/api/games", json={"game": "morris", "clock": "5+0"}).status_code == 400
+    assert client.post("/api/games", json={"game": "morris", "opponent": "hotseat",
+                                           "clock": "5 minutes"}).status_code == 400
+    game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+2")
+    token = tokens["white"]
+    clock = view(client, game_id)["clock"]
+    assert clock["control"] == "1+2" and clock["running"] == "white"
+    assert 55_000 < clock["white"] <= 60_000 and clock["black"] == 60_000
+    time.sleep(0.3)
+    clock = act(client, game_id, token, type="move", move="d6", ply=0).json()["clock"]
+    assert 60_000 < clock["white"] < 62_000 - 250  # charged the thinking time, then +2 s
+    assert clock["running"] == "black" and clock["black"] <= 60_000
+    # a game of 1.2 seconds: Black lets the clock run out and loses on time
+    game_id, tokens = new(client, game="felli", opponent="hotseat", clock="0.02+0")
+    act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
+    state = wait_for(client, game_id, lambda s: s["status"] == "over", seconds=10)
+    assert state["outcome"]["result"] == "1-0" and "time" in state["outcome"]["text"]
+    assert state["clock"]["black"] == 0 and state["clock"]["running"] is None
+    answer = act(client, game_id, tokens["white"], type="move", move="b4-c3", ply=1)
+    assert answer.status_code == 409

@@ -87,7 +87,7 @@ def piece(page: Any, name: str) -> str:
 
 def start(page: Any, server: str, game: str, opponent: str, rules: str | None = None,
           position: str | None = None, level: int | None = None, colour: str = "white",
-          settings: tuple[str, ...] | list[str] = ()) -> None:
+          settings: tuple[str, ...] | list[str] = (), clock: str = "") -> None:
     """Create a game from the lobby, as a person does, and wait for its page."""
     page.goto(server + "/")
     page.check(f'input[name="game"][value="{game}"]')
@@ -100,6 +100,8 @@ def start(page: Any, server: str, game: str, opponent: str, rules: str | None = 
         page.select_option("#level", str(level))
     if opponent != "hotseat":
         page.select_option("#colour", colour)
+    if clock:
+        page.select_option("#clock", clock)
     if position:
         page.click("details summary")
         page.fill("#position", position)
@@ -212,7 +214,7 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
     contexts = [browser.new_context(viewport={"width": 420, "height": 860}) for _ in range(3)]
     ann, bob, eve = (c.new_page() for c in contexts)
     try:
-        start(ann, server, "morris", "online", colour="white")
+        start(ann, server, "morris", "online", colour="white", clock="5+0")
         link = ann.input_value("#invite-link")
         assert "Waiting for a second player" in ann.inner_text("#status")
         bob.goto(link)
@@ -225,6 +227,9 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
         ann.locator('#board .pt[data-name="d6"]').click()
         for page in (ann, bob, eve):
             assert wait_moves(page, 1) == ["d6"]
+        running = eve.locator(".player .time.running")
+        assert running.get_attribute("data-colour") == "black"
+        assert eve.locator('.player .time[data-colour="white"]').inner_text().startswith("4:5")
         eve.locator('#board .pt[data-name="f4"]').click()  # a spectator cannot move
         bob.locator('#board .pt[data-name="f4"]').click()
         for page in (ann, bob, eve):

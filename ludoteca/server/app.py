@@ -46,6 +46,7 @@ class NewGame(BaseModel):
     colour: str = Field(default="white", max_length=8)
     level: int | None = Field(default=None, ge=1, le=50)
     position: str | None = Field(default=None, max_length=400)
+    clock: str | None = Field(default=None, max_length=16)
 
 
 class Action(BaseModel):
@@ -84,8 +85,7 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         try:
             yield
         finally:
-            for task in list(hub.tasks):
-                task.cancel()
+            hub.close()
             pool.shutdown(wait=False, cancel_futures=True)
             await store.close()
 
@@ -158,7 +158,8 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
     async def create(request: Request, body: NewGame) -> dict[str, Any]:
         """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
         game_id, tokens = await hub_of(request).create(
-            body.game, body.rules, body.opponent, body.colour, body.level, body.position)
+            body.game, body.rules, body.opponent, body.colour, body.level, body.position,
+            body.clock)
         return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
     @app.post("/api/games/{game_id}/join")

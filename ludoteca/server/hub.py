@@ -23,6 +23,7 @@ from ..core import Color, LudotecaError, Outcome, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from . import workers
+from .clock import TimeControl, now_ms
 from .store import GameRow, StaleError, Store
 
 __all__ = ["ActionError", "Hub", "LiveGame"]
@@ -70,6 +71,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     thinking: bool = False
+    timer: asyncio.Task[None] | None = None
     review: asyncio.Future[list[dict[str, Any]]] | None = None
 
     @property
@@ -89,6 +91,14 @@ class LiveGame:
     def kind(self, colour: Color) -> str:
         return self.row.white if colour is Color.WHITE else self.row.black
 
+    def time_left(self, colour: Color, now: int) -> int:
+        """Milliseconds left on ``colour``'s clock at ``now`` (its clock runs on its turn)."""
+        row = self.row
+        left = (row.white_ms if colour is Color.WHITE else row.black_ms) or 0
+        if row.status == "live" and colour is self.state.turn and row.clock_started:
+            left -= now - row.clock_started
+        return left
+
     def computer_to_move(self) -> bool:
         return self.row.status == "live" and self.kind(self.state.turn) != "human"
 
@@ -104,6 +114,14 @@ class Hub:
         #: game id -> colour in that game -> seat token in its rematch (kept in memory only)
         self.rematch_tokens: dict[str, dict[str, str]] = {}
         self._loading = asyncio.Lock()
+
+    def close(self) -> None:
+        """Stop computer turns and clock timers (the server is shutting down)."""
+        for task in list(self.tasks):
+            task.cancel()
+        for live in self.games.values():
+            if live.timer is not None:
+                live.timer.cancel()
 
     # --- catalogue ------------------------------------------------------------------------
     @staticmethod
@@ -125,13 +143,17 @@ class Hub:
 
     # --- creating, loading, joining -----------------------------------------------------------
     async def create(self, game: str, rules: str | None, opponent: str, colour: str,
-                     level: int | None, position: str | None) -> tuple[str, dict[str, str]]:
+                     level: int | None, position: str | None,
+                     clock: str | None = None) -> tuple[str, dict[str, str]]:
         """A new game; its id and the seat tokens of its creator (colour name -> token)."""
         try:
             game_cls, ruleset = resolve(game, rules or None)
             start = game_cls.from_code(position.strip(), ruleset) if position else None
-        except LudotecaError as error:
+            control = TimeControl.parse(clock) if clock else None
+        except (LudotecaError, ValueError) as error:
             raise ActionError(400, str(error)) from None
+        if control and opponent == "computer":
+            raise ActionError(400, "clocks are for games between people")
         if opponent not in MODES:
             raise ActionError(400, f"opponent is one of {', '.join(MODES)}, not {opponent!r}")
         if colour == "random":
@@ -150,11 +172,13 @@ class Hub:
             kinds[other] = f"level:{number}"
         elif opponent == "hotseat":
             tokens[other] = token
-        row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens)
+        row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
+                               control)
         return row.id, tokens
 
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
-                    kinds: dict[str, str], tokens: dict[str, str]) -> GameRow:
+                    kinds: dict[str, str], tokens: dict[str, str],
+                    control: TimeControl | None) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
         ``tokens`` gives the seats already taken."""
         game_cls, ruleset = resolve(game, rules)
@@ -166,7 +190,11 @@ class Hub:
             position=state.start if start else None, mode=mode, white=kinds["white"],
             black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
             status="waiting" if None in hashes.values() and mode == "online" else "live",
-            ply=0, result="*")
+            ply=0, result="*", clock=str(control) if control else None,
+            white_ms=control.start_ms if control else None,
+            black_ms=control.start_ms if control else None)
+        if control and row.status == "live":
+            row.clock_started = now_ms()
         await self.store.add_game(row)
         log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
                  row.rules, mode, row.white, row.black)
@@ -197,11 +225,10 @@ class Hub:
         """Load the live games whose computer is to move and set it thinking; how many."""
         count = 0
         for row in await self.store.listing("live", limit=1000):
-            if row.mode == "computer":
+            if row.mode == "computer" or row.clock:
                 live = await self.get(row.id)
-                if live.computer_to_move():
-                    self._after_change(live)
-                    count += 1
+                self._after_change(live)
+                count += live.computer_to_move()
         return count
 
     async def join(self, game_id: str) -> tuple[str, str]:
@@ -212,10 +239,13 @@ class Hub:
                 raise ActionError(409, "this game has no free seat; you can watch it")
             colour = "white" if live.row.white_token is None else "black"
             token = secrets.token_urlsafe(24)
-            await self.store.change(game_id, status="live", **{f"{colour}_token": _hash(token)})
-            setattr(live.row, f"{colour}_token", _hash(token))
-            live.row.status = "live"
+            changes: dict[str, Any] = {"status": "live", f"{colour}_token": _hash(token)}
+            if live.row.clock:
+                changes["clock_started"] = now_ms()
+            await self.store.change(game_id, **changes)
+            _update(live.row, changes)
         log.info("game %s: a player joined as %s", game_id, colour)
+        self._after_change(live)
         await self.broadcast(live)
         return colour, token
 
@@ -257,8 +287,18 @@ class Hub:
             "hand": state.in_hand(), "outcome": outcome, "draw_offer": row.draw_offer,
             "undo_offer": row.undo_offer, "thinking": live.thinking, "you": sorted(seats),
             "legal": legal, "watchers": len(live.watchers), "rematch": self._rematch_view(
-                live, seats),
+                live, seats), "clock": self._clock_view(live),
         }
+
+    @staticmethod
+    def _clock_view(live: LiveGame) -> dict[str, Any] | None:
+        """Time left per side in ms, the side whose clock runs, and the time control."""
+        if not live.row.clock:
+            return None
+        now = now_ms()
+        running = live.row.status == "live" and live.row.clock_started is not None
+        return {"control": live.row.clock, "running": _name(live.state.turn) if running else None,
+                **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
 
     def _rematch_view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, str] | None:
         """The rematch's id, with the seat token of a player of this game."""
@@ -343,6 +383,15 @@ class Hub:
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}
+        if live.row.clock:
+            now = now_ms()
+            left = live.time_left(live.state.turn, now)
+            if left <= 0:
+                await self._flag(live)
+                return
+            control = TimeControl.parse(live.row.clock)
+            changes[f"{_name(live.state.turn)}_ms"] = left + control.increment_ms
+            changes["clock_started"] = now
         outcome = trial.outcome()
         if outcome is not None:
             changes |= _ending(outcome)
@@ -356,8 +405,15 @@ class Hub:
         if outcome is not None:
             log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
 
+    async def _flag(self, live: LiveGame) -> None:
+        """End the game: the side to move ran out of time."""
+        await self._finish(live, Outcome(Termination.TIME_FORFEIT, Color(1 - live.state.turn)))
+
     async def _finish(self, live: LiveGame, outcome: Outcome) -> None:
         changes = _ending(outcome)
+        if live.row.clock and live.row.status == "live":
+            changes[f"{_name(live.state.turn)}_ms"] = max(
+                live.time_left(live.state.turn, now_ms()), 0)
         await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
         log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
@@ -425,8 +481,13 @@ class Hub:
         keep = live.ply - (1 if colour is None else self._moves_of(live, colour))
         if keep == live.ply:
             raise ActionError(409, "there is no move of yours to take back")
-        changes = {"status": "live", "result": "*", "termination": None, "reason": None,
-                   "draw_offer": None, "undo_offer": None}
+        changes: dict[str, Any] = {"status": "live", "result": "*", "termination": None,
+                                   "reason": None, "draw_offer": None, "undo_offer": None}
+        if live.row.clock:
+            now = now_ms()
+            if live.row.status == "live":
+                changes[f"{_name(live.state.turn)}_ms"] = live.time_left(live.state.turn, now)
+            changes["clock_started"] = now
         try:
             await self.store.take_back(live.row.id, live.ply, keep, **changes)
         except StaleError:
@@ -466,8 +527,9 @@ class Hub:
         if row.mode == "hotseat":
             old["black"] = old["white"]
         start = _start(row) if row.position else None
+        control = TimeControl.parse(row.clock) if row.clock else None
         new = await self._open(row.game, row.rules, start, row.mode, kinds,
-                               {swap[name]: token for name, token in old.items()})
+                               {swap[name]: token for name, token in old.items()}, control)
         await self.store.change(row.id, rematch=new.id)
         row.rematch = new.id
         self.rematch_tokens[row.id] = old
@@ -507,12 +569,28 @@ class Hub:
             raise ActionError(500, "the analysis failed; try again") from None
 
     def _after_change(self, live: LiveGame) -> None:
-        """Set the computer thinking when it is its turn."""
+        """Set the computer thinking when it is its turn; set the flag of a running clock."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if live.row.clock and live.row.status == "live":
+            left = live.time_left(live.state.turn, now_ms())
+            live.timer = asyncio.get_running_loop().create_task(
+                self._flag_later(live, live.ply, left))
         if live.computer_to_move() and not live.thinking:
             live.thinking = True
             task = asyncio.get_running_loop().create_task(self._computer(live, live.ply))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+
+    async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
+        await asyncio.sleep(max(left, 0) / 1000 + 0.02)
+        async with live.lock:
+            if live.ply != ply or live.row.status != "live" or \
+                    live.time_left(live.state.turn, now_ms()) > 0:
+                return
+            await self._flag(live)
+        await self.broadcast(live)
 
     async def _computer(self, live: LiveGame, ply: int) -> None:
         row = live.row

@@ -15,6 +15,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    BigInteger,
     Connection,
     DateTime,
     ForeignKey,
@@ -65,6 +66,10 @@ class GameRow(Base):
     draw_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
     undo_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next game's id
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)  # "5+0"; None: untimed
+    white_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # time left
+    black_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    clock_started: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # epoch ms
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now,
                                                        index=True)

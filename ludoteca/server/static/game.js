@@ -16,6 +16,7 @@ let flipped = false;
 let retry = 500;
 let askedRematch = false;
 let mistakes = null;
+let clockReceived = 0;
 
 function token() { return localStorage.getItem(tokenKey); }
 
@@ -157,9 +158,33 @@ function renderStatus(extra) {
     div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
     const you = view.you.includes(colour) ? " (you)" : "";
     div.textContent = `${colourName(colour)}: ${p.label}${you}`;
+    if (view.clock) {
+      const time = document.createElement("span");
+      time.className = "time";
+      time.dataset.colour = colour;
+      div.append(" ", time);
+    }
     players.appendChild(div);
   }
+  clockReceived = performance.now();
+  tick();
 }
+
+// Clocks tick here between the server's snapshots; the server alone decides a loss on time.
+function tick() {
+  if (!view || !view.clock) return;
+  for (const span of document.querySelectorAll(".player .time")) {
+    const colour = span.dataset.colour;
+    let ms = view.clock[colour];
+    if (view.clock.running === colour) ms = Math.max(0, ms - (performance.now() - clockReceived));
+    const seconds = ms / 1000;
+    span.textContent = seconds < 10 ? `0:0${seconds.toFixed(1)}`
+      : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+    span.classList.toggle("low", seconds < 20);
+    span.classList.toggle("running", view.clock.running === colour);
+  }
+}
+setInterval(tick, 200);
 
 function renderPanels() {
   const seated = view.you.length > 0;

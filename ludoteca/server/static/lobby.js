@@ -56,6 +56,7 @@ function ruleSpec() {
 function showOpponent() {
   $("level-label").hidden = opponent() !== "computer";
   $("colour-label").hidden = opponent() === "hotseat";
+  $("clock-label").hidden = opponent() === "computer";
 }
 
 function describe(row) {
@@ -87,7 +88,8 @@ async function start(event) {
   event.preventDefault();
   const body = { game: chosen().name, rules: ruleSpec(), opponent: opponent(),
                  colour: $("colour").value, level: Number($("level").value),
-                 position: $("position").value.trim() || null };
+                 position: $("position").value.trim() || null,
+                 clock: opponent() === "computer" ? null : $("clock").value || null };
   const answer = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
                                              body: JSON.stringify(body) });
   const data = await answer.json();
