@@ -256,11 +256,19 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     page.reload()
     page.wait_for_selector("#board .pt")
     assert wait_moves(page, 2) == first
-    empty = next(n for n in ("d2", "b4", "f4", "d6", "b6", "f2") if piece(page, n) == "")
-    point(page, empty).press("Enter")  # keyboard play
+    empty = next(n for n in ("d2", "b4", "f4", "b6", "f2") if piece(page, n) == "")
+    point(page, "d6").focus()  # keyboard play: arrows move between points, Enter plays
+    path = {"d2": ["ArrowDown"] * 3, "b4": ["ArrowDown", "ArrowDown", "ArrowLeft"],
+            "f4": ["ArrowDown", "ArrowDown", "ArrowRight"], "b6": ["ArrowLeft"],
+            "f2": ["ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown"]}[empty]
+    for key in path:
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.dataset.name") == empty
+    page.keyboard.press("Enter")
     after = wait_moves(page, 4)
     assert after[:3] == [*first, empty]
     page.click("#hint")
     page.wait_for_function("document.querySelector('#hint-text').innerText.startsWith('Hint:')")
     assert page.locator("#board .pt.hinted").count() >= 1
+    assert page.locator("#evaluation").is_visible()
     shot(page, "morris-against-computer")

@@ -186,10 +186,26 @@ export class Board {
       const p = pointOf(document.elementFromPoint(event.clientX, event.clientY));
       if (p !== null && p !== from) this.onPoint(p);
     });
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     svg.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
       const p = pointOf(event.target);
       if (p === null) return;
+      if (steps[event.key]) {  // move the focus to the nearest point that way (as drawn)
+        event.preventDefault();
+        const [dx, dy] = steps[event.key];
+        const [x0, y0] = this.xy(p);
+        let best = null;
+        this.board.points.forEach((_, q) => {
+          const [x, y] = this.xy(q);
+          const along = (x - x0) * dx + (y - y0) * dy;
+          if (along <= 0) return;
+          const score = along + 2 * Math.abs((x - x0) * dy) + 2 * Math.abs((y - y0) * dx);
+          if (!best || score < best[0]) best = [score, q];
+        });
+        if (best) svg.querySelector(`.pt[data-point="${best[1]}"]`).focus();
+        return;
+      }
+      if (event.key !== "Enter" && event.key !== " ") return;
       event.preventDefault();
       this.onPoint(p);
       const again = svg.querySelector(`.pt[data-point="${p}"]`);

@@ -211,6 +211,9 @@ function renderPanels() {
   $("resign").disabled = !live;
   $("move-form").hidden = !seated;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  const others = view.watchers - (seated ? 1 : 0);
+  $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
+  if (!hint) $("evaluation").hidden = true;
   $("analyse").hidden = view.status !== "over" || mistakes !== null;
   $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
   const rematch = view.rematch;
@@ -272,6 +275,9 @@ function showReview(found) {
 
 function showHint(found) {
   hint = found;
+  $("evaluation").hidden = false;
+  $("evaluation-white").style.width = `${Math.round(found.white_share * 100)}%`;
+  $("evaluation").title = `White's expected score: ${Math.round(found.white_share * 100)}%`;
   $("hint-text").textContent = `Hint: ${found.move} — ${found.text}. Line: ${found.pv.join(" ")}`;
   render();
 }
