@@ -106,7 +106,7 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
                 word += f"x{names[rest[0]]}"
             state.push(word)
     return {"score": (theirs.returns()[int(ours)] + 1) / 2, "plies": len(state.move_stack),
-            **clock}
+            "moves": " ".join(str(m) for m in state.moves), **clock}
 
 
 def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
@@ -136,7 +136,9 @@ def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]
             clock["their_moves"] += 1
     outcome = state.engine.outcome()
     return {"score": (state.returns()[int(ours)] + 1) / 2, "plies": plies,
-            "termination": outcome.termination.label if outcome else "", **clock}
+            "termination": outcome.termination.label if outcome else "",
+            "start": state.engine.start,
+            "moves": " ".join(str(m) for m in state.engine.moves), **clock}
 
 
 def play_one(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
