@@ -335,9 +335,9 @@ class Hub:
         kind = intent.get("type")
         handlers = {
             "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
-            "accept_draw": self._accept_draw, "decline_draw": self._decline_draw,
+            "accept_draw": self._accept_draw, "decline_draw": self._decline,
             "undo": self._undo, "accept_undo": self._accept_undo,
-            "decline_undo": self._decline_undo, "rematch": self._rematch,
+            "decline_undo": self._decline, "rematch": self._rematch,
         }
         if not isinstance(kind, str) or kind not in handlers:
             raise ActionError(400, f"unknown action {kind!r}; one of {', '.join(handlers)}")
@@ -436,20 +436,32 @@ class Hub:
         await self.store.change(live.row.id, draw_offer=_name(mover))
         live.row.draw_offer = _name(mover)
 
+    def _offer(self, live: LiveGame, seats: frozenset[str], field: str) -> str:
+        """The colour whose pending offer (``draw_offer``/``undo_offer``) these seats may
+        answer; 409 if there is none or it is their own."""
+        offer: str | None = getattr(live.row, field)
+        if offer is None or seats == {offer}:
+            what = "draw offer" if field == "draw_offer" else "take-back request"
+            raise ActionError(409, f"there is no {what} to answer")
+        return offer
+
     async def _accept_draw(self, live: LiveGame, seats: frozenset[str],
                            intent: dict[str, Any]) -> None:
         self._require_live(live)
-        offer = live.row.draw_offer
-        if offer is None or seats == {offer}:
-            raise ActionError(409, "there is no draw offer to accept")
+        self._offer(live, seats, "draw_offer")
         await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
 
-    async def _decline_draw(self, live: LiveGame, seats: frozenset[str],
-                            intent: dict[str, Any]) -> None:
-        if live.row.draw_offer is None or seats == {live.row.draw_offer}:
-            raise ActionError(409, "there is no draw offer to decline")
-        await self.store.change(live.row.id, draw_offer=None)
-        live.row.draw_offer = None
+    async def _accept_undo(self, live: LiveGame, seats: frozenset[str],
+                           intent: dict[str, Any]) -> None:
+        self._require_live(live)
+        await self._take_back(live, COLOURS[self._offer(live, seats, "undo_offer")])
+
+    async def _decline(self, live: LiveGame, seats: frozenset[str],
+                       intent: dict[str, Any]) -> None:
+        field = "draw_offer" if intent["type"] == "decline_draw" else "undo_offer"
+        self._offer(live, seats, field)
+        await self.store.change(live.row.id, **{field: None})
+        setattr(live.row, field, None)
 
     async def _undo(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
         if live.row.mode == "online":
@@ -496,21 +508,6 @@ class Hub:
         while live.ply > keep:
             live.state.pop_code()
         _update(live.row, changes)
-
-    async def _accept_undo(self, live: LiveGame, seats: frozenset[str],
-                           intent: dict[str, Any]) -> None:
-        self._require_live(live)
-        offer = live.row.undo_offer
-        if offer is None or seats == {offer}:
-            raise ActionError(409, "there is no take-back request to accept")
-        await self._take_back(live, COLOURS[offer])
-
-    async def _decline_undo(self, live: LiveGame, seats: frozenset[str],
-                            intent: dict[str, Any]) -> None:
-        if live.row.undo_offer is None or seats == {live.row.undo_offer}:
-            raise ActionError(409, "there is no take-back request to decline")
-        await self.store.change(live.row.id, undo_offer=None)
-        live.row.undo_offer = None
 
     async def _rematch(self, live: LiveGame, seats: frozenset[str],
                        intent: dict[str, Any]) -> None:
