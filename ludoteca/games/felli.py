@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from itertools import pairwise
 from typing import ClassVar
 
@@ -77,15 +78,22 @@ def encode(path: tuple[int, ...] | list[int], capture: bool) -> int:
     return int(capture) + 2 * total
 
 
-def decode(code: int) -> tuple[list[int], bool]:
-    """The path and capture flag of a move code."""
+@lru_cache(maxsize=1 << 16)
+def decode(code: int) -> tuple[tuple[int, ...], bool]:
+    """The path and capture flag of a move code (cached: the same codes recur all game)."""
     capture = bool(code & 1)
     rest = code >> 1
     path = []
     while rest:
         rest, digit = divmod(rest, 14)
         path.append(digit - 1)
-    return path, capture
+    return tuple(path), capture
+
+
+@lru_cache(maxsize=1 << 16)
+def _action_path(code: int) -> tuple[int, ...]:
+    path, _ = decode(code)
+    return tuple(a * 13 + b for a, b in pairwise(path))
 
 
 class FelliMove(Move):
@@ -303,8 +311,7 @@ class FelliState(RepeatingState):
 
     def action_path(self, code: int) -> tuple[int, ...]:
         """One action ``from * 13 + to`` per step, slide or leap."""
-        path, _ = decode(code)
-        return tuple(a * 13 + b for a, b in pairwise(path))
+        return _action_path(code)
 
     def pieces(self) -> list[str]:
         return [_TOKENS[v] for v in self.board]
