@@ -220,8 +220,12 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
         bob.goto(link)
         bob.click("#join-button")
         bob.wait_for_selector("#join", state="hidden")
+        eve.goto(server + "/")  # phone-sized pages fit their width
+        eve.wait_for_selector("#preview .pt")
+        assert eve.evaluate("document.documentElement.scrollWidth") <= 420
         eve.goto(link)
         eve.wait_for_selector("#board .pt")
+        assert eve.evaluate("document.documentElement.scrollWidth") <= 420
         assert "watching" in eve.inner_text("#status")
         assert eve.locator("#join").is_hidden()
         ann.locator('#board .pt[data-name="d6"]').click()
