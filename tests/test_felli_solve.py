@@ -13,6 +13,7 @@ import pytest
 import ludoteca
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.cli import main
+from ludoteca.core import State
 from ludoteca.games.felli import Felli, FelliState
 from ludoteca.solve.felli import FelliTable, index_of, solve
 
@@ -156,6 +157,38 @@ def test_perfect_player_never_gives_value_away(opponent: str, tmp_path: Path,
                     assert after[1] == before[1] - 1
                 checked += 1
     assert checked > 50
+
+
+def test_perfect_player_keeps_a_drawn_game_going(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the drawn basic game, between two perfect players, each picks among its drawing
+    moves one whose position has occurred least, so no threefold repetition comes early."""
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    rules = Felli.rules("felli")
+    players = [PerfectAgent(rules, seed=s) for s in (4, 5)]
+    state = ludoteca.new_game("felli", rules=rules)
+    fresh_choices = 0
+    while state.outcome() is None:
+        agent = players[state.turn.value]
+        best = max(agent.score(state, c) for c in state.legal_codes())
+        least = min(_occurrences_after(state, c) for c in state.legal_codes()
+                    if agent.score(state, c) == best)
+        move = agent.choose(state)
+        assert agent.score(state, move.code) == best
+        assert _occurrences_after(state, move.code) == least
+        fresh_choices += least == 1
+        state.push(move)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None
+    assert len(state.move_stack) > 60 and fresh_choices > 30
+
+
+def _occurrences_after(state: State, code: int) -> int:
+    state.push_code(code)
+    try:
+        return state.occurrences()
+    finally:
+        state.pop_code()
 
 
 def test_perfect_player_refuses_the_mullah_rules() -> None:

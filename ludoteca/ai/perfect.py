@@ -1,8 +1,10 @@
 """The perfect Felli player: plays from the solved table (basic rule sets only).
 
 It keeps the best value: wins fastest, loses slowest, holds a draw.  Among moves that are equally
-good it prefers those that leave the opponent the most ways to go wrong (the share of their
-replies that lose value), and chooses at random among the rest so that games vary.
+good it prefers positions that have occurred least (so that a drawn game goes on and a fallible
+opponent keeps getting chances to go wrong rather than a draw by repetition), then those that
+leave the opponent the most ways to go wrong (the share of their replies that lose value), and
+chooses at random among the rest so that games vary.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class PerfectAgent:
         best = max(s for s, _ in scored)
         good = [c for s, c in scored if s == best]
         if len(good) > 1:
-            traps = [((self.pitfalls(state, c), -self._repeats(state, c)), c) for c in good]
+            traps = [((-self._repeats(state, c), self.pitfalls(state, c)), c) for c in good]
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))
