@@ -276,3 +276,26 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     assert page.locator("#board .pt.hinted").count() >= 1
     assert page.locator("#evaluation").is_visible()
     shot(page, "morris-against-computer")
+
+
+def test_import_a_record_and_step_through_it(page: Any, server: str) -> None:
+    record = ludoteca.record.loads(
+        '[Game "morris"]\n[Result "*"]\n\n1. a7 g1 2. d7 g4 3. g7xg1 *\n')
+    page.goto(server + "/review")
+    page.fill("#record", ludoteca.record.dumps(record))
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#board .pt")
+    assert "Move 0 of 5" in page.inner_text("#status")
+    assert all(piece(page, n) == "" for n in ("a7", "g1"))
+    page.keyboard.press("End")
+    assert "Move 5 of 5" in page.inner_text("#status")
+    assert [piece(page, n) for n in ("a7", "d7", "g7", "g4", "g1")] == ["w", "w", "w", "b", ""]
+    page.keyboard.press("ArrowLeft")
+    assert piece(page, "g1") == "b" and piece(page, "g7") == ""
+    page.click("#moves li:nth-child(1) button")
+    assert "after 1. a7" in page.inner_text("#status") and piece(page, "a7") == "w"
+    page.fill("#record", '[Game "morris"]\n\n1. a7 a7 *\n')
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "a7" in page.inner_text("#notice")
+    shot(page, "record-review")

@@ -10,7 +10,8 @@ function show() {
   const position = game.positions[ply];
   board.draw(position.pieces, { last: position.last || [] });
   const total = game.positions.length - 1;
-  const where = ply ? `after ${ply}. ${position.move}` : "start";
+  const number = Math.floor((ply - 1) / 2) + 1;
+  const where = ply ? `after ${number}.${ply % 2 ? "" : ".."} ${position.move}` : "start";
   const end = ply === total && game.ending ? ` ${game.ending}` : "";
   $("status").textContent = `Move ${ply} of ${total} (${where}).${end}`;
   document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i + 1 === ply));
