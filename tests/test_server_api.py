@@ -172,6 +172,24 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
         assert ws.receive_json()["type"] == "error"
 
 
+def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="hotseat")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": tokens["white"]})
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "b2-c3", "ply": 0})
+        while ws.receive_json()["ply"] != 1:
+            pass
+        assert game_id in hub.games
+    deadline = time.monotonic() + 5
+    while game_id in hub.games and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert game_id not in hub.games
+    state = act(client, game_id, tokens["white"], type="move", move="d4xb2", ply=1).json()
+    assert state["moves"] == ["b2-c3", "d4xb2"]
+
+
 def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="online", colour="white")
     white = tokens["white"]

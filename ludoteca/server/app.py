@@ -284,7 +284,7 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
             for task in pending:
                 task.cancel()
             if watcher is not None:
-                live.watchers.discard(watcher)
+                hub.unwatch(live, watcher)
                 await asyncio.shield(hub.broadcast(live))
 
     return app

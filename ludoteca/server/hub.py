@@ -256,6 +256,15 @@ class Hub:
         await send(self.view(live, watcher.seats))
         return watcher
 
+    def unwatch(self, live: LiveGame, watcher: Watcher) -> None:
+        """Forget a closed connection; a game nobody watches and nothing runs for (computer
+        turn, clock, analysis) leaves memory, to be reloaded from the store when next asked."""
+        live.watchers.discard(watcher)
+        busy = live.thinking or live.timer is not None or (
+            live.review is not None and not live.review.done())
+        if not live.watchers and not busy and self.games.get(live.row.id) is live:
+            del self.games[live.row.id]
+
     async def broadcast(self, live: LiveGame) -> None:
         """Send the new position to every watcher (each sees its own seats' view)."""
         for watcher in list(live.watchers):
