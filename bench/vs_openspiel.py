@@ -9,8 +9,10 @@ count and the mean time per move of both sides, and appends one JSON line per ga
 - Nine Men's Morris is played on OpenSpiel's own C++ game with OpenSpiel's C++ ``MCTSBot`` (the
   same algorithm as the Python one; our moves are translated to its actions).  OpenSpiel's Morris
   stops games after 200 turns: those count as draws.
-- Felli is played through our OpenSpiel adapter with OpenSpiel's Python ``MCTSBot`` and
-  ``RandomRolloutEvaluator`` (one action per leap of a chain, as OpenSpiel sees the game).
+- Felli is played through our OpenSpiel adapter with OpenSpiel's Python ``MCTSBot`` (one
+  action per leap of a chain, as OpenSpiel sees the game); its random rollouts pick uniformly
+  among the legal actions at each step, as ``RandomRolloutEvaluator`` does, but run on the engine
+  directly (:class:`EngineRollouts`), several times faster than through the adapter.
 - Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
   by our compiled kernel (:mod:`ludoteca.fast.morelli`): uniformly random moves to the end of the
   game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times faster.
@@ -65,6 +67,45 @@ class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
         return [(action, 1.0 / len(actions)) for action in actions]
 
 
+class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]
+    """Random rollouts played on the engine itself rather than through the adapter: at each
+    step a uniformly random legal *action* (one leap of a Felli chain at a time), exactly the
+    distribution of ``RandomRolloutEvaluator`` on the adapted game, without its overhead."""
+
+    def __init__(self, rng: np.random.RandomState) -> None:
+        self.rng = rng
+
+    def evaluate(self, state: LudotecaState) -> np.ndarray:
+        if state.is_terminal():
+            return np.array(state.returns())
+        engine = state.engine.copy()
+        prefix = state.prefix
+        while True:
+            codes = engine.legal_codes()
+            if not codes:
+                break
+            paths = [(engine.action_path(c), c) for c in codes]
+            while True:
+                n = len(prefix)
+                options = sorted({path[n] for path, _ in paths if path[:n] == prefix})
+                prefix = (*prefix, options[self.rng.randint(len(options))])
+                done = [c for path, c in paths if path == prefix]
+                if done:
+                    engine.push_code(done[0])
+                    prefix = ()
+                    break
+        outcome = engine.outcome()
+        returns = np.zeros(2)
+        if outcome is not None and outcome.winner is not None:
+            returns[:] = -1.0
+            returns[int(outcome.winner)] = 1.0
+        return returns
+
+    def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
+
+
 def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
     names = nine_mens_morris_points()
     to_os = {name: i for i, name in enumerate(names)}
@@ -112,7 +153,7 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
 def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
     game = pyspiel.load_game(register(name), {"seed": seed})
     rng = np.random.RandomState(seed)
-    evaluator = KernelRollouts(rng) if name == "morelli" else mcts.RandomRolloutEvaluator(1, rng)
+    evaluator = KernelRollouts(rng) if name == "morelli" else EngineRollouts(rng)
     bot = mcts.MCTSBot(game, UCT_C, SIMULATIONS, evaluator, random_state=rng)
     state = game.new_initial_state()
     agent = make_agent(spec, state.engine.rules, seed)
