@@ -287,6 +287,19 @@ def test_computer_replies_and_takes_back(client: TestClient) -> None:
     assert client.post(f"/api/games/{game_id}/hint", json={"token": "x"}).status_code == 403
 
 
+def test_a_take_back_while_the_computer_thinks(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="computer", level=6, colour="white")
+    token = tokens["white"]
+    assert act(client, game_id, token, type="move", move="d6", ply=0).json()["thinking"]
+    state = act(client, game_id, token, type="undo").json()  # within its second of thought
+    assert state["moves"] == [] and not state["thinking"]
+    act(client, game_id, token, type="move", move="f4", ply=0)
+    state = wait_for(client, game_id, lambda s: s["ply"] == 2 and not s["thinking"])
+    time.sleep(1.5)  # the answer to d6 arrives meanwhile and must be dropped
+    state = view(client, game_id)
+    assert state["moves"][0] == "f4" and state["ply"] == 2 and state["turn"] == "white"
+
+
 def test_games_survive_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(url(tmp_path), workers=1)) as client:
         hot, tokens = new(client, game="felli", opponent="hotseat")

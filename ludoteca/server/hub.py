@@ -70,7 +70,9 @@ class LiveGame:
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
-    thinking: bool = False
+    version: int = 0  # counts changes of the position (moves and take-backs)
+    thinking_for: int | None = None  # the version the computer is thinking about
+    failed_for: int | None = None  # the version the computer could not move in (logged)
     timer: asyncio.Task[None] | None = None
     review: asyncio.Future[list[dict[str, Any]]] | None = None
 
@@ -98,6 +100,10 @@ class LiveGame:
         if row.status == "live" and colour is self.state.turn and row.clock_started:
             left -= now - row.clock_started
         return left
+
+    @property
+    def thinking(self) -> bool:
+        return self.thinking_for == self.version
 
     def computer_to_move(self) -> bool:
         return self.row.status == "live" and self.kind(self.state.turn) != "human"
@@ -260,7 +266,7 @@ class Hub:
         """Forget a closed connection; a game nobody watches and nothing runs for (computer
         turn, clock, analysis) leaves memory, to be reloaded from the store when next asked."""
         live.watchers.discard(watcher)
-        busy = live.thinking or live.timer is not None or (
+        busy = live.thinking_for is not None or live.timer is not None or (
             live.review is not None and not live.review.done())
         if not live.watchers and not busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
@@ -410,6 +416,7 @@ class Hub:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
         live.state.push(move)
+        live.version += 1
         _update(live.row, changes)
         if outcome is not None:
             log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
@@ -516,6 +523,7 @@ class Hub:
             raise ActionError(409, "the game changed elsewhere; reload it") from None
         while live.ply > keep:
             live.state.pop_code()
+        live.version += 1
         _update(live.row, changes)
 
     async def _rematch(self, live: LiveGame, seats: frozenset[str],
@@ -583,9 +591,9 @@ class Hub:
             left = live.time_left(live.state.turn, now_ms())
             live.timer = asyncio.get_running_loop().create_task(
                 self._flag_later(live, live.ply, left))
-        if live.computer_to_move() and not live.thinking:
-            live.thinking = True
-            task = asyncio.get_running_loop().create_task(self._computer(live, live.ply))
+        if live.computer_to_move() and not live.thinking and live.failed_for != live.version:
+            live.thinking_for = live.version
+            task = asyncio.get_running_loop().create_task(self._computer(live, live.version))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
@@ -598,7 +606,8 @@ class Hub:
             await self._flag(live)
         await self.broadcast(live)
 
-    async def _computer(self, live: LiveGame, ply: int) -> None:
+    async def _computer(self, live: LiveGame, version: int) -> None:
+        """Think in a worker process; play the move if the position is still the same."""
         row = live.row
         moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
         spec = live.kind(live.state.turn)
@@ -609,12 +618,13 @@ class Hub:
                                               row.rules, live.state.start, moves, spec,
                                               secrets.randbits(31))
             async with live.lock:
-                live.thinking = False
-                if live.ply == ply and live.computer_to_move():
-                    await self._play(live, text, ply)
+                if live.version == version and live.computer_to_move():
+                    await self._play(live, text, live.ply)
         except Exception:
             log.exception("computer move failed in game %s", row.id)
-            live.thinking = False
+            live.failed_for = version
+        if live.thinking_for == version:
+            live.thinking_for = None
         self._after_change(live)
         await self.broadcast(live)
 
