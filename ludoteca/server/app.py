@@ -30,6 +30,7 @@ from ..core import LudotecaError
 from ..record import loads
 from .hub import ActionError, Hub
 from .store import Store, default_url
+from .workers import warm
 
 __all__ = ["create_app", "serve"]
 
@@ -77,6 +78,8 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         store = Store(db_url or default_url())
         await store.open()
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        for _ in range(workers):
+            pool.submit(warm)
         hub = Hub(store, pool)
         app.state.hub = hub
         resumed = await hub.resume()

@@ -14,6 +14,11 @@ from ..core import State
 from ..games import resolve
 
 
+def warm() -> None:
+    """Nothing: submitted once at start-up so that worker processes exist before the first
+    computer move (they import this module, hence the engines and the AI, on the way)."""
+
+
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:
     """The position after ``moves`` from the position code ``start``."""
     game_cls, ruleset = resolve(game, rules)
