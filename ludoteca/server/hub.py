@@ -294,6 +294,7 @@ class Hub:
             previous.pop_code()
         return {
             "type": "state", "id": row.id, "game": row.game, "title": find_game(row.game).title,
+            "summary": find_game(row.game).summary,
             "rules": row.rules, "mode": row.mode, "status": row.status,
             "players": {name: self._player(live, name) for name in COLOURS},
             "board": _board(state), "pieces": state.pieces(), "turn": turn, "ply": live.ply,

@@ -62,6 +62,7 @@ function receive(next) {
   if (!board) {
     board = new Board($("board"), view.board, touch);
     document.title = `Ludoteca — ${view.title}`;
+    $("rules-summary").textContent = view.summary;
   }
   board.flipped = flipped;
   render();
