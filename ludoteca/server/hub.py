@@ -220,9 +220,13 @@ class Hub:
             if found is None:
                 raise ActionError(404, f"no game {game_id!r}")
             row, moves = found
-            state = _start(row)
-            for move in moves:
-                state.push(move)
+            try:
+                state = _start(row)
+                for move in moves:
+                    state.push(move)
+            except LudotecaError as error:  # a stored game the engine no longer accepts
+                log.error("game %s cannot be replayed: %s", game_id, error)
+                raise ActionError(500, f"game {game_id!r} cannot be replayed: {error}") from None
             live = LiveGame(row, state)
             self.games[game_id] = live
             return live
