@@ -190,6 +190,22 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
     assert state["moves"] == ["b2-c3", "d4xb2"]
 
 
+def test_a_corrupt_stored_game_is_reported(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        game_id, tokens = new(client, game="morris", opponent="hotseat")
+        act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
+    engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
+    with engine.begin() as connection:  # someone edits the database by hand
+        connection.execute(text("UPDATE moves SET move = 'd9' WHERE ply = 0"))
+    engine.dispose()
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        answer = client.get(f"/api/games/{game_id}")
+        assert answer.status_code == 500 and "d9" in answer.json()["error"]
+        assert client.get("/api/lobby").status_code == 200
+
+
 def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="online", colour="white")
     white = tokens["white"]
