@@ -194,7 +194,7 @@ def test_a_corrupt_stored_game_is_reported(tmp_path: Path) -> None:
     from sqlalchemy import create_engine, text
 
     with TestClient(create_app(url(tmp_path), workers=1)) as client:
-        game_id, tokens = new(client, game="morris", opponent="hotseat")
+        game_id, tokens = new(client, game="morris", opponent="hotseat", clock="5+0")
         act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
     engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
     with engine.begin() as connection:  # someone edits the database by hand

@@ -236,7 +236,10 @@ class Hub:
         count = 0
         for row in await self.store.listing("live", limit=1000):
             if row.mode == "computer" or row.clock:
-                live = await self.get(row.id)
+                try:
+                    live = await self.get(row.id)
+                except ActionError:
+                    continue  # logged; the other games carry on
                 self._after_change(live)
                 count += live.computer_to_move()
         return count
