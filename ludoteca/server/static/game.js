@@ -144,7 +144,9 @@ function renderStatus(extra) {
   else if (mine()) text = `Your move (${colourName(view.turn)}): ${instruction()}.`;
   else if (view.you.length) text = `${colourName(view.turn)} to move — waiting for your opponent.`;
   else text = `${colourName(view.turn)} to move. You are watching.`;
-  $("status").textContent = text + (view.status === "over" ? "" : hand);
+  const last = view.moves.length && view.status !== "over"
+    ? `${colourName(view.turn === "white" ? "black" : "white")} played ${view.moves[view.moves.length - 1]}. ` : "";
+  $("status").textContent = last + text + (view.status === "over" ? "" : hand);
   const banner = $("banner");
   banner.hidden = view.status !== "over";
   if (view.status === "over") {
@@ -158,7 +160,8 @@ function renderStatus(extra) {
     const div = document.createElement("div");
     div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
     const you = view.you.includes(colour) ? " (you)" : "";
-    div.textContent = `${colourName(colour)}: ${p.label}${you}`;
+    const men = view.pieces.filter((t) => t.toLowerCase() === colour[0]).length;  // not Kings
+    div.textContent = `${colourName(colour)}: ${p.label}${you} · ${men} on the board`;
     if (view.clock) {
       const time = document.createElement("span");
       time.className = "time";
