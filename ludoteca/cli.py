@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import record
+from . import record, svg
 from .ai import Agent, make_agent
 from .core import Color, LudotecaError, State
 from .games import game_names, resolve
@@ -123,6 +123,10 @@ def _build_parser() -> argparse.ArgumentParser:
         rp.set_defaults(handler=handler)
         if name == "review":
             rp.add_argument("--time", type=float, default=0.5, help="seconds per position")
+        if name == "show":
+            rp.add_argument("--svg", type=Path, default=None,
+                            help="also write the final position as an SVG picture to this file "
+                                 "(NAME-2.svg, NAME-3.svg, ... for further games)")
     return parser
 
 
@@ -258,7 +262,10 @@ def _read_records(path: Path) -> list[record.GameRecord]:
 
 
 def _record_show(args: argparse.Namespace) -> int:
-    for game in _read_records(args.file):
+    for number, game in enumerate(_read_records(args.file), start=1):
+        if args.svg:
+            path = args.svg if number == 1 else args.svg.with_stem(f"{args.svg.stem}-{number}")
+            path.write_text(svg.render(game.state))
         for key, value in game.tags.items():
             print(f"{key}: {value}")
         print("Moves: " + " ".join(game.moves))

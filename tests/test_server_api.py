@@ -283,6 +283,9 @@ def test_records_replay_and_reject_bad_ones(client: TestClient) -> None:
     replay = client.post("/api/records/replay", json={"text": text}).json()
     assert len(replay["positions"]) == 4 and replay["positions"][3]["move"] == "d2"
     assert replay["positions"][2]["pieces"].count("b") == 1
+    picture = client.get(f"/api/games/{game_id}/picture.svg")
+    assert picture.headers["content-type"].startswith("image/svg+xml")
+    assert picture.text.count('class="piece"') == 3
     broken = text.replace("f4", "f9")
     answer = client.post("/api/records/replay", json={"text": broken})
     assert answer.status_code == 400 and "f9" in answer.json()["error"]

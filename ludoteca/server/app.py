@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .. import svg
 from ..core import LudotecaError
 from ..record import loads
 from .hub import ActionError, Hub
@@ -196,6 +197,12 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
     async def review(request: Request, game_id: str) -> list[dict[str, Any]]:
         """The mistakes of a finished game: move index, move, better move, loss (0..1)."""
         return await hub_of(request).review(game_id)
+
+    @app.get("/api/games/{game_id}/picture.svg")
+    async def picture(request: Request, game_id: str, flipped: bool = False) -> Response:
+        """The current position as an SVG picture (last move highlighted)."""
+        live = await hub_of(request).get(game_id)
+        return Response(svg.render(live.state, flipped=flipped), media_type="image/svg+xml")
 
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str) -> PlainTextResponse:

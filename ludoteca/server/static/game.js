@@ -215,6 +215,7 @@ function renderPanels() {
   $("resign").disabled = !live;
   $("move-form").hidden = !seated;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("picture").href = `/api/games/${encodeURIComponent(gameId)}/picture.svg${flipped ? "?flipped=true" : ""}`;
   const others = view.watchers - (seated ? 1 : 0);
   $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
   if (!hint) $("evaluation").hidden = true;
