@@ -385,8 +385,8 @@ def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) 
     # charged White's thinking time (between 0.3 s and the whole exchange), then added 2 s
     assert 62_000 - most <= clock["white"] <= 62_000 - 300
     assert clock["running"] == "black" and clock["black"] <= 60_000
-    # a game of 1.2 seconds: Black lets the clock run out and loses on time
-    game_id, tokens = new(client, game="felli", opponent="hotseat", clock="0.02+0")
+    # a game of 3 seconds a side: Black lets the clock run out and loses on time
+    game_id, tokens = new(client, game="felli", opponent="hotseat", clock="0.05+0")
     act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
     state = wait_for(client, game_id, lambda s: s["status"] == "over", seconds=10)
     assert state["outcome"]["result"] == "1-0" and "time" in state["outcome"]["text"]
