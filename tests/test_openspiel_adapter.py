@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import ludoteca
-from ludoteca.games.felli import Felli
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -39,11 +38,10 @@ def test_random_games_through_openspiel(name: str) -> None:
 
 
 def test_felli_chain_is_one_action_per_leap() -> None:
-    game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture"})
-    state = game.new_initial_state()
     code = ".../..././.bb/wb. w 0 10"  # a1xe1xc3xc1 (see the rules tests)
-    state.engine = Felli.from_code(code, "felli:multi_capture")
-    state._options = None
+    game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture",
+                                                 "position": code})
+    state = game.new_initial_state()
     a1, e1, c3, c1 = 0, 2, 6, 1
     assert a1 * 13 + e1 in state.legal_actions()
     state.apply_action(a1 * 13 + e1)

@@ -1,7 +1,8 @@
 """Our games as OpenSpiel Python games, so OpenSpiel's algorithms and bots can play them.
 
 ``register("felli")`` registers ``ludoteca_felli`` with ``pyspiel`` (parameter ``rules``, and
-``seed`` for Morelli's setup); then ``pyspiel.load_game("ludoteca_felli")`` works as for any
+``seed`` for Morelli's setup, ``position`` for a start given by a position code); then
+``pyspiel.load_game("ludoteca_felli")`` works as for any
 OpenSpiel game.  Actions are the engine's integer actions (``State.action_path``): one per move,
 or one per leap of a Felli chain, the same player moving again until the chain is complete.
 Observation tensors are the engine's feature planes plus a side-to-move plane.
@@ -16,8 +17,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core import Color, State
+from ..core import State
 from ..games import resolve
+from .actions import ActionCursor
 
 __all__ = ["LudotecaGame", "LudotecaState", "nine_mens_morris_points", "register"]
 
@@ -38,7 +40,8 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         game = self.game_name
         self.game_cls, self.rules = resolve(game, params.get("rules") or None)
         self.seed = int(params.get("seed", 0))
-        probe = self.game_cls.new(self.rules, seed=self.seed)
+        self.position = str(params.get("position") or "")
+        probe = self._start()
         self.points = len(self.game_cls.board(self.rules).points)
         self.planes = len(probe.planes()) + 1
         max_length = {"morris": 1000, "felli": 1000, "morelli": 200}.get(game, 1000)
@@ -50,7 +53,12 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(game_type, info, params)
 
     def new_initial_state(self) -> LudotecaState:
-        return LudotecaState(self, self.game_cls.new(self.rules, seed=self.seed))
+        return LudotecaState(self, self._start())
+
+    def _start(self) -> State:
+        if self.position:
+            return self.game_cls.from_code(self.position, self.rules)
+        return self.game_cls.new(self.rules, seed=self.seed)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         return _Observer(self)
@@ -61,80 +69,44 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: LudotecaGame, engine: State) -> None:
         super().__init__(game)
-        self.engine = engine
-        self.prefix: tuple[int, ...] = ()
-        self._options: _Options | None = None
-        self._single = type(engine).action_path is State.action_path
+        self.cursor = ActionCursor(engine)
+
+    @property
+    def engine(self) -> State:
+        return self.cursor.engine
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The actions already taken of a Felli chain in progress."""
+        return self.cursor.prefix
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:
-        other = LudotecaState(self.get_game(), self.engine.copy())
-        other.prefix = self.prefix
-        other._options = self._options
+        other = LudotecaState(self.get_game(), self.engine)
+        other.cursor = self.cursor.copy()
         return other
 
     def current_player(self) -> int:
-        if not self._candidates():
+        if self.cursor.is_over():
             return int(pyspiel.PlayerId.TERMINAL)
         return int(self.engine.turn)
 
-    def _candidates(self) -> dict[int, list[int]]:
-        """Next action -> the legal moves (codes) whose action path continues with it
-        (computed once per position and chain prefix)."""
-        if self._options is None:
-            options = _Options()
-            if self._single:
-                for code in self.engine.legal_codes():
-                    options[code] = [code]
-            else:
-                n = len(self.prefix)
-                for code in self.engine.legal_codes():
-                    path = self.engine.action_path(code)
-                    if path[:n] == self.prefix:
-                        options.setdefault(path[n], []).append(code)
-            self._options = options
-        return self._options
-
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._candidates())
+        return self.cursor.legal_actions()
 
     def _apply_action(self, action: int) -> None:
-        options = self._candidates()
-        if action not in options:
-            raise ValueError(f"action {action} is not legal here")
-        self.prefix += (action,)
-        self._options = None
-        for code in options[action]:
-            if self.engine.action_path(code) == self.prefix:
-                self.engine.push_code(code)
-                self.prefix = ()
-                return
+        self.cursor.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        for code in self.engine.legal_codes():
-            path = self.engine.action_path(code)
-            if path[:len(self.prefix) + 1] == (*self.prefix, action):
-                return str(self.engine.move_of(code)) if len(path) == 1 else f"{action}"
-        return f"action {action}"
+        return self.cursor.action_name(action)
 
     def is_terminal(self) -> bool:
-        return not self._candidates()
+        return self.cursor.is_over()
 
     def returns(self) -> list[float]:
-        outcome = self.engine.outcome()
-        if outcome is None or outcome.winner is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if outcome.winner is Color.WHITE else [-1.0, 1.0]
+        return self.cursor.returns()
 
     def __str__(self) -> str:
         return str(self.engine)
-
-
-class _Options(dict[int, list[int]]):
-    """Next action -> legal moves; never changed once built, so copies of a state share it
-    (``pyspiel`` clones a Python state by deep-copying its attributes)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Options:
-        return self
 
 
 class _Observer:
@@ -146,10 +118,7 @@ class _Observer:
         self.dict = {"observation": np.reshape(self.tensor, shape)}
 
     def set_from(self, state: LudotecaState, player: int) -> None:
-        obs = self.dict["observation"]
-        planes = state.engine.planes()
-        obs[:-1] = np.array(planes, dtype=np.float32)
-        obs[-1] = float(state.engine.turn is Color.WHITE)
+        self.dict["observation"][:] = np.array(state.cursor.observation(), dtype=np.float32)
 
     def string_from(self, state: LudotecaState, player: int) -> str:
         return state.engine.code()
@@ -166,7 +135,7 @@ def _game_type(game: str, rules: str) -> Any:
         max_num_players=2, min_num_players=2,
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"rules": rules, "seed": 0})
+        parameter_specification={"rules": rules, "seed": 0, "position": ""})
 
 
 def register(game: str) -> str:
