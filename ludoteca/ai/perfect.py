@@ -1,10 +1,11 @@
 """The perfect Felli player: plays from the solved table (basic rule sets only).
 
 It keeps the best value: wins fastest, loses slowest, holds a draw.  Among moves that are equally
-good it prefers positions that have occurred least (so that a drawn game goes on and a fallible
-opponent keeps getting chances to go wrong rather than a draw by repetition), then those that
-leave the opponent the most ways to go wrong (the share of their replies that lose value), and
-chooses at random among the rest so that games vary.
+good it keeps a drawn game going, so that a fallible opponent keeps getting chances to go wrong:
+it prefers moves after which fewest replies would end the game in a draw by rule (repetition or
+the move rule), then positions that have occurred least; then those that leave the opponent the
+most ways to go wrong (the share of their replies that lose value); and it chooses at random
+among the rest so that games vary.
 """
 
 from __future__ import annotations
@@ -96,10 +97,23 @@ class PerfectAgent:
         finally:
             state.pop_code()
 
-    def _repeats(self, state: State, code: int) -> int:
+    @staticmethod
+    def _staleness(state: State, code: int) -> tuple[int, int]:
+        """How close ``code`` brings a draw by rule: the opponent's replies that would end the
+        game drawn (repetition, move rule; all of them if ``code`` itself does), and how often
+        the position after ``code`` has occurred."""
         state.push_code(code)
         try:
-            return state.occurrences()
+            outcome = state.outcome()
+            if outcome is not None:
+                return (0 if outcome.winner is not None else 1 << 20), 0
+            exits = 0
+            for reply in state.legal_codes():
+                state.push_code(reply)
+                ending = state.outcome()
+                exits += ending is not None and ending.winner is None
+                state.pop_code()
+            return exits, state.occurrences()
         finally:
             state.pop_code()
 
@@ -111,7 +125,10 @@ class PerfectAgent:
         best = max(s for s, _ in scored)
         good = [c for s, c in scored if s == best]
         if len(good) > 1:
-            traps = [((-self._repeats(state, c), self.pitfalls(state, c)), c) for c in good]
+            traps = []
+            for c in good:
+                exits, seen = self._staleness(state, c)
+                traps.append(((-exits, -seen, self.pitfalls(state, c)), c))
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))
