@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
+from ludoteca.ai import Limit
 from ludoteca.server import create_app
 
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
@@ -257,7 +258,13 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
     assert state["outcome"]["result"] == "0-1" and "resign" in state["outcome"]["text"]
 
 
-def test_finished_games_are_reviewed(client: TestClient) -> None:
+def test_finished_games_are_reviewed(tmp_path: Path) -> None:
+    # a depth limit, not the default time limit, so that a busy machine finds the same mistakes
+    with TestClient(create_app(url(tmp_path), workers=1, review_limit=Limit(depth=3))) as client:
+        check_review(client)
+
+
+def check_review(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     assert client.post(f"/api/games/{game_id}/review").status_code == 409  # not over yet
     # White builds a mill; Black ignores the threat of a second one and loses a man at once

@@ -27,9 +27,10 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import svg
+from ..ai import Limit
 from ..core import LudotecaError
 from ..record import loads
-from .hub import ActionError, Hub
+from .hub import REVIEW_LIMIT, ActionError, Hub
 from .store import Store, default_url
 from .workers import warm
 
@@ -70,9 +71,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
+def create_app(db_url: str | None = None, workers: int = 2,
+               review_limit: Limit | None = None) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
-    directory) and thinking in ``workers`` processes."""
+    directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
+    each position when a finished game is reviewed (default 0.2 s)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,7 +84,7 @@ def create_app(db_url: str | None = None, workers: int = 2) -> FastAPI:
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
         for _ in range(workers):
             pool.submit(warm)
-        hub = Hub(store, pool)
+        hub = Hub(store, pool, review_limit or REVIEW_LIMIT)
         app.state.hub = hub
         resumed = await hub.resume()
         if resumed:

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ai.agents import parse_spec
+from ..ai.agents import Limit, parse_spec
 from ..ai.levels import levels
 from ..core import Color, LudotecaError, Outcome, State, Termination
 from ..games import find_game, game_names, resolve
@@ -34,7 +34,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
-REVIEW_SECONDS = 0.2  # per position
+REVIEW_LIMIT = Limit(seconds=0.2)  # per position
 
 
 class ActionError(Exception):
@@ -112,9 +112,10 @@ class LiveGame:
 class Hub:
     """Every live game of this server process."""
 
-    def __init__(self, store: Store, pool: Executor) -> None:
+    def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT) -> None:
         self.store = store
         self.pool = pool
+        self.review_limit = review_limit
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: game id -> colour in that game -> seat token in its rematch (kept in memory only)
@@ -582,7 +583,7 @@ class Hub:
             loop = asyncio.get_running_loop()
             live.review = asyncio.ensure_future(loop.run_in_executor(
                 self.pool, workers.review_game, row.game, row.rules, live.state.start, moves,
-                REVIEW_SECONDS))
+                self.review_limit))
         try:
             return await asyncio.shield(live.review)
         except Exception:

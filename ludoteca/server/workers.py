@@ -43,11 +43,11 @@ def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) ->
 
 
 def review_game(game: str, rules: str, start: str, moves: list[str],
-                seconds: float) -> list[dict[str, Any]]:
+                limit: Limit) -> list[dict[str, Any]]:
     """The mistakes of a game: for each, the index of the move played, the better move, how
     much of the expected score (0..1) it gave away, and the verdict on the position before."""
     state = position(game, rules, start, moves)
     first = position(game, rules, start, []).ply
     return [{"index": ply - first - 1, "move": str(move), "best": str(best.move),
              "loss": round(loss, 3), "text": best.text, "pv": [str(m) for m in best.pv]}
-            for ply, move, best, loss in review(state, Limit(seconds=seconds))]
+            for ply, move, best, loss in review(state, limit)]
