@@ -9,17 +9,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 from xml.sax.saxutils import escape
 
-from .core import State
+from .core import BoardDescription, State
 
-__all__ = ["render"]
+__all__ = ["board_view", "fills", "render"]
 
 UNIT = 100
 MARGIN = 100
 #: Morelli's bands from the outside in, then the Throne
 RAINBOW = ("#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8")
 _STONE = {"w": ("#fdfdfb", "#222"), "b": ("#23252b", "#222")}
+
+
+def fills(board: BoardDescription) -> list[str]:
+    """The colour of each cell of a board with colour regions (Morelli's bands from the outside
+    in, the Throne violet); empty for boards of points and lines."""
+    if not board.regions:
+        return []
+    outer = max(board.regions)
+    return [RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)] for band in board.regions]
+
+
+def board_view(state: State) -> dict[str, Any]:
+    """A state's board description as plain data for a page to draw (with the cell colours)."""
+    board = state.game.board(state.rules)
+    return {"points": board.points, "coords": board.coords, "lines": board.lines,
+            "cells": board.cells, "fills": fills(board)}
 
 
 def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
@@ -50,11 +67,8 @@ def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
            f"<title>{escape(state.game.title)}: {escape(state.code())}</title>"]
     half = UNIT / 2
     if board.cells:
-        outer = max(board.regions)
-        for i in range(len(board.points)):
+        for i, colour in enumerate(fills(board)):
             x, y = xy(i)
-            band = board.regions[i]
-            colour = RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)]
             out.append(f'<rect x="{x - half:g}" y="{y - half:g}" width="{UNIT}" '
                        f'height="{UNIT}" fill="{colour}" stroke="rgba(0,0,0,.25)" '
                        'stroke-width="2"/>')

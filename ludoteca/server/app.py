@@ -222,7 +222,6 @@ def create_app(db_url: str | None = None, workers: int = 2,
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         state = game.start()
-        board = state.game.board(state.rules)
         positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
                       "turn": state.turn.name.lower()}]
         for move in game.state.moves:
@@ -234,8 +233,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
         return {"game": state.game.name, "title": state.game.title, "rules": str(state.rules),
                 "tags": game.tags, "result": game.result,
                 "ending": outcome.explain() if outcome else None,
-                "board": {"points": board.points, "coords": board.coords, "lines": board.lines,
-                          "regions": board.regions, "cells": board.cells},
+                "board": svg.board_view(state),
                 "positions": positions}
 
     # --- websocket ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ..ai.levels import levels
 from ..core import Color, LudotecaError, Outcome, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
+from ..svg import board_view
 from . import workers
 from .clock import TimeControl, now_ms
 from .store import GameRow, StaleError, Store
@@ -144,7 +145,7 @@ class Hub:
                 "rule_sets": [{"name": d.name, "description": d.description,
                                "settings": dict(d.defaults)} for d in game.rule_sets],
                 "levels": [_level_dict(level) for level in levels(rules)],
-                "board": _board(state), "pieces": state.pieces(),
+                "board": board_view(state), "pieces": state.pieces(),
             })
         return out
 
@@ -281,37 +282,43 @@ class Hub:
 
     async def broadcast(self, live: LiveGame) -> None:
         """Send the new position to every watcher (each sees its own seats' view)."""
+        shared = self._shared_view(live)
         for watcher in list(live.watchers):
             try:
-                await watcher.send(self.view(live, watcher.seats))
+                await watcher.send(self.view(live, watcher.seats, shared))
             except Exception:  # a closed connection: forget it
                 live.watchers.discard(watcher)
 
-    def view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
-        """Everything a page needs to draw the game for someone holding ``seats``."""
-        state, row = live.state, live.row
-        outcome = self._outcome(live)
-        turn = _name(state.turn)
+    def view(self, live: LiveGame, seats: frozenset[str],
+             shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything a page needs to draw the game for someone holding ``seats`` (``shared``:
+        the part that is the same for everyone, when already computed)."""
+        state = live.state
         legal = []
-        if row.status == "live" and turn in seats and live.kind(state.turn) == "human":
+        if live.row.status == "live" and _name(state.turn) in seats \
+                and live.kind(state.turn) == "human":
             legal = [{"n": str(state.move_of(c)), "g": state.gesture(c)}
                      for c in state.legal_codes()]
-        last = state.move_stack[-1] if state.move_stack else None
-        previous = state.copy()
-        if last is not None:
-            previous.pop_code()
+        return {**(shared or self._shared_view(live)), "you": sorted(seats), "legal": legal,
+                "rematch": self._rematch_view(live, seats)}
+
+    def _shared_view(self, live: LiveGame) -> dict[str, Any]:
+        state, row = live.state, live.row
+        last = None
+        if state.move_stack:
+            previous = state.copy()
+            last = previous.gesture(previous.pop_code())
+        game = find_game(row.game)
         return {
-            "type": "state", "id": row.id, "game": row.game, "title": find_game(row.game).title,
-            "summary": find_game(row.game).summary,
-            "rules": row.rules, "mode": row.mode, "status": row.status,
+            "type": "state", "id": row.id, "game": row.game, "title": game.title,
+            "summary": game.summary, "rules": row.rules, "mode": row.mode, "status": row.status,
             "players": {name: self._player(live, name) for name in COLOURS},
-            "board": _board(state), "pieces": state.pieces(), "turn": turn, "ply": live.ply,
-            "moves": [str(state.move_of(c)) for c in state.move_stack],
-            "last": previous.gesture(last) if last is not None else None,
-            "hand": state.in_hand(), "outcome": outcome, "draw_offer": row.draw_offer,
-            "undo_offer": row.undo_offer, "thinking": live.thinking, "you": sorted(seats),
-            "legal": legal, "watchers": len(live.watchers), "rematch": self._rematch_view(
-                live, seats), "clock": self._clock_view(live),
+            "board": board_view(state), "pieces": state.pieces(), "turn": _name(state.turn),
+            "ply": live.ply, "moves": [str(state.move_of(c)) for c in state.move_stack],
+            "last": last, "hand": state.in_hand(), "outcome": self._outcome(live),
+            "draw_offer": row.draw_offer, "undo_offer": row.undo_offer,
+            "thinking": live.thinking, "watchers": len(live.watchers),
+            "clock": self._clock_view(live),
         }
 
     @staticmethod
@@ -665,12 +672,6 @@ def _start(row: GameRow) -> State:
     if row.position:
         return game_cls.from_code(row.position, rules)
     return game_cls.new(rules, setup=row.setup)
-
-
-def _board(state: State) -> dict[str, Any]:
-    board = state.game.board(state.rules)
-    return {"points": board.points, "coords": board.coords, "lines": board.lines,
-            "regions": board.regions, "cells": board.cells}
 
 
 def _level_dict(level: Any) -> dict[str, Any]:

@@ -1,12 +1,10 @@
 // The one board component: draws any game from its board description (points, coordinates,
-// lines, colour regions, cells) and the pieces on each point.  It knows no rules: the page
+// lines, cells and their colours) and the pieces on each point.  It knows no rules: the page
 // says which points are selected, which are targets and what the last move touched.
 
 const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 100;
 const MARGIN = 100;
-// Morelli's bands from the outside in, then the Throne (violet).
-const RAINBOW = ["#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8"];
 const NAMES = { w: "white man", b: "black man", W: "white Mullah", B: "black Mullah",
                 kw: "white King", kb: "black King" };
 
@@ -55,13 +53,10 @@ export class Board {
     const board = this.board;
     const ground = el("g", { class: "ground" }, svg);
     if (board.cells) {
-      const outer = Math.max(...board.regions);
       board.coords.forEach((_, i) => {
         const [cx, cy] = this.xy(i);
-        const band = board.regions[i];
-        const colour = band === 0 ? RAINBOW[6] : RAINBOW[Math.min(outer - band, 5)];
         el("rect", { x: cx - UNIT / 2, y: cy - UNIT / 2, width: UNIT, height: UNIT,
-                     fill: colour, class: "cell" }, ground);
+                     fill: board.fills[i], class: "cell" }, ground);
       });
     } else {
       for (const [a, b] of board.lines) {
