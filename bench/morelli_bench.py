@@ -39,9 +39,9 @@ def main() -> None:
     print(f"pure python   {moves / seconds:11,.0f} random moves/s "
           f"({args.games / seconds:.1f} games/s, {moves / args.games:.1f} moves/game)")
     try:
-        from ludoteca.fast.morelli import random_games
+        from ludoteca.games.morelli_kernel import random_games
     except ImportError:
-        print("numba kernel  not installed (pip install ludoteca[fast])")
+        print("numba kernel  not installed")
     else:
         random_games(1, 0)  # compile (or load the cached build) outside the timing
         games = args.games * 20

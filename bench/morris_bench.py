@@ -68,9 +68,9 @@ def main() -> None:
 
     rows = {"ludoteca (pure python)": ours(args.games, args.seed)}
     try:
-        from ludoteca.fast.morris import random_games
+        from ludoteca.games.morris_kernel import random_games
     except ImportError:
-        print("numba kernel not installed (pip install ludoteca[fast])")
+        print("numba kernel not installed")
     else:
         random_games(1, 0)  # compile (or load the cached build) outside the timing
         start = time.perf_counter()

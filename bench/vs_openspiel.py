@@ -14,17 +14,19 @@ count and the mean time per move of both sides, and appends one JSON line per ga
   among the legal actions at each step, as ``RandomRolloutEvaluator`` does, but run on the engine
   directly (:class:`EngineRollouts`), several times faster than through the adapter.
 - Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
-  by our compiled kernel (:mod:`ludoteca.fast.morelli`): uniformly random moves to the end of the
-  game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times faster.
+  by our compiled kernel (:mod:`ludoteca.games.morelli_kernel`): uniformly random moves to the
+  end of the game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times faster.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,11 +34,16 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import ludoteca
-from ludoteca.adapters.openspiel import LudotecaState, nine_mens_morris_points, register
+from ludoteca.adapters.openspiel import LudotecaState, register
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color
-from ludoteca.games.morris import POINTS
+from ludoteca.games.morris import NINE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from openspiel_morris import nine_mens_morris_points
+
+POINTS = NINE.points
 
 SIMULATIONS = 1000
 UCT_C = 2.0
@@ -46,7 +53,7 @@ class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
     """Uniformly random Morelli playouts to the end, played by the compiled kernel."""
 
     def __init__(self, rng: np.random.RandomState) -> None:
-        from ludoteca.fast.morelli import play_random
+        from ludoteca.games.morelli_kernel import play_random
 
         self.rng = rng
         self.play_random = play_random

@@ -78,7 +78,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", type=Path, default=None, help="write the game record to this file")
     p.set_defaults(handler=_play)
 
-    p = sub.add_parser("solve", help="solve a game by retrograde analysis (Felli)")
+    p = sub.add_parser("solve", help="solve a rule set outright (where the game has a solver)")
     p.add_argument("game")
     p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
     p.set_defaults(handler=_solve)
@@ -148,7 +148,7 @@ def _add_start_options(p: argparse.ArgumentParser) -> None:
 def _start(args: argparse.Namespace) -> State:
     game, rules = resolve(args.game, args.rules)
     if args.position:
-        return game.from_code(args.position, rules)
+        return game.from_position_code(args.position, rules)
     return game.new(rules, setup=args.setup, seed=getattr(args, "seed", None))
 
 
@@ -164,16 +164,20 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    game, rules = resolve(args.game, args.rules)
-    if game.name != "felli":
-        return _fail(f"no solver for {game.name}: only Felli is small enough to solve outright")
-    from .solve.felli import load_or_solve, print_progress, start_summary
+    from .solve import progress_bar
 
+    game, rules = resolve(args.game, args.rules)
+    solver = game.solver(rules)
+    if solver is None:
+        return _fail(f"no solver for {rules}: {game.title} under these rules is not solved "
+                     "outright")
     started = time.perf_counter()
-    table, cached = load_or_solve(rules, print_progress)
-    if sys.stderr.isatty() and not cached:
-        print(file=sys.stderr)
-    for line in start_summary(table):
+    report, bar = progress_bar()
+    try:
+        table, cached = solver.load(report)
+    finally:
+        bar.close()
+    for line in table.summary():
         print(line)
     how = "read from the cache" if cached else f"solved in {table.seconds:.1f}s and cached"
     print(f"table: {how} ({time.perf_counter() - started:.1f}s)")
@@ -181,12 +185,12 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .ai.tournament import progress_bar, run_tournament
+    from .ai.tournament import ProgressBar, run_tournament
 
     game, rules = resolve(args.game, args.rules)
     started = time.perf_counter()
     result = run_tournament(game.name, args.agents, args.games, args.jobs, str(rules),
-                            args.seed, args.time, progress_bar)
+                            args.seed, args.time, ProgressBar())
     print(f"{game.title} ({rules}), {len(result.results)} games, "
           f"{time.perf_counter() - started:.0f}s")
     print(result.crosstable())
@@ -335,7 +339,7 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         elif command == "board":
             print(state)
         elif command == "code":
-            print(state.code())
+            print(state.position_code())
         elif command == "undo":
             _undo(state, players)
         elif command == "hint":

@@ -14,11 +14,14 @@ from __future__ import annotations
 import copy
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar
 
 __all__ = [
+    "LADDER",
+    "MEN",
+    "TEXTS",
     "BoardDescription",
     "Color",
     "Game",
@@ -31,9 +34,14 @@ __all__ = [
     "LudotecaError",
     "Move",
     "Outcome",
+    "PieceStyle",
+    "Progress",
     "RuleSet",
     "RuleSetDef",
+    "Rung",
+    "Solver",
     "State",
+    "Table",
     "Termination",
     "UnknownGameError",
 ]
@@ -63,6 +71,8 @@ class Termination(enum.Enum):
     NO_LEGAL_MOVES = "the player to move has no legal move"
     THREEFOLD_REPETITION = "threefold repetition"
     MOVE_RULE = "the move rule (too many plies without a capture)"
+    FULL_BOARD = "a full board: every point is taken when placing ends, so nobody can move"
+    THREE_MEN_RULE = "the three-men rule (a player has three men and no shot for ten moves each)"
     THRONE = "no legal move is left and a King holds the Throne"
     VACANT_THRONE = "no legal move is left and the Throne is vacant"
     RESIGNATION = "resignation"
@@ -138,22 +148,31 @@ class UnknownGameError(LudotecaError):
 class Move:
     """A move: a frozen, hashable value whose ``str`` is its notation.
 
-    Each game subclasses this and interns one instance per move code (``from_code``), so equal
-    moves are the same object; ``repr`` reads back with the subclass's ``parse``.
+    Each game subclasses this and interns one instance per (board, move code): ``board`` names
+    the geometry the code is read on (``"24"``, ``"13x13"``), so two moves are equal exactly when
+    they are of the same game, on the same board, with the same code.  ``repr`` reads back with
+    the subclass's ``parse``.
     """
 
-    __slots__ = ("_code", "_text")
+    __slots__ = ("_board", "_code", "_text")
     _code: int
     _text: str
+    _board: str
 
-    def __init__(self, code: int, text: str) -> None:
+    def __init__(self, code: int, text: str, board: str = "") -> None:
         object.__setattr__(self, "_code", code)
         object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_board", board)
 
     @property
     def code(self) -> int:
         """The game's integer code for this move (stable, used by the integer-action adapters)."""
         return self._code
+
+    @property
+    def board(self) -> str:
+        """The name of the board geometry the code belongs to (empty for a game with one board)."""
+        return self._board
 
     def __str__(self) -> str:
         return self._text
@@ -161,15 +180,22 @@ class Move:
     def __repr__(self) -> str:
         return f"{type(self).__name__}.parse({self._text!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Move) and type(other) is type(self)
+                                 and other._code == self._code and other._board == self._board)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._board, self._code))
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
 
-    def __reduce__(self) -> tuple[object, tuple[int, ...]]:
-        return (type(self).from_code, (self._code,))
+    def __reduce__(self) -> tuple[object, tuple[int, str]]:
+        return (type(self).from_code, (self._code, self._board))
 
     @classmethod
-    def from_code(cls, code: int) -> Move:
-        """The interned move for a code."""
+    def from_code(cls, code: int, board: str = "") -> Move:
+        """The interned move for a code on the named board."""
         raise NotImplementedError
 
 
@@ -256,34 +282,136 @@ class RuleSet:
 
 
 @dataclass(frozen=True)
+class PieceStyle:
+    """How one piece token is drawn and named: its side, its name for people ("man", "Mullah"),
+    its shape (``"stone"`` or ``"king"``) and whether it carries a promotion ring."""
+
+    side: Color
+    name: str
+    shape: str = "stone"
+    ring: bool = False
+
+
+#: the styles of a game whose only pieces are plain men (tokens ``"w"`` and ``"b"``)
+MEN: Mapping[str, PieceStyle] = {"w": PieceStyle(Color.WHITE, "man"),
+                                  "b": PieceStyle(Color.BLACK, "man")}
+
+
+@dataclass(frozen=True)
 class BoardDescription:
     """A game's board as data, for drawing any game with the same code.
 
     ``points`` are the names of the playable points or cells in code order; ``coords`` their
     (x, y) positions in board units with y growing upwards; ``lines`` pairs of point indices to
-    draw as lines; ``regions`` an optional colour class per point (Morelli's bands).
+    draw as lines; ``cells`` whether points are drawn as square cells; ``fills`` the colour of
+    each cell (empty: the default colour); ``styles`` how each piece token of
+    :meth:`State.pieces` is drawn.
     """
 
     points: tuple[str, ...]
     coords: tuple[tuple[float, float], ...]
     lines: tuple[tuple[int, int], ...] = ()
-    regions: tuple[int, ...] = ()
     cells: bool = False
+    fills: tuple[str, ...] = ()
+    styles: Mapping[str, PieceStyle] = field(default_factory=lambda: dict(MEN))
+
+
+#: what a status line tells the player to do next; a game overrides any of them in ``texts``
+TEXTS: Mapping[str, str] = {
+    "place": "choose a point to place a piece",
+    "move": "choose a piece to move",
+    "place_or_move": "place a piece or choose one to move",
+    "to": "choose where it goes (dotted)",
+    "take": "choose an enemy piece to remove (ringed red)",
+    "continue": "choose the next point of the move",
+}
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One level of a computer ladder: the agent spec (see ``ludoteca.ai.agents``) and what it
+    does, in words."""
+
+    spec: str
+    description: str
+
+
+#: the ladder of a game that declares none: alpha-beta search with its evaluation
+LADDER: tuple[Rung, ...] = (
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=2,noise=100", "sees the reply"),
+    Rung("search:depth=3", "three plies"),
+    Rung("search:time=1", "iterative deepening, 1 s a move"),
+)
+
+Progress = Callable[[str], None]
+
+
+class Table(ABC):
+    """A solved rule set: the exact value of every position it covers."""
+
+    rules: RuleSet
+    #: how long solving took (0 when read from a file)
+    seconds: float = 0.0
+
+    @abstractmethod
+    def lookup(self, state: State) -> tuple[int, int]:
+        """``(value, plies)`` for the side to move: 1 win, -1 loss, 0 draw, and the plies to
+        the end under best play (the winner wins fastest, the loser loses slowest)."""
+
+    @abstractmethod
+    def summary(self) -> list[str]:
+        """Lines for people: the start position's value and plies, and the table's counts."""
+
+
+class Solver(ABC):
+    """How a game solves one of its rule sets (declared by ``Game.solver``)."""
+
+    #: a name for the table, the same for rule sets that share it (e.g. differing draw rules)
+    key: str
+
+    @abstractmethod
+    def load(self, progress: Progress | None = None) -> tuple[Table, bool]:
+        """The table, read from the cache or solved now (and cached); and whether it was read."""
 
 
 S = TypeVar("S", bound="State")
 
 
 class Game(ABC):
-    """A registered game: its names, rule sets, board description and state constructors."""
+    """A registered game: its names, rule sets, board description and state constructors, and
+    what it declares for the rest of the house (ladder, solver, texts, longest game)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     rule_sets: ClassVar[tuple[RuleSetDef, ...]]
-    first_player: ClassVar[Color] = Color.WHITE
     #: the rules in a few sentences, for people choosing a game
     summary: ClassVar[str] = ""
+    #: the status texts that differ from :data:`TEXTS` ("choose a point to place a man")
+    texts: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def status_texts(cls, rules: RuleSet) -> dict[str, str]:
+        """What the status line says for each step of a move (keys of :data:`TEXTS`)."""
+        return {**TEXTS, **cls.texts}
+
+    @classmethod
+    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        """The computer levels of a rule set, weakest first (measured ratings are stored by
+        rule set in ``ludoteca/games/ratings.json``)."""
+        return LADDER
+
+    @classmethod
+    def solver(cls, rules: RuleSet) -> Solver | None:
+        """How this rule set is solved outright, or ``None`` when it is not."""
+        return None
+
+    @classmethod
+    def longest_game(cls, rules: RuleSet) -> int:
+        """An upper bound on the plies of a game (the draw rules' bound where they end games)."""
+        return 1000
 
     @classmethod
     def rule_set_names(cls) -> list[str]:
@@ -340,8 +468,10 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> State:
-        """The position a position code describes; :class:`InvalidPositionError` if impossible."""
+    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> State:
+        """The position a position code describes; :class:`InvalidPositionError` if impossible.
+
+        The inverse of :meth:`State.position_code`."""
 
 
 def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingValue:
@@ -365,9 +495,13 @@ def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingV
 class State(ABC):
     """A mutable game position with its move history.
 
-    Subclasses implement the ``_``-prefixed code-level primitives; everything public here is
-    shared.  ``push`` checks legality and leaves the state unchanged on error; ``push_code`` and
-    ``pop`` are the unchecked fast path for search.
+    A game must provide the rules core (the abstract methods: legal move codes, ``push_code``,
+    ``pop_code``, ``move_of``, ``read_move``, ``outcome``, ``position_key``, ``position_code``);
+    then it is playable everywhere.  The rest is optional, with defaults: drawing (``pieces``,
+    ``gesture``, ``in_hand``), knowledge for computer players (``evaluate``, ``is_tactical``,
+    ``tactical_moves``) and research features (``planes``, ``action_path``).  ``push`` checks
+    legality and leaves the state unchanged on error; ``push_code`` and ``pop_code`` are the
+    unchecked fast path for search.
     """
 
     game: ClassVar[type[Game]]
@@ -430,8 +564,8 @@ class State(ABC):
         """A hashable key equal for equal positions (board, side to move, what the rules track)."""
 
     @abstractmethod
-    def code(self) -> str:
-        """The one-line position code, readable back with ``Game.from_code``."""
+    def position_code(self) -> str:
+        """The one-line position code, readable back with ``Game.from_position_code``."""
 
     def copy(self: S) -> S:
         """An independent copy, history included.
@@ -464,7 +598,10 @@ class State(ABC):
         """
         if isinstance(move, str):
             move = self.parse_move(move)
-        elif not isinstance(move, Move) or move.code not in self.legal_codes():
+        elif not isinstance(move, Move) or self.move_of(move.code) != move:
+            where = f"{self.game.title} ({self.rules})"
+            raise IllegalMoveError(f"{move!r} is not a move of {where}")
+        elif move.code not in self.legal_codes():
             over = self.outcome()
             reason = f"the game is over ({over.result})" if over else "not a legal move here"
             raise IllegalMoveError(f"{move}: {reason}")
@@ -505,22 +642,21 @@ class State(ABC):
         """
         return False
 
-    # --- drawing (user interfaces) ------------------------------------------------------------
-    @abstractmethod
+    # --- drawing (user interfaces; optional) ----------------------------------------------------
     def pieces(self) -> list[str]:
-        """What stands on each point of the game's :class:`BoardDescription`, in point order.
+        """What stands on each point of the game's :class:`BoardDescription`, in point order:
+        ``""`` for an empty point, else a token of the board's ``styles`` (``"w"``/``"b"`` a man
+        of White/Black by default).  A game that does not say draws an empty board."""
+        return [""] * len(self.game.board(self.rules).points)
 
-        ``""`` empty; ``"w"``/``"b"`` a man (stone) of White/Black; ``"W"``/``"B"`` a promoted
-        piece (Felli's Mullah); ``"kw"``/``"kb"`` a King of that colour (Morelli's Throne).
-        """
-
-    @abstractmethod
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         """The points a person touches, in order, to make the move ``code``, each with its role:
         ``"from"`` (the piece to lift), ``"to"`` (where it goes, or where a man is placed) or
         ``"take"`` (an enemy piece to remove).  No legal move's gesture is a proper prefix of
-        another's, so a user interface can complete a move touch by touch.
+        another's, so a user interface can complete a move touch by touch.  A game that does not
+        say returns ``()``: its moves are typed or chosen from a list.
         """
+        return ()
 
     def in_hand(self) -> tuple[int, int] | None:
         """Men still to be placed (White, Black), or None in a game without placing."""
@@ -535,10 +671,13 @@ class State(ABC):
         """
         return (code,)
 
-    @abstractmethod
     def planes(self) -> list[list[float]]:
         """Feature planes over the board's points (``Game.board(rules).points`` order): one
-        0/1 plane per kind of piece, then any per-game counters as constant planes."""
+        0/1 plane per kind of piece (the board's ``styles``, in order), then any per-game
+        counters as constant planes.  The default is the piece planes of :meth:`pieces`."""
+        tokens = self.pieces()
+        return [[float(t == kind) for t in tokens]
+                for kind in self.game.board(self.rules).styles]
 
     def occurrences(self) -> int:
         """How many times the current position has occurred in this game (at least 1)."""
@@ -553,10 +692,6 @@ class State(ABC):
         when the game has no such shortcut.  Only games whose positions are never terminal
         while a tactical move exists may offer it (the search skips the end check then)."""
         return None
-
-    def is_over(self) -> bool:
-        """True when the game has ended."""
-        return self.outcome() is not None
 
     @property
     def moves(self) -> list[Move]:

@@ -41,7 +41,7 @@ class _Session:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.lock = threading.Lock()
-        self.game_name = "morris"
+        self.game_name = game_names()[0]
         self.rules: RuleSet | None = None
         self.state: State | None = None
         self.agent_spec = "level:5"
@@ -131,7 +131,7 @@ class _Session:
                 raise LudotecaError("write: position startpos [setup S] [moves ...]")
             state = game.new(rules, setup=setup)
         elif args[:1] == ["code"] and len(args) > 1:
-            state = game.from_code(" ".join(args[1:]), rules)
+            state = game.from_position_code(" ".join(args[1:]), rules)
         else:
             raise LudotecaError("write: position startpos|code CODE [moves m1 m2 ...]")
         for move in moves:
@@ -254,7 +254,7 @@ class EngineAgent:
         seconds = (limit.seconds if limit and limit.seconds else self.seconds)
         if state.setup:
             start = f"startpos setup {state.setup}"
-        elif state.start != state.game.new(state.rules).code():
+        elif state.start != state.game.new(state.rules).position_code():
             start = f"code {state.start}"
         else:
             start = "startpos"

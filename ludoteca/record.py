@@ -93,7 +93,7 @@ def from_state(state: State, *, white: str = "?", black: str = "?", date: str | 
     setup = getattr(state, "setup", None)
     if setup:
         tags["Setup"] = setup
-    elif state.start != state.game.new(state.rules).code():
+    elif state.start != state.game.new(state.rules).position_code():
         tags["Position"] = state.start
     tags.update(extra or {})
     return GameRecord(state.copy(), tags, dict(comments or {}))
@@ -204,7 +204,7 @@ def _start_state(game_name: str, tags: dict[str, str]) -> State:
     if "Setup" in tags and "Position" in tags:
         raise InvalidRecordError("a record gives either a Setup or a Position, not both")
     if "Position" in tags:
-        return game.from_code(tags["Position"], rules)
+        return game.from_position_code(tags["Position"], rules)
     return game.new(rules, setup=tags.get("Setup"))
 
 
@@ -244,7 +244,7 @@ def to_json(record: GameRecord) -> dict[str, Any]:
         "tags": dict(record.tags),
         "moves": record.moves,
         "comments": {str(k): v for k, v in record.comments.items()},
-        "position": record.state.code(),
+        "position": record.state.position_code(),
     }
 
 

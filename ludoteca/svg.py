@@ -12,31 +12,24 @@ from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .core import BoardDescription, State
+from .core import Color, PieceStyle, State
 
-__all__ = ["board_view", "fills", "render"]
+__all__ = ["board_view", "render"]
 
 UNIT = 100
 MARGIN = 100
-#: Morelli's bands from the outside in, then the Throne
-RAINBOW = ("#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8")
-_STONE = {"w": ("#fdfdfb", "#222"), "b": ("#23252b", "#222")}
-
-
-def fills(board: BoardDescription) -> list[str]:
-    """The colour of each cell of a board with colour regions (Morelli's bands from the outside
-    in, the Throne violet); empty for boards of points and lines."""
-    if not board.regions:
-        return []
-    outer = max(board.regions)
-    return [RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)] for band in board.regions]
+_STONE = {Color.WHITE: ("#fdfdfb", "#222"), Color.BLACK: ("#23252b", "#222")}
 
 
 def board_view(state: State) -> dict[str, Any]:
-    """A state's board description as plain data for a page to draw (with the cell colours)."""
+    """A state's board description as plain data for a page to draw: points, coordinates,
+    lines, cell colours and how each piece token is drawn."""
     board = state.game.board(state.rules)
+    styles = {token: {"side": style.side.name.lower(), "name": style.name,
+                      "shape": style.shape, "ring": style.ring}
+              for token, style in board.styles.items()}
     return {"points": board.points, "coords": board.coords, "lines": board.lines,
-            "cells": board.cells, "fills": fills(board)}
+            "cells": board.cells, "fills": board.fills, "styles": styles}
 
 
 def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
@@ -64,10 +57,10 @@ def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
     shown = f' width="{size}" height="{round(size * height / width)}"' if size else ""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}"'
            f'{shown} font-family="sans-serif">',
-           f"<title>{escape(state.game.title)}: {escape(state.code())}</title>"]
+           f"<title>{escape(state.game.title)}: {escape(state.position_code())}</title>"]
     half = UNIT / 2
     if board.cells:
-        for i, colour in enumerate(fills(board)):
+        for i, colour in enumerate(board.fills or ("#e9d7b0",) * len(board.points)):
             x, y = xy(i)
             out.append(f'<rect x="{x - half:g}" y="{y - half:g}" width="{UNIT}" '
                        f'height="{UNIT}" fill="{colour}" stroke="rgba(0,0,0,.25)" '
@@ -88,7 +81,7 @@ def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
                    'fill="rgba(255,214,0,.45)" class="last"/>')
     for i, token in enumerate(state.pieces()):
         if token:
-            out.append(_piece(token, *xy(i), board.cells))
+            out.append(_piece(board.styles[token], *xy(i), board.cells))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -112,9 +105,9 @@ def _labels(points: tuple[str, ...], xy: Callable[[int], tuple[float, float]], m
                for t, y in ranks.items()])
 
 
-def _piece(token: str, x: float, y: float, cells: bool) -> str:
-    fill, stroke = _STONE[token[-1].lower()]
-    if token.startswith("k"):
+def _piece(style: PieceStyle, x: float, y: float, cells: bool) -> str:
+    fill, stroke = _STONE[style.side]
+    if style.shape == "king":
         return (f'<g class="piece king"><circle cx="{x:g}" cy="{y:g}" r="40" '
                 'fill="rgba(255,255,255,.25)" stroke="#d4a017" stroke-width="5"/>'
                 f'<text x="{x:g}" y="{y + 16:g}" font-size="60" text-anchor="middle" '
@@ -122,7 +115,7 @@ def _piece(token: str, x: float, y: float, cells: bool) -> str:
     radius = UNIT * (0.36 if cells else 0.33)
     piece = (f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{fill}" stroke="{stroke}" '
              'stroke-width="4"/>')
-    if token.isupper():  # promoted (Felli's Mullah)
+    if style.ring:
         piece += (f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.2:g}" fill="none" '
                   'stroke="#d4a017" stroke-width="8"/>')
     return f'<g class="piece">{piece}</g>'

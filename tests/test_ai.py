@@ -27,7 +27,7 @@ ENGINE = f"{sys.executable} -m ludoteca.cli engine"
 
 def test_search_takes_the_winning_mill() -> None:
     # White closes a1 d1 g1 by g4-g1 and removes one of Black's three men: Black has two left
-    state = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
     result = SearchAgent(seed=1).analyse(state, Limit(depth=3))
     assert str(result.move).startswith("g4-g1x")
     assert result.score == WIN - 1
@@ -35,14 +35,14 @@ def test_search_takes_the_winning_mill() -> None:
 
 def test_search_blocks_a_mill_it_would_lose_to() -> None:
     # Black (to move) must stop White's g4-g1 mill against its three men: only a man on g1 does
-    state = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. b 0 0 0 41")
+    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. b 0 0 0 41")
     move = SearchAgent(seed=1).choose(state, Limit(depth=4))
     assert str(move).endswith("-g1")
 
 
 @pytest.mark.parametrize("rules", ["felli", "felli:forced_capture,multi_capture"])
 def test_search_agrees_with_the_solved_table(rules: str) -> None:
-    from ludoteca.solve.felli import solve
+    from ludoteca.games.felli_solver import solve
 
     table = solve(rules)
     rng = random.Random(7)
@@ -59,7 +59,7 @@ def test_search_agrees_with_the_solved_table(rules: str) -> None:
         if value == 0 or plies > 7:
             continue
         result = SearchAgent(seed=1).analyse(state, Limit(depth=plies + 1))
-        assert result.score == (WIN - plies if value > 0 else -(WIN - plies)), state.code()
+        assert result.score == (WIN - plies if value > 0 else -(WIN - plies)), state.position_code()
         checked += 1
 
 
@@ -74,7 +74,7 @@ def test_search_is_reproducible_with_a_seed() -> None:
 
 
 def test_mcts_finds_the_winning_capture() -> None:
-    state = Felli.from_code(".../..././b../w.. w 0 20")
+    state = Felli.from_position_code(".../..././b../w.. w 0 20")
     move = MCTSAgent(seed=1).choose(state, Limit(nodes=300))
     assert str(move) == "a1xc3"
 
@@ -128,7 +128,7 @@ def test_analysis_and_review() -> None:
     state = Felli.new()
     found = analyse(state)
     assert found.exact and found.move in state.legal_moves and found.white_share == 0.5
-    morris = Morris.from_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    morris = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
     hint = analyse(morris, Limit(depth=3))
     assert str(hint.move).startswith("g4-g1x") and hint.white_share == 1.0
     assert "White wins" in hint.text

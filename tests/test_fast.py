@@ -5,18 +5,20 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
+from ludoteca.games import morelli_kernel as fast_morelli
+from ludoteca.games import morris_kernel as fast_morris
 from ludoteca.games.morelli import Morelli
 
-pytest.importorskip("numba")
-
-from ludoteca.fast import morelli as fast_morelli
-from ludoteca.fast import morris as fast_morris
+MORRIS_FAMILY = ["morris", "morris-6", "morris-12", "morabaraba", "morris-lasker"]
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_morris_kernel_games_replay(seed: int) -> None:
-    codes, counts = fast_morris.play_random(seed, cap=200)
-    state = ludoteca.new_game("morris", rules=fast_morris.RULES)
+@pytest.mark.parametrize("name", MORRIS_FAMILY)
+@pytest.mark.parametrize("seed", range(12))
+def test_morris_kernel_games_replay(name: str, seed: int) -> None:
+    rules = f"{name}:repetition=0,move_rule=0" + (",three_men_rule=0" if name == "morabaraba"
+                                                  else "")
+    codes, counts = fast_morris.play_random(seed, cap=200, rules=rules)
+    state = ludoteca.new_game(name, rules=rules)
     for code, count in zip(codes, counts, strict=True):
         legal = state.legal_codes()
         assert len(legal) == count and code in legal

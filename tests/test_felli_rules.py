@@ -22,7 +22,7 @@ def position(pieces: str, turn: str = "w", rules: str | None = None, quiet: int 
     """Build a code by hand: ``pieces`` like "w:a1 b:c1 W:e5" (W/B: Mullahs)."""
     where = dict(reversed(item.split(":")) for item in pieces.split())
     rows = "/".join("".join(where.get(p, ".") for p in row.split()) for row in ROWS)
-    return Felli.from_code(f"{rows} {turn} {quiet} {ply}", rules)
+    return Felli.from_position_code(f"{rows} {turn} {quiet} {ply}", rules)
 
 
 def moves(state: ludoteca.State) -> set[str]:
@@ -40,7 +40,7 @@ def test_board() -> None:
 
 def test_start_and_first_moves() -> None:
     state = ludoteca.new_game("felli")
-    assert state.code() == "bbb/bbb/./www/www w 0 0"
+    assert state.position_code() == "bbb/bbb/./www/www w 0 0"
     assert state.turn is Color.WHITE
     assert moves(state) == {"b2-c3", "c2-c3", "d2-c3"}
     replies = {"b2-c3": "d4xb2", "c2-c3": "c4xc2", "d2-c3": "b4xd2"}
@@ -81,7 +81,7 @@ def test_multi_capture_chain_lands_where_a_captured_piece_stood() -> None:
     with pytest.raises(IllegalMoveError, match="must go on capturing"):
         state.push("a1xe1")
     state.push("a1xe1xc3xc1")
-    assert state.code() == ".../..././.../.w. b 0 21"
+    assert state.position_code() == ".../..././.../.w. b 0 21"
     outcome = state.outcome()
     assert outcome is not None
     assert (outcome.termination, outcome.winner) == (Termination.NO_LEGAL_MOVES, Color.WHITE)
@@ -96,21 +96,21 @@ def test_promotion_is_refused_mid_chain() -> None:
     state = position("w:c3 b:b4 b:c5 b:d4 b:c1", rules="felli-mullah")
     assert moves(state) == {"c3xa5xe5xc3", "c3xe5xa5xc3"}
     state.push("c3xa5xe5xc3")
-    assert state.code() == ".../.../w/.../.b. b 0 21"  # still a man
+    assert state.position_code() == ".../.../w/.../.b. b 0 21"  # still a man
 
 
 def test_promotion_at_the_end_of_a_turn() -> None:
     state = position("w:b4 b:c1 b:d2", rules="felli-mullah")
     state.push("b4-a5")
-    assert state.code().startswith("W..")
+    assert state.position_code().startswith("W..")
     state.pop()
-    assert state.code().startswith("...") and state.board[7] == 1  # type: ignore[attr-defined]
+    assert state.position_code().startswith("...") and state.board[7] == 1  # type: ignore[attr-defined]
     state = position("w:c3 b:b4 b:c1", rules="felli-mullah")
     state.push("c3xa5")
-    assert state.code() == "W../..././.../.b. b 0 21"
+    assert state.position_code() == "W../..././.../.b. b 0 21"
     black = position("b:b2 w:c5 w:c4", turn="b", rules="felli-mullah")
     black.push("b2-a1")
-    assert black.code().endswith("/B.. w 0 21")
+    assert black.position_code().endswith("/B.. w 0 21")
 
 
 def test_mullah_slides_along_a_whole_line() -> None:
@@ -176,7 +176,7 @@ def test_malformed_moves(text: str) -> None:
     state = ludoteca.new_game("felli")
     with pytest.raises(InvalidMoveError):
         state.push(text)
-    assert state.code() == "bbb/bbb/./www/www w 0 0"
+    assert state.position_code() == "bbb/bbb/./www/www w 0 0"
 
 
 @pytest.mark.parametrize(("code", "reason"), [
@@ -191,12 +191,12 @@ def test_malformed_moves(text: str) -> None:
 ])
 def test_bad_codes(code: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
-        Felli.from_code(code)
+        Felli.from_position_code(code)
 
 
 def test_promotion_corner_man_is_rejected_with_mullahs() -> None:
     with pytest.raises(InvalidPositionError, match="already be a Mullah"):
-        Felli.from_code("w.b/..././.../... b 0 9", "felli-mullah")
+        Felli.from_position_code("w.b/..././.../... b 0 9", "felli-mullah")
 
 
 RULE_SETS = ["felli", "felli:forced_capture", "felli:multi_capture",
@@ -215,7 +215,7 @@ def test_move_lists_match_the_reference_implementation(rules: str) -> None:
             side = "w" if state.turn is Color.WHITE else "b"
             expected = ref.legal(board, side, bool(state.rules["forced_capture"]),
                                  bool(state.rules["multi_capture"]))
-            assert moves(state) == expected, state.code()
+            assert moves(state) == expected, state.position_code()
             compared += 1
             state.push_code(rng.choice(state.legal_codes()))
     assert compared > 1000

@@ -15,7 +15,7 @@ from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.cli import main
 from ludoteca.core import State
 from ludoteca.games.felli import Felli, FelliState
-from ludoteca.solve.felli import FelliTable, index_of, solve
+from ludoteca.games.felli_solver import FelliTable, index_of, solve
 
 ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
 COMBOS = ["felli", "felli:forced_capture,multi_capture"]
@@ -40,7 +40,7 @@ def small_positions(rules: str, count: int, seed: int) -> list[FelliState]:
         for p in black:
             board[p] = "b"
         rows = "/".join("".join(board[p] for p in row) for row in ROWS)
-        out.append(Felli.from_code(f"{rows} {rng.choice('wb')} 0 10",
+        out.append(Felli.from_position_code(f"{rows} {rng.choice('wb')} 0 10",
                                    rules + (",repetition=0,move_rule=0" if ":" in rules
                                             else ":repetition=0,move_rule=0")))
     return out
@@ -90,11 +90,12 @@ def test_table_agrees_with_minimax(table: FelliTable) -> None:
         wins, loses = minimax(state)
         key = state.position_key()
         if value == 1:
-            assert wins(key, plies) and not wins(key, plies - 2), state.code()
+            assert wins(key, plies) and not wins(key, plies - 2), state.position_code()
         elif value == -1:
-            assert loses(key, plies) and (plies < 2 or not loses(key, plies - 2)), state.code()
+            assert loses(key, plies) and (plies < 2 or not loses(key, plies - 2)), \
+                state.position_code()
         else:
-            assert not wins(key, horizon) and not loses(key, horizon), state.code()
+            assert not wins(key, horizon) and not loses(key, horizon), state.position_code()
         checked[value] += 1
     assert all(checked.values()), checked
 
@@ -192,7 +193,7 @@ def _drawing_replies(state: State, code: int) -> int:
 
 
 def test_perfect_player_refuses_the_mullah_rules() -> None:
-    with pytest.raises(ludoteca.InvalidRulesError, match="only the basic game"):
+    with pytest.raises(ludoteca.InvalidRulesError, match="not solved"):
         PerfectAgent(Felli.rules("felli-mullah"))
 
 

@@ -52,7 +52,7 @@ def position(black: str, white: str, turn: str = "b", king: str = "-",
                     for y in range(12, -1, -1))
     if ply is None:
         ply = 20 if turn == "b" else 21
-    return Morelli.from_code(f"{rows} {turn} {king} {ply}")
+    return Morelli.from_position_code(f"{rows} {turn} {king} {ply}")
 
 
 def targets(state: ludoteca.State, square: str) -> set[str]:
@@ -115,7 +115,7 @@ def test_worked_example_3_moving_into_a_sandwich_is_safe() -> None:
 def test_worked_example_4_king_blocks_the_line() -> None:
     start = Morelli.new(setup=SETUP)
     assert len(targets(start, "A7")) == 20
-    crowned = Morelli.from_code(start.code().replace(" b - 0", " b b 10"))
+    crowned = Morelli.from_position_code(start.position_code().replace(" b - 0", " b b 10"))
     assert len(targets(crowned, "A7")) == 15
     assert "H7" in targets(start, "A7") and "H7" not in targets(crowned, "A7")
     with pytest.raises(IllegalMoveError, match="King on the Throne blocks"):
@@ -214,7 +214,7 @@ def test_standing_frames_do_nothing_and_breaking_keeps_the_king() -> None:
 
 def test_moves_that_break_the_rules() -> None:
     state = Morelli.new(setup=SETUP)
-    before = state.code()
+    before = state.position_code()
     with pytest.raises(IllegalMoveError, match="land on the Throne"):
         state.push("A1-G7")
     with pytest.raises(IllegalMoveError, match="no stone on M5"):
@@ -225,7 +225,7 @@ def test_moves_that_break_the_rules() -> None:
         state.push("A14-B13")
     with pytest.raises(InvalidMoveError):
         state.push("A5L5")
-    assert state.code() == before and not state.move_stack
+    assert state.position_code() == before and not state.move_stack
 
 
 def test_not_inward_is_rejected() -> None:
@@ -260,8 +260,8 @@ def test_end_of_game_results() -> None:
 
 def test_position_code_checks() -> None:
     state = Morelli.new(setup=SETUP)
-    code = state.code()
-    assert Morelli.from_code(code).code() == code
+    code = state.position_code()
+    assert Morelli.from_position_code(code).position_code() == code
     rows, rest = code.split(" ", 1)
     bad = [
         (rows[:-1] + " " + rest, "13 rows of 13"),
@@ -278,7 +278,7 @@ def test_position_code_checks() -> None:
     bad.append(("".join(centre) + " " + rest, "Throne"))
     for text, reason in bad:
         with pytest.raises(InvalidPositionError, match=reason):
-            Morelli.from_code(text)
+            Morelli.from_position_code(text)
 
 
 def test_annotations_are_checked() -> None:
@@ -291,10 +291,10 @@ def test_annotations_are_checked() -> None:
     crown = position("E5 I5 I9 A13", "")
     assert str(crown.parse_move("a13-e9K")) == "A13-E9"
     game = record.loads(
-        f'[Game "morelli"]\n[Position "{crown.code()}"]\n\n11. A13-E9 K *\n')
+        f'[Game "morelli"]\n[Position "{crown.position_code()}"]\n\n11. A13-E9 K *\n')
     assert game.state.king == 1
     with pytest.raises(InvalidRecordError, match="does not seat a King"):
-        record.loads(f'[Game "morelli"]\n[Position "{state.code()}"]\n\n11. E1-E5 K *\n')
+        record.loads(f'[Game "morelli"]\n[Position "{state.position_code()}"]\n\n11. E1-E5 K *\n')
 
 
 def test_records_keep_the_setup() -> None:
@@ -303,7 +303,7 @@ def test_records_keep_the_setup() -> None:
         state.push(state.legal_moves[0])
     text = record.dumps(state)
     assert f'[Setup "{state.setup}"]' in text
-    assert record.loads(text).state.code() == state.code()
+    assert record.loads(text).state.position_code() == state.position_code()
     flipped = "".join("W" if c == "B" else "B" for c in state.setup or "")
     with pytest.raises(InvalidRecordError, match="ply 1"):
         record.loads(text.replace(state.setup or "", flipped))
@@ -321,7 +321,7 @@ def test_smaller_boards(rules: str) -> None:
     while state.legal_codes():
         state.push_code(rng.choice(state.legal_codes()))
     assert state.outcome() is not None
-    assert record.loads(record.dumps(state)).state.code() == state.code()
+    assert record.loads(record.dumps(state)).state.position_code() == state.position_code()
 
 
 def board_dict(state: MorelliState) -> dict[tuple[int, int], str]:

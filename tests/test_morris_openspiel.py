@@ -12,11 +12,13 @@ import random
 import pytest
 
 import ludoteca
-from ludoteca.games.morris import POINTS
+from ludoteca.games.morris import NINE
+
+POINTS = NINE.points
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ludoteca.adapters.openspiel import nine_mens_morris_points  # noqa: E402
+from .openspiel_morris import nine_mens_morris_points  # noqa: E402
 
 RULES = "morris:repetition=0,move_rule=0"
 TURN_CAP = 180  # OpenSpiel ends games after 200 turns
@@ -66,7 +68,7 @@ def test_legal_moves_agree_with_openspiel(chunk: int) -> None:
         theirs = game.new_initial_state()
         while ours.ply < TURN_CAP:
             legal = {str(m) for m in ours.legal_moves}
-            assert legal == openspiel_moves(theirs), f"seed {seed}, position {ours.code()}"
+            assert legal == openspiel_moves(theirs), f"seed {seed}, position {ours.position_code()}"
             compared += 1
             outcome = ours.outcome()
             if outcome is not None:

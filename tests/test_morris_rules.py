@@ -6,7 +6,10 @@ import pytest
 
 import ludoteca
 from ludoteca import Color, IllegalMoveError, InvalidMoveError, Termination
-from ludoteca.games.morris import ADJACENT, MILLS, POINTS, Morris
+from ludoteca.games.morris import NINE, Morris
+
+ADJACENT, POINTS = NINE.adjacent, NINE.points
+MILLS = [tuple(p for p in range(24) if m >> p & 1) for m in NINE.mill_masks]
 
 # The diagram of rules/morris.md, row by row, as written there (top to bottom).
 ROWS = ["a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4 e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
@@ -27,7 +30,7 @@ def position(white: str = "", black: str = "", turn: str = "w", hands: tuple[int
                     for row in ROWS)
     if ply is None:
         ply = 18 - sum(hands) if sum(hands) else 40
-    return Morris.from_code(f"{rows} {turn} {hands[0]} {hands[1]} {quiet} {ply}", rules)
+    return Morris.from_position_code(f"{rows} {turn} {hands[0]} {hands[1]} {quiet} {ply}", rules)
 
 
 def moves(state: ludoteca.State) -> set[str]:
@@ -125,7 +128,7 @@ def test_a_double_mill_removes_one_man() -> None:
     closing = {m for m in moves(state) if m.startswith("g1")}
     assert closing == {"g1xb6", "g1xd6", "g1xc5", "g1xe5"}
     state.push("g1xd6")
-    assert state.code().startswith("..W/B../B.B/")
+    assert state.position_code().startswith("..W/B../B.B/")
 
 
 def test_a_mill_opened_and_closed_again_counts_again() -> None:
@@ -215,16 +218,16 @@ def test_malformed_notation(text: str) -> None:
     state = ludoteca.new_game("morris")
     with pytest.raises(InvalidMoveError):
         state.push(text)
-    assert state.ply == 0 and state.code() == ludoteca.new_game("morris").code()
+    assert state.ply == 0 and state.position_code() == ludoteca.new_game("morris").position_code()
 
 
 def test_illegal_moves_change_nothing() -> None:
     state = position("a1 d1 g4 b2", "a7 d7 g7 f6", ply=30)
-    before = (state.code(), state.position_key(), len(state.move_stack))
+    before = (state.position_code(), state.position_key(), len(state.move_stack))
     for word in ("g4-g1", "g4-g1xa7", "a1-a7", "g4-g1xb2", "d6", "a7-a4"):
         with pytest.raises(IllegalMoveError):
             state.push(word)
-    assert (state.code(), state.position_key(), len(state.move_stack)) == before
+    assert (state.position_code(), state.position_key(), len(state.move_stack)) == before
 
 
 def test_notation_round_trip_for_every_move_kind() -> None:

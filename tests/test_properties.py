@@ -37,12 +37,12 @@ def test_push_pop_restores_the_position(name: str, seed: int, plies: int) -> Non
         codes = state.legal_codes()
         if not codes:
             break
-        trail.append((state.code(), state.position_key(), sorted(codes), state.outcome()))
+        trail.append((state.position_code(), state.position_key(), sorted(codes), state.outcome()))
         state.push_code(rng.choice(codes))
     while trail:
         state.pop()
         code, key, legal, outcome = trail.pop()
-        assert state.code() == code
+        assert state.position_code() == code
         assert state.position_key() == key
         assert sorted(state.legal_codes()) == legal
         assert state.outcome() == outcome
@@ -54,17 +54,17 @@ def test_push_pop_restores_the_position(name: str, seed: int, plies: int) -> Non
 def test_codes_and_records_round_trip(name: str, seed: int, plies: int) -> None:
     state = random_walk(name, seed, plies)
     game = find_game(name)
-    again = game.from_code(state.code(), state.rules)
-    assert again.code() == state.code()
+    again = game.from_position_code(state.position_code(), state.rules)
+    assert again.position_code() == state.position_code()
     outcome = state.outcome()
     if outcome is None or outcome.termination is not Termination.THREEFOLD_REPETITION:
         # a position code carries no history, so it cannot know of earlier repetitions
         assert sorted(map(str, again.legal_moves)) == sorted(map(str, state.legal_moves))
     text = record.dumps(state)
     replayed = record.loads(text)
-    assert replayed.state.code() == state.code()
+    assert replayed.state.position_code() == state.position_code()
     assert record.dumps(replayed) == text
-    assert record.from_json(record.to_json(replayed)).state.code() == state.code()
+    assert record.from_json(record.to_json(replayed)).state.position_code() == state.position_code()
 
 
 @pytest.mark.parametrize("name", GAMES)

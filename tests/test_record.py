@@ -27,7 +27,7 @@ def test_read_sample() -> None:
     assert game.moves == ["a1", "b6", "d1", "d6", "g1xb6"]
     assert game.tags["Black"] == 'Bob "the rook"'
     assert game.comments == {0: "opening", 3: "threatens g1", 5: "first mill"}
-    assert game.state.code() == ".../.B./.../....../.../.../WWW b 6 7 0 5"
+    assert game.state.position_code() == ".../.B./.../....../.../.../WWW b 6 7 0 5"
     assert game.result == "*"
 
 
@@ -52,9 +52,9 @@ def test_json_round_trip() -> None:
 
 
 def test_finished_game_names_its_termination() -> None:
-    state = Morris.from_code("W.W/.W./.../....../.../.../BBB w 0 0 0 40")
+    state = Morris.from_position_code("W.W/.W./.../....../.../.../BBB w 0 0 0 40")
     state.push("d6-d7xg1")
-    assert state.code() == "WWW/.../.../....../.../.../BB. b 0 0 0 41"
+    assert state.position_code() == "WWW/.../.../....../.../.../BB. b 0 0 0 41"
     text = record.dumps(state)
     assert '[Result "1-0"]' in text
     assert '[Termination "fewer than three"]' in text
@@ -65,7 +65,7 @@ def test_finished_game_names_its_termination() -> None:
 
 
 def test_move_numbers_when_black_starts() -> None:
-    state = Morris.from_code("W../.../.../....../.../.../... b 8 9 0 1")
+    state = Morris.from_position_code("W../.../.../....../.../.../... b 8 9 0 1")
     state.push("d6")
     state.push("a1")
     text = record.dumps(state)

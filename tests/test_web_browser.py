@@ -169,7 +169,7 @@ def morelli_capture_position() -> tuple[str, str, str, list[str]]:
             flipped = [names[i] for i, (a, b) in enumerate(zip(before, after, strict=True))
                        if a and b and a != b]
             src, dst = (names[p] for _, p in state.gesture(move.code))
-            return state.code(), src, dst, flipped
+            return state.position_code(), src, dst, flipped
         state.push(rng.choice(list(state.legal_moves)))
 
 

@@ -21,7 +21,7 @@ from ..core import State
 from ..games import resolve
 from .actions import ActionCursor
 
-__all__ = ["LudotecaGame", "LudotecaState", "nine_mens_morris_points", "register"]
+__all__ = ["LudotecaGame", "LudotecaState", "register"]
 
 _REGISTERED: dict[str, str] = {}
 
@@ -33,7 +33,8 @@ def _short_name(game: str) -> str:
 class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game backed by a Ludoteca engine."""
 
-    game_name = "morris"
+    #: the registered game's name (each registration makes a subclass that sets it)
+    game_name: str
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -44,7 +45,7 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         probe = self._start()
         self.points = len(self.game_cls.board(self.rules).points)
         self.planes = len(probe.planes()) + 1
-        max_length = {"morris": 1000, "felli": 1000, "morelli": 200}.get(game, 1000)
+        max_length = self.game_cls.longest_game(self.rules)
         game_type = _game_type(game, str(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.game_cls.num_distinct_actions(self.rules),
@@ -57,7 +58,7 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
 
     def _start(self) -> State:
         if self.position:
-            return self.game_cls.from_code(self.position, self.rules)
+            return self.game_cls.from_position_code(self.position, self.rules)
         return self.game_cls.new(self.rules, seed=self.seed)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
@@ -121,7 +122,7 @@ class _Observer:
         self.dict["observation"][:] = np.array(state.cursor.observation(), dtype=np.float32)
 
     def string_from(self, state: LudotecaState, player: int) -> str:
-        return state.engine.code()
+        return state.engine.position_code()
 
 
 def _game_type(game: str, rules: str) -> Any:
@@ -148,20 +149,3 @@ def register(game: str) -> str:
         pyspiel.register_game(_game_type(game_cls.name, str(rules)), factory)
         _REGISTERED[name] = game_cls.name
     return name
-
-
-def nine_mens_morris_points() -> list[str]:
-    """Our names of OpenSpiel's ``nine_mens_morris`` points 0..23, read off its own drawing (where
-    a man placed by each action appears), so that its actions can be translated to our moves."""
-    game = pyspiel.load_game("nine_mens_morris")
-    found = []
-    for action in range(24):
-        state = game.new_initial_state()
-        state.apply_action(action)
-        rows = str(state).splitlines()[:13]
-        hits = [(r, line.index("W")) for r, line in enumerate(rows) if "W" in line]
-        if len(hits) != 1:
-            raise RuntimeError("unexpected nine_mens_morris drawing")
-        found.append(hits[0])
-    columns = sorted({c for _, c in found})
-    return [f"{'abcdefg'[columns.index(c)]}{7 - r // 2}" for r, c in found]

@@ -31,7 +31,7 @@ AGENTS = ["white", "black"]
 class LudotecaEnv(AECEnv):  # type: ignore[misc]
     """One game of a Ludoteca rule set as an agent-environment-cycle environment."""
 
-    def __init__(self, game: str = "morris", rules: str | None = None,
+    def __init__(self, game: str, rules: str | None = None,
                  position: str | None = None, render_mode: str | None = None) -> None:
         super().__init__()
         self.game_cls, self.rules = resolve(game, rules)
@@ -53,7 +53,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
 
     def _start(self, seed: int | None) -> Any:
         if self.position:
-            return self.game_cls.from_code(self.position, self.rules)
+            return self.game_cls.from_position_code(self.position, self.rules)
         return self.game_cls.new(self.rules, seed=seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -114,7 +114,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(game: str = "morris", rules: str | None = None, position: str | None = None,
+def env(game: str, rules: str | None = None, position: str | None = None,
         render_mode: str | None = None) -> LudotecaEnv:
     """The environment of a game (and rule set, and optional start position)."""
     return LudotecaEnv(game, rules, position, render_mode)

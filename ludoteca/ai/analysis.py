@@ -1,7 +1,7 @@
 """Hints and analysis: the best move, an evaluation a person understands, and the main line.
 
 The same call serves a hint during play, an evaluation bar and the review of a finished game.
-Basic Felli is answered from the solved table (exact); other games by alpha-beta search.
+Rule sets with a solved table are answered from it (exact); the others by alpha-beta search.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def _share(score: int, turn: Color) -> float:
 
 def analyse(state: State, limit: Limit | None = None, seed: int | None = None) -> Analysis:
     """Analyse a position that is not over (within ``limit``; default one second)."""
-    if state.game.name == "felli" and not state.rules["mullah"]:
-        from .perfect import PerfectAgent
+    from .perfect import PerfectAgent, table_for
 
+    if table_for(state.rules) is not None:
         perfect = PerfectAgent(state.rules, seed)
         move = perfect.choose(state)
         value, plies = perfect.evaluate(state)

@@ -1,9 +1,9 @@
 """The level ladder of each game: level 1 (a beginner can win) up to the strongest.
 
-Each level is an agent spec (see :mod:`.agents`).  The weak levels search shallowly and blur
-their root scores with noise, so they still prefer good moves but miss some; they never play at
-random.  Ratings are measured with ``ludoteca tournament`` and stored in ``ratings.json`` beside
-this file (Elo, anchored at level 1 = 1000, with the 95% error bar and the number of games).
+Each game declares its ladder per rule set (``Game.ladder``): agent specs (see :mod:`.agents`).
+Ratings are measured with ``ludoteca tournament --store-ratings`` and kept by rule set in
+``ludoteca/games/ratings.json`` (Elo, anchored at level 1 = 1000, with the 95% error bar and the
+number of games).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .tournament import Tournament, elo_ratings
 
 __all__ = ["Level", "level_agent", "levels", "ratings", "store_ratings"]
 
-RATINGS_FILE = Path(__file__).with_name("ratings.json")
+RATINGS_FILE = Path(__file__).parent.parent / "games" / "ratings.json"
 
 
 @dataclass(frozen=True)
@@ -30,34 +30,6 @@ class Level:
     spec: str
     description: str
     rating: tuple[float, float, int] | None = None  # Elo, 95% error, games
-
-
-_LADDERS: dict[str, list[tuple[str, str]]] = {
-    "morris": [
-        ("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-        ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-        ("search:depth=2,noise=100", "sees the reply"),
-        ("search:depth=3", "three plies"),
-        ("search:depth=5", "five plies"),
-        ("search:time=1", "iterative deepening, 1 s a move"),
-    ],
-    "felli": [
-        ("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-        ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-        ("search:depth=2,noise=150", "sees the reply"),
-        ("search:depth=3,noise=50", "three plies"),
-        ("search:depth=4", "four plies"),
-        ("perfect", "perfect play from the solved table"),
-    ],
-    "morelli": [
-        ("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-        ("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-        ("search:depth=1", "the best move one ply ahead"),
-        ("search:depth=2", "two plies"),
-        ("search:time=3", "iterative deepening, 3 s a move"),
-    ],
-}
-_FALLBACK = _LADDERS["morris"]
 
 
 @cache
@@ -71,15 +43,15 @@ def ratings() -> dict[str, dict[str, list[float]]]:
 
 def levels(rules: RuleSet) -> list[Level]:
     """The ladder for a rule set, with measured ratings where they exist."""
-    ladder = list(_LADDERS.get(rules.game, _FALLBACK))
-    if rules.game == "felli" and rules["mullah"]:
-        ladder[-1] = ("search:time=2", "iterative deepening, 2 s a move")
+    from ..games import find_game
+
+    ladder = find_game(rules.game).ladder(rules)
     measured = ratings().get(str(rules), {})
     out = []
-    for i, (spec, text) in enumerate(ladder, start=1):
+    for i, rung in enumerate(ladder, start=1):
         entry = measured.get(str(i))
         rating = None if entry is None else (entry[0], entry[1], int(entry[2]))
-        out.append(Level(i, spec, text, rating))
+        out.append(Level(i, rung.spec, rung.description, rating))
     return out
 
 

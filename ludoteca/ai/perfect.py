@@ -1,4 +1,4 @@
-"""The perfect Felli player: plays from the solved table (basic rule sets only).
+"""The perfect player: plays from the solved table of any rule set whose game declares a solver.
 
 It keeps the best value: wins fastest, loses slowest, holds a draw.  Among moves that are equally
 good it keeps a drawn game going, so that a fallible opponent keeps getting chances to go wrong:
@@ -11,43 +11,45 @@ among the rest so that games vary.
 from __future__ import annotations
 
 import random
-import sys
-from functools import cache
-from typing import TYPE_CHECKING
 
-from ..core import InvalidRulesError, Move, RuleSet, State
-from ..games.felli import Felli
-
-if TYPE_CHECKING:
-    from ..solve.felli import FelliTable
+from ..core import InvalidRulesError, Move, RuleSet, State, Table
 from .agents import Limit
 
-__all__ = ["PerfectAgent"]
+__all__ = ["PerfectAgent", "table_for"]
 
 
-@cache
-def _table(forced: bool, multi: bool, mullah: bool) -> FelliTable:
-    """The solved table of a capture-rule combination, read (or solved) once per process."""
-    from ..solve.felli import load_or_solve, print_progress
+def table_for(rules: RuleSet) -> Table | None:
+    """The solved table of a rule set (read, or solved, once per process), or ``None`` when its
+    game declares no solver for it."""
+    from ..games import find_game
+    from ..solve import progress_bar
 
-    rules = Felli.rules("felli:" + ",".join(
-        f"{key}={str(value).lower()}" for key, value in
-        (("forced_capture", forced), ("multi_capture", multi), ("mullah", mullah))))
-    table, cached = load_or_solve(rules, print_progress)
-    if not cached and sys.stderr.isatty():
-        print(file=sys.stderr)  # end the solver's progress line
+    solver = find_game(rules.game).solver(rules)
+    if solver is None:
+        return None
+    table = _TABLES.get(solver.key)
+    if table is None:
+        report, bar = progress_bar()
+        try:
+            table, _ = solver.load(report)
+        finally:
+            bar.close()
+        _TABLES[solver.key] = table
     return table
+
+
+_TABLES: dict[str, Table] = {}
 
 
 class PerfectAgent:
     """Looks every legal move up in the solved table and plays a best one."""
 
     def __init__(self, rules: RuleSet, seed: int | None = None) -> None:
-        if rules.game != "felli":
-            raise InvalidRulesError(f"no perfect player for {rules.game}: only Felli is solved")
+        table = table_for(rules)
+        if table is None:
+            raise InvalidRulesError(f"no perfect player for {rules}: it is not solved")
         self.name = "perfect"
-        self.table = _table(bool(rules["forced_capture"]), bool(rules["multi_capture"]),
-                            bool(rules["mullah"]))
+        self.table = table
         self._rng = random.Random(seed)
 
     def score(self, state: State, code: int) -> tuple[int, int]:

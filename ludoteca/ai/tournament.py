@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import combinations
+
+from tqdm import tqdm
 
 from .. import record
 from ..core import LudotecaError, RuleSet, Termination
 from ..games import resolve
 from .agents import Agent, Limit, make_agent
 
-__all__ = ["GameResult", "Tournament", "elo_ratings", "play_game", "run_tournament"]
+__all__ = ["GameResult", "ProgressBar", "Tournament", "elo_ratings", "play_game", "run_tournament"]
 
 
 @dataclass
@@ -235,13 +236,18 @@ def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
     return tournament
 
 
-def progress_bar(done: int, total: int, result: GameResult) -> None:
-    """A one-line progress bar on standard error, with engine failures on their own lines."""
-    if result.failure:
-        print(f"\r! game forfeited: {result.failure}", file=sys.stderr)
-    width = 30
-    filled = width * done // total
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
-          f"({time.strftime('%H:%M:%S')})", end="" if done < total else "\n", file=sys.stderr,
-          flush=True)
+class ProgressBar:
+    """A tqdm progress bar of games on standard error, with forfeits written above it; call it
+    as the ``progress`` of :func:`run_tournament`."""
 
+    def __init__(self) -> None:
+        self._bar: tqdm | None = None
+
+    def __call__(self, done: int, total: int, result: GameResult) -> None:
+        if self._bar is None:
+            self._bar = tqdm(total=total, unit="game", file=sys.stderr, disable=None)
+        if result.failure:
+            self._bar.write(f"! game forfeited: {result.failure}", file=sys.stderr)
+        self._bar.update(done - self._bar.n)
+        if done >= total:
+            self._bar.close()

@@ -11,19 +11,25 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise
 from typing import ClassVar
 
 from ..core import (
+    BoardDescription,
     Color,
     Game,
     InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
+    PieceStyle,
     RuleSet,
     RuleSetDef,
+    Rung,
+    Solver,
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
@@ -111,7 +117,7 @@ class FelliMove(Move):
         object.__setattr__(self, "capture", capture)
 
     @classmethod
-    def from_code(cls, code: int) -> FelliMove:
+    def from_code(cls, code: int, board: str = "") -> FelliMove:
         return move_of_code(code)
 
     @staticmethod
@@ -162,7 +168,7 @@ class FelliState(RepeatingState):
         self._multi = bool(rules["multi_capture"])
         self._mullah = bool(rules["mullah"])
         self._start_history(rules)
-        self.start = self.code()
+        self.start = self.position_code()
 
     # --- move generation ------------------------------------------------------------------
     def legal_codes(self) -> list[int]:
@@ -340,7 +346,7 @@ class FelliState(RepeatingState):
         return self._key()
 
     # --- text forms ---------------------------------------------------------------------------
-    def code(self) -> str:
+    def position_code(self) -> str:
         rows = "/".join("".join(_CHARS[self.board[p]] for p in row) for row in _ROWS)
         return f"{rows} {'w' if self.turn is Color.WHITE else 'b'} {self.quiet} {self.ply}"
 
@@ -353,7 +359,7 @@ class FelliState(RepeatingState):
         return text + f"{side} to move; w/b men, W/B Mullahs"
 
     def __repr__(self) -> str:
-        return f"<FelliState {self.code()!r}>"
+        return f"<FelliState {self.position_code()!r}>"
 
 
 _PICTURE = """\
@@ -370,6 +376,18 @@ _PICTURE = """\
 """
 
 
+STYLES = {"w": PieceStyle(Color.WHITE, "man"), "b": PieceStyle(Color.BLACK, "man"),
+          "W": PieceStyle(Color.WHITE, "Mullah", ring=True),
+          "B": PieceStyle(Color.BLACK, "Mullah", ring=True)}
+_LADDER = (
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=2,noise=150", "sees the reply"),
+    Rung("search:depth=3,noise=50", "three plies"),
+    Rung("search:depth=4", "four plies"),
+)
+
+
 class Felli(PointBoardGame):
     """Felli: the registered game and its rule sets."""
 
@@ -379,6 +397,9 @@ class Felli(PointBoardGame):
     points = POINTS
     edges = EDGES
     state_class = FelliState
+    texts: ClassVar[Mapping[str, str]] = {
+        "continue": "continue the capture: choose the next landing point",
+             "move": "choose a piece to move"}
     summary = (
         "Six men each on two triangles that meet at the empty centre. A man steps one "
         "point along a line, in any direction, or captures by leaping over an adjacent "
@@ -403,11 +424,30 @@ class Felli(PointBoardGame):
     )
 
     @classmethod
+    def board(cls, rules: RuleSet) -> BoardDescription:
+        return replace(super().board(rules), styles=STYLES)
+
+    @classmethod
+    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        top = (Rung("perfect", "perfect play from the solved table")
+               if cls.solver(rules) is not None
+               else Rung("search:time=2", "iterative deepening, 2 s a move"))
+        return (*_LADDER, top)
+
+    @classmethod
+    def solver(cls, rules: RuleSet) -> Solver | None:
+        if rules["mullah"]:
+            return None
+        from .felli_solver import FelliSolver
+
+        return FelliSolver(rules)
+
+    @classmethod
     def num_distinct_actions(cls, rules: RuleSet) -> int:
         return 13 * 13
 
     @classmethod
-    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> FelliState:
+    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> FelliState:
         ruleset = cls.rules(rules)
         fields = code.split()
         if len(fields) != 4:

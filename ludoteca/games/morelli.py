@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
@@ -26,8 +27,10 @@ from ..core import (
     InvalidPositionError,
     Move,
     Outcome,
+    PieceStyle,
     RuleSet,
     RuleSetDef,
+    Rung,
     State,
     Termination,
 )
@@ -137,21 +140,18 @@ class MorelliMove(Move):
     def __init__(self, n: int, code: int) -> None:
         src, dst = divmod(code, n * n)
         g = geometry(n)
-        super().__init__(code, f"{g.names[src]}-{g.names[dst]}")
+        super().__init__(code, f"{g.names[src]}-{g.names[dst]}", f"{n}x{n}")
         object.__setattr__(self, "src", src)
         object.__setattr__(self, "dst", dst)
         object.__setattr__(self, "n", n)
-
-    def __reduce__(self) -> tuple[object, tuple[int, ...]]:
-        return (move_of, (self.n, self._code))
 
     def __repr__(self) -> str:
         size = "" if self.n == 13 else f", n={self.n}"
         return f"MorelliMove.parse({self._text!r}{size})"
 
     @classmethod
-    def from_code(cls, code: int) -> MorelliMove:
-        return move_of(13, code)
+    def from_code(cls, code: int, board: str = "13x13") -> MorelliMove:
+        return move_of(int(board.partition("x")[0]), code)
 
     @staticmethod
     def parse(text: str, n: int = 13) -> MorelliMove:
@@ -206,7 +206,7 @@ class MorelliState(State):
         self.setup = setup
         self.move_stack: list[int] = []
         self._undo: list[tuple[tuple[int, ...], int]] = []
-        self.start = self.code()
+        self.start = self.position_code()
 
     # --- move generation ------------------------------------------------------------------
     def legal_codes(self) -> list[int]:
@@ -458,7 +458,7 @@ class MorelliState(State):
         return bytes(self.board) + bytes((self.king, self.turn))
 
     # --- text forms ---------------------------------------------------------------------------
-    def code(self) -> str:
+    def position_code(self) -> str:
         n = self.n
         rows = "/".join(
             "".join(".bw"[v] for v in self.board[y * n:(y + 1) * n]) for y in range(n - 1, -1, -1)
@@ -484,7 +484,21 @@ class MorelliState(State):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<MorelliState {self.code()!r}>"
+        return f"<MorelliState {self.position_code()!r}>"
+
+
+#: the bands from the outside in (red, orange, yellow, green, blue, indigo), then the Throne
+RAINBOW = ("#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8")
+STYLES = {"w": PieceStyle(Color.WHITE, "stone"), "b": PieceStyle(Color.BLACK, "stone"),
+          "kw": PieceStyle(Color.WHITE, "King", shape="king"),
+          "kb": PieceStyle(Color.BLACK, "King", shape="king")}
+_LADDER = (
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=1", "the best move one ply ahead"),
+    Rung("search:depth=2", "two plies"),
+    Rung("search:time=3", "iterative deepening, 3 s a move"),
+)
 
 
 class Morelli(Game):
@@ -492,7 +506,9 @@ class Morelli(Game):
 
     name = "morelli"
     title = "Morelli"
-    first_player = Color.BLACK
+    texts: ClassVar[Mapping[str, str]] = {
+        "place": "choose a square", "move": "choose a stone to move",
+             "take": "choose a stone to remove"}
     summary = (
         "Stones start on the red outer ring of a rainbow board. A stone moves like a "
         "chess queen, any distance, but must end on a band nearer the centre. When the "
@@ -519,7 +535,25 @@ class Morelli(Game):
         geo = geometry(SIZES[rules.name])
         n = geo.n
         coords = tuple((float(s % n), float(s // n)) for s in range(n * n))
-        return BoardDescription(points=geo.names, coords=coords, regions=geo.band, cells=True)
+        outer = max(geo.band)
+        fills = tuple(RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)]
+                      for band in geo.band)
+        return BoardDescription(points=geo.names, coords=coords, cells=True, fills=fills,
+                                styles=STYLES)
+
+    @classmethod
+    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        return _LADDER
+
+    @classmethod
+    def longest_game(cls, rules: RuleSet) -> int:
+        """Every move brings a stone at least one band nearer the Throne, so a game lasts at
+        most as many plies as the stones can travel into the innermost squares (176 on 13x13).
+        """
+        geo = geometry(SIZES[rules.name])
+        outer = max(geo.band)
+        stones = geo.band.count(outer)
+        return sum(outer - b for b in sorted(b for b in geo.band if b)[:stones])
 
     @classmethod
     def random_setup(cls, rules: str | RuleSet | None = None, seed: int | None = None) -> str:
@@ -553,7 +587,7 @@ class Morelli(Game):
         return MorelliState(ruleset, board, setup=setup)
 
     @classmethod
-    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> MorelliState:
+    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> MorelliState:
         ruleset = cls.rules(rules)
         geo = geometry(SIZES[ruleset.name])
         n = geo.n

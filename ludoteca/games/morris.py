@@ -1,15 +1,25 @@
-"""Nine Men's Morris, exactly as ``rules/morris.md`` (docs/rules/morris.md) describes it.
+"""The Morris family (Nine Men's Morris and its relatives), with every board as data.
 
-Points are numbered 0..23 in rows from the bottom (a1 d1 g1 b2 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4
-c5 d5 e5 b6 d6 f6 a7 d7 g7); a side's men are a 24-bit integer.  A move code packs
-``(source, destination, removal)`` as ``(src * 24 + dst) * 25 + rem`` where ``src == 24`` means
-"from hand" and ``rem == 24`` means "no removal".
+A :class:`MorrisBoard` is a set of named points and the lines drawn between them: neighbours are
+consecutive points of a line, and every line of three points is a mill.  A rule set
+(:data:`VARIANTS`) chooses a board, the men per side and the switches (flying, Lasker's moving
+while men are in hand, who starts, a full board's draw, the three-men rule).  ``docs/rules.md``
+states each rule set.
+
+Points are numbered in rows from the bottom, left to right (on the 24-point board: a1 d1 g1 b2
+d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7); a side's men are a bit mask.  With
+``P`` points, a move code packs ``(source, destination, removal)`` as
+``(src * P + dst) * (P + 1) + rem`` where ``src == P`` means "from hand" and ``rem == P`` means
+"no removal".
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar
 
 from ..core import (
@@ -21,61 +31,118 @@ from ..core import (
     Outcome,
     RuleSet,
     RuleSetDef,
+    Rung,
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
 from .pointboard import PointBoardGame
 
-POINTS: tuple[str, ...] = (
-    "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3",
-    "a4", "b4", "c4", "e4", "f4", "g4",
-    "c5", "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7",
-)
-INDEX = {name: i for i, name in enumerate(POINTS)}
-FULL = (1 << 24) - 1
-NONE = 24  # "from hand" as a source, "nothing removed" as a removal
+_NAME = re.compile(r"([a-z])(\d+)")
 
-_MILL_NAMES = (
+
+@dataclass(frozen=True, eq=False)
+class MorrisBoard:
+    """A Morris board: points named ``a1``…, and lines of points (runs of neighbours).
+
+    Every derived table is built once: the mills (lines of three points) as masks, the mills
+    through each point, each point's neighbours as a mask, and the rows of the position code.
+    """
+
+    key: str
+    lines_text: tuple[str, ...]
+    points: tuple[str, ...] = field(init=False)
+    index: dict[str, int] = field(init=False, repr=False)
+    lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    mill_masks: tuple[int, ...] = field(init=False, repr=False)
+    mills_at: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    edges: tuple[tuple[int, int], ...] = field(init=False, repr=False)
+    adjacent: tuple[int, ...] = field(init=False, repr=False)
+    rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        names = {p for line in self.lines_text for p in line.split()}
+
+        def place(p: str) -> tuple[int, int]:
+            m = _NAME.fullmatch(p)
+            assert m, p
+            return int(m[2]), ord(m[1])
+
+        points = tuple(sorted(names, key=place))
+        index = {p: i for i, p in enumerate(points)}
+        lines = tuple(tuple(index[p] for p in line.split()) for line in self.lines_text)
+        mills = [line for line in lines if len(line) == 3]
+        masks = tuple(sum(1 << p for p in m) for m in mills)
+        edges = tuple((line[i], line[i + 1]) for line in lines for i in range(len(line) - 1))
+        by_rank: dict[int, list[int]] = {}
+        for i, p in enumerate(points):
+            by_rank.setdefault(place(p)[0], []).append(i)
+        setattr_ = object.__setattr__
+        setattr_(self, "points", points)
+        setattr_(self, "index", index)
+        setattr_(self, "lines", lines)
+        setattr_(self, "mill_masks", masks)
+        setattr_(self, "mills_at", tuple(
+            tuple(mask for m, mask in zip(mills, masks, strict=True) if p in m)
+            for p in range(len(points))))
+        setattr_(self, "edges", edges)
+        setattr_(self, "adjacent", tuple(
+            sum(1 << (b if a == p else a) for a, b in edges if p in (a, b))
+            for p in range(len(points))))
+        setattr_(self, "rows", tuple(tuple(by_rank[r]) for r in sorted(by_rank, reverse=True)))
+
+    @property
+    def size(self) -> int:
+        """The number of points."""
+        return len(self.points)
+
+    @property
+    def full(self) -> int:
+        """The mask with every point set."""
+        return (1 << len(self.points)) - 1
+
+
+_SQUARES = (
     "a1 d1 g1", "b2 d2 f2", "c3 d3 e3", "a4 b4 c4", "e4 f4 g4", "c5 d5 e5", "b6 d6 f6",
     "a7 d7 g7", "a1 a4 a7", "b2 b4 b6", "c3 c4 c5", "d1 d2 d3", "d5 d6 d7", "e3 e4 e5",
     "f2 f4 f6", "g1 g4 g7",
 )
-MILLS: tuple[tuple[int, int, int], ...] = tuple(
-    tuple(INDEX[p] for p in m.split()) for m in _MILL_NAMES  # type: ignore[misc]
-)
-MILL_MASKS: tuple[int, ...] = tuple(sum(1 << p for p in m) for m in MILLS)
-#: for each point, the masks of the two mills through it
-MILLS_AT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(mask for m, mask in zip(MILLS, MILL_MASKS, strict=True) if p in m) for p in range(24)
-)
-#: neighbouring pairs: consecutive points of each mill line
-EDGES: tuple[tuple[int, int], ...] = tuple((m[0], m[1]) for m in MILLS) + tuple(
-    (m[1], m[2]) for m in MILLS
-)
-ADJACENT: tuple[int, ...] = tuple(
-    sum(1 << (b if a == p else a) for a, b in EDGES if p in (a, b)) for p in range(24)
-)
-_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i in range(24) if mask >> i & 1) for mask in range(1 << 12)
-)
+#: Nine Men's Morris: three nested squares joined at the middle of their sides
+NINE = MorrisBoard("24", _SQUARES)
+#: Twelve Men's Morris and Morabaraba: the same with the four corner diagonals
+TWELVE = MorrisBoard("24d", (*_SQUARES, "a1 b2 c3", "g1 f2 e3", "a7 b6 c5", "g7 f6 e5"))
+#: Six Men's Morris: two squares; the joins of two points form no mill
+SIX = MorrisBoard("16", (
+    "a1 c1 e1", "e1 e3 e5", "a5 c5 e5", "a1 a3 a5",
+    "b2 c2 d2", "d2 d3 d4", "b4 c4 d4", "b2 b3 b4",
+    "a3 b3", "c1 c2", "e3 d3", "c5 c4",
+))
+BOARDS: dict[str, MorrisBoard] = {b.key: b for b in (NINE, TWELVE, SIX)}
 
 
-def bits(mask: int) -> tuple[int, ...] | list[int]:
-    """The indices of the set bits of a 24-bit mask, in increasing order."""
-    low = _BITS[mask & 0xFFF]
-    high = mask >> 12
-    if not high:
-        return low
-    return [*low, *(i + 12 for i in _BITS[high])]
+@dataclass(frozen=True)
+class Variant:
+    """What a Morris rule set fixes (its user settings are in the rule set itself)."""
+
+    board: MorrisBoard
+    men: int
+    #: while a player has men in hand, a turn may move a man instead of placing one
+    lasker: bool = False
+    first: Color = Color.WHITE
+    #: a board full when placing ends is a draw
+    full_board_draw: bool = False
 
 
-def encode(src: int, dst: int, rem: int) -> int:
-    """The move code of a placement (``src == 24``) or move, with removal ``rem`` (24: none)."""
-    return (src * 24 + dst) * 25 + rem
+VARIANTS: dict[str, Variant] = {
+    "morris": Variant(NINE, 9),
+    "morris-6": Variant(SIX, 6),
+    "morris-12": Variant(TWELVE, 12, full_board_draw=True),
+    "morabaraba": Variant(TWELVE, 12, first=Color.BLACK, full_board_draw=True),
+    "morris-lasker": Variant(NINE, 10, lasker=True),
+}
 
 
 class MorrisMove(Move):
-    """A Nine Men's Morris move: ``d6``, ``a1-a4``, with a removal ``d6xg7``, ``a1-a4xg7``."""
+    """A Morris move: ``d6``, ``a1-a4``, with a removal ``d6xg7``, ``a1-a4xg7``."""
 
     __slots__ = ("dst", "remove", "src")
 
@@ -83,58 +150,97 @@ class MorrisMove(Move):
     dst: int
     remove: int | None
 
-    def __init__(self, code: int) -> None:
-        rest, rem = divmod(code, 25)
-        src, dst = divmod(rest, 24)
-        text = POINTS[dst] if src == NONE else f"{POINTS[src]}-{POINTS[dst]}"
-        super().__init__(code, text if rem == NONE else f"{text}x{POINTS[rem]}")
-        object.__setattr__(self, "src", None if src == NONE else src)
+    def __init__(self, code: int, board: MorrisBoard) -> None:
+        size = board.size
+        rest, rem = divmod(code, size + 1)
+        src, dst = divmod(rest, size)
+        names = board.points
+        text = names[dst] if src == size else f"{names[src]}-{names[dst]}"
+        super().__init__(code, text if rem == size else f"{text}x{names[rem]}", board.key)
+        object.__setattr__(self, "src", None if src == size else src)
         object.__setattr__(self, "dst", dst)
-        object.__setattr__(self, "remove", None if rem == NONE else rem)
+        object.__setattr__(self, "remove", None if rem == size else rem)
+
+    def __repr__(self) -> str:
+        where = "" if self._board == NINE.key else f", board={self._board!r}"
+        return f"MorrisMove.parse({self._text!r}{where})"
 
     @classmethod
-    def from_code(cls, code: int) -> MorrisMove:
-        return MOVES[code]
+    def from_code(cls, code: int, board: str = NINE.key) -> MorrisMove:
+        return moves_of(BOARDS[board])[code]
 
     @staticmethod
-    def parse(text: str) -> MorrisMove:
-        """The move written ``text``, legal or not; :class:`InvalidMoveError` if unreadable."""
+    def parse(text: str, board: str = NINE.key) -> MorrisMove:
+        """The move written ``text`` on a board, legal or not; :class:`InvalidMoveError` if
+        unreadable."""
+        geometry = BOARDS[board]
         m = _MOVE_RE.fullmatch(text.strip().lower())
-        if not m or any(g is not None and g not in INDEX for g in m.groups()):
+        if not m:
             raise InvalidMoveError(
-                f"{text!r} is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)"
-            )
+                f"{text!r} is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)")
+        bad = [g for g in m.groups() if g is not None and g not in geometry.index]
+        if bad:
+            raise InvalidMoveError(
+                f"{text!r} is not a Morris move: {bad[0]} is not a point of this board")
         first, second, rem = m.groups()
-        src, dst = (NONE, INDEX[first]) if second is None else (INDEX[first], INDEX[second])
+        index, size = geometry.index, geometry.size
+        src, dst = (size, index[first]) if second is None else (index[first], index[second])
         if src == dst:
             raise InvalidMoveError(f"{text!r} moves a piece onto its own point")
-        return MOVES[encode(src, dst, NONE if rem is None else INDEX[rem])]
+        return moves_of(geometry)[encode(geometry, src, dst,
+                                         size if rem is None else index[rem])]
 
 
-_MOVE_RE = re.compile(r"([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?")
-MOVES: tuple[MorrisMove, ...] = tuple(MorrisMove(c) for c in range(25 * 24 * 25))
+_MOVE_RE = re.compile(r"([a-z]\d+)(?:-([a-z]\d+))?(?:x([a-z]\d+))?")
+
+
+@cache
+def moves_of(board: MorrisBoard) -> tuple[MorrisMove, ...]:
+    """The interned moves of a board, indexed by code."""
+    size = board.size
+    return tuple(MorrisMove(c, board) for c in range((size + 1) * size * (size + 1)))
+
+
+def encode(board: MorrisBoard, src: int, dst: int, rem: int) -> int:
+    """The move code of a placement (``src`` = number of points) or move, with removal ``rem``
+    (the number of points: none)."""
+    return (src * board.size + dst) * (board.size + 1) + rem
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the set bits of a mask, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class MorrisState(RepeatingState):
-    """A Nine Men's Morris position with history. ``men[c]`` is side ``c``'s 24-bit board."""
+    """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask."""
 
     game: ClassVar[type[Game]]
 
-
     def __init__(self, rules: RuleSet, men: tuple[int, int] = (0, 0),
-                 hand: tuple[int, int] = (9, 9), turn: Color = Color.WHITE,
+                 hand: tuple[int, int] | None = None, turn: Color | None = None,
                  ply: int = 0, quiet: int = 0) -> None:
+        variant = VARIANTS[rules.name]
         self.rules = rules
+        self.variant = variant
+        self.board = variant.board
         self.men = [men[0], men[1]]
-        self.hand = [hand[0], hand[1]]
-        self.turn = turn
+        self.hand = [variant.men, variant.men] if hand is None else [hand[0], hand[1]]
+        self.turn = variant.first if turn is None else turn
         self.ply = ply
         self.quiet = quiet
         self.move_stack: list[int] = []
         self._undo: list[int] = []
         self._flying = bool(rules["flying"])
+        self._three_men = int(rules.settings.get("three_men_rule", 0))
+        self._moves = moves_of(self.board)
         self._start_history(rules)
-        self.start = self.code()
+        self.start = self.position_code()
 
     # --- move generation ------------------------------------------------------------------
     def legal_codes(self) -> list[int]:
@@ -145,46 +251,53 @@ class MorrisState(RepeatingState):
 
     def _generate(self) -> list[int]:
         c = self.turn
+        board = self.board
+        size = board.size
         own = self.men[c]
         opp = self.men[1 - c]
-        empty = FULL & ~(own | opp)
-        removable: list[int] | tuple[int, ...] | None = None
-        codes: list[int] = []
+        empty = board.full & ~(own | opp)
+        adjacent = board.adjacent
+        pairs: list[tuple[int, int]] = []
         if self.hand[c]:
-            pairs = [(NONE, d) for d in bits(empty)]
-        elif self._flying and own.bit_count() == 3:
-            targets = bits(empty)
-            pairs = [(s, d) for s in bits(own) for d in targets]
-        else:
-            pairs = [(s, d) for s in bits(own) for d in bits(ADJACENT[s] & empty)]
+            pairs = [(size, d) for d in bits(empty)]
+        if not self.hand[c] or self.variant.lasker:
+            if self._flying and not self.hand[c] and own.bit_count() == 3:
+                targets = bits(empty)
+                pairs += [(s, d) for s in bits(own) for d in targets]
+            else:
+                pairs += [(s, d) for s in bits(own) for d in bits(adjacent[s] & empty)]
+        removable: list[int] | None = None
+        codes: list[int] = []
+        mills_at = board.mills_at
         for src, dst in pairs:
-            after = (own if src == NONE else own ^ (1 << src)) | (1 << dst)
-            base = (src * 24 + dst) * 25
-            for mask in MILLS_AT[dst]:
+            after = (own if src == size else own ^ (1 << src)) | (1 << dst)
+            base = (src * size + dst) * (size + 1)
+            for mask in mills_at[dst]:
                 if after & mask == mask:
                     if removable is None:
-                        removable = _removable(opp)
+                        removable = _removable(board, opp)
                     if removable:
                         codes.extend(base + r for r in removable)
                     else:
-                        codes.append(base + NONE)
+                        codes.append(base + size)
                     break
             else:
-                codes.append(base + NONE)
+                codes.append(base + size)
         return codes
 
     def push_code(self, code: int) -> None:
-        rest, rem = divmod(code, 25)
-        src, dst = divmod(rest, 24)
+        size = self.board.size
+        rest, rem = divmod(code, size + 1)
+        src, dst = divmod(rest, size)
         c = self.turn
-        moving = src != NONE
+        moving = src != size
         self._undo.append(self.quiet)
         if moving:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
             self.men[c] |= 1 << dst
             self.hand[c] -= 1
-        if rem != NONE:
+        if rem != size:
             self.men[1 - c] ^= 1 << rem
             self.quiet = 0
         elif moving:
@@ -196,67 +309,69 @@ class MorrisState(RepeatingState):
 
     def pop_code(self) -> int:
         self._leave()
+        size = self.board.size
         code = self.move_stack.pop()
-        rest, rem = divmod(code, 25)
-        src, dst = divmod(rest, 24)
+        rest, rem = divmod(code, size + 1)
+        src, dst = divmod(rest, size)
         c = 1 - self.turn
         self.turn = Color(c)
         self.ply -= 1
         self.quiet = self._undo.pop()
-        if src != NONE:
+        if src != size:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
             self.men[c] ^= 1 << dst
             self.hand[c] += 1
-        if rem != NONE:
+        if rem != size:
             self.men[1 - c] |= 1 << rem
         return code
 
     def move_of(self, code: int) -> MorrisMove:
-        return MOVES[code]
+        return self._moves[code]
 
     def read_move(self, text: str) -> MorrisMove:
-        return MorrisMove.parse(text)
+        return MorrisMove.parse(text, self.board.key)
 
     def why_illegal(self, move: Move, legal: list[int]) -> str:
         assert isinstance(move, MorrisMove)
         c = self.turn
+        names = self.board.points
         own, opp = self.men[c], self.men[1 - c]
-        if self.hand[c] and move.src is not None:
+        if self.hand[c] and move.src is not None and not self.variant.lasker:
             return f"{self.turn.title} still has men in hand and must place one"
         if not self.hand[c] and move.src is None:
             return f"{self.turn.title} has no men in hand; move a man instead (e.g. a1-a4)"
         if move.src is not None and not own >> move.src & 1:
-            return f"{self.turn.title} has no man on {POINTS[move.src]}"
+            return f"{self.turn.title} has no man on {names[move.src]}"
         if (own | opp) >> move.dst & 1:
-            return f"{POINTS[move.dst]} is occupied"
-        if move.src is not None and not any(
-            (m // 25) == (move.src * 24 + move.dst) for m in legal
-        ):
-            return f"{POINTS[move.src]} and {POINTS[move.dst]} are not neighbours"
-        base = [m for m in legal if m // 25 == move.code // 25]
+            return f"{names[move.dst]} is occupied"
+        per_pair = self.board.size + 1
+        base = [m for m in legal if m // per_pair == move.code // per_pair]
+        if not base:
+            return f"{names[move.src or 0]} and {names[move.dst]} are not neighbours"
         if move.remove is None:
-            return "this closes a mill: name the man to remove, e.g. " + str(MOVES[base[0]])
-        if base == [move.code - move.remove + NONE]:
+            return "this closes a mill: name the man to remove, e.g. " + str(self._moves[base[0]])
+        if base == [move.code - move.remove + self.board.size]:
             return "this does not close a mill, so nothing is removed"
         if not opp >> move.remove & 1:
-            return f"there is no {self.turn.other.title.lower()} man on {POINTS[move.remove]}"
-        return f"{POINTS[move.remove]} stands in a mill and other men are free to take"
+            return f"there is no {self.turn.other.title.lower()} man on {names[move.remove]}"
+        return f"{names[move.remove]} stands in a mill and other men are free to take"
 
     # --- knowledge for computer players ------------------------------------------------------
     def is_tactical(self, code: int) -> bool:
-        return code % 25 != NONE
+        return code % (self.board.size + 1) != self.board.size
 
     def evaluate(self) -> float:
         """Material first; then mills, open twos (a mill one move away), mobility, and the
         flying endgame: three men against an open two lose a man at once."""
         c = self.turn
+        board = self.board
         own, opp = self.men[c], self.men[1 - c]
         count_own = own.bit_count() + self.hand[c]
         count_opp = opp.bit_count() + self.hand[1 - c]
-        empty = FULL & ~(own | opp)
+        empty = board.full & ~(own | opp)
         threats_own = threats_opp = mills_own = mills_opp = 0
-        for mask in MILL_MASKS:
+        for mask in board.mill_masks:
             mine, theirs = own & mask, opp & mask
             if mine == mask:
                 mills_own += 1
@@ -269,22 +384,25 @@ class MorrisState(RepeatingState):
         score = 0.6 * (count_own - count_opp) + 0.15 * (mills_own - mills_opp)
         score += 0.25 * threats_own - 0.2 * threats_opp
         if not self.hand[c] and not self.hand[1 - c]:
-            moves_own = sum((ADJACENT[s] & empty).bit_count() for s in bits(own))
-            moves_opp = sum((ADJACENT[s] & empty).bit_count() for s in bits(opp))
-            if count_own > 3 and count_opp > 3:
+            adjacent = board.adjacent
+            moves_own = sum((adjacent[s] & empty).bit_count() for s in bits(own))
+            moves_opp = sum((adjacent[s] & empty).bit_count() for s in bits(opp))
+            if (count_own > 3 and count_opp > 3) or not self._flying:
                 score += 0.04 * (moves_own - moves_opp)
-            if count_opp == 3 and threats_own and (count_own == 3 or moves_own):
-                score += 2.0  # the side to move can close a mill against three men
-            if count_own == 3 and threats_opp >= 2:
-                score -= 1.5  # two open twos against three men: one cannot block both
+            if self._flying:
+                if count_opp == 3 and threats_own and (count_own == 3 or moves_own):
+                    score += 2.0  # the side to move can close a mill against three men
+                if count_own == 3 and threats_opp >= 2:
+                    score -= 1.5  # two open twos against three men: one cannot block both
         return math.tanh(score / 3)
 
     def pieces(self) -> list[str]:
-        return ["w" if self.men[0] >> p & 1 else "b" if self.men[1] >> p & 1 else ""
-                for p in range(24)]
+        white, black = self.men
+        return ["w" if white >> p & 1 else "b" if black >> p & 1 else ""
+                for p in range(self.board.size)]
 
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
-        move = MOVES[code]
+        move = self._moves[code]
         touches = (("to", move.dst),) if move.src is None else (("from", move.src),
                                                                  ("to", move.dst))
         return touches if move.remove is None else (*touches, ("take", move.remove))
@@ -293,31 +411,45 @@ class MorrisState(RepeatingState):
         return self.hand[0], self.hand[1]
 
     def planes(self) -> list[list[float]]:
-        """White men, Black men, then White's and Black's men in hand (as fractions of 9)."""
-        return [[float(self.men[c] >> p & 1) for p in range(24)] for c in (0, 1)] + [
-            [self.hand[c] / 9.0] * 24 for c in (0, 1)]
+        """White men, Black men, then White's and Black's men in hand (as fractions of the men
+        each side starts with)."""
+        size, men = self.board.size, self.variant.men
+        return [[float(self.men[c] >> p & 1) for p in range(size)] for c in (0, 1)] + [
+            [self.hand[c] / men] * size for c in (0, 1)]
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         c = self.turn
         if self.men[c].bit_count() + self.hand[c] < 3:
             return Outcome(Termination.FEWER_THAN_THREE, Color(1 - c))
-        if not self.hand[c] and not self._generate():
+        occupied = self.men[0] | self.men[1]
+        if self.hand[c] and occupied != self.board.full:
+            return self._drawn()  # a man can be placed
+        if (self.variant.full_board_draw and occupied == self.board.full
+                and not self.hand[0] and not self.hand[1]):
+            return Outcome(Termination.FULL_BOARD, None)
+        if not self._generate():
             return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - c))
         return self._drawn()
 
+    def _drawn(self) -> Outcome | None:
+        drawn = super()._drawn()
+        if drawn is None and self._three_men and self.quiet >= self._three_men and not (
+                self.hand[0] or self.hand[1]) and min(m.bit_count() for m in self.men) == 3:
+            return Outcome(Termination.THREE_MEN_RULE, None)
+        return drawn
+
     def _key(self) -> int:
-        return (self.men[0] | self.men[1] << 24 | self.hand[0] << 48 | self.hand[1] << 52
-                | self.turn << 56)
+        size = self.board.size
+        return (self.men[0] | self.men[1] << size | self.hand[0] << 2 * size
+                | self.hand[1] << 2 * size + 4 | self.turn << 2 * size + 8)
 
     def position_key(self) -> int:
         return self._key()
 
     # --- text forms ---------------------------------------------------------------------------
-    def code(self) -> str:
-        rows = []
-        for row in _ROWS:
-            rows.append("".join(self._char(p) for p in row))
+    def position_code(self) -> str:
+        rows = ["".join(self._char(p) for p in row) for row in self.board.rows]
         side = "w" if self.turn is Color.WHITE else "b"
         return (f"{'/'.join(rows)} {side} {self.hand[0]} {self.hand[1]} {self.quiet} "
                 f"{self.ply}")
@@ -330,66 +462,82 @@ class MorrisState(RepeatingState):
         return "."
 
     def __str__(self) -> str:
-        text = _PICTURE
-        for i, name in enumerate(POINTS):
-            ch = self._char(i)
-            mark = {"W": "W", "B": "B"}.get(ch, "+")
-            text = text.replace(f"{{{name}}}", mark)
-        status = (f"{self.turn.title} to move; in hand: White {self.hand[0]}, "
-                  f"Black {self.hand[1]}")
-        return text + status
+        return (_picture(self.board, self._char) + f"{self.turn.title} to move; in hand: "
+                f"White {self.hand[0]}, Black {self.hand[1]}")
 
     def __repr__(self) -> str:
-        return f"<MorrisState {self.code()!r}>"
+        return f"<MorrisState {self.position_code()!r}>"
 
 
-def _removable(opp: int) -> tuple[int, ...] | list[int]:
+def _removable(board: MorrisBoard, opp: int) -> list[int]:
     """The opponent men that may be taken: those outside mills, or all if every one is in one."""
     in_mill = 0
-    for mask in MILL_MASKS:
+    for mask in board.mill_masks:
         if opp & mask == mask:
             in_mill |= mask
     free = opp & ~in_mill
     return bits(free if free else opp)
 
 
-_ROWS: tuple[tuple[int, ...], ...] = (
-    (21, 22, 23), (18, 19, 20), (15, 16, 17), (9, 10, 11, 12, 13, 14),
-    (6, 7, 8), (3, 4, 5), (0, 1, 2),
+def _picture(board: MorrisBoard, char: object) -> str:
+    """The board drawn in text: points on a grid (4 columns a file), lines as - | / \\."""
+    assert callable(char)
+    spots = {}
+    for i, name in enumerate(board.points):
+        spots[(ord(name[0]) - 97, int(name[1:]) - 1)] = i
+    width = max(x for x, _ in spots) + 1
+    height = max(y for _, y in spots) + 1
+    grid = [[" "] * (4 * width - 3) for _ in range(2 * height - 1)]
+    for a, b in board.edges:
+        (xa, ya), (xb, yb) = (_spot(board.points[p]) for p in (a, b))
+        steps = 4 * abs(xb - xa) if ya == yb else 2 * abs(yb - ya)
+        mark = "-" if ya == yb else "|" if xa == xb else "/" if (xb - xa) * (yb - ya) > 0 \
+            else "\\"
+        for k in range(1, steps):
+            col = 4 * xa + 4 * (xb - xa) * k // steps
+            row = 2 * (height - 1 - ya) - 2 * (yb - ya) * k // steps
+            if grid[row][col] == " ":
+                grid[row][col] = mark
+    for (x, y), i in spots.items():
+        grid[2 * (height - 1 - y)][4 * x] = {"W": "W", "B": "B"}.get(char(i), "+")
+    text = [f"{str(height - r // 2) if r % 2 == 0 else '':>2} " + "".join(row).rstrip()
+            for r, row in enumerate(grid)]
+    text.append("   " + "   ".join(chr(97 + x) for x in range(width)))
+    return "\n".join(text) + "\n"
+
+
+def _spot(name: str) -> tuple[int, int]:
+    return ord(name[0]) - 97, int(name[1:]) - 1
+
+
+_LADDER = (
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=2,noise=100", "sees the reply"),
+    Rung("search:depth=3", "three plies"),
+    Rung("search:depth=5", "five plies"),
+    Rung("search:time=1", "iterative deepening, 1 s a move"),
 )
-_PICTURE = """\
-7  {a7}-----------{d7}-----------{g7}
-   |           |           |
-6  |   {b6}-------{d6}-------{f6}   |
-   |   |       |       |   |
-5  |   |   {c5}---{d5}---{e5}   |   |
-   |   |   |       |   |   |
-4  {a4}---{b4}---{c4}       {e4}---{f4}---{g4}
-   |   |   |       |   |   |
-3  |   |   {c3}---{d3}---{e3}   |   |
-   |   |       |       |   |
-2  |   {b2}-------{d2}-------{f2}   |
-   |           |           |
-1  {a1}-----------{d1}-----------{g1}
-   a   b   c   d   e   f   g
-"""
 
 
 class Morris(PointBoardGame):
-    """Nine Men's Morris: the registered game and its rule sets."""
+    """The Morris family: the registered game and its rule sets."""
 
     name = "morris"
     title = "Nine Men's Morris"
     aliases = ("nine-mens-morris", "nine_mens_morris", "ninemensmorris", "mills")
-    points = POINTS
-    edges = EDGES
     state_class = MorrisState
+    texts: ClassVar[Mapping[str, str]] = {"place": "choose a point to place a man",
+             "place_or_move": "place a man or choose one to move",
+             "move": "choose a man to move",
+             "take": "choose an enemy man to remove (ringed red)"}
     summary = (
         "Each player has nine men. Take turns placing them on the 24 points, then move "
         "them along the lines to a neighbouring empty point. Three of your men in a row "
         "on a line form a mill: then remove one enemy man (not one standing in a mill, "
         "unless every one does). With three men left you may fly to any empty point. You "
-        "lose with fewer than three men or when you cannot move."
+        "lose with fewer than three men or when you cannot move. Six and Twelve Men's "
+        "Morris, Morabaraba and Lasker Morris are rule sets of the family."
     )
     rule_sets = (
         RuleSetDef(
@@ -397,31 +545,75 @@ class Morris(PointBoardGame):
             "Nine Men's Morris after Marelle: flying with three men, a man in a mill is safe "
             "unless all are in mills, draws by threefold repetition and 100 quiet plies.",
             {"flying": True, **DRAW_DEFAULTS},
+            aliases=("morris-9",),
+        ),
+        RuleSetDef(
+            "morris-6",
+            "Six Men's Morris: two squares, 16 points, six men each, no flying.",
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("six-mens-morris",),
+        ),
+        RuleSetDef(
+            "morris-12",
+            "Twelve Men's Morris: the board with its four corner diagonals (20 mills), twelve "
+            "men each; a board full when placing ends is a draw.",
+            {"flying": True, **DRAW_DEFAULTS},
+            aliases=("twelve-mens-morris",),
+        ),
+        RuleSetDef(
+            "morabaraba",
+            "Morabaraba (Mind Sports South Africa): twelve cows on the diagonal board, the dark "
+            "cows (Black) start; drawn when a player has three cows and ten moves each pass "
+            "without a shot.",
+            {"flying": True, **DRAW_DEFAULTS, "three_men_rule": 20},
+        ),
+        RuleSetDef(
+            "morris-lasker",
+            "Lasker Morris: ten men each; while you have men in hand you may place one or move "
+            "one already on the board.",
+            {"flying": True, **DRAW_DEFAULTS},
+            aliases=("lasker-morris", "lasker"),
         ),
     )
 
     @classmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
-        return 25 * 24 * 25
+    def layout(cls, rules: RuleSet) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+        board = VARIANTS[rules.name].board
+        return board.points, board.edges
 
     @classmethod
-    def from_code(cls, code: str, rules: str | RuleSet | None = None) -> MorrisState:
+    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        return _LADDER
+
+    @classmethod
+    def longest_game(cls, rules: RuleSet) -> int:
+        return 1000
+
+    @classmethod
+    def num_distinct_actions(cls, rules: RuleSet) -> int:
+        size = VARIANTS[rules.name].board.size
+        return (size + 1) * size * (size + 1)
+
+    @classmethod
+    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> MorrisState:
         ruleset = cls.rules(rules)
+        variant = VARIANTS[ruleset.name]
+        board = variant.board
         fields = code.split()
         if len(fields) != 6:
             raise InvalidPositionError(
                 f"a Morris position code has 6 fields (board side hand-white hand-black quiet "
                 f"ply), not {len(fields)}: {code!r}"
             )
-        board, side, *numbers = fields
-        rows = board.split("/")
-        if [len(r) for r in rows] != [len(r) for r in _ROWS]:
+        text, side, *numbers = fields
+        rows = text.split("/")
+        if [len(r) for r in rows] != [len(r) for r in board.rows]:
+            shape = ",".join(str(len(r)) for r in board.rows)
             raise InvalidPositionError(
-                "the board field needs 7 rows from rank 7 down, of 3,3,3,6,3,3,3 points: "
-                f"{board!r}"
-            )
+                f"the board field needs {len(board.rows)} rows from the top rank down, of "
+                f"{shape} points: {text!r}")
         men = [0, 0]
-        for row, points in zip(rows, _ROWS, strict=True):
+        for row, points in zip(rows, board.rows, strict=True):
             for ch, p in zip(row, points, strict=True):
                 if ch in "Ww":
                     men[0] |= 1 << p
@@ -437,26 +629,30 @@ class Morris(PointBoardGame):
             raise InvalidPositionError(
                 f"hands, quiet plies and ply must be numbers: {code!r}") from None
         turn = Color.WHITE if side == "w" else Color.BLACK
+        hands = (hand_w, hand_b)
         if min(hand_w, hand_b, quiet, ply) < 0:
             raise InvalidPositionError("counts cannot be negative")
-        for c, hand in ((0, hand_w), (1, hand_b)):
-            if men[c].bit_count() + hand > 9:
-                who = Color(c).title
-                raise InvalidPositionError(f"{who} has more than nine men on the board and in hand")
-        expected_b = hand_w if turn is Color.WHITE else hand_w + 1
-        if (hand_w or hand_b) and hand_b != expected_b:
-            raise InvalidPositionError(
-                "impossible hands: White places first, so with "
-                f"{turn.title} to move Black must hold {expected_b} in hand, not {hand_b}"
-            )
-        if hand_w + hand_b and (quiet or ply != 18 - hand_w - hand_b):
-            raise InvalidPositionError(
-                f"during placing the ply must be {18 - hand_w - hand_b} and quiet plies 0"
-            )
-        if not hand_w + hand_b and ply < 18:
-            raise InvalidPositionError("all men are placed, so at least 18 plies were played")
+        for c in (0, 1):
+            if men[c].bit_count() + hands[c] > variant.men:
+                raise InvalidPositionError(
+                    f"{Color(c).title} has more than {variant.men} men on the board and in hand")
+        placed = 2 * variant.men - hand_w - hand_b
+        if ply < placed:
+            raise InvalidPositionError(f"{placed} men were placed, so at least {placed} plies "
+                                       "were played")
+        if not variant.lasker and (hand_w or hand_b):
+            first = variant.first
+            expected = hands[first] if turn is first else hands[first] + 1
+            if hands[1 - first] != expected:
+                raise InvalidPositionError(
+                    f"impossible hands: {first.title} places first, so with {turn.title} to "
+                    f"move {first.other.title} must hold {expected} in hand, not "
+                    f"{hands[1 - first]}")
+            if quiet or ply != placed:
+                raise InvalidPositionError(
+                    f"during placing the ply must be {placed} and quiet plies 0")
         other = 1 - turn
-        if men[other].bit_count() + (hand_w, hand_b)[other] < 3:
+        if men[other].bit_count() + hands[other] < 3:
             raise InvalidPositionError(
                 f"{Color(other).title} has fewer than three men, so the game ended before "
                 f"{turn.title}'s turn"
@@ -465,4 +661,5 @@ class Morris(PointBoardGame):
 
 
 MorrisState.game = Morris
-__all__ = ["ADJACENT", "MILLS", "POINTS", "Morris", "MorrisMove", "MorrisState"]
+__all__ = ["BOARDS", "NINE", "SIX", "TWELVE", "VARIANTS", "Morris", "MorrisBoard", "MorrisMove",
+           "MorrisState", "Variant"]

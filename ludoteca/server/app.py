@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import svg
 from ..ai import Limit
 from ..core import LudotecaError
+from ..games import resolve
 from ..record import loads
 from .hub import REVIEW_LIMIT, ActionError, Hub
 from .store import Store, default_url
@@ -147,6 +148,17 @@ def create_app(db_url: str | None = None, workers: int = 2,
     async def catalogue(request: Request) -> list[dict[str, Any]]:
         """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
         return hub_of(request).catalogue()
+
+    @app.get("/api/levels")
+    async def game_levels(game: str = Query(max_length=64),
+                          rules: str | None = Query(default=None, max_length=200)
+                          ) -> list[dict[str, Any]]:
+        """The computer levels the server plays for a rule-set spec (``felli:mullah``)."""
+        try:
+            _, ruleset = resolve(game, rules or None)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        return Hub.levels(ruleset)
 
     @app.get("/api/lobby")
     async def lobby(request: Request) -> dict[str, Any]:

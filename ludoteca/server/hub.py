@@ -19,7 +19,7 @@ from typing import Any
 
 from ..ai.agents import Limit, parse_spec
 from ..ai.levels import levels
-from ..core import Color, LudotecaError, Outcome, State, Termination
+from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from ..svg import board_view
@@ -134,20 +134,28 @@ class Hub:
     # --- catalogue ------------------------------------------------------------------------
     @staticmethod
     def catalogue() -> list[dict[str, Any]]:
-        """Each game with its rule sets, levels (with ratings), summary and starting picture."""
+        """Each game with its summary and rule sets; each rule set with its settings, computer
+        levels (with ratings) and starting picture."""
         out = []
         for name in game_names():
             game = find_game(name)
-            rules = game.rules()
-            state = game.new(rules, seed=0)
-            out.append({
-                "name": name, "title": game.title, "summary": game.summary,
-                "rule_sets": [{"name": d.name, "description": d.description,
-                               "settings": dict(d.defaults)} for d in game.rule_sets],
-                "levels": [_level_dict(level) for level in levels(rules)],
-                "board": board_view(state), "pieces": state.pieces(),
-            })
+            rule_sets = []
+            for definition in game.rule_sets:
+                rules = game.rules(definition.name)
+                state = game.new(rules, seed=0)
+                rule_sets.append({
+                    "name": definition.name, "description": definition.description,
+                    "settings": dict(definition.defaults),
+                    "levels": Hub.levels(rules),
+                    "board": board_view(state), "pieces": state.pieces()})
+            out.append({"name": name, "title": game.title, "summary": game.summary,
+                        "rule_sets": rule_sets})
         return out
+
+    @staticmethod
+    def levels(rules: RuleSet) -> list[dict[str, Any]]:
+        """The computer levels the server plays for a rule set, with their ratings."""
+        return [_level_dict(level) for level in levels(rules)]
 
     # --- creating, loading, joining -----------------------------------------------------------
     async def create(self, game: str, rules: str | None, opponent: str, colour: str,
@@ -156,7 +164,7 @@ class Hub:
         """A new game; its id and the seat tokens of its creator (colour name -> token)."""
         try:
             game_cls, ruleset = resolve(game, rules or None)
-            start = game_cls.from_code(position.strip(), ruleset) if position else None
+            start = game_cls.from_position_code(position.strip(), ruleset) if position else None
             control = TimeControl.parse(clock) if clock else None
         except (LudotecaError, ValueError) as error:
             raise ActionError(400, str(error)) from None
@@ -312,6 +320,7 @@ class Hub:
         return {
             "type": "state", "id": row.id, "game": row.game, "title": game.title,
             "summary": game.summary, "rules": row.rules, "mode": row.mode, "status": row.status,
+            "texts": game.status_texts(state.rules),
             "players": {name: self._player(live, name) for name in COLOURS},
             "board": board_view(state), "pieces": state.pieces(), "turn": _name(state.turn),
             "ply": live.ply, "moves": [str(state.move_of(c)) for c in state.move_stack],
@@ -670,7 +679,7 @@ def _update(row: GameRow, changes: dict[str, Any]) -> None:
 def _start(row: GameRow) -> State:
     game_cls, rules = resolve(row.game, row.rules)
     if row.position:
-        return game_cls.from_code(row.position, rules)
+        return game_cls.from_position_code(row.position, rules)
     return game_cls.new(rules, setup=row.setup)
 
 

@@ -22,7 +22,7 @@ def warm() -> None:
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:
     """The position after ``moves`` from the position code ``start``."""
     game_cls, ruleset = resolve(game, rules)
-    state = game_cls.from_code(start, ruleset)
+    state = game_cls.from_position_code(start, ruleset)
     for move in moves:
         state.push(move)
     return state

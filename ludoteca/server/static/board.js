@@ -5,8 +5,6 @@
 const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 100;
 const MARGIN = 100;
-const NAMES = { w: "white man", b: "black man", W: "white Mullah", B: "black Mullah",
-                kw: "white King", kb: "black King" };
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -15,8 +13,10 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
-export function pieceName(token) {
-  return NAMES[token] || "empty";
+// A piece token's name for people, from the game's styles: "white man", "black King".
+export function pieceName(board, token) {
+  const style = token && board.styles[token];
+  return style ? `${style.side} ${style.name}` : "empty";
 }
 
 export class Board {
@@ -78,7 +78,7 @@ export class Board {
       const g = el("g", { class: "pt", "data-point": i, "data-name": name,
                           "data-piece": token }, svg);
       const target = targets.get(i);
-      let label = `${name}, ${pieceName(token)}`;
+      let label = `${name}, ${pieceName(board, token)}`;
       if (target === "take") label += ", can be taken";
       else if (target) label += ", possible move";
       if (selected.has(i)) label += ", selected";
@@ -108,18 +108,16 @@ export class Board {
   }
 
   _piece(g, token, cx, cy, effect) {
-    const colour = token.endsWith("w") || token === "W" ? "white" : "black";
-    const piece = el("g", { class: `piece ${colour} ${effect}`.trim() }, g);
-    if (token.startsWith("k")) {
+    const style = this.board.styles[token];
+    const piece = el("g", { class: `piece ${style.side} ${effect}`.trim() }, g);
+    if (style.shape === "king") {
       el("circle", { cx, cy, r: UNIT * 0.4, class: "king-disc" }, piece);
       const crown = el("text", { x: cx, y: cy + UNIT * 0.16, class: "crown" }, piece);
       crown.textContent = "♚";
       return;
     }
     el("circle", { cx, cy, r: UNIT * (this.board.cells ? 0.36 : 0.33), class: "stone" }, piece);
-    if (token === "W" || token === "B") {
-      el("circle", { cx, cy, r: UNIT * 0.2, class: "mullah" }, piece);
-    }
+    if (style.ring) el("circle", { cx, cy, r: UNIT * 0.2, class: "promoted" }, piece);
   }
 
   _labels(parent) {

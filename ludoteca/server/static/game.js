@@ -111,12 +111,15 @@ function changes() {
 
 function instruction() {
   if (!prefix.length) {
-    const kinds = new Set(view.legal.map((m) => m.g[0][0]));
-    return kinds.has("from") ? (kinds.has("to") ? "place a man or choose one to move" : "choose a piece to move") : "choose a point to place a man";
+    const touched = view.legal.filter((m) => m.g.length);
+    if (!touched.length) return "type your move";
+    const kinds = new Set(touched.map((m) => m.g[0][0]));
+    const texts = view.texts;
+    return kinds.has("from") ? (kinds.has("to") ? texts.place_or_move : texts.move) : texts.place;
   }
   const next = new Set(candidates().map((m) => m.g[prefix.length][0]));
-  if (next.has("take")) return "choose an enemy piece to remove (ringed red)";
-  return prefix.length > 1 ? "continue the capture: choose the next landing point" : "choose where it goes (dotted)";
+  if (next.has("take")) return view.texts.take;
+  return prefix.length > 1 ? view.texts.continue : view.texts.to;
 }
 
 function render(extra = {}) {
@@ -160,7 +163,10 @@ function renderStatus(extra) {
     const div = document.createElement("div");
     div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
     const you = view.you.includes(colour) ? " (you)" : "";
-    const men = view.pieces.filter((t) => t.toLowerCase() === colour[0]).length;  // not Kings
+    const men = view.pieces.filter((t) => {
+      const style = t && view.board.styles[t];
+      return style && style.side === colour && style.shape !== "king";
+    }).length;
     div.textContent = `${colourName(colour)}: ${p.label}${you} · ${men} on the board`;
     if (view.clock) {
       const time = document.createElement("span");

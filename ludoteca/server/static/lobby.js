@@ -14,14 +14,22 @@ function opponent() { return document.querySelector('input[name="opponent"]:chec
 function showGame() {
   const game = chosen();
   $("summary").textContent = game.summary;
-  const svg = $("preview");
-  svg.replaceChildren();
-  svg.removeAttribute("class");
-  new Board(svg, game.board).draw(game.pieces);
   $("rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.name, r.name)));
-  $("level").replaceChildren(...game.levels.map((l) => new Option(
-    `Level ${l.number} — ${l.description}${l.rating ? ` (Elo ${l.rating}${l.error ? ` ± ${l.error}` : ""})` : ""}`, l.number)));
   showRules();
+}
+
+function showLevels(levels) {
+  const keep = $("level").value;
+  $("level").replaceChildren(...levels.map((l) => new Option(
+    `Level ${l.number} — ${l.description}${l.rating ? ` (Elo ${l.rating}${l.error ? ` ± ${l.error}` : ""})` : ""}`, l.number)));
+  if (levels.some((l) => String(l.number) === keep)) $("level").value = keep;
+}
+
+// The levels the server plays for the rule set with the settings chosen now.
+async function refreshLevels() {
+  const query = new URLSearchParams({ game: chosen().name, rules: ruleSpec() });
+  const answer = await fetch(`/api/levels?${query}`);
+  if (answer.ok) showLevels(await answer.json());
 }
 
 function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules").value); }
@@ -29,6 +37,11 @@ function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules")
 function showRules() {
   const rules = ruleSet();
   $("rules-text").textContent = rules.description;
+  const svg = $("preview");
+  svg.replaceChildren();
+  svg.removeAttribute("class");
+  new Board(svg, rules.board).draw(rules.pieces);
+  showLevels(rules.levels);
   const box = $("settings");
   box.querySelectorAll("label").forEach((l) => l.remove());
   for (const [key, value] of Object.entries(rules.settings)) {
@@ -108,6 +121,7 @@ async function main() {
   });
   box.addEventListener("change", showGame);
   $("rules").addEventListener("change", showRules);
+  $("settings").addEventListener("change", refreshLevels);
   document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", showOpponent));
   $("new-game").addEventListener("submit", start);
   showGame();

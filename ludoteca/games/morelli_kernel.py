@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..games.morelli import Morelli, MorelliState, geometry
+from .morelli import Morelli, MorelliState, geometry
 
 __all__ = ["Tables", "play_random", "random_games"]
 

@@ -1,4 +1,4 @@
-"""Strong solution of the basic Felli game by retrograde analysis (numpy).
+"""Felli's solver: the strong solution of the basic game by retrograde analysis (numpy).
 
 Positions are seen from the side to move: each of the 13 points holds 0 (empty), 1 (a man of the
 side to move) or 2 (an opponent man), and a position's index is ``sum(digit[p] * 3**p)``.  Felli's
@@ -8,25 +8,23 @@ table of 3**13 entries covers both sides to move.
 The table holds, for every index, the value for the side to move (1 win, -1 loss, 0 draw) and
 the number of plies to the end under best play (the winner wins fastest, the loser loses slowest).
 A player without a legal move loses.  Play that never ends is a draw, which matches the threefold
-repetition rule; the 100-ply move rule is not part of the table (see docs/felli.md).
+repetition rule; the 100-ply move rule is not part of the table (see docs/ai.md).
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Color, InvalidRulesError, RuleSet, State
-from ..games.felli import LINES, MULLAH, Felli
+from ..core import Color, InvalidRulesError, Progress, RuleSet, Solver, State, Table
+from ..solve import cache_dir, parents_of
+from .felli import LINES, MULLAH, Felli
 
-__all__ = ["FelliTable", "cache_dir", "index_of", "load_or_solve", "solve"]
+__all__ = ["FelliSolver", "FelliTable", "index_of", "load_or_solve", "solve"]
 
 N = 3 ** 13
 POW3 = np.array([3 ** p for p in range(13)], dtype=np.int64)
@@ -37,11 +35,10 @@ STEPS = [(line[i], line[i + 1]) for line in LINES for i in range(len(line) - 1)]
 STEPS += [(b, a) for a, b in STEPS]
 
 IntArray = npt.NDArray[np.int64]
-Progress = Callable[[str], None]
 
 
 @dataclass
-class FelliTable:
+class FelliTable(Table):
     """A solved basic-Felli rule set: value and plies-to-end for every position index."""
 
     rules: RuleSet
@@ -62,6 +59,33 @@ class FelliTable:
         v = self.value[real]
         return {"positions": int(real.sum()), "win": int((v == 1).sum()),
                 "loss": int((v == -1).sum()), "draw": int((v == 0).sum())}
+
+    def summary(self) -> list[str]:
+        """The start's value (and plies), and the win/loss/draw counts."""
+        state = Felli.new(self.rules)
+        value, plies = self.lookup(state)
+        who = "South" if state.turn is Color.WHITE else "North"
+        lines = [f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} (for {who}, to move)"]
+        if value:
+            lines.append(f"plies: {plies}")
+        counts = self.counts()
+        lines.append(f"positions: {counts['positions']} (at most six men a side, side to move "
+                     f"normalised): win {counts['win']}, loss {counts['loss']}, "
+                     f"draw {counts['draw']}")
+        return lines
+
+
+class FelliSolver(Solver):
+    """Solves a basic Felli rule set (the draw settings do not change the table)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        _check_rules(rules)
+        self.rules = rules
+        self.key = "felli-" + "-".join(
+            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture"))
+
+    def load(self, progress: Progress | None = None) -> tuple[FelliTable, bool]:
+        return load_or_solve(self.rules, progress)
 
 
 def _check_rules(rules: RuleSet) -> None:
@@ -179,7 +203,7 @@ def solve(rules: str | RuleSet | None = None, progress: Progress | None = None) 
     level = 0
     while frontier.size:
         level += 1
-        preds = _gather(by_child, offsets, frontier)
+        preds = parents_of(by_child, offsets, frontier)
         preds = preds[value[preds] == 0]
         if level % 2:  # the frontier lost: each parent wins
             frontier = np.unique(preds)
@@ -193,22 +217,6 @@ def solve(rules: str | RuleSet | None = None, progress: Progress | None = None) 
         if frontier.size:
             say(f"ply {level}: {frontier.size:,} positions {'won' if level % 2 else 'lost'}")
     return FelliTable(ruleset, value, depth, time.perf_counter() - started)
-
-
-def _gather(by_child: npt.NDArray[np.int32], offsets: IntArray, nodes: IntArray) -> IntArray:
-    """The parents of every node in ``nodes`` (with repeats, one per move)."""
-    starts = offsets[nodes]
-    counts = offsets[nodes + 1] - starts
-    total = int(counts.sum())
-    if not total:
-        return np.zeros(0, dtype=np.int64)
-    shift = np.repeat(starts - np.cumsum(counts) + counts, counts)
-    return by_child[shift + np.arange(total)].astype(np.int64)
-
-
-def cache_dir() -> Path:
-    """Where solved tables are kept: ``$LUDOTECA_CACHE`` or ``~/.cache/ludoteca``."""
-    return Path(os.environ.get("LUDOTECA_CACHE") or Path.home() / ".cache" / "ludoteca")
 
 
 def _cache_path(rules: RuleSet) -> Path:
@@ -238,25 +246,3 @@ def load_or_solve(rules: str | RuleSet | None = None,
     return table, False
 
 
-def start_summary(table: FelliTable) -> list[str]:
-    """The lines ``ludoteca solve felli`` prints for the start position."""
-    state = Felli.new(table.rules)
-    value, plies = table.lookup(state)
-    who = "South" if state.turn is Color.WHITE else "North"
-    lines = [f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} (for {who}, to move)"]
-    if value:
-        lines.append(f"plies: {plies}")
-    counts = table.counts()
-    lines.append(f"positions: {counts['positions']} (at most six men a side, side to move "
-                 f"normalised): win {counts['win']}, loss {counts['loss']}, "
-                 f"draw {counts['draw']}")
-    return lines
-
-
-def print_progress(message: str) -> None:
-    """Progress for the command line, on standard error: one line rewritten in place on a
-    terminal, one line per step otherwise (logs)."""
-    if sys.stderr.isatty():
-        print(f"\r  solving: {message:<50}", end="", file=sys.stderr, flush=True)
-    else:
-        print(f"  {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,184 @@
+"""A second, plain implementation of the Morris family, written from docs/rules.md alone.
+
+Positions are dictionaries of point names; moves are notation strings.  It shares no code or
+tables with ``ludoteca.games.morris`` (the lines are typed in again here), so agreement between
+the two on move lists, perft counts and outcomes is evidence about both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+_NINE_LINES = [
+    "a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
+    "a1 d1 g1", "a7 a4 a1", "b6 b4 b2", "c5 c4 c3", "d7 d6 d5", "d3 d2 d1", "e5 e4 e3",
+    "f6 f4 f2", "g7 g4 g1",
+]
+LINES = {
+    "nine": _NINE_LINES,
+    "twelve": [*_NINE_LINES, "a7 b6 c5", "g7 f6 e5", "a1 b2 c3", "g1 f2 e3"],
+    "six": ["a5 c5 e5", "b4 c4 d4", "b2 c2 d2", "a1 c1 e1", "a5 a3 a1", "b4 b3 b2", "d4 d3 d2",
+            "e5 e3 e1", "a3 b3", "d3 e3", "c5 c4", "c2 c1"],
+}
+#: rule set -> (board, men, flying, lasker, first, full-board draw, three-men rule in plies)
+VARIANTS = {
+    "morris": ("nine", 9, True, False, "W", False, 0),
+    "morris-6": ("six", 6, False, False, "W", False, 0),
+    "morris-12": ("twelve", 12, True, False, "W", True, 0),
+    "morabaraba": ("twelve", 12, True, False, "B", True, 20),
+    "morris-lasker": ("nine", 10, True, True, "W", False, 0),
+}
+
+
+def _points(board: str) -> list[str]:
+    names = {p for line in LINES[board] for p in line.split()}
+    return sorted(names, key=lambda p: (int(p[1:]), p[0]))
+
+
+@dataclass
+class Position:
+    """A position of a rule set: who stands where, men in hand, side to move, quiet plies."""
+
+    variant: str
+    occupant: dict[str, str]
+    hand: dict[str, int]
+    turn: str
+    quiet: int = 0
+    seen: Counter[tuple[object, ...]] = field(default_factory=Counter)
+    repetition: int = 3
+    move_rule: int = 100
+
+    @property
+    def rules(self) -> tuple[str, int, bool, bool, str, bool, int]:
+        return VARIANTS[self.variant]  # type: ignore[return-value]
+
+    def key(self) -> tuple[object, ...]:
+        return (tuple(sorted(self.occupant.items())), self.hand["W"], self.hand["B"], self.turn)
+
+
+def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
+    board, men, _, _, first, _, _ = VARIANTS[variant]
+    pos = Position(variant, {}, {"W": men, "B": men}, first, repetition=repetition,
+                   move_rule=move_rule)
+    pos.seen[pos.key()] += 1
+    return pos
+
+
+def neighbours(board: str, point: str) -> set[str]:
+    out = set()
+    for line in LINES[board]:
+        names = line.split()
+        for a, b in zip(names, names[1:], strict=False):
+            if point == a:
+                out.add(b)
+            elif point == b:
+                out.add(a)
+    return out
+
+
+def in_mill(board: str, occupant: dict[str, str], point: str) -> bool:
+    colour = occupant.get(point)
+    return any(point in line.split() and len(line.split()) == 3
+               and all(occupant.get(p) == colour for p in line.split())
+               for line in LINES[board])
+
+
+def _other(colour: str) -> str:
+    return "B" if colour == "W" else "W"
+
+
+def _drawn(pos: Position) -> str | None:
+    board, _, _, _, _, _, three_men = pos.rules
+    if pos.repetition and pos.seen[pos.key()] >= pos.repetition:
+        return "threefold repetition"
+    if pos.move_rule and pos.quiet >= pos.move_rule:
+        return "move rule"
+    counts = [sum(1 for c in pos.occupant.values() if c == s) for s in "WB"]
+    if (three_men and pos.quiet >= three_men and not pos.hand["W"] and not pos.hand["B"]
+            and min(counts) == 3):
+        return "three men rule"
+    return None
+
+
+def legal(pos: Position) -> list[str]:
+    """Every legal move in notation (empty when the game is over)."""
+    return [] if outcome(pos) else _moves(pos)
+
+
+def _moves(pos: Position) -> list[str]:
+    """The moves the movement rules allow, whatever the draw rules say."""
+    board, _, flying, lasker, _, _, _ = pos.rules
+    me = pos.turn
+    mine = [p for p, c in pos.occupant.items() if c == me]
+    empty = [p for p in _points(board) if p not in pos.occupant]
+    steps: list[tuple[str | None, str]] = []
+    if pos.hand[me]:
+        steps += [(None, p) for p in empty]
+    if not pos.hand[me] or lasker:
+        for p in mine:
+            if flying and not pos.hand[me] and len(mine) == 3:
+                steps += [(p, q) for q in empty]
+            else:
+                steps += [(p, q) for q in neighbours(board, p) if q not in pos.occupant]
+    out = []
+    for src, dst in steps:
+        after = dict(pos.occupant)
+        if src is not None:
+            del after[src]
+        after[dst] = me
+        text = dst if src is None else f"{src}-{dst}"
+        if in_mill(board, after, dst):
+            theirs = [p for p, c in after.items() if c == _other(me)]
+            free = [p for p in theirs if not in_mill(board, after, p)]
+            targets = free or theirs
+            out += [f"{text}x{t}" for t in targets] if targets else [text]
+        else:
+            out.append(text)
+    return out
+
+
+def play(pos: Position, move: str) -> Position:
+    """The position after a legal move (a new object)."""
+    occupant = dict(pos.occupant)
+    hand = dict(pos.hand)
+    body, _, taken = move.partition("x")
+    src, _, dst = body.partition("-")
+    if not dst:
+        src, dst = "", src
+        hand[pos.turn] -= 1
+    else:
+        del occupant[src]
+    occupant[dst] = pos.turn
+    quiet = pos.quiet + (1 if src else 0)
+    if taken:
+        del occupant[taken]
+        quiet = 0
+    after = Position(pos.variant, occupant, hand, _other(pos.turn), quiet, Counter(pos.seen),
+                     pos.repetition, pos.move_rule)
+    after.seen[after.key()] += 1
+    return after
+
+
+def outcome(pos: Position) -> tuple[str | None, str] | None:
+    """``(winner, reason)`` when the game is over (winner ``None`` for a draw), else ``None``."""
+    board, _, _, _, _, full_draw, _ = pos.rules
+    me = pos.turn
+    if sum(1 for c in pos.occupant.values() if c == me) + pos.hand[me] < 3:
+        return _other(me), "fewer than three"
+    if (full_draw and len(pos.occupant) == len(_points(board)) and not pos.hand["W"]
+            and not pos.hand["B"]):
+        return None, "full board"
+    if not _moves(pos):
+        return _other(me), "no legal moves"
+    drawn = _drawn(pos)
+    return (None, drawn) if drawn else None
+
+
+def perft(pos: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = legal(pos)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(play(pos, m), depth - 1) for m in moves)

@@ -1,0 +1,134 @@
+"""The Morris family rule sets against the second implementation (tests/morris_reference.py),
+the facts of docs/rules.md, and hand-checked positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludoteca
+from ludoteca import Color, IllegalMoveError, Termination
+from ludoteca.games.morris import Morris
+from ludoteca.perft import perft
+
+from . import morris_reference as ref
+
+FAMILY = list(ref.VARIANTS)
+LABELS = {Termination.FEWER_THAN_THREE: "fewer than three",
+          Termination.NO_LEGAL_MOVES: "no legal moves",
+          Termination.THREEFOLD_REPETITION: "threefold repetition",
+          Termination.MOVE_RULE: "move rule", Termination.FULL_BOARD: "full board",
+          Termination.THREE_MEN_RULE: "three men rule"}
+
+
+def _colour(c: str | None) -> Color | None:
+    return None if c is None else Color.WHITE if c == "W" else Color.BLACK
+
+
+@pytest.mark.parametrize("rules", FAMILY)
+def test_perft_from_the_start_agrees(rules: str) -> None:
+    state = ludoteca.new_game(rules)
+    for depth in (1, 2, 3):
+        assert perft(state, depth) == ref.perft(ref.start(rules), depth), depth
+
+
+@pytest.mark.parametrize("rules", FAMILY)
+def test_first_moves_and_no_mill_in_four_plies(rules: str) -> None:
+    state = ludoteca.new_game(rules)
+    points = 16 if rules == "morris-6" else 24
+    assert state.legal_moves.count() == points
+    assert _removals_within(state, 4) == 0
+    assert _removals_within(state, 5) > 0
+
+
+def _removals_within(state: ludoteca.State, depth: int) -> int:
+    """How many move paths of at most ``depth`` plies end with a removal."""
+    found = 0
+    for code in state.legal_codes():
+        if state.is_tactical(code):
+            found += 1
+        elif depth > 1:
+            state.push_code(code)
+            found += _removals_within(state, depth - 1)
+            state.pop_code()
+    return found
+
+
+@pytest.mark.parametrize("rules", FAMILY)
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_agree_move_for_move(rules: str, seed: int) -> None:
+    """Every position of seeded random games (with the draw rules on): the same legal moves,
+    the same position code after a round trip, and the same ending."""
+    rng = random.Random(seed)
+    state = ludoteca.new_game(rules)
+    pos = ref.start(rules)
+    while True:
+        ours = sorted(str(m) for m in state.legal_moves)
+        assert ours == sorted(ref.legal(pos)), (seed, state.position_code())
+        again = Morris.from_position_code(state.position_code(), state.rules)
+        assert again.position_code() == state.position_code()
+        outcome = state.outcome()
+        theirs = ref.outcome(pos)
+        if outcome is None:
+            assert theirs is None
+        else:
+            assert theirs is not None
+            assert (_colour(theirs[0]), theirs[1]) == (outcome.winner,
+                                                       LABELS[outcome.termination])
+            break
+        if state.ply % 15 == 7 and state.ply < 60:  # perft from the middle of a game
+            assert perft(state, 2) == ref.perft(pos, 2)
+        move = rng.choice(ours)
+        state.push(move)
+        pos = ref.play(pos, move)
+
+
+def test_morabaraba_dark_cows_start_and_the_diagonals_are_mills() -> None:
+    state = ludoteca.new_game("morabaraba")
+    assert state.turn is Color.BLACK
+    for move in ["a1", "a7", "b2", "g7", "c3xa7"]:
+        state.push(move)
+    assert state.in_hand() == (10, 9)
+    nine = ludoteca.new_game("morris")
+    for move in ["a7", "a1", "g7", "b2", "d5"]:
+        nine.push(move)
+    with pytest.raises(IllegalMoveError):  # no diagonal mill on the nine men's board
+        nine.push("c3xa7")
+
+
+def test_six_mens_morris_has_no_flying_and_joins_form_no_mill() -> None:
+    state = Morris.from_position_code("W.W/.B./W..B/.B./... w 0 0 0 30", "morris-6")
+    assert sorted(str(m) for m in state.legal_moves) == ["a3-a1", "a3-b3", "a5-c5", "e5-c5"]
+    # a3-b3 and d3-e3 hold two points each: no mill along the middle row
+    state = Morris.from_position_code("B.B/.../WW.W/.../B.. w 0 0 0 30", "morris-6")
+    moves = sorted(str(m) for m in state.legal_moves)
+    assert moves == ["b3-b2", "b3-b4", "e3-d3", "e3-e1"]
+
+
+def test_twelve_mens_morris_full_board_is_a_draw() -> None:
+    code = "WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB b 0 0 0 24"
+    state = Morris.from_position_code(code, "morris-12")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.FULL_BOARD
+    assert outcome.winner is None and not state.legal_moves
+
+
+def test_lasker_may_move_while_men_are_in_hand() -> None:
+    state = ludoteca.new_game("morris-lasker")
+    for move in ["a1", "g7"]:
+        state.push(move)
+    moves = {str(m) for m in state.legal_moves}
+    assert {"a1-d1", "a1-a4", "d1"} <= moves and len(moves) == 22 + 2
+    state.push("a1-d1")
+    assert state.in_hand() == (9, 9) and state.quiet == 1
+
+
+def test_morabaraba_three_men_rule() -> None:
+    code = "B.B/.B./.../W....W/.../.W./WW. w 0 0 19 60"
+    state = Morris.from_position_code(code, "morabaraba")
+    assert state.outcome() is None
+    state.push("g4-f4")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.THREE_MEN_RULE
+    assert outcome.winner is None
