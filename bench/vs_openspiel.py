@@ -15,7 +15,8 @@ count and the mean time per move of both sides, and appends one JSON line per ga
   directly (:class:`EngineRollouts`), several times faster than through the adapter.
 - Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
   by our compiled kernel (:mod:`ludoteca.games.morelli_kernel`): uniformly random moves to the
-  end of the game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times faster.
+  end of the game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times
+  faster.
 """
 
 from __future__ import annotations

@@ -359,7 +359,9 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     if outcome is not None:
         print(outcome.explain())
     if args.save is not None:
-        args.save.write_text(record.dumps(state), encoding="utf-8")
+        names = {c: "human" if agent is None else agent.name for c, agent in players.items()}
+        game = record.from_state(state, white=names[Color.WHITE], black=names[Color.BLACK])
+        args.save.write_text(record.dumps(game), encoding="utf-8")
         print(f"record saved to {args.save}")
     return 0
 

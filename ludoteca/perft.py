@@ -14,17 +14,22 @@ def perft_counts(state: State, depth: int) -> Iterator[tuple[int, int]]:
 
     A game that ends earlier contributes nothing to deeper counts.  The state is restored.
     One walk of the tree to ``depth - 1`` gives every count (leaves are counted in bulk).
+
+    >>> list(perft_counts(ludoteca.new_game("felli"), 2))
+    [(1, 3), (2, 3)]
     """
-    counts = [0] * (depth + 1)
-    _walk(state, depth, 0, counts)
-    for d in range(1, depth + 1):
-        yield d, counts[d]
+    counts = [1] + [0] * depth
+    if depth:
+        _walk(state, depth, 0, counts)
+    yield from enumerate(counts[1:], start=1)
 
 
 def perft(state: State, depth: int) -> int:
-    """The number of legal move sequences of exactly ``depth`` moves from ``state``."""
-    counts = [0] * (depth + 1)
-    _walk(state, depth, 0, counts)
+    """The number of legal move sequences of exactly ``depth`` moves from ``state``; the one
+    empty sequence at depth 0."""
+    counts = [1] + [0] * depth
+    if depth:
+        _walk(state, depth, 0, counts)
     return counts[depth]
 
 

@@ -1,7 +1,7 @@
 """A deliberately plain second implementation of Felli's move rules, for differential tests.
 
 Boards are dicts from point name to one of "", "w", "b", "W", "B" (upper case: a Mullah).
-It shares no code with ludoteca.games.felli: the lines are copied from rules/felli.md.
+It shares no code with ludoteca.games.felli: the lines are copied from docs/rules.md (Felli).
 """
 
 from __future__ import annotations

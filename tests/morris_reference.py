@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 _NINE_LINES = [
     "a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
@@ -58,7 +59,7 @@ class Position:
 
 
 def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
-    board, men, _, _, first, _, _ = VARIANTS[variant]
+    _, men, _, _, first, _, _ = VARIANTS[variant]
     pos = Position(variant, {}, {"W": men, "B": men}, first, repetition=repetition,
                    move_rule=move_rule)
     pos.seen[pos.key()] += 1
@@ -69,7 +70,7 @@ def neighbours(board: str, point: str) -> set[str]:
     out = set()
     for line in LINES[board]:
         names = line.split()
-        for a, b in zip(names, names[1:], strict=False):
+        for a, b in pairwise(names):
             if point == a:
                 out.add(b)
             elif point == b:
@@ -89,7 +90,7 @@ def _other(colour: str) -> str:
 
 
 def _drawn(pos: Position) -> str | None:
-    board, _, _, _, _, _, three_men = pos.rules
+    three_men = pos.rules[6]
     if pos.repetition and pos.seen[pos.key()] >= pos.repetition:
         return "threefold repetition"
     if pos.move_rule and pos.quiet >= pos.move_rule:

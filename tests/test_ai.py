@@ -15,6 +15,7 @@ from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.analysis import analyse, review
 from ludoteca.ai.levels import levels, ratings
 from ludoteca.ai.mcts import MCTSAgent
+from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import WIN, SearchAgent
 from ludoteca.ai.tournament import elo_ratings, run_tournament
 from ludoteca.games.felli import Felli
@@ -132,12 +133,26 @@ def test_analysis_and_review() -> None:
     hint = analyse(morris, Limit(depth=3))
     assert str(hint.move).startswith("g4-g1x") and hint.white_share == 1.0
     assert "White wins" in hint.text
-    blunder = Felli.new()
-    blunder.push("b2-c3")
-    blunder.push("d4xb2")
-    blunder.push("a1xc3")  # fine: recaptures
-    mistakes = review(blunder)
-    assert all(loss > 0.15 for _, _, _, loss in mistakes)
+
+
+
+def test_review_marks_exactly_the_moves_that_give_value_away() -> None:
+    """A random basic-Felli game: the review must list exactly the plies at which the solved
+    table says the mover's value dropped (from a win, or from a draw), with a better move."""
+    table = PerfectAgent(Felli.rules()).table
+    state = Felli.new()
+    rng = random.Random(11)
+    dropped = []
+    while len(state.move_stack) < 14 and state.outcome() is None:
+        before = table.lookup(state)[0]
+        state.push_code(rng.choice(state.legal_codes()))
+        if -table.lookup(state)[0] < before:
+            dropped.append(state.ply)
+    assert dropped, "the seed should give a game with at least one mistake"
+    mistakes = review(state)
+    assert [ply for ply, _, _, _ in mistakes] == dropped
+    for ply, played, best, loss in mistakes:
+        assert loss > 0.15 and best.move != played
 
 
 def test_engine_protocol_session() -> None:

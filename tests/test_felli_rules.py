@@ -1,4 +1,4 @@
-"""Every rule of rules/felli.md on hand-made positions, and a differential test of move lists."""
+"""Every rule of docs/rules.md (Felli) on hand-made positions, and a differential test of move lists."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every rule and worked example of rules/morelli.md, and a differential test of move lists."""
+"""Every rule and worked example of docs/rules.md (Morelli), and a differential test of move lists."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every rule of rules/morris.md on hand-made positions."""
+"""Every rule of docs/rules.md (Nine Men's Morris) on hand-made positions."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ludoteca.games.morris import NINE, Morris
 ADJACENT, POINTS = NINE.adjacent, NINE.points
 MILLS = [tuple(p for p in range(24) if m >> p & 1) for m in NINE.mill_masks]
 
-# The diagram of rules/morris.md, row by row, as written there (top to bottom).
+# The diagram of docs/rules.md (Nine Men's Morris), row by row, as written there (top to bottom).
 ROWS = ["a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4 e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
         "a1 d1 g1"]
 # The 32 neighbour pairs read off the diagram by hand.

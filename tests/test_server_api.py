@@ -60,11 +60,27 @@ def wait_for(client: TestClient, game_id: str, test: Any, seconds: float = 60) -
 def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/catalogue").json()}
     assert set(games) == {"morris", "felli", "morelli"}
-    for game in games.values():
-        ratings = [level["rating"] for level in game["levels"]]
+    rule_sets = {r["name"]: r for g in games.values() for r in g["rule_sets"]}
+    assert {"morris-6", "morris-12", "morabaraba", "morris-lasker", "felli-mullah",
+            "morelli-9"} < set(rule_sets)
+    for name in ["morris", "felli", "morelli"]:
+        ratings = [level["rating"] for level in rule_sets[name]["levels"]]
         assert len(ratings) >= 5 and ratings == sorted(ratings)
-        assert len(game["pieces"]) == len(game["board"]["points"]) and game["summary"]
-    assert games["morelli"]["board"]["cells"] and not games["morris"]["board"]["cells"]
+    for rules in rule_sets.values():
+        assert len(rules["pieces"]) == len(rules["board"]["points"])
+        assert rules["levels"] == client.get(
+            "/api/levels", params={"game": rules["name"]}).json()
+    assert all(g["summary"] for g in games.values())
+    assert rule_sets["morelli"]["board"]["cells"] and not rule_sets["morris"]["board"]["cells"]
+    assert len(rule_sets["morelli-9"]["board"]["points"]) == 81
+    assert len(rule_sets["morris-6"]["board"]["points"]) == 16
+    # the ladder shown is the one played: only the basic Felli rule sets are solved
+    assert "perfect" in rule_sets["felli"]["levels"][-1]["description"]
+    assert "perfect" not in rule_sets["felli-mullah"]["levels"][-1]["description"]
+    mullah = client.get("/api/levels", params={"game": "felli", "rules": "felli:mullah"})
+    assert "perfect" not in mullah.json()[-1]["description"]
+    assert client.get("/api/levels", params={"game": "felli", "rules": "felli:x"}).status_code \
+        == 400
 
 
 def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:

@@ -138,6 +138,30 @@ def test_morris_mill_and_removal_by_clicking(page: Any, server: str) -> None:
     shot(page, "morris-mill")
 
 
+@pytest.mark.parametrize(("rules", "clicks", "take", "mover", "hands"), [
+    ("morris-6", ["a5", "a1", "c5", "e1", "e5"], "a1", "w", "White 3, Black 4"),
+    ("morris-12", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 9, Black 10"),
+    ("morabaraba", ["a7", "g1", "d7", "g4", "g7"], "g1", "b", "White 10, Black 9"),
+    ("morris-lasker", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 7, Black 8"),
+])
+def test_morris_family_placement_mill_and_removal(page: Any, server: str, rules: str,
+                                                  clicks: list[str], take: str, mover: str,
+                                                  hands: str) -> None:
+    """Each Morris rule set in the lobby: placements, a mill and a removal, by clicking."""
+    start(page, server, "morris", "hotseat", rules=rules)
+    assert "place a man" in page.inner_text("#status")
+    for n, name in enumerate(clicks[:-1], start=1):
+        point(page, name).click()
+        wait_moves(page, n)
+    point(page, clicks[-1]).click()
+    assert page.locator("#board .ring.take").count() == 2
+    point(page, take).click()
+    assert wait_moves(page, 5)[-1] == f"{clicks[-1]}x{take}"
+    assert piece(page, take) == "" and piece(page, clicks[-1]) == mover
+    assert f"In hand: {hands}" in page.inner_text("#status")
+    shot(page, f"{rules}-mill")
+
+
 def test_felli_multi_capture_leap_by_leap(page: Any, server: str) -> None:
     start(page, server, "felli", "hotseat", settings=["multi_capture"], position=FELLI_TRIPLE)
     assert "felli:multi_capture" in page.inner_text("#title")

@@ -15,7 +15,7 @@ from ..core import Outcome, RuleSet, State, Termination
 
 __all__ = ["DRAW_DEFAULTS", "RepeatingState"]
 
-#: the default draw settings of every rule set in rules/*.md
+#: the default draw settings of every rule set (docs/rules.md)
 DRAW_DEFAULTS: dict[str, bool | int] = {"repetition": 3, "move_rule": 100}
 
 

@@ -1,4 +1,4 @@
-"""Felli (Fich), exactly as ``rules/felli.md`` (docs/rules/felli.md) describes it.
+"""Felli (Fich), exactly as docs/rules.md states it.
 
 Points are numbered 0..12: a1 c1 e1 b2 c2 d2 c3 b4 c4 d4 a5 c5 e5.  ``board[p]`` is 0 (empty),
 1 (a White/South man), 2 (a Black/North man), 5 or 6 (a White or Black Mullah: owner | 4).

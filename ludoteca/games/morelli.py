@@ -1,4 +1,4 @@
-"""Morelli, exactly as ``rules/morelli.md`` (docs/rules/morelli.md) describes it.
+"""Morelli, exactly as docs/rules.md states it.
 
 Squares are numbered ``y * n + x`` (x: column A.., y: row 1.., both from 0).  ``board[s]`` is 0
 (empty), 1 (Black) or 2 (White); the Throne square never holds a stone and ``king`` is 0 (vacant),

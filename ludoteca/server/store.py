@@ -23,7 +23,6 @@ from sqlalchemy import (
     String,
     Text,
     delete,
-    func,
     select,
     update,
 )
@@ -173,6 +172,3 @@ class Store:
                 .order_by(GameRow.updated.desc()).limit(limit))
             return rows.all()
 
-    async def count(self) -> int:
-        async with self.session() as session:
-            return int(await session.scalar(select(func.count()).select_from(GameRow)) or 0)
