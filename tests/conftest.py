@@ -1,11 +1,22 @@
-"""Test-wide settings: solved tables go to a temporary cache, never the user's."""
+"""Test-wide settings: solved tables go to a temporary cache, never the user's; a service a
+test needs is skipped when missing on a developer's machine, and fails the run under CI."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+def need(available: object, what: str) -> None:
+    """Skip the calling test module when ``what`` is not available; under ``CI=true`` fail."""
+    if available:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing under CI (scripts/test installs it)", pytrace=False)
+    pytest.skip(f"{what} is not installed (scripts/test installs it)", allow_module_level=True)
 
 
 @pytest.fixture(autouse=True, scope="session")

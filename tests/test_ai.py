@@ -151,7 +151,7 @@ def test_review_marks_exactly_the_moves_that_give_value_away() -> None:
     assert dropped, "the seed should give a game with at least one mistake"
     mistakes = review(state)
     assert [ply for ply, _, _, _ in mistakes] == dropped
-    for ply, played, best, loss in mistakes:
+    for _, played, best, loss in mistakes:
         assert loss > 0.15 and best.move != played
 
 

@@ -1,4 +1,4 @@
-"""Every rule of docs/rules.md (Felli) on hand-made positions, and a differential test of move lists."""
+"""Every rule of Felli (docs/rules.md) on hand-made positions, and a differential test of moves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every rule and worked example of docs/rules.md (Morelli), and a differential test of move lists."""
+"""Every rule and worked example of Morelli (docs/rules.md), and a differential test of moves."""
 
 from __future__ import annotations
 

@@ -18,13 +18,12 @@ from fastapi.testclient import TestClient
 from ludoteca.server import create_app
 
 from . import test_server_api as api
+from .conftest import need
 
-pytest.importorskip("asyncpg")
 INITDB = shutil.which("initdb") or next(
     (str(p) for p in sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)),
     None)
-if not INITDB:
-    pytest.skip("PostgreSQL's server programs are not installed", allow_module_level=True)
+need(INITDB, "PostgreSQL's server programs")
 
 
 @pytest.fixture(scope="module")

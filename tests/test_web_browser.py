@@ -16,11 +16,11 @@ import pytest
 
 import ludoteca
 
+from .conftest import need
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed (scripts/test installs it)",
-                allow_module_level=True)
+need(Path(CHROMIUM).exists(), "Debian's chromium")
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
