@@ -15,7 +15,7 @@ from typing import TextIO
 from . import record, svg
 from .ai import Agent, make_agent
 from .core import Color, LudotecaError, State
-from .games import game_names, resolve
+from .games import find_game, game_names, resolve
 from .perft import perft_counts
 
 __all__ = ["main"]
@@ -49,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ludoteca", description=(
-        "Play and study Morelli, Nine Men's Morris and Felli. Games: " + ", ".join(game_names())))
+        "Play and study abstract strategy games: "
+        + ", ".join(f"{find_game(g).title} ({g})" for g in game_names())))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("serve", help="run the web app (lobby, games, spectators)")
@@ -80,7 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solve", help="solve a rule set outright (where the game has a solver)")
     p.add_argument("game")
-    p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
+    p.add_argument("--rules", default=None, help="rule set, e.g. NAME:SETTING,SETTING=VALUE")
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("tournament", help="a round robin between agents, with Elo ratings")
@@ -140,7 +141,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _add_start_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default=None, help="rule set, e.g. felli:forced_capture")
+    p.add_argument("--rules", default=None, help="rule set, e.g. NAME:SETTING,SETTING=VALUE")
     p.add_argument("--setup", default=None, help="setup string (games with a random setup)")
     p.add_argument("--position", default=None, help="start from this position code")
 

@@ -37,6 +37,25 @@ def test_random_games_through_openspiel(name: str) -> None:
             assert returns[int(outcome.winner)] == 1.0
 
 
+@pytest.mark.parametrize(("rules", "actions", "first"), [
+    ("morris-6", 17 * 16 * 17, 16), ("morris-12", 25 * 24 * 25, 24),
+    ("morabaraba", 25 * 24 * 25, 24), ("morris-lasker", 25 * 24 * 25, 24)])
+def test_morris_family_through_openspiel(rules: str, actions: int, first: int) -> None:
+    game = pyspiel.load_game(register("morris"), {"rules": rules})
+    assert game.num_distinct_actions() == actions
+    rng = random.Random(rules)
+    state = game.new_initial_state()
+    shadow = ludoteca.new_game(rules)
+    assert len(state.legal_actions()) == first
+    assert state.current_player() == int(shadow.turn)
+    while not state.is_terminal():
+        assert state.legal_actions() == sorted(shadow.legal_codes())
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        shadow.push_code(action)
+    assert state.engine.outcome() == shadow.outcome() is not None
+
+
 def test_felli_chain_is_one_action_per_leap() -> None:
     code = ".../..././.bb/wb. w 0 10"  # a1xe1xc3xc1 (see the rules tests)
     game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture",

@@ -21,7 +21,8 @@ def test_pettingzoo_api_test(rules: str) -> None:
     api_test(env(rules), num_cycles=300, verbose_progress=False)
 
 
-@pytest.mark.parametrize("rules", ["morris", "felli", "morelli-9"])
+@pytest.mark.parametrize("rules", ["morris", "morris-6", "morabaraba", "morris-lasker", "felli",
+                                   "morelli-9"])
 def test_random_games_follow_the_engine(rules: str) -> None:
     rng = random.Random(rules)
     for game in range(3):

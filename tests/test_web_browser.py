@@ -286,9 +286,10 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     assert wait_moves(page, 2) == first
     empty = next(n for n in ("d2", "b4", "f4", "b6", "f2") if piece(page, n) == "")
     point(page, "d6").focus()  # keyboard play: arrows move between points, Enter plays
-    path = {"d2": ["ArrowDown"] * 3, "b4": ["ArrowDown", "ArrowDown", "ArrowLeft"],
-            "f4": ["ArrowDown", "ArrowDown", "ArrowRight"], "b6": ["ArrowLeft"],
-            "f2": ["ArrowRight", "ArrowDown", "ArrowDown", "ArrowDown"]}[empty]
+    # the nearest point that way as drawn: d6 down d5 down d3 down d2; left b6 down b4
+    path = {"d2": ["ArrowDown"] * 3, "b4": ["ArrowLeft", "ArrowDown"],
+            "f4": ["ArrowRight", "ArrowDown"], "b6": ["ArrowLeft"],
+            "f2": ["ArrowRight", "ArrowDown", "ArrowDown"]}[empty]
     for key in path:
         page.keyboard.press(key)
     assert page.evaluate("document.activeElement.dataset.name") == empty

@@ -1,6 +1,6 @@
 """A position seen one integer action at a time, for the research adapters.
 
-Most moves are one action (``State.action_path``); a Felli capture chain is one action per leap,
+Most moves are one action (``State.action_path``); a capture chain is one action per leap,
 the same player acting again until the chain is complete.  :class:`ActionCursor` keeps the
 actions of a chain in progress and offers what both OpenSpiel and PettingZoo need: the legal
 actions, applying one, the end and the returns, and an observation.

@@ -1,10 +1,10 @@
 """Our games as OpenSpiel Python games, so OpenSpiel's algorithms and bots can play them.
 
-``register("felli")`` registers ``ludoteca_felli`` with ``pyspiel`` (parameter ``rules``, and
-``seed`` for Morelli's setup, ``position`` for a start given by a position code); then
-``pyspiel.load_game("ludoteca_felli")`` works as for any
-OpenSpiel game.  Actions are the engine's integer actions (``State.action_path``): one per move,
-or one per leap of a Felli chain, the same player moving again until the chain is complete.
+``register(NAME)`` registers ``ludoteca_NAME`` with ``pyspiel`` for a registered game (parameter
+``rules``, and ``seed`` for a game with a random setup, ``position`` for a start given by a
+position code); then ``pyspiel.load_game("ludoteca_NAME")`` works as for any OpenSpiel game.
+Actions are the engine's integer actions (``State.action_path``): one per move, or one per leap
+of a capture chain, the same player moving again until the chain is complete.
 Observation tensors are the engine's feature planes plus a side-to-move plane.
 
 Requires the optional ``open-spiel`` package (``pip install ludoteca[research]``).
@@ -78,7 +78,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def prefix(self) -> tuple[int, ...]:
-        """The actions already taken of a Felli chain in progress."""
+        """The actions already taken of a capture chain in progress."""
         return self.cursor.prefix
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:

@@ -1,8 +1,8 @@
 """Our games as PettingZoo AEC environments, for multi-agent reinforcement learning.
 
-``env("felli", rules="felli:multi_capture")`` returns an environment with agents ``"white"``
+``env(NAME, rules=SPEC)`` returns an environment for a registered game, with agents ``"white"``
 and ``"black"``; actions are the engine's integer actions (one per move, or one per leap of a
-Felli chain: the same agent acts again until the chain is complete).  Observations are dicts
+capture chain: the same agent acts again until the chain is complete).  Observations are dicts
 ``{"observation": float32 planes x points, "action_mask": int8 per action}``; the planes are the
 engine's features plus a side-to-move plane.  Rewards come at the end: +1 / -1, 0 for a draw
 (the engine's own draw rules end games, so nothing is truncated).  An illegal action raises
@@ -63,7 +63,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game (``seed`` chooses Morelli's setup)."""
+        """A new game (``seed`` chooses a random setup where the game has one)."""
         self.cursor = ActionCursor(self._start(seed))
         self.agents = list(AGENTS)
         self.rewards = {agent: 0.0 for agent in AGENTS}

@@ -8,7 +8,7 @@ Agent specs, used by the command line, the tournament runner and the engine prot
 - ``random``: a uniformly random legal move;
 - ``search[:depth=D,time=T,nodes=N,noise=X]``: alpha-beta (:mod:`.search`);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
-- ``perfect``: the solved-table player (basic Felli);
+- ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`).
 """
 

@@ -1,7 +1,7 @@
 """Round-robin tournaments between agents, in parallel processes, with Elo ratings.
 
 Each pair of agents plays ``games`` games, alternating colours; in games with a random setup
-(Morelli) each setup is played twice with colours swapped.  An agent spec ``engine:COMMAND`` is an
+each setup is played twice with colours swapped.  An agent spec ``engine:COMMAND`` is an
 outside engine driven through the engine protocol; an engine that hangs, crashes or answers
 garbage forfeits that game, which is reported, and the tournament goes on.
 

@@ -153,7 +153,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
     async def game_levels(game: str = Query(max_length=64),
                           rules: str | None = Query(default=None, max_length=200)
                           ) -> list[dict[str, Any]]:
-        """The computer levels the server plays for a rule-set spec (``felli:mullah``)."""
+        """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
         try:
             _, ruleset = resolve(game, rules or None)
         except LudotecaError as error:

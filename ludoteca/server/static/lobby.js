@@ -56,7 +56,7 @@ function showRules() {
   box.hidden = !Object.keys(rules.settings).length;
 }
 
-// The rule-set spec: its name, then the settings changed from their defaults ("felli:multi_capture").
+// The rule-set spec: its name, then the settings changed from their defaults ("name:setting,other=false").
 function ruleSpec() {
   const changed = [];
   $("settings").querySelectorAll("input").forEach((input) => {
@@ -113,6 +113,8 @@ async function start(event) {
 
 async function main() {
   catalogue = await (await fetch("/api/catalogue")).json();
+  const titles = catalogue.map((g) => g.title);
+  $("heading").textContent = `Play ${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
   const box = $("games");
   catalogue.forEach((game, i) => {
     const label = document.createElement("label");
