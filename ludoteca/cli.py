@@ -310,7 +310,7 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         seed = None if args.seed is None else args.seed + int(color)
         players[color] = (None if spec.strip().lower() == "human"
                           else make_agent(spec, state.rules, seed))
-    print(f"{state.game.title} ({state.rules}). Type 'help' for commands.")
+    print(f"{state.game.title_of(state.rules)} ({state.rules}). Type 'help' for commands.")
     print(state)
     while (outcome := state.outcome()) is None:
         agent = players[state.turn]

@@ -393,6 +393,11 @@ class Game(ABC):
     texts: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
+    def title_of(cls, rules: RuleSet) -> str:
+        """The name people know a rule set's game by (a rule set may be a game of its own)."""
+        return cls.title
+
+    @classmethod
     def status_texts(cls, rules: RuleSet) -> dict[str, str]:
         """What the status line says for each step of a move (keys of :data:`TEXTS`)."""
         return {**TEXTS, **cls.texts}

@@ -149,7 +149,11 @@ def test_morris_family_placement_mill_and_removal(page: Any, server: str, rules:
                                                   hands: str) -> None:
     """Each Morris rule set in the lobby: placements, a mill and a removal, by clicking."""
     start(page, server, "morris", "hotseat", rules=rules)
-    assert "place a man" in page.inner_text("#status")
+    title = {"morris-6": "Six Men's Morris", "morris-12": "Twelve Men's Morris",
+             "morabaraba": "Morabaraba", "morris-lasker": "Lasker Morris"}[rules]
+    assert page.inner_text("#title") == f"{title} · {rules}"
+    word = "cow" if rules == "morabaraba" else "man"
+    assert f"place a {word}" in page.inner_text("#status")
     for n, name in enumerate(clicks[:-1], start=1):
         point(page, name).click()
         wait_moves(page, n)

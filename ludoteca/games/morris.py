@@ -123,6 +123,7 @@ BOARDS: dict[str, MorrisBoard] = {b.key: b for b in (NINE, TWELVE, SIX)}
 class Variant:
     """What a Morris rule set fixes (its user settings are in the rule set itself)."""
 
+    title: str
     board: MorrisBoard
     men: int
     #: while a player has men in hand, a turn may move a man instead of placing one
@@ -130,14 +131,17 @@ class Variant:
     first: Color = Color.WHITE
     #: a board full when placing ends is a draw
     full_board_draw: bool = False
+    #: what the pieces are called
+    piece: str = "man"
 
 
 VARIANTS: dict[str, Variant] = {
-    "morris": Variant(NINE, 9),
-    "morris-6": Variant(SIX, 6),
-    "morris-12": Variant(TWELVE, 12, full_board_draw=True),
-    "morabaraba": Variant(TWELVE, 12, first=Color.BLACK, full_board_draw=True),
-    "morris-lasker": Variant(NINE, 10, lasker=True),
+    "morris": Variant("Nine Men's Morris", NINE, 9),
+    "morris-6": Variant("Six Men's Morris", SIX, 6),
+    "morris-12": Variant("Twelve Men's Morris", TWELVE, 12, full_board_draw=True),
+    "morabaraba": Variant("Morabaraba", TWELVE, 12, first=Color.BLACK, full_board_draw=True,
+                          piece="cow"),
+    "morris-lasker": Variant("Lasker Morris", NINE, 10, lasker=True),
 }
 
 
@@ -580,6 +584,16 @@ class Morris(PointBoardGame):
     def layout(cls, rules: RuleSet) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
         board = VARIANTS[rules.name].board
         return board.points, board.edges
+
+    @classmethod
+    def title_of(cls, rules: RuleSet) -> str:
+        return VARIANTS[rules.name].title
+
+    @classmethod
+    def status_texts(cls, rules: RuleSet) -> dict[str, str]:
+        piece = VARIANTS[rules.name].piece
+        texts = super().status_texts(rules)
+        return {key: text.replace("man", piece) for key, text in texts.items()}
 
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:

@@ -242,7 +242,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
             positions.append({"pieces": state.pieces(), "last": gesture, "move": str(move),
                               "turn": state.turn.name.lower()})
         outcome = game.state.outcome()
-        return {"game": state.game.name, "title": state.game.title, "rules": str(state.rules),
+        return {"game": state.game.name, "title": state.game.title_of(state.rules),
+                "rules": str(state.rules),
                 "tags": game.tags, "result": game.result,
                 "ending": outcome.explain() if outcome else None,
                 "board": svg.board_view(state),

@@ -144,7 +144,8 @@ class Hub:
                 rules = game.rules(definition.name)
                 state = game.new(rules, seed=0)
                 rule_sets.append({
-                    "name": definition.name, "description": definition.description,
+                    "name": definition.name, "title": game.title_of(rules),
+                    "description": definition.description,
                     "settings": dict(definition.defaults),
                     "levels": Hub.levels(rules),
                     "board": board_view(state), "pieces": state.pieces()})
@@ -318,7 +319,8 @@ class Hub:
             last = previous.gesture(previous.pop_code())
         game = find_game(row.game)
         return {
-            "type": "state", "id": row.id, "game": row.game, "title": game.title,
+            "type": "state", "id": row.id, "game": row.game,
+            "title": game.title_of(state.rules),
             "summary": game.summary, "rules": row.rules, "mode": row.mode, "status": row.status,
             "texts": game.status_texts(state.rules),
             "players": {name: self._player(live, name) for name in COLOURS},
