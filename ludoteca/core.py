@@ -16,7 +16,10 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from .games.kernel import Kernel
 
 __all__ = [
     "LADDER",
@@ -411,6 +414,12 @@ class Game(ABC):
     @classmethod
     def solver(cls, rules: RuleSet) -> Solver | None:
         """How this rule set is solved outright, or ``None`` when it is not."""
+        return None
+
+    @classmethod
+    def kernel(cls, rules: RuleSet) -> Kernel | None:
+        """The rule set's compiled kernel for the compiled search (``ludoteca.games.kernel``),
+        or ``None``: the readable search then plays it."""
         return None
 
     @classmethod

@@ -6,7 +6,8 @@ depth or node limits; a time limit depends on the machine).
 Agent specs, used by the command line, the tournament runner and the engine protocol:
 
 - ``random``: a uniformly random legal move;
-- ``search[:depth=D,time=T,nodes=N,noise=X]``: alpha-beta (:mod:`.search`);
+- ``search[:depth=D,time=T,nodes=N,noise=X,python=1]``: alpha-beta (:mod:`.search`; compiled
+  where the game has a kernel, the readable Python search with ``python=1``);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`).
@@ -56,7 +57,8 @@ class RandomAgent:
         return state.move_of(self._rng.choice(codes))
 
 
-_OPTIONS = {"depth": int, "time": float, "nodes": int, "noise": float, "sims": int}
+_OPTIONS = {"depth": int, "time": float, "nodes": int, "noise": float, "sims": int,
+            "python": int}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -96,7 +98,8 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
         return SearchAgent(seed, depth=None if depth is None else int(depth),
                            seconds=options.get("time"),
                            nodes=None if nodes is None else int(nodes),
-                           noise=options.get("noise", 0.0), name=spec.strip().lower())
+                           noise=options.get("noise", 0.0), name=spec.strip().lower(),
+                           compiled=not options.get("python"))
     if kind == "mcts":
         from .mcts import MCTSAgent
 

@@ -35,6 +35,7 @@ from ..core import (
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
+from .kernel import Kernel
 from .pointboard import PointBoardGame
 
 _NAME = re.compile(r"([a-z])(\d+)")
@@ -598,6 +599,12 @@ class Morris(PointBoardGame):
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
         return _LADDER
+
+    @classmethod
+    def kernel(cls, rules: RuleSet) -> Kernel:
+        from .morris_kernel import kernel
+
+        return kernel(rules)
 
     @classmethod
     def longest_game(cls, rules: RuleSet) -> int:

@@ -1,11 +1,15 @@
-"""Random games of any Morris rule set in compiled code (numba), move for move like
-:mod:`ludoteca.games.morris`.
+"""The Morris family in compiled code (numba), move for move like :mod:`ludoteca.games.morris`.
 
 The board comes in as arrays built from the rule set's :class:`~.morris.MorrisBoard` (each
 point's neighbours, the mill masks, the mills through each point), so every board of the family
-runs in the same kernel.  The kernel plays without the draw rules and stops a game at ``cap``
-plies; with ``morris:repetition=0,move_rule=0`` it is OpenSpiel's Nine Men's Morris, which the
-benchmark uses.
+runs in the same kernel.  Two faces:
+
+- the search kernel (see :mod:`.kernel`): ``generate``, ``make``/``unmake`` with an incremental
+  Zobrist key, ``status``, ``evaluate`` (material, mills, open twos, and mobility and blocked men
+  from the placing phase on) and ``tactical``, over ``st``/``prm`` arrays (:func:`kernel`);
+- random games without the draw rules, stopped at ``cap`` plies (:func:`play_random`); with
+  ``morris:repetition=0,move_rule=0`` that is OpenSpiel's Nine Men's Morris, which the benchmark
+  uses.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import RuleSet
-from .morris import VARIANTS, Morris
+from ..core import RuleSet, State
+from .kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, Kernel, zobrist
+from .morris import VARIANTS, Morris, MorrisState
 
-__all__ = ["RULES", "play_random", "random_games"]
+__all__ = ["RULES", "evaluate", "generate", "kernel", "make", "play_random", "random_games",
+           "status", "tactical", "unmake"]
 
 RULES = "morris:repetition=0,move_rule=0"
 IntArray = npt.NDArray[np.int64]
@@ -155,3 +161,270 @@ def random_games(games: int, seed: int, cap: int = 200, rules: str = RULES) -> i
     for g in range(games):
         total += _play(seed + g, cap, *tables, codes, codes)
     return total
+
+
+# --- the search kernel -----------------------------------------------------------------------
+# prm: switches, then offsets of the tables that follow them
+P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
+P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT = range(10, 16)
+# st: after KEY, TURN, QUIET
+S_MEN, S_HAND = 3, 5
+
+
+def kernel(rules: RuleSet) -> Kernel:
+    """The search kernel of a Morris rule set."""
+    variant = VARIANTS[rules.name]
+    board = variant.board
+    size, men = board.size, variant.men
+    width = max(len(m) for m in board.mills_at)
+    head = [size, men, int(bool(rules["flying"])), int(variant.lasker),
+            int(variant.full_board_draw), int(rules.settings.get("three_men_rule", 0)),
+            int(rules["move_rule"]), len(board.mill_masks), width]
+    head += [0] * (16 - len(head))
+    tables: list[int] = []
+    offsets = []
+    at = [0] * (size * width)
+    for p, masks in enumerate(board.mills_at):
+        at[p * width:p * width + len(masks)] = masks
+    keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
+    for table in (list(board.adjacent), list(board.mill_masks), at, keys[:2 * size],
+                  keys[2 * size:-1], keys[-1:]):
+        offsets.append(16 + len(tables))
+        tables += table
+    head[P_ADJ:P_ZT + 1] = offsets
+    prm = np.array(head + tables, dtype=np.int64)
+    return Kernel(0, prm, lambda state: _pack(state, prm))
+
+
+def _pack(state: State, prm: IntArray) -> IntArray:
+    assert isinstance(state, MorrisState)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[TURN] = int(state.turn)
+    st[QUIET] = state.quiet
+    st[S_MEN], st[S_MEN + 1] = state.men
+    st[S_HAND], st[S_HAND + 1] = state.hand
+    st[KEY] = _key(st, prm)
+    return st
+
+
+@njit(cache=True)
+def _key(st: IntArray, prm: IntArray) -> int:
+    size, men = prm[P_SIZE], prm[P_MEN]
+    key = 0
+    for c in range(2):
+        for p in range(size):
+            if st[S_MEN + c] >> p & 1:
+                key ^= prm[prm[P_ZP] + c * size + p]
+        key ^= prm[prm[P_ZH] + c * (men + 1) + st[S_HAND + c]]
+    if st[TURN]:
+        key ^= prm[prm[P_ZT]]
+    return key
+
+
+@njit(cache=True)
+def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """The legal moves of the side to move (draw rules aside), in the engine's codes."""
+    size = prm[P_SIZE]
+    c = st[TURN]
+    own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
+    full = (1 << size) - 1
+    empty = full & ~(own | opp)
+    adj, masks, at, width = prm[P_ADJ], prm[P_MASKS], prm[P_AT], prm[P_WIDTH]
+    flying = prm[P_FLY] != 0 and hand == 0 and _popcount(own) == 3
+    moving = hand == 0 or prm[P_LASKER] != 0
+    removable = -1
+    n = 0
+    for src in range(size, -1, -1):  # placements first, as the engine lists them
+        if src == size:
+            if not hand:
+                continue
+            targets = empty
+        else:
+            if not moving or not (own >> src) & 1:
+                continue
+            targets = empty if flying else prm[adj + src] & empty
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            dst = _bit(low)
+            after = (own | low) if src == size else (own ^ (1 << src)) | low
+            base = (src * size + dst) * (size + 1)
+            mill = False
+            for k in range(width):
+                m = prm[at + dst * width + k]
+                if m and after & m == m:
+                    mill = True
+                    break
+            if not mill:
+                out[n] = base + size
+                n += 1
+                continue
+            if removable < 0:
+                in_mill = 0
+                for k in range(prm[P_MILLS]):
+                    m = prm[masks + k]
+                    if opp & m == m:
+                        in_mill |= m
+                removable = opp & ~in_mill
+                if removable == 0:
+                    removable = opp
+            if removable == 0:
+                out[n] = base + size
+                n += 1
+            rest = removable
+            while rest:
+                low2 = rest & -rest
+                rest ^= low2
+                out[n] = base + _bit(low2)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _bit(low: int) -> int:
+    """The index of a one-bit mask."""
+    i = 0
+    while low > 1:
+        low >>= 1
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    size, men = prm[P_SIZE], prm[P_MEN]
+    zp, zh = prm[P_ZP], prm[P_ZH]
+    c = st[TURN]
+    rest, rem = move // (size + 1), move % (size + 1)
+    src, dst = rest // size, rest % size
+    undo[0] = st[QUIET]
+    key = st[KEY]
+    if src == size:
+        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        st[S_HAND + c] -= 1
+        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        st[S_MEN + c] |= 1 << dst
+        key ^= prm[zp + c * size + dst]
+    else:
+        st[S_MEN + c] ^= (1 << src) | (1 << dst)
+        key ^= prm[zp + c * size + src] ^ prm[zp + c * size + dst]
+        st[QUIET] += 1
+    if rem != size:
+        st[S_MEN + 1 - c] ^= 1 << rem
+        key ^= prm[zp + (1 - c) * size + rem]
+        st[QUIET] = 0
+    st[TURN] = 1 - c
+    st[KEY] = key ^ prm[prm[P_ZT]]
+
+
+@njit(cache=True)
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    size, men = prm[P_SIZE], prm[P_MEN]
+    zp, zh = prm[P_ZP], prm[P_ZH]
+    c = 1 - st[TURN]
+    rest, rem = move // (size + 1), move % (size + 1)
+    src, dst = rest // size, rest % size
+    key = st[KEY] ^ prm[prm[P_ZT]]
+    if rem != size:
+        st[S_MEN + 1 - c] |= 1 << rem
+        key ^= prm[zp + (1 - c) * size + rem]
+    if src == size:
+        st[S_MEN + c] ^= 1 << dst
+        key ^= prm[zp + c * size + dst]
+        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        st[S_HAND + c] += 1
+        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+    else:
+        st[S_MEN + c] ^= (1 << src) | (1 << dst)
+        key ^= prm[zp + c * size + src] ^ prm[zp + c * size + dst]
+    st[QUIET] = undo[0]
+    st[TURN] = c
+    st[KEY] = key
+
+
+@njit(cache=True)
+def status(st: IntArray, prm: IntArray, n: int) -> int:
+    size = prm[P_SIZE]
+    c = st[TURN]
+    if _popcount(st[S_MEN + c]) + st[S_HAND + c] < 3:
+        return LOSS
+    occupied = st[S_MEN] | st[S_MEN + 1]
+    full = (1 << size) - 1
+    if not (st[S_HAND + c] and occupied != full):
+        if prm[P_FULL] and occupied == full and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+            return DRAW
+        if n == 0:
+            return LOSS
+    quiet = st[QUIET]
+    if prm[P_RULE] and quiet >= prm[P_RULE]:
+        return DRAW
+    if (prm[P_THREE] and quiet >= prm[P_THREE] and st[S_HAND] == 0 and st[S_HAND + 1] == 0
+            and min(_popcount(st[S_MEN]), _popcount(st[S_MEN + 1])) == 3):
+        return DRAW
+    return ONGOING
+
+
+@njit(cache=True)
+def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
+    size = prm[P_SIZE]
+    return bool(move % (size + 1) != size)
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """Material; mills and open twos (a mill one move away); the mobility and the blocked men of
+    both sides from the placing phase on (a side left without a move loses); and the flying
+    endgame (three men cannot stop an open two for long, nor two open twos at all)."""
+    size = prm[P_SIZE]
+    c = st[TURN]
+    own, opp = st[S_MEN + c], st[S_MEN + 1 - c]
+    hand_own, hand_opp = st[S_HAND + c], st[S_HAND + 1 - c]
+    count_own = _popcount(own) + hand_own
+    count_opp = _popcount(opp) + hand_opp
+    empty = ((1 << size) - 1) & ~(own | opp)
+    masks = prm[P_MASKS]
+    twos_own = twos_opp = mills_own = mills_opp = 0
+    for k in range(prm[P_MILLS]):
+        m = prm[masks + k]
+        mine, theirs = own & m, opp & m
+        if mine == m:
+            mills_own += 1
+        elif theirs == m:
+            mills_opp += 1
+        elif theirs == 0 and _popcount(mine) == 2:
+            twos_own += 1
+        elif mine == 0 and _popcount(theirs) == 2:
+            twos_opp += 1
+    score = 100 * (count_own - count_opp) + 12 * (mills_own - mills_opp)
+    score += 30 * twos_own - 24 * twos_opp
+    flying = prm[P_FLY] != 0
+    fly_own = flying and hand_own == 0 and count_own == 3
+    fly_opp = flying and hand_opp == 0 and count_opp == 3
+    adj = prm[P_ADJ]
+    mob_own = blocked_own = 0
+    rest = own
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        free = _popcount(prm[adj + _bit(low)] & empty)
+        mob_own += free
+        blocked_own += free == 0
+    mob_opp = blocked_opp = 0
+    rest = opp
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        free = _popcount(prm[adj + _bit(low)] & empty)
+        mob_opp += free
+        blocked_opp += free == 0
+    if not fly_own and not fly_opp:
+        score += 8 * (mob_own - mob_opp) - 14 * (blocked_own - blocked_opp)
+        if hand_opp == 0 and mob_opp == 0 and count_opp >= 3:
+            score += 600  # the opponent is shut in: they lose at their turn unless we let go
+        if hand_own == 0 and mob_own == 0 and count_own >= 3:
+            score -= 600
+    if fly_opp and twos_own:
+        score += 250 if count_own == 3 or mob_own else 0
+    if fly_own and twos_opp >= 2:
+        score -= 250
+    return int(score)

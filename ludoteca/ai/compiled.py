@@ -1,0 +1,452 @@
+"""The compiled alpha-beta search, written once for every game with a kernel (numba).
+
+Principal-variation search with iterative deepening (driven from Python, one call a depth), a
+transposition table in numpy arrays (always-replace, mate scores stored relative to the node),
+move ordering (table move, tactical moves, two killers a ply, history), a quiescence search over
+tactical moves, repetition detection along the game and search path (a repeated position scores
+as a draw), and node and time limits checked inside the search: a timer thread or
+:meth:`CompiledSearch.stop` raises a flag that the search reads every 1,024 nodes (it runs
+without the GIL), and a stopped depth is discarded whole.
+
+The game's rules, evaluation and hashing come from its kernel (``Game.kernel``), dispatched by
+``ludoteca.games.kernels``; nothing here knows a game.  Scores are those of
+:mod:`.search`: ``WIN - plies`` for a forced win, evaluations otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core import State
+from ..games.kernel import KEY, LOSS, ONGOING, QUIET, UNDO, WIN, Kernel
+from ..games.kernels import evaluate, generate, make, status, tactical, unmake
+
+__all__ = ["CompiledSearch", "Iteration"]
+
+IntArray = npt.NDArray[np.int64]
+
+MATE = 100_000
+MATE_BOUND = MATE - 1000
+EXACT, LOWER, UPPER = 0, 1, 2
+MAXPLY = 128
+MAXMOVES = 1024
+QDEPTH = 8
+TT_BITS = 20
+HISTORY = 1 << 16
+# the counters array
+NODES, LIMIT, STOPPED, BASE = 0, 1, 2, 3
+
+
+@dataclass
+class Iteration:
+    """One completed depth: the root moves' scores (exact for the best; the others exact too
+    when asked for, else upper bounds), the principal variation and the effort so far."""
+
+    depth: int
+    moves: list[int]
+    scores: list[int]
+    pv: list[int]
+    nodes: int
+    seconds: float
+
+
+class CompiledSearch:
+    """Searches positions of one rule set with its kernel; reusable (its arrays are kept), and
+    deterministic for a depth or node limit (the table is cleared for every search)."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self.moves = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
+        self.order = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
+        self.undo = np.zeros((MAXPLY + 1, UNDO), dtype=np.int64)
+        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.int64)
+        self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int64)
+        self.killers = np.zeros((MAXPLY + 1, 2), dtype=np.int64)
+        self.history = np.zeros(HISTORY, dtype=np.int64)
+        self.ctr = np.zeros(8, dtype=np.int64)
+        self.flag = np.zeros(1, dtype=np.int64)
+        self.path = np.zeros(0, dtype=np.int64)
+
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to stop at once."""
+        self.flag[0] = 1
+
+    def run(self, state: State, max_depth: int = 64, seconds: float | None = None,
+            nodes: int | None = None, exact: bool = False,
+            on_iteration: Callable[[Iteration], None] | None = None,
+            rng: random.Random | None = None) -> Iteration | None:
+        """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
+        forced result is found; return the last completed depth (``None`` if none completed).
+        ``exact`` scores every root move exactly (for noise and game review); ``rng`` shuffles
+        the root moves first, so that equal moves vary between games."""
+        kernel = self.kernel
+        prm = kernel.prm
+        st = self._position(state)
+        roots = self.moves[MAXPLY].copy()
+        count = generate(kernel.kind, st, prm, roots)
+        if count == 0 or status(kernel.kind, st, prm, count) != ONGOING:
+            return None
+        roots = roots[:count].copy()
+        if rng is not None:
+            roots = roots[rng.sample(range(count), count)].copy()
+        self.tt_key.fill(0)
+        self.tt_val.fill(0)
+        self.killers.fill(-1)
+        self.history.fill(0)
+        self.ctr[:] = 0
+        self.ctr[LIMIT] = nodes or 0
+        self.ctr[BASE] = self.path.size - MAXPLY - 3  # the current position's index
+        self.flag[0] = 0
+        started = time.perf_counter()
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(seconds, self.stop)
+            timer.daemon = True
+            timer.start()
+        scores = np.zeros(count, dtype=np.int64)
+        best: Iteration | None = None
+        try:
+            for depth in range(1, max_depth + 1):
+                done = _root(kernel.kind, st, prm, depth, roots, scores, exact, self.moves,
+                             self.order, self.undo, self.path, self.tt_key, self.tt_val,
+                             self.killers, self.history, self.ctr, self.flag)
+                if done < count:
+                    break
+                ranked = sorted(range(count), key=lambda i: -scores[i])
+                roots = roots[ranked].copy()
+                scores = scores[ranked].copy()
+                pv = self._pv(st, int(roots[0]))
+                best = Iteration(depth, roots.tolist(), scores.tolist(), pv,
+                                 int(self.ctr[NODES]), time.perf_counter() - started)
+                if on_iteration is not None:
+                    on_iteration(best)
+                if abs(int(scores[0])) >= MATE_BOUND and not exact:
+                    break
+                if seconds is not None and time.perf_counter() - started > 0.45 * seconds:
+                    break  # the next depth would very likely not finish
+        finally:
+            if timer is not None:
+                timer.cancel()
+        return best
+
+    def _position(self, state: State) -> IntArray:
+        """The kernel's ``st`` for ``state``, with the Zobrist keys of the game's earlier
+        positions in ``self.path`` (for repetitions), the current one last."""
+        kernel = self.kernel
+        start = state.copy()
+        played = list(start.move_stack)
+        for _ in played:
+            start.pop_code()
+        st = kernel.pack(start)
+        keys = [int(st[KEY])]
+        row = np.zeros(UNDO, dtype=np.int64)
+        for code in played:
+            make(kernel.kind, st, kernel.prm, code, row)
+            keys.append(int(st[KEY]))
+        self.path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
+        self.path[:len(keys)] = keys
+        return st
+
+    def _pv(self, st: IntArray, first: int) -> list[int]:
+        line = np.zeros(24, dtype=np.int64)
+        length = _pv(self.kernel.kind, st, self.kernel.prm, first, line, self.moves, self.undo,
+                     self.tt_key, self.tt_val)
+        found: list[int] = line[:length].tolist()
+        return found
+
+
+@njit(cache=True)
+def _pack(move: int, depth: int, flag: int, score: int) -> int:
+    return (move << 27) | (depth << 20) | (flag << 18) | (score + 131072)
+
+
+@njit(cache=True, nogil=True)
+def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
+          scores: IntArray, exact: bool, moves: IntArray, order: IntArray, undo: IntArray,
+          path: IntArray, tt_key: IntArray, tt_val: IntArray, killers: IntArray,
+          history: IntArray, ctr: IntArray, flag: IntArray) -> int:
+    """Search every root move to ``depth``; return how many were searched before a stop."""
+    frames = np.zeros((MAXPLY + 2, FIELDS), dtype=np.int64)
+    alpha = -MATE - 1
+    for i in range(roots.size):
+        move = roots[i]
+        make(kind, st, prm, move, undo[0])
+        if exact or i == 0:
+            score = -_search(kind, st, prm, depth - 1, -MATE - 1,
+                             MATE + 1 if exact else -alpha, frames, moves, order, undo, path,
+                             tt_key, tt_val, killers, history, ctr, flag)
+        else:
+            score = -_search(kind, st, prm, depth - 1, -alpha - 1, -alpha, frames, moves,
+                             order, undo, path, tt_key, tt_val, killers, history, ctr, flag)
+            if score > alpha:
+                score = -_search(kind, st, prm, depth - 1, -MATE - 1, -alpha, frames, moves,
+                                 order, undo, path, tt_key, tt_val, killers, history, ctr,
+                                 flag)
+        unmake(kind, st, prm, move, undo[0])
+        if ctr[STOPPED]:
+            return i
+        scores[i] = score if exact or i == 0 or score > alpha else alpha - 1
+        if score > alpha:
+            alpha = score
+    return roots.size
+
+
+# the fields of a search frame (one per ply)
+F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL = range(11)
+FIELDS = 12
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _stop(ctr: IntArray, flag: IntArray) -> bool:
+    ctr[NODES] += 1
+    if ctr[NODES] & 1023 == 0 and (flag[0] or (ctr[LIMIT] and ctr[NODES] >= ctr[LIMIT])):
+        ctr[STOPPED] = 1
+    return bool(ctr[STOPPED] != 0)
+
+
+@njit(cache=True, nogil=True)
+def _ended(result: int, ply: int) -> int:
+    if result == LOSS:
+        return -(MATE - ply)
+    if result == WIN:
+        return MATE - ply
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta: int,
+            frames: IntArray, moves: IntArray, order: IntArray, undo: IntArray,
+            path: IntArray, tt_key: IntArray, tt_val: IntArray, killers: IntArray,
+            history: IntArray, ctr: IntArray, flag: IntArray) -> int:
+    """The value of the position after a root move (ply 1) for its side to move: negamax with
+    principal-variation windows, then quiescence, on an explicit stack of frames."""
+    p = 1
+    frames[p, F_DEPTH] = depth
+    frames[p, F_ALPHA] = alpha
+    frames[p, F_BETA] = beta
+    frames[p, F_Q] = -1
+    action = ENTER
+    value = 0
+    while True:
+        f = frames[p]
+        if action == ENTER:
+            action = RETURN
+            if _stop(ctr, flag):
+                value = 0
+                continue
+            key = st[KEY]
+            row = moves[p]
+            if f[F_Q] < 0:  # a full-width node
+                here = ctr[BASE] + p
+                path[here] = key
+                lowest = max(0, here - st[QUIET])
+                i = here - 2
+                repeated = False
+                while i >= lowest:
+                    if path[i] == key:
+                        repeated = True
+                        break
+                    i -= 2
+                if repeated:
+                    value = 0  # a repetition: a draw with best play from here on
+                    continue
+            n = generate(kind, st, prm, row)
+            result = status(kind, st, prm, n)
+            if result != ONGOING:
+                value = _ended(result, p)
+                continue
+            f[F_N] = n
+            f[F_J] = -1
+            if f[F_Q] < 0 and (f[F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
+                f[F_Q] = QDEPTH
+            if f[F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
+                stand = evaluate(kind, st, prm)
+                if stand >= f[F_BETA] or f[F_Q] == 0:
+                    value = stand
+                    continue
+                if stand > f[F_ALPHA]:
+                    f[F_ALPHA] = stand
+                action = NEXT
+                continue
+            slot = key & (tt_key.size - 1)
+            f[F_SLOT] = slot
+            tt_move = -1
+            if tt_key[slot] == key:
+                entry = tt_val[slot]
+                tt_move = entry >> 27
+                if (entry >> 20) & 127 >= f[F_DEPTH]:
+                    bound = (entry >> 18) & 3
+                    e_score = (entry & 262143) - 131072
+                    if e_score > MATE_BOUND:
+                        e_score -= p
+                    elif e_score < -MATE_BOUND:
+                        e_score += p
+                    if (bound == EXACT or (bound == LOWER and e_score >= f[F_BETA])
+                            or (bound == UPPER and e_score <= f[F_ALPHA])):
+                        value = e_score
+                        continue
+            ranks = order[p]
+            for j in range(n):
+                m = row[j]
+                if m == tt_move:
+                    ranks[j] = 1 << 50
+                elif tactical(kind, st, prm, m):
+                    ranks[j] = 1 << 40
+                elif m == killers[p, 0]:
+                    ranks[j] = 1 << 39
+                elif m == killers[p, 1]:
+                    ranks[j] = 1 << 38
+                else:
+                    ranks[j] = history[m & (HISTORY - 1)]
+            f[F_ORIG] = f[F_ALPHA]
+            f[F_BEST] = -MATE - 1
+            f[F_BESTMOVE] = row[0]
+            action = NEXT
+        elif action == NEXT:
+            row = moves[p]
+            n = f[F_N]
+            j = f[F_J] + 1
+            if f[F_Q] >= 0:
+                while j < n and not tactical(kind, st, prm, row[j]):
+                    j += 1
+                if j >= n:
+                    value = f[F_ALPHA]
+                    action = RETURN
+                    continue
+            else:
+                if j >= n:
+                    value = _finish(f, p, row, tt_key, tt_val, st[KEY])
+                    action = RETURN
+                    continue
+                ranks = order[p]
+                top = j
+                for k in range(j + 1, n):
+                    if ranks[k] > ranks[top]:
+                        top = k
+                m = row[top]
+                row[top] = row[j]
+                row[j] = m
+                rank = ranks[top]
+                ranks[top] = ranks[j]
+                ranks[j] = rank
+            f[F_J] = j
+            make(kind, st, prm, row[j], undo[p])
+            child = frames[p + 1]
+            if f[F_Q] >= 0:
+                child[F_Q] = f[F_Q] - 1
+                child[F_ALPHA] = -f[F_BETA]
+                child[F_BETA] = -f[F_ALPHA]
+                f[F_NULL] = 0
+            else:
+                child[F_Q] = -1
+                child[F_DEPTH] = f[F_DEPTH] - 1
+                if j == 0:
+                    child[F_ALPHA] = -f[F_BETA]
+                    child[F_BETA] = -f[F_ALPHA]
+                    f[F_NULL] = 0
+                else:
+                    child[F_ALPHA] = -f[F_ALPHA] - 1
+                    child[F_BETA] = -f[F_ALPHA]
+                    f[F_NULL] = 1
+            p += 1
+            action = ENTER
+        else:  # RETURN: the child's value comes back to its parent
+            if p == 1:
+                return value
+            p -= 1
+            f = frames[p]
+            score = -value
+            move = moves[p, f[F_J]]
+            if ctr[STOPPED]:
+                unmake(kind, st, prm, move, undo[p])
+                value = 0
+                continue
+            if f[F_NULL] and f[F_ALPHA] < score < f[F_BETA]:
+                f[F_NULL] = 0  # the null window failed high: search again with the full one
+                child = frames[p + 1]
+                child[F_Q] = -1
+                child[F_DEPTH] = f[F_DEPTH] - 1
+                child[F_ALPHA] = -f[F_BETA]
+                child[F_BETA] = -f[F_ALPHA]
+                p += 1
+                action = ENTER
+                continue
+            unmake(kind, st, prm, move, undo[p])
+            if f[F_Q] >= 0:
+                if score > f[F_ALPHA]:
+                    f[F_ALPHA] = score
+                    if score >= f[F_BETA]:
+                        value = score
+                        continue
+                action = NEXT
+                continue
+            if score > f[F_BEST]:
+                f[F_BEST] = score
+                f[F_BESTMOVE] = move
+                if score > f[F_ALPHA]:
+                    f[F_ALPHA] = score
+                    if score >= f[F_BETA]:
+                        if not tactical(kind, st, prm, move):
+                            if killers[p, 0] != move:
+                                killers[p, 1] = killers[p, 0]
+                                killers[p, 0] = move
+                            history[move & (HISTORY - 1)] += f[F_DEPTH] * f[F_DEPTH]
+                        value = _finish(f, p, moves[p], tt_key, tt_val, st[KEY])
+                        continue
+            action = NEXT
+
+
+@njit(cache=True, nogil=True)
+def _finish(f: IntArray, p: int, row: IntArray, tt_key: IntArray, tt_val: IntArray,
+            key: int) -> int:
+    """Store a full-width node's result in the table and return its value."""
+    best = f[F_BEST]
+    stored = best
+    if stored > MATE_BOUND:
+        stored += p
+    elif stored < -MATE_BOUND:
+        stored -= p
+    bound = UPPER if best <= f[F_ORIG] else LOWER if best >= f[F_BETA] else EXACT
+    slot = f[F_SLOT]
+    tt_key[slot] = key
+    tt_val[slot] = _pack(f[F_BESTMOVE], min(max(f[F_DEPTH], 0), 127), bound, stored)
+    return int(best)
+
+
+@njit(cache=True, nogil=True)
+def _pv(kind: int, st: IntArray, prm: IntArray, first: int, line: IntArray, moves: IntArray,
+        undo: IntArray, tt_key: IntArray, tt_val: IntArray) -> int:
+    """The principal variation after ``first``, read from the table; ``st`` is restored."""
+    line[0] = first
+    length = 1
+    make(kind, st, prm, first, undo[0])
+    while length < line.size:
+        key = st[KEY]
+        slot = key & (tt_key.size - 1)
+        if tt_key[slot] != key:
+            break
+        move = tt_val[slot] >> 27
+        n = generate(kind, st, prm, moves[length])
+        if status(kind, st, prm, n) != ONGOING:
+            break
+        legal = False
+        for j in range(n):
+            if moves[length, j] == move:
+                legal = True
+        if not legal:
+            break
+        line[length] = move
+        make(kind, st, prm, move, undo[length])
+        length += 1
+    for j in range(length - 1, -1, -1):
+        unmake(kind, st, prm, line[j], undo[j])
+    return length

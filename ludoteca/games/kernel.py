@@ -1,0 +1,58 @@
+"""The compiled face every game may offer to the one compiled search (numba).
+
+A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules in a flat
+``int64`` array ``prm`` (geometry, switches, Zobrist keys), and provides six ``@njit`` functions:
+
+- ``generate(st, prm, out) -> n``: the legal move codes (the engine's own codes) into ``out``,
+  whatever the draw rules say;
+- ``make(st, prm, move, undo)`` / ``unmake(st, prm, move, undo)``: play and take back a move,
+  keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo`` is a scratch row for what ``unmake``
+  needs;
+- ``status(st, prm, n) -> ONGOING | LOSS | DRAW | WIN``: whether the game is over for the side to
+  move, given its ``n`` legal moves (draw rules included, repetition excepted: the search tracks
+  that itself);
+- ``evaluate(st, prm) -> int``: a heuristic score for the side to move (1000: clearly won);
+- ``tactical(st, prm, move) -> bool``: a capture, removal or conversion.
+
+The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
+each game lays out the rest.  ``ludoteca.games.kernels`` dispatches on a game's kind number, so
+the search is compiled once for every game and cached on disk.  Python's :class:`Kernel` says
+how a state becomes ``st``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import State
+
+__all__ = ["DRAW", "KEY", "LOSS", "ONGOING", "QUIET", "TURN", "UNDO", "WIN", "Kernel",
+           "zobrist"]
+
+KEY, TURN, QUIET = 0, 1, 2
+#: the size of a kernel's ``st`` array and of one ``undo`` row
+STATE_SIZE, UNDO = 256, 48
+ONGOING, LOSS, DRAW, WIN = 0, 1, 2, 3
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A game's compiled face for one rule set: its kind number (see ``kernels.py``), its
+    parameters, and how a :class:`State` becomes the kernel's ``st`` array."""
+
+    kind: int
+    prm: IntArray
+    pack: Callable[[State], IntArray]
+
+
+def zobrist(count: int, salt: int) -> IntArray:
+    """``count`` fixed pseudo-random 64-bit keys (the same in every process)."""
+    rng = np.random.Generator(np.random.PCG64(0x5EED + salt))
+    return rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=count,
+                        dtype=np.int64)
