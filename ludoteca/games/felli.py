@@ -33,6 +33,7 @@ from ..core import (
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
+from .kernel import Kernel
 from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
@@ -441,6 +442,12 @@ class Felli(PointBoardGame):
         from .felli_solver import FelliSolver
 
         return FelliSolver(rules)
+
+    @classmethod
+    def kernel(cls, rules: RuleSet) -> Kernel:
+        from .felli_kernel import kernel
+
+        return kernel(rules)
 
     @classmethod
     def num_distinct_actions(cls, rules: RuleSet) -> int:

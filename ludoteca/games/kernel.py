@@ -35,7 +35,7 @@ __all__ = ["DRAW", "KEY", "LOSS", "ONGOING", "QUIET", "TURN", "UNDO", "WIN", "Ke
 
 KEY, TURN, QUIET = 0, 1, 2
 #: the size of a kernel's ``st`` array and of one ``undo`` row
-STATE_SIZE, UNDO = 256, 48
+STATE_SIZE, UNDO = 512, 48
 ONGOING, LOSS, DRAW, WIN = 0, 1, 2, 3
 
 IntArray = npt.NDArray[np.int64]
@@ -44,11 +44,13 @@ IntArray = npt.NDArray[np.int64]
 @dataclass(frozen=True)
 class Kernel:
     """A game's compiled face for one rule set: its kind number (see ``kernels.py``), its
-    parameters, and how a :class:`State` becomes the kernel's ``st`` array."""
+    parameters, how a :class:`State` becomes the kernel's ``st`` array, and how many of its
+    first slots describe the position (the rest is the kernel's scratch space)."""
 
     kind: int
     prm: IntArray
     pack: Callable[[State], IntArray]
+    fields: int
 
 
 def zobrist(count: int, salt: int) -> IntArray:

@@ -2,47 +2,108 @@
 (see :mod:`.kernel`) dispatched on it, so that one compiled search serves every game.
 
 Adding a game's kernel means giving it the next number here and a branch in each function.
+
+numba keeps compiled code beside each module and checks only that module's own source for
+changes, so code compiled into the search from a kernel that has changed since would be reused.
+Importing this module therefore fingerprints every kernel source and, when the fingerprint
+changes, drops the cached dispatch and search code before anything is compiled or loaded.
 """
 
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from . import felli_kernel as felli
+from . import morelli_kernel as morelli
 from . import morris_kernel as morris
+
+
+def _drop_stale_caches() -> None:
+    here = Path(__file__).parent
+    sources = sorted([*here.glob("*_kernel.py"), here / "kernel.py", Path(__file__),
+                      here.parent / "ai" / "compiled.py"])
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    for folder in {p.parent / "__pycache__" for p in sources}:
+        mark = folder / "ludoteca-kernels.sha256"
+        try:
+            if mark.exists() and mark.read_text() == digest:
+                continue
+            for cached in [*folder.glob("kernels.*.nb[ic]"), *folder.glob("compiled.*.nb[ic]")]:
+                cached.unlink(missing_ok=True)
+            folder.mkdir(exist_ok=True)
+            mark.write_text(digest)
+        except OSError:
+            pass  # a read-only install: numba then compiles in memory or its own cache dir
+
+
+_drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
 __all__ = ["evaluate", "generate", "make", "status", "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
-MORRIS = 0
+MORRIS, FELLI, MORELLI = 0, 1, 2
 
 
 @njit(cache=True)
 def generate(kind: int, st: IntArray, prm: IntArray, out: IntArray) -> int:
-    return morris.generate(st, prm, out)
+    if kind == FELLI:
+        return felli.generate(st, prm, out)
+    elif kind == MORELLI:
+        return morelli.generate(st, prm, out)
+    else:
+        return morris.generate(st, prm, out)
 
 
 @njit(cache=True)
 def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
-    morris.make(st, prm, move, undo)
+    if kind == FELLI:
+        felli.make(st, prm, move, undo)
+    elif kind == MORELLI:
+        morelli.make(st, prm, move, undo)
+    else:
+        morris.make(st, prm, move, undo)
 
 
 @njit(cache=True)
 def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
-    morris.unmake(st, prm, move, undo)
+    if kind == FELLI:
+        felli.unmake(st, prm, move, undo)
+    elif kind == MORELLI:
+        morelli.unmake(st, prm, move, undo)
+    else:
+        morris.unmake(st, prm, move, undo)
 
 
 @njit(cache=True)
 def status(kind: int, st: IntArray, prm: IntArray, n: int) -> int:
-    return morris.status(st, prm, n)
+    if kind == FELLI:
+        return felli.status(st, prm, n)
+    elif kind == MORELLI:
+        return morelli.status(st, prm, n)
+    else:
+        return morris.status(st, prm, n)
 
 
 @njit(cache=True)
 def evaluate(kind: int, st: IntArray, prm: IntArray) -> int:
-    return morris.evaluate(st, prm)
+    if kind == FELLI:
+        return felli.evaluate(st, prm)
+    elif kind == MORELLI:
+        return morelli.evaluate(st, prm)
+    else:
+        return morris.evaluate(st, prm)
 
 
 @njit(cache=True)
 def tactical(kind: int, st: IntArray, prm: IntArray, move: int) -> bool:
-    return morris.tactical(st, prm, move)
+    if kind == FELLI:
+        return felli.tactical(st, prm, move)
+    elif kind == MORELLI:
+        return morelli.tactical(st, prm, move)
+    else:
+        return morris.tactical(st, prm, move)

@@ -34,6 +34,7 @@ from ..core import (
     State,
     Termination,
 )
+from .kernel import Kernel
 
 LETTERS = "ABCDEFGHIJKLM"
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -544,6 +545,12 @@ class Morelli(Game):
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
         return _LADDER
+
+    @classmethod
+    def kernel(cls, rules: RuleSet) -> Kernel:
+        from .morelli_kernel import kernel
+
+        return kernel(rules)
 
     @classmethod
     def longest_game(cls, rules: RuleSet) -> int:

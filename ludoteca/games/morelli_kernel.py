@@ -1,4 +1,10 @@
-"""Random Morelli games in compiled code, move for move like :mod:`ludoteca.games.morelli`."""
+"""Morelli in compiled code (numba), move for move like :mod:`ludoteca.games.morelli`: the
+search kernel (see :mod:`.kernel`) for every board size, and random games for playouts and
+benchmarks.
+
+``st`` holds, after KEY, TURN and QUIET (always 0: Morelli cannot repeat), the King (0, 1
+Black, 2 White) and the squares (0, 1 Black, 2 White).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,22 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .morelli import Morelli, MorelliState, geometry
+from ..core import RuleSet, State
+from .kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, Kernel, zobrist
+from .morelli import (
+    _FRAME_WORTH,
+    SIZES,
+    Morelli,
+    MorelliState,
+    _frame_list,
+    _stone_weights,
+    geometry,
+)
 
-__all__ = ["Tables", "play_random", "random_games"]
+__all__ = ["Tables", "evaluate", "generate", "kernel", "make", "play_random", "random_games",
+           "status", "tactical", "unmake"]
 
-Int = npt.NDArray[np.int64]
+IntArray = npt.NDArray[np.int64]
 
 
 class Tables:
@@ -40,14 +57,15 @@ class Tables:
                 self.frame[s] = geo.frame[s]
         self.throne = geo.throne
 
-    def args(self) -> tuple[Int, Int, Int, Int, Int, Int, int]:
+    def args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]:
         return (self.band, self.ray_start, self.ray_len, self.ray, self.flanks, self.frame,
                 self.throne)
 
 
 @njit(cache=True)
-def _generate(board: Int, mover: int, king: int, band: Int, ray_start: Int, ray_len: Int,
-              ray: Int, throne: int, out: Int) -> int:
+def _generate(board: IntArray, mover: int, king: int, band: IntArray, ray_start: IntArray,
+              ray_len: IntArray,
+              ray: IntArray, throne: int, out: IntArray) -> int:
     squares = board.size
     n = 0
     for s in range(squares):
@@ -73,7 +91,7 @@ def _generate(board: Int, mover: int, king: int, band: Int, ray_start: Int, ray_
 
 
 @njit(cache=True)
-def _framed(board: Int, frame: Int, s: int, mover: int) -> bool:
+def _framed(board: IntArray, frame: IntArray, s: int, mover: int) -> bool:
     """Whether the frame through square s (if any) holds only the mover's stones."""
     if frame[s, 0] < 0:
         return False
@@ -84,9 +102,10 @@ def _framed(board: Int, frame: Int, s: int, mover: int) -> bool:
 
 
 @njit(cache=True)
-def _play(board: Int, turn: int, king: int, seed: int, band: Int, ray_start: Int,
-          ray_len: Int, ray: Int, flanks: Int, frame: Int, throne: int, codes: Int,
-          counts: Int) -> tuple[int, int]:
+def _play(board: IntArray, turn: int, king: int, seed: int, band: IntArray, ray_start: IntArray,
+          ray_len: IntArray, ray: IntArray, flanks: IntArray, frame: IntArray, throne: int,
+          codes: IntArray,
+          counts: IntArray) -> tuple[int, int]:
     """Play randomly to the end from (board, turn 1|2, king); return (plies, final king)."""
     np.random.seed(seed)
     squares = board.size
@@ -155,3 +174,211 @@ def _tables(n: int) -> Tables:
     if n not in _TABLES:
         _TABLES[n] = Tables(n)
     return _TABLES[n]
+
+
+# --- the search kernel -----------------------------------------------------------------------
+S_KING, S_BOARD = 3, 4
+P_N, P_THRONE, P_FRAMES = 0, 1, 2
+P_BAND, P_RSTART, P_RLEN, P_RAY, P_FLANKS, P_FRAME, P_ZOB, P_FLIST, P_WEIGHT, P_WORTH = range(
+    8, 18)
+HEAD = 20
+
+
+def kernel(rules: RuleSet) -> Kernel:
+    """The search kernel of a Morelli rule set."""
+    n = SIZES[rules.name]
+    t = _tables(n)
+    squares = n * n
+    frames = _frame_list(n)
+    tables = [t.band, t.ray_start.ravel(), t.ray_len.ravel(), t.ray, t.flanks.ravel(),
+              t.frame.ravel(), zobrist(squares * 3 + 4, 1000 + n),
+              np.array([q for f in frames for q in f], dtype=np.int64),
+              np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
+              np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64)]
+    head = np.zeros(HEAD, dtype=np.int64)
+    head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
+    at = HEAD
+    for i, table in enumerate(tables):
+        head[P_BAND + i] = at
+        at += table.size
+    prm = np.concatenate([head, *[np.asarray(x, dtype=np.int64) for x in tables]])
+    return Kernel(2, prm, lambda state: _pack(state, prm), S_BOARD + squares)
+
+
+def _pack(state: State, prm: IntArray) -> IntArray:
+    assert isinstance(state, MorelliState)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[TURN] = int(state.turn)
+    st[S_KING] = state.king
+    st[S_BOARD:S_BOARD + len(state.board)] = state.board
+    st[KEY] = _key(st, prm)
+    return st
+
+
+@njit(cache=True)
+def _key(st: IntArray, prm: IntArray) -> int:
+    squares = prm[P_N] * prm[P_N]
+    zob = prm[P_ZOB]
+    key = prm[zob + squares * 3 + st[S_KING]]
+    for s in range(squares):
+        if st[S_BOARD + s]:
+            key ^= prm[zob + s * 3 + st[S_BOARD + s]]
+    if st[TURN]:
+        key ^= prm[zob + squares * 3 + 3]
+    return int(key)
+
+
+@njit(cache=True)
+def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    squares = prm[P_N] * prm[P_N]
+    mover = 2 - st[TURN]
+    king = st[S_KING]
+    throne = prm[P_THRONE]
+    band, rstart, rlen, ray = prm[P_BAND], prm[P_RSTART], prm[P_RLEN], prm[P_RAY]
+    n = 0
+    for s in range(squares):
+        if st[S_BOARD + s] != mover:
+            continue
+        d = prm[band + s]
+        if d <= 1:
+            continue
+        for k in range(8):
+            start = prm[rstart + s * 8 + k]
+            for i in range(prm[rlen + s * 8 + k]):
+                t = prm[ray + start + i]
+                if st[S_BOARD + t] != 0:
+                    break
+                if t == throne:
+                    if king != 0:
+                        break
+                    continue
+                if prm[band + t] < d:
+                    out[n] = s * squares + t
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _crowns(st: IntArray, prm: IntArray, s: int, mover: int) -> bool:
+    at = prm[P_FRAME] + s * 4
+    if prm[at] < 0:
+        return False
+    for k in range(4):
+        if st[S_BOARD + prm[at + k]] != mover:
+            return False
+    return True
+
+
+@njit(cache=True)
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    """``undo``: [0] the King before, [1] conversions, then the converted squares."""
+    squares = prm[P_N] * prm[P_N]
+    zob = prm[P_ZOB]
+    src, dst = move // squares, move % squares
+    mover = st[S_BOARD + src]
+    enemy = 3 - mover
+    key = st[KEY] ^ prm[zob + src * 3 + mover] ^ prm[zob + dst * 3 + mover]
+    st[S_BOARD + src] = 0
+    st[S_BOARD + dst] = mover
+    converted = 0
+    flanks = prm[P_FLANKS] + dst * 16
+    for k in range(8):
+        a = prm[flanks + 2 * k]
+        if a < 0:
+            continue
+        b = prm[flanks + 2 * k + 1]
+        if st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover:
+            st[S_BOARD + a] = mover
+            key ^= prm[zob + a * 3 + enemy] ^ prm[zob + a * 3 + mover]
+            undo[2 + converted] = a
+            converted += 1
+    undo[0] = st[S_KING]
+    undo[1] = converted
+    if st[S_KING] != mover:
+        crowned = _crowns(st, prm, dst, mover)
+        for i in range(converted):
+            crowned = crowned or _crowns(st, prm, undo[2 + i], mover)
+        if crowned:
+            key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + mover]
+            st[S_KING] = mover
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = key ^ prm[zob + squares * 3 + 3]
+
+
+@njit(cache=True)
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    squares = prm[P_N] * prm[P_N]
+    zob = prm[P_ZOB]
+    src, dst = move // squares, move % squares
+    mover = st[S_BOARD + dst]
+    enemy = 3 - mover
+    key = st[KEY] ^ prm[zob + squares * 3 + 3]
+    key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + undo[0]]
+    st[S_KING] = undo[0]
+    for i in range(undo[1]):
+        a = undo[2 + i]
+        st[S_BOARD + a] = enemy
+        key ^= prm[zob + a * 3 + enemy] ^ prm[zob + a * 3 + mover]
+    st[S_BOARD + dst] = 0
+    st[S_BOARD + src] = mover
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = key ^ prm[zob + src * 3 + mover] ^ prm[zob + dst * 3 + mover]
+
+
+@njit(cache=True)
+def status(st: IntArray, prm: IntArray, n: int) -> int:
+    if n:
+        return ONGOING
+    king = st[S_KING]
+    if king == 0:
+        return DRAW
+    return WIN if king == 2 - st[TURN] else LOSS
+
+
+@njit(cache=True)
+def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
+    squares = prm[P_N] * prm[P_N]
+    src, dst = move // squares, move % squares
+    mover = st[S_BOARD + src]
+    enemy = 3 - mover
+    flanks = prm[P_FLANKS] + dst * 16
+    for k in range(8):
+        a = prm[flanks + 2 * k]
+        if a < 0:
+            continue
+        b = prm[flanks + 2 * k + 1]
+        if st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover and b != src:
+            return True
+    return False
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """The King first; then frames that one stone would complete; then stones nearer the
+    Throne (the engine's evaluation, before its squashing, in thousandths of a win)."""
+    squares = prm[P_N] * prm[P_N]
+    mover = 2 - st[TURN]
+    enemy = 3 - mover
+    score = 0
+    if st[S_KING]:
+        score += 750 if st[S_KING] == mover else -750
+    worth = prm[P_WORTH]
+    flist = prm[P_FLIST]
+    for f in range(prm[P_FRAMES]):
+        mine = theirs = 0
+        for k in range(4):
+            v = st[S_BOARD + prm[flist + 4 * f + k]]
+            mine += v == mover
+            theirs += v == enemy
+        if theirs == 0:
+            score += prm[worth + mine]
+        elif mine == 0:
+            score -= prm[worth + theirs]
+    weight = prm[P_WEIGHT]
+    for s in range(squares):
+        v = st[S_BOARD + s]
+        if v == mover:
+            score += prm[weight + s]
+        elif v == enemy:
+            score -= prm[weight + s]
+    return score

@@ -193,7 +193,7 @@ def kernel(rules: RuleSet) -> Kernel:
         tables += table
     head[P_ADJ:P_ZT + 1] = offsets
     prm = np.array(head + tables, dtype=np.int64)
-    return Kernel(0, prm, lambda state: _pack(state, prm))
+    return Kernel(0, prm, lambda state: _pack(state, prm), S_HAND + 2)
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:

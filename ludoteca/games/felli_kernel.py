@@ -1,0 +1,297 @@
+"""Felli in compiled code (numba): the search kernel (see :mod:`.kernel`), move for move like
+:mod:`ludoteca.games.felli`, for every rule set (forced and multi-capture, the Mullah rules).
+
+``st`` holds, after KEY, TURN and QUIET, the 13 points' values as the engine keeps them (0
+empty, 1/2 a South/North man, 5/6 a Mullah).  Capture chains are walked depth first on an
+explicit stack (numba cannot cache recursive functions).  Move codes are the engine's path codes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core import RuleSet, State
+from .felli import BETWEEN, MULLAH, PROMOTION, RAYS, FelliState
+from .kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, Kernel, zobrist
+
+__all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
+
+IntArray = npt.NDArray[np.int64]
+B = 3  # st[B + p]: the value on point p
+P_FORCED, P_MULTI, P_MULLAH, P_RULE = range(4)
+P_RAYS, P_RAYLEN, P_RAY, P_BTW, P_BTWLEN, P_BETWEEN, P_ZOB, P_PROMO = range(8, 16)
+MAXRAYS = 6
+CHAIN, LEAPS = 8, 24  # the longest capture chain (points), the most leaps from one point
+SCRATCH = 64  # st[SCRATCH:]: working rows for walking capture chains
+
+
+def kernel(rules: RuleSet) -> Kernel:
+    """The search kernel of a Felli rule set."""
+    head = [int(bool(rules[k])) for k in ("forced_capture", "multi_capture", "mullah")]
+    head += [int(rules["move_rule"])] + [0] * 12
+    rays_at: list[int] = []
+    ray_len: list[int] = []
+    flat: list[int] = []
+    for p in range(13):
+        for k in range(MAXRAYS):
+            ray = RAYS[p][k] if k < len(RAYS[p]) else ()
+            rays_at.append(len(flat))
+            ray_len.append(len(ray))
+            flat.extend(ray)
+    btw_at: list[int] = []
+    btw_len: list[int] = []
+    btw: list[int] = []
+    for a in range(13):
+        for b in range(13):
+            between = BETWEEN[a][b] or ()
+            btw_at.append(len(btw))
+            btw_len.append(len(between))
+            btw.extend(between)
+    promo = [0] * 21  # promo[side * 7 + k]: the promotion corners of side 1 and 2
+    for side in (1, 2):
+        promo[side * 7], promo[side * 7 + 1] = PROMOTION[side]
+    tables = [rays_at, ray_len, flat, btw_at, btw_len, btw,
+              zobrist(13 * 7 + 1, 13).tolist(), promo]
+    data: list[int] = []
+    for i, table in enumerate(tables):
+        head[P_RAYS + i] = 16 + len(data)
+        data += table
+    prm = np.array(head + data, dtype=np.int64)
+    return Kernel(1, prm, lambda state: _pack(state, prm), B + 13)
+
+
+def _pack(state: State, prm: IntArray) -> IntArray:
+    assert isinstance(state, FelliState)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[TURN] = int(state.turn)
+    st[QUIET] = state.quiet
+    st[B:B + 13] = state.board
+    st[KEY] = _key(st, prm)
+    return st
+
+
+@njit(cache=True)
+def _key(st: IntArray, prm: IntArray) -> int:
+    key = 0
+    for p in range(13):
+        if st[B + p]:
+            key ^= prm[prm[P_ZOB] + p * 7 + st[B + p]]
+    if st[TURN]:
+        key ^= prm[prm[P_ZOB] + 91]
+    return key
+
+
+@njit(cache=True)
+def _encode(path: IntArray, length: int, capture: int) -> int:
+    total = 0
+    for i in range(length - 1, -1, -1):
+        total = total * 14 + path[i] + 1
+    return capture + 2 * total
+
+
+@njit(cache=True)
+def _leaps(st: IntArray, prm: IntArray, p: int, mullah: int, enemy: int, victims: IntArray,
+           landings: IntArray, d: int) -> int:
+    """The leaps of a (lifted) piece on ``p`` into row ``d``: victim and landing point."""
+    count = 0
+    for k in range(MAXRAYS):
+        length = prm[prm[P_RAYLEN] + p * MAXRAYS + k]
+        start = prm[prm[P_RAYS] + p * MAXRAYS + k]
+        ray = prm[P_RAY]
+        i = 0
+        if mullah:
+            while i < length and st[B + prm[ray + start + i]] == 0:
+                i += 1
+        if i + 1 >= length or st[B + prm[ray + start + i]] & 3 != enemy:
+            continue
+        victim = prm[ray + start + i]
+        for j in range(i + 1, length):
+            landing = prm[ray + start + j]
+            if st[B + landing]:
+                break
+            victims[d, count] = victim
+            landings[d, count] = landing
+            count += 1
+            if not mullah:
+                break
+    return count
+
+
+@njit(cache=True)
+def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    side = st[TURN] + 1
+    enemy = 3 - side
+    multi = prm[P_MULTI]
+    rows = CHAIN * LEAPS
+    victims = st[SCRATCH:SCRATCH + rows].reshape((CHAIN, LEAPS))
+    landings = st[SCRATCH + rows:SCRATCH + 2 * rows].reshape((CHAIN, LEAPS))
+    count = st[SCRATCH + 2 * rows:SCRATCH + 2 * rows + CHAIN]
+    index = st[SCRATCH + 2 * rows + CHAIN:SCRATCH + 2 * rows + 2 * CHAIN]
+    saved = st[SCRATCH + 2 * rows + 2 * CHAIN:SCRATCH + 2 * rows + 3 * CHAIN]
+    path = st[SCRATCH + 2 * rows + 3 * CHAIN:SCRATCH + 2 * rows + 4 * CHAIN]
+    n = 0
+    for p in range(13):  # captures, chains walked depth first
+        piece = st[B + p]
+        if piece & 3 != side:
+            continue
+        mullah = piece & MULLAH
+        st[B + p] = 0
+        path[0] = p
+        count[0] = _leaps(st, prm, p, mullah, enemy, victims, landings, 0)
+        index[0] = 0
+        d = 0
+        while d >= 0:
+            if index[d] >= count[d]:
+                d -= 1
+                if d >= 0 and multi:
+                    st[B + victims[d, index[d] - 1]] = saved[d]
+                continue
+            k = index[d]
+            index[d] += 1
+            victim, landing = victims[d, k], landings[d, k]
+            path[d + 1] = landing
+            if not multi:
+                out[n] = _encode(path, d + 2, 1)
+                n += 1
+                continue
+            saved[d] = st[B + victim]
+            st[B + victim] = 0
+            more = _leaps(st, prm, landing, mullah, enemy, victims, landings, d + 1)
+            if more == 0:
+                out[n] = _encode(path, d + 2, 1)
+                n += 1
+                st[B + victim] = saved[d]
+                continue
+            d += 1
+            count[d] = more
+            index[d] = 0
+        st[B + p] = piece
+    if n and prm[P_FORCED]:
+        return n
+    for p in range(13):  # steps and Mullah slides
+        piece = st[B + p]
+        if piece & 3 != side:
+            continue
+        for k in range(MAXRAYS):
+            length = prm[prm[P_RAYLEN] + p * MAXRAYS + k]
+            start = prm[prm[P_RAYS] + p * MAXRAYS + k]
+            for i in range(length):
+                q = prm[prm[P_RAY] + start + i]
+                if st[B + q]:
+                    break
+                out[n] = 2 * ((p + 1) + 14 * (q + 1))
+                n += 1
+                if not piece & MULLAH:
+                    break
+    return n
+
+
+@njit(cache=True)
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    """``undo``: [0] quiet, [1] promoted, [2] captures, then (point, value) pairs."""
+    zob = prm[P_ZOB]
+    rest = move >> 1
+    first = rest % 14 - 1
+    rest //= 14
+    key = st[KEY]
+    piece = st[B + first]
+    st[B + first] = 0
+    key ^= prm[zob + first * 7 + piece]
+    taken = 0
+    a = end = first
+    while rest:
+        b = rest % 14 - 1
+        rest //= 14
+        end = b
+        if move & 1:
+            at = prm[prm[P_BTW] + a * 13 + b]
+            for j in range(prm[prm[P_BTWLEN] + a * 13 + b]):
+                q = prm[prm[P_BETWEEN] + at + j]
+                if st[B + q]:
+                    undo[3 + 2 * taken] = q
+                    undo[4 + 2 * taken] = st[B + q]
+                    key ^= prm[zob + q * 7 + st[B + q]]
+                    st[B + q] = 0
+                    taken += 1
+                    break
+        a = b
+    promoted = 0
+    if prm[P_MULLAH] and not piece & MULLAH:
+        side = piece & 3
+        promo = prm[P_PROMO]
+        if end == prm[promo + side * 7] or end == prm[promo + side * 7 + 1]:
+            promoted = 1
+    placed = piece | MULLAH if promoted else piece
+    st[B + end] = placed
+    key ^= prm[zob + end * 7 + placed]
+    undo[0] = st[QUIET]
+    undo[1] = promoted
+    undo[2] = taken
+    st[QUIET] = 0 if taken or promoted else st[QUIET] + 1
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = key ^ prm[zob + 91]
+
+
+@njit(cache=True)
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+    zob = prm[P_ZOB]
+    rest = move >> 1
+    first = rest % 14 - 1
+    end = first
+    while rest:
+        end = rest % 14 - 1
+        rest //= 14
+    key = st[KEY] ^ prm[zob + 91]
+    placed = st[B + end]
+    st[B + end] = 0
+    key ^= prm[zob + end * 7 + placed]
+    piece = placed & 3 if undo[1] else placed
+    st[B + first] = piece
+    key ^= prm[zob + first * 7 + piece]
+    for i in range(undo[2]):
+        q, value = undo[3 + 2 * i], undo[4 + 2 * i]
+        st[B + q] = value
+        key ^= prm[zob + q * 7 + value]
+    st[QUIET] = undo[0]
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = key
+
+
+@njit(cache=True)
+def status(st: IntArray, prm: IntArray, n: int) -> int:
+    if n == 0:
+        return LOSS
+    if prm[P_RULE] and st[QUIET] >= prm[P_RULE]:
+        return DRAW
+    return ONGOING
+
+
+@njit(cache=True)
+def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
+    return bool(move & 1)
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """Material (a Mullah counts three men), free points next to each side's pieces, and (under
+    the Mullah rules) men nearer their promotion corners."""
+    side = st[TURN] + 1
+    score = 0
+    for p in range(13):
+        v = st[B + p]
+        if not v:
+            continue
+        worth = 300 if v & MULLAH else 100
+        free = 0
+        for k in range(MAXRAYS):
+            if prm[prm[P_RAYLEN] + p * MAXRAYS + k]:
+                first = prm[prm[P_RAY] + prm[prm[P_RAYS] + p * MAXRAYS + k]]
+                free += st[B + first] == 0
+        worth += 4 * free
+        if prm[P_MULLAH] and not v & MULLAH:
+            rank = p // 3 if p < 6 else (2 if p == 6 else 3 if p < 10 else 4)  # rank - 1
+            worth += 8 * (rank if v == 1 else 4 - rank)
+        score += worth if v & 3 == side else -worth
+    return score
