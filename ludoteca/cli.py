@@ -109,6 +109,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_start_options(p)
     p.add_argument("--moves", default="", help="moves to play first")
     p.add_argument("--time", type=float, default=1.0, help="seconds to think")
+    p.add_argument("--depth", type=int, default=None,
+                   help="search this deep instead (deterministic)")
+    p.add_argument("--nodes", type=int, default=None,
+                   help="search this many nodes instead (deterministic)")
     p.set_defaults(handler=_analyse)
 
     p = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout")
@@ -223,6 +227,7 @@ def _levels(args: argparse.Namespace) -> int:
 def _analyse(args: argparse.Namespace) -> int:
     from .ai.agents import Limit
     from .ai.analysis import analyse
+    from .ai.search import SearchResult
 
     state = _start(args)
     for word in args.moves.split():
@@ -231,7 +236,14 @@ def _analyse(args: argparse.Namespace) -> int:
     if outcome is not None:
         print(outcome.explain())
         return 0
-    found = analyse(state, Limit(seconds=args.time))
+    def report(result: SearchResult) -> None:
+        print(f"depth {result.depth} score {result.score} nodes {result.nodes} "
+              f"nps {result.nps} time {result.seconds:.3f} pv "
+              + " ".join(str(m) for m in result.pv), flush=True)
+
+    limit = Limit(seconds=None if args.depth or args.nodes else args.time, depth=args.depth,
+                  nodes=args.nodes)
+    found = analyse(state, limit, on_iteration=report)
     print(f"best move: {found.move}")
     print(f"evaluation: {found.text} (White's share {found.white_share:.2f}"
           f"{', exact' if found.exact else ''})")

@@ -170,7 +170,8 @@ class _Session:
                     def report(result: SearchResult) -> None:
                         pv = " ".join(str(m) for m in result.pv)
                         self.send(f"info depth {result.depth} score {_format_score(result.score)}"
-                                  f" nodes {result.nodes} time {result.seconds:.3f} pv {pv}")
+                                  f" nodes {result.nodes} nps {result.nps}"
+                                  f" time {result.seconds:.3f} pv {pv}")
 
                     found = agent.analyse(state, None if use_default else limit, report)
                     move = found.move

@@ -6,13 +6,14 @@ Rule sets with a solved table are answered from it (exact); the others by alpha-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import Color, Move, State
 from .agents import Limit
-from .search import WIN, SearchAgent, describe, is_mate
+from .search import WIN, SearchAgent, SearchResult, describe, is_mate
 
-__all__ = ["Analysis", "analyse", "review"]
+__all__ = ["Analysis", "analyse", "move_values", "review"]
 
 
 @dataclass
@@ -41,15 +42,20 @@ def _share(score: int, turn: Color) -> float:
     return mover if turn is Color.WHITE else 1.0 - mover
 
 
-def analyse(state: State, limit: Limit | None = None, seed: int | None = None) -> Analysis:
-    """Analyse a position that is not over (within ``limit``; default one second)."""
+def analyse(state: State, limit: Limit | None = None, seed: int | None = None,
+            on_iteration: Callable[[SearchResult], None] | None = None) -> Analysis:
+    """Analyse a position that is not over (within ``limit``; default one second).
+
+    Deterministic for a depth or node limit: the same position and limit give the same answer
+    (``seed`` only varies the choice among equal moves).  ``on_iteration`` hears each completed
+    depth of a search."""
     from .perfect import PerfectAgent, table_for
 
     if table_for(state.rules) is not None:
         perfect = PerfectAgent(state.rules, seed)
         move = perfect.choose(state)
         value, plies = perfect.evaluate(state)
-        score = 0 if value == 0 else (WIN - plies if value > 0 else -(WIN - plies))
+        score = _table_score(value, plies)
         line = [move]
         child = state.child(move)
         while len(line) < 12 and child.outcome() is None:
@@ -58,18 +64,42 @@ def analyse(state: State, limit: Limit | None = None, seed: int | None = None) -
             child.push(reply)
         text = describe(score, state.turn) if value else "a draw with best play"
         return Analysis(move, score, _share(score, state.turn), text, line, True)
-    agent = SearchAgent(seed)
-    result = agent.analyse(state, limit or Limit(seconds=1.0))
+    agent = SearchAgent(0 if seed is None else seed)
+    result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration)
     return Analysis(result.move, result.score, _share(result.score, state.turn),
                     describe(result.score, state.turn), result.pv, False)
+
+
+def _table_score(value: int, plies: int) -> int:
+    return 0 if value == 0 else (WIN - plies if value > 0 else -(WIN - plies))
+
+
+def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int], Analysis]:
+    """Every legal move's value for the mover, all searched to the same depth (or read from the
+    solved table), and the analysis of the best one."""
+    from .perfect import PerfectAgent, table_for
+
+    if table_for(state.rules) is not None:
+        perfect = PerfectAgent(state.rules, 0)
+        values = {}
+        for code in state.legal_codes():
+            rank, plies = perfect.score(state, code)
+            values[code] = _table_score(rank, plies if rank < 0 else -plies)
+        return values, analyse(state, limit)
+    result = SearchAgent(0).analyse(state, limit or Limit(seconds=1.0), exact=True)
+    best = Analysis(result.move, result.score, _share(result.score, state.turn),
+                    describe(result.score, state.turn), result.pv, False)
+    return result.scores, best
 
 
 def review(state: State, limit: Limit | None = None,
            threshold: float = 0.15) -> list[tuple[int, Move, Analysis, float]]:
     """Mistakes of a finished or running game: (ply, move played, best analysis, loss).
 
-    ``loss`` is how much of the expected score (0..1) the mover gave away by the move played;
-    moves that lose more than ``threshold`` are listed.
+    ``loss`` is how much of the expected score (0..1) the mover gave away: the best move's
+    share less the played move's, both valued at the same search depth (or exactly, from a
+    solved table).  A move is listed when it loses more than ``threshold``; the move played is
+    never listed as its own better move.
     """
     root = state.copy()
     played = list(root.move_stack)
@@ -79,17 +109,14 @@ def review(state: State, limit: Limit | None = None,
     for code in played:
         if root.outcome() is not None:
             break
-        before = analyse(root, limit)
+        values, best = move_values(root, limit)
         mover = root.turn
+        top = max(values.values())
+        if code in values and values[code] < top:
+            loss = _share(top, mover) - _share(values[code], mover)
+            if mover is not Color.WHITE:
+                loss = -loss
+            if loss > threshold and best.move.code != code:
+                found.append((root.ply + 1, root.move_of(code), best, loss))
         root.push_code(code)
-        if root.outcome() is None:
-            after = analyse(root, limit).white_share
-        else:
-            outcome = root.outcome()
-            assert outcome is not None
-            after = 0.5 if outcome.winner is None else float(outcome.winner is Color.WHITE)
-        best = before.white_share
-        loss = (best - after) if mover is Color.WHITE else (after - best)
-        if loss > threshold:
-            found.append((root.ply, root.move_of(code), before, loss))
     return found

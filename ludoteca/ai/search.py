@@ -51,6 +51,13 @@ class SearchResult:
     nodes: int
     seconds: float
     pv: list[Move] = field(default_factory=list)
+    #: every root move's score at ``depth`` when the search was asked for exact scores
+    scores: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def nps(self) -> int:
+        """Nodes searched per second."""
+        return round(self.nodes / self.seconds) if self.seconds > 0 else 0
 
 
 class SearchAgent:
@@ -75,16 +82,17 @@ class SearchAgent:
         return self.analyse(state, limit).move
 
     def analyse(self, state: State, limit: Limit | None = None,
-                on_iteration: object = None) -> SearchResult:
+                on_iteration: object = None, exact: bool = False) -> SearchResult:
         """Search ``state`` (left unchanged) within the limit; ``on_iteration(result)`` is called
-        after each completed depth."""
+        after each completed depth.  ``exact`` scores every root move exactly at the depth
+        reached (``SearchResult.scores``), as game review needs."""
         limit = limit or self.default
         if limit.seconds is None and limit.nodes is None and limit.depth is None:
             limit = Limit(depth=4)
         if self.compiled:
             searcher = self._searcher(state)
             if searcher is not None:
-                return self._analyse_compiled(searcher, state, limit, on_iteration)
+                return self._analyse_compiled(searcher, state, limit, on_iteration, exact)
         root = state.copy()
         codes = root.legal_codes()
         if not codes:
@@ -104,7 +112,7 @@ class SearchAgent:
         for depth in range(1, max_depth + 1):
             self._partial: list[tuple[int, int]] = []
             try:
-                scored = self._root(root, codes, depth)
+                scored = self._root(root, codes, depth, exact)
             except _Stop:
                 # the moves this depth finished are scored soundly (the first is the previous
                 # best, searched with a full window): keep a better one if it found it
@@ -123,7 +131,8 @@ class SearchAgent:
                 pick = max(noisy)[1]
                 pick_score = next(s for s, c in scored if c == pick)
             best = SearchResult(root.move_of(pick), pick_score, depth, self._nodes,
-                                time.perf_counter() - started, self._pv(root, pick))
+                                time.perf_counter() - started, self._pv(root, pick),
+                                {c: s for s, c in scored} if exact else {})
             if callable(on_iteration):
                 on_iteration(best)
             if is_mate(scored[0][0]) and not self.noise:
@@ -156,7 +165,7 @@ class SearchAgent:
         return self._searchers[spec]
 
     def _analyse_compiled(self, searcher: CompiledSearch, state: State, limit: Limit,
-                          on_iteration: object) -> SearchResult:
+                          on_iteration: object, exact: bool) -> SearchResult:
         def result(it: Iteration) -> SearchResult:
             pick, score = it.moves[0], it.scores[0]
             if self.noise:
@@ -165,8 +174,9 @@ class SearchAgent:
                 pick = max(noisy)[1]
                 score = it.scores[it.moves.index(pick)]
             line = it.pv if pick == it.moves[0] else [pick]
+            scores = dict(zip(it.moves, it.scores, strict=True)) if exact or self.noise else {}
             return SearchResult(state.move_of(pick), score, it.depth, it.nodes, it.seconds,
-                                [state.move_of(c) for c in line])
+                                [state.move_of(c) for c in line], scores)
 
         def report(it: Iteration) -> None:
             if callable(on_iteration):
@@ -177,7 +187,8 @@ class SearchAgent:
             searcher.stop()
         try:
             found = searcher.run(state, max_depth=limit.depth or 64, seconds=limit.seconds,
-                                 nodes=limit.nodes, exact=bool(self.noise), on_iteration=report,
+                                 nodes=limit.nodes, exact=exact or bool(self.noise),
+                                 on_iteration=report,
                                  rng=self._rng)
         finally:
             self._running = None
@@ -189,13 +200,15 @@ class SearchAgent:
         return result(found)
 
     # --- the search -------------------------------------------------------------------------
-    def _root(self, state: State, codes: list[int], depth: int) -> list[tuple[int, int]]:
+    def _root(self, state: State, codes: list[int], depth: int,
+              exact: bool = False) -> list[tuple[int, int]]:
         scored = []
         alpha = -WIN - 1
+        exact = exact or bool(self.noise)
         for i, code in enumerate(codes):
             state.push_code(code)
             try:
-                if self.noise:  # every root score exact, so that noise compares like with like
+                if exact:  # every root score exact, so that noise compares like with like
                     score = -self._negamax(state, depth - 1, -WIN - 1, WIN + 1, 1)
                 elif i == 0:
                     score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
@@ -205,7 +218,7 @@ class SearchAgent:
                         score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
             finally:
                 state.pop_code()
-            scored.append((score if score > alpha or self.noise or i == 0 else alpha - 1, code))
+            scored.append((score if score > alpha or exact or i == 0 else alpha - 1, code))
             self._partial.append(scored[-1])
             alpha = max(alpha, score)
         return scored

@@ -1,0 +1,111 @@
+"""The compiled search: the same answers as the readable search where both are exact, forced
+results checked against the solved Felli table, deterministic under depth and node limits, a
+clean stop, and engine-style reports per depth."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+import ludoteca
+from ludoteca.ai import Limit
+from ludoteca.ai.analysis import analyse, review
+from ludoteca.ai.perfect import PerfectAgent
+from ludoteca.ai.search import WIN, SearchAgent, SearchResult
+from ludoteca.cli import main
+from ludoteca.games.felli import Felli
+from ludoteca.games.morris import Morris
+
+
+def _felli_positions(count: int, seed: int) -> list[ludoteca.State]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = Felli.new("felli:repetition=0")
+        for _ in range(rng.randrange(6, 30)):
+            codes = state.legal_codes()
+            if not codes:
+                break
+            state.push_code(rng.choice(codes))
+        if state.outcome() is None:
+            out.append(state)
+    return out
+
+
+def test_forced_results_match_the_solved_table() -> None:
+    """Where the table says the mover wins or loses within 7 plies, a depth-8 compiled search
+    finds exactly that distance, and so does the readable search."""
+    table = PerfectAgent(Felli.rules()).table
+    checked = 0
+    for state in _felli_positions(200, 4):
+        value, plies = table.lookup(state)
+        if value == 0 or plies > 7:
+            continue
+        expected = WIN - plies if value > 0 else -(WIN - plies)
+        fast = SearchAgent(1).analyse(state, Limit(depth=8))
+        slow = SearchAgent(1, compiled=False).analyse(state, Limit(depth=8))
+        assert fast.score == slow.score == expected, state.position_code()
+        checked += 1
+    assert checked >= 5
+
+
+def test_mate_in_one_in_the_flying_endgame() -> None:
+    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    for agent in (SearchAgent(0), SearchAgent(0, compiled=False)):
+        found = agent.analyse(state, Limit(depth=3))
+        assert str(found.move).startswith("g4-g1x") and found.score == WIN - 1
+
+
+@pytest.mark.parametrize("rules", ["morris", "morabaraba", "felli-mullah", "morelli-9"])
+def test_deterministic_under_depth_and_node_limits(rules: str) -> None:
+    state = ludoteca.new_game(rules, seed=5)
+    for move in list(state.legal_moves)[:1]:
+        state.push(move)
+    for limit in (Limit(depth=4), Limit(nodes=30_000)):
+        first = analyse(state, limit)
+        again = analyse(state, limit)
+        assert (first.move, first.score, first.pv) == (again.move, again.score, again.pv)
+
+
+def test_a_running_search_stops_cleanly() -> None:
+    state = ludoteca.new_game("morris")
+    agent = SearchAgent(0)
+    results: list[SearchResult] = []
+    worker = threading.Thread(target=lambda: results.append(
+        agent.analyse(state, Limit(depth=60))))
+    worker.start()
+    threading.Timer(0.5, agent.stop).start()
+    worker.join(30)
+    assert not worker.is_alive() and results
+    assert results[0].move in state.legal_moves and results[0].depth < 60
+    assert state.ply == 0 and not state.move_stack
+
+
+def test_review_never_recommends_the_move_played() -> None:
+    state = ludoteca.new_game("morris")
+    rng = random.Random(8)
+    for _ in range(24):
+        state.push_code(rng.choice(state.legal_codes()))
+    mistakes = review(state, Limit(depth=3))
+    assert mistakes, "random moves should include some mistakes"
+    for ply, played, best, loss in mistakes:
+        assert best.move != played and loss > 0.15 and 1 <= ply <= 24
+
+
+def test_analyse_reports_every_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "morris", "--depth", "5"]) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert main(["analyse", "morris", "--depth", "5"]) == 0
+    again = capsys.readouterr().out.splitlines()
+    depths = [line for line in first if line.startswith("depth ")]
+    assert [line.split()[1] for line in depths] == ["1", "2", "3", "4", "5"]
+    for line in depths:
+        words = line.split()
+        assert words[2::2][:5] == ["score", "nodes", "nps", "time", "pv"]
+
+    def steady(lines: list[str]) -> list[str]:  # times and nodes per second vary
+        return [" ".join(w for i, w in enumerate(x.split()) if i not in (7, 9)) for x in lines]
+
+    assert steady(first) == steady(again) and first[-3].startswith("best move: ")
