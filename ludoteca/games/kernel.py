@@ -24,14 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core import State
 
 __all__ = ["DRAW", "KEY", "LOSS", "ONGOING", "QUIET", "TURN", "UNDO", "WIN", "Kernel",
-           "zobrist"]
+           "bit_count", "low_bit", "zobrist"]
 
 KEY, TURN, QUIET = 0, 1, 2
 #: the size of a kernel's ``st`` array and of one ``undo`` row
@@ -58,3 +62,27 @@ def zobrist(count: int, salt: int) -> IntArray:
     rng = np.random.Generator(np.random.PCG64(0x5EED + salt))
     return rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=count,
                         dtype=np.int64)
+
+
+@intrinsic
+def popcount(typingctx: Any, src: Any) -> Any:
+    """The number of set bits of an integer (one machine instruction; for kernels)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+@njit(cache=True)
+def bit_count(x: int) -> int:
+    """The number of set bits of ``x``."""
+    return int(popcount(x))  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def low_bit(x: int) -> int:
+    """The index of the lowest set bit of ``x`` (``x`` not 0)."""
+    return int(trailing_zeros(x))  # type: ignore[call-arg]

@@ -19,7 +19,19 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core import RuleSet, State
-from .kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, Kernel, zobrist
+from .kernel import (
+    DRAW,
+    KEY,
+    LOSS,
+    ONGOING,
+    QUIET,
+    STATE_SIZE,
+    TURN,
+    Kernel,
+    bit_count,
+    low_bit,
+    zobrist,
+)
 from .morris import VARIANTS, Morris, MorrisState
 
 __all__ = ["RULES", "evaluate", "generate", "kernel", "make", "play_random", "random_games",
@@ -45,15 +57,6 @@ def _tables(rules: RuleSet) -> tuple[IntArray, IntArray, IntArray, IntArray]:
 
 
 @njit(cache=True)
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def _generate(own: int, opp: int, hand: int, adj: IntArray, masks: IntArray, at: IntArray,
               switches: IntArray, out: IntArray) -> int:
     size = switches[0]
@@ -62,7 +65,7 @@ def _generate(own: int, opp: int, hand: int, adj: IntArray, masks: IntArray, at:
     n = 0
     removable_ready = False
     removable = 0
-    flying = switches[2] and hand == 0 and _popcount(own) == 3
+    flying = switches[2] and hand == 0 and bit_count(own) == 3
     moving = hand == 0 or switches[3]
     for src in range(size + 1):
         if src == size:
@@ -120,7 +123,7 @@ def _play(seed: int, cap: int, adj: IntArray, masks: IntArray, at: IntArray,
     ply = 0
     while ply < cap:
         own = men[turn]
-        if _popcount(own) + hand[turn] < 3:
+        if bit_count(own) + hand[turn] < 3:
             break
         n = _generate(own, men[1 - turn], hand[turn], adj, masks, at, switches, buf)
         if n == 0:
@@ -230,7 +233,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     full = (1 << size) - 1
     empty = full & ~(own | opp)
     adj, masks, at, width = prm[P_ADJ], prm[P_MASKS], prm[P_AT], prm[P_WIDTH]
-    flying = prm[P_FLY] != 0 and hand == 0 and _popcount(own) == 3
+    flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
     moving = hand == 0 or prm[P_LASKER] != 0
     removable = -1
     n = 0
@@ -246,7 +249,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
         while targets:
             low = targets & -targets
             targets ^= low
-            dst = _bit(low)
+            dst = low_bit(low)
             after = (own | low) if src == size else (own ^ (1 << src)) | low
             base = (src * size + dst) * (size + 1)
             mill = False
@@ -275,19 +278,9 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
             while rest:
                 low2 = rest & -rest
                 rest ^= low2
-                out[n] = base + _bit(low2)
+                out[n] = base + low_bit(low2)
                 n += 1
     return n
-
-
-@njit(cache=True)
-def _bit(low: int) -> int:
-    """The index of a one-bit mask."""
-    i = 0
-    while low > 1:
-        low >>= 1
-        i += 1
-    return i
 
 
 @njit(cache=True)
@@ -346,7 +339,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
 def status(st: IntArray, prm: IntArray, n: int) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
-    if _popcount(st[S_MEN + c]) + st[S_HAND + c] < 3:
+    if bit_count(st[S_MEN + c]) + st[S_HAND + c] < 3:
         return LOSS
     occupied = st[S_MEN] | st[S_MEN + 1]
     full = (1 << size) - 1
@@ -359,7 +352,7 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     if prm[P_RULE] and quiet >= prm[P_RULE]:
         return DRAW
     if (prm[P_THREE] and quiet >= prm[P_THREE] and st[S_HAND] == 0 and st[S_HAND + 1] == 0
-            and min(_popcount(st[S_MEN]), _popcount(st[S_MEN + 1])) == 3):
+            and min(bit_count(st[S_MEN]), bit_count(st[S_MEN + 1])) == 3):
         return DRAW
     return ONGOING
 
@@ -379,8 +372,8 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     c = st[TURN]
     own, opp = st[S_MEN + c], st[S_MEN + 1 - c]
     hand_own, hand_opp = st[S_HAND + c], st[S_HAND + 1 - c]
-    count_own = _popcount(own) + hand_own
-    count_opp = _popcount(opp) + hand_opp
+    count_own = bit_count(own) + hand_own
+    count_opp = bit_count(opp) + hand_opp
     empty = ((1 << size) - 1) & ~(own | opp)
     masks = prm[P_MASKS]
     twos_own = twos_opp = mills_own = mills_opp = 0
@@ -391,9 +384,9 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
             mills_own += 1
         elif theirs == m:
             mills_opp += 1
-        elif theirs == 0 and _popcount(mine) == 2:
+        elif theirs == 0 and bit_count(mine) == 2:
             twos_own += 1
-        elif mine == 0 and _popcount(theirs) == 2:
+        elif mine == 0 and bit_count(theirs) == 2:
             twos_opp += 1
     score = 100 * (count_own - count_opp) + 12 * (mills_own - mills_opp)
     score += 30 * twos_own - 24 * twos_opp
@@ -406,7 +399,7 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     while rest:
         low = rest & -rest
         rest ^= low
-        free = _popcount(prm[adj + _bit(low)] & empty)
+        free = bit_count(prm[adj + low_bit(low)] & empty)
         mob_own += free
         blocked_own += free == 0
     mob_opp = blocked_opp = 0
@@ -414,7 +407,7 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     while rest:
         low = rest & -rest
         rest ^= low
-        free = _popcount(prm[adj + _bit(low)] & empty)
+        free = bit_count(prm[adj + low_bit(low)] & empty)
         mob_opp += free
         blocked_opp += free == 0
     if not fly_own and not fly_opp:
