@@ -26,10 +26,10 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core import State
-from ..games.kernel import KEY, LOSS, ONGOING, QUIET, UNDO, WIN, Kernel
-from ..games.kernels import evaluate, generate, make, status, tactical, unmake
+from ..games.kernel import KEY, LOSS, ONGOING, QUIET, TURN, UNDO, WIN, Kernel
+from ..games.kernels import captures, evaluate, generate, make, status, tactical, unmake
 
-__all__ = ["CompiledSearch", "Iteration"]
+__all__ = ["CompiledSearch", "Iteration", "playout", "seed_playouts"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -38,7 +38,7 @@ MATE_BOUND = MATE - 1000
 EXACT, LOWER, UPPER = 0, 1, 2
 MAXPLY = 128
 MAXMOVES = 1024
-QDEPTH = 8
+QDEPTH = 4
 TT_BITS = 20
 HISTORY = 1 << 16
 # the counters array
@@ -82,11 +82,13 @@ class CompiledSearch:
     def run(self, state: State, max_depth: int = 64, seconds: float | None = None,
             nodes: int | None = None, exact: bool = False,
             on_iteration: Callable[[Iteration], None] | None = None,
-            rng: random.Random | None = None) -> Iteration | None:
+            rng: random.Random | None = None, margin: int = 0) -> Iteration | None:
         """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
         forced result is found; return the last completed depth (``None`` if none completed).
-        ``exact`` scores every root move exactly (for noise and game review); ``rng`` shuffles
-        the root moves first, so that equal moves vary between games."""
+        ``exact`` scores every root move exactly (for noise and game review), or, with a
+        ``margin``, every move within ``margin`` of the best (the others get an upper bound at
+        most that far below); ``rng`` shuffles the root moves first, so that equal moves vary
+        between games."""
         kernel = self.kernel
         prm = kernel.prm
         st = self._position(state)
@@ -115,7 +117,7 @@ class CompiledSearch:
         best: Iteration | None = None
         try:
             for depth in range(1, max_depth + 1):
-                done = _root(kernel.kind, st, prm, depth, roots, scores, exact, self.moves,
+                done = _root(kernel.kind, st, prm, depth, roots, scores, exact, margin, self.moves,
                              self.order, self.undo, self.path, self.tt_key, self.tt_val,
                              self.killers, self.history, self.ctr, self.flag)
                 if done < count:
@@ -170,7 +172,8 @@ def _pack(move: int, depth: int, flag: int, score: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
-          scores: IntArray, exact: bool, moves: IntArray, order: IntArray, undo: IntArray,
+          scores: IntArray, exact: bool, margin: int, moves: IntArray, order: IntArray,
+          undo: IntArray,
           path: IntArray, tt_key: IntArray, tt_val: IntArray, killers: IntArray,
           history: IntArray, ctr: IntArray, flag: IntArray) -> int:
     """Search every root move to ``depth``; return how many were searched before a stop."""
@@ -180,8 +183,9 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
         move = roots[i]
         make(kind, st, prm, move, undo[0])
         if exact or i == 0:
+            floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
             score = -_search(kind, st, prm, depth - 1, -MATE - 1,
-                             MATE + 1 if exact else -alpha, frames, moves, order, undo, path,
+                             -floor if exact else -alpha, frames, moves, order, undo, path,
                              tt_key, tt_val, killers, history, ctr, flag)
         else:
             score = -_search(kind, st, prm, depth - 1, -alpha - 1, -alpha, frames, moves,
@@ -275,6 +279,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                     continue
                 if stand > f[F_ALPHA]:
                     f[F_ALPHA] = stand
+                f[F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those
                 action = NEXT
                 continue
             slot = key & (tt_key.size - 1)
@@ -316,8 +321,6 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             n = f[F_N]
             j = f[F_J] + 1
             if f[F_Q] >= 0:
-                while j < n and not tactical(kind, st, prm, row[j]):
-                    j += 1
                 if j >= n:
                     value = f[F_ALPHA]
                     action = RETURN
@@ -450,3 +453,51 @@ def _pv(kind: int, st: IntArray, prm: IntArray, first: int, line: IntArray, move
     for j in range(length - 1, -1, -1):
         unmake(kind, st, prm, line[j], undo[j])
     return length
+
+
+@njit(cache=True)
+def seed_playouts(seed: int) -> None:
+    """Seed the playouts' random numbers (numba's own generator, one per thread)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True, nogil=True)
+def playout(kind: int, st: IntArray, prm: IntArray, cap: int, candidates: int,
+            moves: IntArray, undo: IntArray) -> float:
+    """Play randomly from ``st`` (restored afterwards), preferring tactical moves among
+    ``candidates`` sampled ones, to the end or for ``cap`` plies; return White's share of the
+    result (the evaluation's, squashed, when the cap ends the playout)."""
+    played = np.zeros(cap, dtype=np.int64)
+    pushed = 0
+    value = 0.5
+    while True:
+        row = moves[min(pushed, moves.shape[0] - 1)]
+        n = generate(kind, st, prm, row)
+        result = status(kind, st, prm, n)
+        to_move_white = (st[TURN] == 0)
+        if result != ONGOING:
+            if result == LOSS:
+                value = 0.0 if to_move_white else 1.0
+            elif result == WIN:
+                value = 1.0 if to_move_white else 0.0
+            else:
+                value = 0.5
+            break
+        if pushed >= cap:
+            score = evaluate(kind, st, prm)
+            mover = 1.0 / (1.0 + np.exp(-score / 300.0))
+            value = mover if to_move_white else 1.0 - mover
+            break
+        code = row[np.random.randint(0, n)]
+        if n > 1:
+            for _ in range(candidates):
+                candidate = row[np.random.randint(0, n)]
+                if tactical(kind, st, prm, candidate):
+                    code = candidate
+                    break
+        make(kind, st, prm, code, undo[pushed])
+        played[pushed] = code
+        pushed += 1
+    for i in range(pushed - 1, -1, -1):
+        unmake(kind, st, prm, played[i], undo[i])
+    return value

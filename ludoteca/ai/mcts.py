@@ -2,7 +2,9 @@
 
 Playouts prefer tactical moves (captures, removals, conversions: ``state.is_tactical``) among a
 few sampled candidates, and stop after ``playout_cap`` plies, scoring the position with the
-game's evaluation.  Values are in [0, 1] for the player who made the move into a node.
+game's evaluation.  Values are in [0, 1] for the player who made the move into a node.  Where
+the game declares a compiled kernel, playouts run in compiled code (:func:`.compiled.playout`,
+the same policy with the kernel's evaluation).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ import random
 import threading
 import time
 
+import numpy as np
+
 from ..core import Move, State
+from ..games.kernel import UNDO, Kernel
 from .agents import Limit
 
 __all__ = ["MCTSAgent"]
@@ -43,6 +48,7 @@ class MCTSAgent:
         self.candidates = candidates
         self._rng = random.Random(seed)
         self.stop_event = threading.Event()
+        self._kernel: Kernel | None = None
 
     def stop(self) -> None:
         """Ask a running search to finish as soon as possible."""
@@ -61,6 +67,13 @@ class MCTSAgent:
         if not codes:
             raise ValueError("the game is over: there is no move to choose")
         self.stop_event.clear()
+        self._kernel = root_state.game.kernel(root_state.rules)
+        if self._kernel is not None:
+            from .compiled import MAXMOVES, seed_playouts
+
+            seed_playouts(self._rng.randrange(1 << 31))
+            self._rows = np.zeros((8, MAXMOVES), dtype=np.int64)
+            self._undo = np.zeros((self.playout_cap + 1, UNDO), dtype=np.int64)
         root = _Node(-1, 1 - int(root_state.turn), list(codes))
         self._rng.shuffle(root.untried)
         deadline = time.perf_counter() + limit.seconds if limit.seconds else None
@@ -111,6 +124,12 @@ class MCTSAgent:
             n.value += result if n.mover == 0 else 1.0 - result
 
     def _playout(self, state: State) -> float:
+        kernel = self._kernel
+        if kernel is not None:
+            from .compiled import playout
+
+            return float(playout(kernel.kind, kernel.pack(state), kernel.prm, self.playout_cap,
+                                 self.candidates, self._rows, self._undo))
         rng = self._rng
         pushed = 0
         try:

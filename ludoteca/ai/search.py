@@ -188,6 +188,7 @@ class SearchAgent:
         try:
             found = searcher.run(state, max_depth=limit.depth or 64, seconds=limit.seconds,
                                  nodes=limit.nodes, exact=exact or bool(self.noise),
+                                 margin=0 if exact else round(4 * self.noise),
                                  on_iteration=report,
                                  rng=self._rng)
         finally:

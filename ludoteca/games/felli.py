@@ -382,10 +382,10 @@ STYLES = {"w": PieceStyle(Color.WHITE, "man"), "b": PieceStyle(Color.BLACK, "man
           "B": PieceStyle(Color.BLACK, "Mullah", ring=True)}
 _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=2,noise=150", "sees the reply"),
-    Rung("search:depth=3,noise=50", "three plies"),
-    Rung("search:depth=4", "four plies"),
+    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
+    Rung("search:depth=3,noise=150", "three plies, sometimes misjudged"),
+    Rung("search:depth=5", "five plies"),
+    Rung("search:depth=9", "nine plies"),
 )
 
 
@@ -432,7 +432,7 @@ class Felli(PointBoardGame):
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
         top = (Rung("perfect", "perfect play from the solved table")
                if cls.solver(rules) is not None
-               else Rung("search:time=2", "iterative deepening, 2 s a move"))
+               else Rung("search:time=1", "about a second a move (twelve plies and more)"))
         return (*_LADDER, top)
 
     @classmethod

@@ -43,7 +43,7 @@ def _drop_stale_caches() -> None:
 
 _drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
-__all__ = ["evaluate", "generate", "make", "status", "tactical", "unmake"]
+__all__ = ["captures", "evaluate", "generate", "make", "status", "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
 MORRIS, FELLI, MORELLI = 0, 1, 2
@@ -107,3 +107,13 @@ def tactical(kind: int, st: IntArray, prm: IntArray, move: int) -> bool:
         return morelli.tactical(st, prm, move)
     else:
         return morris.tactical(st, prm, move)
+
+
+@njit(cache=True)
+def captures(kind: int, st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
+    if kind == FELLI:
+        return felli.captures(st, prm, row, n)
+    elif kind == MORELLI:
+        return morelli.captures(st, prm, row, n)
+    else:
+        return morris.captures(st, prm, row, n)

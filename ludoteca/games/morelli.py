@@ -495,10 +495,10 @@ STYLES = {"w": PieceStyle(Color.WHITE, "stone"), "b": PieceStyle(Color.BLACK, "s
           "kb": PieceStyle(Color.BLACK, "King", shape="king")}
 _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=1", "the best move one ply ahead"),
-    Rung("search:depth=2", "two plies"),
-    Rung("search:time=3", "iterative deepening, 3 s a move"),
+    Rung("search:depth=1,noise=300", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=2", "sees the reply"),
+    Rung("search:depth=3", "three plies"),
+    Rung("search:time=1", "about a second a move"),
 )
 
 

@@ -382,3 +382,36 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
         elif v == enemy:
             score -= prm[weight + s]
     return score
+
+
+@njit(cache=True)
+def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
+    """Move the tactical moves among ``row[:n]`` to its front; return how many there are.
+    Marks the squares where a stone would flank an enemy once, then filters by destination."""
+    squares = prm[P_N] * prm[P_N]
+    mover = 2 - st[TURN]
+    enemy = 3 - mover
+    marks = st[S_BOARD + squares:S_BOARD + 2 * squares]
+    any_mark = False
+    for q in range(squares):
+        marks[q] = 0
+        if st[S_BOARD + q] != 0:
+            continue
+        flanks = prm[P_FLANKS] + q * 16
+        for k in range(8):
+            a = prm[flanks + 2 * k]
+            b = prm[flanks + 2 * k + 1]
+            if a >= 0 and st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover:
+                marks[q] = 1
+                any_mark = True
+                break
+    if not any_mark:
+        return 0
+    found = 0
+    for j in range(n):
+        move = row[j]
+        if marks[move % squares] and tactical(st, prm, move):
+            row[j] = row[found]
+            row[found] = move
+            found += 1
+    return found

@@ -517,11 +517,11 @@ def _spot(name: str) -> tuple[int, int]:
 
 _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=2,noise=100", "sees the reply"),
-    Rung("search:depth=3", "three plies"),
+    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
+    Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
     Rung("search:depth=5", "five plies"),
-    Rung("search:time=1", "iterative deepening, 1 s a move"),
+    Rung("search:depth=8", "eight plies"),
+    Rung("search:time=1", "about a second a move (ten plies and more)"),
 )
 
 

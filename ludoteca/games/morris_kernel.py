@@ -421,3 +421,16 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     if fly_own and twos_opp >= 2:
         score -= 250
     return int(score)
+
+
+@njit(cache=True)
+def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
+    """Move the tactical moves among ``row[:n]`` to its front; return how many there are."""
+    found = 0
+    for j in range(n):
+        move = row[j]
+        if tactical(st, prm, move):
+            row[j] = row[found]
+            row[found] = move
+            found += 1
+    return found

@@ -15,8 +15,13 @@ from ..games import resolve
 
 
 def warm() -> None:
-    """Nothing: submitted once at start-up so that worker processes exist before the first
-    computer move (they import this module, hence the engines and the AI, on the way)."""
+    """Load (or, the first time on a machine, compile) the compiled search in this worker
+    process: submitted once per worker at start-up, so the first computer move is fast."""
+    from ..games import find_game, game_names
+
+    for name in game_names():
+        game = find_game(name)
+        make_agent("search:depth=1", game.rules(), 0).choose(game.new(seed=0))
 
 
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:
