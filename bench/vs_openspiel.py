@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -46,7 +47,8 @@ from openspiel_morris import nine_mens_morris_points
 
 POINTS = NINE.points
 
-SIMULATIONS = 1000
+#: MCTSBot's simulations per move (``--sims``; passed to the worker processes by environment)
+SIMULATIONS = int(os.environ.get("LUDOTECA_MCTS_SIMS", "1000"))
 UCT_C = 2.0
 
 
@@ -214,8 +216,12 @@ def main() -> None:
     parser.add_argument("--game", nargs="+", default=["morris", "felli", "morelli"])
     parser.add_argument("--agent", default=None, help="our agent (default: the top level)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--sims", type=int, default=1000, help="MCTSBot simulations a move")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     args = parser.parse_args()
+    global SIMULATIONS
+    SIMULATIONS = args.sims
+    os.environ["LUDOTECA_MCTS_SIMS"] = str(args.sims)
     tasks = []
     for name in args.game:
         spec = args.agent or f"level:{len(levels(ludoteca.find_game(name).rules()))}"

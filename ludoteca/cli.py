@@ -97,6 +97,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="file for the game records")
     p.add_argument("--store-ratings", action="store_true",
                    help="save the ratings of level:N agents as the ladder's measured ratings")
+    p.add_argument("--adjacent", action="store_true",
+                   help="only neighbouring agents play each other (a ladder's next levels)")
     p.set_defaults(handler=_tournament)
 
     p = sub.add_parser("levels", help="the computer levels of a game and their ratings")
@@ -195,7 +197,7 @@ def _tournament(args: argparse.Namespace) -> int:
     game, rules = resolve(args.game, args.rules)
     started = time.perf_counter()
     result = run_tournament(game.name, args.agents, args.games, args.jobs, str(rules),
-                            args.seed, args.time, ProgressBar())
+                            args.seed, args.time, ProgressBar(), adjacent=args.adjacent)
     print(f"{game.title} ({rules}), {len(result.results)} games, "
           f"{time.perf_counter() - started:.0f}s")
     print(result.crosstable())

@@ -125,6 +125,13 @@ def test_tournament_runs_and_writes_valid_records() -> None:
     assert "search:depth=2" in result.crosstable()
 
 
+def test_an_adjacent_schedule_plays_only_neighbours() -> None:
+    result = run_tournament("felli", ["random", "search:depth=1", "search:depth=2"], games=2,
+                            jobs=1, seed=3, adjacent=True)
+    games = result.games_between()
+    assert games[0][1] == games[1][2] == 2 and games[0][2] == 0 and len(result.results) == 4
+
+
 def test_analysis_and_review() -> None:
     state = Felli.new()
     found = analyse(state)

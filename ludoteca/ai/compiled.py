@@ -263,6 +263,26 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 if repeated:
                     value = 0  # a repetition: a draw with best play from here on
                     continue
+            if f[F_Q] < 0 and (f[F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
+                f[F_Q] = QDEPTH
+            tt_move = -1
+            if f[F_Q] < 0:  # the table first: a cut-off spares generating the moves
+                slot = key & (tt_key.size - 1)
+                f[F_SLOT] = slot
+                if tt_key[slot] == key:
+                    entry = tt_val[slot]
+                    tt_move = entry >> 27
+                    if (entry >> 20) & 127 >= f[F_DEPTH]:
+                        bound = (entry >> 18) & 3
+                        e_score = (entry & 262143) - 131072
+                        if e_score > MATE_BOUND:
+                            e_score -= p
+                        elif e_score < -MATE_BOUND:
+                            e_score += p
+                        if (bound == EXACT or (bound == LOWER and e_score >= f[F_BETA])
+                                or (bound == UPPER and e_score <= f[F_ALPHA])):
+                            value = e_score
+                            continue
             n = generate(kind, st, prm, row)
             result = status(kind, st, prm, n)
             if result != ONGOING:
@@ -270,8 +290,6 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 continue
             f[F_N] = n
             f[F_J] = -1
-            if f[F_Q] < 0 and (f[F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
-                f[F_Q] = QDEPTH
             if f[F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
                 stand = evaluate(kind, st, prm)
                 if stand >= f[F_BETA] or f[F_Q] == 0:
@@ -282,23 +300,6 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 f[F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those
                 action = NEXT
                 continue
-            slot = key & (tt_key.size - 1)
-            f[F_SLOT] = slot
-            tt_move = -1
-            if tt_key[slot] == key:
-                entry = tt_val[slot]
-                tt_move = entry >> 27
-                if (entry >> 20) & 127 >= f[F_DEPTH]:
-                    bound = (entry >> 18) & 3
-                    e_score = (entry & 262143) - 131072
-                    if e_score > MATE_BOUND:
-                        e_score -= p
-                    elif e_score < -MATE_BOUND:
-                        e_score += p
-                    if (bound == EXACT or (bound == LOWER and e_score >= f[F_BETA])
-                            or (bound == UPPER and e_score <= f[F_ALPHA])):
-                        value = e_score
-                        continue
             ranks = order[p]
             for j in range(n):
                 m = row[j]

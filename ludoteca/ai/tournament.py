@@ -198,9 +198,10 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
 
 def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
                    rules: str | None = None, seed: int = 1, seconds: float | None = None,
-                   progress: Callable[[int, int, GameResult], None] | None = None
-                   ) -> Tournament:
-    """Play the round robin; ``progress(done, total, result)`` after every game."""
+                   progress: Callable[[int, int, GameResult], None] | None = None,
+                   adjacent: bool = False) -> Tournament:
+    """Play the round robin (or, with ``adjacent``, only neighbours in ``specs``: a ladder's
+    consecutive levels); ``progress(done, total, result)`` after every game."""
     if len(specs) < 2:
         raise LudotecaError("a tournament needs at least two agents")
     if games < 1:
@@ -210,7 +211,9 @@ def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
         if not spec.startswith("engine:"):
             make_agent(spec, ruleset, 0)
     jobs_list: list[tuple[tuple[str, str], tuple[int, int], int, int]] = []
-    for i, j in combinations(range(len(specs)), 2):
+    pairs = ([(i, i + 1) for i in range(len(specs) - 1)] if adjacent
+             else list(combinations(range(len(specs)), 2)))
+    for i, j in pairs:
         for g in range(games):
             white, black = (i, j) if g % 2 == 0 else (j, i)
             round_seed = seed * 100_003 + len(jobs_list)

@@ -295,16 +295,3 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
             worth += 8 * (rank if v == 1 else 4 - rank)
         score += worth if v & 3 == side else -worth
     return score
-
-
-@njit(cache=True)
-def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
-    """Move the tactical moves among ``row[:n]`` to its front; return how many there are."""
-    found = 0
-    for j in range(n):
-        move = row[j]
-        if tactical(st, prm, move):
-            row[j] = row[found]
-            row[found] = move
-            found += 1
-    return found

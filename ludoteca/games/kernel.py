@@ -1,7 +1,7 @@
 """The compiled face every game may offer to the one compiled search (numba).
 
 A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules in a flat
-``int64`` array ``prm`` (geometry, switches, Zobrist keys), and provides seven ``@njit``
+``int64`` array ``prm`` (geometry, switches, Zobrist keys), and provides these ``@njit``
 functions:
 
 - ``generate(st, prm, out) -> n``: the legal move codes (the engine's own codes) into ``out``,
@@ -14,8 +14,8 @@ functions:
   that itself);
 - ``evaluate(st, prm) -> int``: a heuristic score for the side to move (1000: clearly won);
 - ``tactical(st, prm, move) -> bool``: a capture, removal or conversion;
-- ``captures(st, prm, row, n) -> k``: the tactical moves among ``row[:n]`` moved to its front
-  (for the quiescence search; a game may find them faster than one test a move).
+- optionally ``captures(st, prm, row, n) -> k``: the tactical moves among ``row[:n]`` moved to
+  its front, for the quiescence search, where a game finds them faster than one test a move.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
 each game lays out the rest.  ``ludoteca.games.kernels`` dispatches on a game's kind number, so

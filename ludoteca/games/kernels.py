@@ -111,9 +111,15 @@ def tactical(kind: int, st: IntArray, prm: IntArray, move: int) -> bool:
 
 @njit(cache=True)
 def captures(kind: int, st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
-    if kind == FELLI:
-        return felli.captures(st, prm, row, n)
-    elif kind == MORELLI:
+    """Move the tactical moves among ``row[:n]`` to its front; return how many there are (one
+    test a move, unless the game finds them its own way)."""
+    if kind == MORELLI:
         return morelli.captures(st, prm, row, n)
-    else:
-        return morris.captures(st, prm, row, n)
+    found = 0
+    for j in range(n):
+        move = row[j]
+        if tactical(kind, st, prm, move):
+            row[j] = row[found]
+            row[found] = move
+            found += 1
+    return found

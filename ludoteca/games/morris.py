@@ -520,7 +520,7 @@ _LADDER = (
     Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
     Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
     Rung("search:depth=5", "five plies"),
-    Rung("search:depth=8", "eight plies"),
+    Rung("search:depth=6", "six plies"),
     Rung("search:time=1", "about a second a move (ten plies and more)"),
 )
 

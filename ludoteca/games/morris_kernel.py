@@ -364,6 +364,20 @@ def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
 
 
 @njit(cache=True)
+def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int]:
+    """The steps the ``men`` have to empty neighbours, and how many of them have none."""
+    adj = prm[P_ADJ]
+    steps = blocked = 0
+    while men:
+        low = men & -men
+        men ^= low
+        free = bit_count(prm[adj + low_bit(low)] & empty)
+        steps += free
+        blocked += free == 0
+    return steps, blocked
+
+
+@njit(cache=True)
 def evaluate(st: IntArray, prm: IntArray) -> int:
     """Material; mills and open twos (a mill one move away); the mobility and the blocked men of
     both sides from the placing phase on (a side left without a move loses); and the flying
@@ -393,23 +407,8 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     flying = prm[P_FLY] != 0
     fly_own = flying and hand_own == 0 and count_own == 3
     fly_opp = flying and hand_opp == 0 and count_opp == 3
-    adj = prm[P_ADJ]
-    mob_own = blocked_own = 0
-    rest = own
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        free = bit_count(prm[adj + low_bit(low)] & empty)
-        mob_own += free
-        blocked_own += free == 0
-    mob_opp = blocked_opp = 0
-    rest = opp
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        free = bit_count(prm[adj + low_bit(low)] & empty)
-        mob_opp += free
-        blocked_opp += free == 0
+    mob_own, blocked_own = _mobility(prm, own, empty)
+    mob_opp, blocked_opp = _mobility(prm, opp, empty)
     if not fly_own and not fly_opp:
         score += 8 * (mob_own - mob_opp) - 14 * (blocked_own - blocked_opp)
         if hand_opp == 0 and mob_opp == 0 and count_opp >= 3:
@@ -421,16 +420,3 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     if fly_own and twos_opp >= 2:
         score -= 250
     return int(score)
-
-
-@njit(cache=True)
-def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
-    """Move the tactical moves among ``row[:n]`` to its front; return how many there are."""
-    found = 0
-    for j in range(n):
-        move = row[j]
-        if tactical(st, prm, move):
-            row[j] = row[found]
-            row[found] = move
-            found += 1
-    return found
