@@ -61,6 +61,11 @@ def _build_parser() -> argparse.ArgumentParser:
                         "SQLite in your data directory)")
     p.add_argument("--workers", type=int, default=2, help="processes for computer players")
     p.add_argument("--open", action="store_true", help="open the lobby in a web browser")
+    p.add_argument("--api-docs", action="store_true",
+                   help="serve the OpenAPI pages at /api/docs (off by default)")
+    p.add_argument("--origin", action="append", default=[],
+                   help="another web origin whose pages may open game websockets "
+                        "(repeatable; the server's own origin always may)")
     p.set_defaults(handler=_serve)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
@@ -142,7 +147,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
-    serve(args.host, args.port, args.db, args.workers, args.open)
+    serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
+          tuple(args.origin))
     return 0
 
 

@@ -32,14 +32,16 @@ from ..core import LudotecaError
 from ..games import resolve
 from ..record import loads
 from .hub import REVIEW_LIMIT, ActionError, Hub
+from .limits import BodyLimit, SecurityHeaders, nesting, origin_allowed
 from .store import Store, default_url
-from .workers import warm
+from .workers import die_with_parent, warm
 
 __all__ = ["create_app", "serve"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes in one websocket message
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
+MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 log = logging.getLogger("ludoteca.server")
 
 
@@ -73,16 +75,20 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def create_app(db_url: str | None = None, workers: int = 2,
-               review_limit: Limit | None = None) -> FastAPI:
+               review_limit: Limit | None = None, api_docs: bool = False,
+               origins: tuple[str, ...] = ()) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
-    each position when a finished game is reviewed (default 0.2 s)."""
+    each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
+    OpenAPI pages at ``/api/docs``; ``origins`` are the web origins, besides the server's own,
+    whose pages may open game websockets (``"*"``: any)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         await store.open()
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=die_with_parent)
         for _ in range(workers):
             pool.submit(warm)
         hub = Hub(store, pool, review_limit or REVIEW_LIMIT)
@@ -97,16 +103,11 @@ def create_app(db_url: str | None = None, workers: int = 2,
             pool.shutdown(wait=False, cancel_futures=True)
             await store.close()
 
-    app = FastAPI(title="Ludoteca", lifespan=lifespan, docs_url="/api/docs",
-                  openapi_url="/api/openapi.json")
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _error(413, f"request bodies are limited to {MAX_BODY} bytes")
-        response: Response = await call_next(request)
-        return response
+    app = FastAPI(title="Ludoteca", lifespan=lifespan,
+                  docs_url="/api/docs" if api_docs else None, redoc_url=None,
+                  openapi_url="/api/openapi.json" if api_docs else None)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ActionError)
     async def refused(request: Request, error: ActionError) -> JSONResponse:
@@ -255,6 +256,10 @@ def create_app(db_url: str | None = None, workers: int = 2,
         """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
         intents as for ``/actions``.  The server sends ``state`` after every change and
         ``error`` to the sender of a refused intent."""
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
+                              origins):
+            await websocket.close(code=1008, reason="this origin may not open game sockets")
+            return
         await websocket.accept()
         hub = hub_of(websocket)
         try:
@@ -319,6 +324,8 @@ def _read_intent(text: str | None) -> dict[str, Any]:
         raise ActionError(400, "messages are JSON text, not binary")
     if len(text.encode()) > MAX_MESSAGE:
         raise ActionError(413, f"messages are limited to {MAX_MESSAGE} bytes")
+    if nesting(text) > MAX_NESTING:
+        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
     try:
         intent = json.loads(text)
     except json.JSONDecodeError:
@@ -329,7 +336,8 @@ def _read_intent(text: str | None) -> dict[str, Any]:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
-          workers: int = 2, open_browser: bool = False) -> None:
+          workers: int = 2, open_browser: bool = False, api_docs: bool = False,
+          origins: tuple[str, ...] = ()) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
     browser when asked).  Game events are logged to standard error."""
     import threading
@@ -338,7 +346,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    app = create_app(db_url, workers)
+    app = create_app(db_url, workers, api_docs=api_docs, origins=origins)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
     graphical = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")

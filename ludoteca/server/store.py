@@ -8,9 +8,12 @@ the same ply impossible, so a move is acknowledged only after its row is committ
 
 from __future__ import annotations
 
+import asyncio
 import datetime
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -23,15 +26,30 @@ from sqlalchemy import (
     String,
     Text,
     delete,
+    event,
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["GameRow", "MoveRow", "Store", "default_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def _sqlite_settings(connection: Any, record: Any) -> None:
+    """Write-ahead logging (readers never wait for the writer) and a wait, not an error, when
+    another process holds the write lock."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
 
 
 def _now() -> datetime.datetime:
@@ -113,6 +131,21 @@ class Store:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
         self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+        sqlite = self.engine.dialect.name == "sqlite"
+        if sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_settings)
+        # SQLite has one writer at a time: its writes queue here instead of failing as locked
+        self._one_writer = asyncio.Lock() if sqlite else None
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction (one at a time on SQLite)."""
+        if self._one_writer is None:
+            async with self.session.begin() as session:
+                yield session
+            return
+        async with self._one_writer, self.session.begin() as session:
+            yield session
 
     async def open(self) -> None:
         """Create or upgrade the schema to the newest migration."""
@@ -123,7 +156,7 @@ class Store:
         await self.engine.dispose()
 
     async def add_game(self, row: GameRow) -> None:
-        async with self.session.begin() as session:
+        async with self._writing() as session:
             session.add(row)
 
     async def game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
@@ -139,7 +172,7 @@ class Store:
     async def add_move(self, game_id: str, ply: int, move: str, **changes: object) -> None:
         """Store move number ``ply`` (0-based) and the game's new fields in one transaction;
         :class:`StaleError` if the game is no longer at ``ply``."""
-        async with self.session.begin() as session:
+        async with self._writing() as session:
             done = await session.execute(
                 update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
                 .values(ply=ply + 1, updated=_now(), **changes))
@@ -149,7 +182,7 @@ class Store:
 
     async def take_back(self, game_id: str, ply: int, keep: int, **changes: object) -> None:
         """Delete the moves after the first ``keep`` of a game at ``ply``."""
-        async with self.session.begin() as session:
+        async with self._writing() as session:
             done = await session.execute(
                 update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
                 .values(ply=keep, updated=_now(), **changes))
@@ -160,7 +193,7 @@ class Store:
 
     async def change(self, game_id: str, **changes: object) -> None:
         """Update a game's fields (status, offers, seats, result)."""
-        async with self.session.begin() as session:
+        async with self._writing() as session:
             await session.execute(
                 update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes))
 

@@ -1,0 +1,140 @@
+"""Hard limits and security basics for the web app.
+
+- :class:`BodyLimit`: an ASGI middleware that refuses a request body larger than the limit
+  while it streams in (``Content-Length`` or chunked), with a 413 and nothing done;
+- :class:`SecurityHeaders`: a content security policy without inline script, and the usual
+  headers that stop sniffing, framing and referrer leaks;
+- :func:`nesting`: how deeply a JSON text nests, read without parsing it (so a hostile message
+  of a thousand brackets is refused before the JSON reader recurses into it);
+- :func:`origin_allowed`: the websocket Origin check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = ["BodyLimit", "SecurityHeaders", "nesting", "origin_allowed"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies over ``limit`` bytes, counted as they arrive."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received = 0
+        started = refused = False
+
+        async def counted() -> Message:
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # answer now; the application sees the client gone and its own answer,
+                    # if any, is dropped
+                    refused = True
+                    if not started:
+                        await self._refuse(send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        await self.app(scope, counted, watched)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": f"request bodies are limited to {self.limit} bytes"})
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+class SecurityHeaders:
+    """Add the security headers to every HTTP response."""
+
+    HEADERS = ((b"content-security-policy", CSP.encode()),
+               (b"x-content-type-options", b"nosniff"),
+               (b"x-frame-options", b"DENY"),
+               (b"referrer-policy", b"no-referrer"))
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", ())}
+                message["headers"] = [*message.get("headers", ()),
+                                      *(h for h in self.HEADERS if h[0] not in names)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a websocket may connect: no Origin (not a browser), the page's own host, or an
+    origin listed in ``allowed`` (``"*"`` allows every origin)."""
+    if origin is None:
+        return True
+    allowed = set(allowed)
+    if "*" in allowed or origin in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc == host

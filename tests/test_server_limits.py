@@ -1,0 +1,183 @@
+"""Hard limits and security basics of the web app: streamed bodies, deeply nested messages,
+foreign origins, API docs, security headers, concurrent writers on SQLite, and worker processes
+that die with the server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from ludoteca.server import create_app
+from ludoteca.server.limits import nesting
+
+from .test_server_api import new, url
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(url(tmp_path), workers=1)) as test_client:
+        yield test_client
+
+
+def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
+    before = client.get("/api/lobby").json()
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"game": "morris", "opponent": "hotseat", "position": "'
+        for _ in range(400):
+            yield b"x" * 1024
+        yield b'"}'
+
+    answer = client.post("/api/games", content=chunks(),
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 413 and "limited to" in answer.json()["error"]
+    assert client.get("/api/lobby").json() == before
+    new(client, game="morris", opponent="hotseat")  # the server goes on
+
+
+def test_a_deeply_nested_message_is_refused_and_the_socket_stays_open(
+        client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="hotseat")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_text("[" * 1100)
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and "nest" in answer["message"]
+        ws.send_text(json.dumps({"type": "hello", "token": tokens["white"]}))
+        assert ws.receive_json()["type"] == "state"
+
+
+def test_nesting_is_read_without_parsing() -> None:
+    assert nesting('{"a": [1, {"b": "[[[["}]}') == 3
+    assert nesting('"\\"[["') == 0 and nesting("[" * 50) == 50
+
+
+def test_a_foreign_origin_cannot_open_a_game_socket(client: TestClient, tmp_path: Path) -> None:
+    game_id, _ = new(client, game="morris", opponent="hotseat")
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
+            f"/ws/games/{game_id}", headers={"origin": "http://evil.example"}):
+        pass
+    assert refused.value.code == 1008
+    with client.websocket_connect(f"/ws/games/{game_id}",
+                                  headers={"origin": "http://testserver"}) as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert ws.receive_json()["type"] == "state"
+    (tmp_path / "b").mkdir()
+    with TestClient(create_app(url(tmp_path / "b"), workers=1,
+                               origins=("http://friends.example",))) as other:
+        game_id, _ = new(other, game="morris", opponent="hotseat")
+        with other.websocket_connect(f"/ws/games/{game_id}",
+                                     headers={"origin": "http://friends.example"}) as ws:
+            ws.send_text(json.dumps({"type": "hello"}))
+            assert ws.receive_json()["type"] == "state"
+
+
+def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
+        client: TestClient, tmp_path: Path) -> None:
+    assert client.get("/api/docs").status_code == 404
+    assert client.get("/api/openapi.json").status_code == 404
+    page = client.get("/")
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["x-frame-options"] == "DENY"
+    (tmp_path / "d").mkdir()
+    with TestClient(create_app(url(tmp_path / "d"), workers=1, api_docs=True)) as documented:
+        assert documented.get("/api/docs").status_code == 200
+
+
+def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
+    """32 games created and moved in at once through a real server: no "database is locked"."""
+    import httpx
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1),
+                                           host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+        async def game(http: httpx.AsyncClient) -> list[int]:
+            made = await http.post("/api/games", json={"game": "morris", "opponent": "hotseat"})
+            if made.status_code != 201:
+                return [made.status_code]
+            data = made.json()
+            moved = await http.post(f"/api/games/{data['id']}/actions", json={
+                "token": data["tokens"]["white"], "type": "move", "move": "d6", "ply": 0})
+            return [made.status_code, moved.status_code]
+
+        async def main() -> list[list[int]]:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}",
+                                         timeout=60) as http:
+                return list(await asyncio.gather(*(game(http) for _ in range(32))))
+
+        assert asyncio.run(main()) == [[201, 200]] * 32
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--workers", "2",
+         "--db", url(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None and "running at" in server.stdout.readline()
+        deadline = time.monotonic() + 60
+        while len(_children(server.pid)) < 2:  # the two workers (and the resource tracker)
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        children = _children(server.pid)
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 20
+        while any(_alive(pid) for pid in children):
+            assert time.monotonic() < deadline, f"still alive: {children}"
+            time.sleep(0.2)
+    finally:
+        if server.poll() is None:
+            server.kill()
