@@ -181,3 +181,54 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def _insert_games(tmp_path: Path, rows: list[tuple[str, str, str, str]]) -> None:
+    """Computer games straight into the database: (id, white, black, updated)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
+            "created, updated) VALUES (:id, 'morris', 'morris', 'computer', :white, :black, "
+            "'live', 0, '*', :updated, :updated)"),
+            [{"id": i, "white": w, "black": b, "updated": u} for i, w, b, u in rows])
+    engine.dispose()
+
+
+def _ply(tmp_path: Path, game_id: str) -> int:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
+    with engine.begin() as connection:
+        ply = int(connection.execute(text("SELECT ply FROM games WHERE id = :id"),
+                                     {"id": game_id}).scalar_one())
+    engine.dispose()
+    return ply
+
+
+def test_every_computer_turn_resumes_after_a_restart(tmp_path: Path) -> None:
+    """1,200 newer games wait for their human players; an older one waits for the computer:
+    after a restart the computer plays it, without anyone opening it."""
+    with TestClient(create_app(url(tmp_path), workers=1)):
+        pass  # creates the schema
+    waiting = [(f"h{i}", "human", "level:1", "2026-06-01 00:00:00") for i in range(1200)]
+    _insert_games(tmp_path, [*waiting, ("old", "level:1", "human", "2026-01-01 00:00:00")])
+    with TestClient(create_app(url(tmp_path), workers=1)):
+        deadline = time.monotonic() + 60
+        while _ply(tmp_path, "old") < 1:
+            assert time.monotonic() < deadline, "the computer never moved"
+            time.sleep(0.2)
+
+
+def test_opening_a_game_starts_the_computer(tmp_path: Path) -> None:
+    """A game that reaches the store while the server runs (another server process wrote it)
+    gets its computer move when someone opens it."""
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        _insert_games(tmp_path, [("late", "level:1", "human", "2026-01-01 00:00:00")])
+        assert client.get("/api/games/late").status_code == 200
+        deadline = time.monotonic() + 60
+        while _ply(tmp_path, "late") < 1:
+            assert time.monotonic() < deadline, "the computer never moved"
+            time.sleep(0.2)

@@ -240,19 +240,19 @@ class Hub:
                 raise ActionError(500, f"game {game_id!r} cannot be replayed: {error}") from None
             live = LiveGame(row, state)
             self.games[game_id] = live
-            return live
+        # a game loaded from the store may be waiting for the computer, or have a clock running
+        self._after_change(live)
+        return live
 
     async def resume(self) -> int:
         """Load the live games whose computer is to move and set it thinking; how many."""
         count = 0
-        for row in await self.store.listing("live", limit=1000):
-            if row.mode == "computer" or row.clock:
-                try:
-                    live = await self.get(row.id)
-                except ActionError:
-                    continue  # logged; the other games carry on
-                self._after_change(live)
-                count += live.computer_to_move()
+        for game_id in await self.store.attended():
+            try:
+                live = await self.get(game_id)
+            except ActionError:
+                continue  # logged; the other games carry on
+            count += live.computer_to_move()
         return count
 
     async def join(self, game_id: str) -> tuple[str, str]:

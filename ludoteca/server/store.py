@@ -197,6 +197,15 @@ class Store:
             await session.execute(
                 update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes))
 
+    async def attended(self) -> list[str]:
+        """The ids of every live game that needs the server without a player: against the
+        computer, or with a clock (however many there are)."""
+        async with self.session() as session:
+            ids = await session.scalars(
+                select(GameRow.id).where(GameRow.status == "live",
+                                         (GameRow.mode == "computer") | GameRow.clock.is_not(None)))
+            return list(ids)
+
     async def listing(self, status: str, limit: int = 30) -> Sequence[GameRow]:
         """The most recently active games with a status."""
         async with self.session() as session:
