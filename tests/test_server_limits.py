@@ -232,3 +232,22 @@ def test_opening_a_game_starts_the_computer(tmp_path: Path) -> None:
         while _ply(tmp_path, "late") < 1:
             assert time.monotonic() < deadline, "the computer never moved"
             time.sleep(0.2)
+
+
+def test_rematch_seats_survive_a_restart(tmp_path: Path) -> None:
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        game_id, tokens = new(client, game="felli", opponent="online", colour="white")
+        white = tokens["white"]
+        black = client.post(f"/api/games/{game_id}/join").json()["token"]
+        client.post(f"/api/games/{game_id}/actions", json={"token": white, "type": "resign"})
+        client.post(f"/api/games/{game_id}/actions", json={"token": black, "type": "rematch"})
+        before = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": white}).json()
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        for token, colour in ((white, "black"), (black, "white")):
+            mine = client.get(f"/api/games/{game_id}",
+                              headers={"X-Seat-Token": token}).json()["rematch"]
+            assert mine["id"] == before["rematch"]["id"] and mine["token"]
+            seat = client.get(f"/api/games/{mine['id']}", headers={"X-Seat-Token": mine["token"]})
+            assert seat.json()["you"] == [colour]
+        watcher = client.get(f"/api/games/{game_id}").json()["rematch"]
+        assert set(watcher) == {"id"}

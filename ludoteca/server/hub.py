@@ -8,6 +8,7 @@ lock, stored, and only then applied in memory and sent to every connection watch
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import logging
@@ -33,6 +34,7 @@ log = logging.getLogger("ludoteca.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
+SWAP = {"white": "black", "black": "white"}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
@@ -119,8 +121,8 @@ class Hub:
         self.review_limit = review_limit
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
-        #: game id -> colour in that game -> seat token in its rematch (kept in memory only)
-        self.rematch_tokens: dict[str, dict[str, str]] = {}
+        #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
+        self._rematch_key = b""
         self._loading = asyncio.Lock()
 
     def close(self) -> None:
@@ -195,14 +197,14 @@ class Hub:
 
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
                     kinds: dict[str, str], tokens: dict[str, str],
-                    control: TimeControl | None) -> GameRow:
+                    control: TimeControl | None, game_id: str | None = None) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
         ``tokens`` gives the seats already taken."""
         game_cls, ruleset = resolve(game, rules)
         state = start or game_cls.new(ruleset, seed=secrets.randbits(32))
         hashes = {name: _hash(tokens[name]) if name in tokens else None for name in COLOURS}
         row = GameRow(
-            id=secrets.token_urlsafe(8), game=game, rules=rules,
+            id=game_id or secrets.token_urlsafe(8), game=game, rules=rules,
             setup=None if start else getattr(state, "setup", None),
             position=state.start if start else None, mode=mode, white=kinds["white"],
             black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
@@ -245,7 +247,9 @@ class Hub:
         return live
 
     async def resume(self) -> int:
-        """Load the live games whose computer is to move and set it thinking; how many."""
+        """Load the live games whose computer is to move and set it thinking; how many.  (Called
+        once at start-up; it also reads the server's rematch key.)"""
+        self._rematch_key = (await self.store.secret("rematch")).encode()
         count = 0
         for game_id in await self.store.attended():
             try:
@@ -342,13 +346,24 @@ class Hub:
         return {"control": live.row.clock, "running": _name(live.state.turn) if running else None,
                 **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
 
+    def _rematch_token(self, rematch_id: str, seat: str) -> str:
+        """The seat token of ``seat`` ("white", "black" or "hotseat") in a rematch: derived
+        from the server's key, so it survives restarts without being stored."""
+        digest = hmac.new(self._rematch_key, f"{rematch_id}:{seat}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+    def _rematch_seat(self, live: LiveGame, name: str) -> str:
+        """The rematch seat of this game's player ``name``: the other colour."""
+        return "hotseat" if live.row.mode == "hotseat" else SWAP[name]
+
     def _rematch_view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, str] | None:
         """The rematch's id, with the seat token of a player of this game."""
-        if not live.row.rematch:
+        rematch = live.row.rematch
+        if not rematch:
             return None
-        tokens = self.rematch_tokens.get(live.row.id, {})
-        mine = [tokens[seat] for seat in sorted(seats) if seat in tokens]
-        return {"id": live.row.rematch, **({"token": mine[0]} if mine else {})}
+        mine = [self._rematch_token(rematch, self._rematch_seat(live, seat))
+                for seat in sorted(seats) if live.kind(COLOURS[seat]) == "human"]
+        return {"id": rematch, **({"token": mine[0]} if mine else {})}
 
     def _player(self, live: LiveGame, name: str) -> dict[str, Any]:
         kind = live.row.white if name == "white" else live.row.black
@@ -560,20 +575,17 @@ class Hub:
             raise ActionError(409, "a rematch follows a finished game")
         if row.rematch:
             raise ActionError(409, "the rematch has already been started")
-        swap = {"white": "black", "black": "white"}
-        kinds = {swap[name]: live.kind(colour) for name, colour in COLOURS.items()}
-        # each player of this game gets a token for the other colour in the rematch
-        old = {name: secrets.token_urlsafe(24) for name in COLOURS
-               if live.kind(COLOURS[name]) == "human"}
-        if row.mode == "hotseat":
-            old["black"] = old["white"]
+        kinds = {SWAP[name]: live.kind(colour) for name, colour in COLOURS.items()}
+        # each player of this game gets the other colour in the rematch
+        rematch_id = secrets.token_urlsafe(8)
+        tokens = {SWAP[name]: self._rematch_token(rematch_id, self._rematch_seat(live, name))
+                  for name in COLOURS if live.kind(COLOURS[name]) == "human"}
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
-        new = await self._open(row.game, row.rules, start, row.mode, kinds,
-                               {swap[name]: token for name, token in old.items()}, control)
+        new = await self._open(row.game, row.rules, start, row.mode, kinds, tokens, control,
+                               rematch_id)
         await self.store.change(row.id, rematch=new.id)
         row.rematch = new.id
-        self.rematch_tokens[row.id] = old
 
     # --- computer work ------------------------------------------------------------------------
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:

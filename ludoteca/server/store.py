@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -38,7 +40,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["GameRow", "MoveRow", "Store", "default_url"]
+__all__ = ["GameRow", "MoveRow", "SettingRow", "Store", "default_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -58,6 +60,15 @@ def _now() -> datetime.datetime:
 
 class Base(DeclarativeBase):
     pass
+
+
+class SettingRow(Base):
+    """A server setting that every process must share (a key, a version)."""
+
+    __tablename__ = "settings"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
 
 
 class GameRow(Base):
@@ -196,6 +207,23 @@ class Store:
         async with self._writing() as session:
             await session.execute(
                 update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes))
+
+    async def secret(self, name: str) -> str:
+        """A random secret kept in the store under ``name``, made the first time it is asked
+        for (the same for every server process on this database)."""
+        async with self.session() as session:
+            found = await session.get(SettingRow, name)
+            if found is not None:
+                return found.value
+        try:
+            async with self._writing() as session:
+                session.add(SettingRow(name=name, value=secrets.token_urlsafe(48)))
+        except IntegrityError:
+            pass  # another process made it first
+        async with self.session() as session:
+            row = await session.get(SettingRow, name)
+            assert row is not None
+            return row.value
 
     async def attended(self) -> list[str]:
         """The ids of every live game that needs the server without a player: against the
