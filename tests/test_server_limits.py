@@ -251,3 +251,36 @@ def test_rematch_seats_survive_a_restart(tmp_path: Path) -> None:
             assert seat.json()["you"] == [colour]
         watcher = client.get(f"/api/games/{game_id}").json()["rematch"]
         assert set(watcher) == {"id"}
+
+
+def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
+    """A player asking for a hint 40 times at once gets 40 answers from one analysis, done in
+    the analysis workers, not those that play the computer's moves."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ludoteca.server.hub import Hub
+    from ludoteca.server.store import Store
+
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            type(self).submitted += 1
+            return super().submit(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def scenario() -> tuple[int, list[str]]:
+        store = Store(url(tmp_path))
+        await store.open()
+        moves_pool, analysis = ThreadPoolExecutor(1), Counting(1)
+        hub = Hub(store, moves_pool, analysis=analysis)
+        await hub.resume()
+        game_id, tokens = await hub.create("morris", None, "computer", "white", 1, None)
+        answers = await asyncio.gather(*(hub.hint(game_id, tokens["white"]) for _ in range(40)))
+        hub.close()
+        moves_pool.shutdown()
+        analysis.shutdown()
+        await store.close()
+        return Counting.submitted, [a["move"] for a in answers]
+
+    submitted, moves = asyncio.run(scenario())
+    assert submitted == 1 and len(set(moves)) == 1 and len(moves) == 40

@@ -87,11 +87,13 @@ def create_app(db_url: str | None = None, workers: int = 2,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         await store.open()
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=die_with_parent)
-        for _ in range(workers):
-            pool.submit(warm)
-        hub = Hub(store, pool, review_limit or REVIEW_LIMIT)
+        spawn = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(workers, mp_context=spawn, initializer=die_with_parent)
+        analysis = ProcessPoolExecutor(1, mp_context=spawn, initializer=die_with_parent)
+        for executor, count in ((pool, workers), (analysis, 1)):
+            for _ in range(count):
+                executor.submit(warm)
+        hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis)
         app.state.hub = hub
         resumed = await hub.resume()
         if resumed:
@@ -101,6 +103,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
         finally:
             hub.close()
             pool.shutdown(wait=False, cancel_futures=True)
+            analysis.shutdown(wait=False, cancel_futures=True)
             await store.close()
 
     app = FastAPI(title="Ludoteca", lifespan=lifespan,

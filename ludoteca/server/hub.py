@@ -78,6 +78,8 @@ class LiveGame:
     failed_for: int | None = None  # the version the computer could not move in (logged)
     timer: asyncio.Task[None] | None = None
     review: asyncio.Future[list[dict[str, Any]]] | None = None
+    #: the hint being worked out, and the position version it is for (one at a time a game)
+    hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
 
     @property
     def ply(self) -> int:
@@ -115,9 +117,13 @@ class LiveGame:
 class Hub:
     """Every live game of this server process."""
 
-    def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT) -> None:
+    def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT,
+                 analysis: Executor | None = None) -> None:
+        """``pool`` plays the computer's moves; ``analysis`` (default: the same) answers hints
+        and reviews, so that what people ask for never queues in front of a computer move."""
         self.store = store
         self.pool = pool
+        self.analysis = analysis or pool
         self.review_limit = review_limit
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -596,11 +602,18 @@ class Hub:
             raise ActionError(403, "hints are for the player of a game against the computer")
         if live.row.status != "live" or _name(live.state.turn) not in seats:
             raise ActionError(409, "a hint is for your own turn in a game in play")
-        row = live.row
-        moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, workers.hint, row.game, row.rules,
-                                          live.state.start, moves, HINT_SECONDS)
+        pending = live.hint
+        if pending is None or pending[0] != live.version or (
+                pending[1].done() and pending[1].exception() is not None):
+            # one hint a position: asking again while it is worked out waits for the same one
+            row = live.row
+            moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
+            loop = asyncio.get_running_loop()
+            pending = live.version, asyncio.ensure_future(loop.run_in_executor(
+                self.analysis, workers.hint, row.game, row.rules, live.state.start, moves,
+                HINT_SECONDS))
+            live.hint = pending
+        return await asyncio.shield(pending[1])
 
     async def review(self, game_id: str) -> list[dict[str, Any]]:
         """The mistakes of a finished game (computed once, in a worker process)."""
@@ -612,7 +625,7 @@ class Hub:
             moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
             loop = asyncio.get_running_loop()
             live.review = asyncio.ensure_future(loop.run_in_executor(
-                self.pool, workers.review_game, row.game, row.rules, live.state.start, moves,
+                self.analysis, workers.review_game, row.game, row.rules, live.state.start, moves,
                 self.review_limit))
         try:
             return await asyncio.shield(live.review)
