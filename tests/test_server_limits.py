@@ -106,7 +106,8 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1),
+    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1,
+                                                      games_per_minute=100),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -284,3 +285,22 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
 
     submitted, moves = asyncio.run(scenario())
     assert submitted == 1 and len(set(moves)) == 1 and len(moves) == 40
+
+
+def test_game_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
+    with TestClient(create_app(url(tmp_path), workers=1, games_per_minute=5)) as client:
+        for _ in range(5):
+            new(client, game="felli", opponent="hotseat")
+        refused = client.post("/api/games", json={"game": "felli", "opponent": "hotseat"})
+        assert refused.status_code == 429 and "a minute" in refused.json()["error"]
+
+
+def test_rate_limit_window_slides() -> None:
+    from ludoteca.server.limits import RateLimit
+
+    now = [0.0]
+    limit = RateLimit(2, 60.0, clock=lambda: now[0])
+    assert limit.allow("a") and limit.allow("a") and not limit.allow("a")
+    assert limit.allow("b")
+    now[0] = 60.5
+    assert limit.allow("a")

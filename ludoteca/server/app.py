@@ -32,7 +32,7 @@ from ..core import LudotecaError
 from ..games import resolve
 from ..record import loads
 from .hub import REVIEW_LIMIT, ActionError, Hub
-from .limits import BodyLimit, SecurityHeaders, nesting, origin_allowed
+from .limits import BodyLimit, RateLimit, SecurityHeaders, nesting, origin_allowed
 from .store import Store, default_url
 from .workers import die_with_parent, warm
 
@@ -41,6 +41,7 @@ __all__ = ["create_app", "serve"]
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes in one websocket message
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
+GAMES_PER_MINUTE = 30  # new games from one address in a minute
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 log = logging.getLogger("ludoteca.server")
 
@@ -76,12 +77,14 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(db_url: str | None = None, workers: int = 2,
                review_limit: Limit | None = None, api_docs: bool = False,
-               origins: tuple[str, ...] = ()) -> FastAPI:
+               origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE
+               ) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
     each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
     OpenAPI pages at ``/api/docs``; ``origins`` are the web origins, besides the server's own,
-    whose pages may open game websockets (``"*"``: any)."""
+    whose pages may open game websockets (``"*"``: any); ``games_per_minute`` bounds how many
+    games one address creates a minute."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -110,6 +113,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
                   docs_url="/api/docs" if api_docs else None, redoc_url=None,
                   openapi_url="/api/openapi.json" if api_docs else None)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    creations = RateLimit(games_per_minute, 60.0)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ActionError)
@@ -180,6 +184,9 @@ def create_app(db_url: str | None = None, workers: int = 2,
     @app.post("/api/games", status_code=201)
     async def create(request: Request, body: NewGame) -> dict[str, Any]:
         """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
+        if not creations.allow(request.client.host if request.client else "?"):
+            raise ActionError(429, f"at most {GAMES_PER_MINUTE} new games a minute from one "
+                                   "address; wait a moment")
         game_id, tokens = await hub_of(request).create(
             body.game, body.rules, body.opponent, body.colour, body.level, body.position,
             body.clock)

@@ -6,17 +6,20 @@
   headers that stop sniffing, framing and referrer leaks;
 - :func:`nesting`: how deeply a JSON text nests, read without parsing it (so a hostile message
   of a thousand brackets is refused before the JSON reader recurses into it);
-- :func:`origin_allowed`: the websocket Origin check.
+- :func:`origin_allowed`: the websocket Origin check;
+- :class:`RateLimit`: at most so many events per client in a sliding window.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["BodyLimit", "SecurityHeaders", "nesting", "origin_allowed"]
+__all__ = ["BodyLimit", "RateLimit", "SecurityHeaders", "nesting", "origin_allowed"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -138,3 +141,29 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str])
     if "*" in allowed or origin in allowed:
         return True
     return host is not None and urlsplit(origin).netloc == host
+
+
+class RateLimit:
+    """At most ``events`` per ``seconds`` for each key (a client's address); memory stays
+    bounded by forgetting keys whose window has passed."""
+
+    def __init__(self, events: int, seconds: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.events = events
+        self.seconds = seconds
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Count an event for ``key`` if the window has room; whether it had."""
+        now = self.clock()
+        if len(self._seen) > 10_000:
+            for stale in [k for k, q in self._seen.items() if q[-1] <= now - self.seconds]:
+                del self._seen[stale]
+        times = self._seen.setdefault(key, deque())
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        if len(times) >= self.events:
+            return False
+        times.append(now)
+        return True
