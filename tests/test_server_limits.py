@@ -304,3 +304,17 @@ def test_rate_limit_window_slides() -> None:
     assert limit.allow("b")
     now[0] = 60.5
     assert limit.allow("a")
+
+
+def test_games_touched_over_http_leave_memory_when_idle(tmp_path: Path) -> None:
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        game_id, tokens = new(client, game="felli", opponent="hotseat")
+        client.post(f"/api/games/{game_id}/actions",
+                    json={"token": tokens["white"], "type": "move", "move": "b2-c3", "ply": 0})
+        assert game_id in hub.games
+        assert hub.evict_idle(idle=3600) == 0  # recently used: stays
+        dropped = client.portal.call(lambda: hub.evict_idle(idle=0))  # type: ignore[attr-defined]
+        assert dropped >= 1 and game_id not in hub.games
+        again = client.get(f"/api/games/{game_id}").json()
+        assert again["moves"] == ["b2-c3"] and game_id in hub.games

@@ -101,9 +101,11 @@ def create_app(db_url: str | None = None, workers: int = 2,
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
+        sweeper = asyncio.get_running_loop().create_task(hub.sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             hub.close()
             pool.shutdown(wait=False, cancel_futures=True)
             analysis.shutdown(wait=False, cancel_futures=True)

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 SWAP = {"white": "black", "black": "white"}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
+IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
 
 
@@ -80,6 +82,8 @@ class LiveGame:
     review: asyncio.Future[list[dict[str, Any]]] | None = None
     #: the hint being worked out, and the position version it is for (one at a time a game)
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    #: when the game was last asked for (monotonic seconds), for idle eviction
+    used: float = 0.0
 
     @property
     def ply(self) -> int:
@@ -230,8 +234,10 @@ class Hub:
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, loaded from the store if needed; 404 if unknown."""
-        if game_id in self.games:
-            return self.games[game_id]
+        live = self.games.get(game_id)
+        if live is not None:
+            live.used = time.monotonic()
+            return live
         async with self._loading:
             if game_id in self.games:
                 return self.games[game_id]
@@ -246,7 +252,7 @@ class Hub:
             except LudotecaError as error:  # a stored game the engine no longer accepts
                 log.error("game %s cannot be replayed: %s", game_id, error)
                 raise ActionError(500, f"game {game_id!r} cannot be replayed: {error}") from None
-            live = LiveGame(row, state)
+            live = LiveGame(row, state, used=time.monotonic())
             self.games[game_id] = live
         # a game loaded from the store may be waiting for the computer, or have a clock running
         self._after_change(live)
@@ -294,10 +300,30 @@ class Hub:
         """Forget a closed connection; a game nobody watches and nothing runs for (computer
         turn, clock, analysis) leaves memory, to be reloaded from the store when next asked."""
         live.watchers.discard(watcher)
+        self._evict(live)
+
+    def _evict(self, live: LiveGame) -> bool:
         busy = live.thinking_for is not None or live.timer is not None or (
-            live.review is not None and not live.review.done())
+            live.review is not None and not live.review.done()) or (
+            live.hint is not None and not live.hint[1].done())
         if not live.watchers and not busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
+            return True
+        return False
+
+    def evict_idle(self, idle: float = IDLE_SECONDS) -> int:
+        """Drop from memory the games nobody watches, nothing runs for and nobody asked for in
+        ``idle`` seconds, whatever the transport that loaded them; how many."""
+        limit = time.monotonic() - idle
+        return sum(self._evict(live) for live in list(self.games.values()) if live.used <= limit)
+
+    async def sweep(self, every: float = 60.0) -> None:
+        """Evict idle games every ``every`` seconds, until cancelled (runs for the server)."""
+        while True:
+            await asyncio.sleep(every)
+            dropped = self.evict_idle()
+            if dropped:
+                log.info("%d idle games left memory; %d stay", dropped, len(self.games))
 
     async def broadcast(self, live: LiveGame) -> None:
         """Send the new position to every watcher (each sees its own seats' view)."""
