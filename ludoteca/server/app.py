@@ -91,8 +91,10 @@ def create_app(db_url: str | None = None, workers: int = 2,
         store = Store(db_url or default_url())
         await store.open()
         spawn = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(workers, mp_context=spawn, initializer=die_with_parent)
-        analysis = ProcessPoolExecutor(1, mp_context=spawn, initializer=die_with_parent)
+        pool = ProcessPoolExecutor(workers, mp_context=spawn, initializer=die_with_parent,
+                                   initargs=(os.getpid(),))
+        analysis = ProcessPoolExecutor(1, mp_context=spawn, initializer=die_with_parent,
+                                       initargs=(os.getpid(),))
         for executor, count in ((pool, workers), (analysis, 1)):
             for _ in range(count):
                 executor.submit(warm)

@@ -18,13 +18,13 @@ from ..core import State
 from ..games import resolve
 
 
-def die_with_parent() -> None:
-    """Have the kernel kill this worker when the server process dies, even by ``kill -9``
-    (Linux; elsewhere the pool's own shutdown is all there is)."""
+def die_with_parent(server: int) -> None:
+    """Have the kernel kill this worker when the server process ``server`` dies, even by
+    ``kill -9`` (Linux; elsewhere the pool's own shutdown is all there is)."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the server died before this line: follow it now
+        if os.getppid() != server:  # the server died before this line: follow it now
             os._exit(1)
 
 
