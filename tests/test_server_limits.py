@@ -318,3 +318,12 @@ def test_games_touched_over_http_leave_memory_when_idle(tmp_path: Path) -> None:
         assert dropped >= 1 and game_id not in hub.games
         again = client.get(f"/api/games/{game_id}").json()
         assert again["moves"] == ["b2-c3"] and game_id in hub.games
+
+
+def test_unknown_games_and_pages_get_a_not_found_page(client: TestClient) -> None:
+    for path in ("/game/doesnotexist", "/nowhere"):
+        page = client.get(path)
+        assert page.status_code == 404 and "Back to the lobby" in page.text
+    assert client.get("/api/games/doesnotexist").json()["error"].startswith("no game")
+    game_id, _ = new(client, game="felli", opponent="hotseat")
+    assert client.get(f"/game/{game_id}").status_code == 200

@@ -133,7 +133,9 @@ def create_app(db_url: str | None = None, workers: int = 2,
         return _error(400, "bad request: " + "; ".join(problems))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+            return FileResponse(STATIC / "missing.html", status_code=404)
         return _error(error.status_code, str(error.detail))
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -146,7 +148,13 @@ def create_app(db_url: str | None = None, workers: int = 2,
         return FileResponse(STATIC / "lobby.html")
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
+    async def game_page(request: Request, game_id: str) -> FileResponse:
+        try:
+            await hub_of(request).get(game_id)
+        except ActionError as error:
+            if error.status == 404:
+                return FileResponse(STATIC / "missing.html", status_code=404)
+            raise
         return FileResponse(STATIC / "game.html")
 
     @app.get("/review", include_in_schema=False)
