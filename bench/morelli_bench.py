@@ -12,6 +12,8 @@ import argparse
 import random
 import time
 
+import ludoteca
+from ludoteca.games.kernels import random_plies
 from ludoteca.games.morelli import Morelli
 from ludoteca.perft import perft
 
@@ -38,18 +40,14 @@ def main() -> None:
     seconds, moves = pure(args.games, args.seed)
     print(f"pure python   {moves / seconds:11,.0f} random moves/s "
           f"({args.games / seconds:.1f} games/s, {moves / args.games:.1f} moves/game)")
-    try:
-        from ludoteca.games.morelli_kernel import random_games
-    except ImportError:
-        print("numba kernel  not installed")
-    else:
-        random_games(1, 0)  # compile (or load the cached build) outside the timing
-        games = args.games * 20
-        start = time.perf_counter()
-        moves = random_games(games, args.seed)
-        seconds = time.perf_counter() - start
-        print(f"numba kernel  {moves / seconds:11,.0f} random moves/s "
-              f"({games / seconds:.1f} games/s)")
+    start_state = ludoteca.new_game("morelli", seed=args.seed)
+    random_plies(start_state, 1, 0)  # compile (or load the cache) outside the timing
+    games = args.games * 20
+    start = time.perf_counter()
+    moves = random_plies(start_state, games, args.seed)
+    seconds = time.perf_counter() - start
+    print(f"numba kernel  {moves / seconds:11,.0f} random moves/s "
+          f"({games / seconds:.1f} games/s)")
     state = Morelli.new(setup=SETUP)
     start = time.perf_counter()
     nodes = perft(state, 3)

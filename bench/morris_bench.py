@@ -20,6 +20,7 @@ import random
 import time
 
 import ludoteca
+from ludoteca.games.kernels import random_plies
 from ludoteca.perft import perft
 
 CAP = 200
@@ -67,15 +68,11 @@ def main() -> None:
     args = parser.parse_args()
 
     rows = {"ludoteca (pure python)": ours(args.games, args.seed)}
-    try:
-        from ludoteca.games.morris_kernel import random_games
-    except ImportError:
-        print("numba kernel not installed")
-    else:
-        random_games(1, 0)  # compile (or load the cached build) outside the timing
-        start = time.perf_counter()
-        plies = random_games(args.games, args.seed)
-        rows["ludoteca (numba kernel)"] = (time.perf_counter() - start, plies)
+    start_state = ludoteca.new_game("morris:repetition=0,move_rule=0")
+    random_plies(start_state, 1, 0, 200)  # compile (or load the cached build) outside the timing
+    start = time.perf_counter()
+    plies = random_plies(start_state, args.games, args.seed, 200)
+    rows["ludoteca (numba kernel)"] = (time.perf_counter() - start, plies)
     theirs = openspiel(args.games, args.seed)
     if theirs is None:
         print("openspiel not installed (pip install open-spiel)")

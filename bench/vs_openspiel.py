@@ -14,7 +14,7 @@ count and the mean time per move of both sides, and appends one JSON line per ga
   among the legal actions at each step, as ``RandomRolloutEvaluator`` does, but run on the engine
   directly (:class:`EngineRollouts`), several times faster than through the adapter.
 - Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
-  by our compiled kernel (:mod:`ludoteca.games.morelli_kernel`): uniformly random moves to the
+  by our compiled kernel (:func:`ludoteca.games.kernels.random_game`): uniformly random moves to the
   end of the game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times
   faster.
 """
@@ -56,18 +56,17 @@ class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
     """Uniformly random Morelli playouts to the end, played by the compiled kernel."""
 
     def __init__(self, rng: np.random.RandomState) -> None:
-        from ludoteca.games.morelli_kernel import play_random
+        from ludoteca.games.kernels import random_game
 
         self.rng = rng
-        self.play_random = play_random
+        self.random_game = random_game
 
     def evaluate(self, state: LudotecaState) -> np.ndarray:
         if state.is_terminal():
             return np.array(state.returns())
-        _, _, king = self.play_random(state.engine, int(self.rng.randint(2**31)))
-        if not king:
+        _, _, winner = self.random_game(state.engine, int(self.rng.randint(2**31)))
+        if winner is None:
             return np.zeros(2)
-        winner = Color.BLACK if king == 1 else Color.WHITE
         returns = -np.ones(2)
         returns[int(winner)] = 1.0
         return returns

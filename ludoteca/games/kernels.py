@@ -18,9 +18,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ..core import Color, State
 from . import felli_kernel as felli
 from . import morelli_kernel as morelli
 from . import morris_kernel as morris
+from .kernel import LOSS, ONGOING, TURN, UNDO, WIN
 
 
 def _drop_stale_caches() -> None:
@@ -43,7 +45,8 @@ def _drop_stale_caches() -> None:
 
 _drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
-__all__ = ["captures", "evaluate", "generate", "make", "status", "tactical", "unmake"]
+__all__ = ["captures", "evaluate", "generate", "make", "random_game", "random_plies", "status",
+           "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
 MORRIS, FELLI, MORELLI = 0, 1, 2
@@ -123,3 +126,53 @@ def captures(kind: int, st: IntArray, prm: IntArray, row: IntArray, n: int) -> i
             row[found] = move
             found += 1
     return found
+
+
+@njit(cache=True)
+def _random_game(kind: int, st: IntArray, prm: IntArray, seed: int, cap: int,
+                 codes: IntArray, counts: IntArray) -> tuple[int, int]:
+    np.random.seed(seed)
+    out = np.empty(4096, dtype=np.int64)
+    undo = np.zeros(UNDO, dtype=np.int64)
+    plies = 0
+    while True:
+        n = generate(kind, st, prm, out)
+        result = status(kind, st, prm, n)
+        if result != ONGOING or plies >= cap:
+            return plies, result
+        code = out[np.random.randint(0, n)]
+        if plies < codes.size:
+            codes[plies] = code
+            counts[plies] = n
+        make(kind, st, prm, code, undo)
+        plies += 1
+
+
+def random_game(state: State, seed: int, cap: int = 1000
+                ) -> tuple[list[int], list[int], Color | None]:
+    """A uniformly random game from ``state`` (left unchanged), played by its kernel without
+    repetition draws: the move codes, the number of legal moves before each, and the winner
+    (``None`` for a draw or a game stopped at ``cap`` plies)."""
+    kernel = state.game.kernel(state.rules)
+    if kernel is None:
+        raise ValueError(f"{state.game.title} has no compiled kernel")
+    st = kernel.pack(state)
+    codes = np.zeros(cap, dtype=np.int64)
+    counts = np.zeros(cap, dtype=np.int64)
+    plies, result = _random_game(kernel.kind, st, kernel.prm, seed, cap, codes, counts)
+    mover = Color(int(st[TURN]))
+    winner = {LOSS: mover.other, WIN: mover}.get(int(result))
+    return codes[:plies].tolist(), counts[:plies].tolist(), winner
+
+
+def random_plies(state: State, games: int, seed: int, cap: int = 1000) -> int:
+    """Play ``games`` random games from ``state``; the total number of plies (a benchmark)."""
+    kernel = state.game.kernel(state.rules)
+    if kernel is None:
+        raise ValueError(f"{state.game.title} has no compiled kernel")
+    empty = np.zeros(0, dtype=np.int64)
+    total = 0
+    for g in range(games):
+        total += _random_game(kernel.kind, kernel.pack(state), kernel.prm, seed + g, cap,
+                              empty, empty)[0]
+    return total
