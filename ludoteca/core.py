@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .games.kernel import Kernel
 
 __all__ = [
+    "ENDLESS",
     "LADDER",
     "MEN",
     "TEXTS",
@@ -339,6 +340,9 @@ class Rung:
     description: str
 
 
+#: the longest game declared where the rules themselves do not end games (draw rules off)
+ENDLESS = 100_000
+
 #: the ladder of a game that declares none: alpha-beta search with its evaluation
 LADDER: tuple[Rung, ...] = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
@@ -424,8 +428,9 @@ class Game(ABC):
 
     @classmethod
     def longest_game(cls, rules: RuleSet) -> int:
-        """An upper bound on the plies of a game (the draw rules' bound where they end games)."""
-        return 1000
+        """An upper bound on the plies of a game under these rules (with the draw rules off,
+        where games could go on for ever, a large cap: :data:`ENDLESS`)."""
+        return ENDLESS
 
     @classmethod
     def rule_set_names(cls) -> list[str]:

@@ -327,3 +327,13 @@ def test_unknown_games_and_pages_get_a_not_found_page(client: TestClient) -> Non
     assert client.get("/api/games/doesnotexist").json()["error"].startswith("no game")
     game_id, _ = new(client, game="felli", opponent="hotseat")
     assert client.get(f"/game/{game_id}").status_code == 200
+
+
+def test_records_are_replayed_in_a_worker(client: TestClient) -> None:
+    shuffle = ["a1-c1", "a5-c5", "c1-a1", "c5-a5"] * 250  # 1,000 legal plies
+    text = ('[Game "felli"]\n[Rules "felli:repetition=0,move_rule=0"]\n'
+            '[Position "b../..././.../w.. w 0 0"]\n\n' + " ".join(shuffle) + " *")
+    answer = client.post("/api/records/replay", json={"text": text})
+    assert answer.status_code == 200 and len(answer.json()["positions"]) == 1001
+    bad = client.post("/api/records/replay", json={"text": '[Game "felli"]\n\n1. b2-c3 b4-c3 *'})
+    assert bad.status_code == 400 and "b4-c3" in bad.json()["error"]

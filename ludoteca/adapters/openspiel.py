@@ -45,7 +45,8 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         probe = self._start()
         self.points = len(self.game_cls.board(self.rules).points)
         self.planes = len(probe.planes()) + 1
-        max_length = self.game_cls.longest_game(self.rules)
+        # a capture chain is an action per leap: at most one extra action per captured piece
+        max_length = self.game_cls.longest_game(self.rules) + self.points
         game_type = _game_type(game, str(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.game_cls.num_distinct_actions(self.rules),

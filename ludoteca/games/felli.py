@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import ClassVar
 
 from ..core import (
+    ENDLESS,
     BoardDescription,
     Color,
     Game,
@@ -442,6 +443,14 @@ class Felli(PointBoardGame):
         from .felli_solver import FelliSolver
 
         return FelliSolver(rules)
+
+    @classmethod
+    def longest_game(cls, rules: RuleSet) -> int:
+        """At most ``move_rule`` plies pass between two captures or promotions (11 captures
+        end a game; each side's six men can be promoted once)."""
+        quiet = int(rules["move_rule"])
+        resets = 11 + (12 if rules["mullah"] else 0)
+        return (resets + 1) * quiet if quiet else ENDLESS
 
     @classmethod
     def kernel(cls, rules: RuleSet) -> Kernel:

@@ -23,6 +23,7 @@ from functools import cache
 from typing import ClassVar
 
 from ..core import (
+    ENDLESS,
     Color,
     Game,
     InvalidMoveError,
@@ -608,7 +609,10 @@ class Morris(PointBoardGame):
 
     @classmethod
     def longest_game(cls, rules: RuleSet) -> int:
-        return 1000
+        """Every man is placed once; between two removals (at most 2 x men - 5: a side is
+        beaten at two) no more than ``move_rule`` plies move a man."""
+        men, quiet = VARIANTS[rules.name].men, int(rules["move_rule"])
+        return 2 * men + (2 * men - 4) * quiet if quiet else ENDLESS
 
     @classmethod
     def num_distinct_actions(cls, rules: RuleSet) -> int:

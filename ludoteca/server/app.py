@@ -30,11 +30,10 @@ from .. import svg
 from ..ai import Limit
 from ..core import LudotecaError
 from ..games import resolve
-from ..record import loads
 from .hub import REVIEW_LIMIT, ActionError, Hub
 from .limits import BodyLimit, RateLimit, SecurityHeaders, nesting, origin_allowed
 from .store import Store, default_url
-from .workers import die_with_parent, warm
+from .workers import die_with_parent, replay_record, warm
 
 __all__ = ["create_app", "serve"]
 
@@ -250,27 +249,14 @@ def create_app(db_url: str | None = None, workers: int = 2,
             "Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'})
 
     @app.post("/api/records/replay")
-    async def replay(body: RecordText) -> dict[str, Any]:
-        """Replay a text record: every position from the start, for stepping through it."""
-        try:
-            game = loads(body.text)
-        except LudotecaError as error:
-            raise ActionError(400, str(error)) from None
-        state = game.start()
-        positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
-                      "turn": state.turn.name.lower()}]
-        for move in game.state.moves:
-            gesture = state.gesture(move.code)
-            state.push(move)
-            positions.append({"pieces": state.pieces(), "last": gesture, "move": str(move),
-                              "turn": state.turn.name.lower()})
-        outcome = game.state.outcome()
-        return {"game": state.game.name, "title": state.game.title_of(state.rules),
-                "rules": str(state.rules),
-                "tags": game.tags, "result": game.result,
-                "ending": outcome.explain() if outcome else None,
-                "board": svg.board_view(state),
-                "positions": positions}
+    async def replay(request: Request, body: RecordText) -> dict[str, Any]:
+        """Replay a text record: every position from the start, for stepping through it (in a
+        worker process: a long record never holds up the server)."""
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(hub_of(request).analysis, replay_record, body.text)
+        if "error" in answer:
+            raise ActionError(400, answer["error"])
+        return answer
 
     # --- websocket ----------------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")

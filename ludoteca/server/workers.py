@@ -14,8 +14,10 @@ from typing import Any
 
 from ..ai import Limit, make_agent
 from ..ai.analysis import analyse, review
-from ..core import State
+from ..core import LudotecaError, State
 from ..games import resolve
+from ..record import loads
+from ..svg import board_view
 
 
 def die_with_parent(server: int) -> None:
@@ -70,3 +72,25 @@ def review_game(game: str, rules: str, start: str, moves: list[str],
     return [{"index": ply - first - 1, "move": str(move), "best": str(best.move),
              "loss": round(loss, 3), "text": best.text, "pv": [str(m) for m in best.pv]}
             for ply, move, best, loss in review(state, limit)]
+
+
+def replay_record(text: str) -> dict[str, Any]:
+    """Every position of a text record from its start, for stepping through it; or
+    ``{"error": reason}`` for a bad record.  (The request body limit bounds its length.)"""
+    try:
+        game = loads(text)
+    except LudotecaError as error:
+        return {"error": str(error)}
+    state = game.start()
+    positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
+                                        "turn": state.turn.name.lower()}]
+    for move in game.state.moves:
+        gesture = state.gesture(move.code)
+        state.push(move)
+        positions.append({"pieces": state.pieces(), "last": gesture, "move": str(move),
+                          "turn": state.turn.name.lower()})
+    outcome = game.state.outcome()
+    return {"game": state.game.name, "title": state.game.title_of(state.rules),
+            "rules": str(state.rules), "tags": game.tags, "result": game.result,
+            "ending": outcome.explain() if outcome else None, "board": board_view(state),
+            "positions": positions}
