@@ -520,8 +520,8 @@ _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
     Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
     Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
-    Rung("search:depth=5", "five plies"),
-    Rung("search:depth=6", "six plies"),
+    Rung("search:depth=4", "four plies"),
+    Rung("search:depth=7", "seven plies"),
     Rung("search:time=1", "about a second a move (ten plies and more)"),
 )
 
