@@ -337,3 +337,26 @@ def test_records_are_replayed_in_a_worker(client: TestClient) -> None:
     assert answer.status_code == 200 and len(answer.json()["positions"]) == 1001
     bad = client.post("/api/records/replay", json={"text": '[Game "felli"]\n\n1. b2-c3 b4-c3 *'})
     assert bad.status_code == 400 and "b4-c3" in bad.json()["error"]
+
+
+def test_one_address_has_a_bounded_number_of_computer_games_and_sockets(
+        client: TestClient) -> None:
+    from contextlib import ExitStack
+
+    made = [new(client, game="felli", opponent="computer", level=1) for _ in range(8)]
+    refused = client.post("/api/games", json={"game": "felli", "opponent": "computer"})
+    assert refused.status_code == 429 and "at once" in refused.json()["error"]
+    game_id, tokens = made[0]
+    client.post(f"/api/games/{game_id}/actions", json={"token": tokens["white"],
+                                                      "type": "resign"})
+    new(client, game="felli", opponent="computer", level=1)  # a finished one frees a place
+    with ExitStack() as stack:
+        for _ in range(32):
+            stack.enter_context(client.websocket_connect(f"/ws/games/{game_id}"))
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                f"/ws/games/{game_id}"):
+            pass
+        assert closed.value.code == 1008
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # the others have closed
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert ws.receive_json()["type"] == "state"

@@ -41,6 +41,7 @@ STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # bytes in one websocket message
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
 GAMES_PER_MINUTE = 30  # new games from one address in a minute
+SOCKETS_PER_CLIENT = 32  # open game websockets from one address
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 log = logging.getLogger("ludoteca.server")
 
@@ -117,6 +118,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
                   openapi_url="/api/openapi.json" if api_docs else None)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     creations = RateLimit(games_per_minute, 60.0)
+    sockets: dict[str, int] = {}  # open game websockets per client address
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ActionError)
@@ -200,7 +202,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
                                    "address; wait a moment")
         game_id, tokens = await hub_of(request).create(
             body.game, body.rules, body.opponent, body.colour, body.level, body.position,
-            body.clock)
+            body.clock, request.client.host if request.client else "?")
         return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
     @app.post("/api/games/{game_id}/join")
@@ -268,6 +270,19 @@ def create_app(db_url: str | None = None, workers: int = 2,
                               origins):
             await websocket.close(code=1008, reason="this origin may not open game sockets")
             return
+        address = websocket.client.host if websocket.client else "?"
+        if sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
+            await websocket.close(code=1008, reason="too many connections from one address")
+            return
+        sockets[address] = sockets.get(address, 0) + 1
+        try:
+            await _serve_socket(websocket, game_id)
+        finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
+
+    async def _serve_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
         hub = hub_of(websocket)
         try:

@@ -39,6 +39,7 @@ SWAP = {"white": "black", "black": "white"}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
+COMPUTER_GAMES = 8  # games against the computer in play at once from one address
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
 
 
@@ -131,6 +132,8 @@ class Hub:
         self.review_limit = review_limit
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: per client address, the games against the computer it created (pruned as they end)
+        self._computer_games: dict[str, set[str]] = {}
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self._rematch_key = b""
         self._loading = asyncio.Lock()
@@ -173,8 +176,10 @@ class Hub:
     # --- creating, loading, joining -----------------------------------------------------------
     async def create(self, game: str, rules: str | None, opponent: str, colour: str,
                      level: int | None, position: str | None,
-                     clock: str | None = None) -> tuple[str, dict[str, str]]:
-        """A new game; its id and the seat tokens of its creator (colour name -> token)."""
+                     clock: str | None = None, client: str = "") -> tuple[str, dict[str, str]]:
+        """A new game; its id and the seat tokens of its creator (colour name -> token).  One
+        ``client`` (address) has at most :data:`COMPUTER_GAMES` games against the computer in
+        play at once."""
         try:
             game_cls, ruleset = resolve(game, rules or None)
             start = game_cls.from_position_code(position.strip(), ruleset) if position else None
@@ -199,10 +204,18 @@ class Hub:
             if not 1 <= number <= len(ladder):
                 raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
             kinds[other] = f"level:{number}"
+            mine = {g for g in self._computer_games.get(client, set())
+                    if g in self.games and self.games[g].row.status == "live"}
+            if len(mine) >= COMPUTER_GAMES:
+                raise ActionError(429, f"at most {COMPUTER_GAMES} games against the computer at "
+                                       "once from one address; finish or resign one first")
+            self._computer_games[client] = mine
         elif opponent == "hotseat":
             tokens[other] = token
         row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
                                control)
+        if opponent == "computer":
+            self._computer_games[client].add(row.id)
         return row.id, tokens
 
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
