@@ -351,3 +351,25 @@ def test_pages_work_under_the_content_security_policy(browser: Any, server: str)
         assert not problems, problems
     finally:
         context.close()
+
+
+def test_the_board_faces_its_player_and_remembers_a_flip(page: Any, server: str) -> None:
+    """Playing Black against the computer, Black's side is at the bottom; a flip by hand is
+    kept across a reload."""
+    start(page, server, "morris", "computer", level=1, colour="black")
+    wait_moves(page, 1)
+
+    def top(name: str) -> float:
+        box = point(page, name).bounding_box()
+        assert box is not None
+        return float(box["y"])
+
+    assert top("a1") < top("a7")  # rank 1 drawn at the top: the board is turned for Black
+    page.reload()
+    page.wait_for_selector("#board .pt")
+    assert top("a1") < top("a7")
+    page.click("#flip")
+    assert top("a1") > top("a7")
+    page.reload()
+    page.wait_for_selector("#board .pt")
+    assert top("a1") > top("a7")

@@ -63,6 +63,9 @@ function receive(next) {
     board = new Board($("board"), view.board, touch);
     document.title = `Ludoteca — ${view.title}`;
     $("rules-summary").textContent = view.summary;
+    // the board faces its player (Black's men at the bottom for Black), unless turned by hand
+    const stored = localStorage.getItem(`ludoteca:flip:${gameId}`);
+    flipped = stored === null ? view.you.length === 1 && view.you[0] === "black" : stored === "1";
   }
   board.flipped = flipped;
   render();
@@ -303,7 +306,11 @@ $("rematch-button").onclick = () => { askedRematch = true; send({ type: "rematch
 $("hint").onclick = () => { $("hint-text").textContent = "Thinking about a hint…"; send({ type: "hint" }); };
 $("draw").onclick = () => send({ type: "offer_draw" });
 $("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
-$("flip").onclick = () => { flipped = !flipped; if (board) { board.flipped = flipped; render(); } };
+$("flip").onclick = () => {
+  flipped = !flipped;
+  localStorage.setItem(`ludoteca:flip:${gameId}`, flipped ? "1" : "0");
+  if (board) { board.flipped = flipped; render(); }
+};
 $("offer-yes").onclick = () => send({ type: `accept_${$("offer").dataset.kind}` });
 $("offer-no").onclick = () => send({ type: `decline_${$("offer").dataset.kind}` });
 $("copy-invite").onclick = async () => {
