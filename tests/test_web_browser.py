@@ -373,3 +373,19 @@ def test_the_board_faces_its_player_and_remembers_a_flip(page: Any, server: str)
     page.reload()
     page.wait_for_selector("#board .pt")
     assert top("a1") > top("a7")
+
+
+def test_keyboard_focus_stays_on_the_board_after_moves(page: Any, server: str) -> None:
+    """Hot seat by keyboard: after each move (and the redraw the server's update causes) the
+    focus is still on the point that was played, so play goes on without tabbing back."""
+    start(page, server, "felli", "hotseat")
+    point(page, "c2").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowUp")  # to c3, the only empty point next to c2
+    assert page.evaluate("document.activeElement.dataset.name") == "c3"
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    page.wait_for_timeout(300)  # the update from the server redraws the board
+    assert page.evaluate("document.activeElement.dataset.name") == "c3"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.name") == "c4"

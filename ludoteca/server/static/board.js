@@ -49,6 +49,9 @@ export class Board {
   // changed: [i] (converted), removed: [{point, token}] (captured), hint: [[kind, i]]}
   draw(pieces, marks = {}) {
     const svg = this.svg;
+    // a redraw replaces the points: keep the keyboard focus on the same point
+    const active = document.activeElement;
+    const focused = active && svg.contains(active) ? active.getAttribute("data-point") : null;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const board = this.board;
     const ground = el("g", { class: "ground" }, svg);
@@ -105,6 +108,10 @@ export class Board {
       if (target === "take") el("circle", { cx, cy, r: UNIT * 0.4, class: "ring take" }, g);
       else if (target) el("circle", { cx, cy, r: UNIT * 0.13, class: "dot" }, g);
     });
+    if (focused !== null) {
+      const again = svg.querySelector(`.pt[data-point="${focused}"]`);
+      if (again) again.focus();
+    }
   }
 
   _piece(g, token, cx, cy, effect) {
