@@ -677,6 +677,11 @@ class State(ABC):
         """
         return ()
 
+    def notice(self) -> str | None:
+        """A sentence about the position that a status line should add (``"White has three
+        men left and may fly to any empty point."``), or ``None``."""
+        return None
+
     def in_hand(self) -> tuple[int, int] | None:
         """Men still to be placed (White, Black), or None in a game without placing."""
         return None

@@ -360,3 +360,13 @@ def test_one_address_has_a_bounded_number_of_computer_games_and_sockets(
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # the others have closed
         ws.send_text(json.dumps({"type": "hello"}))
         assert ws.receive_json()["type"] == "state"
+
+
+def test_the_status_says_who_may_fly(client: TestClient) -> None:
+    code = "W.W/.B./.../.....W/.../B../BB. w 0 0 0 40"
+    game_id, _ = new(client, game="morris", opponent="hotseat", position=code)
+    assert client.get(f"/api/games/{game_id}").json()["notice"] == (
+        "White has three men left and may fly to any empty point.")
+    game_id, _ = new(client, game="morris", opponent="hotseat", rules="morris-6",
+                     position="W.W/.B./W..B/.B./... w 0 0 0 30")
+    assert client.get(f"/api/games/{game_id}").json()["notice"] is None  # no flying

@@ -133,8 +133,9 @@ class Variant:
     first: Color = Color.WHITE
     #: a board full when placing ends is a draw
     full_board_draw: bool = False
-    #: what the pieces are called
+    #: what a piece is called, and two or more
     piece: str = "man"
+    pieces: str = "men"
 
 
 VARIANTS: dict[str, Variant] = {
@@ -142,7 +143,7 @@ VARIANTS: dict[str, Variant] = {
     "morris-6": Variant("Six Men's Morris", SIX, 6),
     "morris-12": Variant("Twelve Men's Morris", TWELVE, 12, full_board_draw=True),
     "morabaraba": Variant("Morabaraba", TWELVE, 12, first=Color.BLACK, full_board_draw=True,
-                          piece="cow"),
+                          piece="cow", pieces="cows"),
     "morris-lasker": Variant("Lasker Morris", NINE, 10, lasker=True),
 }
 
@@ -415,6 +416,19 @@ class MorrisState(RepeatingState):
 
     def in_hand(self) -> tuple[int, int] | None:
         return self.hand[0], self.hand[1]
+
+    def notice(self) -> str | None:
+        """Who may fly (three men left, none in hand, under a rule set with flying)."""
+        if not self._flying:
+            return None
+        pieces = self.variant.pieces
+        flyers = [Color(c).title for c in (0, 1)
+                  if not self.hand[c] and self.men[c].bit_count() == 3]
+        if not flyers:
+            return None
+        who = " and ".join(flyers)
+        return (f"{who} {'has' if len(flyers) == 1 else 'have'} three {pieces} left and may "
+                f"fly to any empty point.")
 
     def planes(self) -> list[list[float]]:
         """White men, Black men, then White's and Black's men in hand (as fractions of the men

@@ -152,7 +152,8 @@ function renderStatus(extra) {
   else text = `${colourName(view.turn)} to move. You are watching.`;
   const last = view.moves.length && view.status !== "over"
     ? `${colourName(view.turn === "white" ? "black" : "white")} played ${view.moves[view.moves.length - 1]}. ` : "";
-  $("status").textContent = last + text + (view.status === "over" ? "" : hand);
+  const notice = view.notice && view.status === "live" ? ` ${view.notice}` : "";
+  $("status").textContent = last + text + (view.status === "over" ? "" : hand + notice);
   const banner = $("banner");
   banner.hidden = view.status !== "over";
   if (view.status === "over") {
@@ -202,6 +203,8 @@ setInterval(tick, 200);
 function renderPanels() {
   const seated = view.you.length > 0;
   const live = view.status === "live";
+  $("move-input").disabled = !live || !seated;
+  $("move-form").querySelector("button").disabled = !live || !seated;
   const free = view.players.white.seated ? "black" : "white";
   $("join").hidden = !(view.status === "waiting" && !seated);
   $("join-text").textContent = `This game waits for a player for ${colourName(free)}.`;
