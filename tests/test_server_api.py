@@ -400,14 +400,18 @@ def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) 
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+2")
     token = tokens["white"]
     clock = view(client, game_id)["clock"]
-    assert clock["control"] == "1+2" and clock["running"] == "white"
-    assert clock["white"] <= 60_000 and clock["black"] == 60_000
+    # the clocks start with the first move: nobody is charged before it
+    assert clock["control"] == "1+2" and clock["running"] is None
+    assert clock["white"] == clock["black"] == 60_000
     time.sleep(0.3)
     clock = act(client, game_id, token, type="move", move="d6", ply=0).json()["clock"]
-    most = (time.monotonic() - started) * 1000 + 10  # White's thinking time at most
-    # charged White's thinking time (between 0.3 s and the whole exchange), then added 2 s
-    assert 62_000 - most <= clock["white"] <= 62_000 - 300
-    assert clock["running"] == "black" and clock["black"] <= 60_000
+    assert clock["white"] == 60_000 and clock["running"] == "black"
+    time.sleep(0.3)
+    clock = act(client, game_id, token, type="move", move="f4", ply=1).json()["clock"]
+    most = (time.monotonic() - started) * 1000 + 10  # Black's thinking time at most
+    # charged Black's thinking time (between 0.3 s and the whole exchange), then added 2 s
+    assert 62_000 - most <= clock["black"] <= 62_000 - 300
+    assert clock["running"] == "white" and clock["white"] <= 60_000
     # a game of 3 seconds a side: Black lets the clock run out and loses on time
     game_id, tokens = new(client, game="felli", opponent="hotseat", clock="0.05+0")
     act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)

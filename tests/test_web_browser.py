@@ -263,7 +263,8 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
             assert wait_moves(page, 1) == ["d6"]
         running = eve.locator(".player .time.running")
         assert running.get_attribute("data-colour") == "black"
-        assert eve.locator('.player .time[data-colour="white"]').inner_text().startswith("4:5")
+        # the first move is not timed: White's clock still shows the whole five minutes
+        assert eve.locator('.player .time[data-colour="white"]').inner_text() == "5:00"
         eve.locator('#board .pt[data-name="f4"]').click()  # a spectator cannot move
         bob.locator('#board .pt[data-name="f4"]').click()
         for page in (ann, bob, eve):

@@ -235,8 +235,7 @@ class Hub:
             ply=0, result="*", clock=str(control) if control else None,
             white_ms=control.start_ms if control else None,
             black_ms=control.start_ms if control else None)
-        if control and row.status == "live":
-            row.clock_started = now_ms()
+        # clocks start with the first move: nobody is charged before the game has begun
         await self.store.add_game(row)
         log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
                  row.rules, mode, row.white, row.black)
@@ -293,8 +292,6 @@ class Hub:
             colour = "white" if live.row.white_token is None else "black"
             token = secrets.token_urlsafe(24)
             changes: dict[str, Any] = {"status": "live", f"{colour}_token": _hash(token)}
-            if live.row.clock:
-                changes["clock_started"] = now_ms()
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
         log.info("game %s: a player joined as %s", game_id, colour)
@@ -488,12 +485,13 @@ class Hub:
         changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}
         if live.row.clock:
             now = now_ms()
-            left = live.time_left(live.state.turn, now)
-            if left <= 0:
-                await self._flag(live)
-                return
-            control = TimeControl.parse(live.row.clock)
-            changes[f"{_name(live.state.turn)}_ms"] = left + control.increment_ms
+            if live.row.clock_started is not None:  # the first move is not timed
+                left = live.time_left(live.state.turn, now)
+                if left <= 0:
+                    await self._flag(live)
+                    return
+                control = TimeControl.parse(live.row.clock)
+                changes[f"{_name(live.state.turn)}_ms"] = left + control.increment_ms
             changes["clock_started"] = now
         outcome = trial.outcome()
         if outcome is not None:
