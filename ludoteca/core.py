@@ -328,6 +328,7 @@ TEXTS: Mapping[str, str] = {
     "to": "choose where it goes (dotted)",
     "take": "choose an enemy piece to remove (ringed red)",
     "continue": "choose the next point of the move",
+    "example": "",  # how a move is typed, e.g. "d6 or a1-a4xg7"
 }
 
 

@@ -380,6 +380,7 @@ def test_keyboard_focus_stays_on_the_board_after_moves(page: Any, server: str) -
     """Hot seat by keyboard: after each move (and the redraw the server's update causes) the
     focus is still on the point that was played, so play goes on without tabbing back."""
     start(page, server, "felli", "hotseat")
+    assert page.get_attribute("#move-input", "placeholder") == "e.g. b2-c3, d4xb2 or a1xc3xe5"
     point(page, "c2").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("ArrowUp")  # to c3, the only empty point next to c2

@@ -401,6 +401,7 @@ class Felli(PointBoardGame):
     state_class = FelliState
     texts: ClassVar[Mapping[str, str]] = {
         "continue": "continue the capture: choose the next landing point",
+        "example": "e.g. b2-c3, d4xb2 or a1xc3xe5",
              "move": "choose a piece to move"}
     summary = (
         "Six men each on two triangles that meet at the empty centre. A man steps one "

@@ -509,6 +509,7 @@ class Morelli(Game):
     title = "Morelli"
     texts: ClassVar[Mapping[str, str]] = {
         "place": "choose a square", "move": "choose a stone to move",
+        "example": "e.g. A5-L5",
              "take": "choose a stone to remove"}
     summary = (
         "Stones start on the red outer ring of a rainbow board. A stone moves like a "

@@ -550,7 +550,8 @@ class Morris(PointBoardGame):
     texts: ClassVar[Mapping[str, str]] = {"place": "choose a point to place a man",
              "place_or_move": "place a man or choose one to move",
              "move": "choose a man to move",
-             "take": "choose an enemy man to remove (ringed red)"}
+             "take": "choose an enemy man to remove (ringed red)",
+             "example": "e.g. d6, a1-a4 or d6xg7"}
     summary = (
         "Each player has nine men. Take turns placing them on the 24 points, then move "
         "them along the lines to a neighbouring empty point. Three of your men in a row "

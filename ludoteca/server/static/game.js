@@ -62,6 +62,7 @@ function receive(next) {
   if (!board) {
     board = new Board($("board"), view.board, touch);
     document.title = `Ludoteca — ${view.title}`;
+    $("move-input").placeholder = view.texts.example;
     $("rules-summary").textContent = view.summary;
     // the board faces its player (Black's men at the bottom for Black), unless turned by hand
     const stored = localStorage.getItem(`ludoteca:flip:${gameId}`);
