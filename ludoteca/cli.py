@@ -84,9 +84,14 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", type=Path, default=None, help="write the game record to this file")
     p.set_defaults(handler=_play)
 
-    p = sub.add_parser("solve", help="solve a rule set outright (where the game has a solver)")
+    p = sub.add_parser("solve", help="solve a rule set outright, or build its endgame tables "
+                       "(where the game has a solver)")
     p.add_argument("game")
     p.add_argument("--rules", default=None, help="rule set, e.g. NAME:SETTING,SETTING=VALUE")
+    p.add_argument("--men", type=int, default=None,
+                   help="the most men (pieces) a side in the table (default: the game's choice)")
+    p.add_argument("--stats", action="store_true",
+                   help="print each material class's win, loss and draw counts")
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("tournament", help="a round robin between agents, with Elo ratings")
@@ -180,7 +185,7 @@ def _solve(args: argparse.Namespace) -> int:
     from .solve import progress_bar
 
     game, rules = resolve(args.game, args.rules)
-    solver = game.solver(rules)
+    solver = game.solver(rules, args.men)
     if solver is None:
         return _fail(f"no solver for {rules}: {game.title} under these rules is not solved "
                      "outright")
@@ -192,6 +197,9 @@ def _solve(args: argparse.Namespace) -> int:
         bar.close()
     for line in table.summary():
         print(line)
+    if args.stats:
+        for line in table.stats():
+            print(line)
     how = "read from the cache" if cached else f"solved in {table.seconds:.1f}s and cached"
     print(f"table: {how} ({time.perf_counter() - started:.1f}s)")
     return 0

@@ -357,20 +357,29 @@ Progress = Callable[[str], None]
 
 
 class Table(ABC):
-    """A solved rule set: the exact value of every position it covers."""
+    """A solved rule set, or part of one: the exact value of every position it covers."""
 
     rules: RuleSet
     #: how long solving took (0 when read from a file)
     seconds: float = 0.0
 
+    def covers(self, state: State) -> bool:
+        """Whether ``state`` is one of the table's positions (endgame tables cover some)."""
+        return True
+
     @abstractmethod
     def lookup(self, state: State) -> tuple[int, int]:
         """``(value, plies)`` for the side to move: 1 win, -1 loss, 0 draw, and the plies to
-        the end under best play (the winner wins fastest, the loser loses slowest)."""
+        the end under best play (the winner wins fastest, the loser loses slowest).  Raises
+        :class:`InvalidRulesError` for a position the table does not cover."""
 
     @abstractmethod
     def summary(self) -> list[str]:
         """Lines for people: the start position's value and plies, and the table's counts."""
+
+    def stats(self) -> list[str]:
+        """Lines for people: the counts of each material class (where the table has them)."""
+        return []
 
 
 class Solver(ABC):
@@ -382,6 +391,11 @@ class Solver(ABC):
     @abstractmethod
     def load(self, progress: Progress | None = None) -> tuple[Table, bool]:
         """The table, read from the cache or solved now (and cached); and whether it was read."""
+
+    def ready(self) -> bool:
+        """Whether :meth:`load` answers in a moment: the table is cached, or quick to solve.
+        Players use a table that is not ready only when asked to (``ludoteca solve``)."""
+        return True
 
 
 S = TypeVar("S", bound="State")
@@ -417,8 +431,10 @@ class Game(ABC):
         return LADDER
 
     @classmethod
-    def solver(cls, rules: RuleSet) -> Solver | None:
-        """How this rule set is solved outright, or ``None`` when it is not."""
+    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
+        """How this rule set is solved (outright, or its endgames by tables), or ``None``.
+        ``men``: the tables' size, the most men (pieces) a side, where the game has a choice
+        (``None``: the game's default)."""
         return None
 
     @classmethod

@@ -49,10 +49,11 @@ def analyse(state: State, limit: Limit | None = None, seed: int | None = None,
     Deterministic for a depth or node limit: the same position and limit give the same answer
     (``seed`` only varies the choice among equal moves).  ``on_iteration`` hears each completed
     depth of a search."""
-    from .perfect import PerfectAgent, table_for
+    from .perfect import PerfectAgent, covering_table
 
-    if table_for(state.rules) is not None:
-        perfect = PerfectAgent(state.rules, seed)
+    table = covering_table(state)
+    if table is not None:
+        perfect = PerfectAgent(state.rules, seed, table)
         move = perfect.choose(state)
         value, plies = perfect.evaluate(state)
         score = _table_score(value, plies)
@@ -77,10 +78,11 @@ def _table_score(value: int, plies: int) -> int:
 def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int], Analysis]:
     """Every legal move's value for the mover, all searched to the same depth (or read from the
     solved table), and the analysis of the best one."""
-    from .perfect import PerfectAgent, table_for
+    from .perfect import PerfectAgent, covering_table
 
-    if table_for(state.rules) is not None:
-        perfect = PerfectAgent(state.rules, 0)
+    table = covering_table(state)
+    if table is not None:
+        perfect = PerfectAgent(state.rules, 0, table)
         values = {}
         for code in state.legal_codes():
             rank, plies = perfect.score(state, code)

@@ -1,4 +1,5 @@
-"""The perfect player: plays from the solved table of any rule set whose game declares a solver.
+"""The perfect player: plays from the solved table of any rule set whose game declares a solver
+(in the positions the table covers: endgame tables cover some).
 
 It keeps the best value: wins fastest, loses slowest, holds a draw.  Among moves that are equally
 good it keeps a drawn game going, so that a fallible opponent keeps getting chances to go wrong:
@@ -15,17 +16,18 @@ import random
 from ..core import InvalidRulesError, Move, RuleSet, State, Table
 from .agents import Limit
 
-__all__ = ["PerfectAgent", "table_for"]
+__all__ = ["PerfectAgent", "covering_table", "table_for"]
 
 
 def table_for(rules: RuleSet) -> Table | None:
-    """The solved table of a rule set (read, or solved, once per process), or ``None`` when its
-    game declares no solver for it."""
+    """The solved table of a rule set (read, or solved if that is quick, once per process), or
+    ``None`` when its game declares no solver for it or the table is not built yet (``ludoteca
+    solve`` builds the large ones)."""
     from ..games import find_game
     from ..solve import progress_bar
 
     solver = find_game(rules.game).solver(rules)
-    if solver is None:
+    if solver is None or not solver.ready():
         return None
     table = _TABLES.get(solver.key)
     if table is None:
@@ -41,13 +43,21 @@ def table_for(rules: RuleSet) -> Table | None:
 _TABLES: dict[str, Table] = {}
 
 
+def covering_table(state: State) -> Table | None:
+    """The ready table of ``state``'s rule set if it covers ``state``, else ``None``."""
+    table = table_for(state.rules)
+    return table if table is not None and table.covers(state) else None
+
+
 class PerfectAgent:
     """Looks every legal move up in the solved table and plays a best one."""
 
-    def __init__(self, rules: RuleSet, seed: int | None = None) -> None:
-        table = table_for(rules)
+    def __init__(self, rules: RuleSet, seed: int | None = None,
+                 table: Table | None = None) -> None:
+        table = table or table_for(rules)
         if table is None:
-            raise InvalidRulesError(f"no perfect player for {rules}: it is not solved")
+            raise InvalidRulesError(f"no perfect player for {rules}: it is not solved (where "
+                                    "the game has a solver, `ludoteca solve` builds its table)")
         self.name = "perfect"
         self.table = table
         self._rng = random.Random(seed)

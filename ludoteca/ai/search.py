@@ -62,12 +62,14 @@ class SearchResult:
 
 class SearchAgent:
     """An alpha-beta player.  ``noise`` (in evaluation units, 1000 = a won position) blurs root
-    scores for the weaker levels; ``depth``/``seconds``/``nodes`` are its default limits."""
+    scores for the weaker levels; ``depth``/``seconds``/``nodes`` are its default limits; with
+    ``tables`` it plays perfectly where a built table (``Game.solver``) covers the position."""
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  seconds: float | None = None, nodes: int | None = None, noise: float = 0.0,
-                 name: str = "search", compiled: bool = True) -> None:
+                 name: str = "search", compiled: bool = True, tables: bool = False) -> None:
         self.name = name
+        self.tables = tables
         self.default = Limit(seconds=seconds, nodes=nodes, depth=depth)
         self.noise = noise
         self.compiled = compiled
@@ -79,6 +81,12 @@ class SearchAgent:
 
     # --- public -----------------------------------------------------------------------------
     def choose(self, state: State, limit: Limit | None = None) -> Move:
+        if self.tables:
+            from .perfect import PerfectAgent, covering_table
+
+            table = covering_table(state)
+            if table is not None:
+                return PerfectAgent(state.rules, self._rng.randrange(1 << 30), table).choose(state)
         return self.analyse(state, limit).move
 
     def analyse(self, state: State, limit: Limit | None = None,

@@ -24,6 +24,7 @@ from ..core import (
     Game,
     InvalidMoveError,
     InvalidPositionError,
+    InvalidRulesError,
     Move,
     Outcome,
     PieceStyle,
@@ -69,6 +70,11 @@ BETWEEN: tuple[tuple[tuple[int, ...] | None, ...], ...] = tuple(
     for a in range(13)
 )
 MULLAH = 4
+#: each point's image when the board is turned top to bottom (a1<->a5, b2<->b4, c3 stays)
+FLIP: tuple[int, ...] = tuple(INDEX[p[0] + str(6 - int(p[1]))] for p in POINTS)
+#: each point's image when the board is turned left to right (a1<->e1, b4<->d4, c stays)
+MIRROR: tuple[int, ...] = tuple(INDEX["ace"["eca".index(p[0])] + p[1]] if p[0] in "ace" else
+                                INDEX["bd"["db".index(p[0])] + p[1]] for p in POINTS)
 #: the corners where a man of each side (1: White/South, 2: Black/North) is promoted
 PROMOTION = {1: (INDEX["a5"], INDEX["e5"]), 2: (INDEX["a1"], INDEX["e1"])}
 START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
@@ -432,15 +438,20 @@ class Felli(PointBoardGame):
 
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        solver = cls.solver(rules)
         top = (Rung("perfect", "perfect play from the solved table")
-               if cls.solver(rules) is not None
+               if solver is not None and solver.ready()
                else Rung("search:time=1", "about a second a move (twelve plies and more)"))
         return (*_LADDER, top)
 
     @classmethod
-    def solver(cls, rules: RuleSet) -> Solver | None:
+    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
         if rules["mullah"]:
-            return None
+            from .felli_mullah_table import MullahSolver
+
+            return MullahSolver(rules, men)
+        if men not in (None, 6):
+            raise InvalidRulesError("the basic game's table covers every position: no --men")
         from .felli_solver import FelliSolver
 
         return FelliSolver(rules)

@@ -91,8 +91,8 @@ class FelliSolver(Solver):
 def _check_rules(rules: RuleSet) -> None:
     if rules["mullah"]:
         raise InvalidRulesError(
-            f"{rules}: only the basic game (without Mullahs) is solved; promotion makes the "
-            "rules differ between the sides")
+            f"{rules}: this table covers the basic game (without Mullahs); the Mullah rule "
+            "sets have their own (felli_mullah_table)")
 
 
 def index_of(state: State) -> int:

@@ -33,6 +33,7 @@ from ..core import (
     RuleSet,
     RuleSetDef,
     Rung,
+    Solver,
     Termination,
 )
 from .draws import DRAW_DEFAULTS, RepeatingState
@@ -536,7 +537,8 @@ _LADDER = (
     Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
     Rung("search:depth=4", "four plies"),
     Rung("search:depth=7", "seven plies"),
-    Rung("search:time=1", "about a second a move (ten plies and more)"),
+    Rung("search:time=1,tables=1", "about a second a move (ten plies and more), perfect "
+         "wherever a built endgame table covers the position"),
 )
 
 
@@ -614,7 +616,18 @@ class Morris(PointBoardGame):
 
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+        from .morris_table import MorrisSolver
+
+        solver = cls.solver(rules)
+        if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
+            return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table"))
         return _LADDER
+
+    @classmethod
+    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
+        from .morris_table import MorrisSolver
+
+        return MorrisSolver(rules, men)
 
     @classmethod
     def kernel(cls, rules: RuleSet) -> Kernel:

@@ -1,0 +1,256 @@
+"""Retrograde analysis over material classes, shared by every game that solves positions by
+material (numba).
+
+A game lays its positions out in one dense index, class by class, where a *class* is the
+material of both sides seen from the side to move.  Moves that keep the material (quiet moves)
+lead from a class to its *mirror* (the same material with the sides exchanged); moves that change
+it (captures, promotions) lead to classes solved before.  The game hands the classes over in
+pairs (a class and its mirror, contiguous in the index), in an order where every move that
+leaves a pair lands in a pair already solved, and provides, all compiled:
+
+- ``decode(g, st, data) -> bool``: writes position ``g`` into a kernel state ``st`` (see
+  :mod:`ludoteca.games.kernel`), whose ``generate``/``make``/``unmake`` give its moves; or
+  returns ``False`` if ``g`` is no position of the table (a hole in the index, such as a
+  position that cannot arise or is not its class's representative);
+- ``encode(st, data) -> g``: the index of the position in ``st`` (a game with symmetries gives
+  the index of the class's representative), or :data:`LOST` for a position lost at once;
+- ``parents(g, out, st, data) -> n``: the positions (indices) from which one legal quiet move
+  leads to ``g`` (each at least once; repeats are ignored).
+
+Each entry of the table is an ``int16`` *code* for the side to move: ``0`` a draw (play goes on
+for ever under best play), ``d + 1`` a win in ``d`` plies, ``-(d + 1)`` a loss in ``d`` plies; a
+position without a move is lost in 0.  The winner wins as fast as possible and the loser loses
+as slowly as possible.  Entry :data:`LOST` (index 0) is reserved: a position lost at once.
+
+Within a pair, the classic level-by-level algorithm runs with a count of each position's
+distinct unresolved quiet moves; the values of moves leaving the pair are read once at the start
+(a win through a capture waits for its level, so that a faster quiet win is found first).  The
+first pass and the search for parents run on every core (numba threads); the updates that
+depend on each other run in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from ..core import Progress
+from ..games import kernels
+from ..games.kernel import STATE_SIZE, UNDO
+
+__all__ = ["HOLE", "LOST", "MAX_MOVES", "code_value", "solve_pairs", "tally"]
+
+#: the reserved index of a position lost at once (the table's entry 0 holds its code, -1)
+LOST = 0
+#: the code of an index that is no position of the table (see ``entry``)
+HOLE = -32768
+#: the most moves, and the most parents, one position may have
+MAX_MOVES, MAX_PARENTS = 1024, 256
+#: positions per parallel task, and frontier positions whose parents are found at once
+BLOCK, WAVE = 2048, 1 << 15
+
+CodeArray = npt.NDArray[np.int16]
+
+
+def code_value(code: int) -> tuple[int, int]:
+    """``(value, plies)`` of a table code: 1 win, -1 loss, 0 draw (plies 0)."""
+    if code > 0:
+        return 1, code - 1
+    if code < 0:
+        return -1, -code - 1
+    return 0, 0
+
+
+def tally(codes: CodeArray) -> tuple[int, int, int]:
+    """Wins, losses and draws among a table's positions (its reserved entry and holes aside)."""
+    win = int(np.count_nonzero(codes > 0))
+    draw = int(np.count_nonzero(codes == 0))
+    loss = codes.size - win - draw - int(np.count_nonzero(codes == HOLE)) - 1
+    return win, loss, draw
+
+
+@njit(cache=True)
+def _distinct(buf: npt.NDArray[np.int64], n: int) -> int:
+    """Sorts ``buf[:n]`` in place and keeps each value once; returns how many are left."""
+    for i in range(1, n):
+        x = buf[i]
+        j = i - 1
+        while j >= 0 and buf[j] > x:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = x
+    m = 0
+    for i in range(n):
+        if m == 0 or buf[i] != buf[m - 1]:
+            buf[m] = buf[i]
+            m += 1
+    return m
+
+
+@njit(cache=False)  # functions passed as arguments: compiled per game, each run
+def _children(g: int, out: npt.NDArray[np.int64], kind: int, prm: npt.NDArray[np.int64],
+              st: npt.NDArray[np.int64], moves: npt.NDArray[np.int64],
+              undo: npt.NDArray[np.int64], decode: Any, encode: Any, data: Any) -> int:
+    """The distinct children of ``g`` into ``out``; -1 if ``g`` is a hole."""
+    if not decode(g, st, data):
+        return -1
+    n = kernels.generate(kind, st, prm, moves)
+    for i in range(n):
+        kernels.make(kind, st, prm, moves[i], undo)
+        out[i] = encode(st, data)
+        kernels.unmake(kind, st, prm, moves[i], undo)
+    return _distinct(out, n)
+
+
+@njit(cache=False, parallel=True)
+def _first_pass(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest: CodeArray,
+                count: CodeArray, kind: int, prm: npt.NDArray[np.int64], decode: Any,
+                encode: Any, data: Any) -> None:
+    """Every position's moves: the best one leaving the pair, and the count of quiet ones."""
+    n = hi - lo
+    blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        undo = np.zeros(UNDO, dtype=np.int64)
+        buf = np.zeros(MAX_MOVES, dtype=np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            g = lo + i
+            m = _children(g, buf, kind, prm, st, moves, undo, decode, encode, data)
+            if m < 0:
+                table[g] = HOLE
+                continue
+            quiet = 0
+            win = 0
+            slowest = -1
+            drawn = False
+            for j in range(m):
+                c = buf[j]
+                if lo <= c < hi:
+                    quiet += 1
+                    continue
+                code = table[c]
+                if code < 0:
+                    if win == 0 or -code < win:
+                        win = -code
+                elif code == 0:
+                    drawn = True
+                else:
+                    slowest = max(slowest, code - 1)
+            count[i] = quiet
+            if win:
+                deepest[i] = -2
+                if quiet:
+                    pending[i] = win
+                else:
+                    table[g] = win + 1
+            elif drawn:
+                deepest[i] = -2
+            else:
+                deepest[i] = slowest
+                if quiet == 0:
+                    table[g] = -(slowest + 2)
+
+
+@njit(cache=False, parallel=True)
+def _parents_of(frontier: npt.NDArray[np.int64], start: int, stop: int,
+                found: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64], parents: Any,
+                data: Any) -> None:
+    """The distinct parents of ``frontier[start:stop]``, each entry's in its row of ``found``."""
+    blocks = (stop - start + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        for j in range(b * BLOCK, min(stop - start, (b + 1) * BLOCK)):
+            row = found[j]
+            sizes[j] = _distinct(row, parents(frontier[start + j], row, st, data))
+
+
+@njit(cache=False)
+def _levels(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest: CodeArray,
+            count: CodeArray, parents: Any, data: Any, found: npt.NDArray[np.int64]) -> int:
+    """Resolves the pair level by level (``found``: scratch rows for parents); returns the
+    number of levels.  Positions wait for their level in linked lists, one per level: those
+    resolved (``head``/``after``) and those with a pending win (``due``/``also``)."""
+    n = hi - lo
+    head = np.full(1 << 15, -1, dtype=np.int64)
+    after = np.full(n, -1, dtype=np.int64)
+    due = np.full(1 << 15, -1, dtype=np.int64)
+    also = np.full(n, -1, dtype=np.int64)
+    top = 0
+    for i in range(n):
+        code = table[lo + i]
+        if code != 0 and code != HOLE:
+            d = abs(code) - 1
+            after[i] = head[d]
+            head[d] = i
+            top = max(top, d)
+        elif code == 0 and pending[i]:
+            also[i] = due[pending[i]]
+            due[pending[i]] = i
+            top = max(top, pending[i])
+    sizes = np.zeros(WAVE, dtype=np.int64)
+    frontier = np.zeros(n, dtype=np.int64)
+    level = 0
+    while level <= top:
+        width = 0
+        i = head[level]
+        while i >= 0:
+            frontier[width] = lo + i
+            width += 1
+            i = after[i]
+        i = due[level]
+        while i >= 0:
+            if table[lo + i] == 0:
+                table[lo + i] = level + 1
+                frontier[width] = lo + i
+                width += 1
+            i = also[i]
+        for start in range(0, width, WAVE):
+            stop = min(width, start + WAVE)
+            _parents_of(frontier, start, stop, found, sizes, parents, data)
+            for j in range(stop - start):
+                lost = table[frontier[start + j]] < 0
+                for t in range(sizes[j]):
+                    p = found[j, t]
+                    if table[p] != 0:
+                        continue
+                    k = p - lo
+                    if lost:
+                        d = level + 1
+                    else:
+                        count[k] -= 1
+                        if count[k] or deepest[k] == -2:
+                            continue
+                        d = max(level + 1, deepest[k] + 1)
+                    table[p] = d + 1 if lost else -(d + 1)
+                    after[k] = head[d]
+                    head[d] = k
+                    top = max(top, d)
+        level += 1
+    return level
+
+
+def solve_pairs(size: int, pairs: Sequence[tuple[int, int, str]], kind: int,
+                prm: npt.NDArray[np.int64], decode: Callable[..., Any],
+                encode: Callable[..., Any], parents: Callable[..., Any], data: tuple[Any, ...],
+                progress: Progress | None = None) -> CodeArray:
+    """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order."""
+    table = np.zeros(size, dtype=np.int16)
+    table[LOST] = -1
+    say = progress or (lambda _: None)
+    done = 0
+    found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
+    for lo, hi, label in pairs:
+        n = hi - lo
+        pending = np.zeros(n, dtype=np.int16)  # a win by a move leaving the pair, in plies
+        deepest = np.full(n, -1, dtype=np.int16)  # the slowest won exit; -2: cannot be lost
+        count = np.zeros(n, dtype=np.int16)  # distinct quiet moves not yet known to be won
+        _first_pass(lo, hi, table, pending, deepest, count, kind, prm, decode, encode, data)
+        levels = _levels(lo, hi, table, pending, deepest, count, parents, data, found)
+        done += hi - lo
+        say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
+    return table

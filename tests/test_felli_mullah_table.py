@@ -1,0 +1,99 @@
+"""Felli with Mullahs solved (small slices of the table) against a plain retrograde over the
+readable engine's moves, the Bellman equations, and the flip that exchanges the sides."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from ludoteca.core import Color
+from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
+from ludoteca.games.felli_mullah_table import MullahTable, solve
+
+from .retro_reference import solve_graph
+
+RULES = Felli.rules("felli-mullah:repetition=0,move_rule=0")
+Node = tuple[tuple[int, ...], int]
+
+
+@pytest.fixture(scope="module")
+def two() -> MullahTable:
+    return solve(RULES, None, 2)
+
+
+def positions(most: int) -> list[Node]:
+    """Every board with at most ``most`` pieces a side and no man on its promotion corner,
+    either side to move."""
+    out = []
+    pieces = (1, 5, 2, 6)
+    for k in range(2 * most + 1):
+        for points in itertools.combinations(range(13), k):
+            for kinds in itertools.product(pieces, repeat=k):
+                if sum(v & 3 == 1 for v in kinds) > most or sum(v & 3 == 2 for v in kinds) > most:
+                    continue
+                board = [0] * 13
+                for p, v in zip(points, kinds, strict=True):
+                    board[p] = v
+                if any(board[c] == side for side in (1, 2) for c in PROMOTION[side]):
+                    continue
+                for turn in (0, 1):
+                    out.append((tuple(board), turn))
+    return out
+
+
+def state_of(node: Node) -> FelliState:
+    return FelliState(RULES, node[0], Color(node[1]))
+
+
+def children(node: Node) -> list[Node]:
+    state = state_of(node)
+    out = []
+    for code in state.legal_codes():
+        state.push_code(code)
+        out.append((tuple(state.board), int(state.turn)))
+        state.pop_code()
+    return out
+
+
+def test_every_small_position_matches_a_plain_retrograde(two: MullahTable) -> None:
+    nodes = positions(2)
+    reference = solve_graph(nodes, children)
+    seen = {1: 0, -1: 0, 0: 0}
+    for node in nodes:
+        assert two.lookup(state_of(node)) == reference[node], node
+        seen[reference[node][0]] += 1
+    assert all(seen.values()), seen
+    assert max(p for _, p in reference.values()) >= 5  # not only immediate ends
+
+
+def test_flipping_the_board_and_the_sides_keeps_the_value(two: MullahTable) -> None:
+    rng = random.Random(3)
+    nodes = positions(2)
+    for node in rng.sample(nodes, 300):
+        board, turn = node
+        flipped = [0] * 13
+        for p, v in enumerate(board):
+            flipped[FLIP[p]] = 0 if v == 0 else (3 - (v & 3)) | (v & 4)
+        assert two.lookup(state_of(node)) == two.lookup(state_of((tuple(flipped), 1 - turn)))
+
+
+def test_bellman_equations_hold_with_three_pieces_a_side() -> None:
+    table = solve(RULES, None, 3)
+    rng = random.Random(7)
+    nodes = positions(3)
+    seen = {1: 0, -1: 0, 0: 0}
+    for node in rng.sample(nodes, 3000):
+        value, plies = table.lookup(state_of(node))
+        kids = [table.lookup(state_of(c)) for c in children(node)]
+        if not kids:
+            assert (value, plies) == (-1, 0)
+        elif any(v == -1 for v, _ in kids):
+            assert (value, plies) == (1, 1 + min(d for v, d in kids if v == -1))
+        elif all(v == 1 for v, _ in kids):
+            assert (value, plies) == (-1, 1 + max(d for _, d in kids))
+        else:
+            assert (value, plies) == (0, 0)
+        seen[value] += 1
+    assert all(seen.values()), seen

@@ -1,0 +1,190 @@
+"""Morris tables (small slices) against a plain retrograde over the readable engine's moves,
+the Bellman equations, the board's symmetries, hand-checked positions and ``ludoteca solve``;
+and the top level playing tabled positions perfectly."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from ludoteca.ai.perfect import PerfectAgent
+from ludoteca.ai.search import SearchAgent
+from ludoteca.cli import main
+from ludoteca.core import Color
+from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisState
+from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
+
+from .retro_reference import solve_graph
+
+Node = tuple[int, int, int]  # white men, black men, side to move
+
+
+def rules_of(name: str) -> object:
+    return Morris.rules(f"{name}:repetition=0,move_rule=0")
+
+
+def state_of(name: str, node: Node) -> MorrisState:
+    white, black, turn = node
+    return MorrisState(rules_of(name), (white, black), (0, 0), Color(turn))  # type: ignore[arg-type]
+
+
+def children(name: str, node: Node) -> list[Node]:
+    state = state_of(name, node)
+    if state.outcome() is not None:
+        return []
+    out = []
+    for code in state.legal_codes():
+        state.push_code(code)
+        out.append((state.men[0], state.men[1], int(state.turn)))
+        state.pop_code()
+    return out
+
+
+def mask(names: str, board: object = NINE) -> int:
+    return sum(1 << board.index[p] for p in names.split())  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def nine3() -> MorrisTable:
+    return solve(Morris.rules("morris"), 3)
+
+
+def test_every_board_has_the_sixteen_symmetries_of_the_square_and_rings() -> None:
+    for board in (NINE, TWELVE, SIX):
+        perms = symmetries(board)
+        assert len(perms) == 16
+        assert perms[0] == tuple(range(board.size))
+        mills = {frozenset(p for p in range(board.size) if m >> p & 1) for m in board.mill_masks}
+        for perm in perms:
+            assert {frozenset(perm[p] for p in m) for m in mills} == mills
+    swap = {NINE.index[a]: NINE.index[b] for a, b in (("a1", "c3"), ("d1", "d3"), ("b2", "b2"))}
+    assert any(all(perm[a] == b for a, b in swap.items()) for perm in symmetries(NINE))
+
+
+def test_six_mens_three_against_three_matches_a_plain_retrograde() -> None:
+    table = solve(Morris.rules("morris-6"), 3)
+    points = range(SIX.size)
+    nodes = []
+    for white in itertools.combinations(points, 3):
+        rest = [p for p in points if p not in white]
+        for black in itertools.combinations(rest, 3):
+            for turn in (0, 1):
+                nodes.append((sum(1 << p for p in white), sum(1 << p for p in black), turn))
+    reference = solve_graph(nodes, lambda node: children("morris-6", node))
+    seen = {1: 0, -1: 0, 0: 0}
+    for node in nodes:
+        assert table.lookup(state_of("morris-6", node)) == reference[node], node
+        seen[reference[node][0]] += 1
+    assert all(seen.values()), seen
+
+
+def test_bellman_equations_and_symmetry_with_flying(nine3: MorrisTable) -> None:
+    rng = random.Random(11)
+    perms = symmetries(NINE)
+    seen = {1: 0, -1: 0, 0: 0}
+    for _ in range(400):
+        points = rng.sample(range(24), 6)
+        node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]),
+                rng.randrange(2))
+        value, plies = nine3.lookup(state_of("morris", node))
+        kids = []
+        for child in children("morris", node):
+            state = state_of("morris", child)
+            kids.append((-1, 0) if state.outcome() is not None else nine3.lookup(state))
+        if not kids:
+            assert (value, plies) == (-1, 0)
+        elif any(v == -1 for v, _ in kids):
+            assert (value, plies) == (1, 1 + min(d for v, d in kids if v == -1))
+        elif all(v == 1 for v, _ in kids):
+            assert (value, plies) == (-1, 1 + max(d for _, d in kids))
+        else:
+            assert (value, plies) == (0, 0)
+        seen[value] += 1
+        perm = rng.choice(perms)
+        image = tuple(sum(1 << perm[p] for p in range(24) if m >> p & 1) for m in node[:2])
+        assert nine3.lookup(state_of("morris", (*image, node[2]))) == (value, plies)
+    assert seen[1] and seen[-1], seen  # draws are rare with three men a side (see stats)
+
+
+def test_hand_checked_positions(nine3: MorrisTable) -> None:
+    # White's open two a1 d1 (g1 empty): flying a man there closes a mill and wins at once
+    assert nine3.lookup(state_of("morris", (mask("a1 d1 b4"), mask("d2 f4 d6"), 0))) == (1, 1)
+    # Black threatens two mills (g1 and a7: a1 d1 and a1 a4 with a man free to fly), White has
+    # no mill in one: White blocks one, Black closes the other
+    node = (mask("b2 d6 f4"), mask("a1 d1 a4"), 0)
+    assert nine3.lookup(state_of("morris", node)) == (-1, 2)
+
+
+def orbits(men: tuple[int, int]) -> int:
+    """The number of symmetry classes of positions with ``men`` men a side on the Nine Men's
+    board, by Burnside's lemma: the average over the symmetries of the positions each fixes (a
+    fixed position is made of whole cycles of the permutation)."""
+    total = 0
+    for perm in symmetries(NINE):
+        cycles, seen = [], set()
+        for p in range(24):
+            if p not in seen:
+                length, q = 0, p
+                while q not in seen:
+                    seen.add(q)
+                    q = perm[q]
+                    length += 1
+                cycles.append(length)
+        ways = {(0, 0): 1}  # (white points, black points) -> ways, cycle by cycle
+        for length in cycles:
+            after: dict[tuple[int, int], int] = {}
+            for (w, b), n in ways.items():
+                for dw, db in ((0, 0), (length, 0), (0, length)):
+                    key = (w + dw, b + db)
+                    if key[0] <= men[0] and key[1] <= men[1]:
+                        after[key] = after.get(key, 0) + n
+            ways = after
+        total += ways.get(men, 0)
+    return total // 16
+
+
+def test_solve_command_prints_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str],
+                                    nine3: MorrisTable) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    assert main(["solve", "morris", "--men", "3", "--stats"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line = next(x for x in out if x.startswith("3-3: "))
+    assert line == nine3.stats()[0]
+    win, loss, draw = (int(line.split()[i]) for i in (2, 4, 6))
+    assert win + loss + draw == orbits((3, 3))
+    assert MorrisSolver(Morris.rules("morris")).ready()  # the largest tables built are used
+    assert main(["solve", "morris", "--men", "2"]) == 2
+
+
+def test_top_level_converts_every_tabled_win(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    rules = Morris.rules("morris")
+    table, _ = MorrisSolver(rules, 3).load()
+    top = SearchAgent(1, seconds=0.05, tables=True)
+    defence = PerfectAgent(rules, 2, table)
+    rng = random.Random(5)
+    results = {1: 0, 0: 0}
+    while sum(results.values()) < 30:
+        points = rng.sample(range(24), 6)
+        state = MorrisState(rules, (sum(1 << p for p in points[:3]),
+                                    sum(1 << p for p in points[3:])), (0, 0), Color.WHITE)
+        value, plies = table.lookup(state)
+        if value == -1 or (value == 1 and plies < 3):
+            continue
+        ply = 0
+        while state.outcome() is None and ply < 60:
+            agent = top if state.turn is Color.WHITE else defence
+            state.push(agent.choose(state))
+            ply += 1
+        outcome = state.outcome()
+        if value == 1:
+            assert outcome is not None and outcome.winner is Color.WHITE and ply <= plies
+        else:
+            assert outcome is None or outcome.winner is not Color.BLACK
+        results[value] += 1
+    assert all(results.values()), results
