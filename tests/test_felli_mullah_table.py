@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.core import Color
 from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
 from ludoteca.games.felli_mullah_table import MullahTable, solve
@@ -97,3 +98,22 @@ def test_bellman_equations_hold_with_three_pieces_a_side() -> None:
             assert (value, plies) == (0, 0)
         seen[value] += 1
     assert all(seen.values()), seen
+
+
+def test_perfect_player_keeps_the_best_value(two: MullahTable) -> None:
+    rng = random.Random(9)
+    agent = PerfectAgent(RULES, 1, two)
+    for node in rng.sample(positions(2), 200):
+        state = state_of(node)
+        if not state.legal_codes():
+            continue
+        value, plies = two.lookup(state)
+        child = state.child(agent.choose(state))
+        after = (-1, 0) if child.outcome() is not None and child.outcome().winner is not None \
+            else two.lookup(child)
+        if value == 1:
+            assert after == (-1, plies - 1)
+        elif value == 0:
+            assert after[0] == 0
+        else:
+            assert after == (1, plies - 1)

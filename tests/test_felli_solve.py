@@ -192,9 +192,19 @@ def _drawing_replies(state: State, code: int) -> int:
                if (end := child.child(child.move_of(r)).outcome()) and end.winner is None)
 
 
-def test_perfect_player_refuses_the_mullah_rules() -> None:
-    with pytest.raises(ludoteca.InvalidRulesError, match="not solved"):
-        PerfectAgent(Felli.rules("felli-mullah"))
+def test_mullah_table_waits_for_its_solve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The full Mullah table takes minutes: players use it once ``ludoteca solve`` built it;
+    until then the top level searches, and ``perfect`` says how to build it."""
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    rules = Felli.rules("felli-mullah")
+    with pytest.raises(ludoteca.InvalidRulesError, match="ludoteca solve"):
+        PerfectAgent(rules)
+    assert Felli.ladder(rules)[-1].spec == "search:time=1"
+    assert main(["solve", "felli", "--rules", "felli-mullah", "--men", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "at most 2 pieces a side" in out and "value:" not in out  # the start has six
+    assert main(["solve", "felli", "--rules", "felli-mullah", "--men", "7"]) == 2
 
 
 def test_solve_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -213,7 +223,7 @@ def test_solve_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert list(tmp_path.glob("*.npz"))
     assert main(["solve", "felli", "--rules", "felli:forced_capture"]) == 0
     assert "read from the cache" in capsys.readouterr().out
-    assert main(["solve", "felli", "--rules", "felli-mullah"]) == 2
+    assert main(["solve", "felli", "--rules", "felli", "--men", "3"]) == 2
     assert main(["solve", "felli", "--rules", "felli:forced"]) == 2
     assert "unknown setting" in capsys.readouterr().err
 

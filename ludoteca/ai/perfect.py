@@ -138,9 +138,10 @@ class PerfectAgent:
         good = [c for s, c in scored if s == best]
         if len(good) > 1:
             traps = []
+            depth = 2 if len(codes) <= 12 else 1  # two plies ahead where moves are few
             for c in good:
                 exits, seen = self._staleness(state, c)
-                traps.append(((-exits, -seen, self.pitfalls(state, c)), c))
+                traps.append(((-exits, -seen, self.pitfalls(state, c, depth)), c))
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))

@@ -320,6 +320,7 @@ class MorrisTable(Table):
     pairs: dict[int, npt.NDArray[np.int16]]
     seconds: float = 0.0
     source: Any = None
+    _pack: Any = None
 
     def covers(self, state: State) -> bool:
         """Whether ``state`` is a position of the table (its men and hands)."""
@@ -346,8 +347,9 @@ class MorrisTable(Table):
     def lookup(self, state: State) -> tuple[int, int]:
         if not self.covers(state):
             raise InvalidRulesError(f"{state.position_code()} is not a position of the table")
-        st = morris_kernel(self.rules).pack(state)
-        return code_value(self.code(int(_encode(st, self.layout.data))))
+        if self._pack is None:
+            self._pack = morris_kernel(self.rules).pack
+        return code_value(self.code(int(_encode(self._pack(state), self.layout.data))))
 
     def class_counts(self) -> list[tuple[tuple[int, int, int, int], int, int, int]]:
         """Every class with its wins, losses and draws (one position per symmetry class)."""
