@@ -66,6 +66,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--origin", action="append", default=[],
                    help="another web origin whose pages may open game websockets "
                         "(repeatable; the server's own origin always may)")
+    p.add_argument("--tables", action="store_true",
+                   help="build the solved tables not built yet (Felli with Mullahs, the Morris "
+                        "tables) in the background at low priority; the levels use each table "
+                        "once it is built")
     p.set_defaults(handler=_serve)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
@@ -153,7 +157,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
     serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
-          tuple(args.origin))
+          tuple(args.origin), args.tables)
     return 0
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ludoteca.ai.analysis import analyse, move_values
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
@@ -194,6 +195,14 @@ def test_top_level_converts_every_tabled_win(tmp_path: Path,
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     rules = Morris.rules("morris")
     table, _ = MorrisSolver(rules, 3).load()
+    # analysis, hints and review read the built table wherever it covers the position
+    state = MorrisState(rules, (mask("a1 d1 b4"), mask("d2 f4 d6")), (0, 0), Color.WHITE)
+    verdict = analyse(state)
+    assert verdict.exact and str(verdict.move).startswith("b4-g1x")
+    assert "wins in 1" in verdict.text and verdict.white_share > 0.99
+    values, _ = move_values(state)
+    best = max(values.values())
+    assert {str(state.move_of(c))[:6] for c, v in values.items() if v == best} == {"b4-g1x"}
     top = SearchAgent(1, seconds=0.05, tables=True)
     defence = PerfectAgent(rules, 2, table)
     rng = random.Random(5)

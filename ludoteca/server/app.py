@@ -360,9 +360,10 @@ def _read_intent(text: str | None) -> dict[str, Any]:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           workers: int = 2, open_browser: bool = False, api_docs: bool = False,
-          origins: tuple[str, ...] = ()) -> None:
+          origins: tuple[str, ...] = (), tables: bool = False) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
-    browser when asked).  Game events are logged to standard error."""
+    browser when asked; with ``tables``, building the missing solved tables in the background).
+    Game events are logged to standard error."""
     import threading
     import webbrowser
 
@@ -376,4 +377,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
                      or sys.platform in ("darwin", "win32"))
     if open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
+    if tables:
+        from .tables import start_building
+
+        start_building()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
