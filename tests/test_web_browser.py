@@ -391,3 +391,30 @@ def test_keyboard_focus_stays_on_the_board_after_moves(page: Any, server: str) -
     assert page.evaluate("document.activeElement.dataset.name") == "c3"
     page.keyboard.press("ArrowUp")
     assert page.evaluate("document.activeElement.dataset.name") == "c4"
+
+
+def test_looking_back_during_a_game(page: Any, server: str) -> None:
+    """←/→/Home/End and a click on a move show earlier positions; the board cannot be played
+    meanwhile, and End (or the last move) returns to the game as it stands."""
+    start(page, server, "felli", "hotseat")
+    for n, (a, b) in enumerate([("b2", "c3"), ("d4", "b2")], start=1):
+        point(page, a).click()
+        point(page, b).click()
+        wait_moves(page, n)
+    assert piece(page, "c3") == "" and piece(page, "b2") == "b"
+    page.locator("#title").click()  # the focus off the board: arrows go to the move list
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Looking back')")
+    assert "move 1 of 2" in page.inner_text("#status")
+    assert piece(page, "c3") == "w" and piece(page, "b2") == "" and piece(page, "d4") == "b"
+    point(page, "c3").click()  # no move while looking back
+    page.keyboard.press("Home")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('move 0 of 2')")
+    assert piece(page, "b2") == "w" and piece(page, "c3") == ""
+    page.locator("#moves button.move", has_text="b2-c3").click()
+    page.wait_for_function("document.querySelector('#status').innerText.includes('move 1 of 2')")
+    assert page.locator("#moves button.current").inner_text() == "b2-c3"
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('White')"
+                           " || document.querySelector('#status').innerText.includes('Your move')")
+    assert piece(page, "b2") == "b" and moves(page) == ["b2-c3", "d4xb2"]

@@ -17,6 +17,8 @@ let retry = 500;
 let askedRematch = false;
 let mistakes = null;
 let clockReceived = 0;
+let viewing = null;   // the ply shown while looking back (null: the game as it stands)
+let positions = null; // every position so far, replayed by the server from the game's record
 
 function token() { return localStorage.getItem(tokenKey); }
 
@@ -81,7 +83,7 @@ function candidates() {
 }
 
 function touch(point) {
-  if (!view || !mine()) return;
+  if (!view || !mine() || viewing !== null) return;
   let options = candidates().filter((m) => m.g[prefix.length] && m.g[prefix.length][1] === point);
   if (!options.length && prefix.length) {
     prefix = [];
@@ -127,6 +129,17 @@ function instruction() {
 }
 
 function render(extra = {}) {
+  if (viewing !== null && positions) {
+    const shown = positions[viewing];
+    board.draw(shown.pieces, { last: shown.last || [], selected: [], targets: [], hint: [] });
+    const number = Math.floor((viewing - 1) / 2) + 1;
+    const where = viewing ? `after ${number}.${viewing % 2 ? "" : ".."} ${shown.move}` : "the start";
+    $("status").textContent = `Looking back: move ${viewing} of ${view.ply} (${where}). `
+      + "→ or End returns to the game.";
+    renderPanels();
+    renderMoves();
+    return;
+  }
   const marks = { last: view.last || [], selected: prefix.slice(), targets: [],
                   hint: hint ? hint.gesture : [], ...changes() };
   if (mine()) {
@@ -257,8 +270,14 @@ function renderMoves() {
   for (let i = 0; i < view.moves.length; i += 2) {
     const li = document.createElement("li");
     for (let j = i; j < Math.min(i + 2, view.moves.length); j++) {
-      const span = document.createElement("span");
-      span.className = "move";
+      const span = document.createElement("button");
+      span.type = "button";
+      span.className = "move link";
+      span.onclick = () => browse(j + 1);
+      if (viewing === j + 1 || (viewing === null && j + 1 === view.moves.length)) {
+        span.classList.add("current");
+        span.setAttribute("aria-current", "step");
+      }
       span.textContent = view.moves[j];
       const mistake = marked.get(j);
       if (mistake) {
@@ -270,7 +289,27 @@ function renderMoves() {
     }
     list.appendChild(li);
   }
-  list.scrollTop = list.scrollHeight;
+  if (viewing === null) list.scrollTop = list.scrollHeight;
+}
+
+// Looking back: ←/→/Home/End or a click on a move shows an earlier position; the game goes on
+// meanwhile (moves are only made on the position as it stands).
+async function browse(target) {
+  if (!view) return;
+  const ply = Math.max(0, Math.min(view.ply, target));
+  if (ply === view.ply) { viewing = null; render(); return; }
+  if (!positions || positions.length <= view.ply) {
+    const record = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
+    const answer = await fetch("/api/records/replay", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: await record.text() }) });
+    const data = await answer.json();
+    if (!answer.ok) { notice(data.error); return; }
+    positions = data.positions;
+  }
+  viewing = Math.min(ply, positions.length - 1);
+  prefix = [];
+  render();
 }
 
 function showReview(found) {
@@ -338,6 +377,11 @@ $("move-form").onsubmit = (event) => {
 };
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && prefix.length) { prefix = []; render(); }
+  const target = event.target;
+  if (!view || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
+  const at = viewing === null ? view.ply : viewing;
+  const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.ply };
+  if (event.key in steps) { event.preventDefault(); browse(steps[event.key]); }
 });
 
 connect();
