@@ -420,3 +420,34 @@ def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) 
     assert state["clock"]["black"] == 0 and state["clock"]["running"] is None
     answer = act(client, game_id, tokens["white"], type="move", move="b4-c3", ply=1)
     assert answer.status_code == 409
+
+
+def test_the_lobby_lists_only_games_under_way(client: TestClient) -> None:
+    """A game opened and left before its first move does not fill the list of games to watch;
+    each row says when the game was last active (an ISO time with its zone)."""
+    import datetime
+
+    game_id, tokens = new(client, game="felli", opponent="hotseat")
+    assert game_id not in [g["id"] for g in client.get("/api/lobby").json()["live"]]
+    act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
+    rows = {g["id"]: g for g in client.get("/api/lobby").json()["live"]}
+    assert rows[game_id]["ply"] == 1
+    when = datetime.datetime.fromisoformat(rows[game_id]["updated"])
+    assert when.tzinfo is not None
+    assert abs((datetime.datetime.now(datetime.UTC) - when).total_seconds()) < 60
+
+
+def test_a_waiting_game_can_be_cancelled_by_its_creator(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="online", colour="black")
+    assert act(client, game_id, None, type="cancel").status_code == 403
+    assert act(client, game_id, "forged", type="cancel").status_code == 403
+    assert act(client, game_id, tokens["black"], type="cancel").status_code == 200
+    state = view(client, game_id)
+    assert state["status"] == "over" and state["outcome"]["result"] == "*"
+    assert "cancelled" in state["outcome"]["text"]
+    assert game_id not in [g["id"] for g in client.get("/api/lobby").json()["open"]]
+    assert client.post(f"/api/games/{game_id}/join").status_code == 409
+    other, seats = new(client, game="felli", opponent="online", colour="white")
+    client.post(f"/api/games/{other}/join")
+    answer = act(client, other, seats["white"], type="cancel")
+    assert answer.status_code == 409 and "resign" in answer.json()["error"]

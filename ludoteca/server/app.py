@@ -8,6 +8,7 @@ stores them and sends the new position to every watcher.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import logging
 import multiprocessing
@@ -189,10 +190,12 @@ def create_app(db_url: str | None = None, workers: int = 2,
         def brief(row: Any) -> dict[str, Any]:
             return {"id": row.id, "game": row.game, "rules": row.rules, "mode": row.mode,
                     "ply": row.ply, "white": row.white, "black": row.black,
-                    "free": "white" if row.white_token is None else "black"}
+                    "free": "white" if row.white_token is None else "black",
+                    "updated": row.updated.replace(
+                        tzinfo=row.updated.tzinfo or datetime.UTC).isoformat()}
 
         return {"open": [brief(r) for r in await hub.store.listing("waiting")],
-                "live": [brief(r) for r in await hub.store.listing("live")]}
+                "live": [brief(r) for r in await hub.store.listing("live", started=True)]}
 
     @app.post("/api/games", status_code=201)
     async def create(request: Request, body: NewGame) -> dict[str, Any]:

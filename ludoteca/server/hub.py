@@ -437,7 +437,7 @@ class Hub:
             "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
             "accept_draw": self._accept_draw, "decline_draw": self._decline,
             "undo": self._undo, "accept_undo": self._accept_undo,
-            "decline_undo": self._decline, "rematch": self._rematch,
+            "decline_undo": self._decline, "rematch": self._rematch, "cancel": self._cancel,
         }
         if not isinstance(kind, str) or kind not in handlers:
             raise ActionError(400, f"unknown action {kind!r}; one of {', '.join(handlers)}")
@@ -524,6 +524,16 @@ class Hub:
         self._require_live(live)
         loser = self._mover(live, seats)
         await self._finish(live, Outcome(Termination.RESIGNATION, Color(1 - loser)))
+
+    async def _cancel(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+        """Withdraw an online game no one has joined yet (it leaves the lobby; no result)."""
+        if live.row.status != "waiting":
+            raise ActionError(409, "only a game still waiting for its second player can be "
+                                   "cancelled; resign or offer a draw instead")
+        changes = {"status": "over", "result": "*", "termination": "cancelled",
+                   "reason": "The game was cancelled before a second player joined."}
+        await self.store.change(live.row.id, **changes)
+        _update(live.row, changes)
 
     async def _offer_draw(self, live: LiveGame, seats: frozenset[str],
                           intent: dict[str, Any]) -> None:

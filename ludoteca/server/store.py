@@ -234,11 +234,14 @@ class Store:
                                          (GameRow.mode == "computer") | GameRow.clock.is_not(None)))
             return list(ids)
 
-    async def listing(self, status: str, limit: int = 30) -> Sequence[GameRow]:
-        """The most recently active games with a status."""
+    async def listing(self, status: str, limit: int = 30, started: bool = False
+                      ) -> Sequence[GameRow]:
+        """The most recently active games with a status (``started``: only those with a move,
+        so that games opened and left at once do not fill the lists)."""
+        query = select(GameRow).where(GameRow.status == status)
+        if started:
+            query = query.where(GameRow.ply > 0)
         async with self.session() as session:
-            rows = await session.scalars(
-                select(GameRow).where(GameRow.status == status)
-                .order_by(GameRow.updated.desc()).limit(limit))
+            rows = await session.scalars(query.order_by(GameRow.updated.desc()).limit(limit))
             return rows.all()
 

@@ -340,6 +340,7 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("cancel").onclick = () => { if (confirm("Cancel this game? It leaves the lobby.")) send({ type: "cancel" }); };
 $("analyse").onclick = () => {
   $("review").textContent = "Analysing every move… (about a second for each of them)";
   $("analyse").disabled = true;

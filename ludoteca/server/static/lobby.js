@@ -75,7 +75,18 @@ function showOpponent() {
 function describe(row) {
   const game = catalogue.find((g) => g.name === row.game);
   const who = (kind) => (kind === "human" ? "player" : `computer ${kind.replace("level:", "level ")}`);
-  return `${game ? game.title : row.game} (${row.rules}) — ${row.mode === "hotseat" ? "on one screen" : `${who(row.white)} v ${who(row.black)}`}, ${row.ply} moves`;
+  const moves = row.ply === 1 ? "1 move" : `${row.ply} moves`;
+  return `${game ? game.title : row.game} (${row.rules}) — ${row.mode === "hotseat" ? "on one screen" : `${who(row.white)} v ${who(row.black)}`}, ${moves}, ${ago(row.updated)}`;
+}
+
+// "just now", "5 min ago", "3 h ago", "2 days ago"
+function ago(when) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(when)) / 1000);
+  if (seconds < 60) return "active just now";
+  if (seconds < 3600) return `active ${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `active ${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86400);
+  return `active ${days} day${days > 1 ? "s" : ""} ago`;
 }
 
 async function refresh() {
