@@ -418,3 +418,18 @@ def test_looking_back_during_a_game(page: Any, server: str) -> None:
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('White')"
                            " || document.querySelector('#status').innerText.includes('Your move')")
     assert piece(page, "b2") == "b" and moves(page) == ["b2-c3", "d4xb2"]
+
+
+def test_dark_mode_follows_the_system(browser: Any, server: str) -> None:
+    context = browser.new_context(color_scheme="dark", bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("#start")
+        colours = page.evaluate("""() => [getComputedStyle(document.body).backgroundColor,
+            getComputedStyle(document.body).color,
+            getComputedStyle(document.querySelector('.panel')).backgroundColor]""")
+        assert colours == ["rgb(20, 23, 29)", "rgb(230, 232, 238)", "rgb(31, 36, 45)"]
+        shot(page, "lobby-dark")
+    finally:
+        context.close()
