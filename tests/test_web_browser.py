@@ -174,6 +174,9 @@ def test_felli_multi_capture_leap_by_leap(page: Any, server: str) -> None:
     point(page, "c3").click()  # the first leap; the chain must go on
     assert page.locator("#board .ring.selected").count() == 2
     assert "continue the capture" in page.inner_text("#status")
+    # the chain under way: the man stands where it landed, the man it jumped is faded
+    assert piece(page, "c3") == "w" and piece(page, "a1") == ""
+    assert page.locator('#board .pt[data-name="b2"] .piece.jumped').count() == 1
     point(page, "e5").click()
     point(page, "a5").click()
     assert wait_moves(page, 1) == ["a1xc3xe5xa5"]

@@ -352,8 +352,7 @@ class Hub:
         legal = []
         if live.row.status == "live" and _name(state.turn) in seats \
                 and live.kind(state.turn) == "human":
-            legal = [{"n": str(state.move_of(c)), "g": state.gesture(c)}
-                     for c in state.legal_codes()]
+            legal = [_legal_entry(state, c) for c in state.legal_codes()]
         return {**(shared or self._shared_view(live)), "you": sorted(seats), "legal": legal,
                 "rematch": self._rematch_view(live, seats)}
 
@@ -739,6 +738,22 @@ class Hub:
             live.state, white=names["white"], black=names["black"],
             result=row.result if row.status == "over" else None, termination=termination,
             extra={"Site": f"Ludoteca game {row.id}"}))
+
+
+def _legal_entry(state: State, code: int) -> dict[str, Any]:
+    """A legal move for the page: its notation, its gesture and, for a move of more than two
+    touches (a capture chain), the points whose pieces it removes, so that the page can show the
+    chain under way."""
+    gesture = state.gesture(code)
+    entry: dict[str, Any] = {"n": str(state.move_of(code)), "g": gesture}
+    if len(gesture) > 2:
+        before = state.pieces()
+        state.push_code(code)
+        after = state.pieces()
+        state.pop_code()
+        entry["x"] = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
+                      if a and not b and i != gesture[0][1]]
+    return entry
 
 
 def _ending(outcome: Outcome) -> dict[str, Any]:

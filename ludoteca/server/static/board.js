@@ -46,7 +46,8 @@ export class Board {
   }
 
   // pieces: token per point; marks: {selected: [i], targets: [{point, kind}], last: [[kind, i]],
-  // changed: [i] (converted), removed: [{point, token}] (captured), hint: [[kind, i]]}
+  // changed: [i] (converted), removed: [{point, token}] (captured), hint: [[kind, i]],
+  // jumped: [i] (pieces a capture chain under way takes)}
   draw(pieces, marks = {}) {
     const svg = this.svg;
     // a redraw replaces the points: keep the keyboard focus on the same point
@@ -74,6 +75,7 @@ export class Board {
     const selected = new Set(marks.selected || []);
     const changed = new Set(marks.changed || []);
     const removed = new Map((marks.removed || []).map((t) => [t.point, t.token]));
+    const jumped = new Set(marks.jumped || []);
     const targets = new Map((marks.targets || []).map((t) => [t.point, t.kind]));
     board.points.forEach((name, i) => {
       const [cx, cy] = this.xy(i);
@@ -102,7 +104,7 @@ export class Board {
           : { cx, cy, r: r * 0.95, class: "glow" }, g);
       }
       if (!board.cells) el("circle", { cx, cy, r: 9, class: "spot" }, g);
-      if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : "");
+      if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : jumped.has(i) ? "jumped" : "");
       else if (removed.has(i)) this._piece(g, removed.get(i), cx, cy, "removed");
       if (selected.has(i)) el("circle", { cx, cy, r: UNIT * 0.4, class: "ring selected" }, g);
       if (target === "take") el("circle", { cx, cy, r: UNIT * 0.4, class: "ring take" }, g);

@@ -142,13 +142,23 @@ function render(extra = {}) {
   }
   const marks = { last: view.last || [], selected: prefix.slice(), targets: [],
                   hint: hint ? hint.gesture : [], ...changes() };
+  let pieces = view.pieces;
+  const chain = mine() && prefix.length >= 2 ? candidates().filter((m) => m.x) : [];
+  if (chain.length) {  // a capture chain under way: the piece stands where it landed
+    pieces = view.pieces.slice();
+    const token = pieces[prefix[0]];
+    pieces[prefix[0]] = "";
+    pieces[prefix[prefix.length - 1]] = token;
+    marks.jumped = chain[0].x.filter((p) => chain.every((m) => m.x.includes(p)));
+    marks.last = [];
+  }
   if (mine()) {
     for (const m of candidates()) {
       const next = m.g[prefix.length];
       if (next && prefix.length) marks.targets.push({ point: next[1], kind: next[0] });
     }
   }
-  board.draw(view.pieces, marks);
+  board.draw(pieces, marks);
   renderStatus(extra);
   renderPanels();
   renderMoves();
