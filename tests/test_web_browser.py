@@ -221,15 +221,23 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
 
 def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    page.wait_for_function("document.title.startsWith('Your move')")  # the tab says so
     for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
         point(page, a).click()
         point(page, b).click()
         wait_moves(page, n)
     page.wait_for_selector("#banner:not([hidden])")
     assert page.inner_text("#banner") == "1-0 — White wins: the player to move has no legal move."
+    # the result dialog over the board: result, reason, and what next
+    page.wait_for_selector("dialog#result[open]")
+    assert page.inner_text("#result-title") == "1-0"
+    assert "no legal move" in page.inner_text("#result-reason")
+    assert page.title().startswith("Ludoteca")  # no "Your move" once the game is over
+    shot(page, "felli-result-dialog")
     assert moves(page) == ["a1-b2", "b4-c3", "b2xd4"]
+    page.click("#result-analyse")  # Black's b4-c3 walked into the capture
+    assert not page.locator("dialog#result[open]").count()
     assert page.locator("#resign").is_disabled()
-    page.click("#analyse")  # Black's b4-c3 walked into the capture
     page.wait_for_selector("#moves .mistake")
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
     assert "better" in page.inner_text("#review")
@@ -280,6 +288,10 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
         for page in (ann, bob, eve):
             page.wait_for_selector("#banner:not([hidden])")
             assert "Draw by" in page.inner_text("#banner")
+            page.wait_for_selector("dialog#result[open]")
+            assert page.inner_text("#result-title") == "1/2-1/2"
+            assert page.locator("#result-rematch").is_visible() == (page is not eve)
+            page.click("#result-close")
         SHOTS.mkdir(parents=True, exist_ok=True)
         eve.screenshot(path=str(SHOTS / "online-spectator-phone.png"), full_page=True)
     finally:
@@ -436,3 +448,57 @@ def test_dark_mode_follows_the_system(browser: Any, server: str) -> None:
         shot(page, "lobby-dark")
     finally:
         context.close()
+
+
+def serious_violations(page: Any) -> list[str]:
+    """The accessibility audit (axe-core) of a page: its serious and critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    report = Axe().run(page).response
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in report["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_the_audit_and_is_pictured(browser: Any, server: str,
+                                                      scheme: str) -> None:
+    """Lobby, game, review and the 404 page, at 1366x768 and 390x844: no serious accessibility
+    violation (axe-core), and a screenshot of each in ``test-output/screenshots``."""
+    for width, height in ((1366, 768), (390, 844)):
+        context = browser.new_context(color_scheme=scheme, bypass_csp=True,
+                                      viewport={"width": width, "height": height})
+        page = context.new_page()
+        try:
+            start(page, server, "morris", "hotseat")
+            point(page, "d2").click()
+            wait_moves(page, 1)
+            pages = {"game": page.url, "lobby": server + "/", "review": server + "/review",
+                     "missing": server + "/game/no-such-game"}
+            for name, url in pages.items():
+                page.goto(url)
+                page.wait_for_selector("header.top #theme")
+                if name == "game":
+                    page.wait_for_selector("#board .pt")
+                if width > 1000:  # one audit per scheme and page
+                    assert serious_violations(page) == [], (scheme, name)
+                shot(page, f"{name}-{width}x{height}-{scheme}")
+        finally:
+            context.close()
+
+
+def test_the_theme_switch_overrides_the_system(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#theme")
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert page.inner_text("#theme") == "Theme: system"
+    page.click("#theme")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    page.click("#theme")
+    assert page.evaluate(background) == "rgb(20, 23, 29)"
+    page.reload()  # remembered
+    page.wait_for_selector("#theme")
+    assert page.inner_text("#theme") == "Theme: dark"
+    assert page.evaluate(background) == "rgb(20, 23, 29)"
+    page.click("#theme")
+    assert page.inner_text("#theme") == "Theme: system"
+    assert page.evaluate(background) == "rgb(247, 243, 234)"

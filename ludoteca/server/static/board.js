@@ -91,6 +91,8 @@ export class Board {
       if (this.onPoint) {
         g.setAttribute("tabindex", "0");
         g.setAttribute("role", "button");
+      } else {
+        g.setAttribute("role", "img");  // a picture of the point, read by screen readers
       }
       const r = board.cells ? UNIT / 2 : UNIT * 0.42;
       el(board.cells ? "rect" : "circle", board.cells

@@ -53,6 +53,7 @@ function notice(text) {
 }
 
 function receive(next) {
+  const ended = view && view.status !== "over" && next.status === "over";
   const changedPosition = !view || next.ply !== view.ply || next.pieces.join() !== view.pieces.join();
   previous = view;
   view = next;
@@ -72,6 +73,17 @@ function receive(next) {
   }
   board.flipped = flipped;
   render();
+  if (ended) showResult();
+}
+
+// The end of a game seen on this page: a dialog over the board with the result and what next.
+function showResult() {
+  const dialog = $("result");
+  $("result-title").textContent = view.outcome.result === "*" ? "Game cancelled" : view.outcome.result;
+  $("result-reason").textContent = view.outcome.text;
+  $("result-rematch").hidden = !(view.you.length && view.outcome.result !== "*");
+  $("result-analyse").hidden = view.outcome.result === "*";
+  if (!dialog.open) dialog.showModal();
 }
 
 const colourName = (c) => (c === "white" ? "White" : "Black");
@@ -184,6 +196,7 @@ function renderStatus(extra) {
     banner.textContent = `${view.outcome.result} — ${view.outcome.text}`;
   }
   $("title").textContent = `${view.title} · ${view.rules}`;
+  document.title = `${mine() && view.status === "live" ? "Your move · " : ""}Ludoteca — ${view.title}`;
   const players = $("players");
   players.innerHTML = "";
   for (const colour of ["white", "black"]) {
@@ -350,6 +363,9 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("result-close").onclick = () => $("result").close();
+$("result-rematch").onclick = () => { $("result").close(); $("rematch-button").click(); };
+$("result-analyse").onclick = () => { $("result").close(); $("analyse").click(); };
 $("cancel").onclick = () => { if (confirm("Cancel this game? It leaves the lobby.")) send({ type: "cancel" }); };
 $("analyse").onclick = () => {
   $("review").textContent = "Analysing every move… (about a second for each of them)";
