@@ -451,3 +451,26 @@ def test_a_waiting_game_can_be_cancelled_by_its_creator(client: TestClient) -> N
     client.post(f"/api/games/{other}/join")
     answer = act(client, other, seats["white"], type="cancel")
     assert answer.status_code == 409 and "resign" in answer.json()["error"]
+
+
+def test_display_names(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="online", colour="white",
+                          name="  Ada   L. ")
+    lobby = {g["id"]: g for g in client.get("/api/lobby").json()["open"]}
+    assert lobby[game_id]["white_name"] == "Ada L." and lobby[game_id]["black_name"] is None
+    assert view(client, game_id)["players"]["black"]["label"] == "(free seat)"
+    for bad in ("x" * 25, "bell\x07", 'quote"s', "[White"):
+        answer = client.post(f"/api/games/{game_id}/join", json={"name": bad})
+        assert answer.status_code == 400 and "24 printable" in answer.json()["error"]
+    assert view(client, game_id)["status"] == "waiting"  # a refused join changes nothing
+    black = client.post(f"/api/games/{game_id}/join", json={"name": "Bo"}).json()["token"]
+    players = view(client, game_id)["players"]
+    assert players["white"]["label"] == "Ada L." and players["black"]["label"] == "Bo"
+    act(client, game_id, tokens["white"], type="resign")
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert '[White "Ada L."]' in record and '[Black "Bo"]' in record
+    act(client, game_id, black, type="rematch")
+    rematch = view(client, game_id)["rematch"]["id"]
+    players = view(client, rematch)["players"]
+    assert players["white"]["label"] == "Bo" and players["black"]["label"] == "Ada L."
+    assert client.post("/api/games", json={"game": "felli", "name": "\x00"}).status_code == 400

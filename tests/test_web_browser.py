@@ -502,3 +502,18 @@ def test_the_theme_switch_overrides_the_system(page: Any, server: str) -> None:
     page.click("#theme")
     assert page.inner_text("#theme") == "Theme: system"
     assert page.evaluate(background) == "rgb(247, 243, 234)"
+
+
+def test_a_name_chosen_once_is_shown_and_remembered(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#start")
+    page.fill("#name", "Ann")
+    page.check('input[name="game"][value="felli"]')
+    page.check('input[name="opponent"][value="computer"]')
+    page.click("#start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#board .pt")
+    assert "White: Ann (you)" in page.inner_text("#players")
+    page.goto(server + "/")
+    page.wait_for_selector("#start")
+    assert page.input_value("#name") == "Ann"

@@ -55,6 +55,11 @@ class NewGame(BaseModel):
     level: int | None = Field(default=None, ge=1, le=50)
     position: str | None = Field(default=None, max_length=400)
     clock: str | None = Field(default=None, max_length=16)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class Joining(BaseModel):
+    name: str | None = Field(default=None, max_length=64)
 
 
 class Action(BaseModel):
@@ -191,6 +196,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
             return {"id": row.id, "game": row.game, "rules": row.rules, "mode": row.mode,
                     "ply": row.ply, "white": row.white, "black": row.black,
                     "free": "white" if row.white_token is None else "black",
+                    "white_name": row.white_name, "black_name": row.black_name,
                     "updated": row.updated.replace(
                         tzinfo=row.updated.tzinfo or datetime.UTC).isoformat()}
 
@@ -205,13 +211,14 @@ def create_app(db_url: str | None = None, workers: int = 2,
                                    "address; wait a moment")
         game_id, tokens = await hub_of(request).create(
             body.game, body.rules, body.opponent, body.colour, body.level, body.position,
-            body.clock, request.client.host if request.client else "?")
+            body.clock, request.client.host if request.client else "?", body.name)
         return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
     @app.post("/api/games/{game_id}/join")
-    async def join(request: Request, game_id: str) -> dict[str, str]:
-        """Take the free seat of an online game."""
-        colour, token = await hub_of(request).join(game_id)
+    async def join(request: Request, game_id: str, body: Joining | None = None
+                   ) -> dict[str, str]:
+        """Take the free seat of an online game (``{"name"}`` optional: a display name)."""
+        colour, token = await hub_of(request).join(game_id, body.name if body else None)
         return {"colour": colour, "token": token}
 
     @app.get("/api/games/{game_id}")

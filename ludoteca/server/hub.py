@@ -176,10 +176,12 @@ class Hub:
     # --- creating, loading, joining -----------------------------------------------------------
     async def create(self, game: str, rules: str | None, opponent: str, colour: str,
                      level: int | None, position: str | None,
-                     clock: str | None = None, client: str = "") -> tuple[str, dict[str, str]]:
-        """A new game; its id and the seat tokens of its creator (colour name -> token).  One
-        ``client`` (address) has at most :data:`COMPUTER_GAMES` games against the computer in
-        play at once."""
+                     clock: str | None = None, client: str = "",
+                     name: str | None = None) -> tuple[str, dict[str, str]]:
+        """A new game; its id and the seat tokens of its creator (colour name -> token), who
+        may give a display ``name``.  One ``client`` (address) has at most
+        :data:`COMPUTER_GAMES` games against the computer in play at once."""
+        name = display_name(name)
         try:
             game_cls, ruleset = resolve(game, rules or None)
             start = game_cls.from_position_code(position.strip(), ruleset) if position else None
@@ -212,17 +214,20 @@ class Hub:
             self._computer_games[client] = mine
         elif opponent == "hotseat":
             tokens[other] = token
+        names = {colour: name} if name and opponent != "hotseat" else {}
         row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
-                               control)
+                               control, names=names)
         if opponent == "computer":
             self._computer_games[client].add(row.id)
         return row.id, tokens
 
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
                     kinds: dict[str, str], tokens: dict[str, str],
-                    control: TimeControl | None, game_id: str | None = None) -> GameRow:
+                    control: TimeControl | None, game_id: str | None = None,
+                    names: dict[str, str | None] | None = None) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
-        ``tokens`` gives the seats already taken."""
+        ``tokens`` gives the seats already taken, ``names`` their players' display names."""
+        names = names or {}
         game_cls, ruleset = resolve(game, rules)
         state = start or game_cls.new(ruleset, seed=secrets.randbits(32))
         hashes = {name: _hash(tokens[name]) if name in tokens else None for name in COLOURS}
@@ -234,7 +239,8 @@ class Hub:
             status="waiting" if None in hashes.values() and mode == "online" else "live",
             ply=0, result="*", clock=str(control) if control else None,
             white_ms=control.start_ms if control else None,
-            black_ms=control.start_ms if control else None)
+            black_ms=control.start_ms if control else None,
+            white_name=names.get("white"), black_name=names.get("black"))
         # clocks start with the first move: nobody is charged before the game has begun
         await self.store.add_game(row)
         log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
@@ -283,15 +289,18 @@ class Hub:
             count += live.computer_to_move()
         return count
 
-    async def join(self, game_id: str) -> tuple[str, str]:
-        """Take the free seat of an online game: (colour, token); 409 if none is free."""
+    async def join(self, game_id: str, name: str | None = None) -> tuple[str, str]:
+        """Take the free seat of an online game (under a display ``name``): (colour, token);
+        409 if none is free."""
+        name = display_name(name)
         live = await self.get(game_id)
         async with live.lock:
             if live.row.status != "waiting":
                 raise ActionError(409, "this game has no free seat; you can watch it")
             colour = "white" if live.row.white_token is None else "black"
             token = secrets.token_urlsafe(24)
-            changes: dict[str, Any] = {"status": "live", f"{colour}_token": _hash(token)}
+            changes: dict[str, Any] = {"status": "live", f"{colour}_token": _hash(token),
+                                       f"{colour}_name": name}
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
         log.info("game %s: a player joined as %s", game_id, colour)
@@ -411,7 +420,8 @@ class Hub:
         kind = live.row.white if name == "white" else live.row.black
         seated = (live.row.white_token if name == "white" else live.row.black_token) is not None
         if kind == "human":
-            return {"kind": "human", "label": "Player" if seated else "(free seat)",
+            chosen = live.row.white_name if name == "white" else live.row.black_name
+            return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
                     "seated": seated}
         number = int(parse_spec(kind)[1]["level"])
         level = levels(live.state.rules)[number - 1]
@@ -635,8 +645,9 @@ class Hub:
                   for name in COLOURS if live.kind(COLOURS[name]) == "human"}
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
+        names = {SWAP[name]: getattr(row, f"{name}_name") for name in COLOURS}
         new = await self._open(row.game, row.rules, start, row.mode, kinds, tokens, control,
-                               rematch_id)
+                               rematch_id, names)
         await self.store.change(row.id, rematch=new.id)
         row.rematch = new.id
 
@@ -738,6 +749,20 @@ class Hub:
             live.state, white=names["white"], black=names["black"],
             result=row.result if row.status == "over" else None, termination=termination,
             extra={"Site": f"Ludoteca game {row.id}"}))
+
+
+def display_name(name: str | None) -> str | None:
+    """A player's display name, tidied (spaces collapsed), or ``None`` for none given;
+    :class:`ActionError` for one that is too long or holds control characters."""
+    if name is None:
+        return None
+    tidy = " ".join(name.split())
+    if not tidy:
+        return None
+    if len(tidy) > 24 or not tidy.isprintable() or any(c in tidy for c in '"[]\\'):
+        raise ActionError(400, "a name is at most 24 printable characters, without quotes, "
+                               "brackets or backslashes")
+    return tidy
 
 
 def _legal_entry(state: State, code: int) -> dict[str, Any]:

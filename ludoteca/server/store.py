@@ -86,6 +86,8 @@ class GameRow(Base):
     black: Mapped[str] = mapped_column(String(64))
     white_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # sha256 hex
     black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    white_name: Mapped[str | None] = mapped_column(String(32), nullable=True)  # display names
+    black_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | live | over
     ply: Mapped[int] = mapped_column(Integer, default=0)  # moves played
     result: Mapped[str] = mapped_column(String(8), default="*")

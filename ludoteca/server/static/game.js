@@ -389,7 +389,10 @@ $("copy-invite").onclick = async () => {
   catch { notice("Select the link and copy it."); }
 };
 $("join-button").onclick = async () => {
-  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, { method: "POST" });
+  const name = (localStorage.getItem("ludoteca:name") || "").trim();
+  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: name || null }) });
   const data = await answer.json();
   if (!answer.ok) { notice(data.error); return; }
   localStorage.setItem(tokenKey, data.token);

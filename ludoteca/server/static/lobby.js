@@ -74,9 +74,9 @@ function showOpponent() {
 
 function describe(row) {
   const game = catalogue.find((g) => g.name === row.game);
-  const who = (kind) => (kind === "human" ? "player" : `computer ${kind.replace("level:", "level ")}`);
+  const who = (kind, name) => (kind === "human" ? name || "player" : `computer ${kind.replace("level:", "level ")}`);
   const moves = row.ply === 1 ? "1 move" : `${row.ply} moves`;
-  return `${game ? game.title : row.game} (${row.rules}) — ${row.mode === "hotseat" ? "on one screen" : `${who(row.white)} v ${who(row.black)}`}, ${moves}, ${ago(row.updated)}`;
+  return `${game ? game.title : row.game} (${row.rules}) — ${row.mode === "hotseat" ? "on one screen" : `${who(row.white, row.white_name)} v ${who(row.black, row.black_name)}`}, ${moves}, ${ago(row.updated)}`;
 }
 
 // "just now", "5 min ago", "3 h ago", "2 days ago"
@@ -113,7 +113,9 @@ async function start(event) {
   const body = { game: chosen().name, rules: ruleSpec(), opponent: opponent(),
                  colour: $("colour").value, level: Number($("level").value),
                  position: $("position").value.trim() || null,
-                 clock: opponent() === "computer" ? null : $("clock").value || null };
+                 clock: opponent() === "computer" ? null : $("clock").value || null,
+                 name: $("name").value.trim() || null };
+  localStorage.setItem("ludoteca:name", $("name").value.trim());
   const answer = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
                                              body: JSON.stringify(body) });
   const data = await answer.json();
@@ -123,6 +125,7 @@ async function start(event) {
 }
 
 async function main() {
+  $("name").value = localStorage.getItem("ludoteca:name") || "";
   catalogue = await (await fetch("/api/catalogue")).json();
   const titles = catalogue.map((g) => g.title);
   $("heading").textContent = `Play ${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
