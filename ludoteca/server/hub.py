@@ -14,7 +14,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -224,7 +224,7 @@ class Hub:
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
                     kinds: dict[str, str], tokens: dict[str, str],
                     control: TimeControl | None, game_id: str | None = None,
-                    names: dict[str, str | None] | None = None) -> GameRow:
+                    names: Mapping[str, str | None] | None = None) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
         ``tokens`` gives the seats already taken, ``names`` their players' display names."""
         names = names or {}
