@@ -474,3 +474,45 @@ def test_display_names(client: TestClient) -> None:
     players = view(client, rematch)["players"]
     assert players["white"]["label"] == "Bo" and players["black"]["label"] == "Ada L."
     assert client.post("/api/games", json={"game": "felli", "name": "\x00"}).status_code == 400
+
+
+def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
+    """A computer game without a move for an hour, or any game without one for a day, is ended
+    (no result) by the server's sweep; a game someone has open is kept."""
+    import sqlite3
+
+    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+        computer, seats = new(client, game="felli", opponent="computer")
+        act(client, computer, seats["white"], type="move", move="b2-c3", ply=0)
+        fresh, fresh_seats = new(client, game="felli", opponent="computer")
+        act(client, fresh, fresh_seats["white"], type="move", move="b2-c3", ply=0)
+        hotseat, both = new(client, game="felli", opponent="hotseat")
+        act(client, hotseat, both["white"], type="move", move="b2-c3", ply=0)
+        for game_id in (computer, fresh):  # the computer has replied
+            for _ in range(200):
+                if view(client, game_id)["ply"] == 2:
+                    break
+                time.sleep(0.05)
+        waiting, _ = new(client, game="felli", opponent="online")
+        kept, _ = new(client, game="felli", opponent="online")
+        with sqlite3.connect(tmp_path / "games.db") as db:
+            def age(game_id: str, hours: float) -> None:
+                db.execute("UPDATE games SET updated = datetime(updated, ?) WHERE id = ?",
+                           (f"-{hours} hours", game_id))
+            age(computer, 2)
+            age(fresh, 0.5)
+            age(hotseat, 5)  # not a day yet
+            age(waiting, 30)
+            age(kept, 30)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub.evict_idle(0)
+        client.portal.call(hub.get, kept)  # open in memory: someone is looking at it
+        ended = client.portal.call(hub.abandon)
+        assert sorted(ended) == sorted([computer, waiting])
+        state = view(client, computer)
+        assert state["status"] == "over" and state["outcome"]["result"] == "*"
+        assert "abandoned" in state["outcome"]["text"]
+        lobby = client.get("/api/lobby").json()
+        live = [g["id"] for g in lobby["live"]]
+        assert computer not in live and fresh in live and hotseat in live
+        assert [g["id"] for g in lobby["open"]] == [kept]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import hashlib
 import hmac
 import logging
@@ -39,6 +40,10 @@ SWAP = {"white": "black", "black": "white"}
 MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
+#: a game without a move for this long is abandoned (ended, no result): against the computer,
+#: and otherwise
+ABANDONED_COMPUTER = datetime.timedelta(hours=1)
+ABANDONED = datetime.timedelta(days=1)
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
 
@@ -337,12 +342,22 @@ class Hub:
         return sum(self._evict(live) for live in list(self.games.values()) if live.used <= limit)
 
     async def sweep(self, every: float = 60.0) -> None:
-        """Evict idle games every ``every`` seconds, until cancelled (runs for the server)."""
+        """Every ``every`` seconds, until cancelled (runs for the server): evict idle games, and
+        end the abandoned ones (:meth:`abandon`)."""
         while True:
             await asyncio.sleep(every)
             dropped = self.evict_idle()
             if dropped:
                 log.info("%d idle games left memory; %d stay", dropped, len(self.games))
+            await self.abandon()
+
+    async def abandon(self) -> list[str]:
+        """End the games without a move for :data:`ABANDONED` (:data:`ABANDONED_COMPUTER`
+        against the computer), except those in memory (someone is watching or just asked)."""
+        ids = await self.store.abandon(ABANDONED, ABANDONED_COMPUTER, keep=list(self.games))
+        if ids:
+            log.info("%d abandoned games ended", len(ids))
+        return ids
 
     async def broadcast(self, live: LiveGame) -> None:
         """Send the new position to every watcher (each sees its own seats' view)."""

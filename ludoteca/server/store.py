@@ -236,6 +236,27 @@ class Store:
                                          (GameRow.mode == "computer") | GameRow.clock.is_not(None)))
             return list(ids)
 
+    async def abandon(self, idle: datetime.timedelta, idle_computer: datetime.timedelta,
+                      keep: Sequence[str] = ()) -> list[str]:
+        """End the games left without a move for ``idle`` (``idle_computer`` for games against
+        the computer), those in ``keep`` aside: they leave the lists, with no result.  Returns
+        their ids."""
+        now = _now()
+        stale = (GameRow.status.in_(("live", "waiting"))
+                 & ((GameRow.updated < now - idle)
+                    | ((GameRow.mode == "computer") & (GameRow.updated < now - idle_computer))))
+        if keep:
+            stale &= GameRow.id.not_in(list(keep))
+        async with self._writing() as session:
+            ids = list((await session.scalars(select(GameRow.id).where(stale))).all())
+            if ids:
+                await session.execute(
+                    update(GameRow).where(GameRow.id.in_(ids)).values(
+                        status="over", result="*", termination="abandoned",
+                        reason="The game was abandoned: no move for a long time.",
+                        updated=now))
+        return ids
+
     async def listing(self, status: str, limit: int = 30, started: bool = False
                       ) -> Sequence[GameRow]:
         """The most recently active games with a status (``started``: only those with a move,
