@@ -517,3 +517,27 @@ def test_a_name_chosen_once_is_shown_and_remembered(page: Any, server: str) -> N
     page.goto(server + "/")
     page.wait_for_selector("#start")
     assert page.input_value("#name") == "Ann"
+
+
+def test_sounds_follow_the_game_and_the_switch_is_remembered(page: Any, server: str) -> None:
+    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    last = "document.body.dataset.lastSound"
+    point(page, "a1").click()
+    point(page, "b2").click()
+    wait_moves(page, 1)
+    page.wait_for_function(f"{last} === 'move'")
+    assert page.inner_text("#sound") == "Sound: on"
+    page.click("#sound")
+    assert page.inner_text("#sound") == "Sound: off"
+    page.reload()
+    page.wait_for_selector("#board .pt")
+    assert page.inner_text("#sound") == "Sound: off"
+    point(page, "b4").click()
+    point(page, "c3").click()
+    wait_moves(page, 2)
+    point(page, "b2").click()
+    point(page, "d4").click()  # a capture that ends the game
+    page.wait_for_function(f"{last} === 'end'")
+    page.click("#result-close")
+    page.click("#sound")
+    assert page.evaluate("localStorage.getItem('ludoteca:sound')") == "on"

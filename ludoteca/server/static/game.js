@@ -46,6 +46,39 @@ function connect() {
   };
 }
 
+// Sounds, made here (Web Audio, no files): a move, a capture, the end of the game, low time.
+// The switch is remembered in this browser; the last sound's name is kept on <body> for tests.
+let soundOn = localStorage.getItem("ludoteca:sound") !== "off";
+let audio = null;
+let warned = false;
+const SOUNDS = { move: [[520, 0.06]], capture: [[440, 0.07], [330, 0.09]],
+                 end: [[523, 0.12], [659, 0.12], [784, 0.25]], low: [[880, 0.08], [880, 0.08]] };
+
+function play(name) {
+  document.body.dataset.lastSound = name;
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    let at = audio.currentTime;
+    for (const [frequency, length] of SOUNDS[name]) {
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.15, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + length);
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start(at);
+      oscillator.stop(at + length);
+      at += length;
+    }
+  } catch { /* no audio on this device */ }
+}
+
+function showSound() {
+  $("sound").textContent = soundOn ? "Sound: on" : "Sound: off";
+  $("sound").setAttribute("aria-pressed", String(soundOn));
+}
+
 function notice(text) {
   const box = $("notice");
   box.textContent = text;
@@ -73,7 +106,11 @@ function receive(next) {
   }
   board.flipped = flipped;
   render();
-  if (ended) showResult();
+  if (ended) { play("end"); showResult(); }
+  else if (previous && next.ply === previous.ply + 1) {
+    const { changed, removed } = changes();
+    play(changed.length || removed.length ? "capture" : "move");
+  }
 }
 
 // The end of a game seen on this page: a dialog over the board with the result and what next.
@@ -232,6 +269,10 @@ function tick() {
     span.textContent = seconds < 10 ? `0:0${seconds.toFixed(1)}`
       : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
     span.classList.toggle("low", seconds < 20);
+    if (seconds < 10 && view.clock.running === colour && view.you.includes(colour) && !warned) {
+      warned = true;
+      play("low");
+    }
     span.classList.toggle("running", view.clock.running === colour);
   }
 }
@@ -363,6 +404,12 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("sound").onclick = () => {
+  soundOn = !soundOn;
+  localStorage.setItem("ludoteca:sound", soundOn ? "on" : "off");
+  showSound();
+};
+showSound();
 $("result-close").onclick = () => $("result").close();
 $("result-rematch").onclick = () => { $("result").close(); $("rematch-button").click(); };
 $("result-analyse").onclick = () => { $("result").close(); $("analyse").click(); };
