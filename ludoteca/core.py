@@ -685,6 +685,12 @@ class State(ABC):
         of White/Black by default).  A game that does not say draws an empty board."""
         return [""] * len(self.game.board(self.rules).points)
 
+    def move_label(self, code: int) -> str:
+        """The legal move ``code`` as a move list shows it: its notation, plus what the game
+        annotates (Morelli: conversions and a King seated, ``A5-E5x3 K``).  Default: the
+        notation."""
+        return str(self.move_of(code))
+
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         """The points a person touches, in order, to make the move ``code``, each with its role:
         ``"from"`` (the piece to lift), ``"to"`` (where it goes, or where a man is placed) or

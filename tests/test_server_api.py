@@ -516,3 +516,28 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
         live = [g["id"] for g in lobby["live"]]
         assert computer not in live and fresh in live and hotseat in live
         assert [g["id"] for g in lobby["open"]] == [kept]
+
+
+def test_the_move_list_annotates_conversions_and_a_king(client: TestClient) -> None:
+    """Morelli's move list says how many stones a move converted (``x2``) and when it seats a
+    King (`` K``), as the record annotation does, checked against the engine."""
+    import random
+
+    import ludoteca
+
+    rng = random.Random(8)
+    state = ludoteca.new_game("morelli-9", seed=8)
+    while not any(state.is_tactical(c) for c in state.legal_codes()):
+        state.push(rng.choice(list(state.legal_moves)))
+    code = next(c for c in state.legal_codes() if state.is_tactical(c))
+    expected = state.move_label(code)
+    child = state.child(state.move_of(code))
+    converted = sum(a != b and bool(a) and bool(b) and not a.startswith("k")
+                    for a, b in zip(state.pieces(), child.pieces(), strict=True))
+    assert converted and expected.startswith(f"{state.move_of(code)}x{converted}")
+    game_id, tokens = new(client, game="morelli", rules="morelli-9", opponent="hotseat",
+                          position=state.position_code())
+    answer = act(client, game_id, tokens["white"], type="move", move=str(state.move_of(code)),
+                 ply=0).json()
+    assert answer["moves"] == [expected]
+    assert act(client, game_id, tokens["white"], type="undo").json()["moves"] == []

@@ -303,14 +303,25 @@ class MorelliState(State):
             self.check_annotation(move, captures, king, text)
         return move
 
+    def _effects(self, code: int) -> tuple[int, bool]:
+        """What the legal move ``code`` does: the stones it converts, and whether it seats a
+        King (a new one, or the mover's in place of the opponent's)."""
+        self.push_code(code)
+        converted = len(self._undo[-1][0])
+        crowned = self.king != self._undo[-1][1]
+        self.pop_code()
+        return converted, crowned
+
+    def move_label(self, code: int) -> str:
+        """``from-to``, then ``xN`` for N conversions and `` K`` for a King newly seated."""
+        converted, crowned = self._effects(code)
+        return (f"{self.move_of(code)}{f'x{converted}' if converted else ''}"
+                f"{' K' if crowned else ''}")
+
     def check_annotation(self, move: MorelliMove, captures: int | None, king: bool,
                          text: str) -> None:
         """Raise :class:`IllegalMoveError` unless the annotation matches what the move does."""
-        self.push_code(move.code)
-        converted = len(self._undo[-1][0])
-        before = self._undo[-1][1]
-        crowned = self.king != before
-        self.pop_code()
+        converted, crowned = self._effects(move.code)
         if captures is not None and captures != converted:
             raise IllegalMoveError(
                 f"{text}: the annotation says {captures} conversion(s) but {move} makes "

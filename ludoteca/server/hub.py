@@ -90,6 +90,26 @@ class LiveGame:
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction
     used: float = 0.0
+    #: the move list as shown ((code, label) per move played, see ``State.move_label``)
+    labels: list[tuple[int, str]] = field(default_factory=list)
+
+    def move_labels(self) -> list[str]:
+        """The moves played, as the move list shows them (kept up to date with take-backs; a
+        label is worked out once, on the position before its move)."""
+        stack = self.state.move_stack
+        keep = 0
+        while keep < min(len(stack), len(self.labels)) and self.labels[keep][0] == stack[keep]:
+            keep += 1
+        if keep < len(stack):
+            replay = self.state.copy()
+            for _ in range(len(stack) - keep):
+                replay.pop_code()
+            del self.labels[keep:]
+            for code in stack[keep:]:
+                self.labels.append((code, replay.move_label(code)))
+                replay.push_code(code)
+        del self.labels[len(stack):]
+        return [label for _, label in self.labels]
 
     @property
     def ply(self) -> int:
@@ -394,7 +414,7 @@ class Hub:
             "texts": game.status_texts(state.rules),
             "players": {name: self._player(live, name) for name in COLOURS},
             "board": board_view(state), "pieces": state.pieces(), "turn": _name(state.turn),
-            "ply": live.ply, "moves": [str(state.move_of(c)) for c in state.move_stack],
+            "ply": live.ply, "moves": live.move_labels(),
             "last": last, "hand": state.in_hand(), "notice": state.notice(),
             "outcome": self._outcome(live),
             "draw_offer": row.draw_offer, "undo_offer": row.undo_offer,
