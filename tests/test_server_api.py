@@ -541,3 +541,12 @@ def test_the_move_list_annotates_conversions_and_a_king(client: TestClient) -> N
                  ply=0).json()
     assert answer["moves"] == [expected]
     assert act(client, game_id, tokens["white"], type="undo").json()["moves"] == []
+
+
+def test_no_take_back_once_the_game_is_over(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="hotseat")
+    act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
+    act(client, game_id, tokens["white"], type="resign")
+    answer = act(client, game_id, tokens["white"], type="undo")
+    assert answer.status_code == 409 and "over" in answer.json()["error"]
+    assert view(client, game_id)["moves"] == ["b2-c3"]

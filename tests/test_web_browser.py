@@ -238,6 +238,7 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     page.click("#result-analyse")  # Black's b4-c3 walked into the capture
     assert not page.locator("dialog#result[open]").count()
     assert page.locator("#resign").is_disabled()
+    assert page.locator("#undo").is_disabled() and page.locator("#move-input").is_disabled()
     page.wait_for_selector("#moves .mistake")
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
     assert "better" in page.inner_text("#review")

@@ -628,7 +628,8 @@ class Hub:
             await self.store.change(live.row.id, undo_offer=_name(mover))
             live.row.undo_offer = _name(mover)
             return
-        if live.row.status == "waiting" or not live.state.move_stack:
+        self._require_live(live)
+        if not live.state.move_stack:
             raise ActionError(409, "there is no move to take back")
         human = self._mover(live, seats) if live.row.mode == "computer" else None
         await self._take_back(live, human)

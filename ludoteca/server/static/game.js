@@ -296,7 +296,7 @@ function renderPanels() {
   else if (theirUndo) { offer.dataset.kind = "undo"; $("offer-text").textContent = `${colourName(view.undo_offer)} asks to take back a move.`; }
   $("undo").hidden = !seated;
   $("undo").textContent = view.mode === "online" ? "Ask to take back" : "Take back";
-  $("undo").disabled = !view.moves.length || view.status === "waiting" || (view.mode === "online" && !live);
+  $("undo").disabled = !view.moves.length || !live;
   $("hint").hidden = view.mode !== "computer" || !seated;
   $("hint").disabled = !mine();
   $("draw").hidden = !seated;
