@@ -413,6 +413,9 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     #: the status texts that differ from :data:`TEXTS` ("choose a point to place a man")
     texts: ClassVar[Mapping[str, str]] = {}
+    #: the settings a player may change when starting a game, each explained in words (a
+    #: setting not named here is fixed by its rule set: another rule set is chosen instead)
+    options: ClassVar[Mapping[str, str]] = {}
 
     @classmethod
     def title_of(cls, rules: RuleSet) -> str:

@@ -192,3 +192,13 @@ def test_a_rules_only_game_is_playable_everywhere(take: type[Game],
     assert main(["play", "take-test", "--white", "random", "--black", "random",
                  "--seed", "3"]) == 0
     assert "wins: the player to move has no legal move" in capsys.readouterr().out
+
+
+def test_every_option_explained_is_a_setting_of_the_game() -> None:
+    from ludoteca.games import find_game, game_names
+
+    for name in game_names():
+        game = find_game(name)
+        settings = {k for d in game.rule_sets for k in d.defaults}
+        assert set(game.options) <= settings, name
+        assert all(text[0].isupper() and len(text) > 15 for text in game.options.values())

@@ -550,3 +550,15 @@ def test_no_take_back_once_the_game_is_over(client: TestClient) -> None:
     answer = act(client, game_id, tokens["white"], type="undo")
     assert answer.status_code == 409 and "over" in answer.json()["error"]
     assert view(client, game_id)["moves"] == ["b2-c3"]
+
+
+def test_the_lobby_offers_each_option_once_and_in_words(client: TestClient) -> None:
+    catalogue = {g["name"]: g for g in client.get("/api/catalogue").json()}
+    felli = {r["name"]: r for r in catalogue["felli"]["rule_sets"]}
+    assert "mullah" not in felli["felli"]["settings"]  # the felli-mullah rule set is the way
+    assert set(felli["felli"]["settings"]) == {"forced_capture", "multi_capture", "repetition",
+                                               "move_rule"}
+    assert felli["felli"]["options"]["forced_capture"].startswith("Capturing is compulsory")
+    morris = {r["name"]: r for r in catalogue["morris"]["rule_sets"]}
+    assert "plies" in morris["morris"]["options"]["move_rule"]
+    assert morris["morabaraba"]["settings"]["three_men_rule"] == 20

@@ -13,10 +13,15 @@ from abc import abstractmethod
 
 from ..core import Outcome, RuleSet, State, Termination
 
-__all__ = ["DRAW_DEFAULTS", "RepeatingState"]
+__all__ = ["DRAW_DEFAULTS", "DRAW_OPTIONS", "RepeatingState"]
 
 #: the default draw settings of every rule set (docs/rules.md)
 DRAW_DEFAULTS: dict[str, bool | int] = {"repetition": 3, "move_rule": 100}
+#: the draw settings explained for players (``Game.options``)
+DRAW_OPTIONS: dict[str, str] = {
+    "repetition": "Draw when the same position occurs this many times (0: never)",
+    "move_rule": "Draw after this many plies without a capture (0: never)",
+}
 
 
 class RepeatingState(State):

@@ -34,7 +34,7 @@ from ..core import (
     Solver,
     Termination,
 )
-from .draws import DRAW_DEFAULTS, RepeatingState
+from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
 from .kernel import Kernel
 from .pointboard import PointBoardGame
 
@@ -405,6 +405,11 @@ class Felli(PointBoardGame):
     points = POINTS
     edges = EDGES
     state_class = FelliState
+    options: ClassVar[Mapping[str, str]] = {
+        "forced_capture": "Capturing is compulsory when a capture is possible",
+        "multi_capture": "After a leap, the same piece goes on leaping while it can",
+        **DRAW_OPTIONS,
+    }
     texts: ClassVar[Mapping[str, str]] = {
         "continue": "continue the capture: choose the next landing point",
         "example": "e.g. b2-c3, d4xb2 or a1xc3xe5",

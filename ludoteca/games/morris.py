@@ -36,7 +36,7 @@ from ..core import (
     Solver,
     Termination,
 )
-from .draws import DRAW_DEFAULTS, RepeatingState
+from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
 from .kernel import Kernel
 from .pointboard import PointBoardGame
 
@@ -549,6 +549,13 @@ class Morris(PointBoardGame):
     title = "Nine Men's Morris"
     aliases = ("nine-mens-morris", "nine_mens_morris", "ninemensmorris", "mills")
     state_class = MorrisState
+    options: ClassVar[Mapping[str, str]] = {
+        "flying": "With three men left, a man may fly to any empty point",
+        "repetition": DRAW_OPTIONS["repetition"],
+        "move_rule": "Draw after this many plies of moving without a removal (0: never)",
+        "three_men_rule": "Draw when a player with three men and the other have each made this "
+                          "many moves without a mill (0: never)",
+    }
     texts: ClassVar[Mapping[str, str]] = {"place": "choose a point to place a man",
              "place_or_move": "place a man or choose one to move",
              "move": "choose a man to move",

@@ -186,7 +186,10 @@ class Hub:
                 rule_sets.append({
                     "name": definition.name, "title": game.title_of(rules),
                     "description": definition.description,
-                    "settings": dict(definition.defaults),
+                    "settings": {k: v for k, v in definition.defaults.items()
+                                 if not game.options or k in game.options},
+                    "options": {k: game.options.get(k, k.replace("_", " "))
+                                for k in definition.defaults},
                     "levels": Hub.levels(rules),
                     "board": board_view(state), "pieces": state.pieces()})
             out.append({"name": name, "title": game.title, "summary": game.summary,

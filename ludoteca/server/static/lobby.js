@@ -49,8 +49,10 @@ function showRules() {
     const input = document.createElement("input");
     input.name = key;
     input.dataset.default = String(value);
-    if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${key.replaceAll("_", " ")}`); }
-    else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${key.replaceAll("_", " ")} `, input); }
+    const words = rules.options[key] || key.replaceAll("_", " ");
+    label.title = key;
+    if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${words}`); }
+    else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${words} `, input); }
     box.appendChild(label);
   }
   box.hidden = !Object.keys(rules.settings).length;
