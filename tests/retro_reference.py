@@ -50,3 +50,16 @@ def solve_graph(nodes: Iterable[Node], children: Callable[[Node], Iterable[Node]
     for node in succ:
         result.setdefault(node, (0, 0))
     return result
+
+
+def bellman(children: list[tuple[int, int]]) -> tuple[int, int]:
+    """``(value, plies)`` of a position from its children's (the Bellman equations): lost in 0
+    without a move; a win one ply after the fastest lost child; a loss one ply after the slowest
+    child when every child is won; otherwise a draw."""
+    if not children:
+        return (-1, 0)
+    if any(v == -1 for v, _ in children):
+        return (1, 1 + min(d for v, d in children if v == -1))
+    if all(v == 1 for v, _ in children):
+        return (-1, 1 + max(d for _, d in children))
+    return (0, 0)

@@ -13,7 +13,7 @@ from ludoteca.core import Color
 from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
 from ludoteca.games.felli_mullah_table import MullahTable, solve
 
-from .retro_reference import solve_graph
+from .retro_reference import bellman, solve_graph
 
 RULES = Felli.rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]
@@ -88,14 +88,7 @@ def test_bellman_equations_hold_with_three_pieces_a_side() -> None:
     for node in rng.sample(nodes, 3000):
         value, plies = table.lookup(state_of(node))
         kids = [table.lookup(state_of(c)) for c in children(node)]
-        if not kids:
-            assert (value, plies) == (-1, 0)
-        elif any(v == -1 for v, _ in kids):
-            assert (value, plies) == (1, 1 + min(d for v, d in kids if v == -1))
-        elif all(v == 1 for v, _ in kids):
-            assert (value, plies) == (-1, 1 + max(d for _, d in kids))
-        else:
-            assert (value, plies) == (0, 0)
+        assert (value, plies) == bellman(kids)
         seen[value] += 1
     assert all(seen.values()), seen
 

@@ -18,7 +18,7 @@ from ludoteca.core import Color
 from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
 
-from .retro_reference import solve_graph
+from .retro_reference import bellman, solve_graph
 
 Node = tuple[int, int, int]  # white men, black men, side to move
 
@@ -124,14 +124,7 @@ def test_bellman_equations_and_symmetry_with_flying(nine3: MorrisTable) -> None:
         for child in children("morris", node):
             state = state_of("morris", child)
             kids.append((-1, 0) if state.outcome() is not None else nine3.lookup(state))
-        if not kids:
-            assert (value, plies) == (-1, 0)
-        elif any(v == -1 for v, _ in kids):
-            assert (value, plies) == (1, 1 + min(d for v, d in kids if v == -1))
-        elif all(v == 1 for v, _ in kids):
-            assert (value, plies) == (-1, 1 + max(d for _, d in kids))
-        else:
-            assert (value, plies) == (0, 0)
+        assert (value, plies) == bellman(kids)
         seen[value] += 1
         perm = rng.choice(perms)
         image = tuple(sum(1 << perm[p] for p in range(24) if m >> p & 1) for m in node[:2])
