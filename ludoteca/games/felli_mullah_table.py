@@ -134,12 +134,6 @@ def _canonical(men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: I
                      offset, bino))
 
 
-def rank_of(vals: IntArray | list[int], offset: IntArray) -> int:
-    """The index of a position given as point values (for tests and tools)."""
-    masks = [sum(1 << p for p in range(13) if vals[p] == kind) for kind in (1, 2, 3, 4)]
-    return int(_rank(masks[0], masks[1], masks[2], masks[3], offset, BINOMIAL))
-
-
 @njit(cache=True)
 def _unrank(g: int, vals: IntArray, starts: IntArray, ids: IntArray, bino: IntArray) -> None:
     """Writes the point values of index ``g`` into ``vals[:13]``."""
