@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import ludoteca
 from ludoteca.ai import Limit
 from ludoteca.server import create_app
+from ludoteca.server.views import apply
 
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
 
@@ -55,6 +56,17 @@ def wait_for(client: TestClient, game_id: str, test: Any, seconds: float = 60) -
             return state
         time.sleep(0.1)
     raise AssertionError(f"timed out; last state: {state}")
+
+
+def follow(ws: Any, view: dict[str, Any] | None, test: Any) -> dict[str, Any]:
+    """Read messages, keeping the view up to date as a page does, until ``test(view)``."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        assert message["type"] != "error", message
+        if message["type"] in ("state", "update"):
+            view = apply(view or {}, message)
+            if test(view):
+                return view
 
 
 def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> None:
@@ -162,19 +174,19 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
             client.websocket_connect(path) as ws_watch:
         for ws, token in ((ws_white, white), (ws_black, black), (ws_watch, None)):
             ws.send_json({"type": "hello", "token": token})
-        assert ws_white.receive_json()["you"] == ["white"]
-        assert ws_black.receive_json()["you"] == ["black"]
-        assert ws_watch.receive_json()["you"] == []
+        seen = {}
+        for ws, seats in ((ws_white, ["white"]), (ws_black, ["black"]), (ws_watch, [])):
+            first = ws.receive_json()
+            assert first["type"] == "state" and first["you"] == seats
+            seen[ws] = first
         ws_white.send_json({"type": "move", "move": "d6", "ply": 0})
-
-        def next_state(ws: Any) -> dict[str, Any]:
-            while True:
-                message: dict[str, Any] = ws.receive_json()
-                if message["type"] == "state" and message["ply"] == 1:
-                    return message
-
         for ws in (ws_white, ws_black, ws_watch):
-            assert next_state(ws)["moves"] == ["d6"]
+            seen[ws] = follow(ws, seen[ws], lambda v: v["ply"] == 1)
+            assert seen[ws]["moves"] == ["d6"]
+            # what an update leaves the page holding is the whole view, as HTTP gives it
+            token = {ws_white: white, ws_black: black}.get(ws)
+            assert seen[ws] == view(client, game_id, token) | {"watchers": 3}
+        assert seen[ws_black]["legal"] and not seen[ws_white]["legal"]
         ws_watch.send_json({"type": "move", "move": "f4", "ply": 1})
         assert ws_watch.receive_json()["type"] == "error"
         ws_watch.send_text("{oops")
@@ -182,9 +194,8 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
         ws_black.send_text('{"type": "move", "move": "' + "f" * 5000 + '", "ply": 1}')
         assert "limited" in ws_black.receive_json()["message"]
         ws_black.send_json({"type": "move", "move": "f4", "ply": 1})
-        while (message := ws_black.receive_json())["type"] != "state" or message["ply"] != 2:
-            pass
-        assert message["moves"] == ["d6", "f4"]
+        after = follow(ws_black, seen[ws_black], lambda v: v["ply"] == 2)
+        assert after["moves"] == ["d6", "f4"] and not after["legal"]
     with client.websocket_connect("/ws/games/nope") as ws:
         assert ws.receive_json()["type"] == "error"
 
@@ -194,10 +205,9 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
     hub = client.app.state.hub  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "token": tokens["white"]})
-        ws.receive_json()
+        first = ws.receive_json()
         ws.send_json({"type": "move", "move": "b2-c3", "ply": 0})
-        while ws.receive_json()["ply"] != 1:
-            pass
+        follow(ws, first, lambda v: v["ply"] == 1)
         assert game_id in hub.games
     deadline = time.monotonic() + 5
     while game_id in hub.games and time.monotonic() < deadline:

@@ -33,7 +33,9 @@ from ..core import LudotecaError
 from ..games import resolve
 from .hub import REVIEW_LIMIT, ActionError, Hub
 from .limits import BodyLimit, RateLimit, SecurityHeaders, nesting, origin_allowed
+from .live import Watcher
 from .store import Store, default_url
+from .views import encode
 from .workers import die_with_parent, replay_record, warm
 
 __all__ = ["create_app", "serve"]
@@ -298,29 +300,36 @@ def create_app(db_url: str | None = None, workers: int = 2,
         try:
             live = await hub.get(game_id)
         except ActionError as error:
-            await websocket.send_json({"type": "error", "message": error.message})
+            await websocket.send_text(encode({"type": "error", "message": error.message}))
             await websocket.close(code=4404)
             return
-        watcher = None
-        token: str | None = None
+        watcher = Watcher()
         pending: set[asyncio.Task[None]] = set()
+        token: str | None = None
+
+        def tell(message: dict[str, Any]) -> None:
+            watcher.push(encode(message))
 
         async def advice(kind: str, seat: str | None) -> None:
             """Send a hint or a game review when it is ready (the socket keeps serving)."""
             try:
                 if kind == "hint":
-                    await websocket.send_json({"type": "hint", **await hub.hint(game_id, seat)})
+                    tell({"type": "hint", **await hub.hint(game_id, seat)})
                 else:
-                    mistakes = await hub.review(game_id)
-                    await websocket.send_json({"type": "review", "mistakes": mistakes})
+                    tell({"type": "review", "mistakes": await hub.review(game_id)})
             except ActionError as error:
-                await websocket.send_json({"type": "error", "message": error.message})
-            except (WebSocketDisconnect, RuntimeError):
-                pass  # the page went away meanwhile
+                tell({"type": "error", "message": error.message})
 
+        pump = asyncio.create_task(watcher.pump(websocket.send_text,
+                                                lambda: hub.whole_view(live, watcher)))
         try:
             while True:
-                message = await websocket.receive()
+                receiving = asyncio.ensure_future(websocket.receive())
+                await asyncio.wait((receiving, pump), return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():  # the connection failed while sending
+                    receiving.cancel()
+                    break
+                message = receiving.result()
                 if message["type"] == "websocket.disconnect":
                     break
                 try:
@@ -328,10 +337,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
                     if intent["type"] == "hello":
                         given = intent.get("token")
                         token = given if isinstance(given, str) else None
-                        if watcher is not None:
-                            live.watchers.discard(watcher)
-                        watcher = await hub.watch(live, websocket.send_json, token)
-                        await hub.broadcast(live)
+                        hub.watch(live, watcher, token)
                     elif intent["type"] in ("hint", "review"):
                         task = asyncio.create_task(advice(intent["type"], token))
                         pending.add(task)
@@ -339,15 +345,16 @@ def create_app(db_url: str | None = None, workers: int = 2,
                     else:
                         await hub.act(game_id, token, intent)
                 except ActionError as error:
-                    await websocket.send_json({"type": "error", "message": error.message})
+                    tell({"type": "error", "message": error.message})
         except WebSocketDisconnect:
             pass
         finally:
+            pump.cancel()
             for task in pending:
                 task.cancel()
-            if watcher is not None:
+            if watcher in live.watchers:
                 hub.unwatch(live, watcher)
-                await asyncio.shield(hub.broadcast(live))
+                hub.broadcast(live)
 
     return app
 
@@ -391,4 +398,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
         from .tables import start_building
 
         start_building()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
+                ws_per_message_deflate=False)

@@ -8,26 +8,23 @@ lock, stored, and only then applied in memory and sent to every connection watch
 from __future__ import annotations
 
 import asyncio
-import base64
 import datetime
-import hashlib
-import hmac
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..ai.agents import Limit, parse_spec
+from ..ai.agents import Limit
 from ..ai.levels import levels
 from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from ..svg import board_view
-from . import workers
+from . import views, workers
 from .clock import TimeControl, now_ms
+from .live import LiveGame, Watcher, token_hash
 from .store import GameRow, StaleError, Store
 
 __all__ = ["ActionError", "Hub", "LiveGame"]
@@ -57,91 +54,8 @@ class ActionError(Exception):
         self.message = message
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _name(colour: Color) -> str:
     return "white" if colour is Color.WHITE else "black"
-
-
-@dataclass(eq=False)
-class Watcher:
-    """One open connection: how to send to it and the seats its token holds."""
-
-    send: Send
-    seats: frozenset[str]
-
-
-@dataclass(eq=False)
-class LiveGame:
-    """A game in memory: its stored row, the engine state after its moves, and its watchers."""
-
-    row: GameRow
-    state: State
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[Watcher] = field(default_factory=set)
-    version: int = 0  # counts changes of the position (moves and take-backs)
-    thinking_for: int | None = None  # the version the computer is thinking about
-    failed_for: int | None = None  # the version the computer could not move in (logged)
-    timer: asyncio.Task[None] | None = None
-    review: asyncio.Future[list[dict[str, Any]]] | None = None
-    #: the hint being worked out, and the position version it is for (one at a time a game)
-    hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
-    #: when the game was last asked for (monotonic seconds), for idle eviction
-    used: float = 0.0
-    #: the move list as shown ((code, label) per move played, see ``State.move_label``)
-    labels: list[tuple[int, str]] = field(default_factory=list)
-
-    def move_labels(self) -> list[str]:
-        """The moves played, as the move list shows them (kept up to date with take-backs; a
-        label is worked out once, on the position before its move)."""
-        stack = self.state.move_stack
-        keep = 0
-        while keep < min(len(stack), len(self.labels)) and self.labels[keep][0] == stack[keep]:
-            keep += 1
-        if keep < len(stack):
-            replay = self.state.copy()
-            for _ in range(len(stack) - keep):
-                replay.pop_code()
-            del self.labels[keep:]
-            for code in stack[keep:]:
-                self.labels.append((code, replay.move_label(code)))
-                replay.push_code(code)
-        del self.labels[len(stack):]
-        return [label for _, label in self.labels]
-
-    @property
-    def ply(self) -> int:
-        return len(self.state.move_stack)
-
-    def seats(self, token: str | None) -> frozenset[str]:
-        """The seats a token holds (both in a hot-seat game, none for a forged token)."""
-        if not token or len(token) > 200:
-            return frozenset()
-        digest = _hash(token)
-        return frozenset(
-            name for name, stored in (("white", self.row.white_token),
-                                      ("black", self.row.black_token))
-            if stored and hmac.compare_digest(stored, digest))
-
-    def kind(self, colour: Color) -> str:
-        return self.row.white if colour is Color.WHITE else self.row.black
-
-    def time_left(self, colour: Color, now: int) -> int:
-        """Milliseconds left on ``colour``'s clock at ``now`` (its clock runs on its turn)."""
-        row = self.row
-        left = (row.white_ms if colour is Color.WHITE else row.black_ms) or 0
-        if row.status == "live" and colour is self.state.turn and row.clock_started:
-            left -= now - row.clock_started
-        return left
-
-    @property
-    def thinking(self) -> bool:
-        return self.thinking_for == self.version
-
-    def computer_to_move(self) -> bool:
-        return self.row.status == "live" and self.kind(self.state.turn) != "human"
 
 
 class Hub:
@@ -258,7 +172,7 @@ class Hub:
         names = names or {}
         game_cls, ruleset = resolve(game, rules)
         state = start or game_cls.new(ruleset, seed=secrets.randbits(32))
-        hashes = {name: _hash(tokens[name]) if name in tokens else None for name in COLOURS}
+        hashes = {name: token_hash(tokens[name]) if name in tokens else None for name in COLOURS}
         row = GameRow(
             id=game_id or secrets.token_urlsafe(8), game=game, rules=rules,
             setup=None if start else getattr(state, "setup", None),
@@ -327,21 +241,29 @@ class Hub:
                 raise ActionError(409, "this game has no free seat; you can watch it")
             colour = "white" if live.row.white_token is None else "black"
             token = secrets.token_urlsafe(24)
-            changes: dict[str, Any] = {"status": "live", f"{colour}_token": _hash(token),
+            changes: dict[str, Any] = {"status": "live", f"{colour}_token": token_hash(token),
                                        f"{colour}_name": name}
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
         log.info("game %s: a player joined as %s", game_id, colour)
         self._after_change(live)
-        await self.broadcast(live)
+        self.broadcast(live)
         return colour, token
 
     # --- watching -----------------------------------------------------------------------------
-    async def watch(self, live: LiveGame, send: Send, token: str | None) -> Watcher:
-        watcher = Watcher(send, live.seats(token))
+    def watch(self, live: LiveGame, watcher: Watcher, token: str | None) -> None:
+        """Start sending ``watcher`` the game, as the holder of ``token`` sees it (the whole
+        view now, then updates); the others are told one more is watching."""
+        if watcher in live.watchers:
+            live.watchers.discard(watcher)
+        watcher.seats = live.seats(token)
         live.watchers.add(watcher)
-        await send(self.view(live, watcher.seats))
-        return watcher
+        self.broadcast(live, skip=watcher)
+        watcher.push(views.hello_text(live, watcher, self._rematch_key))
+
+    def whole_view(self, live: LiveGame, watcher: Watcher) -> str:
+        """The whole view for a watcher that fell behind."""
+        return views.hello_text(live, watcher, self._rematch_key)
 
     def unwatch(self, live: LiveGame, watcher: Watcher) -> None:
         """Forget a closed connection; a game nobody watches and nothing runs for (computer
@@ -382,97 +304,15 @@ class Hub:
             log.info("%d abandoned games ended", len(ids))
         return ids
 
-    async def broadcast(self, live: LiveGame) -> None:
-        """Send the new position to every watcher (each sees its own seats' view)."""
-        shared = self._shared_view(live)
-        for watcher in list(live.watchers):
-            try:
-                await watcher.send(self.view(live, watcher.seats, shared))
-            except Exception:  # a closed connection: forget it
-                live.watchers.discard(watcher)
+    def broadcast(self, live: LiveGame, skip: Watcher | None = None) -> None:
+        """Queue for every watcher (but ``skip``) what changed since the last broadcast."""
+        watchers = [w for w in live.watchers if w is not skip]
+        for watcher, text in views.broadcast_texts(live, watchers, self._rematch_key):
+            watcher.push(text)
 
-    def view(self, live: LiveGame, seats: frozenset[str],
-             shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Everything a page needs to draw the game for someone holding ``seats`` (``shared``:
-        the part that is the same for everyone, when already computed)."""
-        state = live.state
-        legal = []
-        if live.row.status == "live" and _name(state.turn) in seats \
-                and live.kind(state.turn) == "human":
-            legal = [_legal_entry(state, c) for c in state.legal_codes()]
-        return {**(shared or self._shared_view(live)), "you": sorted(seats), "legal": legal,
-                "rematch": self._rematch_view(live, seats)}
-
-    def _shared_view(self, live: LiveGame) -> dict[str, Any]:
-        state, row = live.state, live.row
-        last = None
-        if state.move_stack:
-            previous = state.copy()
-            last = previous.gesture(previous.pop_code())
-        game = find_game(row.game)
-        return {
-            "type": "state", "id": row.id, "game": row.game,
-            "title": game.title_of(state.rules),
-            "summary": game.summary, "rules": row.rules, "mode": row.mode, "status": row.status,
-            "texts": game.status_texts(state.rules),
-            "players": {name: self._player(live, name) for name in COLOURS},
-            "board": board_view(state), "pieces": state.pieces(), "turn": _name(state.turn),
-            "ply": live.ply, "moves": live.move_labels(),
-            "last": last, "hand": state.in_hand(), "notice": state.notice(),
-            "outcome": self._outcome(live),
-            "draw_offer": row.draw_offer, "undo_offer": row.undo_offer,
-            "thinking": live.thinking, "watchers": len(live.watchers),
-            "clock": self._clock_view(live),
-        }
-
-    @staticmethod
-    def _clock_view(live: LiveGame) -> dict[str, Any] | None:
-        """Time left per side in ms, the side whose clock runs, and the time control."""
-        if not live.row.clock:
-            return None
-        now = now_ms()
-        running = live.row.status == "live" and live.row.clock_started is not None
-        return {"control": live.row.clock, "running": _name(live.state.turn) if running else None,
-                **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
-
-    def _rematch_token(self, rematch_id: str, seat: str) -> str:
-        """The seat token of ``seat`` ("white", "black" or "hotseat") in a rematch: derived
-        from the server's key, so it survives restarts without being stored."""
-        digest = hmac.new(self._rematch_key, f"{rematch_id}:{seat}".encode(), hashlib.sha256)
-        return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
-
-    def _rematch_seat(self, live: LiveGame, name: str) -> str:
-        """The rematch seat of this game's player ``name``: the other colour."""
-        return "hotseat" if live.row.mode == "hotseat" else SWAP[name]
-
-    def _rematch_view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, str] | None:
-        """The rematch's id, with the seat token of a player of this game."""
-        rematch = live.row.rematch
-        if not rematch:
-            return None
-        mine = [self._rematch_token(rematch, self._rematch_seat(live, seat))
-                for seat in sorted(seats) if live.kind(COLOURS[seat]) == "human"]
-        return {"id": rematch, **({"token": mine[0]} if mine else {})}
-
-    def _player(self, live: LiveGame, name: str) -> dict[str, Any]:
-        kind = live.row.white if name == "white" else live.row.black
-        seated = (live.row.white_token if name == "white" else live.row.black_token) is not None
-        if kind == "human":
-            chosen = live.row.white_name if name == "white" else live.row.black_name
-            return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
-                    "seated": seated}
-        number = int(parse_spec(kind)[1]["level"])
-        level = levels(live.state.rules)[number - 1]
-        rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
-        return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True}
-
-    @staticmethod
-    def _outcome(live: LiveGame) -> dict[str, str] | None:
-        row = live.row
-        if row.status != "over":
-            return None
-        return {"result": row.result, "termination": row.termination or "",
-                "text": row.reason or ""}
+    def view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
+        """The whole view of the game for someone holding ``seats`` (for HTTP answers)."""
+        return views.full_view(live, seats, self._rematch_key)
 
     # --- intents ------------------------------------------------------------------------------
     async def act(self, game_id: str, token: str | None, intent: dict[str, Any]) -> None:
@@ -494,7 +334,7 @@ class Hub:
         async with live.lock:
             await handlers[kind](live, seats, intent)
         self._after_change(live)
-        await self.broadcast(live)
+        self.broadcast(live)
 
     def _mover(self, live: LiveGame, seats: frozenset[str]) -> Color:
         """The colour this seat holder acts for: the side to move when it holds both seats."""
@@ -680,7 +520,8 @@ class Hub:
         kinds = {SWAP[name]: live.kind(colour) for name, colour in COLOURS.items()}
         # each player of this game gets the other colour in the rematch
         rematch_id = secrets.token_urlsafe(8)
-        tokens = {SWAP[name]: self._rematch_token(rematch_id, self._rematch_seat(live, name))
+        key = self._rematch_key
+        tokens = {SWAP[name]: views.rematch_token(key, rematch_id, views.rematch_seat(live, name))
                   for name in COLOURS if live.kind(COLOURS[name]) == "human"}
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
@@ -753,7 +594,7 @@ class Hub:
                     live.time_left(live.state.turn, now_ms()) > 0:
                 return
             await self._flag(live)
-        await self.broadcast(live)
+        self.broadcast(live)
 
     async def _computer(self, live: LiveGame, version: int) -> None:
         """Think in a worker process; play the move if the position is still the same."""
@@ -762,7 +603,7 @@ class Hub:
         spec = live.kind(live.state.turn)
         loop = asyncio.get_running_loop()
         try:
-            await self.broadcast(live)
+            self.broadcast(live)
             text = await loop.run_in_executor(self.pool, workers.computer_move, row.game,
                                               row.rules, live.state.start, moves, spec,
                                               secrets.randbits(31))
@@ -775,14 +616,14 @@ class Hub:
         if live.thinking_for == version:
             live.thinking_for = None
         self._after_change(live)
-        await self.broadcast(live)
+        self.broadcast(live)
 
     # --- records --------------------------------------------------------------------------
     async def record(self, game_id: str) -> str:
         """The game's text record."""
         live = await self.get(game_id)
         row = live.row
-        names = {name: self._player(live, name)["label"] for name in COLOURS}
+        names = {name: views.player(live, name)["label"] for name in COLOURS}
         termination = Termination.from_label(row.termination) if row.termination else None
         return dumps(from_state(
             live.state, white=names["white"], black=names["black"],
@@ -802,22 +643,6 @@ def display_name(name: str | None) -> str | None:
         raise ActionError(400, "a name is at most 24 printable characters, without quotes, "
                                "brackets or backslashes")
     return tidy
-
-
-def _legal_entry(state: State, code: int) -> dict[str, Any]:
-    """A legal move for the page: its notation, its gesture and, for a move of more than two
-    touches (a capture chain), the points whose pieces it removes, so that the page can show the
-    chain under way."""
-    gesture = state.gesture(code)
-    entry: dict[str, Any] = {"n": str(state.move_of(code)), "g": gesture}
-    if len(gesture) > 2:
-        before = state.pieces()
-        state.push_code(code)
-        after = state.pieces()
-        state.pop_code()
-        entry["x"] = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
-                      if a and not b and i != gesture[0][1]]
-    return entry
 
 
 def _ending(outcome: Outcome) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import datetime
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,16 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     delete,
     event,
+    insert,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -133,6 +137,47 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+@dataclass(eq=False)
+class _MoveWrite:
+    """A move waiting to be committed, and the future its writer awaits."""
+
+    game_id: str
+    ply: int
+    move: str
+    changes: dict[str, object]
+    done: asyncio.Future[None]
+
+
+def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> set[int]:
+    """Store a batch of moves in the caller's transaction; the indices of those whose game was
+    no longer at their ply (nothing of them is written).  Moves changing the same fields go in
+    one statement; if any of them is stale, that group is redone move by move."""
+    now = _now()
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, write in enumerate(batch):
+        groups.setdefault(tuple(sorted(write.changes)), []).append(index)
+    stale: set[int] = set()
+    for keys, indices in groups.items():
+        statement = update(GameRow).where(
+            GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply")).values(
+            ply=bindparam("_next"), updated=now, **{k: bindparam(k) for k in keys})
+        params = [{"_id": batch[i].game_id, "_ply": batch[i].ply, "_next": batch[i].ply + 1,
+                   **batch[i].changes} for i in indices]
+        savepoint = connection.begin_nested()
+        if connection.execute(statement, params).rowcount == len(params):
+            savepoint.commit()
+            continue
+        savepoint.rollback()
+        for index, one in zip(indices, params, strict=True):
+            if connection.execute(statement, one).rowcount != 1:
+                stale.add(index)
+    rows = [{"game_id": w.game_id, "ply": w.ply, "move": w.move, "played": now}
+            for i, w in enumerate(batch) if i not in stale]
+    if rows:
+        connection.execute(insert(MoveRow), rows)
+    return stale
+
+
 class StaleError(Exception):
     """The game changed under a write (another ply was stored first)."""
 
@@ -149,6 +194,18 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_settings)
         # SQLite has one writer at a time: its writes queue here instead of failing as locked
         self._one_writer = asyncio.Lock() if sqlite else None
+        self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
+        self._flusher: asyncio.Task[None] | None = None
+
+    @asynccontextmanager
+    async def _writing_connection(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction on a bare connection (one at a time on SQLite)."""
+        if self._one_writer is None:
+            async with self.engine.begin() as connection:
+                yield connection
+            return
+        async with self._one_writer, self.engine.begin() as connection:
+            yield connection
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncSession]:
@@ -183,15 +240,33 @@ class Store:
             return row, list(moves)
 
     async def add_move(self, game_id: str, ply: int, move: str, **changes: object) -> None:
-        """Store move number ``ply`` (0-based) and the game's new fields in one transaction;
-        :class:`StaleError` if the game is no longer at ``ply``."""
-        async with self._writing() as session:
-            done = await session.execute(
-                update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
-                .values(ply=ply + 1, updated=_now(), **changes))
-            if done.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleError(game_id)
-            session.add(MoveRow(game_id=game_id, ply=ply, move=move))
+        """Store move number ``ply`` (0-based) and the game's new fields; :class:`StaleError`
+        if the game is no longer at ``ply``.  Returns once the move is committed.  Moves that
+        arrive together are committed together (one transaction, one sync to disk), each still
+        checked on its own."""
+        loop = asyncio.get_running_loop()
+        write = _MoveWrite(game_id, ply, move, changes, loop.create_future())
+        self._moves.append(write)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush_moves())
+        await asyncio.shield(write.done)
+
+    async def _flush_moves(self) -> None:
+        while self._moves:
+            batch, self._moves = self._moves, []
+            try:
+                async with self._writing_connection() as connection:
+                    stale = await connection.run_sync(_write_moves, batch)
+            except Exception as error:  # the whole batch failed: tell each of its writers
+                for write in batch:
+                    if not write.done.done():
+                        write.done.set_exception(error)
+                continue
+            for index, write in enumerate(batch):
+                if index in stale:
+                    write.done.set_exception(StaleError(write.game_id))
+                else:
+                    write.done.set_result(None)
 
     async def take_back(self, game_id: str, ply: int, keep: int, **changes: object) -> None:
         """Delete the moves after the first ``keep`` of a game at ``ply``."""

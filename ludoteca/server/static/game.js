@@ -34,6 +34,7 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") receive(message);
+    else if (message.type === "update" && view) receive(merge(view, message));
     else if (message.type === "error") notice(message.message);
     else if (message.type === "hint") showHint(message);
     else if (message.type === "review") showReview(message.mistakes);
@@ -44,6 +45,19 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+// An update holds only what changed, each value whole: pieces as [point, token] pairs, the move
+// list as how many moves to keep and the moves to add.
+function merge(old, update) {
+  const next = { ...old, ...update, type: "state" };
+  if (update.set) {
+    next.pieces = old.pieces.slice();
+    for (const [point, token] of update.set) next.pieces[point] = token;
+  }
+  if (update.append) next.moves = old.moves.slice(0, update.moves_from).concat(update.append);
+  delete next.set; delete next.moves_from; delete next.append;
+  return next;
 }
 
 // Sounds, made here (Web Audio, no files): a move, a capture, the end of the game, low time.

@@ -1,0 +1,212 @@
+"""Server capacity: N live games, each moving once a second over a real websocket.
+
+Starts ``ludoteca serve`` (a throw-away SQLite database, one server process) unless ``--url`` names
+a running server, then runs the players in this process: for each size N, N hot-seat games
+(Nine Men's Morris, Felli and Morelli in turn), each on its own websocket, each playing a random
+legal move once a second (random phase).  A move's round-trip is the time from sending it to
+receiving the message that shows it played.  A game that ends is replaced by a new one.
+
+The clients spread over loopback addresses 127.0.0.2, 127.0.0.3, ... (ten games each), so the
+server's per-address limits (new games a minute, sockets per address) apply as they would to
+real people.  Prints, per size: moves/s, round-trip p50/p95/p99 (ms), refusals and errors, the
+server process's CPU (% of one core) and resident memory, and this client's CPU.
+
+    .venv/bin/python bench/load.py --games 50,200,500,1000 --seconds 30 \
+        --out bench/results/load.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from ludoteca.server.views import apply
+
+GAMES = ["morris", "felli", "morelli"]
+PER_ADDRESS = 10
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Tally:
+    """What the players saw while the clock ran."""
+
+    measuring: bool = False
+    rtts: list[float] = field(default_factory=list)
+    errors: int = 0
+    refused: int = 0
+    finished: int = 0
+
+
+async def play_games(url: str, address: str, game: str, stop: asyncio.Event,
+                     tally: Tally, rng: random.Random) -> None:
+    """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+        while not stop.is_set():
+            answer = await http.post("/api/games", json={"game": game, "opponent": "hotseat"})
+            if answer.status_code == 429:
+                tally.refused += 1
+                await asyncio.sleep(5)
+                continue
+            answer.raise_for_status()
+            created = answer.json()
+            token = created["tokens"]["white"]
+            ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
+            async with websockets.connect(ws_url, local_addr=(address, 0),
+                                          max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await _play_one(ws, stop, tally, rng)
+
+
+async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Random) -> None:
+    view: dict[str, Any] | None = None
+    while view is None or view.get("type") != "state":
+        view = json.loads(await ws.recv())
+    await asyncio.sleep(rng.random())
+    while not stop.is_set() and view["status"] == "live":
+        due = time.monotonic() + 1.0
+        move = rng.choice(view["legal"])["n"]
+        ply = view["ply"]
+        sent = time.monotonic()
+        await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("type") == "error":
+                tally.errors += 1
+                break
+            view = apply(view, message)
+            if view["ply"] == ply + 1 and (view["legal"] or view["status"] != "live"):
+                if tally.measuring:
+                    tally.rtts.append(time.monotonic() - sent)
+                break
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+    tally.finished += view["status"] != "live"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def run_size(url: str, games: int, seconds: float, server: int | None,
+                   seed: int) -> dict[str, Any]:
+    """Run ``games`` games for a warm-up then ``seconds`` measured; the figures."""
+    stop = asyncio.Event()
+    tally = Tally()
+    rng = random.Random(seed)
+    tasks = []
+    for i in range(games):
+        address = f"127.0.0.{2 + i // PER_ADDRESS}"
+        tasks.append(asyncio.create_task(play_games(
+            url, address, GAMES[i % len(GAMES)], stop, tally, random.Random(rng.random()))))
+        if i % 50 == 49:
+            await asyncio.sleep(0.2)  # ramp up
+    await asyncio.sleep(5.0)  # warm-up: every game connected and moving
+    started = time.monotonic()
+    cpu0 = _cpu_seconds(server) if server else 0.0
+    me0 = time.process_time()
+    tally.measuring = True
+    await asyncio.sleep(seconds)
+    tally.measuring = False
+    elapsed = time.monotonic() - started
+    cpu = (_cpu_seconds(server) - cpu0) / elapsed * 100 if server else float("nan")
+    mine = (time.process_time() - me0) / elapsed * 100
+    rss = _rss_mb(server) if server else float("nan")
+    stop.set()
+    await asyncio.wait(tasks, timeout=10)
+    for task in tasks:
+        task.cancel()
+    failed = sum(1 for t in tasks if t.done() and not t.cancelled() and t.exception())
+    rtts = sorted(tally.rtts) or [float("nan")]
+
+    def pct(q: float) -> float:
+        return rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000
+
+    return {"games": games, "moves_per_s": len(tally.rtts) / elapsed,
+            "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+            "mean_ms": statistics.fmean(rtts) * 1000, "errors": tally.errors,
+            "refused": tally.refused, "crashed_clients": failed,
+            "server_cpu_pct": cpu, "server_rss_mb": rss, "client_cpu_pct": mine}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default="50,200,500,1000",
+                        help="comma-separated numbers of live games")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time per size")
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--out", type=Path, help="append the table here too")
+    args = parser.parse_args()
+    server = None
+    folder = tempfile.mkdtemp(prefix="ludoteca-load-")
+    url = args.url
+    if url is None:
+        port = _free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers", "1",
+             "--db", f"sqlite+aiosqlite:///{folder}/load.db"],
+            stdout=subprocess.PIPE, stderr=open(f"{folder}/server.log", "w"))
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(600):
+            try:
+                httpx.get(url + "/api/lobby", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    rows = []
+    try:
+        for n in (int(x) for x in args.games.split(",")):
+            row = asyncio.run(run_size(url, n, args.seconds, server.pid if server else None, n))
+            rows.append(row)
+            print(_format(row), flush=True)
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=30)
+    header = ("games  moves/s   p50 ms   p95 ms   p99 ms  errors refused  server CPU%  "
+              "server RSS MB  client CPU%")
+    table = "\n".join([header, *(_format(r) for r in rows)])
+    if args.out:
+        command = "python bench/load.py " + " ".join(sys.argv[1:])
+        with args.out.open("a") as out:
+            out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n{table}\n\n")
+
+
+def _format(r: dict[str, Any]) -> str:
+    return (f"{r['games']:5d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} "
+            f"{r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d} {r['server_cpu_pct']:12.0f} "
+            f"{r['server_rss_mb']:14.0f} {r['client_cpu_pct']:12.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""A game in memory while it is played or watched, and the connections watching it.
+
+:class:`LiveGame` holds the stored row, the engine state after its moves and the work under
+way for it (the computer's turn, the clock's flag timer, a hint, a review);
+:class:`Watcher` is one open connection with its own queue of outgoing messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Color, State
+from .store import GameRow
+
+__all__ = ["BACKLOG", "LiveGame", "Watcher", "token_hash"]
+
+#: messages a connection may fall behind before it is sent the whole view instead
+BACKLOG = 256
+
+
+def token_hash(token: str) -> str:
+    """How a seat token is stored (its SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open connection to a game: the seats its token holds and its outgoing messages.
+
+    Messages wait in the connection's own queue, sent by the connection's own task
+    (:meth:`pump`), so a slow client delays no one.  A client that falls :data:`BACKLOG`
+    messages behind loses them and is sent the whole view instead, once it reads again.
+    """
+
+    seats: frozenset[str] = frozenset()
+    queue: deque[str] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the queue overflowed: the next message is the whole view
+    behind: bool = False
+    #: what the last message told this watcher: whether it had legal moves, its rematch
+    had_legal: bool = False
+    rematch: dict[str, str] | None = None
+
+    def push(self, text: str) -> None:
+        """Queue a message (never waits)."""
+        if len(self.queue) >= BACKLOG:
+            self.queue.clear()
+            self.behind = True
+        else:
+            self.queue.append(text)
+        self.wake.set()
+
+    async def pump(self, send: Callable[[str], Awaitable[None]],
+                   whole: Callable[[], str]) -> None:
+        """Send queued messages with ``send`` until cancelled or the connection fails;
+        ``whole()`` makes the whole view for a watcher that fell behind."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            if self.behind:
+                self.behind = False
+                self.queue.clear()
+                self.queue.append(whole())
+            while self.queue:
+                await send(self.queue.popleft())
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in memory: its stored row, the engine state after its moves, and its watchers."""
+
+    row: GameRow
+    state: State
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    version: int = 0  # counts changes of the position (moves and take-backs)
+    thinking_for: int | None = None  # the version the computer is thinking about
+    failed_for: int | None = None  # the version the computer could not move in (logged)
+    timer: asyncio.Task[None] | None = None
+    review: asyncio.Future[list[dict[str, Any]]] | None = None
+    #: the hint being worked out, and the position version it is for (one at a time a game)
+    hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    #: when the game was last asked for (monotonic seconds), for idle eviction
+    used: float = 0.0
+    #: the shared view as last sent to every watcher (updates are worked out against it)
+    sent: dict[str, Any] | None = None
+    #: the legal moves as the page uses them, and the version they are for
+    legal: tuple[int, list[dict[str, Any]]] | None = None
+    #: the move list as shown ((code, label) per move played, see ``State.move_label``)
+    labels: list[tuple[int, str]] = field(default_factory=list)
+
+    def move_labels(self) -> list[str]:
+        """The moves played, as the move list shows them (kept up to date with take-backs; a
+        label is worked out once, on the position before its move)."""
+        stack = self.state.move_stack
+        keep = 0
+        while keep < min(len(stack), len(self.labels)) and self.labels[keep][0] == stack[keep]:
+            keep += 1
+        if keep < len(stack):
+            replay = self.state.copy()
+            for _ in range(len(stack) - keep):
+                replay.pop_code()
+            del self.labels[keep:]
+            for code in stack[keep:]:
+                self.labels.append((code, replay.move_label(code)))
+                replay.push_code(code)
+        del self.labels[len(stack):]
+        return [label for _, label in self.labels]
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.move_stack)
+
+    def seats(self, token: str | None) -> frozenset[str]:
+        """The seats a token holds (both in a hot-seat game, none for a forged token)."""
+        if not token or len(token) > 200:
+            return frozenset()
+        digest = token_hash(token)
+        return frozenset(
+            name for name, stored in (("white", self.row.white_token),
+                                      ("black", self.row.black_token))
+            if stored and hmac.compare_digest(stored, digest))
+
+    def kind(self, colour: Color) -> str:
+        return self.row.white if colour is Color.WHITE else self.row.black
+
+    def time_left(self, colour: Color, now: int) -> int:
+        """Milliseconds left on ``colour``'s clock at ``now`` (its clock runs on its turn)."""
+        row = self.row
+        left = (row.white_ms if colour is Color.WHITE else row.black_ms) or 0
+        if row.status == "live" and colour is self.state.turn and row.clock_started:
+            left -= now - row.clock_started
+        return left
+
+    @property
+    def thinking(self) -> bool:
+        return self.thinking_for == self.version
+
+    def computer_to_move(self) -> bool:
+        return self.row.status == "live" and self.kind(self.state.turn) != "human"

@@ -1,0 +1,247 @@
+"""What pages are sent about a game: the whole view (``state``) when a page connects or asks over
+HTTP, and after each change only what changed (``update``), encoded once for every watcher who
+sees the same thing.
+
+The view has a shared part (the same for everyone: board, position, moves, players, clocks,
+outcome) and a seat part (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with
+the holder's seat token).  An update holds the shared fields whose value changed, with two
+compact forms: ``set`` (``[[point, token], ...]``, the points whose piece changed) instead of
+``pieces``, and ``moves_from`` with ``append`` (keep that many moves of the list, then add these)
+instead of ``moves``; then the seat part where it changed.  Every value in an update is
+absolute, so applying an update twice, or to a newer view, changes nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import hmac
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..ai.agents import parse_spec
+from ..ai.levels import levels
+from ..core import Color, State
+from ..games import resolve
+from ..svg import board_view
+from .clock import now_ms
+
+if TYPE_CHECKING:
+    from .live import LiveGame, Watcher
+
+__all__ = ["apply", "delta", "encode", "full_view", "legal_entries", "rematch_token", "seat_part",
+           "shared_view"]
+
+COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
+SWAP = {"white": "black", "black": "white"}
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as JSON text."""
+    return orjson.dumps(message).decode()
+
+
+def colour_name(colour: Color) -> str:
+    return "white" if colour is Color.WHITE else "black"
+
+
+@functools.lru_cache(maxsize=256)
+def static_part(game: str, rules: str) -> dict[str, Any]:
+    """The fields that never change for a rule set (the board's geometry, titles, texts)."""
+    game_cls, ruleset = resolve(game, rules)
+    state = game_cls.new(ruleset, seed=0)
+    return {"type": "state", "game": game, "title": game_cls.title_of(ruleset),
+            "summary": game_cls.summary, "rules": rules,
+            "texts": game_cls.status_texts(ruleset), "board": board_view(state)}
+
+
+def shared_view(live: LiveGame) -> dict[str, Any]:
+    """The part of the view that is the same for everyone."""
+    state, row = live.state, live.row
+    last = None
+    if state.move_stack:
+        previous = state.copy()
+        last = previous.gesture(previous.pop_code())
+    return {
+        **static_part(row.game, row.rules), "id": row.id, "mode": row.mode,
+        "status": row.status, "players": {name: player(live, name) for name in COLOURS},
+        "pieces": state.pieces(), "turn": colour_name(state.turn), "ply": live.ply,
+        "moves": live.move_labels(), "last": last, "hand": state.in_hand(),
+        "notice": state.notice(), "outcome": outcome(live), "draw_offer": row.draw_offer,
+        "undo_offer": row.undo_offer, "thinking": live.thinking,
+        "watchers": len(live.watchers), "clock": clock_view(live)}
+
+
+def legal_entries(live: LiveGame) -> list[dict[str, Any]]:
+    """The legal moves as the page uses them (worked out once per position)."""
+    if live.legal is None or live.legal[0] != live.version:
+        state = live.state
+        live.legal = live.version, [_legal_entry(state, c) for c in state.legal_codes()]
+    return live.legal[1]
+
+
+def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
+    """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
+    turn) and the rematch with its seat token."""
+    legal: list[dict[str, Any]] = []
+    if live.row.status == "live" and colour_name(live.state.turn) in seats \
+            and live.kind(live.state.turn) == "human":
+        legal = legal_entries(live)
+    return {"you": sorted(seats), "legal": legal, "rematch": rematch_view(live, seats, key)}
+
+
+def full_view(live: LiveGame, seats: frozenset[str], key: bytes,
+              shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a page needs to draw the game for someone holding ``seats``."""
+    return {**(shared or shared_view(live)), **seat_part(live, seats, key)}
+
+
+def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The ``update`` that turns the view ``before`` into ``after`` (only ``type`` if equal)."""
+    change: dict[str, Any] = {"type": "update"}
+    for name, value in after.items():
+        old = before.get(name)
+        if value == old or name == "type":
+            continue
+        if name == "pieces" and old is not None and len(old) == len(value):
+            change["set"] = [[i, v] for i, (o, v) in enumerate(zip(old, value, strict=True))
+                             if o != v]
+        elif name == "moves" and old is not None:
+            keep = 0
+            while keep < min(len(old), len(value)) and old[keep] == value[keep]:
+                keep += 1
+            change["moves_from"] = keep
+            change["append"] = value[keep:]
+        else:
+            change[name] = value
+    return change
+
+
+def apply(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """The view a client holds after a ``state`` or ``update`` message (how a page, or any
+    other client, follows a game)."""
+    if message.get("type") != "update":
+        return message
+    merged = {**view, **message, "type": "state"}
+    for name in ("set", "moves_from", "append"):
+        merged.pop(name, None)
+    if "set" in message:
+        pieces = list(view["pieces"])
+        for point, token in message["set"]:
+            pieces[point] = token
+        merged["pieces"] = pieces
+    if "append" in message:
+        merged["moves"] = [*view["moves"][:message["moves_from"]], *message["append"]]
+    return merged
+
+
+def broadcast_texts(live: LiveGame, watchers: list[Watcher], key: bytes
+                    ) -> list[tuple[Watcher, str]]:
+    """The update each watcher needs after a change (none for a watcher with nothing new), and
+    the shared view remembered as sent."""
+    shared = shared_view(live)
+    before = live.sent if live.sent is not None else {}
+    change = delta(before, shared)
+    live.sent = shared
+    common: str | None = None
+    out = []
+    for watcher in watchers:
+        part: dict[str, Any] = {}
+        seat = seat_part(live, watcher.seats, key)
+        if seat["legal"] or watcher.had_legal:
+            part["legal"] = seat["legal"]
+        if seat["rematch"] != watcher.rematch:
+            part["rematch"] = seat["rematch"]
+        watcher.had_legal = bool(seat["legal"])
+        watcher.rematch = seat["rematch"]
+        if part:
+            out.append((watcher, encode({**change, **part})))
+        elif len(change) > 1:
+            common = common or encode(change)
+            out.append((watcher, common))
+    return out
+
+
+def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
+    """The whole view for a watcher that just connected (or fell behind)."""
+    if live.sent is None:
+        live.sent = shared_view(live)
+    view = full_view(live, watcher.seats, key, live.sent)
+    watcher.had_legal = bool(view["legal"])
+    watcher.rematch = view["rematch"]
+    return encode(view)
+
+
+def clock_view(live: LiveGame) -> dict[str, Any] | None:
+    """Time left per side in ms, the side whose clock runs, and the time control."""
+    if not live.row.clock:
+        return None
+    now = now_ms()
+    running = live.row.status == "live" and live.row.clock_started is not None
+    return {"control": live.row.clock,
+            "running": colour_name(live.state.turn) if running else None,
+            **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
+
+
+def rematch_token(key: bytes, rematch_id: str, seat: str) -> str:
+    """The seat token of ``seat`` ("white", "black" or "hotseat") in a rematch: derived from the
+    server's key, so it survives restarts without being stored."""
+    digest = hmac.new(key, f"{rematch_id}:{seat}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+
+def rematch_seat(live: LiveGame, name: str) -> str:
+    """The rematch seat of this game's player ``name``: the other colour."""
+    return "hotseat" if live.row.mode == "hotseat" else SWAP[name]
+
+
+def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, str] | None:
+    """The rematch's id, with the seat token of a player of this game."""
+    rematch = live.row.rematch
+    if not rematch:
+        return None
+    mine = [rematch_token(key, rematch, rematch_seat(live, seat))
+            for seat in sorted(seats) if live.kind(COLOURS[seat]) == "human"]
+    return {"id": rematch, **({"token": mine[0]} if mine else {})}
+
+
+def player(live: LiveGame, name: str) -> dict[str, Any]:
+    """How a seat is shown: a person (display name) or the computer (level and rating)."""
+    row = live.row
+    kind = row.white if name == "white" else row.black
+    seated = (row.white_token if name == "white" else row.black_token) is not None
+    if kind == "human":
+        chosen = row.white_name if name == "white" else row.black_name
+        return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
+                "seated": seated}
+    number = int(parse_spec(kind)[1]["level"])
+    level = levels(live.state.rules)[number - 1]
+    rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
+    return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True}
+
+
+def outcome(live: LiveGame) -> dict[str, str] | None:
+    row = live.row
+    if row.status != "over":
+        return None
+    return {"result": row.result, "termination": row.termination or "",
+            "text": row.reason or ""}
+
+
+def _legal_entry(state: State, code: int) -> dict[str, Any]:
+    """A legal move for the page: its notation, its gesture and, for a move of more than two
+    touches (a capture chain), the points whose pieces it removes, so that the page can show the
+    chain under way."""
+    gesture = state.gesture(code)
+    entry: dict[str, Any] = {"n": str(state.move_of(code)), "g": gesture}
+    if len(gesture) > 2:
+        before = state.pieces()
+        state.push_code(code)
+        after = state.pieces()
+        state.pop_code()
+        entry["x"] = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
+                      if a and not b and i != gesture[0][1]]
+    return entry
+
