@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import signal
@@ -34,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
+import uvloop
 import websockets
-
-from ludoteca.server.views import apply
 
 GAMES = ["morris", "felli", "morelli"]
 PER_ADDRESS = 10
@@ -71,27 +70,37 @@ async def play_games(url: str, address: str, game: str, stop: asyncio.Event,
             ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
             async with websockets.connect(ws_url, local_addr=(address, 0),
                                           max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                 await _play_one(ws, stop, tally, rng)
+
+
+def _follow(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """What a player needs of the game (ply, status, legal moves) after a message."""
+    if message.get("type") == "state":
+        return message
+    for name in ("ply", "status", "legal"):
+        if name in message:
+            view[name] = message[name]
+    return view
 
 
 async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Random) -> None:
     view: dict[str, Any] | None = None
     while view is None or view.get("type") != "state":
-        view = json.loads(await ws.recv())
+        view = orjson.loads(await ws.recv())
     await asyncio.sleep(rng.random())
     while not stop.is_set() and view["status"] == "live":
         due = time.monotonic() + 1.0
-        move = rng.choice(view["legal"])["n"]
+        move = rng.choice(view["legal"]).split(" ")[0]
         ply = view["ply"]
         sent = time.monotonic()
-        await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+        await ws.send(orjson.dumps({"type": "move", "move": move, "ply": ply}).decode())
         while True:
-            message = json.loads(await ws.recv())
+            message = orjson.loads(await ws.recv())
             if message.get("type") == "error":
                 tally.errors += 1
                 break
-            view = apply(view, message)
+            view = _follow(view, message)
             if view["ply"] == ply + 1 and (view["legal"] or view["status"] != "live"):
                 if tally.measuring:
                     tally.rtts.append(time.monotonic() - sent)
@@ -172,10 +181,11 @@ def main() -> None:
     url = args.url
     if url is None:
         port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers", "1",
-             "--db", f"sqlite+aiosqlite:///{folder}/load.db"],
-            stdout=subprocess.PIPE, stderr=open(f"{folder}/server.log", "w"))
+        with open(f"{folder}/server.log", "w") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers",
+                 "1", "--db", f"sqlite+aiosqlite:///{folder}/load.db"],
+                stdout=subprocess.DEVNULL, stderr=log)
         url = f"http://127.0.0.1:{port}"
         for _ in range(600):
             try:
@@ -186,7 +196,7 @@ def main() -> None:
     rows = []
     try:
         for n in (int(x) for x in args.games.split(",")):
-            row = asyncio.run(run_size(url, n, args.seconds, server.pid if server else None, n))
+            row = uvloop.run(run_size(url, n, args.seconds, server.pid if server else None, n))
             rows.append(row)
             print(_format(row), flush=True)
     finally:

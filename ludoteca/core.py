@@ -698,8 +698,9 @@ class State(ABC):
         """The points a person touches, in order, to make the move ``code``, each with its role:
         ``"from"`` (the piece to lift), ``"to"`` (where it goes, or where a man is placed) or
         ``"take"`` (an enemy piece to remove).  No legal move's gesture is a proper prefix of
-        another's, so a user interface can complete a move touch by touch.  A game that does not
-        say returns ``()``: its moves are typed or chosen from a list.
+        another's, so a user interface can complete a move touch by touch.  The gesture depends
+        on the code and the rule set alone, not on the position.  A game that does not say
+        returns ``()``: its moves are typed or chosen from a list.
         """
         return ()
 

@@ -58,6 +58,25 @@ def wait_for(client: TestClient, game_id: str, test: Any, seconds: float = 60) -
     raise AssertionError(f"timed out; last state: {state}")
 
 
+ROLES = {"f": "from", "t": "to", "x": "take"}
+
+
+def legal_move(text: str) -> dict[str, Any]:
+    """A legal move as docs/web.md writes it: notation, touches, ``r`` and removed points."""
+    notation, *parts = text.split(" ")
+    move: dict[str, Any] = {"n": notation, "g": []}
+    for part in parts:
+        if part[0] == "r":
+            move["x"] = [int(p) for p in part[1:].split(",")]
+        else:
+            move["g"].append((ROLES[part[0]], int(part[1:])))
+    return move
+
+
+def notations(state: dict[str, Any]) -> set[str]:
+    return {legal_move(text)["n"] for text in state["legal"]}
+
+
 def follow(ws: Any, view: dict[str, Any] | None, test: Any) -> dict[str, Any]:
     """Read messages, keeping the view up to date as a page does, until ``test(view)``."""
     while True:
@@ -102,7 +121,7 @@ def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
     for ply, move in enumerate(["a7", "g1", "d7"]):
         state = act(client, game_id, token, type="move", move=move, ply=ply).json()
         assert state["moves"][-1] == move
-    legal = {m["n"] for m in state["legal"]}
+    legal = notations(state)
     assert len(legal) == 21 and "a7" not in legal
     assert state["hand"] == [7, 8] and state["turn"] == "black"
     answer = act(client, game_id, token, type="move", move="a7", ply=3)
@@ -272,10 +291,11 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
                           opponent="hotseat", position=FELLI_TRIPLE)
     token = tokens["white"]
     state = view(client, game_id, token)
-    chain = next(m for m in state["legal"] if m["n"] == "a1xc3xe5xa5")
+    chain = next(m for m in map(legal_move, state["legal"]) if m["n"] == "a1xc3xe5xa5")
     names = state["board"]["points"]
     assert [(k, names[p]) for k, p in chain["g"]] == [
         ("from", "a1"), ("to", "c3"), ("to", "e5"), ("to", "a5")]
+    assert sorted(names[p] for p in chain["x"]) == ["b2", "c5", "d4"]
     state = act(client, game_id, token, type="move", move="a1xc3xe5xa5", ply=0).json()
     assert state["status"] == "over" and state["outcome"]["result"] == "1-0"
     assert state["pieces"].count("b") == 0
@@ -332,7 +352,7 @@ def test_computer_replies_and_takes_back(client: TestClient) -> None:
     assert state["players"]["black"]["kind"] == "computer"
     assert act(client, game_id, token, type="move", move="d6", ply=2).status_code == 400
     hint = client.post(f"/api/games/{game_id}/hint", json={"token": token}).json()
-    assert hint["move"] in {m["n"] for m in view(client, game_id, token)["legal"]}
+    assert hint["move"] in notations(view(client, game_id, token))
     assert hint["text"] and hint["pv"][0] == hint["move"]
     state = act(client, game_id, token, type="undo").json()
     assert state["moves"] == [] and state["turn"] == "white"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import gc
 import json
 import logging
 import multiprocessing
@@ -112,6 +113,10 @@ def create_app(db_url: str | None = None, workers: int = 2,
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
         sweeper = asyncio.get_running_loop().create_task(hub.sweep())
+        # what start-up loaded (modules, compiled code, tables) stays: the collector's full
+        # passes skip it from now on, which keeps their pauses short under load
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:

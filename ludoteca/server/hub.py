@@ -364,9 +364,9 @@ class Hub:
         if ply != live.ply:
             raise ActionError(409, "the position has changed since this move was chosen; "
                                    "the board now shows the current position")
-        trial = live.state.copy()
+        state = live.state
         try:
-            move = trial.push(text)
+            move = state.parse_move(text)
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}
@@ -380,7 +380,9 @@ class Hub:
                 control = TimeControl.parse(live.row.clock)
                 changes[f"{_name(live.state.turn)}_ms"] = left + control.increment_ms
             changes["clock_started"] = now
-        outcome = trial.outcome()
+        state.push_code(move.code)  # to see whether it ends the game; stored before it counts
+        outcome = state.outcome()
+        state.pop_code()
         if outcome is not None:
             changes |= _ending(outcome)
         try:
@@ -388,7 +390,7 @@ class Hub:
         except StaleError:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
-        live.state.push(move)
+        state.push_code(move.code)
         live.version += 1
         _update(live.row, changes)
         if outcome is not None:

@@ -91,7 +91,7 @@ class LiveGame:
     #: the shared view as last sent to every watcher (updates are worked out against it)
     sent: dict[str, Any] | None = None
     #: the legal moves as the page uses them, and the version they are for
-    legal: tuple[int, list[dict[str, Any]]] | None = None
+    legal: tuple[int, list[str]] | None = None
     #: the move list as shown ((code, label) per move played, see ``State.move_label``)
     labels: list[tuple[int, str]] = field(default_factory=list)
 

@@ -9,13 +9,14 @@ the same ply impossible, so a move is acknowledged only after its row is committ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
+import functools
 import secrets
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -23,11 +24,13 @@ from sqlalchemy import (
     BigInteger,
     Connection,
     DateTime,
+    Engine,
     ForeignKey,
     Integer,
     String,
     Text,
     bindparam,
+    create_engine,
     delete,
     event,
     insert,
@@ -36,15 +39,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
-    AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["GameRow", "MoveRow", "SettingRow", "Store", "default_url"]
+
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -196,26 +199,27 @@ class Store:
         self._one_writer = asyncio.Lock() if sqlite else None
         self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
         self._flusher: asyncio.Task[None] | None = None
+        # a SQLite file is written on a plain connection (see ``_write``)
+        self._sync: Engine | None = None
+        database = self.engine.url.database
+        if sqlite and database and database != ":memory:":
+            self._sync = create_engine(self.engine.url.set(drivername="sqlite"))
+            event.listen(self._sync, "connect", _sqlite_settings)
 
-    @asynccontextmanager
-    async def _writing_connection(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction on a bare connection (one at a time on SQLite)."""
-        if self._one_writer is None:
-            async with self.engine.begin() as connection:
-                yield connection
-            return
-        async with self._one_writer, self.engine.begin() as connection:
-            yield connection
-
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncSession]:
-        """A write transaction (one at a time on SQLite)."""
-        if self._one_writer is None:
-            async with self.session.begin() as session:
-                yield session
-            return
-        async with self._one_writer, self.session.begin() as session:
-            yield session
+    async def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one write transaction.  On a SQLite file it runs at once on a plain
+        connection (a millisecond or two; writers take turns), where the async driver's thread
+        would wait, statement by statement, for a busy event loop and the interpreter lock;
+        elsewhere it runs through the async driver."""
+        if self._sync is not None and self._one_writer is not None:
+            async with self._one_writer:
+                with self._sync.begin() as connection:
+                    return work(connection)
+        if self._one_writer is not None:
+            async with self._one_writer, self.engine.begin() as connection:
+                return await connection.run_sync(work)
+        async with self.engine.begin() as connection:
+            return await connection.run_sync(work)
 
     async def open(self) -> None:
         """Create or upgrade the schema to the newest migration."""
@@ -224,10 +228,13 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self._sync is not None:
+            self._sync.dispose()
 
     async def add_game(self, row: GameRow) -> None:
-        async with self._writing() as session:
-            session.add(row)
+        row.created = row.updated = _now()
+        values = {column.key: getattr(row, column.key) for column in GameRow.__table__.columns}
+        await self._write(lambda connection: connection.execute(insert(GameRow), values))
 
     async def game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         """A game and its moves in order, or None."""
@@ -255,8 +262,7 @@ class Store:
         while self._moves:
             batch, self._moves = self._moves, []
             try:
-                async with self._writing_connection() as connection:
-                    stale = await connection.run_sync(_write_moves, batch)
+                stale = await self._write(functools.partial(_write_moves, batch=batch))
             except Exception as error:  # the whole batch failed: tell each of its writers
                 for write in batch:
                     if not write.done.done():
@@ -270,20 +276,22 @@ class Store:
 
     async def take_back(self, game_id: str, ply: int, keep: int, **changes: object) -> None:
         """Delete the moves after the first ``keep`` of a game at ``ply``."""
-        async with self._writing() as session:
-            done = await session.execute(
+
+        def work(connection: Connection) -> None:
+            done = connection.execute(
                 update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
                 .values(ply=keep, updated=_now(), **changes))
-            if done.rowcount != 1:  # type: ignore[attr-defined]
+            if done.rowcount != 1:
                 raise StaleError(game_id)
-            await session.execute(
+            connection.execute(
                 delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep))
+
+        await self._write(work)
 
     async def change(self, game_id: str, **changes: object) -> None:
         """Update a game's fields (status, offers, seats, result)."""
-        async with self._writing() as session:
-            await session.execute(
-                update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes))
+        await self._write(lambda connection: connection.execute(
+            update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes)))
 
     async def secret(self, name: str) -> str:
         """A random secret kept in the store under ``name``, made the first time it is asked
@@ -292,11 +300,10 @@ class Store:
             found = await session.get(SettingRow, name)
             if found is not None:
                 return found.value
-        try:
-            async with self._writing() as session:
-                session.add(SettingRow(name=name, value=secrets.token_urlsafe(48)))
-        except IntegrityError:
-            pass  # another process made it first
+        value = secrets.token_urlsafe(48)
+        with contextlib.suppress(IntegrityError):  # another process made it first
+            await self._write(lambda connection: connection.execute(
+                insert(SettingRow).values(name=name, value=value)))
         async with self.session() as session:
             row = await session.get(SettingRow, name)
             assert row is not None
@@ -322,15 +329,18 @@ class Store:
                     | ((GameRow.mode == "computer") & (GameRow.updated < now - idle_computer))))
         if keep:
             stale &= GameRow.id.not_in(list(keep))
-        async with self._writing() as session:
-            ids = list((await session.scalars(select(GameRow.id).where(stale))).all())
+
+        def work(connection: Connection) -> list[str]:
+            ids = list(connection.scalars(select(GameRow.id).where(stale)).all())
             if ids:
-                await session.execute(
+                connection.execute(
                     update(GameRow).where(GameRow.id.in_(ids)).values(
                         status="over", result="*", termination="abandoned",
                         reason="The game was abandoned: no move for a long time.",
                         updated=now))
-        return ids
+            return ids
+
+        return await self._write(work)
 
     async def listing(self, status: str, limit: int = 30, started: bool = False
                       ) -> Sequence[GameRow]:

@@ -35,6 +35,9 @@ __all__ = ["apply", "delta", "encode", "full_view", "legal_entries", "rematch_to
            "shared_view"]
 
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
+#: per rule set, the page's entry of each move that removes nothing (notation and gesture depend
+#: on the move's code alone; bounded by the number of codes of the rule set's moves)
+_ENTRIES: dict[str, dict[int, str]] = {}
 SWAP = {"white": "black", "black": "white"}
 
 
@@ -60,10 +63,7 @@ def static_part(game: str, rules: str) -> dict[str, Any]:
 def shared_view(live: LiveGame) -> dict[str, Any]:
     """The part of the view that is the same for everyone."""
     state, row = live.state, live.row
-    last = None
-    if state.move_stack:
-        previous = state.copy()
-        last = previous.gesture(previous.pop_code())
+    last = state.gesture(state.move_stack[-1]) if state.move_stack else None
     return {
         **static_part(row.game, row.rules), "id": row.id, "mode": row.mode,
         "status": row.status, "players": {name: player(live, name) for name in COLOURS},
@@ -74,18 +74,27 @@ def shared_view(live: LiveGame) -> dict[str, Any]:
         "watchers": len(live.watchers), "clock": clock_view(live)}
 
 
-def legal_entries(live: LiveGame) -> list[dict[str, Any]]:
+def legal_entries(live: LiveGame) -> list[str]:
     """The legal moves as the page uses them (worked out once per position)."""
     if live.legal is None or live.legal[0] != live.version:
         state = live.state
-        live.legal = live.version, [_legal_entry(state, c) for c in state.legal_codes()]
+        known = _ENTRIES.setdefault(live.row.rules, {})
+        entries = []
+        for code in state.legal_codes():
+            entry = known.get(code)
+            if entry is None:
+                entry = _legal_entry(state, code)
+                if " r" not in entry:  # the same in every position: kept
+                    known[code] = entry
+            entries.append(entry)
+        live.legal = live.version, entries
     return live.legal[1]
 
 
 def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
     """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
     turn) and the rematch with its seat token."""
-    legal: list[dict[str, Any]] = []
+    legal: list[str] = []
     if live.row.status == "live" and colour_name(live.state.turn) in seats \
             and live.kind(live.state.turn) == "human":
         legal = legal_entries(live)
@@ -230,18 +239,23 @@ def outcome(live: LiveGame) -> dict[str, str] | None:
             "text": row.reason or ""}
 
 
-def _legal_entry(state: State, code: int) -> dict[str, Any]:
-    """A legal move for the page: its notation, its gesture and, for a move of more than two
-    touches (a capture chain), the points whose pieces it removes, so that the page can show the
-    chain under way."""
+#: how a touch's role is written in a legal move's text
+ROLE_LETTERS = {"from": "f", "to": "t", "take": "x"}
+
+
+def _legal_entry(state: State, code: int) -> str:
+    """A legal move for the page, as one short text: its notation, then each touch of its
+    gesture (role letter and point: ``f12``, ``t15``, ``x20``), then for a move of more than two
+    touches (a capture chain) ``r`` and the points whose pieces it removes, so that the page can
+    show the chain under way: ``"b2-d4-b6 f3 t9 t15 r6,12"``."""
     gesture = state.gesture(code)
-    entry: dict[str, Any] = {"n": str(state.move_of(code)), "g": gesture}
+    parts = [str(state.move_of(code)), *(f"{ROLE_LETTERS[role]}{point}" for role, point in gesture)]
     if len(gesture) > 2:
         before = state.pieces()
         state.push_code(code)
         after = state.pieces()
         state.pop_code()
-        entry["x"] = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
-                      if a and not b and i != gesture[0][1]]
-    return entry
-
+        removed = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
+                   if a and not b and i != gesture[0][1]]
+        parts.append("r" + ",".join(map(str, removed)))
+    return " ".join(parts)

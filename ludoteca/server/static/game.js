@@ -33,8 +33,8 @@ function connect() {
   socket.onopen = () => { retry = 500; socket.send(JSON.stringify({ type: "hello", token: token() })); };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") receive(message);
-    else if (message.type === "update" && view) receive(merge(view, message));
+    if (message.type === "state") receive(readLegal(message));
+    else if (message.type === "update" && view) receive(merge(view, readLegal(message)));
     else if (message.type === "error") notice(message.message);
     else if (message.type === "hint") showHint(message);
     else if (message.type === "review") showReview(message.mistakes);
@@ -45,6 +45,25 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+// A legal move arrives as one text: notation, touches ("f12": from point 12; "t" to, "x" take)
+// and, for a capture chain, "r" with the points it removes.  The page works with
+// {n: notation, g: [[role, point], ...], x: [removed points]}.
+const ROLES = { f: "from", t: "to", x: "take" };
+
+function readLegal(message) {
+  if (!message.legal) return message;
+  const legal = message.legal.map((text) => {
+    const [n, ...parts] = text.split(" ");
+    const move = { n, g: [] };
+    for (const part of parts) {
+      if (part[0] === "r") move.x = part.slice(1).split(",").map(Number);
+      else move.g.push([ROLES[part[0]], Number(part.slice(1))]);
+    }
+    return move;
+  });
+  return { ...message, legal };
 }
 
 // An update holds only what changed, each value whole: pieces as [point, token] pairs, the move
