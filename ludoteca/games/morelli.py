@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
@@ -211,6 +211,11 @@ class MorelliState(State):
 
     # --- move generation ------------------------------------------------------------------
     def legal_codes(self) -> list[int]:
+        return list(self._moves())
+
+    def _moves(self) -> Iterator[int]:
+        """The legal moves' codes, one by one (so that asking whether there is one stops at
+        the first)."""
         board = self.board
         geo = self.geo
         band = geo.band
@@ -219,7 +224,6 @@ class MorelliState(State):
         king = self.king
         mover = BLACK if self.turn is Color.BLACK else WHITE
         base = self.n * self.n
-        codes = []
         for s, v in enumerate(board):
             if v != mover:
                 continue
@@ -236,8 +240,7 @@ class MorelliState(State):
                             break
                         continue
                     if band[t] < d:
-                        codes.append(origin + t)
-        return codes
+                        yield origin + t
 
     def push_code(self, code: int) -> None:
         base = self.n * self.n
@@ -460,7 +463,7 @@ class MorelliState(State):
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
-        if self.legal_codes():
+        if next(self._moves(), None) is not None:
             return None
         if self.king:
             return Outcome(Termination.THRONE, Color.BLACK if self.king == BLACK else Color.WHITE)

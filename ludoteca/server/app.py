@@ -47,6 +47,9 @@ MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
 GAMES_PER_MINUTE = 30  # new games from one address in a minute
 SOCKETS_PER_CLIENT = 32  # open game websockets from one address
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
+#: the collector runs less often than Python's default (700, 10, 10): a busy server makes many
+#: short-lived objects, and each pass over the young ones costs a pause
+GC_THRESHOLDS = (20_000, 20, 20)
 log = logging.getLogger("ludoteca.server")
 
 
@@ -117,6 +120,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
         # passes skip it from now on, which keeps their pauses short under load
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         try:
             yield
         finally:
@@ -329,12 +333,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
                                                 lambda: hub.whole_view(live, watcher)))
         try:
             while True:
-                receiving = asyncio.ensure_future(websocket.receive())
-                await asyncio.wait((receiving, pump), return_when=asyncio.FIRST_COMPLETED)
-                if not receiving.done():  # the connection failed while sending
-                    receiving.cancel()
-                    break
-                message = receiving.result()
+                # (a connection that fails while sending is seen here as a disconnect)
+                message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 try:

@@ -366,7 +366,9 @@ class Hub:
                                    "the board now shows the current position")
         state = live.state
         try:
-            move = state.parse_move(text)
+            move = state.read_move(text)
+            if move.code not in views.legal_codes(live):
+                move = state.parse_move(text)  # which says why the move is not legal
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}

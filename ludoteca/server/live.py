@@ -67,8 +67,11 @@ class Watcher:
                 self.behind = False
                 self.queue.clear()
                 self.queue.append(whole())
-            while self.queue:
-                await send(self.queue.popleft())
+            try:
+                while self.queue:
+                    await send(self.queue.popleft())
+            except Exception:  # the connection is gone: its reader sees it close
+                return
 
 
 @dataclass(eq=False)
@@ -90,28 +93,36 @@ class LiveGame:
     used: float = 0.0
     #: the shared view as last sent to every watcher (updates are worked out against it)
     sent: dict[str, Any] | None = None
-    #: the legal moves as the page uses them, and the version they are for
-    legal: tuple[int, list[str]] | None = None
-    #: the move list as shown ((code, label) per move played, see ``State.move_label``)
-    labels: list[tuple[int, str]] = field(default_factory=list)
+    #: the version of the position, its legal moves as the page uses them, and their codes
+    legal: tuple[int, list[str], set[int]] | None = None
+    #: the moves played and their labels in the move list (see ``State.move_label``)
+    label_codes: list[int] = field(default_factory=list)
+    label_texts: list[str] = field(default_factory=list)
+    #: seats already worked out per token (cleared when the seats change hands)
+    seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
+        default_factory=dict)
 
     def move_labels(self) -> list[str]:
-        """The moves played, as the move list shows them (kept up to date with take-backs; a
-        label is worked out once, on the position before its move)."""
+        """The moves played, as the move list shows them (a new list; kept up to date with
+        take-backs; a label is worked out once, on the position before its move)."""
         stack = self.state.move_stack
-        keep = 0
-        while keep < min(len(stack), len(self.labels)) and self.labels[keep][0] == stack[keep]:
-            keep += 1
+        codes, texts = self.label_codes, self.label_texts
+        keep = len(codes)
+        if keep > len(stack) or codes != stack[:keep]:
+            keep = 0
+            while keep < min(len(stack), len(codes)) and codes[keep] == stack[keep]:
+                keep += 1
+            del codes[keep:], texts[keep:]
         if keep < len(stack):
-            replay = self.state.copy()
-            for _ in range(len(stack) - keep):
-                replay.pop_code()
-            del self.labels[keep:]
-            for code in stack[keep:]:
-                self.labels.append((code, replay.move_label(code)))
-                replay.push_code(code)
-        del self.labels[len(stack):]
-        return [label for _, label in self.labels]
+            state = self.state
+            added = stack[keep:]
+            for _ in added:
+                state.pop_code()
+            for code in added:
+                codes.append(code)
+                texts.append(state.move_label(code))
+                state.push_code(code)
+        return list(texts)
 
     @property
     def ply(self) -> int:
@@ -121,11 +132,18 @@ class LiveGame:
         """The seats a token holds (both in a hot-seat game, none for a forged token)."""
         if not token or len(token) > 200:
             return frozenset()
-        digest = token_hash(token)
-        return frozenset(
-            name for name, stored in (("white", self.row.white_token),
-                                      ("black", self.row.black_token))
-            if stored and hmac.compare_digest(stored, digest))
+        key = token, self.row.white_token, self.row.black_token
+        known = self.seat_memo.get(key)
+        if known is None:
+            digest = token_hash(token)
+            known = frozenset(
+                name for name, stored in (("white", self.row.white_token),
+                                          ("black", self.row.black_token))
+                if stored and hmac.compare_digest(stored, digest))
+            if len(self.seat_memo) >= 8:
+                self.seat_memo.clear()
+            self.seat_memo[key] = known
+        return known
 
     def kind(self, colour: Color) -> str:
         return self.row.white if colour is Color.WHITE else self.row.black

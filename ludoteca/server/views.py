@@ -76,19 +76,29 @@ def shared_view(live: LiveGame) -> dict[str, Any]:
 
 def legal_entries(live: LiveGame) -> list[str]:
     """The legal moves as the page uses them (worked out once per position)."""
+    return _legal(live)[1]
+
+
+def legal_codes(live: LiveGame) -> set[int]:
+    """The codes of the legal moves (worked out once per position, with the entries)."""
+    return _legal(live)[2]
+
+
+def _legal(live: LiveGame) -> tuple[int, list[str], set[int]]:
     if live.legal is None or live.legal[0] != live.version:
         state = live.state
         known = _ENTRIES.setdefault(live.row.rules, {})
+        codes = state.legal_codes()
         entries = []
-        for code in state.legal_codes():
+        for code in codes:
             entry = known.get(code)
             if entry is None:
                 entry = _legal_entry(state, code)
                 if " r" not in entry:  # the same in every position: kept
                     known[code] = entry
             entries.append(entry)
-        live.legal = live.version, entries
-    return live.legal[1]
+        live.legal = live.version, entries, set(codes)
+    return live.legal
 
 
 def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
