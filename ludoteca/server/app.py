@@ -25,6 +25,13 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -46,6 +53,8 @@ MAX_MESSAGE = 4096  # bytes in one websocket message
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
 GAMES_PER_MINUTE = 30  # new games from one address in a minute
 SOCKETS_PER_CLIENT = 32  # open game websockets from one address
+LOCAL = ("127.0.0.1", "::1", "testclient")  # clients that may read /metrics
+REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 #: the collector runs less often than Python's default (700, 10, 10): a busy server makes many
 #: short-lived objects, and each pass over the young ones costs a pause
@@ -110,7 +119,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
         for executor, count in ((pool, workers), (analysis, 1)):
             for _ in range(count):
                 executor.submit(warm)
-        hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis)
+        hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers, registry)
         app.state.hub = hub
         resumed = await hub.resume()
         if resumed:
@@ -136,6 +145,13 @@ def create_app(db_url: str | None = None, workers: int = 2,
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     creations = RateLimit(games_per_minute, 60.0)
     sockets: dict[str, int] = {}  # open game websockets per client address
+    registry = CollectorRegistry()
+    Gauge("ludoteca_connections", "Open game websockets",
+          registry=registry).set_function(lambda: sum(sockets.values()))
+    intents = Histogram("ludoteca_intent_seconds",
+                        "Time from a websocket intent's arrival to its answer being queued",
+                        buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
+                        registry=registry)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ActionError)
@@ -180,6 +196,13 @@ def create_app(db_url: str | None = None, workers: int = 2,
         return FileResponse(STATIC / "review.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """The server's metrics in Prometheus' text format, for this machine only."""
+        if not request.client or request.client.host not in LOCAL:
+            raise ActionError(404, "not found")
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
     # --- API ----------------------------------------------------------------------------------
     @app.get("/api/catalogue")
@@ -275,8 +298,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
     async def replay(request: Request, body: RecordText) -> dict[str, Any]:
         """Replay a text record: every position from the start, for stepping through it (in a
         worker process: a long record never holds up the server)."""
-        loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(hub_of(request).analysis, replay_record, body.text)
+        answer = await hub_of(request).advisers.run(REPLAY_EXPECTED, replay_record, body.text)
         if "error" in answer:
             raise ActionError(400, answer["error"])
         return answer
@@ -348,7 +370,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
                         pending.add(task)
                         task.add_done_callback(pending.discard)
                     else:
-                        await hub.act(game_id, token, intent)
+                        with intents.time():
+                            await hub.act(game_id, token, intent)
                 except ActionError as error:
                     tell({"type": "error", "message": error.message})
         except WebSocketDisconnect:

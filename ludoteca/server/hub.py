@@ -12,11 +12,14 @@ import datetime
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
-from ..ai.agents import Limit
+from prometheus_client import CollectorRegistry, Counter, Gauge
+
+from ..ai.agents import Limit, parse_spec
 from ..ai.levels import levels
 from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
@@ -25,6 +28,7 @@ from ..svg import board_view
 from . import views, workers
 from .clock import TimeControl, now_ms
 from .live import LiveGame, Watcher, token_hash
+from .scheduler import JobMetrics, Scheduler
 from .store import GameRow, StaleError, Store
 
 __all__ = ["ActionError", "Hub", "LiveGame"]
@@ -43,6 +47,9 @@ ABANDONED_COMPUTER = datetime.timedelta(hours=1)
 ABANDONED = datetime.timedelta(days=1)
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
+REVIEWS_KEPT = 512  # reviews of finished games kept in memory
+REVIEW_EXPECTED = 5.0  # seconds added to a review's deadline, so that hints go first
+QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
 class ActionError(Exception):
@@ -62,13 +69,23 @@ class Hub:
     """Every live game of this server process."""
 
     def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT,
-                 analysis: Executor | None = None) -> None:
-        """``pool`` plays the computer's moves; ``analysis`` (default: the same) answers hints
-        and reviews, so that what people ask for never queues in front of a computer move."""
+                 analysis: Executor | None = None, slots: int = 1,
+                 registry: CollectorRegistry | None = None) -> None:
+        """``pool`` (``slots`` processes) plays the computer's moves; ``analysis`` (one
+        process; default: the same pool) answers hints, reviews and record replays, so that
+        what people ask for never queues in front of a computer move.  Metrics go to
+        ``registry``."""
         self.store = store
-        self.pool = pool
-        self.analysis = analysis or pool
+        registry = registry or CollectorRegistry()
+        jobs = JobMetrics(registry)
+        self.thinkers = Scheduler(pool, slots, "moves", jobs)
+        self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs)
+        self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
+        Gauge("ludoteca_games_in_memory", "Games held in memory",
+              registry=registry).set_function(lambda: len(self.games))
         self.review_limit = review_limit
+        #: the reviews of finished games, newest last (they never change)
+        self._reviews: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: per client address, the games against the computer it created (pruned as they end)
@@ -393,6 +410,7 @@ class Hub:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
         state.push_code(move.code)
+        self.moves.inc()
         live.version += 1
         _update(live.row, changes)
         if outcome is not None:
@@ -548,11 +566,13 @@ class Hub:
         if pending is None or pending[0] != live.version or (
                 pending[1].done() and pending[1].exception() is not None):
             # one hint a position: asking again while it is worked out waits for the same one
+            # one hint a game: a hint still waiting for an older position is dropped
+            if pending is not None and not pending[1].done():
+                pending[1].cancel()
             row = live.row
             moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            loop = asyncio.get_running_loop()
-            pending = live.version, asyncio.ensure_future(loop.run_in_executor(
-                self.analysis, workers.hint, row.game, row.rules, live.state.start, moves,
+            pending = live.version, asyncio.ensure_future(self.advisers.run(
+                HINT_SECONDS, workers.hint, row.game, row.rules, live.state.start, moves,
                 HINT_SECONDS))
             live.hint = pending
         return await asyncio.shield(pending[1])
@@ -562,19 +582,27 @@ class Hub:
         live = await self.get(game_id)
         if live.row.status != "over":
             raise ActionError(409, "games are analysed once they are over")
+        if game_id in self._reviews:
+            self._reviews.move_to_end(game_id)
+            return self._reviews[game_id]
         if live.review is None:
             row = live.row
             moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            loop = asyncio.get_running_loop()
-            live.review = asyncio.ensure_future(loop.run_in_executor(
-                self.analysis, workers.review_game, row.game, row.rules, live.state.start, moves,
+            # after hints: a review's deadline is set by its length
+            expected = REVIEW_EXPECTED + len(moves) * (self.review_limit.seconds or 0.2)
+            live.review = asyncio.ensure_future(self.advisers.run(
+                expected, workers.review_game, row.game, row.rules, live.state.start, moves,
                 self.review_limit))
         try:
-            return await asyncio.shield(live.review)
+            mistakes = await asyncio.shield(live.review)
         except Exception:
             live.review = None
             log.exception("review of game %s failed", game_id)
             raise ActionError(500, "the analysis failed; try again") from None
+        self._reviews[game_id] = mistakes
+        while len(self._reviews) > REVIEWS_KEPT:
+            self._reviews.popitem(last=False)
+        return mistakes
 
     def _after_change(self, live: LiveGame) -> None:
         """Set the computer thinking when it is its turn; set the flag of a running clock."""
@@ -605,12 +633,11 @@ class Hub:
         row = live.row
         moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
         spec = live.kind(live.state.turn)
-        loop = asyncio.get_running_loop()
         try:
             self.broadcast(live)
-            text = await loop.run_in_executor(self.pool, workers.computer_move, row.game,
-                                              row.rules, live.state.start, moves, spec,
-                                              secrets.randbits(31))
+            text = await self.thinkers.run(
+                _think_time(spec, live.state.rules), workers.computer_move, row.game,
+                row.rules, live.state.start, moves, spec, secrets.randbits(31))
             async with live.lock:
                 if live.version == version and live.computer_to_move():
                     await self._play(live, text, live.ply)
@@ -664,6 +691,14 @@ def _start(row: GameRow) -> State:
     if row.position:
         return game_cls.from_position_code(row.position, rules)
     return game_cls.new(rules, setup=row.setup)
+
+
+def _think_time(spec: str, rules: RuleSet) -> float:
+    """How long the computer player ``spec`` ("level:N") is expected to think on a move."""
+    kind, options = parse_spec(spec)
+    if kind == "level":
+        kind, options = parse_spec(levels(rules)[int(options["level"]) - 1].spec)
+    return float(options.get("time", QUICK_MOVE))
 
 
 def _level_dict(level: Any) -> dict[str, Any]:
