@@ -27,6 +27,12 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+MAX_MESSAGE = 4096  # bytes in one websocket message
+MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
+GAMES_PER_MINUTE = 30  # new games from one address in a minute
+SOCKETS_PER_CLIENT = 32  # open game websockets from one address
+MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
+
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")

@@ -1,0 +1,1 @@
+"""The server's routes, by concern: pages, the JSON API, game websockets, operations."""

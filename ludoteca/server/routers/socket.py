@@ -1,0 +1,115 @@
+"""A game's websocket: the whole view on ``hello``, an update after every change, intents
+checked by the hub, hints and reviews sent when ready (see ``docs/web.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ..deps import Client, Guards, GuardsDep, HubDep
+from ..hub import ActionError, Hub
+from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
+from ..live import Watcher
+from ..views import encode
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def socket(websocket: WebSocket, game_id: str, hub: HubDep, guards: GuardsDep,
+                 address: Client) -> None:
+    """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
+    intents as for ``/actions``.  The server sends ``state``, then an ``update`` after every
+    change, and ``error`` to the sender of a refused intent."""
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
+                          guards.origins):
+        await websocket.close(code=1008, reason="this origin may not open game sockets")
+        return
+    sockets = guards.sockets
+    if sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
+        await websocket.close(code=1008, reason="too many connections from one address")
+        return
+    sockets[address] = sockets.get(address, 0) + 1
+    try:
+        await _serve(websocket, game_id, hub, guards)
+    finally:
+        sockets[address] -= 1
+        if not sockets[address]:
+            del sockets[address]
+
+async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -> None:
+    await websocket.accept()
+    try:
+        live = await hub.get(game_id)
+    except ActionError as error:
+        await websocket.send_text(encode({"type": "error", "message": error.message}))
+        await websocket.close(code=4404)
+        return
+    watcher = Watcher()
+    pending: set[asyncio.Task[None]] = set()
+    token: str | None = None
+
+    def tell(message: dict[str, Any]) -> None:
+        watcher.push(encode(message))
+
+    async def advice(kind: str, seat: str | None) -> None:
+        """Send a hint or a game review when it is ready (the socket keeps serving)."""
+        try:
+            if kind == "hint":
+                tell({"type": "hint", **await hub.hint(game_id, seat)})
+            else:
+                tell({"type": "review", "mistakes": await hub.review(game_id)})
+        except ActionError as error:
+            tell({"type": "error", "message": error.message})
+
+    pump = asyncio.create_task(watcher.pump(websocket.send_text,
+                                            lambda: hub.whole_view(live, watcher)))
+    try:
+        while True:
+            # (a connection that fails while sending is seen here as a disconnect)
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            try:
+                intent = _read_intent(message.get("text"))
+                if intent["type"] == "hello":
+                    given = intent.get("token")
+                    token = given if isinstance(given, str) else None
+                    hub.watch(live, watcher, token)
+                elif intent["type"] in ("hint", "review"):
+                    task = asyncio.create_task(advice(intent["type"], token))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+                else:
+                    with guards.intents.time():
+                        await hub.act(game_id, token, intent)
+            except ActionError as error:
+                tell({"type": "error", "message": error.message})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        pump.cancel()
+        for task in pending:
+            task.cancel()
+        if watcher in live.watchers:
+            hub.unwatch(live, watcher)
+            hub.broadcast(live)
+
+
+def _read_intent(text: str | None) -> dict[str, Any]:
+    if text is None:
+        raise ActionError(400, "messages are JSON text, not binary")
+    if len(text.encode()) > MAX_MESSAGE:
+        raise ActionError(413, f"messages are limited to {MAX_MESSAGE} bytes")
+    if nesting(text) > MAX_NESTING:
+        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
+    try:
+        intent = json.loads(text)
+    except json.JSONDecodeError:
+        raise ActionError(400, "messages are JSON objects, e.g. {\"type\": \"hello\"}") from None
+    if not isinstance(intent, dict) or not isinstance(intent.get("type"), str):
+        raise ActionError(400, "a message is a JSON object with a \"type\"")
+    return intent
