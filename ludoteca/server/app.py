@@ -29,6 +29,7 @@ from .hub import REVIEW_LIMIT, ActionError, Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
 from .routers import api, ops, pages, socket
 from .routers.pages import STATIC
+from .schemas import describe
 from .store import Store, default_url
 from .workers import die_with_parent, warm
 
@@ -102,11 +103,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = []
-        for item in error.errors():
-            where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-            problems.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-        return _error(400, "bad request: " + "; ".join(problems))
+        return _error(400, describe(error))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:

@@ -29,6 +29,7 @@ from . import views, workers
 from .clock import TimeControl, now_ms
 from .live import LiveGame, Watcher, token_hash
 from .scheduler import JobMetrics, Scheduler
+from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
 from .store import GameRow, StaleError, Store
 
 __all__ = ["ActionError", "Hub", "LiveGame"]
@@ -38,7 +39,6 @@ log = logging.getLogger("ludoteca.server")
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 SWAP = {"white": "black", "black": "white"}
-MODES = ("computer", "hotseat", "online")
 HINT_SECONDS = 1.0
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 #: a game without a move for this long is abandoned (ended, no result): against the computer,
@@ -147,36 +147,36 @@ class Hub:
             control = TimeControl.parse(clock) if clock else None
         except (LudotecaError, ValueError) as error:
             raise ActionError(400, str(error)) from None
-        if control and opponent == "computer":
+        if control and opponent == Mode.COMPUTER:
             raise ActionError(400, "clocks are for games between people")
-        if opponent not in MODES:
-            raise ActionError(400, f"opponent is one of {', '.join(MODES)}, not {opponent!r}")
+        if opponent not in set(Mode):
+            raise ActionError(400, f"opponent is one of {', '.join(Mode)}, not {opponent!r}")
         if colour == "random":
             colour = secrets.choice(["white", "black"])
         if colour not in COLOURS:
             raise ActionError(400, f"colour is white, black or random, not {colour!r}")
         other = "black" if colour == "white" else "white"
-        kinds = {"white": "human", "black": "human"}
+        kinds = {"white": HUMAN, "black": HUMAN}
         token = secrets.token_urlsafe(24)
         tokens = {colour: token}
-        if opponent == "computer":
+        if opponent == Mode.COMPUTER:
             ladder = levels(ruleset)
             number = level or 1
             if not 1 <= number <= len(ladder):
                 raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
             kinds[other] = f"level:{number}"
             mine = {g for g in self._computer_games.get(client, set())
-                    if g in self.games and self.games[g].row.status == "live"}
+                    if g in self.games and self.games[g].row.status == Status.LIVE}
             if len(mine) >= COMPUTER_GAMES:
                 raise ActionError(429, f"at most {COMPUTER_GAMES} games against the computer at "
                                        "once from one address; finish or resign one first")
             self._computer_games[client] = mine
-        elif opponent == "hotseat":
+        elif opponent == Mode.HOTSEAT:
             tokens[other] = token
-        names = {colour: name} if name and opponent != "hotseat" else {}
+        names = {colour: name} if name and opponent != Mode.HOTSEAT else {}
         row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
                                control, names=names)
-        if opponent == "computer":
+        if opponent == Mode.COMPUTER:
             self._computer_games[client].add(row.id)
         return row.id, tokens
 
@@ -195,7 +195,8 @@ class Hub:
             setup=None if start else getattr(state, "setup", None),
             position=state.start if start else None, mode=mode, white=kinds["white"],
             black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
-            status="waiting" if None in hashes.values() and mode == "online" else "live",
+            status=Status.WAITING if None in hashes.values() and mode == Mode.ONLINE
+            else Status.LIVE,
             ply=0, result="*", clock=str(control) if control else None,
             white_ms=control.start_ms if control else None,
             black_ms=control.start_ms if control else None,
@@ -254,11 +255,11 @@ class Hub:
         name = display_name(name)
         live = await self.get(game_id)
         async with live.lock:
-            if live.row.status != "waiting":
+            if live.row.status != Status.WAITING:
                 raise ActionError(409, "this game has no free seat; you can watch it")
             colour = "white" if live.row.white_token is None else "black"
             token = secrets.token_urlsafe(24)
-            changes: dict[str, Any] = {"status": "live", f"{colour}_token": token_hash(token),
+            changes: dict[str, Any] = {"status": Status.LIVE, f"{colour}_token": token_hash(token),
                                        f"{colour}_name": name}
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
@@ -332,19 +333,17 @@ class Hub:
         return views.full_view(live, seats, self._rematch_key)
 
     # --- intents ------------------------------------------------------------------------------
-    async def act(self, game_id: str, token: str | None, intent: dict[str, Any]) -> None:
+    async def act(self, game_id: str, token: str | None, intent: Intent) -> None:
         """Carry out one intent of the holder of ``token``; :class:`ActionError` if refused (and
         then nothing changed)."""
         live = await self.get(game_id)
-        kind = intent.get("type")
-        handlers = {
+        kind = intent.type
+        handlers: dict[str, Callable[[LiveGame, frozenset[str], Any], Awaitable[None]]] = {
             "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
             "accept_draw": self._accept_draw, "decline_draw": self._decline,
             "undo": self._undo, "accept_undo": self._accept_undo,
             "decline_undo": self._decline, "rematch": self._rematch, "cancel": self._cancel,
         }
-        if not isinstance(kind, str) or kind not in handlers:
-            raise ActionError(400, f"unknown action {kind!r}; one of {', '.join(handlers)}")
         seats = live.seats(token)
         if not seats:
             raise ActionError(403, "you do not hold a seat in this game (watching only)")
@@ -361,21 +360,16 @@ class Hub:
 
     @staticmethod
     def _require_live(live: LiveGame) -> None:
-        if live.row.status == "waiting":
+        if live.row.status == Status.WAITING:
             raise ActionError(409, "the game has not started: the other seat is still free")
-        if live.row.status != "live":
+        if live.row.status != Status.LIVE:
             raise ActionError(409, "the game is over")
 
-    async def _move(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+    async def _move(self, live: LiveGame, seats: frozenset[str], intent: Move) -> None:
         self._require_live(live)
-        text, ply = intent.get("move"), intent.get("ply")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
-            raise ActionError(400, "a move is its notation, e.g. \"a1-d1\"")
-        if not isinstance(ply, int) or isinstance(ply, bool):
-            raise ActionError(400, "a move names the ply it is played at (\"ply\": 12)")
-        if _name(live.state.turn) not in seats or live.kind(live.state.turn) != "human":
+        if _name(live.state.turn) not in seats or live.kind(live.state.turn) != HUMAN:
             raise ActionError(409, f"it is {live.state.turn.title}'s turn, not yours")
-        await self._play(live, text, ply)
+        await self._play(live, intent.move, intent.ply)
 
     async def _play(self, live: LiveGame, text: str, ply: int) -> None:
         if ply != live.ply:
@@ -422,34 +416,34 @@ class Hub:
 
     async def _finish(self, live: LiveGame, outcome: Outcome) -> None:
         changes = _ending(outcome)
-        if live.row.clock and live.row.status == "live":
+        if live.row.clock and live.row.status == Status.LIVE:
             changes[f"{_name(live.state.turn)}_ms"] = max(
                 live.time_left(live.state.turn, now_ms()), 0)
         await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
         log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
 
-    async def _resign(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+    async def _resign(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         self._require_live(live)
         loser = self._mover(live, seats)
         await self._finish(live, Outcome(Termination.RESIGNATION, Color(1 - loser)))
 
-    async def _cancel(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
+    async def _cancel(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         """Withdraw an online game no one has joined yet (it leaves the lobby; no result)."""
-        if live.row.status != "waiting":
+        if live.row.status != Status.WAITING:
             raise ActionError(409, "only a game still waiting for its second player can be "
                                    "cancelled; resign or offer a draw instead")
-        changes = {"status": "over", "result": "*", "termination": "cancelled",
+        changes = {"status": Status.OVER, "result": "*", "termination": "cancelled",
                    "reason": "The game was cancelled before a second player joined."}
         await self.store.change(live.row.id, **changes)
         _update(live.row, changes)
 
     async def _offer_draw(self, live: LiveGame, seats: frozenset[str],
-                          intent: dict[str, Any]) -> None:
+                          intent: Plain) -> None:
         self._require_live(live)
         mover = self._mover(live, seats)
         other = Color(1 - mover)
-        if live.kind(other) != "human":
+        if live.kind(other) != HUMAN:
             if live.state.evaluate() * (1 if live.state.turn is other else -1) > 0.1:
                 raise ActionError(409, "the computer declines the draw")
             await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
@@ -467,25 +461,25 @@ class Hub:
         return offer
 
     async def _accept_draw(self, live: LiveGame, seats: frozenset[str],
-                           intent: dict[str, Any]) -> None:
+                           intent: Plain) -> None:
         self._require_live(live)
         self._offer(live, seats, "draw_offer")
         await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
 
     async def _accept_undo(self, live: LiveGame, seats: frozenset[str],
-                           intent: dict[str, Any]) -> None:
+                           intent: Plain) -> None:
         self._require_live(live)
         await self._take_back(live, COLOURS[self._offer(live, seats, "undo_offer")])
 
     async def _decline(self, live: LiveGame, seats: frozenset[str],
-                       intent: dict[str, Any]) -> None:
-        field = "draw_offer" if intent["type"] == "decline_draw" else "undo_offer"
+                       intent: Plain) -> None:
+        field = "draw_offer" if intent.type == "decline_draw" else "undo_offer"
         self._offer(live, seats, field)
         await self.store.change(live.row.id, **{field: None})
         setattr(live.row, field, None)
 
-    async def _undo(self, live: LiveGame, seats: frozenset[str], intent: dict[str, Any]) -> None:
-        if live.row.mode == "online":
+    async def _undo(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
+        if live.row.mode == Mode.ONLINE:
             self._require_live(live)
             mover = self._mover(live, seats)
             if not self._moves_of(live, mover):
@@ -496,7 +490,7 @@ class Hub:
         self._require_live(live)
         if not live.state.move_stack:
             raise ActionError(409, "there is no move to take back")
-        human = self._mover(live, seats) if live.row.mode == "computer" else None
+        human = self._mover(live, seats) if live.row.mode == Mode.COMPUTER else None
         await self._take_back(live, human)
 
     def _moves_of(self, live: LiveGame, colour: Color) -> int:
@@ -515,11 +509,11 @@ class Hub:
         keep = live.ply - (1 if colour is None else self._moves_of(live, colour))
         if keep == live.ply:
             raise ActionError(409, "there is no move of yours to take back")
-        changes: dict[str, Any] = {"status": "live", "result": "*", "termination": None,
+        changes: dict[str, Any] = {"status": Status.LIVE, "result": "*", "termination": None,
                                    "reason": None, "draw_offer": None, "undo_offer": None}
         if live.row.clock:
             now = now_ms()
-            if live.row.status == "live":
+            if live.row.status == Status.LIVE:
                 changes[f"{_name(live.state.turn)}_ms"] = live.time_left(live.state.turn, now)
             changes["clock_started"] = now
         try:
@@ -533,9 +527,9 @@ class Hub:
         _update(live.row, changes)
 
     async def _rematch(self, live: LiveGame, seats: frozenset[str],
-                       intent: dict[str, Any]) -> None:
+                       intent: Plain) -> None:
         row = live.row
-        if row.status != "over":
+        if row.status != Status.OVER:
             raise ActionError(409, "a rematch follows a finished game")
         if row.rematch:
             raise ActionError(409, "the rematch has already been started")
@@ -544,7 +538,7 @@ class Hub:
         rematch_id = secrets.token_urlsafe(8)
         key = self._rematch_key
         tokens = {SWAP[name]: views.rematch_token(key, rematch_id, views.rematch_seat(live, name))
-                  for name in COLOURS if live.kind(COLOURS[name]) == "human"}
+                  for name in COLOURS if live.kind(COLOURS[name]) == HUMAN}
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
         names = {SWAP[name]: getattr(row, f"{name}_name") for name in COLOURS}
@@ -558,9 +552,9 @@ class Hub:
         """The computer's advice for the side to move, for a player of a computer game."""
         live = await self.get(game_id)
         seats = live.seats(token)
-        if live.row.mode != "computer" or not seats:
+        if live.row.mode != Mode.COMPUTER or not seats:
             raise ActionError(403, "hints are for the player of a game against the computer")
-        if live.row.status != "live" or _name(live.state.turn) not in seats:
+        if live.row.status != Status.LIVE or _name(live.state.turn) not in seats:
             raise ActionError(409, "a hint is for your own turn in a game in play")
         pending = live.hint
         if pending is None or pending[0] != live.version or (
@@ -580,7 +574,7 @@ class Hub:
     async def review(self, game_id: str) -> list[dict[str, Any]]:
         """The mistakes of a finished game (computed once, in a worker process)."""
         live = await self.get(game_id)
-        if live.row.status != "over":
+        if live.row.status != Status.OVER:
             raise ActionError(409, "games are analysed once they are over")
         if game_id in self._reviews:
             self._reviews.move_to_end(game_id)
@@ -609,7 +603,7 @@ class Hub:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        if live.row.clock and live.row.status == "live":
+        if live.row.clock and live.row.status == Status.LIVE:
             left = live.time_left(live.state.turn, now_ms())
             live.timer = asyncio.get_running_loop().create_task(
                 self._flag_later(live, live.ply, left))
@@ -622,7 +616,7 @@ class Hub:
     async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)
         async with live.lock:
-            if live.ply != ply or live.row.status != "live" or \
+            if live.ply != ply or live.row.status != Status.LIVE or \
                     live.time_left(live.state.turn, now_ms()) > 0:
                 return
             await self._flag(live)
@@ -658,7 +652,7 @@ class Hub:
         termination = Termination.from_label(row.termination) if row.termination else None
         return dumps(from_state(
             live.state, white=names["white"], black=names["black"],
-            result=row.result if row.status == "over" else None, termination=termination,
+            result=row.result if row.status == Status.OVER else None, termination=termination,
             extra={"Site": f"Ludoteca game {row.id}"}))
 
 
@@ -677,8 +671,8 @@ def display_name(name: str | None) -> str | None:
 
 
 def _ending(outcome: Outcome) -> dict[str, Any]:
-    return {"status": "over", "result": outcome.result, "termination": outcome.termination.label,
-            "reason": outcome.explain()}
+    return {"status": Status.OVER, "result": outcome.result,
+            "termination": outcome.termination.label, "reason": outcome.explain()}
 
 
 def _update(row: GameRow, changes: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ from ..core import Color, State
 from ..games import resolve
 from ..svg import board_view
 from .clock import now_ms
+from .schemas import HUMAN, Mode, Status
 
 if TYPE_CHECKING:
     from .live import LiveGame, Watcher
@@ -105,8 +106,8 @@ def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, An
     """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
     turn) and the rematch with its seat token."""
     legal: list[str] = []
-    if live.row.status == "live" and colour_name(live.state.turn) in seats \
-            and live.kind(live.state.turn) == "human":
+    if live.row.status == Status.LIVE and colour_name(live.state.turn) in seats \
+            and live.kind(live.state.turn) == HUMAN:
         legal = legal_entries(live)
     return {"you": sorted(seats), "legal": legal, "rematch": rematch_view(live, seats, key)}
 
@@ -198,7 +199,7 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
     if not live.row.clock:
         return None
     now = now_ms()
-    running = live.row.status == "live" and live.row.clock_started is not None
+    running = live.row.status == Status.LIVE and live.row.clock_started is not None
     return {"control": live.row.clock,
             "running": colour_name(live.state.turn) if running else None,
             **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
@@ -213,7 +214,7 @@ def rematch_token(key: bytes, rematch_id: str, seat: str) -> str:
 
 def rematch_seat(live: LiveGame, name: str) -> str:
     """The rematch seat of this game's player ``name``: the other colour."""
-    return "hotseat" if live.row.mode == "hotseat" else SWAP[name]
+    return "hotseat" if live.row.mode == Mode.HOTSEAT else SWAP[name]
 
 
 def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, str] | None:
@@ -222,7 +223,7 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str,
     if not rematch:
         return None
     mine = [rematch_token(key, rematch, rematch_seat(live, seat))
-            for seat in sorted(seats) if live.kind(COLOURS[seat]) == "human"]
+            for seat in sorted(seats) if live.kind(COLOURS[seat]) == HUMAN]
     return {"id": rematch, **({"token": mine[0]} if mine else {})}
 
 
@@ -231,7 +232,7 @@ def player(live: LiveGame, name: str) -> dict[str, Any]:
     row = live.row
     kind = row.white if name == "white" else row.black
     seated = (row.white_token if name == "white" else row.black_token) is not None
-    if kind == "human":
+    if kind == HUMAN:
         chosen = row.white_name if name == "white" else row.black_name
         return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
                 "seated": seated}
@@ -243,7 +244,7 @@ def player(live: LiveGame, name: str) -> dict[str, Any]:
 
 def outcome(live: LiveGame) -> dict[str, str] | None:
     row = live.row
-    if row.status != "over":
+    if row.status != Status.OVER:
         return None
     return {"result": row.result, "termination": row.termination or "",
             "text": row.reason or ""}

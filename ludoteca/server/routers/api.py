@@ -88,7 +88,7 @@ async def view(hub: HubDep, game_id: str,
 async def act(hub: HubDep, game_id: str, body: Action) -> dict[str, Any]:
     """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
     undo, accept_undo, decline_undo, rematch, cancel."""
-    await hub.act(game_id, body.token, body.model_dump(exclude={"token"}))
+    await hub.act(game_id, body.token, body)
     live = await hub.get(game_id)
     return hub.view(live, live.seats(body.token))
 

@@ -4,15 +4,17 @@ checked by the hub, hints and reviews sent when ready (see ``docs/web.md``)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
 from ..deps import Client, Guards, GuardsDep, HubDep
 from ..hub import ActionError, Hub
 from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
 from ..live import Watcher
+from ..schemas import Advice, Hello, Message, Move, Plain, describe
 from ..views import encode
 
 router = APIRouter()
@@ -75,12 +77,11 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -
                 break
             try:
                 intent = _read_intent(message.get("text"))
-                if intent["type"] == "hello":
-                    given = intent.get("token")
-                    token = given if isinstance(given, str) else None
+                if isinstance(intent, Hello):
+                    token = intent.token
                     hub.watch(live, watcher, token)
-                elif intent["type"] in ("hint", "review"):
-                    task = asyncio.create_task(advice(intent["type"], token))
+                elif isinstance(intent, Advice):
+                    task = asyncio.create_task(advice(intent.type, token))
                     pending.add(task)
                     task.add_done_callback(pending.discard)
                 else:
@@ -99,7 +100,8 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -
             hub.broadcast(live)
 
 
-def _read_intent(text: str | None) -> dict[str, Any]:
+def _read_intent(text: str | None) -> Hello | Move | Plain | Advice:
+    """A websocket message, checked: size and nesting before it is parsed, then its shape."""
     if text is None:
         raise ActionError(400, "messages are JSON text, not binary")
     if len(text.encode()) > MAX_MESSAGE:
@@ -107,9 +109,10 @@ def _read_intent(text: str | None) -> dict[str, Any]:
     if nesting(text) > MAX_NESTING:
         raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
     try:
-        intent = json.loads(text)
-    except json.JSONDecodeError:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
         raise ActionError(400, "messages are JSON objects, e.g. {\"type\": \"hello\"}") from None
-    if not isinstance(intent, dict) or not isinstance(intent.get("type"), str):
-        raise ActionError(400, "a message is a JSON object with a \"type\"")
-    return intent
+    try:
+        return Message.validate_python(value)
+    except ValidationError as error:
+        raise ActionError(400, describe(error)) from None
