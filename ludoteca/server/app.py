@@ -24,8 +24,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai import Limit
+from .computer import REVIEW_LIMIT
 from .deps import Guards
-from .hub import REVIEW_LIMIT, ActionError, Hub
+from .errors import ActionError
+from .hub import Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
 from .routers import api, ops, pages, socket
 from .routers.pages import STATIC

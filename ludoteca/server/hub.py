@@ -12,53 +12,39 @@ import datetime
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
-from ..ai.agents import Limit, parse_spec
+from ..ai.agents import Limit
 from ..ai.levels import levels
 from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from ..svg import board_view
-from . import views, workers
+from . import views
 from .clock import TimeControl, now_ms
+from .computer import REVIEW_LIMIT, Computer
+from .errors import ActionError
 from .live import LiveGame, Watcher, token_hash
-from .scheduler import JobMetrics, Scheduler
 from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
 from .store import GameRow, StaleError, Store
 
-__all__ = ["ActionError", "Hub", "LiveGame"]
+__all__ = ["Hub"]
 
 log = logging.getLogger("ludoteca.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 SWAP = {"white": "black", "black": "white"}
-HINT_SECONDS = 1.0
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 #: a game without a move for this long is abandoned (ended, no result): against the computer,
 #: and otherwise
 ABANDONED_COMPUTER = datetime.timedelta(hours=1)
 ABANDONED = datetime.timedelta(days=1)
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
-REVIEW_LIMIT = Limit(seconds=0.2)  # per position
-REVIEWS_KEPT = 512  # reviews of finished games kept in memory
-REVIEW_EXPECTED = 5.0  # seconds added to a review's deadline, so that hints go first
-QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
-
-
-class ActionError(Exception):
-    """A request the server refuses: an HTTP status and a sentence for the user."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def _name(colour: Color) -> str:
@@ -77,15 +63,10 @@ class Hub:
         ``registry``."""
         self.store = store
         registry = registry or CollectorRegistry()
-        jobs = JobMetrics(registry)
-        self.thinkers = Scheduler(pool, slots, "moves", jobs)
-        self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs)
+        self.computer = Computer(pool, slots, analysis or pool, review_limit, registry)
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
         Gauge("ludoteca_games_in_memory", "Games held in memory",
               registry=registry).set_function(lambda: len(self.games))
-        self.review_limit = review_limit
-        #: the reviews of finished games, newest last (they never change)
-        self._reviews: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: per client address, the games against the computer it created (pruned as they end)
@@ -550,53 +531,11 @@ class Hub:
     # --- computer work ------------------------------------------------------------------------
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The computer's advice for the side to move, for a player of a computer game."""
-        live = await self.get(game_id)
-        seats = live.seats(token)
-        if live.row.mode != Mode.COMPUTER or not seats:
-            raise ActionError(403, "hints are for the player of a game against the computer")
-        if live.row.status != Status.LIVE or _name(live.state.turn) not in seats:
-            raise ActionError(409, "a hint is for your own turn in a game in play")
-        pending = live.hint
-        if pending is None or pending[0] != live.version or (
-                pending[1].done() and pending[1].exception() is not None):
-            # one hint a position: asking again while it is worked out waits for the same one
-            # one hint a game: a hint still waiting for an older position is dropped
-            if pending is not None and not pending[1].done():
-                pending[1].cancel()
-            row = live.row
-            moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            pending = live.version, asyncio.ensure_future(self.advisers.run(
-                HINT_SECONDS, workers.hint, row.game, row.rules, live.state.start, moves,
-                HINT_SECONDS))
-            live.hint = pending
-        return await asyncio.shield(pending[1])
+        return await self.computer.hint(await self.get(game_id), token)
 
     async def review(self, game_id: str) -> list[dict[str, Any]]:
-        """The mistakes of a finished game (computed once, in a worker process)."""
-        live = await self.get(game_id)
-        if live.row.status != Status.OVER:
-            raise ActionError(409, "games are analysed once they are over")
-        if game_id in self._reviews:
-            self._reviews.move_to_end(game_id)
-            return self._reviews[game_id]
-        if live.review is None:
-            row = live.row
-            moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            # after hints: a review's deadline is set by its length
-            expected = REVIEW_EXPECTED + len(moves) * (self.review_limit.seconds or 0.2)
-            live.review = asyncio.ensure_future(self.advisers.run(
-                expected, workers.review_game, row.game, row.rules, live.state.start, moves,
-                self.review_limit))
-        try:
-            mistakes = await asyncio.shield(live.review)
-        except Exception:
-            live.review = None
-            log.exception("review of game %s failed", game_id)
-            raise ActionError(500, "the analysis failed; try again") from None
-        self._reviews[game_id] = mistakes
-        while len(self._reviews) > REVIEWS_KEPT:
-            self._reviews.popitem(last=False)
-        return mistakes
+        """The mistakes of a finished game (worked out once, in a worker process)."""
+        return await self.computer.review(await self.get(game_id))
 
     def _after_change(self, live: LiveGame) -> None:
         """Set the computer thinking when it is its turn; set the flag of a running clock."""
@@ -624,19 +563,14 @@ class Hub:
 
     async def _computer(self, live: LiveGame, version: int) -> None:
         """Think in a worker process; play the move if the position is still the same."""
-        row = live.row
-        moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-        spec = live.kind(live.state.turn)
         try:
             self.broadcast(live)
-            text = await self.thinkers.run(
-                _think_time(spec, live.state.rules), workers.computer_move, row.game,
-                row.rules, live.state.start, moves, spec, secrets.randbits(31))
+            text = await self.computer.move(live)
             async with live.lock:
                 if live.version == version and live.computer_to_move():
                     await self._play(live, text, live.ply)
         except Exception:
-            log.exception("computer move failed in game %s", row.id)
+            log.exception("computer move failed in game %s", live.row.id)
             live.failed_for = version
         if live.thinking_for == version:
             live.thinking_for = None
@@ -685,14 +619,6 @@ def _start(row: GameRow) -> State:
     if row.position:
         return game_cls.from_position_code(row.position, rules)
     return game_cls.new(rules, setup=row.setup)
-
-
-def _think_time(spec: str, rules: RuleSet) -> float:
-    """How long the computer player ``spec`` ("level:N") is expected to think on a move."""
-    kind, options = parse_spec(spec)
-    if kind == "level":
-        kind, options = parse_spec(levels(rules)[int(options["level"]) - 1].spec)
-    return float(options.get("time", QUICK_MOVE))
 
 
 def _level_dict(level: Any) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from ... import svg
 from ...core import LudotecaError
 from ...games import resolve
 from ..deps import Client, GuardsDep, HubDep
-from ..hub import ActionError, Hub
+from ..errors import ActionError
+from ..hub import Hub
 from ..schemas import Action, Joining, NewGame, RecordText, Seat
 from ..workers import replay_record
 
@@ -124,7 +125,7 @@ async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
 async def replay(hub: HubDep, body: RecordText) -> dict[str, Any]:
     """Replay a text record: every position from the start, for stepping through it (in a
     worker process: a long record never holds up the server)."""
-    answer = await hub.advisers.run(REPLAY_EXPECTED, replay_record, body.text)
+    answer = await hub.computer.advisers.run(REPLAY_EXPECTED, replay_record, body.text)
     if "error" in answer:
         raise ActionError(400, answer["error"])
     return answer

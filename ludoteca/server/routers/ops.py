@@ -7,7 +7,7 @@ from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from ..deps import Client, GuardsDep
-from ..hub import ActionError
+from ..errors import ActionError
 
 LOCAL = ("127.0.0.1", "::1", "testclient")  # clients that may read /metrics
 router = APIRouter(include_in_schema=False)

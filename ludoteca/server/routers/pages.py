@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from ..deps import HubDep
-from ..hub import ActionError
+from ..errors import ActionError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(include_in_schema=False)

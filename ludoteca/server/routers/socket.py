@@ -11,7 +11,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ..deps import Client, Guards, GuardsDep, HubDep
-from ..hub import ActionError, Hub
+from ..errors import ActionError
+from ..hub import Hub
 from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
 from ..live import Watcher
 from ..schemas import Advice, Hello, Message, Move, Plain, describe
