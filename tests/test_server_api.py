@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import ludoteca
 from ludoteca.ai import Limit
 from ludoteca.server import create_app
+from ludoteca.server.schemas import ServerMessage
 from ludoteca.server.views import apply
 
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
@@ -81,6 +82,7 @@ def follow(ws: Any, view: dict[str, Any] | None, test: Any) -> dict[str, Any]:
     """Read messages, keeping the view up to date as a page does, until ``test(view)``."""
     while True:
         message: dict[str, Any] = ws.receive_json()
+        ServerMessage.validate_python(message)  # every message has the documented shape
         assert message["type"] != "error", message
         if message["type"] in ("state", "update"):
             view = apply(view or {}, message)

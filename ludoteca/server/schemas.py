@@ -7,12 +7,32 @@ from enum import StrEnum
 from typing import Annotated, Literal
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from .limits import MAX_BODY
 
-__all__ = ["HUMAN", "Action", "Advice", "Hello", "Intent", "Joining", "Message", "Mode", "Move",
-           "NewGame", "Plain", "RecordText", "Seat", "Status", "describe"]
+__all__ = [
+    "HUMAN",
+    "Action",
+    "Advice",
+    "GameView",
+    "Hello",
+    "HintView",
+    "Intent",
+    "Joining",
+    "Message",
+    "Mistake",
+    "Mode",
+    "Move",
+    "NewGame",
+    "Plain",
+    "RecordText",
+    "Seat",
+    "ServerMessage",
+    "Status",
+    "Update",
+    "describe",
+]
 
 
 class Status(StrEnum):
@@ -113,3 +133,157 @@ class Seat(BaseModel):
 
 class RecordText(BaseModel):
     text: str = Field(max_length=MAX_BODY)
+
+
+# --- what the server sends ----------------------------------------------------------------------
+Colour = Literal["white", "black"]
+Touch = tuple[Literal["from", "to", "take"], int]
+
+
+class PieceStyle(BaseModel):
+    side: Colour
+    name: str
+    shape: str
+    ring: bool
+
+
+class BoardView(BaseModel):
+    """A board's geometry: point names, coordinates, lines, whether points are cells and their
+    fill colours, and how each piece token is drawn."""
+
+    points: list[str]
+    coords: list[tuple[float, float]]
+    lines: list[tuple[int, int]]
+    cells: bool
+    fills: list[str]
+    styles: dict[str, PieceStyle]
+
+
+class PlayerView(BaseModel):
+    kind: Literal["human", "computer"]
+    label: str
+    seated: bool
+
+
+class OutcomeView(BaseModel):
+    result: str
+    termination: str
+    text: str
+
+
+class ClockView(BaseModel):
+    """Milliseconds left per side, the side whose clock runs, the time control."""
+
+    control: str
+    running: Colour | None
+    white: int
+    black: int
+
+
+class RematchView(BaseModel):
+    id: str
+    #: the reader's seat in the rematch, for a player of this game only
+    token: str | None = Field(default=None, exclude_if=lambda token: token is None)
+
+
+class GameView(BaseModel):
+    """The whole game as a page draws it (``type`` "state"; see docs/web.md)."""
+
+    type: Literal["state"]
+    id: str
+    game: str
+    title: str
+    summary: str
+    rules: str
+    mode: Mode
+    status: Status
+    texts: dict[str, str]
+    players: dict[Colour, PlayerView]
+    board: BoardView
+    pieces: list[str]
+    turn: Colour
+    ply: int
+    moves: list[str]
+    last: list[Touch] | None
+    hand: tuple[int, int] | None
+    notice: str | None
+    outcome: OutcomeView | None
+    draw_offer: Colour | None
+    undo_offer: Colour | None
+    thinking: bool
+    watchers: int
+    clock: ClockView | None
+    you: list[Colour]
+    legal: list[str]
+    rematch: RematchView | None
+
+
+class Update(BaseModel):
+    """What changed since the last message: any field of :class:`GameView`, each whole, with
+    ``set`` for ``pieces`` and ``moves_from`` + ``append`` for ``moves``."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["update"]
+    set: list[tuple[int, str]] | None = None
+    moves_from: int | None = None
+    append: list[str] | None = None
+    mode: Mode | None = None
+    status: Status | None = None
+    players: dict[Colour, PlayerView] | None = None
+    turn: Colour | None = None
+    ply: int | None = None
+    last: list[Touch] | None = None
+    hand: tuple[int, int] | None = None
+    notice: str | None = None
+    outcome: OutcomeView | None = None
+    draw_offer: Colour | None = None
+    undo_offer: Colour | None = None
+    thinking: bool | None = None
+    watchers: int | None = None
+    clock: ClockView | None = None
+    legal: list[str] | None = None
+    rematch: RematchView | None = None
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"]
+    message: str
+
+
+class HintView(BaseModel):
+    """The computer's advice: best move, evaluation in words and numbers, expected line."""
+
+    move: str
+    score: int
+    white_share: float
+    text: str
+    pv: list[str]
+    exact: bool
+    gesture: list[Touch]
+
+
+class HintMessage(HintView):
+    type: Literal["hint"]
+
+
+class Mistake(BaseModel):
+    """A mistake of a finished game: the move's index, the move, the better one, the share of
+    the expected score it gave away (0..1), the verdict before it and the better line."""
+
+    index: int
+    move: str
+    best: str
+    loss: float
+    text: str
+    pv: list[str]
+
+
+class ReviewMessage(BaseModel):
+    type: Literal["review"]
+    mistakes: list[Mistake]
+
+
+#: a message the server sends on a game's websocket
+ServerMessage = TypeAdapter[GameView | Update | ErrorMessage | HintMessage | ReviewMessage](
+    Annotated[GameView | Update | ErrorMessage | HintMessage | ReviewMessage,
+              Field(discriminator="type")])

@@ -15,7 +15,16 @@ from ...games import resolve
 from ..deps import Client, GuardsDep, HubDep
 from ..errors import ActionError
 from ..hub import Hub
-from ..schemas import Action, Joining, NewGame, RecordText, Seat
+from ..schemas import (
+    Action,
+    GameView,
+    HintView,
+    Joining,
+    Mistake,
+    NewGame,
+    RecordText,
+    Seat,
+)
 from ..workers import replay_record
 
 REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
@@ -76,7 +85,7 @@ async def join(hub: HubDep, game_id: str, body: Joining | None = None) -> dict[s
     return {"colour": colour, "token": token}
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", response_model=GameView)
 async def view(hub: HubDep, game_id: str,
                x_seat_token: str | None = Header(default=None)
                ) -> dict[str, Any]:
@@ -85,7 +94,7 @@ async def view(hub: HubDep, game_id: str,
     return hub.view(live, live.seats(x_seat_token))
 
 
-@router.post("/games/{game_id}/actions")
+@router.post("/games/{game_id}/actions", response_model=GameView)
 async def act(hub: HubDep, game_id: str, body: Action) -> dict[str, Any]:
     """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
     undo, accept_undo, decline_undo, rematch, cancel."""
@@ -94,13 +103,13 @@ async def act(hub: HubDep, game_id: str, body: Action) -> dict[str, Any]:
     return hub.view(live, live.seats(body.token))
 
 
-@router.post("/games/{game_id}/hint")
+@router.post("/games/{game_id}/hint", response_model=HintView)
 async def hint(hub: HubDep, game_id: str, body: Seat) -> dict[str, Any]:
     """The computer's best move for you, its evaluation and the line it expects."""
     return await hub.hint(game_id, body.token)
 
 
-@router.post("/games/{game_id}/review")
+@router.post("/games/{game_id}/review", response_model=list[Mistake])
 async def review(hub: HubDep, game_id: str) -> list[dict[str, Any]]:
     """The mistakes of a finished game: move index, move, better move, loss (0..1)."""
     return await hub.review(game_id)
