@@ -63,13 +63,15 @@ class Watcher:
         while True:
             await self.wake.wait()
             self.wake.clear()
-            if self.behind:
-                self.behind = False
-                self.queue.clear()
-                self.queue.append(whole())
             try:
-                while self.queue:
-                    await send(self.queue.popleft())
+                while self.queue or self.behind:
+                    if self.behind:  # what is queued is relative to views it never saw
+                        self.behind = False
+                        self.queue.clear()
+                        text = whole()
+                    else:
+                        text = self.queue.popleft()
+                    await send(text)
             except Exception:  # the connection is gone: its reader sees it close
                 return
 
