@@ -31,24 +31,18 @@ from .errors import ActionError
 from .live import LiveGame, Watcher, token_hash
 from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
 from .store import GameRow, StaleError, Store
+from .views import COLOURS, SWAP, colour_name
 
 __all__ = ["Hub"]
 
 log = logging.getLogger("ludoteca.server")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
-SWAP = {"white": "black", "black": "white"}
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 #: a game without a move for this long is abandoned (ended, no result): against the computer,
 #: and otherwise
 ABANDONED_COMPUTER = datetime.timedelta(hours=1)
 ABANDONED = datetime.timedelta(days=1)
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
-
-
-def _name(colour: Color) -> str:
-    return "white" if colour is Color.WHITE else "black"
 
 
 class Hub:
@@ -348,7 +342,7 @@ class Hub:
 
     async def _move(self, live: LiveGame, seats: frozenset[str], intent: Move) -> None:
         self._require_live(live)
-        if _name(live.state.turn) not in seats or live.kind(live.state.turn) != HUMAN:
+        if colour_name(live.state.turn) not in seats or live.kind(live.state.turn) != HUMAN:
             raise ActionError(409, f"it is {live.state.turn.title}'s turn, not yours")
         await self._play(live, intent.move, intent.ply)
 
@@ -372,7 +366,7 @@ class Hub:
                     await self._flag(live)
                     return
                 control = TimeControl.parse(live.row.clock)
-                changes[f"{_name(live.state.turn)}_ms"] = left + control.increment_ms
+                changes[f"{colour_name(live.state.turn)}_ms"] = left + control.increment_ms
             changes["clock_started"] = now
         state.push_code(move.code)  # to see whether it ends the game; stored before it counts
         outcome = state.outcome()
@@ -398,7 +392,7 @@ class Hub:
     async def _finish(self, live: LiveGame, outcome: Outcome) -> None:
         changes = _ending(outcome)
         if live.row.clock and live.row.status == Status.LIVE:
-            changes[f"{_name(live.state.turn)}_ms"] = max(
+            changes[f"{colour_name(live.state.turn)}_ms"] = max(
                 live.time_left(live.state.turn, now_ms()), 0)
         await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
@@ -429,8 +423,8 @@ class Hub:
                 raise ActionError(409, "the computer declines the draw")
             await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
             return
-        await self.store.change(live.row.id, draw_offer=_name(mover))
-        live.row.draw_offer = _name(mover)
+        await self.store.change(live.row.id, draw_offer=colour_name(mover))
+        live.row.draw_offer = colour_name(mover)
 
     def _offer(self, live: LiveGame, seats: frozenset[str], field: str) -> str:
         """The colour whose pending offer (``draw_offer``/``undo_offer``) these seats may
@@ -465,8 +459,8 @@ class Hub:
             mover = self._mover(live, seats)
             if not self._moves_of(live, mover):
                 raise ActionError(409, "you have no move to take back")
-            await self.store.change(live.row.id, undo_offer=_name(mover))
-            live.row.undo_offer = _name(mover)
+            await self.store.change(live.row.id, undo_offer=colour_name(mover))
+            live.row.undo_offer = colour_name(mover)
             return
         self._require_live(live)
         if not live.state.move_stack:
@@ -495,7 +489,7 @@ class Hub:
         if live.row.clock:
             now = now_ms()
             if live.row.status == Status.LIVE:
-                changes[f"{_name(live.state.turn)}_ms"] = live.time_left(live.state.turn, now)
+                changes[f"{colour_name(live.state.turn)}_ms"] = live.time_left(live.state.turn, now)
             changes["clock_started"] = now
         try:
             await self.store.take_back(live.row.id, live.ply, keep, **changes)
