@@ -151,10 +151,13 @@ class _MoveWrite:
     done: asyncio.Future[None]
 
 
-def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> set[int]:
-    """Store a batch of moves in the caller's transaction; the indices of those whose game was
-    no longer at their ply (nothing of them is written).  Moves changing the same fields go in
-    one statement; if any of them is stale, that group is redone move by move."""
+def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
+                 ) -> set[int]:
+    """Store a batch of moves in the caller's transaction (all of it or, on an exception,
+    none); the indices of those whose game was no longer at their ply (nothing of them is
+    written).  Moves changing the same fields go in one statement, which raises
+    :class:`StaleError` if any of them is stale: the caller then writes the batch again
+    ``one_by_one``, each move checked on its own."""
     now = _now()
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, write in enumerate(batch):
@@ -166,11 +169,10 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite]) -> set[int]:
             ply=bindparam("_next"), updated=now, **{k: bindparam(k) for k in keys})
         params = [{"_id": batch[i].game_id, "_ply": batch[i].ply, "_next": batch[i].ply + 1,
                    **batch[i].changes} for i in indices]
-        savepoint = connection.begin_nested()
-        if connection.execute(statement, params).rowcount == len(params):
-            savepoint.commit()
+        if not one_by_one:
+            if connection.execute(statement, params).rowcount != len(params):
+                raise StaleError(batch[indices[0]].game_id)
             continue
-        savepoint.rollback()
         for index, one in zip(indices, params, strict=True):
             if connection.execute(statement, one).rowcount != 1:
                 stale.add(index)
@@ -262,7 +264,11 @@ class Store:
         while self._moves:
             batch, self._moves = self._moves, []
             try:
-                stale = await self._write(functools.partial(_write_moves, batch=batch))
+                try:
+                    stale = await self._write(functools.partial(_write_moves, batch=batch))
+                except StaleError:  # rolled back: again, move by move
+                    stale = await self._write(functools.partial(
+                        _write_moves, batch=batch, one_by_one=True))
             except Exception as error:  # the whole batch failed: tell each of its writers
                 for write in batch:
                     if not write.done.done():
