@@ -201,6 +201,7 @@ class Store:
         self._one_writer = asyncio.Lock() if sqlite else None
         self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
         self._flusher: asyncio.Task[None] | None = None
+        self._counts_many = bool(self.engine.dialect.supports_sane_multi_rowcount)
         # a SQLite file is written on a plain connection (see ``_write``)
         self._sync: Engine | None = None
         database = self.engine.url.database
@@ -265,7 +266,10 @@ class Store:
             batch, self._moves = self._moves, []
             try:
                 try:
-                    stale = await self._write(functools.partial(_write_moves, batch=batch))
+                    # a driver that cannot count the rows of a many-row statement (asyncpg)
+                    # writes move by move from the start
+                    stale = await self._write(functools.partial(
+                        _write_moves, batch=batch, one_by_one=not self._counts_many))
                 except StaleError:  # rolled back: again, move by move
                     stale = await self._write(functools.partial(
                         _write_moves, batch=batch, one_by_one=True))
