@@ -222,6 +222,7 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
 def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
     page.wait_for_function("document.title.startsWith('Your move')")  # the tab says so
+    assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon-move.svg"
     for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
         point(page, a).click()
         point(page, b).click()
@@ -233,6 +234,7 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert page.inner_text("#result-title") == "1-0"
     assert "no legal move" in page.inner_text("#result-reason")
     assert page.title().startswith("Ludoteca")  # no "Your move" once the game is over
+    assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon.svg"
     shot(page, "felli-result-dialog")
     assert moves(page) == ["a1-b2", "b4-c3", "b2xd4"]
     page.click("#result-analyse")  # Black's b4-c3 walked into the capture

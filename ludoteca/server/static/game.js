@@ -266,7 +266,12 @@ function renderStatus(extra) {
     banner.textContent = `${view.outcome.result} — ${view.outcome.text}`;
   }
   $("title").textContent = `${view.title} · ${view.rules}`;
-  document.title = `${mine() && view.status === "live" ? "Your move · " : ""}Ludoteca — ${view.title}`;
+  const yourMove = mine() && view.status === "live";
+  document.title = `${yourMove ? "Your move · " : ""}Ludoteca — ${view.title}`;
+  // the tab's icon carries a green dot while it is your move
+  const icon = document.querySelector("link[rel=icon]");
+  const wanted = yourMove ? "/static/favicon-move.svg" : "/static/favicon.svg";
+  if (icon.getAttribute("href") !== wanted) icon.setAttribute("href", wanted);
   const players = $("players");
   players.innerHTML = "";
   for (const colour of ["white", "black"]) {
