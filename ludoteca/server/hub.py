@@ -352,9 +352,12 @@ class Hub:
                                    "the board now shows the current position")
         state = live.state
         try:
+            # the legal moves the player was shown, if any (the computer's turns have none):
+            # otherwise the engine checks the move (and says why it is not legal)
+            shown = views.known_legal_codes(live)
             move = state.read_move(text)
-            if move.code not in views.legal_codes(live):
-                move = state.parse_move(text)  # which says why the move is not legal
+            if shown is None or move.code not in shown:
+                move = state.parse_move(text)
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         changes: dict[str, Any] = {"draw_offer": None, "undo_offer": None}

@@ -80,9 +80,11 @@ def legal_entries(live: LiveGame) -> list[str]:
     return _legal(live)[1]
 
 
-def legal_codes(live: LiveGame) -> set[int]:
-    """The codes of the legal moves (worked out once per position, with the entries)."""
-    return _legal(live)[2]
+def known_legal_codes(live: LiveGame) -> set[int] | None:
+    """The codes of the legal moves, if already worked out for this position (for a page)."""
+    if live.legal is None or live.legal[0] != live.version:
+        return None
+    return live.legal[2]
 
 
 def _legal(live: LiveGame) -> tuple[int, list[str], set[int]]:
