@@ -21,7 +21,9 @@ and reports the first bad one with its ply number.
 
 from __future__ import annotations
 
+import bisect
 import datetime
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -131,35 +133,35 @@ def loads(text: str) -> GameRecord:
 
 def read_games(lines: Iterable[str] | TextIO) -> Iterator[GameRecord]:
     """Read game records one after another from lines of text (a file works), streaming."""
-    tags: list[str] = []
-    body: list[str] = []
-    start_line = 1
+    tags: list[tuple[int, str]] = []
+    body: list[tuple[int, str]] = []
     for line_no, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped.startswith("[") and body:
-            yield _parse(tags, body, start_line)
+            yield _parse(tags, body)
             tags, body = [], []
-        if not tags and not body:
-            start_line = line_no
         if stripped.startswith("[") and not body:
-            tags.append(stripped)
+            tags.append((line_no, stripped))
         elif stripped:
-            body.append(stripped)
+            body.append((line_no, stripped))
     if tags or body:
-        yield _parse(tags, body, start_line)
+        yield _parse(tags, body)
 
 
-def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
-    where = f"record at line {line_no}"
+def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> GameRecord:
+    """One record from its numbered tag and movetext lines; an error names the line of the
+    text at fault (a bad move: its own line)."""
+    first = (tag_lines or body)[0][0]
     tags: dict[str, str] = {}
-    for text in tag_lines:
+    for line_no, text in tag_lines:
         pos = 0
         while pos < len(text):
             m = _TAG_RE.match(text, pos)
             if not m:
-                raise InvalidRecordError(f"{where}: malformed tag {text[pos:]!r}")
+                raise InvalidRecordError(f"line {line_no}: malformed tag {text[pos:]!r}")
             tags[m.group(1)] = _unescape(m.group(2))
             pos = m.end()
+    where = f"record at line {first}"
     if "Game" not in tags:
         raise InvalidRecordError(f'{where}: the [Game "..."] tag is missing')
     try:
@@ -170,9 +172,12 @@ def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
     tags["Rules"] = str(state.rules)
     comments: dict[int, str] = {}
     result_token: str | None = None
-    text = " ".join(body)
+    # movetext lines are read as one text (a comment may span lines); offsets map back to lines
+    text = " ".join(line for _, line in body)
+    starts = list(itertools.accumulate((len(line) + 1 for _, line in body[:-1]), initial=0))
     for m in _TOKEN_RE.finditer(text):
         comment, _number, word = m.groups()
+        where = f"line {body[bisect.bisect_right(starts, m.end(0) - 1) - 1][0]}"
         if result_token is not None and (comment or word):
             raise InvalidRecordError(f"{where}: text after the result {result_token}")
         if comment is not None:
@@ -195,7 +200,7 @@ def _parse(tag_lines: list[str], body: list[str], line_no: int) -> GameRecord:
                 state.push(word)
             except LudotecaError as error:
                 raise InvalidRecordError(f"{where}: ply {ply} ({word}): {error}") from None
-    _check_result(tags, result_token, state, where)
+    _check_result(tags, result_token, state, f"record at line {first}")
     return GameRecord(state, tags, comments)
 
 
@@ -260,8 +265,8 @@ def from_json(data: dict[str, Any] | str) -> GameRecord:
         comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InvalidRecordError(f"malformed JSON record: {error}") from None
-    record = _parse([f'[{k} "{_escape(v)}"]' for k, v in tags.items()],
-                    [" ".join(moves)], 1)
+    record = _parse([(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()],
+                    [(1, " ".join(moves))])
     record.comments = comments
     return record
 

@@ -106,3 +106,14 @@ def test_several_games_stream() -> None:
     stream = io.StringIO(SAMPLE + "\n" + SAMPLE)
     games = list(record.read_games(stream))
     assert [len(g.moves) for g in games] == [5, 5]
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n3. d6 d1 4. b4 zz9\n', 5),
+    ('[Game "morris"]\n\n1. d7 {a comment\nover two lines} a1\n2. d7 *\n', 5),
+    ('[Game "morris"]\n[Bad tag\n\n1. d7 *\n', 2),
+    ('\n\n[Game "morris"]\n\n1. d7 a1 2. g7 *\n\n[Game "morris"]\n\n1. d7 d7 *\n', 9),
+])
+def test_an_error_names_the_line_at_fault(text: str, line: int) -> None:
+    with pytest.raises(InvalidRecordError, match=rf"^line {line}:"):
+        list(record.read_games(io.StringIO(text)))
