@@ -694,6 +694,12 @@ class State(ABC):
         notation."""
         return str(self.move_of(code))
 
+    def move_note(self, code: int) -> str:
+        """What the legal move ``code`` does beyond moving, in words for a status line ("converts
+        2 stones and seats a King on the Throne"), or ``""`` (the default) when nothing needs
+        saying."""
+        return ""
+
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         """The points a person touches, in order, to make the move ``code``, each with its role:
         ``"from"`` (the piece to lift), ``"to"`` (where it goes, or where a man is placed) or

@@ -112,14 +112,11 @@ def start(page: Any, server: str, game: str, opponent: str, rules: str | None = 
 
 
 def moves(page: Any) -> list[str]:
-    return [m for li in page.locator("#moves li").all_inner_texts() for m in li.split()]
+    return [text.strip() for text in page.locator("#moves button.move").all_inner_texts()]
 
 
 def wait_moves(page: Any, count: int) -> list[str]:
-    page.wait_for_function(
-        f"document.querySelectorAll('#moves li').length >= {(count + 1) // 2} && "
-        f"[...document.querySelectorAll('#moves li')].map(l => l.innerText.split(/\\s+/)"
-        f".filter(Boolean).length).reduce((a, b) => a + b, 0) >= {count}")
+    page.wait_for_function(f"document.querySelectorAll('#moves button.move').length >= {count}")
     return moves(page)
 
 
@@ -216,7 +213,58 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
     assert piece(page, dst) == mover and piece(page, src) == ""
     assert all(piece(page, n) == mover for n in flipped)
     assert page.locator("#board .piece.changed").count() == len(flipped)
+    # the move list and the status say what the move did
+    assert moves(page) == [f"{src}-{dst}x{len(flipped)}"]
+    assert f"converts {len(flipped)} stone" in page.inner_text("#status")
     shot(page, "morelli-capture")
+    # the reply (quick, as a computer's is) does not hide the conversions: they stay ringed
+    state = ludoteca.find_game("morelli").from_position_code(code, "morelli-9")
+    state.push(f"{src}-{dst}")
+    names = state.game.board(state.rules).points
+    quiet = [m for m in state.legal_moves if not state.is_tactical(m.code)
+             and not {names[p] for _, p in state.gesture(m.code)} & set(flipped)]
+    a, b = (names[p] for _, p in state.gesture(quiet[0].code))
+    point(page, a).click()
+    point(page, b).click()
+    wait_moves(page, 2)
+    ringed = page.locator("#board .pt.converted").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.name)")
+    assert sorted(ringed) == sorted(flipped)
+    assert page.locator("#board .piece.changed").count() == 0  # the reply converted nothing
+    assert "converted by a recent move" in (point(page, flipped[0]).get_attribute("aria-label")
+                                            or "")
+    state.push(quiet[0])
+    a, b = (names[p] for _, p in state.gesture(
+        next(m for m in state.legal_moves if not state.is_tactical(m.code)).code))
+    point(page, a).click()
+    point(page, b).click()
+    wait_moves(page, 3)  # two moves later the rings are gone
+    assert page.locator("#board .pt.converted").count() == 0
+
+
+def morelli_king_position() -> tuple[str, str]:
+    """A 9x9 position (seeded random moves) where the side to move can seat a King: its code
+    and the move, found by the engine."""
+    rng = random.Random(0)
+    state = ludoteca.new_game("morelli-9", seed=0)
+    while True:
+        crowning = [m for m in state.legal_moves if "King" in state.move_note(m.code)]
+        if crowning:
+            return state.position_code(), str(crowning[0])
+        state.push(rng.choice(list(state.legal_moves)))
+
+
+def test_seating_the_king_is_announced(page: Any, server: str) -> None:
+    code, move = morelli_king_position()
+    start(page, server, "morelli", "hotseat", rules="morelli-9", position=code)
+    src, dst = move.split("-")
+    point(page, src).click()
+    point(page, dst).click()
+    assert wait_moves(page, 1)[0].startswith(move) and moves(page)[0].endswith(" K")
+    side = "White" if code.split()[1] == "w" else "Black"
+    page.wait_for_function(
+        f"document.querySelector('#status').innerText.includes('seats the {side} King')")
+    assert piece(page, "E5") == "k" + side[0].lower()  # the King on the Throne
 
 
 def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
@@ -544,3 +592,119 @@ def test_sounds_follow_the_game_and_the_switch_is_remembered(page: Any, server: 
     page.click("#result-close")
     page.click("#sound")
     assert page.evaluate("localStorage.getItem('ludoteca:sound')") == "on"
+
+
+def test_premove_is_played_when_the_turn_comes(browser: Any, server: str) -> None:
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
+                for _ in range(2)]
+    ann, bob = (c.new_page() for c in contexts)
+    try:
+        start(ann, server, "morris", "online", colour="white")
+        bob.goto(ann.input_value("#invite-link"))
+        bob.click("#join-button")
+        bob.wait_for_selector("#join", state="hidden")
+        # Bob queues f4 while Ann is to move: marked, and said so
+        point(bob, "f4").click()
+        assert bob.locator('#board .pt[data-name="f4"] .ring.premove').count() == 1
+        assert "Premove: f4" in bob.inner_text("#status")
+        point(ann, "d6").click()
+        for page in (ann, bob):  # played as soon as Bob's turn came
+            assert wait_moves(page, 2) == ["d6", "f4"]
+        assert bob.locator("#board .ring.premove").count() == 0
+        # a click elsewhere cancels a premove
+        point(bob, "b4").click()
+        assert bob.locator("#board .ring.premove").count() == 1
+        bob.click("#status")
+        assert bob.locator("#board .ring.premove").count() == 0
+        point(ann, "d2").click()
+        assert wait_moves(bob, 3)[-1] == "d2"
+        assert "Your move" in bob.inner_text("#status")  # nothing was played for Bob
+        # a premove that is not legal when the turn comes is dropped, with a word
+        point(bob, "b4").click()
+        assert wait_moves(ann, 4)[-1] == "b4"
+        point(bob, "b6").click()  # premove b6...
+        point(ann, "b6").click()  # ...which Ann takes first
+        bob.wait_for_selector("#notice:not([hidden])")
+        assert "premove (b6) is not legal now" in bob.inner_text("#notice")
+        assert wait_moves(bob, 5)[-1] == "b6" and len(moves(bob)) == 5
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_the_status_says_who_may_fly(page: Any, server: str) -> None:
+    start(page, server, "morris", "hotseat", position="W.W/.W./.../WW..../.../.../BBB w 0 0 0 40")
+    assert "Black has three men left and may fly" in page.inner_text("#status")
+
+
+def test_an_unknown_game_gets_the_not_found_page(page: Any, server: str) -> None:
+    answer = page.goto(server + "/game/doesnotexist")
+    assert answer is not None and answer.status == 404
+    assert page.inner_text("header.top h1") == "Not found"
+    assert page.locator("#undo, #resign, #board").count() == 0  # no toolbar, no board
+    assert "Loading" not in page.inner_text("body")
+
+
+def test_the_review_page_numbers_moves_as_records_do(page: Any, server: str) -> None:
+    page.goto(server + "/review")
+    page.fill("#record", '[Game "morris"]\n\n1. d7 a1 2. g7 a7 3. d6 d1 *\n')
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#moves button.move")
+    rows = page.locator("#moves li").all_inner_texts()
+    assert [r.split() for r in rows] == [["1.", "d7", "a1"], ["2.", "g7", "a7"], ["3.", "d6", "d1"]]
+    page.locator("#moves button.move", has_text="a7").click()
+    assert "Move 4 of 6 (after 2... a7)" in page.inner_text("#status")
+    assert page.locator("#moves button.current").inner_text() == "a7"
+    # a record's error names its own line
+    page.fill("#record", '[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n'
+                         '3. d6 d1 4. b4 zz9 *\n')
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert page.inner_text("#notice").startswith("line 5: ply 8 (zz9)")
+
+
+def test_the_lobby_preview_fits_each_rule_set(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.check('input[name="game"][value="morelli"]')
+    for rules, cells in (("morelli-9", 81), ("morelli-11", 121), ("morelli", 169)):
+        page.select_option("#rules", rules)
+        assert page.locator("#preview .pt").count() == cells
+        box = page.locator("#preview").bounding_box()
+        assert box is not None and box["width"] >= 240  # large enough to read
+    page.check('input[name="game"][value="felli"]')
+    # Felli's Mullah rules are a rule set of their own, not a checkbox; options are in words
+    assert "felli-mullah" in page.locator("#rules option").all_inner_texts()
+    labels = page.locator("#settings label").all_inner_texts()
+    assert labels and not any("_" in text or "mullah" in text.lower() for text in labels)
+
+
+def test_morelli_on_a_phone(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        start(page, server, "morelli", "computer", colour="black")
+        cell = point(page, "A1").bounding_box()
+        assert cell is not None and cell["width"] >= 29  # was 27 px with margins round the board
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for bar in page.locator(".player").all():  # each player's bar on one line
+            box = bar.bounding_box()
+            assert box is not None and box["height"] < 48
+        shot(page, "morelli-phone")
+    finally:
+        context.close()
+
+
+def test_low_time_is_shown_and_sounded(page: Any, server: str) -> None:
+    page.clock.install()  # the page's own time, moved on below (the server's is untouched)
+    start(page, server, "morris", "hotseat", clock="3+2")
+    point(page, "d6").click()
+    wait_moves(page, 1)
+    black = page.locator('.player .time[data-colour="black"]')
+    page.wait_for_function(
+        "document.querySelector('.player .time[data-colour=black]').classList.contains('running')")
+    assert "low" not in (black.get_attribute("class") or "")
+    page.clock.fast_forward(175_000)  # 3:00 less 2:55: five seconds left
+    page.wait_for_function(
+        "document.querySelector('.player .time[data-colour=black]').classList.contains('low')")
+    assert black.inner_text().startswith("0:0")
+    assert page.evaluate("document.body.dataset.lastSound") == "low"

@@ -321,6 +321,13 @@ class MorelliState(State):
         return (f"{self.move_of(code)}{f'x{converted}' if converted else ''}"
                 f"{' K' if crowned else ''}")
 
+    def move_note(self, code: int) -> str:
+        converted, crowned = self._effects(code)
+        words = [f"converts {converted} stone{'s' if converted > 1 else ''}"] if converted else []
+        if crowned:
+            words.append(f"seats the {self.turn.name.capitalize()} King on the Throne")
+        return " and ".join(words)
+
     def check_annotation(self, move: MorelliMove, captures: int | None, king: bool,
                          text: str) -> None:
         """Raise :class:`IllegalMoveError` unless the annotation matches what the move does."""

@@ -100,6 +100,7 @@ class LiveGame:
     #: the moves played and their labels in the move list (see ``State.move_label``)
     label_codes: list[int] = field(default_factory=list)
     label_texts: list[str] = field(default_factory=list)
+    label_notes: list[str] = field(default_factory=list)
     #: seats already worked out per token (cleared when the seats change hands)
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
         default_factory=dict)
@@ -108,13 +109,13 @@ class LiveGame:
         """The moves played, as the move list shows them (a new list; kept up to date with
         take-backs; a label is worked out once, on the position before its move)."""
         stack = self.state.move_stack
-        codes, texts = self.label_codes, self.label_texts
+        codes, texts, notes = self.label_codes, self.label_texts, self.label_notes
         keep = len(codes)
         if keep > len(stack) or codes != stack[:keep]:
             keep = 0
             while keep < min(len(stack), len(codes)) and codes[keep] == stack[keep]:
                 keep += 1
-            del codes[keep:], texts[keep:]
+            del codes[keep:], texts[keep:], notes[keep:]
         if keep < len(stack):
             state = self.state
             added = stack[keep:]
@@ -123,8 +124,14 @@ class LiveGame:
             for code in added:
                 codes.append(code)
                 texts.append(state.move_label(code))
+                notes.append(state.move_note(code))
                 state.push_code(code)
         return list(texts)
+
+    def last_note(self) -> str:
+        """What the last move did beyond moving (``State.move_note``), or ``""``."""
+        self.move_labels()
+        return self.label_notes[-1] if self.label_notes else ""
 
     @property
     def ply(self) -> int:

@@ -203,8 +203,12 @@ class GameView(BaseModel):
     pieces: list[str]
     turn: Colour
     ply: int
+    #: the ply the game started from (0 unless set up from a position): move numbers count from it
+    first_ply: int
     moves: list[str]
     last: list[Touch] | None
+    #: what the last move did beyond moving, in words ("converts 2 stones"), or ""
+    last_note: str
     hand: tuple[int, int] | None
     notice: str | None
     outcome: OutcomeView | None
@@ -232,7 +236,9 @@ class Update(BaseModel):
     players: dict[Colour, PlayerView] | None = None
     turn: Colour | None = None
     ply: int | None = None
+    first_ply: int | None = None
     last: list[Touch] | None = None
+    last_note: str | None = None
     hand: tuple[int, int] | None = None
     notice: str | None = None
     outcome: OutcomeView | None = None

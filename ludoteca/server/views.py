@@ -69,7 +69,9 @@ def shared_view(live: LiveGame) -> dict[str, Any]:
         **static_part(row.game, row.rules), "id": row.id, "mode": row.mode,
         "status": row.status, "players": {name: player(live, name) for name in COLOURS},
         "pieces": state.pieces(), "turn": colour_name(state.turn), "ply": live.ply,
-        "moves": live.move_labels(), "last": last, "hand": state.in_hand(),
+        "first_ply": state.ply - live.ply,
+        "moves": live.move_labels(), "last": last, "last_note": live.last_note(),
+        "hand": state.in_hand(),
         "notice": state.notice(), "outcome": outcome(live), "draw_offer": row.draw_offer,
         "undo_offer": row.undo_offer, "thinking": live.thinking,
         "watchers": len(live.watchers), "clock": clock_view(live)}

@@ -82,15 +82,18 @@ def replay_record(text: str) -> dict[str, Any]:
     except LudotecaError as error:
         return {"error": str(error)}
     state = game.start()
+    first_ply = state.ply
     positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
                                         "turn": state.turn.name.lower()}]
     for move in game.state.moves:
         gesture = state.gesture(move.code)
+        label, note = state.move_label(move.code), state.move_note(move.code)
         state.push(move)
-        positions.append({"pieces": state.pieces(), "last": gesture, "move": str(move),
-                          "turn": state.turn.name.lower()})
+        positions.append({"pieces": state.pieces(), "last": gesture, "move": label,
+                          "note": note, "turn": state.turn.name.lower()})
     outcome = game.state.outcome()
     return {"game": state.game.name, "title": state.game.title_of(state.rules),
-            "rules": str(state.rules), "tags": game.tags, "result": game.result,
+            "rules": str(state.rules), "first_ply": first_ply, "tags": game.tags,
+            "result": game.result,
             "ending": outcome.explain() if outcome else None, "board": board_view(state),
             "positions": positions}

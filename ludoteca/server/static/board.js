@@ -31,8 +31,12 @@ export class Board {
     const ys = board.coords.map((c) => c[1]);
     this.maxX = Math.max(...xs);
     this.maxY = Math.max(...ys);
-    const width = this.maxX * UNIT + 2 * MARGIN;
-    const height = this.maxY * UNIT + 2 * MARGIN;
+    // on a phone a board of cells leaves no margin: coordinates go inside the edge cells,
+    // so the cells are as large as the screen allows
+    this.inset = Boolean(board.cells) && window.matchMedia("(max-width: 600px)").matches;
+    this.margin = this.inset ? UNIT / 2 + 3 : MARGIN;
+    const width = this.maxX * UNIT + 2 * this.margin;
+    const height = this.maxY * UNIT + 2 * this.margin;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.classList.add("board", board.cells ? "cells" : "points");
     svg.setAttribute("role", "group");
@@ -42,12 +46,13 @@ export class Board {
   xy(i) {
     let [x, y] = this.board.coords[i];
     if (this.flipped) { x = this.maxX - x; y = this.maxY - y; }
-    return [MARGIN + x * UNIT, MARGIN + (this.maxY - y) * UNIT];
+    return [this.margin + x * UNIT, this.margin + (this.maxY - y) * UNIT];
   }
 
   // pieces: token per point; marks: {selected: [i], targets: [{point, kind}], last: [[kind, i]],
-  // changed: [i] (converted), removed: [{point, token}] (captured), hint: [[kind, i]],
-  // jumped: [i] (pieces a capture chain under way takes)}
+  // changed: [i] (converted just now: flashes), converted: [i] (converted by a recent move:
+  // ringed), removed: [{point, token}] (captured), hint: [[kind, i]],
+  // jumped: [i] (pieces a capture chain under way takes), premove: [i] (points of a premove)}
   draw(pieces, marks = {}) {
     const svg = this.svg;
     // a redraw replaces the points: keep the keyboard focus on the same point
@@ -69,11 +74,13 @@ export class Board {
         el("line", { x1, y1, x2, y2, class: "line" }, ground);
       }
     }
-    this._labels(ground);
+    if (!this.inset) this._labels(ground);
     const last = new Set((marks.last || []).map((t) => t[1]));
     const hint = new Set((marks.hint || []).map((t) => t[1]));
     const selected = new Set(marks.selected || []);
     const changed = new Set(marks.changed || []);
+    const converted = new Set(marks.converted || []);
+    const premove = new Set(marks.premove || []);
     const removed = new Map((marks.removed || []).map((t) => [t.point, t.token]));
     const jumped = new Set(marks.jumped || []);
     const targets = new Map((marks.targets || []).map((t) => [t.point, t.kind]));
@@ -87,6 +94,8 @@ export class Board {
       if (target === "take") label += ", can be taken";
       else if (target) label += ", possible move";
       if (selected.has(i)) label += ", selected";
+      if (premove.has(i)) label += ", in your premove";
+      if (token && converted.has(i)) label += ", converted by a recent move";
       g.setAttribute("aria-label", label);
       if (this.onPoint) {
         g.setAttribute("tabindex", "0");
@@ -108,10 +117,16 @@ export class Board {
       if (!board.cells) el("circle", { cx, cy, r: 9, class: "spot" }, g);
       if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : jumped.has(i) ? "jumped" : "");
       else if (removed.has(i)) this._piece(g, removed.get(i), cx, cy, "removed");
+      if (token && converted.has(i)) {
+        g.classList.add("converted");
+        el("circle", { cx, cy, r: UNIT * 0.2, class: "ring converted" }, g);
+      }
       if (selected.has(i)) el("circle", { cx, cy, r: UNIT * 0.4, class: "ring selected" }, g);
+      if (premove.has(i)) el("circle", { cx, cy, r: UNIT * 0.4, class: "ring premove" }, g);
       if (target === "take") el("circle", { cx, cy, r: UNIT * 0.4, class: "ring take" }, g);
       else if (target) el("circle", { cx, cy, r: UNIT * 0.13, class: "dot" }, g);
     });
+    if (this.inset) this._labels(el("g", { class: "coords" }, svg));  // over the pieces
     if (focused !== null) {
       const again = svg.querySelector(`.pt[data-point="${focused}"]`);
       if (again) again.focus();
@@ -141,8 +156,20 @@ export class Board {
       files.set(m[1], x);
       ranks.set(m[2], y);
     });
-    const bottom = MARGIN + this.maxY * UNIT + (this.board.cells ? UNIT / 2 + 28 : 60);
-    const left = this.board.cells ? MARGIN - UNIT / 2 - 24 : MARGIN - 62;
+    const bottomRow = this.margin + this.maxY * UNIT;
+    if (this.inset) {  // in the corners of the bottom row and the left column
+      for (const [text, x] of files) {
+        el("text", { x: x + UNIT / 2 - 5, y: bottomRow + UNIT / 2 - 5, class: "coord inset end" },
+           parent).textContent = text;
+      }
+      for (const [text, y] of ranks) {
+        el("text", { x: this.margin - UNIT / 2 + 5, y: y - UNIT / 2 + 24, class: "coord inset start" },
+           parent).textContent = text;
+      }
+      return;
+    }
+    const bottom = bottomRow + (this.board.cells ? UNIT / 2 + 28 : 60);
+    const left = this.board.cells ? this.margin - UNIT / 2 - 24 : this.margin - 62;
     for (const [text, x] of files) {
       el("text", { x, y: bottom + 6, class: "coord" }, parent).textContent = text;
     }

@@ -1,6 +1,7 @@
 // The game page: draws what the server sends and sends the player's intents.  It holds no rules:
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
 import { Board } from "/static/board.js";
+import { afterMove, drawMoves, numbered } from "/static/moves.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const tokenKey = `ludoteca:${gameId}`;
@@ -11,7 +12,8 @@ let board = null;
 let socket = null;
 let prefix = [];
 let hint = null;
-let previous = null;
+let premove = [];        // points touched while the opponent is to move, played when the turn comes
+let effects = new Map(); // ply → what the move to it did besides moving (see noteEffects)
 let flipped = false;
 let retry = 500;
 let askedRematch = false;
@@ -121,7 +123,8 @@ function notice(text) {
 function receive(next) {
   const ended = view && view.status !== "over" && next.status === "over";
   const changedPosition = !view || next.ply !== view.ply || next.pieces.join() !== view.pieces.join();
-  previous = view;
+  const stepped = view && next.ply === view.ply + 1;
+  noteEffects(view, next);
   view = next;
   if (changedPosition) {
     prefix = []; hint = null; mistakes = null;
@@ -138,10 +141,12 @@ function receive(next) {
     flipped = stored === null ? view.you.length === 1 && view.you[0] === "black" : stored === "1";
   }
   board.flipped = flipped;
-  render();
+  if (premove.length && !(view.status === "live" && view.you.length === 1)) premove = [];
+  if (premove.length && mine()) playPremove();
+  else render();
   if (ended) { play("end"); showResult(); }
-  else if (previous && next.ply === previous.ply + 1) {
-    const { changed, removed } = changes();
+  else if (stepped) {
+    const { changed, removed } = effects.get(next.ply);
     play(changed.length || removed.length ? "capture" : "move");
   }
 }
@@ -164,8 +169,44 @@ function candidates() {
   return view.legal.filter((m) => prefix.every((p, i) => m.g[i] && m.g[i][1] === p));
 }
 
+// A premove: in a game between people, the points touched while the opponent is to move are
+// kept (one move) and played as soon as the turn comes, if they make a legal move then.
+function canPremove() {
+  return view.status === "live" && view.mode === "online" && view.you.length === 1
+    && view.turn !== view.you[0];
+}
+
+function playPremove() {
+  const queued = premove;
+  premove = [];
+  const fits = view.legal.filter((m) => queued.every((p, i) => m.g[i] && m.g[i][1] === p));
+  const whole = fits.find((m) => m.g.length === queued.length);
+  if (whole) {
+    send({ type: "move", move: whole.n, ply: view.ply });
+    render({ pending: whole });
+  } else if (fits.length) {
+    prefix = queued;  // the start of a move: the player finishes it
+    render();
+  } else {
+    notice(`The premove (${queued.map((p) => view.board.points[p]).join(" → ")}) is not legal now; it was cancelled.`);
+    render();
+  }
+}
+
+function cancelPremove() {
+  if (!premove.length) return;
+  premove = [];
+  render();
+}
+
 function touch(point) {
-  if (!view || !mine() || viewing !== null) return;
+  if (!view || viewing !== null) return;
+  if (canPremove()) {
+    premove = premove.includes(point) ? [] : [...premove, point];
+    render();
+    return;
+  }
+  if (!mine()) return;
   let options = candidates().filter((m) => m.g[prefix.length] && m.g[prefix.length][1] === point);
   if (!options.length && prefix.length) {
     prefix = [];
@@ -183,18 +224,33 @@ function touch(point) {
   render();
 }
 
-// Points whose piece changed colour (conversions) or vanished (captures) with the last move.
-function changes() {
-  const out = { changed: [], removed: [] };
-  if (!previous || previous.ply + 1 !== view.ply) return out;
-  const moved = new Set((view.last || []).filter((t) => t[0] !== "take").map((t) => t[1]));
-  view.pieces.forEach((token, i) => {
-    const before = previous.pieces[i];
-    if (moved.has(i) || !before) return;
-    if (token && token !== before) out.changed.push(i);
-    if (!token) out.removed.push({ point: i, token: before });
+// What the last two moves did besides moving, kept until two more moves are made (so the
+// computer's quick reply does not hide what your own move converted or captured): per ply,
+// the points whose piece changed colour ({point, token}) and the pieces removed ({point, token}).
+function noteEffects(before, after) {
+  for (const ply of [...effects.keys()]) {
+    if (ply > after.ply || ply < after.ply - 1) effects.delete(ply);
+  }
+  if (!before || after.ply !== before.ply + 1) return;
+  const moved = new Set((after.last || []).filter((t) => t[0] !== "take").map((t) => t[1]));
+  const found = { changed: [], removed: [] };
+  after.pieces.forEach((token, i) => {
+    const was = before.pieces[i];
+    if (moved.has(i) || !was) return;
+    if (token && token !== was) found.changed.push({ point: i, token });
+    if (!token) found.removed.push({ point: i, token: was });
   });
-  return out;
+  effects.set(after.ply, found);
+}
+
+// The board marks for the effects: the newest move's changes flash; both moves' conversions
+// stay ringed while the converted piece is still there.
+function effectMarks() {
+  const now = effects.get(view.ply) || { changed: [], removed: [] };
+  const before = effects.get(view.ply - 1) || { changed: [] };
+  const standing = (c) => view.pieces[c.point] === c.token;
+  return { changed: now.changed.map((c) => c.point), removed: now.removed,
+           converted: [...now.changed, ...before.changed].filter(standing).map((c) => c.point) };
 }
 
 function instruction() {
@@ -214,16 +270,15 @@ function render(extra = {}) {
   if (viewing !== null && positions) {
     const shown = positions[viewing];
     board.draw(shown.pieces, { last: shown.last || [], selected: [], targets: [], hint: [] });
-    const number = Math.floor((viewing - 1) / 2) + 1;
-    const where = viewing ? `after ${number}.${viewing % 2 ? "" : ".."} ${shown.move}` : "the start";
+    const where = afterMove(view.first_ply, viewing, shown.move);
     $("status").textContent = `Looking back: move ${viewing} of ${view.ply} (${where}). `
       + "→ or End returns to the game.";
     renderPanels();
     renderMoves();
     return;
   }
-  const marks = { last: view.last || [], selected: prefix.slice(), targets: [],
-                  hint: hint ? hint.gesture : [], ...changes() };
+  const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove,
+                  hint: hint ? hint.gesture : [], ...effectMarks() };
   let pieces = view.pieces;
   const chain = mine() && prefix.length >= 2 ? candidates().filter((m) => m.x) : [];
   if (chain.length) {  // a capture chain under way: the piece stands where it landed
@@ -252,12 +307,17 @@ function renderStatus(extra) {
   if (view.status === "over") text = view.outcome.text;
   else if (view.status === "waiting") text = "Waiting for a second player to join.";
   else if (extra.pending) text = `Sending ${extra.pending.n}…`;
+  else if (premove.length) {
+    text = `Premove: ${premove.map((p) => view.board.points[p]).join(" → ")}, played when your turn comes `
+      + "(click elsewhere or press Escape to cancel).";
+  }
   else if (view.thinking) text = `${colourName(view.turn)} to move — the computer is thinking…`;
   else if (mine()) text = `Your move (${colourName(view.turn)}): ${instruction()}.`;
   else if (view.you.length) text = `${colourName(view.turn)} to move — waiting for your opponent.`;
   else text = `${colourName(view.turn)} to move. You are watching.`;
   const last = view.moves.length && view.status !== "over"
-    ? `${colourName(view.turn === "white" ? "black" : "white")} played ${view.moves[view.moves.length - 1]}. ` : "";
+    ? `${colourName(view.turn === "white" ? "black" : "white")} played ${view.moves[view.moves.length - 1]}`
+      + `${view.last_note ? ` (${view.last_note})` : ""}. ` : "";
   const notice = view.notice && view.status === "live" ? ` ${view.notice}` : "";
   $("status").textContent = last + text + (view.status === "over" ? "" : hand + notice);
   const banner = $("banner");
@@ -283,12 +343,16 @@ function renderStatus(extra) {
       const style = t && view.board.styles[t];
       return style && style.side === colour && style.shape !== "king";
     }).length;
-    div.textContent = `${colourName(colour)}: ${p.label}${you} · ${men} on the board`;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${colourName(colour)}: ${p.label}${you} · ${men} on the board`;
+    who.title = who.textContent;
+    div.append(who);
     if (view.clock) {
       const time = document.createElement("span");
       time.className = "time";
       time.dataset.colour = colour;
-      div.append(" ", time);
+      div.append(time);
     }
     players.appendChild(div);
   }
@@ -367,30 +431,15 @@ function renderPanels() {
 
 function renderMoves() {
   const list = $("moves");
-  list.innerHTML = "";
   const marked = new Map((mistakes || []).map((m) => [m.index, m]));
-  for (let i = 0; i < view.moves.length; i += 2) {
-    const li = document.createElement("li");
-    for (let j = i; j < Math.min(i + 2, view.moves.length); j++) {
-      const span = document.createElement("button");
-      span.type = "button";
-      span.className = "move link";
-      span.onclick = () => browse(j + 1);
-      if (viewing === j + 1 || (viewing === null && j + 1 === view.moves.length)) {
-        span.classList.add("current");
-        span.setAttribute("aria-current", "step");
-      }
-      span.textContent = view.moves[j];
-      const mistake = marked.get(j);
-      if (mistake) {
-        span.classList.add("mistake");
-        span.textContent += mistake.loss >= 0.4 ? "??" : "?";
-        span.title = `better: ${mistake.best}`;
-      }
-      li.append(span, " ");
-    }
-    list.appendChild(li);
-  }
+  drawMoves(list, view.moves, view.first_ply, viewing === null ? view.moves.length : viewing, browse,
+    (i, button) => {
+      const mistake = marked.get(i);
+      if (!mistake) return;
+      button.classList.add("mistake");
+      button.textContent += mistake.loss >= 0.4 ? "??" : "?";
+      button.title = `better: ${mistake.best}`;
+    });
   if (viewing === null) list.scrollTop = list.scrollHeight;
 }
 
@@ -424,8 +473,7 @@ function showReview(found) {
   const list = document.createElement("ul");
   for (const m of found) {
     const li = document.createElement("li");
-    const number = Math.floor(m.index / 2) + 1;
-    li.textContent = `${number}. ${m.move}: better ${m.best} (${m.text}); gave away ${Math.round(m.loss * 100)}% of the expected score.`;
+    li.textContent = `${numbered(view.first_ply, m.index + 1, m.move)}: better ${m.best} (${m.text}); gave away ${Math.round(m.loss * 100)}% of the expected score.`;
     list.appendChild(li);
   }
   box.appendChild(list);
@@ -492,11 +540,18 @@ $("move-form").onsubmit = (event) => {
 };
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && prefix.length) { prefix = []; render(); }
+  if (event.key === "Escape") cancelPremove();
   const target = event.target;
   if (!view || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
   const at = viewing === null ? view.ply : viewing;
   const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.ply };
   if (event.key in steps) { event.preventDefault(); browse(steps[event.key]); }
+});
+
+// a click off the board's points cancels a premove (a touched point is redrawn at once, so
+// the event's target may have left the page: its own .pt ancestor says it was a point)
+document.addEventListener("pointerdown", (event) => {
+  if (!event.target.closest || !event.target.closest(".pt")) cancelPremove();
 });
 
 connect();

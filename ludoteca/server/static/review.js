@@ -1,5 +1,6 @@
 // Step through an imported record: the server replays it and sends every position.
 import { Board } from "/static/board.js";
+import { afterMove, drawMoves } from "/static/moves.js";
 
 const $ = (id) => document.getElementById(id);
 let game = null;
@@ -10,11 +11,10 @@ function show() {
   const position = game.positions[ply];
   board.draw(position.pieces, { last: position.last || [] });
   const total = game.positions.length - 1;
-  const number = Math.floor((ply - 1) / 2) + 1;
-  const where = ply ? `after ${number}.${ply % 2 ? "" : ".."} ${position.move}` : "start";
   const end = ply === total && game.ending ? ` ${game.ending}` : "";
-  $("status").textContent = `Move ${ply} of ${total} (${where}).${end}`;
-  document.querySelectorAll("#moves li").forEach((li, i) => li.classList.toggle("current", i + 1 === ply));
+  const note = position.note ? `: ${position.note}` : "";
+  $("status").textContent = `Move ${ply} of ${total} (${afterMove(game.first_ply, ply, position.move)}${note}).${end}`;
+  drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go);
 }
 
 function go(target) {
@@ -34,16 +34,6 @@ $("load").onsubmit = async (event) => {
   $("board").replaceChildren();
   board = new Board($("board"), game.board);
   $("title").textContent = `${game.title} · ${game.rules} · ${game.result}`;
-  $("moves").replaceChildren(...game.positions.slice(1).map((p, i) => {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "link";
-    button.textContent = p.move;
-    button.onclick = () => go(i + 1);
-    li.appendChild(button);
-    return li;
-  }));
   go(0);
 };
 $("file").onchange = async () => { const f = $("file").files[0]; if (f) $("record").value = await f.text(); };

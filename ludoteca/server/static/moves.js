@@ -1,0 +1,44 @@
+// The move list of the game and review pages: moves numbered as records number them ("12. d6 f4";
+// "12... f4" when the list starts on the second move of a pair), each a button that shows the
+// position after it.  firstPly: the ply the game started from (0 unless set up from a position).
+
+// The number of a game's `count`-th move (from 1) with the move: "2... b4-c4".
+export function numbered(firstPly, count, move) {
+  const ply = firstPly + count - 1;
+  return `${Math.floor(ply / 2) + 1}.${ply % 2 ? ".." : ""} ${move}`;
+}
+
+// The words for the position after `count` moves: "the start" or "after 2... b4-c4".
+export function afterMove(firstPly, count, move) {
+  return count ? `after ${numbered(firstPly, count, move)}` : "the start";
+}
+
+// Fill the list element with one <li> per numbered pair.  current: how many moves the shown
+// position follows; pick(count): called with the count of the move clicked; mark(index, button):
+// lets a page annotate a move (mistakes).
+export function drawMoves(list, moves, firstPly, current, pick, mark = null) {
+  list.replaceChildren();
+  let row = null;
+  moves.forEach((move, i) => {
+    const ply = firstPly + i;
+    if (!row || ply % 2 === 0) {
+      row = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${Math.floor(ply / 2) + 1}.${ply % 2 ? ".." : ""}`;
+      row.append(number, " ");
+      list.appendChild(row);
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move link";
+    button.textContent = move;
+    button.onclick = () => pick(i + 1);
+    if (current === i + 1) {
+      button.classList.add("current");
+      button.setAttribute("aria-current", "step");
+    }
+    if (mark) mark(i, button);
+    row.append(button, " ");
+  });
+}
