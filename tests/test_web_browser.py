@@ -4,6 +4,7 @@ clicking and dragging, as a person would.  Screenshots go to ``test-output/scree
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import socket
 import threading
@@ -215,6 +216,10 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
     assert page.locator("#board .piece.changed").count() == len(flipped)
     # the move list and the status say what the move did
     assert moves(page) == [f"{src}-{dst}x{len(flipped)}"]
+    # the last move is framed, not tinted (a tint on a red cell read as an orange band)
+    frame = point(page, dst).locator(".glow")
+    assert frame.evaluate("n => getComputedStyle(n).fill") == "none"
+    assert frame.evaluate("n => getComputedStyle(n).stroke") != "none"
     assert f"converts {len(flipped)} stone" in page.inner_text("#status")
     shot(page, "morelli-capture")
     # the reply (quick, as a computer's is) does not hide the conversions: they stay ringed
@@ -292,6 +297,9 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     page.wait_for_selector("#moves .mistake")
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
     assert "better" in page.inner_text("#review")
+    for line in page.locator("#review li").all_inner_texts():  # never "b4-c3: better b4-c3"
+        played, best = re.match(r"\S+ (\S+): better (\S+)", line).groups()  # type: ignore[union-attr]
+        assert played != best, line
     shot(page, "felli-hot-seat-end")
     finished = page.url
     page.click("#rematch-button")  # same position, a new game
@@ -708,3 +716,26 @@ def test_low_time_is_shown_and_sounded(page: Any, server: str) -> None:
         "document.querySelector('.player .time[data-colour=black]').classList.contains('low')")
     assert black.inner_text().startswith("0:0")
     assert page.evaluate("document.body.dataset.lastSound") == "low"
+
+
+def test_the_lobby_lists_an_open_game_until_its_creator_cancels_it(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('ludoteca:name', 'Cleo')")  # chosen once, remembered
+    start(page, server, "morris", "online", rules="morris-6", clock="10+5")
+    game = page.url
+    page.goto(server + "/")
+    row = page.locator("#open li", has=page.locator(f'a[href="{game.removeprefix(server)}"]'))
+    row.wait_for()
+    text = row.inner_text()
+    for words in ("Six Men's Morris", "morris-6", "clock 10 min + 5 s", "Cleo v an open seat",
+                  "0 moves", "active just now"):
+        assert words in text, text
+    page.goto(game)
+    page.wait_for_selector("#board .pt")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#cancel")
+    page.wait_for_selector("dialog#result[open]")
+    assert page.inner_text("#result-title") == "Game cancelled"
+    page.goto(server + "/")
+    page.wait_for_selector("#open li")
+    assert page.locator(f'#open a[href="{game.removeprefix(server)}"]').count() == 0

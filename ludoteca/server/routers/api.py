@@ -58,6 +58,7 @@ async def lobby(hub: HubDep) -> dict[str, Any]:
                 "ply": row.ply, "white": row.white, "black": row.black,
                 "free": "white" if row.white_token is None else "black",
                 "white_name": row.white_name, "black_name": row.black_name,
+                "clock": row.clock,
                 "updated": row.updated.replace(
                     tzinfo=row.updated.tzinfo or datetime.UTC).isoformat()}
 

@@ -74,11 +74,16 @@ function showOpponent() {
   $("clock-label").hidden = opponent() === "computer";
 }
 
-function describe(row) {
+function describe(row, open) {
   const game = catalogue.find((g) => g.name === row.game);
+  const ruleSet = game && game.rule_sets.find((r) => r.name === row.rules.split(":")[0]);
+  const title = ruleSet ? ruleSet.title : game ? game.title : row.game;
+  const seat = (colour) => (open && row.free === colour ? "an open seat"
+    : who(row[colour], row[`${colour}_name`]));
   const who = (kind, name) => (kind === "human" ? name || "player" : `computer ${kind.replace("level:", "level ")}`);
   const moves = row.ply === 1 ? "1 move" : `${row.ply} moves`;
-  return `${game ? game.title : row.game} (${row.rules}) — ${row.mode === "hotseat" ? "on one screen" : `${who(row.white, row.white_name)} v ${who(row.black, row.black_name)}`}, ${moves}, ${ago(row.updated)}`;
+  const clock = row.clock ? `, clock ${row.clock.replace("+", " min + ")} s` : "";
+  return `${title} (${row.rules}${clock}) — ${row.mode === "hotseat" ? "on one screen" : `${seat("white")} v ${seat("black")}`}, ${moves}, ${ago(row.updated)}`;
 }
 
 // "just now", "5 min ago", "3 h ago", "2 days ago"
@@ -103,7 +108,7 @@ async function refresh() {
       const link = document.createElement("a");
       link.href = `/game/${row.id}`;
       link.textContent = verb === "Join" ? `Join as ${row.free}` : verb;
-      li.append(`${describe(row)} `, link);
+      li.append(`${describe(row, verb === "Join")} `, link);
       list.appendChild(li);
     }
     if (!rows.length) list.innerHTML = "<li>None yet.</li>";
