@@ -29,9 +29,11 @@ from .deps import Guards
 from .errors import ActionError
 from .hub import Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
-from .routers import api, ops, pages, socket
+from .people import Accounts
+from .routers import accounts, api, community, ops, pages, socket
 from .routers.pages import STATIC
 from .schemas import describe
+from .seeks import Seeks
 from .store import Store, default_url
 from .workers import die_with_parent, warm
 
@@ -73,6 +75,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
         hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers,
                   guards.registry)
         app.state.hub = hub
+        app.state.accounts = Accounts(store)
+        app.state.seeks = Seeks(store)
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
@@ -113,7 +117,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
             return FileResponse(STATIC / "missing.html", status_code=404)
         return _error(error.status_code, str(error.detail))
 
-    for router in (pages.router, api.router, socket.router, ops.router):
+    for router in (pages.router, api.router, accounts.router, community.router, socket.router,
+                   ops.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -56,9 +56,9 @@ class Computer:
             think_time(spec, live.state.rules), workers.computer_move, row.game, row.rules,
             live.state.start, moves, spec, secrets.randbits(31))
 
-    async def hint(self, live: LiveGame, token: str | None) -> dict[str, Any]:
-        """The computer's advice for the side to move, for a player of a computer game."""
-        seats = live.seats(token)
+    async def hint(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
+        """The computer's advice for the side to move, for the holder of ``seats`` in a
+        computer game."""
         if live.row.mode != Mode.COMPUTER or not seats:
             raise ActionError(403, "hints are for the player of a game against the computer")
         if live.row.status != Status.LIVE or colour_name(live.state.turn) not in seats:

@@ -1,19 +1,29 @@
 """What the routers are handed (FastAPI dependencies): the hub of live games, the server's
-guards (rate limits, connection counts, allowed origins, metrics) and the client's address."""
+guards (rate limits, connection counts, allowed origins, metrics), the client's address, the
+accounts and seeks services and the signed-in user (with the CSRF check every state-changing
+API request made with the session cookie passes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
+from .errors import ActionError
 from .hub import Hub
-from .limits import RateLimit
+from .limits import RateLimit, origin_allowed
+from .people import Accounts, User, csrf_matches
+from .seeks import Seeks
 
-__all__ = ["Client", "Guards", "GuardsDep", "HubDep"]
+__all__ = ["COOKIE", "AccountsDep", "Client", "Guards", "GuardsDep", "HubDep", "SeeksDep",
+           "SignedIn", "Viewer", "csrf_guard", "viewer"]
+
+#: the session cookie's name
+COOKIE = "ludoteca_session"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 @dataclass
@@ -53,3 +63,51 @@ def _client(connection: HTTPConnection) -> str:
 HubDep = Annotated[Hub, Depends(_hub)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
 Client = Annotated[str, Depends(_client)]
+
+
+def _accounts(connection: HTTPConnection) -> Accounts:
+    accounts: Accounts = connection.app.state.accounts
+    return accounts
+
+
+def _seeks(connection: HTTPConnection) -> Seeks:
+    seeks: Seeks = connection.app.state.seeks
+    return seeks
+
+
+AccountsDep = Annotated[Accounts, Depends(_accounts)]
+SeeksDep = Annotated[Seeks, Depends(_seeks)]
+
+
+async def viewer(connection: HTTPConnection) -> User | None:
+    """The signed-in user of the session cookie, or ``None`` (looked up once a request)."""
+    if "user" not in connection.scope.setdefault("state", {}):
+        found = await _accounts(connection).user(connection.cookies.get(COOKIE))
+        connection.scope["state"]["user"] = found
+    user: User | None = connection.scope["state"]["user"]
+    return user
+
+
+async def csrf_guard(request: Request) -> None:
+    """A state-changing request is refused (403) when its Origin is another site's, and, when
+    it carries a valid session cookie, unless it repeats the session's CSRF token in the
+    ``X-CSRF-Token`` header."""
+    if request.method in SAFE_METHODS:
+        return
+    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
+                          _guards(request).origins):
+        raise ActionError(403, "requests from another site are refused")
+    user = await viewer(request)
+    if user is not None and not csrf_matches(user, request.headers.get("x-csrf-token")):
+        raise ActionError(403, "missing or wrong CSRF token (X-CSRF-Token): reload the page")
+
+
+async def _signed_in(request: Request) -> User:
+    user = await viewer(request)
+    if user is None:
+        raise ActionError(401, "sign in first")
+    return user
+
+
+Viewer = Annotated[User | None, Depends(viewer)]
+SignedIn = Annotated[User, Depends(_signed_in)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import logging
 import secrets
 import time
@@ -17,6 +18,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
+from sqlalchemy import Connection
 
 from ..ai.agents import Limit
 from ..ai.levels import levels
@@ -24,12 +26,14 @@ from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from ..svg import board_view
-from . import views
+from . import chat, ratings, views
 from .clock import TimeControl, now_ms
 from .computer import REVIEW_LIMIT, Computer
 from .errors import ActionError
+from .limits import RateLimit
 from .live import LiveGame, Watcher, token_hash
 from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
+from .seeks import SeekSpec
 from .store import GameRow, StaleError, Store
 from .views import COLOURS, SWAP, colour_name
 
@@ -68,6 +72,7 @@ class Hub:
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self._rematch_key = b""
         self._loading = asyncio.Lock()
+        self.chat_limit = RateLimit(chat.LINES_PER_WINDOW, chat.WINDOW)
 
     def close(self) -> None:
         """Stop computer turns and clock timers (the server is shutting down)."""
@@ -111,11 +116,17 @@ class Hub:
     async def create(self, game: str, rules: str | None, opponent: str, colour: str,
                      level: int | None, position: str | None,
                      clock: str | None = None, client: str = "",
-                     name: str | None = None) -> tuple[str, dict[str, str]]:
+                     name: str | None = None, user: tuple[int, str] | None = None,
+                     rated: bool = False) -> tuple[str, dict[str, str]]:
         """A new game; its id and the seat tokens of its creator (colour name -> token), who
-        may give a display ``name``.  One ``client`` (address) has at most
-        :data:`COMPUTER_GAMES` games against the computer in play at once."""
-        name = display_name(name)
+        may give a display ``name``, or be signed in (``user``: id and name; the seat is then
+        the account's too).  A ``rated`` game is an online game between two accounts.  One
+        ``client`` (address) has at most :data:`COMPUTER_GAMES` games against the computer in
+        play at once."""
+        name = user[1] if user else display_name(name)
+        if rated and (opponent != Mode.ONLINE or user is None or position):
+            raise ActionError(400, "a rated game is an online game from the usual start "
+                                   "between two signed-in players")
         try:
             game_cls, ruleset = resolve(game, rules or None)
             start = game_cls.from_position_code(position.strip(), ruleset) if position else None
@@ -149,8 +160,9 @@ class Hub:
         elif opponent == Mode.HOTSEAT:
             tokens[other] = token
         names = {colour: name} if name and opponent != Mode.HOTSEAT else {}
+        users = {c: user[0] for c in tokens} if user else {}
         row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
-                               control, names=names)
+                               control, names=names, users=users, rated=rated)
         if opponent == Mode.COMPUTER:
             self._computer_games[client].add(row.id)
         return row.id, tokens
@@ -158,32 +170,49 @@ class Hub:
     async def _open(self, game: str, rules: str, start: State | None, mode: str,
                     kinds: dict[str, str], tokens: dict[str, str],
                     control: TimeControl | None, game_id: str | None = None,
-                    names: Mapping[str, str | None] | None = None) -> GameRow:
+                    names: Mapping[str, str | None] | None = None,
+                    users: Mapping[str, int | None] | None = None,
+                    rated: bool = False) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
-        ``tokens`` gives the seats already taken, ``names`` their players' display names."""
-        names = names or {}
+        ``tokens`` and ``users`` give the seats already taken (by a token, an account),
+        ``names`` their players' display names."""
+        names, users = names or {}, users or {}
         game_cls, ruleset = resolve(game, rules)
         state = start or game_cls.new(ruleset, seed=secrets.randbits(32))
         hashes = {name: token_hash(tokens[name]) if name in tokens else None for name in COLOURS}
+        free = any(hashes[c] is None and users.get(c) is None for c in COLOURS)
         row = GameRow(
             id=game_id or secrets.token_urlsafe(8), game=game, rules=rules,
             setup=None if start else getattr(state, "setup", None),
             position=state.start if start else None, mode=mode, white=kinds["white"],
             black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
-            status=Status.WAITING if None in hashes.values() and mode == Mode.ONLINE
-            else Status.LIVE,
+            white_user=users.get("white"), black_user=users.get("black"), rated=rated,
+            status=Status.WAITING if free and mode == Mode.ONLINE else Status.LIVE,
             ply=0, result="*", clock=str(control) if control else None,
             white_ms=control.start_ms if control else None,
             black_ms=control.start_ms if control else None,
             white_name=names.get("white"), black_name=names.get("black"))
         # clocks start with the first move: nobody is charged before the game has begun
         await self.store.add_game(row)
+        if rated and not free:
+            await ratings.ensure(self.store, [u for u in users.values() if u is not None],
+                                 game, row.clock)
         log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
                  row.rules, mode, row.white, row.black)
         live = LiveGame(row, state)
         self.games[row.id] = live
         self._after_change(live)
         return row
+
+    async def open_between(self, spec: SeekSpec, white: tuple[int, str],
+                           black: tuple[int, str], game_id: str) -> None:
+        """Open an online game between two accounts (an accepted seek), under ``game_id``."""
+        game_cls, ruleset = resolve(spec.game, spec.rules)
+        control = TimeControl.parse(spec.clock) if spec.clock else None
+        await self._open(game_cls.name, str(ruleset), None, Mode.ONLINE,
+                         {"white": HUMAN, "black": HUMAN}, {}, control, game_id,
+                         names={"white": white[1], "black": black[1]},
+                         users={"white": white[0], "black": black[0]}, rated=spec.rated)
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, loaded from the store if needed; 404 if unknown."""
@@ -224,32 +253,59 @@ class Hub:
             count += live.computer_to_move()
         return count
 
-    async def join(self, game_id: str, name: str | None = None) -> tuple[str, str]:
-        """Take the free seat of an online game (under a display ``name``): (colour, token);
-        409 if none is free."""
-        name = display_name(name)
+    async def join(self, game_id: str, name: str | None = None,
+                   user: tuple[int, str] | None = None) -> tuple[str, str]:
+        """Take the free seat of an online game (under a display ``name``, or as the signed-in
+        ``user``): (colour, token); 409 if none is free, 403 for a rated game without an
+        account."""
+        name = user[1] if user else display_name(name)
         live = await self.get(game_id)
         async with live.lock:
-            if live.row.status != Status.WAITING:
+            row = live.row
+            if row.status != Status.WAITING:
                 raise ActionError(409, "this game has no free seat; you can watch it")
-            colour = "white" if live.row.white_token is None else "black"
+            if row.rated and user is None:
+                raise ActionError(403, "sign in to play a rated game")
+            if user is not None and user[0] in (row.white_user, row.black_user):
+                raise ActionError(409, "you already hold the other seat of this game")
+            colour = "white" if row.white_token is None and row.white_user is None else "black"
             token = secrets.token_urlsafe(24)
             changes: dict[str, Any] = {"status": Status.LIVE, f"{colour}_token": token_hash(token),
-                                       f"{colour}_name": name}
+                                       f"{colour}_name": name,
+                                       f"{colour}_user": user[0] if user else None}
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
+            if row.rated and row.white_user is not None and row.black_user is not None:
+                await ratings.ensure(self.store, [row.white_user, row.black_user], row.game,
+                                     row.clock)
         log.info("game %s: a player joined as %s", game_id, colour)
         self._after_change(live)
         self.broadcast(live)
         return colour, token
 
+    async def claim(self, user: tuple[int, str], claims: list[tuple[str, str]]) -> int:
+        """Give the account ``user`` the guest seats of ``claims`` ((game id, seat token)
+        pairs a browser holds) still held by no account; how many seats it got."""
+        count = 0
+        for game_id, token in claims:
+            digest = token_hash(token)
+            for colour in COLOURS:
+                taken = await self.store.claim(game_id, colour, digest, user[0])
+                live = self.games.get(game_id)
+                if taken and live is not None:
+                    _update(live.row, {f"{colour}_user": user[0]})
+                count += taken
+        return count
+
     # --- watching -----------------------------------------------------------------------------
-    def watch(self, live: LiveGame, watcher: Watcher, token: str | None) -> None:
-        """Start sending ``watcher`` the game, as the holder of ``token`` sees it (the whole
-        view now, then updates); the others are told one more is watching."""
+    def watch(self, live: LiveGame, watcher: Watcher, token: str | None,
+              user: int | None = None) -> None:
+        """Start sending ``watcher`` the game, as the holder of ``token`` (or the signed-in
+        ``user``) sees it (the whole view now, then updates); the others are told one more is
+        watching."""
         if watcher in live.watchers:
             live.watchers.discard(watcher)
-        watcher.seats = live.seats(token)
+        watcher.seats = live.seats(token, user)
         live.watchers.add(watcher)
         self.broadcast(live, skip=watcher)
         watcher.push(views.hello_text(live, watcher, self._rematch_key))
@@ -308,9 +364,10 @@ class Hub:
         return views.full_view(live, seats, self._rematch_key)
 
     # --- intents ------------------------------------------------------------------------------
-    async def act(self, game_id: str, token: str | None, intent: Intent) -> None:
-        """Carry out one intent of the holder of ``token``; :class:`ActionError` if refused (and
-        then nothing changed)."""
+    async def act(self, game_id: str, token: str | None, intent: Intent,
+                  user: int | None = None) -> None:
+        """Carry out one intent of the holder of ``token`` (or of the signed-in ``user``);
+        :class:`ActionError` if refused (and then nothing changed)."""
         live = await self.get(game_id)
         kind = intent.type
         handlers: dict[str, Callable[[LiveGame, frozenset[str], Any], Awaitable[None]]] = {
@@ -319,7 +376,7 @@ class Hub:
             "undo": self._undo, "accept_undo": self._accept_undo,
             "decline_undo": self._decline, "rematch": self._rematch, "cancel": self._cancel,
         }
-        seats = live.seats(token)
+        seats = live.seats(token, user)
         if not seats:
             raise ActionError(403, "you do not hold a seat in this game (watching only)")
         async with live.lock:
@@ -377,7 +434,8 @@ class Hub:
         if outcome is not None:
             changes |= _ending(outcome)
         try:
-            await self.store.add_move(live.row.id, ply, str(move), **changes)
+            await self.store.add_move(live.row.id, ply, str(move),
+                                      then=self._settle(live) if outcome else None, **changes)
         except StaleError:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
@@ -397,9 +455,15 @@ class Hub:
         if live.row.clock and live.row.status == Status.LIVE:
             changes[f"{colour_name(live.state.turn)}_ms"] = max(
                 live.time_left(live.state.turn, now_ms()), 0)
-        await self.store.change(live.row.id, draw_offer=None, undo_offer=None, **changes)
+        await self.store.change(live.row.id, then=self._settle(live), draw_offer=None,
+                                undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
         log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
+
+    @staticmethod
+    def _settle(live: LiveGame) -> Callable[[Connection], None] | None:
+        """The rating update for the transaction that ends a rated game (None if unrated)."""
+        return functools.partial(ratings.settle, game_id=live.row.id) if live.row.rated else None
 
     async def _resign(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         self._require_live(live)
@@ -411,8 +475,9 @@ class Hub:
         if live.row.status != Status.WAITING:
             raise ActionError(409, "only a game still waiting for its second player can be "
                                    "cancelled; resign or offer a draw instead")
-        changes = {"status": Status.OVER, "result": "*", "termination": "cancelled",
-                   "reason": "The game was cancelled before a second player joined."}
+        changes: dict[str, Any] = {
+            "status": Status.OVER, "result": "*", "termination": "cancelled",
+            "reason": "The game was cancelled before a second player joined."}
         await self.store.change(live.row.id, **changes)
         _update(live.row, changes)
 
@@ -525,10 +590,42 @@ class Hub:
         await self.store.change(row.id, rematch=new.id)
         row.rematch = new.id
 
+    # --- chat ---------------------------------------------------------------------------------
+    async def say(self, live: LiveGame, watcher: Watcher, room: str, text: str,
+                  user: tuple[int, str] | None) -> None:
+        """Say a line in a room of the game: the players' room is the seat holders', the
+        spectators' room everyone else's; sent to the room's watchers only."""
+        seated = bool(watcher.seats)
+        if (room == "players") != seated:
+            raise ActionError(403, "players talk in the players' room, spectators in theirs")
+        if not self.chat_limit.allow(str(id(watcher))):
+            raise ActionError(429, f"at most {chat.LINES_PER_WINDOW} lines in "
+                                   f"{chat.WINDOW:.0f} seconds")
+        if user is not None:
+            name = user[1]
+        elif seated:
+            name = " and ".join(views.player(live, c)["label"] for c in sorted(watcher.seats))
+        else:
+            name = "Spectator"
+        message = await chat.say(self.store, live.row.id, room, user[0] if user else None,
+                                 name, text)
+        text_out = views.encode(message)
+        for other in live.watchers:
+            if bool(other.seats) == seated:
+                other.push(text_out)
+
+    async def chat_history(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
+        """The earlier lines of the watcher's room."""
+        room = "players" if watcher.seats else "spectators"
+        return {"type": "chat_history", "room": room,
+                "lines": await chat.history(self.store, live.row.id, room)}
+
     # --- computer work ------------------------------------------------------------------------
-    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def hint(self, game_id: str, token: str | None, user: int | None = None
+                   ) -> dict[str, Any]:
         """The computer's advice for the side to move, for a player of a computer game."""
-        return await self.computer.hint(await self.get(game_id), token)
+        live = await self.get(game_id)
+        return await self.computer.hint(live, live.seats(token, user))
 
     async def review(self, game_id: str) -> list[dict[str, Any]]:
         """The mistakes of a finished game (worked out once, in a worker process)."""

@@ -139,8 +139,9 @@ def nesting(text: str) -> int:
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
-    """Whether a websocket may connect: no Origin (not a browser), the page's own host, or an
-    origin listed in ``allowed`` (``"*"`` allows every origin)."""
+    """Whether a websocket may connect (or a state-changing request be made): no Origin (not a
+    browser), the page's own host, or an origin listed in ``allowed`` (``"*"`` allows every
+    origin)."""
     if origin is None:
         return True
     allowed = set(allowed)
@@ -159,6 +160,14 @@ class RateLimit:
         self.seconds = seconds
         self.clock = clock
         self._seen: dict[str, deque[float]] = {}
+
+    def peek(self, key: str) -> bool:
+        """Whether an event for ``key`` would be allowed now (nothing is counted)."""
+        times = self._seen.get(key)
+        if not times:
+            return True
+        limit = self.clock() - self.seconds
+        return sum(1 for t in times if t > limit) < self.events
 
     def allow(self, key: str) -> bool:
         """Count an event for ``key`` if the window has room; whether it had."""

@@ -137,8 +137,15 @@ class LiveGame:
     def ply(self) -> int:
         return len(self.state.move_stack)
 
-    def seats(self, token: str | None) -> frozenset[str]:
-        """The seats a token holds (both in a hot-seat game, none for a forged token)."""
+    def seats(self, token: str | None, user: int | None = None) -> frozenset[str]:
+        """The seats a token or a signed-in account holds (both in a hot-seat game, none for a
+        forged token)."""
+        held = frozenset(name for name, owner in (("white", self.row.white_user),
+                                                  ("black", self.row.black_user))
+                         if user is not None and owner == user)
+        return held | self._token_seats(token)
+
+    def _token_seats(self, token: str | None) -> frozenset[str]:
         if not token or len(token) > 200:
             return frozenset()
         key = token, self.row.white_token, self.row.black_token

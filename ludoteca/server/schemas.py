@@ -15,6 +15,8 @@ __all__ = [
     "HUMAN",
     "Action",
     "Advice",
+    "Claim",
+    "Credentials",
     "GameView",
     "Hello",
     "HintView",
@@ -25,9 +27,12 @@ __all__ = [
     "Mode",
     "Move",
     "NewGame",
+    "NewPassword",
     "Plain",
     "RecordText",
+    "Say",
     "Seat",
+    "SeekBody",
     "ServerMessage",
     "Status",
     "Update",
@@ -65,6 +70,7 @@ class NewGame(BaseModel):
     position: str | None = Field(default=None, max_length=400)
     clock: str | None = Field(default=None, max_length=16)
     name: str | None = Field(default=None, max_length=64)
+    rated: bool = False
 
 
 class Joining(BaseModel):
@@ -94,6 +100,14 @@ class Plain(BaseModel):
                   "decline_undo", "rematch", "cancel"]
 
 
+class Say(BaseModel):
+    """A line of chat in a room of the game (the players' or the spectators')."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"]
+    text: str = Field(min_length=1, max_length=1000)
+
+
 class Advice(BaseModel):
     """Ask for a hint (a player of a game against the computer) or a finished game's review;
     the answer comes to this websocket when ready."""
@@ -114,8 +128,8 @@ Intent = MoveAction | PlainAction | Move | Plain
 #: the body of ``POST /api/games/ID/actions``: an intent with the seat token
 Action = Annotated[MoveAction | PlainAction, Field(discriminator="type")]
 #: a websocket message
-Message = TypeAdapter[Hello | Move | Plain | Advice](
-    Annotated[Hello | Move | Plain | Advice, Field(discriminator="type")])
+Message = TypeAdapter[Hello | Move | Plain | Advice | Say](
+    Annotated[Hello | Move | Plain | Advice | Say, Field(discriminator="type")])
 
 
 def describe(error: ValidationError | RequestValidationError) -> str:
@@ -129,6 +143,39 @@ def describe(error: ValidationError | RequestValidationError) -> str:
 
 class Seat(BaseModel):
     token: str | None = Field(default=None, max_length=200)
+
+
+class Claim(BaseModel):
+    """A seat this browser holds as a guest: the game and its token."""
+
+    game: str = Field(max_length=32)
+    token: str = Field(max_length=200)
+
+
+class Credentials(BaseModel):
+    """Sign up or sign in; ``claims``: the guest seats of this browser, to become the
+    account's."""
+
+    name: str = Field(max_length=40)
+    password: str = Field(max_length=1024)
+    claims: list[Claim] = Field(default_factory=list, max_length=500)
+
+
+class NewPassword(BaseModel):
+    old: str = Field(max_length=1024)
+    new: str = Field(max_length=1024)
+
+
+class SeekBody(BaseModel):
+    """A seek: what game its poster wants (the ratings bound the opponent's)."""
+
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    clock: str | None = Field(default=None, max_length=16)
+    rated: bool = False
+    colour: Literal["white", "black", "random"] = "random"
+    min_rating: int | None = Field(default=None, ge=0, le=4000)
+    max_rating: int | None = Field(default=None, ge=0, le=4000)
 
 
 class RecordText(BaseModel):
@@ -163,6 +210,8 @@ class PlayerView(BaseModel):
     kind: Literal["human", "computer"]
     label: str
     seated: bool
+    #: the account holding the seat (its profile is /players/NAME), or None
+    account: str | None
 
 
 class OutcomeView(BaseModel):
@@ -196,6 +245,8 @@ class GameView(BaseModel):
     summary: str
     rules: str
     mode: Mode
+    #: a rated game (between two accounts; its result changes their ratings)
+    rated: bool
     status: Status
     texts: dict[str, str]
     players: dict[Colour, PlayerView]
@@ -232,6 +283,7 @@ class Update(BaseModel):
     moves_from: int | None = None
     append: list[str] | None = None
     mode: Mode | None = None
+    rated: bool | None = None
     status: Status | None = None
     players: dict[Colour, PlayerView] | None = None
     turn: Colour | None = None
@@ -289,7 +341,26 @@ class ReviewMessage(BaseModel):
     mistakes: list[Mistake]
 
 
+class ChatMessage(BaseModel):
+    """A line of chat (its text is plain text: pages never read it as markup)."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"]
+    name: str
+    text: str
+    at: str
+
+
+class ChatHistory(BaseModel):
+    """The room's earlier lines, sent after ``hello``."""
+
+    type: Literal["chat_history"]
+    room: Literal["players", "spectators"]
+    lines: list[ChatMessage]
+
+
 #: a message the server sends on a game's websocket
-ServerMessage = TypeAdapter[GameView | Update | ErrorMessage | HintMessage | ReviewMessage](
-    Annotated[GameView | Update | ErrorMessage | HintMessage | ReviewMessage,
-              Field(discriminator="type")])
+ServerMessage = TypeAdapter[GameView | Update | ErrorMessage | HintMessage | ReviewMessage
+                            | ChatMessage | ChatHistory](
+    Annotated[GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage
+              | ChatHistory, Field(discriminator="type")])

@@ -22,6 +22,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Connection,
     DateTime,
     Engine,
@@ -45,7 +46,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["GameRow", "MoveRow", "SettingRow", "Store", "default_url"]
+__all__ = ["Base", "GameRow", "MoveRow", "SettingRow", "Store", "default_url", "now"]
 
 T = TypeVar("T")
 
@@ -61,7 +62,8 @@ def _sqlite_settings(connection: Any, record: Any) -> None:
     cursor.close()
 
 
-def _now() -> datetime.datetime:
+def now() -> datetime.datetime:
+    """The time now, in UTC."""
     return datetime.datetime.now(datetime.UTC)
 
 
@@ -95,6 +97,12 @@ class GameRow(Base):
     black_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     white_name: Mapped[str | None] = mapped_column(String(32), nullable=True)  # display names
     black_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # the accounts holding the seats (None: a guest's token, the computer, or still free)
+    white_user: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True,
+                                                   index=True)
+    black_user: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True,
+                                                   index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | live | over
     ply: Mapped[int] = mapped_column(Integer, default=0)  # moves played
     result: Mapped[str] = mapped_column(String(8), default="*")
@@ -107,8 +115,8 @@ class GameRow(Base):
     white_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # time left
     black_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_started: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # epoch ms
-    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now,
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now,
                                                        index=True)
 
 
@@ -121,7 +129,7 @@ class MoveRow(Base):
                                          primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     move: Mapped[str] = mapped_column(Text)
-    played: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    played: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 def default_url() -> str:
@@ -149,6 +157,8 @@ class _MoveWrite:
     move: str
     changes: dict[str, object]
     done: asyncio.Future[None]
+    #: more work for the move's transaction (a finished game's ratings), or None
+    then: Callable[[Connection], None] | None = None
 
 
 def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
@@ -158,7 +168,7 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bo
     written).  Moves changing the same fields go in one statement, which raises
     :class:`StaleError` if any of them is stale: the caller then writes the batch again
     ``one_by_one``, each move checked on its own."""
-    now = _now()
+    at = now()
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, write in enumerate(batch):
         groups.setdefault(tuple(sorted(write.changes)), []).append(index)
@@ -166,7 +176,7 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bo
     for keys, indices in groups.items():
         statement = update(GameRow).where(
             GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply")).values(
-            ply=bindparam("_next"), updated=now, **{k: bindparam(k) for k in keys})
+            ply=bindparam("_next"), updated=at, **{k: bindparam(k) for k in keys})
         params = [{"_id": batch[i].game_id, "_ply": batch[i].ply, "_next": batch[i].ply + 1,
                    **batch[i].changes} for i in indices]
         if not one_by_one:
@@ -176,10 +186,13 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bo
         for index, one in zip(indices, params, strict=True):
             if connection.execute(statement, one).rowcount != 1:
                 stale.add(index)
-    rows = [{"game_id": w.game_id, "ply": w.ply, "move": w.move, "played": now}
+    rows = [{"game_id": w.game_id, "ply": w.ply, "move": w.move, "played": at}
             for i, w in enumerate(batch) if i not in stale]
     if rows:
         connection.execute(insert(MoveRow), rows)
+    for index, write in enumerate(batch):
+        if write.then is not None and index not in stale:
+            write.then(connection)
     return stale
 
 
@@ -209,7 +222,7 @@ class Store:
             self._sync = create_engine(self.engine.url.set(drivername="sqlite"))
             event.listen(self._sync, "connect", _sqlite_settings)
 
-    async def _write(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one write transaction.  On a SQLite file it runs at once on a plain
         connection (a millisecond or two; writers take turns), where the async driver's thread
         would wait, statement by statement, for a busy event loop and the interpreter lock;
@@ -235,9 +248,10 @@ class Store:
             self._sync.dispose()
 
     async def add_game(self, row: GameRow) -> None:
-        row.created = row.updated = _now()
+        row.created = row.updated = now()
         values = {column.key: getattr(row, column.key) for column in GameRow.__table__.columns}
-        await self._write(lambda connection: connection.execute(insert(GameRow), values))
+        values = {key: value for key, value in values.items() if value is not None}  # defaults
+        await self.write(lambda connection: connection.execute(insert(GameRow), values))
 
     async def game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         """A game and its moves in order, or None."""
@@ -249,13 +263,15 @@ class Store:
                 select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.ply))
             return row, list(moves)
 
-    async def add_move(self, game_id: str, ply: int, move: str, **changes: object) -> None:
+    async def add_move(self, game_id: str, ply: int, move: str,
+                       then: Callable[[Connection], None] | None = None,
+                       **changes: object) -> None:
         """Store move number ``ply`` (0-based) and the game's new fields; :class:`StaleError`
         if the game is no longer at ``ply``.  Returns once the move is committed.  Moves that
         arrive together are committed together (one transaction, one sync to disk), each still
-        checked on its own."""
+        checked on its own; ``then`` runs in the move's transaction, after it."""
         loop = asyncio.get_running_loop()
-        write = _MoveWrite(game_id, ply, move, changes, loop.create_future())
+        write = _MoveWrite(game_id, ply, move, changes, loop.create_future(), then)
         self._moves.append(write)
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush_moves())
@@ -268,10 +284,10 @@ class Store:
                 try:
                     # a driver that cannot count the rows of a many-row statement (asyncpg)
                     # writes move by move from the start
-                    stale = await self._write(functools.partial(
+                    stale = await self.write(functools.partial(
                         _write_moves, batch=batch, one_by_one=not self._counts_many))
                 except StaleError:  # rolled back: again, move by move
-                    stale = await self._write(functools.partial(
+                    stale = await self.write(functools.partial(
                         _write_moves, batch=batch, one_by_one=True))
             except Exception as error:  # the whole batch failed: tell each of its writers
                 for write in batch:
@@ -290,18 +306,37 @@ class Store:
         def work(connection: Connection) -> None:
             done = connection.execute(
                 update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
-                .values(ply=keep, updated=_now(), **changes))
+                .values(ply=keep, updated=now(), **changes))
             if done.rowcount != 1:
                 raise StaleError(game_id)
             connection.execute(
                 delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep))
 
-        await self._write(work)
+        await self.write(work)
 
-    async def change(self, game_id: str, **changes: object) -> None:
-        """Update a game's fields (status, offers, seats, result)."""
-        await self._write(lambda connection: connection.execute(
-            update(GameRow).where(GameRow.id == game_id).values(updated=_now(), **changes)))
+    async def change(self, game_id: str, then: Callable[[Connection], None] | None = None,
+                     **changes: object) -> None:
+        """Update a game's fields (status, offers, seats, result); ``then`` runs in the same
+        transaction, after the update."""
+
+        def work(connection: Connection) -> None:
+            connection.execute(
+                update(GameRow).where(GameRow.id == game_id).values(updated=now(), **changes))
+            if then is not None:
+                then(connection)
+
+        await self.write(work)
+
+    async def claim(self, game_id: str, colour: str, token_hash: str, user: int) -> bool:
+        """Give the seat ``colour`` of a game to the account ``user`` if the seat's token hash
+        is ``token_hash`` and no account holds it; whether it did."""
+        seat_token, seat_user = (GameRow.white_token, GameRow.white_user) if colour == "white" \
+            else (GameRow.black_token, GameRow.black_user)
+        done = await self.write(lambda connection: connection.execute(
+            update(GameRow).where(GameRow.id == game_id, seat_token == token_hash,
+                                  seat_user.is_(None))
+            .values(**{f"{colour}_user": user})).rowcount)
+        return bool(done)
 
     async def secret(self, name: str) -> str:
         """A random secret kept in the store under ``name``, made the first time it is asked
@@ -312,7 +347,7 @@ class Store:
                 return found.value
         value = secrets.token_urlsafe(48)
         with contextlib.suppress(IntegrityError):  # another process made it first
-            await self._write(lambda connection: connection.execute(
+            await self.write(lambda connection: connection.execute(
                 insert(SettingRow).values(name=name, value=value)))
         async with self.session() as session:
             row = await session.get(SettingRow, name)
@@ -333,10 +368,10 @@ class Store:
         """End the games left without a move for ``idle`` (``idle_computer`` for games against
         the computer), those in ``keep`` aside: they leave the lists, with no result.  Returns
         their ids."""
-        now = _now()
+        at = now()
         stale = (GameRow.status.in_(("live", "waiting"))
-                 & ((GameRow.updated < now - idle)
-                    | ((GameRow.mode == "computer") & (GameRow.updated < now - idle_computer))))
+                 & ((GameRow.updated < at - idle)
+                    | ((GameRow.mode == "computer") & (GameRow.updated < at - idle_computer))))
         if keep:
             stale &= GameRow.id.not_in(list(keep))
 
@@ -347,10 +382,10 @@ class Store:
                     update(GameRow).where(GameRow.id.in_(ids)).values(
                         status="over", result="*", termination="abandoned",
                         reason="The game was abandoned: no move for a long time.",
-                        updated=now))
+                        updated=at))
             return ids
 
-        return await self._write(work)
+        return await self.write(work)
 
     async def listing(self, status: str, limit: int = 30, started: bool = False
                       ) -> Sequence[GameRow]:

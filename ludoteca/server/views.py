@@ -66,7 +66,7 @@ def shared_view(live: LiveGame) -> dict[str, Any]:
     state, row = live.state, live.row
     last = state.gesture(state.move_stack[-1]) if state.move_stack else None
     return {
-        **static_part(row.game, row.rules), "id": row.id, "mode": row.mode,
+        **static_part(row.game, row.rules), "id": row.id, "mode": row.mode, "rated": row.rated,
         "status": row.status, "players": {name: player(live, name) for name in COLOURS},
         "pieces": state.pieces(), "turn": colour_name(state.turn), "ply": live.ply,
         "first_ply": state.ply - live.ply,
@@ -235,15 +235,17 @@ def player(live: LiveGame, name: str) -> dict[str, Any]:
     """How a seat is shown: a person (display name) or the computer (level and rating)."""
     row = live.row
     kind = row.white if name == "white" else row.black
-    seated = (row.white_token if name == "white" else row.black_token) is not None
+    account = (row.white_user if name == "white" else row.black_user) is not None
+    seated = account or (row.white_token if name == "white" else row.black_token) is not None
     if kind == HUMAN:
         chosen = row.white_name if name == "white" else row.black_name
         return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
-                "seated": seated}
+                "seated": seated, "account": chosen if account else None}
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
-    return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True}
+    return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True,
+            "account": None}
 
 
 def outcome(live: LiveGame) -> dict[str, str] | None:

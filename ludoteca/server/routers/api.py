@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
 from ...core import LudotecaError
 from ...games import resolve
-from ..deps import Client, GuardsDep, HubDep
+from ..deps import Client, GuardsDep, HubDep, Viewer, csrf_guard
 from ..errors import ActionError
 from ..hub import Hub
 from ..schemas import (
@@ -28,7 +28,7 @@ from ..schemas import (
 from ..workers import replay_record
 
 REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/catalogue")
@@ -67,47 +67,53 @@ async def lobby(hub: HubDep) -> dict[str, Any]:
 
 
 @router.post("/games", status_code=201)
-async def create(hub: HubDep, guards: GuardsDep, client: Client, body: NewGame
-                 ) -> dict[str, Any]:
+async def create(hub: HubDep, guards: GuardsDep, client: Client, user: Viewer,
+                 body: NewGame) -> dict[str, Any]:
     """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
     if not guards.creations.allow(client):
         raise ActionError(429, f"at most {guards.games_per_minute} new games a minute from "
                                "one address; wait a moment")
     game_id, tokens = await hub.create(
         body.game, body.rules, body.opponent, body.colour, body.level, body.position,
-        body.clock, client, body.name)
+        body.clock, client, body.name, (user.id, user.name) if user else None, body.rated)
     return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
 
 @router.post("/games/{game_id}/join")
-async def join(hub: HubDep, game_id: str, body: Joining | None = None) -> dict[str, str]:
-    """Take the free seat of an online game (``{"name"}`` optional: a display name)."""
-    colour, token = await hub.join(game_id, body.name if body else None)
+async def join(hub: HubDep, user: Viewer, game_id: str, body: Joining | None = None
+               ) -> dict[str, str]:
+    """Take the free seat of an online game (``{"name"}`` optional: a display name; signed
+    in, the seat is your account's)."""
+    colour, token = await hub.join(game_id, body.name if body else None,
+                                   (user.id, user.name) if user else None)
     return {"colour": colour, "token": token}
 
 
 @router.get("/games/{game_id}", response_model=GameView)
-async def view(hub: HubDep, game_id: str,
+async def view(hub: HubDep, user: Viewer, game_id: str,
                x_seat_token: str | None = Header(default=None)
                ) -> dict[str, Any]:
-    """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional)."""
+    """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional; or
+    the seats of the signed-in account)."""
     live = await hub.get(game_id)
-    return hub.view(live, live.seats(x_seat_token))
+    return hub.view(live, live.seats(x_seat_token, user.id if user else None))
 
 
 @router.post("/games/{game_id}/actions", response_model=GameView)
-async def act(hub: HubDep, game_id: str, body: Action) -> dict[str, Any]:
+async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> dict[str, Any]:
     """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
-    undo, accept_undo, decline_undo, rematch, cancel."""
-    await hub.act(game_id, body.token, body)
+    undo, accept_undo, decline_undo, rematch, cancel (as the seat token's holder, or the
+    signed-in account's seats)."""
+    me = user.id if user else None
+    await hub.act(game_id, body.token, body, me)
     live = await hub.get(game_id)
-    return hub.view(live, live.seats(body.token))
+    return hub.view(live, live.seats(body.token, me))
 
 
 @router.post("/games/{game_id}/hint", response_model=HintView)
-async def hint(hub: HubDep, game_id: str, body: Seat) -> dict[str, Any]:
+async def hint(hub: HubDep, user: Viewer, game_id: str, body: Seat) -> dict[str, Any]:
     """The computer's best move for you, its evaluation and the line it expects."""
-    return await hub.hint(game_id, body.token)
+    return await hub.hint(game_id, body.token, user.id if user else None)
 
 
 @router.post("/games/{game_id}/review", response_model=list[Mistake])

@@ -10,12 +10,13 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from ..deps import Client, Guards, GuardsDep, HubDep
+from ..deps import Client, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
 from ..hub import Hub
 from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
 from ..live import Watcher
-from ..schemas import Advice, Hello, Message, Move, Plain, describe
+from ..people import User
+from ..schemas import Advice, Hello, Message, Move, Plain, Say, describe
 from ..views import encode
 
 router = APIRouter()
@@ -37,13 +38,17 @@ async def socket(websocket: WebSocket, game_id: str, hub: HubDep, guards: Guards
         return
     sockets[address] = sockets.get(address, 0) + 1
     try:
-        await _serve(websocket, game_id, hub, guards)
+        await _serve(websocket, game_id, hub, guards, await viewer(websocket))
     finally:
         sockets[address] -= 1
         if not sockets[address]:
             del sockets[address]
 
-async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -> None:
+async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards,
+                 user: User | None) -> None:
+    """Serve one connection; a signed-in ``user`` (session cookie) also holds the account's
+    seats."""
+    me = user.id if user else None
     await websocket.accept()
     try:
         live = await hub.get(game_id)
@@ -62,7 +67,7 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -
         """Send a hint or a game review when it is ready (the socket keeps serving)."""
         try:
             if kind == "hint":
-                tell({"type": "hint", **await hub.hint(game_id, seat)})
+                tell({"type": "hint", **await hub.hint(game_id, seat, me)})
             else:
                 tell({"type": "review", "mistakes": await hub.review(game_id)})
         except ActionError as error:
@@ -80,14 +85,20 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -
                 intent = _read_intent(message.get("text"))
                 if isinstance(intent, Hello):
                     token = intent.token
-                    hub.watch(live, watcher, token)
+                    hub.watch(live, watcher, token, me)
+                    earlier = await hub.chat_history(live, watcher)
+                    if earlier["lines"]:  # the room's earlier lines, if any
+                        tell(earlier)
+                elif isinstance(intent, Say):
+                    await hub.say(live, watcher, intent.room, intent.text,
+                                  (user.id, user.name) if user else None)
                 elif isinstance(intent, Advice):
                     task = asyncio.create_task(advice(intent.type, token))
                     pending.add(task)
                     task.add_done_callback(pending.discard)
                 else:
                     with guards.intents.time():
-                        await hub.act(game_id, token, intent)
+                        await hub.act(game_id, token, intent, me)
             except ActionError as error:
                 tell({"type": "error", "message": error.message})
     except WebSocketDisconnect:
@@ -101,7 +112,7 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards) -
             hub.broadcast(live)
 
 
-def _read_intent(text: str | None) -> Hello | Move | Plain | Advice:
+def _read_intent(text: str | None) -> Hello | Move | Plain | Advice | Say:
     """A websocket message, checked: size and nesting before it is parsed, then its shape."""
     if text is None:
         raise ActionError(400, "messages are JSON text, not binary")

@@ -1,0 +1,220 @@
+"""Accounts: sign-up, sign-in, sessions and passwords.
+
+A password is kept only as its Argon2id hash (argon2-cffi; hashing runs in a thread, never on
+the event loop).  A session is a random token in an HttpOnly, SameSite cookie; the store keeps
+its SHA-256 and a CSRF token that every state-changing request made with the cookie must repeat
+in the ``X-CSRF-Token`` header.  Failed sign-ins are throttled per address and per username.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import functools
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .errors import ActionError
+from .limits import RateLimit
+from .store import Base, Store, now
+
+__all__ = ["Accounts", "SessionRow", "User", "UserRow", "check_username"]
+
+SESSION_DAYS = 30
+#: names that would read as the site speaking, or clash with its paths
+RESERVED = frozenset({
+    "admin", "administrator", "root", "system", "ludoteca", "moderator", "mod", "staff",
+    "support", "help", "computer", "engine", "bot", "guest", "anonymous", "player", "nobody",
+    "null", "none", "undefined", "api", "static", "login", "logout", "signup", "account",
+    "me", "you", "white", "black", "lobby", "review", "games", "leaderboard"})
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+PASSWORD_LENGTH = (8, 128)
+#: failed sign-ins allowed in five minutes: from one address, and for one username
+FAILURES_PER_ADDRESS = 20
+FAILURES_PER_NAME = 5
+
+
+class UserRow(Base):
+    """An account: its name as written and in lower case (unique), its password's hash."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password: Mapped[str] = mapped_column(String(200))  # an Argon2id hash
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its cookie, whose it is, its CSRF token."""
+
+    __tablename__ = "sessions"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in account, as a request sees it."""
+
+    id: int
+    name: str
+    csrf: str
+
+
+def check_username(name: str) -> str:
+    """The username, or :class:`ActionError` saying what a username may be."""
+    if not USERNAME.fullmatch(name):
+        raise ActionError(400, "a username is 3 to 20 letters, digits, '_' or '-', starting "
+                               "with a letter")
+    if name.lower() in RESERVED:
+        raise ActionError(400, f"the username {name!r} is reserved; choose another")
+    return name
+
+
+def _check_password(password: str) -> None:
+    low, high = PASSWORD_LENGTH
+    if not low <= len(password) <= high:
+        raise ActionError(400, f"a password is {low} to {high} characters long")
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts:
+    """Accounts and sessions in the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.hasher = PasswordHasher()  # Argon2id, the library's recommended parameters
+        self.by_address = RateLimit(FAILURES_PER_ADDRESS, 300.0)
+        self.by_name = RateLimit(FAILURES_PER_NAME, 300.0)
+
+    async def sign_up(self, name: str, password: str) -> tuple[User, str]:
+        """A new account, signed in: the user and the session's cookie token."""
+        check_username(name)
+        _check_password(password)
+        hashed = await asyncio.to_thread(self.hasher.hash, password)
+        try:
+            user_id = await self.store.write(functools.partial(
+                _insert_user, values={"name": name, "name_key": name.lower(),
+                                      "password": hashed, "created": now()}))
+        except IntegrityError:
+            raise ActionError(409, f"the username {name!r} is taken") from None
+        return await self._open_session(user_id, name)
+
+    async def sign_in(self, name: str, password: str, client: str) -> tuple[User, str]:
+        """Check a password: the user and a new session's token; 401 (the same for an unknown
+        name and a wrong password) or 429 when too many attempts failed."""
+        key = name.lower()[:40]
+        if not self.by_address.peek(client) or not self.by_name.peek(key):
+            raise ActionError(429, "too many failed sign-ins; wait a few minutes")
+        async with self.store.session() as session:
+            row = (await session.scalars(select(UserRow).where(UserRow.name_key == key))).first()
+        stored = row.password if row is not None else _DUMMY
+        try:
+            await asyncio.to_thread(self.hasher.verify, stored, password)
+            ok = row is not None
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok or row is None:
+            self.by_address.allow(client)
+            self.by_name.allow(key)
+            raise ActionError(401, "wrong username or password")
+        return await self._open_session(row.id, row.name)
+
+    async def _open_session(self, user_id: int, name: str) -> tuple[User, str]:
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        expires = now() + datetime.timedelta(days=SESSION_DAYS)
+        await self.store.write(lambda c: c.execute(insert(SessionRow).values(
+            key=_digest(token), user_id=user_id, csrf=csrf, expires=expires)))
+        return User(user_id, name, csrf), token
+
+    async def user(self, token: str | None) -> User | None:
+        """The user of a session cookie, or ``None`` (no cookie, unknown or expired)."""
+        if not token or len(token) > 100:
+            return None
+        async with self.store.session() as session:
+            found = (await session.execute(
+                select(UserRow.id, UserRow.name, SessionRow.csrf, SessionRow.expires)
+                .join(SessionRow, SessionRow.user_id == UserRow.id)
+                .where(SessionRow.key == _digest(token)))).first()
+        if found is None:
+            return None
+        expires = found.expires if found.expires.tzinfo else found.expires.replace(
+            tzinfo=datetime.UTC)
+        if expires < now():
+            return None
+        return User(found.id, found.name, found.csrf)
+
+    async def sign_out(self, token: str) -> None:
+        await self.store.write(lambda c: c.execute(
+            delete(SessionRow).where(SessionRow.key == _digest(token))))
+
+    async def change_password(self, user: User, old: str, new: str, token: str) -> None:
+        """Replace the password after checking the old one; every other session of the
+        account ends."""
+        _check_password(new)
+        async with self.store.session() as session:
+            row = await session.get(UserRow, user.id)
+        assert row is not None
+        try:
+            await asyncio.to_thread(self.hasher.verify, row.password, old)
+        except (VerificationError, InvalidHashError):
+            raise ActionError(403, "the current password is wrong") from None
+        hashed = await asyncio.to_thread(self.hasher.hash, new)
+
+        def work(connection: Connection) -> None:
+            connection.execute(update(UserRow).where(UserRow.id == user.id)
+                               .values(password=hashed))
+            connection.execute(delete(SessionRow).where(
+                SessionRow.user_id == user.id, SessionRow.key != _digest(token)))
+
+        await self.store.write(work)
+
+    async def find(self, name: str) -> tuple[int, str] | None:
+        """(id, name as written) of the account called ``name`` (any case), or ``None``."""
+        async with self.store.session() as session:
+            found = (await session.execute(select(UserRow.id, UserRow.name).where(
+                UserRow.name_key == name.lower()[:40]))).first()
+        return (found.id, found.name) if found else None
+
+
+def _insert_user(connection: Connection, values: dict[str, object]) -> int:
+    key = connection.execute(insert(UserRow).values(**values)).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def csrf_matches(user: User, header: str | None) -> bool:
+    return bool(header) and hmac.compare_digest(user.csrf, header or "")
+
+
+#: verified against when the username is unknown, so that both answers take as long
+_DUMMY = PasswordHasher().hash(secrets.token_urlsafe(16))

@@ -1,0 +1,207 @@
+"""Seeks: a signed-in player asks for an opponent (game, rule set, clock, rated or casual,
+rating range, colour); another accepts it with one click, or quick pairing matches two
+compatible seeks.  A seek is listed while its poster's lobby keeps asking about it (every few
+seconds): a poster who left stops being offered."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..core import LudotecaError
+from ..games import resolve
+from .clock import TimeControl
+from .errors import ActionError
+from .people import User, UserRow
+from .ratings import RatingRow, category, current
+from .store import Base, Store, now
+
+__all__ = ["SeekRow", "Seeks"]
+
+SEEN_SECONDS = 20  # a seek whose poster has not asked about it for this long is not offered
+SEEKS_PER_PLAYER = 3
+COLOURS = ("white", "black", "random")
+
+
+class SeekRow(Base):
+    """An open request for a game (``game_id`` set once accepted)."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[str] = mapped_column(String(200))
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    colour: Mapped[str] = mapped_column(String(8))  # the poster's: white, black or random
+    min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    seen: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now,
+                                                    index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+@dataclass(frozen=True)
+class SeekSpec:
+    """What a seek asks for, checked."""
+
+    game: str
+    rules: str
+    clock: str | None
+    rated: bool
+    colour: str
+    min_rating: int | None
+    max_rating: int | None
+
+
+#: opens a game between two accounts: (spec, white (id, name), black (id, name), game id)
+Opener = Callable[[SeekSpec, tuple[int, str], tuple[int, str], str], Awaitable[None]]
+
+
+def check(game: str, rules: str | None, clock: str | None, rated: bool, colour: str,
+          min_rating: int | None, max_rating: int | None) -> SeekSpec:
+    """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
+    try:
+        game_cls, ruleset = resolve(game, rules or None)
+        control = TimeControl.parse(clock) if clock else None
+    except (LudotecaError, ValueError) as error:
+        raise ActionError(400, str(error)) from None
+    if colour not in COLOURS:
+        raise ActionError(400, f"colour is white, black or random, not {colour!r}")
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise ActionError(400, "the lowest rating is above the highest")
+    return SeekSpec(game_cls.name, str(ruleset), str(control) if control else None, rated,
+                    colour, min_rating, max_rating)
+
+
+class Seeks:
+    """The seeks in the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def rating(self, user_id: int, game: str, clock: str | None) -> float:
+        """A player's current rating for a game and time control (a new player's if none)."""
+        async with self.store.session() as session:
+            row = await session.get(RatingRow, (user_id, game, category(clock)))
+        return round(current(row).rating) if row is not None else 1500
+
+    async def post(self, user: User, spec: SeekSpec) -> str:
+        async with self.store.session() as session:
+            mine = len((await session.scalars(select(SeekRow.id).where(
+                SeekRow.user_id == user.id, SeekRow.game_id.is_(None)))).all())
+        if mine >= SEEKS_PER_PLAYER:
+            raise ActionError(429, f"at most {SEEKS_PER_PLAYER} open seeks at once; cancel one")
+        seek_id = secrets.token_urlsafe(8)
+        at = now()
+        await self.store.write(lambda c: c.execute(insert(SeekRow).values(
+            id=seek_id, user_id=user.id, game=spec.game, rules=spec.rules, clock=spec.clock,
+            rated=spec.rated, colour=spec.colour, min_rating=spec.min_rating,
+            max_rating=spec.max_rating, created=at, seen=at)))
+        return seek_id
+
+    async def open(self) -> list[dict[str, Any]]:
+        """The seeks on offer, newest first, with their posters' names and ratings."""
+        since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
+        async with self.store.session() as session:
+            rows = (await session.execute(
+                select(SeekRow, UserRow.name).join(UserRow, UserRow.id == SeekRow.user_id)
+                .where(SeekRow.game_id.is_(None), SeekRow.seen >= since)
+                .order_by(SeekRow.created.desc()).limit(100))).all()
+        return [{**_brief(seek), "player": name,
+                 "rating": await self.rating(seek.user_id, seek.game, seek.clock)}
+                for seek, name in rows]
+
+    async def mine(self, user: User) -> list[dict[str, Any]]:
+        """The poster's seeks, open or just accepted (then with the game's id); asking keeps
+        the open ones on offer."""
+        at = now()
+        await self.store.write(lambda c: c.execute(update(SeekRow).where(
+            SeekRow.user_id == user.id, SeekRow.game_id.is_(None)).values(seen=at)))
+        async with self.store.session() as session:
+            rows = (await session.scalars(select(SeekRow).where(
+                SeekRow.user_id == user.id).order_by(SeekRow.created.desc()).limit(20))).all()
+        return [_brief(seek) for seek in rows]
+
+    async def cancel(self, user: User, seek_id: str) -> None:
+        done = await self.store.write(lambda c: c.execute(delete(SeekRow).where(
+            SeekRow.id == seek_id, SeekRow.user_id == user.id,
+            SeekRow.game_id.is_(None))).rowcount)
+        if not done:
+            raise ActionError(404, "no open seek of yours with that id")
+
+    async def accept(self, user: User, seek_id: str, opener: Opener) -> str:
+        """Accept a seek: the new game's id (409 if it was taken or withdrawn first, 403 if
+        it is your own or your rating is outside its range)."""
+        async with self.store.session() as session:
+            seek = await session.get(SeekRow, seek_id)
+            poster = await session.get(UserRow, seek.user_id) if seek else None
+        if seek is None or poster is None or seek.game_id is not None:
+            raise ActionError(409, "that seek is no longer open")
+        if seek.user_id == user.id:
+            raise ActionError(403, "that is your own seek")
+        mine = await self.rating(user.id, seek.game, seek.clock)
+        if (seek.min_rating is not None and mine < seek.min_rating) or (
+                seek.max_rating is not None and mine > seek.max_rating):
+            raise ActionError(403, f"the seek is for ratings {seek.min_rating or '…'} to "
+                                   f"{seek.max_rating or '…'}; yours is {mine:.0f}")
+        game_id = secrets.token_urlsafe(8)
+        claimed = await self.store.write(lambda c: c.execute(update(SeekRow).where(
+            SeekRow.id == seek_id, SeekRow.game_id.is_(None)).values(game_id=game_id)).rowcount)
+        if not claimed:
+            raise ActionError(409, "that seek was taken a moment ago")
+        colour = seek.colour if seek.colour != "random" else secrets.choice(["white", "black"])
+        them, me = (poster.id, poster.name), (user.id, user.name)
+        white, black = (them, me) if colour == "white" else (me, them)
+        spec = SeekSpec(seek.game, seek.rules, seek.clock, seek.rated, seek.colour,
+                        seek.min_rating, seek.max_rating)
+        await opener(spec, white, black, game_id)
+        return game_id
+
+    async def quick(self, user: User, spec: SeekSpec, opener: Opener) -> dict[str, str]:
+        """Accept the oldest compatible seek on offer (same game, rule set, clock and rated
+        or not; your rating in its range; its poster's in yours), or post this one:
+        ``{"game": id}`` or ``{"seek": id}``."""
+        since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
+        async with self.store.session() as session:
+            rows = (await session.scalars(select(SeekRow).where(
+                SeekRow.game_id.is_(None), SeekRow.seen >= since, SeekRow.user_id != user.id,
+                SeekRow.game == spec.game, SeekRow.rules == spec.rules,
+                SeekRow.rated == spec.rated,
+                SeekRow.clock.is_(None) if spec.clock is None else SeekRow.clock == spec.clock,
+            ).order_by(SeekRow.created))).all()
+        for seek in rows:
+            theirs = await self.rating(seek.user_id, seek.game, seek.clock)
+            if (spec.min_rating is not None and theirs < spec.min_rating) or (
+                    spec.max_rating is not None and theirs > spec.max_rating):
+                continue
+            try:
+                return {"game": await self.accept(user, seek.id, opener)}
+            except ActionError:
+                continue  # taken meanwhile, or your rating is outside its range
+        return {"seek": await self.post(user, spec)}
+
+
+def _brief(seek: SeekRow) -> dict[str, Any]:
+    return {"id": seek.id, "game": seek.game, "rules": seek.rules, "clock": seek.clock,
+            "rated": seek.rated, "colour": seek.colour, "min_rating": seek.min_rating,
+            "max_rating": seek.max_rating, "game_id": seek.game_id}
