@@ -25,3 +25,23 @@ def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LUDOTECA_CACHE", str(path))
         yield path
+
+
+@pytest.fixture(scope="session")
+def postgres_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """The port of a throw-away PostgreSQL cluster shared by the session's tests (each makes
+    its own database with ``tests.postgres.database``)."""
+    from .postgres import INITDB, cluster
+
+    need_here(INITDB, "PostgreSQL's server programs")
+    with cluster(tmp_path_factory.mktemp("postgres")) as port:
+        yield port
+
+
+def need_here(available: object, what: str) -> None:
+    """Like :func:`need`, for one test (or fixture) rather than a module."""
+    if available:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing under CI (scripts/test installs it)", pytrace=False)
+    pytest.skip(f"{what} is not installed (scripts/test installs it)")

@@ -5,13 +5,6 @@ cluster is created in a temporary folder (as user ``nobody`` when the tests run 
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 
@@ -19,37 +12,14 @@ from ludoteca.server import create_app
 
 from . import test_server_api as api
 from .conftest import need
+from .postgres import INITDB, database
 
-INITDB = shutil.which("initdb") or next(
-    (str(p) for p in sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)),
-    None)
 need(INITDB, "PostgreSQL's server programs")
 
 
 @pytest.fixture(scope="module")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("postgres")
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        os.chmod(folder, 0o777)
-        for parent in folder.parents:
-            if parent == Path("/"):
-                break
-            os.chmod(parent, os.stat(parent).st_mode | 0o005)
-        prefix = ["runuser", "-u", "nobody", "--"]
-    pg_ctl = str(Path(str(INITDB)).with_name("pg_ctl"))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    data = folder / "data"
-    subprocess.run([*prefix, str(INITDB), "-D", str(data), "-A", "trust", "-U", "ludoteca"],
-                   check=True, capture_output=True)
-    subprocess.run([*prefix, pg_ctl, "-D", str(data), "-w", "-l", str(folder / "log"), "-o",
-                    f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
-                   check=True, capture_output=True)
-    yield f"postgresql+asyncpg://ludoteca@127.0.0.1:{port}/postgres"
-    subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-                   capture_output=True)
+def postgres(postgres_port: int) -> str:
+    return database(postgres_port, "api")
 
 
 def test_games_are_played_and_guarded_on_postgres(postgres: str) -> None:

@@ -53,19 +53,24 @@ def clean(text: str) -> str:
     return tidy
 
 
-def line(room: str, name: str, text: str, at: datetime.datetime) -> dict[str, Any]:
-    """The chat message sent to pages."""
+def line(number: int, room: str, name: str, text: str, at: datetime.datetime
+         ) -> dict[str, Any]:
+    """The chat message sent to pages (``id``: the line's number, increasing: a page that
+    gets a line both live and in the history it asked for shows it once)."""
     at = at if at.tzinfo else at.replace(tzinfo=datetime.UTC)
-    return {"type": "chat", "room": room, "name": name, "text": text, "at": at.isoformat()}
+    return {"type": "chat", "id": number, "room": room, "name": name, "text": text,
+            "at": at.isoformat()}
 
 
 async def say(store: Store, game_id: str, room: str, user: int | None, name: str,
               text: str) -> dict[str, Any]:
     """Store a line; the message to send to the room."""
     tidy, at, name = clean(text), now(), name[:40]
-    await store.write(lambda c: c.execute(insert(ChatRow).values(
-        game_id=game_id, room=room, user_id=user, name=name, text=tidy, at=at)))
-    return line(room, name, tidy, at)
+    number = await store.write(lambda c: c.execute(insert(ChatRow).values(
+        game_id=game_id, room=room, user_id=user, name=name, text=tidy, at=at)
+    ).inserted_primary_key)
+    assert number is not None
+    return line(int(number[0]), room, name, tidy, at)
 
 
 async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]:
@@ -74,4 +79,4 @@ async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]
         rows = (await session.scalars(select(ChatRow).where(
             ChatRow.game_id == game_id, ChatRow.room == room)
             .order_by(ChatRow.id.desc()).limit(HISTORY))).all()
-    return [line(row.room, row.name, row.text, row.at) for row in reversed(rows)]
+    return [line(row.id, row.room, row.name, row.text, row.at) for row in reversed(rows)]

@@ -345,6 +345,7 @@ class ChatMessage(BaseModel):
     """A line of chat (its text is plain text: pages never read it as markup)."""
 
     type: Literal["chat"]
+    id: int
     room: Literal["players", "spectators"]
     name: str
     text: str

@@ -78,7 +78,7 @@ async def cancel_seek(found: SeeksDep, user: SignedIn, seek_id: str) -> dict[str
     return {"ok": True}
 
 
-@router.post("/seeks/{seek_id}/accept")
+@router.post("/seeks/{seek_id}/accept", status_code=201)
 async def accept_seek(found: SeeksDep, hub: HubDep, user: SignedIn,
                       seek_id: str) -> dict[str, str]:
     """Accept a seek: the new game (your seat is your account's)."""
