@@ -521,8 +521,9 @@ def serious_violations(page: Any) -> list[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_passes_the_audit_and_is_pictured(browser: Any, server: str,
                                                       scheme: str) -> None:
-    """Lobby, game, review and the 404 page, at 1366x768 and 390x844: no serious accessibility
-    violation (axe-core), and a screenshot of each in ``test-output/screenshots``."""
+    """Lobby, game, review, account, finished games, leaderboard and the 404 page, at 1366x768
+    and 390x844: no serious accessibility violation (axe-core), and a screenshot of each in
+    ``test-output/screenshots`` (profiles are pictured by the rated game's test)."""
     for width, height in ((1366, 768), (390, 844)):
         context = browser.new_context(color_scheme=scheme, bypass_csp=True,
                                       viewport={"width": width, "height": height})
@@ -532,7 +533,9 @@ def test_every_page_passes_the_audit_and_is_pictured(browser: Any, server: str,
             point(page, "d2").click()
             wait_moves(page, 1)
             pages = {"game": page.url, "lobby": server + "/", "review": server + "/review",
-                     "missing": server + "/game/no-such-game"}
+                     "missing": server + "/game/no-such-game",
+                     "account": server + "/account", "finished": server + "/games",
+                     "leaderboard": server + "/leaderboard"}
             for name, url in pages.items():
                 page.goto(url)
                 page.wait_for_selector("header.top #theme")
@@ -739,3 +742,101 @@ def test_the_lobby_lists_an_open_game_until_its_creator_cancels_it(page: Any, se
     page.goto(server + "/")
     page.wait_for_selector("#open li")
     assert page.locator(f'#open a[href="{game.removeprefix(server)}"]').count() == 0
+
+
+def sign_up_in_browser(page: Any, server: str, name: str) -> None:
+    page.goto(server + "/account")
+    page.fill("#up-name", name)
+    page.fill("#up-password", "a long password")
+    page.click("#sign-up-form button[type=submit]")
+    page.wait_for_url(server + "/")
+    page.wait_for_selector("#me")
+    assert page.inner_text("#me") == name
+
+
+def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -> None:
+    from . import glicko2_reference
+
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True,
+                                    accept_downloads=True) for _ in range(3)]
+    ann, bob, eve = (c.new_page() for c in contexts)
+    try:
+        sign_up_in_browser(ann, server, "Annie")
+        sign_up_in_browser(bob, server, "Bobby")
+        # Ann offers a rated five-minute game of Nine Men's Morris, playing White
+        ann.check('input[name="game"][value="morris"]')
+        ann.select_option("#seek-clock", "5+0")
+        ann.select_option("#seek-colour", "white")
+        ann.check("#seek-rated")
+        ann.click("#post-seek")
+        ann.locator("#seek-status", has_text="on offer").wait_for()
+        offer = bob.locator("#seeks li", has_text="Annie")
+        offer.wait_for()
+        assert "rated" in offer.inner_text() and "(1500)" in offer.inner_text()
+        offer.locator("button", has_text="Accept").click()
+        bob.wait_for_url("**/game/*")
+        ann.wait_for_url(bob.url)  # Ann's lobby opens the game once her seek is taken
+        for page in (ann, bob):
+            page.wait_for_selector("#board .pt")
+        assert "Annie (1500?" in ann.inner_text(".player.white")
+        point(ann, "d6").click()
+        assert wait_moves(bob, 1) == ["d6"]
+        # chat between the players: plain text, never markup; spectators have their own room
+        bob.fill("#chat-input", "good luck <img src=x id=injected>")
+        bob.press("#chat-input", "Enter")
+        line = ann.locator("#chat-lines li", has_text="good luck")
+        line.wait_for()
+        assert line.inner_text() == "Bobby:good luck <img src=x id=injected>"
+        assert ann.locator("#injected").count() == 0
+        eve.goto(bob.url)
+        eve.wait_for_selector("#board .pt")
+        eve.wait_for_selector("#chat:not([hidden])")
+        assert eve.locator("#chat-lines li").count() == 0  # the players' room is not hers
+        eve.fill("#chat-input", "hello from the stands")
+        eve.press("#chat-input", "Enter")
+        eve.locator("#chat-lines li", has_text="hello from the stands").wait_for()
+        bob.fill("#chat-input", "your move")
+        bob.press("#chat-input", "Enter")
+        ann.locator("#chat-lines li", has_text="your move").wait_for()
+        assert ann.locator("#chat-lines li", has_text="stands").count() == 0
+        # muting the opponent hides their lines
+        ann.check("#mute")
+        assert ann.locator("#chat-lines li", has_text="your move").is_hidden()
+        # Bob resigns: both ratings change as Glicko-2 says (a second implementation)
+        bob.once("dialog", lambda dialog: dialog.accept())
+        bob.click("#resign")
+        win = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 1.0)])
+        loss = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 0.0)])
+        for page in (ann, bob):
+            page.wait_for_selector("dialog#result[open]")
+            page.click("#result-close")
+        gain = round(win[0]) - 1500
+        ann.wait_for_function(
+            f"document.querySelector('.player.white').innerText.includes('+{gain}')")
+        assert f"Annie ({round(win[0])}? +{gain})" in ann.inner_text(".player.white")
+        assert f"Bobby ({round(loss[0])}? \u2212{1500 - round(loss[0])})" in \
+            ann.inner_text(".player.black")
+        game_url = ann.url
+        # the profiles show the game and the new ratings; the record downloads
+        for page, name, expected in ((ann, "Annie", win), (bob, "Bobby", loss)):
+            page.click("#me")
+            page.wait_for_url(f"**/players/{name}")
+            page.wait_for_selector("#ratings table")
+            assert f"{round(expected[0])}?" in page.inner_text("#ratings")
+            assert page.locator("#chart polyline").count() == 1
+            row = page.locator("#games tr", has=page.locator(
+                f'a[href="{game_url.removeprefix(server)}"]'))
+            assert "1-0" in row.inner_text()
+            shot(page, f"profile-{name}")
+        with ann.expect_download() as download:
+            ann.locator("#games a", has_text="Record").first.click()
+        text = Path(download.value.path()).read_text()
+        assert '[White "Annie"]' in text and '[Black "Bobby"]' in text and "1-0" in text
+        # the finished games list finds it by player and result
+        ann.goto(server + "/games?player=bobby&result=1-0")
+        ann.wait_for_selector("#games table")
+        assert ann.locator(f'#games a[href="{game_url.removeprefix(server)}"]').count() == 1
+        shot(ann, "finished-games")
+    finally:
+        for context in contexts:
+            context.close()

@@ -1,4 +1,5 @@
-"""The HTML pages (the lobby, a game, the review page); their scripts are static files."""
+"""The HTML pages (the lobby, a game, the review page, the account page, profiles, finished
+games, the leaderboard); their scripts are static files."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from ..deps import HubDep
+from ..deps import AccountsDep, HubDep
 from ..errors import ActionError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -33,3 +34,25 @@ async def game_page(hub: HubDep, game_id: str) -> FileResponse:
 @router.get("/review")
 async def review_page() -> FileResponse:
     return FileResponse(STATIC / "review.html")
+
+
+@router.get("/account")
+async def account_page() -> FileResponse:
+    return FileResponse(STATIC / "account.html")
+
+
+@router.get("/players/{name}")
+async def profile_page(accounts: AccountsDep, name: str) -> FileResponse:
+    if await accounts.find(name) is None:
+        return FileResponse(STATIC / "missing.html", status_code=404)
+    return FileResponse(STATIC / "profile.html")
+
+
+@router.get("/games")
+async def finished_page() -> FileResponse:
+    return FileResponse(STATIC / "finished.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(STATIC / "leaderboard.html")

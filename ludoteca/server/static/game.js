@@ -1,5 +1,6 @@
 // The game page: draws what the server sends and sends the player's intents.  It holds no rules:
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
+import { send as request } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { afterMove, drawMoves, numbered } from "/static/moves.js";
 
@@ -40,6 +41,8 @@ function connect() {
     else if (message.type === "error") notice(message.message);
     else if (message.type === "hint") showHint(message);
     else if (message.type === "review") showReview(message.mistakes);
+    else if (message.type === "chat") showChat([message]);
+    else if (message.type === "chat_history") showChat(message.lines);
   };
   socket.onclose = (event) => {
     if (event.code === 4404) { $("status").textContent = "There is no such game."; return; }
@@ -141,6 +144,8 @@ function receive(next) {
     flipped = stored === null ? view.you.length === 1 && view.you[0] === "black" : stored === "1";
   }
   board.flipped = flipped;
+  applyChatOptions();
+  if (ended || !ratings) loadRatings();
   if (premove.length && !(view.status === "live" && view.you.length === 1)) premove = [];
   if (premove.length && mine()) playPremove();
   else render();
@@ -345,7 +350,10 @@ function renderStatus(extra) {
     }).length;
     const who = document.createElement("span");
     who.className = "who";
-    who.textContent = `${colourName(colour)}: ${p.label}${you} · ${men} on the board`;
+    const name = p.account ? document.createElement("a") : document.createTextNode(p.label);
+    if (p.account) { name.href = `/players/${encodeURIComponent(p.account)}`; name.textContent = p.account; }
+    const rating = ratings && ratings[colour] ? ratingLabel(ratings[colour]) : "";
+    who.append(`${colourName(colour)}: `, name, `${rating}${you} · ${men} on the board`);
     who.title = who.textContent;
     div.append(who);
     if (view.clock) {
@@ -358,6 +366,66 @@ function renderStatus(extra) {
   }
   clockReceived = performance.now();
   tick();
+}
+
+// The players' ratings (accounts only): fetched when the page opens and when the game ends,
+// shown as "(1500?)" and, after a rated game, the change.
+let ratings = null;
+
+function ratingLabel(r) {
+  const change = r.change === null || r.change === undefined ? ""
+    : ` ${r.change >= 0 ? "+" : "−"}${Math.abs(r.change)}`;
+  return ` (${r.rating}${r.provisional ? "?" : ""}${change})`;
+}
+
+async function loadRatings() {
+  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/ratings`);
+  if (!answer.ok) return;
+  ratings = await answer.json();
+  if (view) renderStatus({});
+}
+
+// Chat: the players' room for players, the spectators' room for everyone else (the server
+// decides); lines are shown as text, never markup.  Muting the opponent and turning chat off
+// are remembered in this browser.
+const seenLines = new Set();
+let muted = localStorage.getItem(`ludoteca:mute:${gameId}`) === "1";
+let chatOff = localStorage.getItem("ludoteca:chat") === "off";
+
+function chatRoom() { return view && view.you.length ? "players" : "spectators"; }
+
+function showChat(lines) {
+  const list = $("chat-lines");
+  for (const line of lines) {
+    if (seenLines.has(line.id)) continue;
+    seenLines.add(line.id);
+    const li = document.createElement("li");
+    li.dataset.room = line.room;
+    li.dataset.mine = String(view !== null && line.room === "players" && isMine(line.name));
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${line.name}:`;
+    li.append(who, document.createTextNode(line.text));
+    list.appendChild(li);
+  }
+  applyChatOptions();
+  list.scrollTop = list.scrollHeight;
+}
+
+function isMine(name) {
+  return view.you.some((c) => view.players[c].label === name || view.players[c].account === name);
+}
+
+function applyChatOptions() {
+  $("chat").hidden = !view || view.mode === "hotseat";
+  $("mute-label").hidden = chatRoom() !== "players" || view.mode !== "online";
+  $("mute").checked = muted;
+  $("chat-off").checked = chatOff;
+  $("chat-form").hidden = chatOff;
+  $("chat-lines").hidden = chatOff;
+  for (const li of $("chat-lines").children) {
+    li.hidden = muted && li.dataset.room === "players" && li.dataset.mine === "false";
+  }
 }
 
 // Clocks tick here between the server's snapshots; the server alone decides a loss on time.
@@ -451,9 +519,7 @@ async function browse(target) {
   if (ply === view.ply) { viewing = null; render(); return; }
   if (!positions || positions.length <= view.ply) {
     const record = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
-    const answer = await fetch("/api/records/replay", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ text: await record.text() }) });
+    const answer = await request("/api/records/replay", { text: await record.text() });
     const data = await answer.json();
     if (!answer.ok) { notice(data.error); return; }
     positions = data.positions;
@@ -490,6 +556,23 @@ function showHint(found) {
 }
 
 $("undo").onclick = () => send({ type: "undo" });
+$("chat-form").onsubmit = (event) => {
+  event.preventDefault();
+  const text = $("chat-input").value.trim();
+  if (!text) return;
+  send({ type: "chat", room: chatRoom(), text });
+  $("chat-input").value = "";
+};
+$("mute").onchange = () => {
+  muted = $("mute").checked;
+  localStorage.setItem(`ludoteca:mute:${gameId}`, muted ? "1" : "0");
+  applyChatOptions();
+};
+$("chat-off").onchange = () => {
+  chatOff = $("chat-off").checked;
+  localStorage.setItem("ludoteca:chat", chatOff ? "off" : "on");
+  applyChatOptions();
+};
 $("sound").onclick = () => {
   soundOn = !soundOn;
   localStorage.setItem("ludoteca:sound", soundOn ? "on" : "off");
@@ -523,9 +606,7 @@ $("copy-invite").onclick = async () => {
 };
 $("join-button").onclick = async () => {
   const name = (localStorage.getItem("ludoteca:name") || "").trim();
-  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/join`, {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name: name || null }) });
+  const answer = await request(`/api/games/${encodeURIComponent(gameId)}/join`, { name: name || null });
   const data = await answer.json();
   if (!answer.ok) { notice(data.error); return; }
   localStorage.setItem(tokenKey, data.token);

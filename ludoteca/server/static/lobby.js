@@ -1,4 +1,5 @@
 // The lobby: choose a game, rule set and opponent; list open games and games to watch.
+import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -72,6 +73,7 @@ function showOpponent() {
   $("level-label").hidden = opponent() !== "computer";
   $("colour-label").hidden = opponent() === "hotseat";
   $("clock-label").hidden = opponent() === "computer";
+  $("rated-label").hidden = !(signedIn && opponent() === "online");
 }
 
 function describe(row, open) {
@@ -121,18 +123,104 @@ async function start(event) {
                  colour: $("colour").value, level: Number($("level").value),
                  position: $("position").value.trim() || null,
                  clock: opponent() === "computer" ? null : $("clock").value || null,
-                 name: $("name").value.trim() || null };
-  localStorage.setItem("ludoteca:name", $("name").value.trim());
-  const answer = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-                                             body: JSON.stringify(body) });
+                 name: $("name").value.trim() || null,
+                 rated: signedIn && opponent() === "online" && $("rated").checked };
+  if (!signedIn) localStorage.setItem("ludoteca:name", $("name").value.trim());
+  const answer = await send("/api/games", body);
   const data = await answer.json();
   if (!answer.ok) { $("error").textContent = data.error; $("error").hidden = false; return; }
   localStorage.setItem(`ludoteca:${data.id}`, Object.values(data.tokens)[0]);
   location.href = data.url;
 }
 
+// Seeks: listed for everyone; a signed-in player posts one (the form's game, rule set, clock,
+// colour and rated box), accepts another's, or asks for quick pairing.  While this page has a
+// seek of its own on offer it asks about it every two seconds, and opens the game once taken.
+let signedIn = false;
+let myName = null;
+
+function seekBody() {
+  const rating = (id) => ($(id).value === "" ? null : Number($(id).value));
+  return { game: chosen().name, rules: ruleSpec(), clock: $("seek-clock").value || null,
+           rated: $("seek-rated").checked, colour: $("seek-colour").value,
+           min_rating: rating("min-rating"), max_rating: rating("max-rating") };
+}
+
+function seekStatus(text) { $("seek-status").textContent = text; }
+
+async function answerOf(response) {
+  const data = await response.json();
+  if (!response.ok) { seekStatus(data.error); return null; }
+  return data;
+}
+
+async function refreshSeeks() {
+  const answer = await fetch("/api/seeks");
+  if (answer.ok) {
+    const list = $("seeks");
+    list.replaceChildren();
+    for (const seek of await answer.json()) {
+      const li = document.createElement("li");
+      const game = catalogue.find((g) => g.name === seek.game);
+      const range = seek.min_rating !== null || seek.max_rating !== null
+        ? `, for ${seek.min_rating ?? "any"}–${seek.max_rating ?? "any"}` : "";
+      li.append(`${seek.player} (${seek.rating}) — ${game ? game.title : seek.game} (${seek.rules}), `
+        + `${seek.clock ? `clock ${seek.clock.replace("+", " min + ")} s` : "no clock"}, `
+        + `${seek.rated ? "rated" : "casual"}, plays ${seek.colour === "random" ? "either colour" : seek.colour}${range} `);
+      const button = document.createElement("button");
+      button.type = "button";
+      if (seek.player === myName) {
+        button.textContent = "Cancel";
+        button.onclick = async () => {
+          if (await answerOf(await send(`/api/seeks/${seek.id}`, undefined, "DELETE"))) refreshSeeks();
+        };
+      } else {
+        button.textContent = "Accept";
+        button.disabled = !signedIn;
+        button.onclick = async () => {
+          const data = await answerOf(await send(`/api/seeks/${seek.id}/accept`));
+          if (data) location.href = data.url;
+        };
+      }
+      li.appendChild(button);
+      list.appendChild(li);
+    }
+    if (!list.children.length) list.innerHTML = "<li>None yet.</li>";
+  }
+  if (signedIn) {
+    const mine = await fetch("/api/seeks/mine");
+    if (mine.ok) {
+      const taken = (await mine.json()).find((s) => s.game_id && posted.has(s.id));
+      if (taken) location.href = `/game/${taken.game_id}`;
+    }
+  }
+}
+const posted = new Set(JSON.parse(sessionStorage.getItem("ludoteca:seeks") || "[]"));
+
+function remember(seekId) {
+  posted.add(seekId);
+  sessionStorage.setItem("ludoteca:seeks", JSON.stringify([...posted]));
+  seekStatus("Your seek is on offer; the game opens here when someone accepts it.");
+  refreshSeeks();
+}
+
 async function main() {
+  const who = await whoAmI();
+  signedIn = Boolean(who.name);
+  myName = who.name;
   $("name").value = localStorage.getItem("ludoteca:name") || "";
+  $("name-label").hidden = signedIn;  // a signed-in player plays under the account's name
+  $("seek-form").hidden = !signedIn;
+  $("seek-hint").hidden = signedIn;
+  $("post-seek").onclick = async () => {
+    const data = await answerOf(await send("/api/seeks", seekBody()));
+    if (data) remember(data.id);
+  };
+  $("quick").onclick = async () => {
+    const data = await answerOf(await send("/api/seeks/quick", seekBody()));
+    if (data && data.game) location.href = `/game/${data.game}`;
+    else if (data) remember(data.seek);
+  };
   catalogue = await (await fetch("/api/catalogue")).json();
   const titles = catalogue.map((g) => g.title);
   $("heading").textContent = `Play ${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
@@ -151,6 +239,8 @@ async function main() {
   showOpponent();
   refresh();
   setInterval(refresh, 5000);
+  refreshSeeks();
+  setInterval(refreshSeeks, 2000);
 }
 
 main();

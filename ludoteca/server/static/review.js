@@ -1,4 +1,5 @@
 // Step through an imported record: the server replays it and sends every position.
+import { send } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { afterMove, drawMoves } from "/static/moves.js";
 
@@ -25,8 +26,7 @@ function go(target) {
 
 $("load").onsubmit = async (event) => {
   event.preventDefault();
-  const answer = await fetch("/api/records/replay", { method: "POST", headers: { "Content-Type": "application/json" },
-                                                      body: JSON.stringify({ text: $("record").value }) });
+  const answer = await send("/api/records/replay", { text: $("record").value });
   const data = await answer.json();
   $("notice").hidden = answer.ok;
   if (!answer.ok) { $("notice").textContent = data.error; return; }

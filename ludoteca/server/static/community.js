@@ -1,0 +1,60 @@
+// What the community pages share: a finished game as a table row, and the page skeleton's
+// helpers.  Names come from the server as text and are only ever set as text.
+export const $ = (id) => document.getElementById(id);
+
+function cell(row, content) {
+  const td = document.createElement("td");
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content;
+  row.appendChild(td);
+  return td;
+}
+
+function link(href, text) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+function seat(player) {
+  if (player.computer) return document.createTextNode(`Computer (${player.computer})`);
+  if (player.account) return link(`/players/${encodeURIComponent(player.account)}`, player.account);
+  return document.createTextNode(player.name || "Guest");
+}
+
+// A row: date, players, game and rule set, result (and how), moves, replay and record links.
+export function gameRow(game) {
+  const row = document.createElement("tr");
+  cell(row, new Date(game.ended).toLocaleDateString());
+  const players = document.createElement("span");
+  players.append(seat(game.white), " v ", seat(game.black));
+  cell(row, players);
+  cell(row, `${game.rules}${game.clock ? `, ${game.clock}` : ""}${game.rated ? ", rated" : ""}`);
+  cell(row, game.result === "*" ? "unfinished" : `${game.result}${game.termination ? ` (${game.termination})` : ""}`);
+  cell(row, String(game.moves));
+  const links = document.createElement("span");
+  links.append(link(`/game/${game.id}`, "Replay"), " · ",
+               link(`/api/games/${game.id}/record`, "Record"));
+  cell(row, links);
+  return row;
+}
+
+export function table(headings) {
+  const t = document.createElement("table");
+  t.className = "listing";
+  const head = t.createTHead().insertRow();
+  for (const text of headings) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.appendChild(th);
+  }
+  t.createTBody();
+  return t;
+}
+
+export const GAME_HEADINGS = ["Date", "Players", "Rule set", "Result", "Moves", ""];
+
+export function ratingText(r) {
+  return `${r.rating}${r.provisional ? "?" : ""}`;
+}

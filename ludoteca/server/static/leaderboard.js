@@ -1,0 +1,25 @@
+// The best established ratings of a game and time control.
+import "/static/account.js";
+import { $, table } from "/static/community.js";
+
+async function show() {
+  const query = new URLSearchParams({ game: $("game").value, category: $("category").value });
+  const rows = await (await fetch(`/api/leaderboard?${query}`)).json();
+  const board = table(["#", "Player", "Rating", "Deviation", "Rated games"]);
+  rows.forEach((r, i) => {
+    const row = board.tBodies[0].insertRow();
+    row.insertCell().textContent = String(i + 1);
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(r.name)}`;
+    a.textContent = r.name;
+    row.insertCell().appendChild(a);
+    for (const text of [String(r.rating), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
+  });
+  $("board").replaceChildren(rows.length ? board : "No established rating yet.");
+}
+
+const catalogue = await (await fetch("/api/catalogue")).json();
+for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
+$("game").onchange = show;
+$("category").onchange = show;
+show();

@@ -1,0 +1,75 @@
+// A player's page: counts, ratings per game and time control, a chart of their history (SVG),
+// recent games.
+import "/static/account.js";
+import { $, GAME_HEADINGS, gameRow, ratingText, table } from "/static/community.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const name = decodeURIComponent(location.pathname.split("/").pop());
+
+function svg(tag, attrs, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent.appendChild(node);
+  return node;
+}
+
+// One line per game and category: the rating before the first rated game, then after each.
+function chart(history) {
+  const box = $("chart");
+  const series = new Map();
+  for (const h of history) {
+    const key = `${h.game} ${h.category}`;
+    if (!series.has(key)) series.set(key, [h.rating - h.change]);  // from the rating before
+    series.get(key).push(h.rating);
+  }
+  const all = [...series.values()].flat();
+  const low = Math.min(...all) - 20;
+  const high = Math.max(...all) + 20;
+  const longest = Math.max(...[...series.values()].map((s) => s.length), 2);
+  const width = 600;
+  const height = 240;
+  const x = (i) => 50 + (i * (width - 70)) / (longest - 1);
+  const y = (r) => height - 30 - ((r - low) * (height - 50)) / (high - low);
+  box.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  box.replaceChildren();
+  svg("line", { x1: 50, y1: height - 30, x2: width - 20, y2: height - 30, class: "axis" }, box);
+  svg("line", { x1: 50, y1: 20, x2: 50, y2: height - 30, class: "axis" }, box);
+  for (const r of [Math.ceil(low), Math.floor(high)]) {
+    svg("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = r;
+  }
+  let n = 0;
+  for (const [key, values] of series) {
+    const points = values.map((r, i) => `${x(i)},${y(r)}`).join(" ");
+    svg("polyline", { points, class: `series s${n}`, "data-series": key }, box);
+    values.forEach((r, i) => svg("circle", { cx: x(i), cy: y(r), r: 3, class: `dot s${n}` }, box));
+    svg("text", { x: x(values.length - 1) + 6, y: y(values.at(-1)) + 4, class: `tick s${n}` }, box).textContent = key;
+    n += 1;
+  }
+  $("chart-box").hidden = false;
+}
+
+const answer = await fetch(`/api/players/${encodeURIComponent(name)}`);
+const data = await answer.json();
+if (!answer.ok) {
+  $("notice").textContent = data.error;
+  $("notice").hidden = false;
+} else {
+  document.title = `Ludoteca — ${data.name}`;
+  $("title").textContent = data.name;
+  $("joined").textContent = `Joined ${new Date(data.joined).toLocaleDateString()}`;
+  const c = data.counts;
+  $("counts").textContent = `${c.wins} won, ${c.draws} drawn, ${c.losses} lost`;
+  const ratings = table(["Game", "Time control", "Rating", "Deviation", "Rated games"]);
+  for (const r of data.ratings) {
+    const row = ratings.tBodies[0].insertRow();
+    for (const text of [r.game, r.category, ratingText(r), `±${r.deviation}`, String(r.games)]) {
+      row.insertCell().textContent = text;
+    }
+  }
+  $("ratings").replaceChildren(data.ratings.length ? ratings : "No rated games yet.");
+  if (data.history.length) chart(data.history);
+  const games = table(GAME_HEADINGS);
+  for (const g of data.games) games.tBodies[0].appendChild(gameRow(g));
+  $("games").replaceChildren(data.games.length ? games : "No games yet.");
+  $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
+}
