@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ludoteca.server import create_app
@@ -344,3 +344,55 @@ def next_of(ws: Any, kind: str, also: tuple[str, ...] = ()) -> dict[str, Any]:
         if message["type"] == kind:
             return message
         assert message["type"] in ("state", "update", "chat_history", *also), message
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_community_migration_goes_down_and_up(request: pytest.FixtureRequest, kind: str,
+                                                  tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from ludoteca.server.store import MIGRATIONS, Store
+
+    address = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}" if kind == "sqlite" else database(
+        request.getfixturevalue("postgres_port"), f"m{secrets.token_hex(6)}")
+
+    def migrate(target: str) -> Any:
+        def work(connection: Any) -> None:
+            config = Config()
+            config.set_main_option("script_location", str(MIGRATIONS))
+            config.attributes["connection"] = connection
+            (command.upgrade if target == "head" else command.downgrade)(config, target)
+        return work
+
+    async def run() -> list[str]:
+        store = Store(address)
+        tables = []
+        for target in ("head", "0005", "head"):
+            async with store.engine.begin() as connection:
+                await connection.run_sync(migrate(target))
+                tables.append(",".join(sorted(await connection.run_sync(
+                    lambda c: inspect(c).get_table_names()))))
+        await store.close()
+        return tables
+
+    up, down, again = asyncio.run(run())
+    assert "users" in up and "chat" in up and "seeks" in up and up == again
+    assert "users" not in down and "games" in down
+
+
+def test_computer_games_count_in_the_history_unrated(client: TestClient) -> None:
+    eve = sign_up(client, "Eve")
+    with acting(client, eve) as csrf:
+        answer = client.post("/api/games", headers=csrf, json={
+            "game": "felli", "opponent": "computer", "level": 2, "colour": "white"})
+        game_id = answer.json()["id"]
+        assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
+                           json={"type": "resign"}).status_code == 200
+        assert client.post("/api/games", headers=csrf, json={
+            "game": "felli", "opponent": "computer", "rated": True}).status_code == 400
+    profile = client.get("/api/players/Eve").json()
+    (game,) = profile["games"]
+    assert game["id"] == game_id and game["black"]["computer"] == "level 2"
+    assert not game["rated"] and profile["ratings"] == []
+    assert profile["counts"] == {"wins": 0, "draws": 0, "losses": 1}

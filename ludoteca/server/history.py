@@ -94,10 +94,12 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
         mine = or_(GameRow.white_user == user.id, GameRow.black_user == user.id)
         won = or_(and_(GameRow.white_user == user.id, GameRow.result == "1-0"),
                   and_(GameRow.black_user == user.id, GameRow.result == "0-1"))
+        lost = or_(and_(GameRow.white_user == user.id, GameRow.result == "0-1"),
+                   and_(GameRow.black_user == user.id, GameRow.result == "1-0"))
         counts = (await session.execute(select(
             func.count().filter(won),
             func.count().filter(GameRow.result == "1/2-1/2"),
-            func.count().filter(GameRow.result.in_(("1-0", "0-1")) & ~won),
+            func.count().filter(lost),
         ).where(mine, GameRow.status == "over"))).one()
         recent = (await session.scalars(select(GameRow).where(mine).order_by(
             GameRow.updated.desc()).limit(20))).all()
