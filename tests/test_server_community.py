@@ -396,3 +396,37 @@ def test_computer_games_count_in_the_history_unrated(client: TestClient) -> None
     assert game["id"] == game_id and game["black"]["computer"] == "level 2"
     assert not game["rated"] and profile["ratings"] == []
     assert profile["counts"] == {"wins": 0, "draws": 0, "losses": 1}
+
+
+def test_the_leaderboard_shows_established_ratings_best_first(client: TestClient) -> None:
+    import datetime
+
+    from sqlalchemy import insert
+
+    from ludoteca.server.ratings import RatingRow
+
+    for name in ("Ann", "Bob", "Cleo", "Dan"):
+        sign_up(client, name)
+    ids = dict(query(client, "SELECT name, id FROM users"))
+    now = datetime.datetime.now(datetime.UTC)
+    rows = [("Ann", 1700.0, 60.0, now), ("Bob", 1800.0, 200.0, now),  # Bob: provisional
+            ("Cleo", 1600.0, 80.0, now),
+            ("Dan", 1900.0, 50.0, now - datetime.timedelta(days=400))]  # Dan: away too long
+
+    async def store() -> None:
+        engine = create_async_engine(client.app.state.url)  # type: ignore[attr-defined]
+        async with engine.begin() as connection:
+            await connection.execute(insert(RatingRow), [
+                {"user_id": ids[name], "game": "morris", "category": "blitz", "rating": rating,
+                 "deviation": deviation, "volatility": 0.06, "games": 12, "updated": when}
+                for name, rating, deviation, when in rows])
+        await engine.dispose()
+
+    asyncio.run(store())
+    board = client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json()
+    assert [(entry["name"], entry["rating"]) for entry in board] == [("Ann", 1700),
+                                                                    ("Cleo", 1600)]
+    assert client.get("/api/leaderboard", params={"game": "morris", "category": "rapid"}
+                      ).json() == []
+    assert client.get("/api/leaderboard", params={"game": "morris", "category": "bullet"}
+                      ).status_code == 400
