@@ -70,6 +70,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="build the solved tables not built yet (Felli with Mullahs, the Morris "
                         "tables) in the background at low priority; the levels use each table "
                         "once it is built")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="log lines for people, or one JSON object a line (with game ids)")
     p.set_defaults(handler=_serve)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
@@ -157,7 +159,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
     serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
-          tuple(args.origin), args.tables)
+          tuple(args.origin), args.tables, args.log_format)
     return 0
 
 

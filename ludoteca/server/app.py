@@ -126,16 +126,22 @@ def create_app(db_url: str | None = None, workers: int = 2,
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           workers: int = 2, open_browser: bool = False, api_docs: bool = False,
-          origins: tuple[str, ...] = (), tables: bool = False) -> None:
+          origins: tuple[str, ...] = (), tables: bool = False, log_format: str = "text"
+          ) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
     browser when asked; with ``tables``, building the missing solved tables in the background).
-    Game events are logged to standard error."""
+    Game events are logged to standard error, as text or JSON lines (``log_format``).  On
+    SIGTERM or Ctrl-C the server stops taking connections, closes every websocket with code
+    1012 (the pages reconnect, through a proxy to another process) and finishes what it was
+    writing."""
     import threading
     import webbrowser
 
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    from .logs import configure
+
+    configure(log_format)
     app = create_app(db_url, workers, api_docs=api_docs, origins=origins)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
@@ -148,4 +154,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
 
         start_building()
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, timeout_graceful_shutdown=10, log_config=None)

@@ -16,7 +16,7 @@ from prometheus_client import CollectorRegistry
 from ..ai.agents import Limit, parse_spec
 from ..ai.levels import levels
 from ..core import RuleSet
-from . import workers
+from . import logs, workers
 from .errors import ActionError
 from .live import LiveGame
 from .scheduler import JobMetrics, Scheduler
@@ -98,7 +98,7 @@ class Computer:
             mistakes = await asyncio.shield(live.review)
         except Exception:
             live.review = None
-            log.exception("review of game %s failed", game_id)
+            log.exception("review of game %s failed", game_id, extra=logs.game(game_id))
             raise ActionError(500, "the analysis failed; try again") from None
         self._reviews[game_id] = mistakes
         while len(self._reviews) > REVIEWS_KEPT:

@@ -26,7 +26,7 @@ from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
 from ..games import find_game, game_names, resolve
 from ..record import dumps, from_state
 from ..svg import board_view
-from . import chat, ratings, views
+from . import chat, logs, ratings, views
 from .clock import TimeControl, now_ms
 from .computer import REVIEW_LIMIT, Computer
 from .errors import ActionError
@@ -198,7 +198,7 @@ class Hub:
             await ratings.ensure(self.store, [u for u in users.values() if u is not None],
                                  game, row.clock)
         log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
-                 row.rules, mode, row.white, row.black)
+                 row.rules, mode, row.white, row.black, extra=logs.game(row.id))
         live = LiveGame(row, state)
         self.games[row.id] = live
         self._after_change(live)
@@ -232,7 +232,8 @@ class Hub:
                 for move in moves:
                     state.push(move)
             except LudotecaError as error:  # a stored game the engine no longer accepts
-                log.error("game %s cannot be replayed: %s", game_id, error)
+                log.error("game %s cannot be replayed: %s", game_id, error,
+                          extra=logs.game(game_id))
                 raise ActionError(500, f"game {game_id!r} cannot be replayed: {error}") from None
             live = LiveGame(row, state, used=time.monotonic())
             self.games[game_id] = live
@@ -278,7 +279,7 @@ class Hub:
             if row.rated and row.white_user is not None and row.black_user is not None:
                 await ratings.ensure(self.store, [row.white_user, row.black_user], row.game,
                                      row.clock)
-        log.info("game %s: a player joined as %s", game_id, colour)
+        log.info("game %s: a player joined as %s", game_id, colour, extra=logs.game(game_id))
         self._after_change(live)
         self.broadcast(live)
         return colour, token
@@ -444,7 +445,8 @@ class Hub:
         live.version += 1
         _update(live.row, changes)
         if outcome is not None:
-            log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
+            log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain(),
+                     extra=logs.game(live.row.id))
 
     async def _flag(self, live: LiveGame) -> None:
         """End the game: the side to move ran out of time."""
@@ -458,7 +460,8 @@ class Hub:
         await self.store.change(live.row.id, then=self._settle(live), draw_offer=None,
                                 undo_offer=None, **changes)
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
-        log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain())
+        log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain(),
+                 extra=logs.game(live.row.id))
 
     @staticmethod
     def _settle(live: LiveGame) -> Callable[[Connection], None] | None:
@@ -664,7 +667,8 @@ class Hub:
                 if live.version == version and live.computer_to_move():
                     await self._play(live, text, live.ply)
         except Exception:
-            log.exception("computer move failed in game %s", live.row.id)
+            log.exception("computer move failed in game %s", live.row.id,
+                          extra=logs.game(live.row.id))
             live.failed_for = version
         if live.thinking_for == version:
             live.thinking_for = None

@@ -242,6 +242,11 @@ class Store:
         async with self.engine.begin() as connection:
             await connection.run_sync(_upgrade)
 
+    async def ping(self) -> None:
+        """Raise unless the database answers a trivial query."""
+        async with self.engine.connect() as connection:
+            await connection.execute(select(1))
+
     async def close(self) -> None:
         await self.engine.dispose()
         if self._sync is not None:

@@ -1,12 +1,12 @@
-"""Operations: the server's metrics."""
+"""Operations: liveness and readiness for a load balancer, and the server's metrics."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from ..deps import Client, GuardsDep
+from ..deps import Client, GuardsDep, HubDep
 from ..errors import ActionError
 
 LOCAL = ("127.0.0.1", "::1", "testclient")  # clients that may read /metrics
@@ -19,3 +19,20 @@ async def metrics(guards: GuardsDep, client: Client) -> Response:
     if client not in LOCAL:
         raise ActionError(404, "not found")
     return Response(generate_latest(guards.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """The process is alive and its event loop answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(hub: HubDep) -> Response:
+    """The process can serve games: its database answers (503 otherwise, with the reason)."""
+    try:
+        await hub.store.ping()
+    except Exception as error:  # any failure to reach the store means: not ready
+        return JSONResponse({"status": "unavailable", "error": f"database: {error}"[:300]},
+                            status_code=503)
+    return JSONResponse({"status": "ready"})

@@ -46,7 +46,8 @@ function connect() {
   };
   socket.onclose = (event) => {
     if (event.code === 4404) { $("status").textContent = "There is no such game."; return; }
-    $("status").textContent = "Connection lost; reconnecting…";
+    $("status").textContent = event.code === 1012 ? "The server is restarting; reconnecting…"
+      : "Connection lost; reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };

@@ -1,0 +1,94 @@
+"""Operations: liveness and readiness, JSON log lines with game ids, and a graceful stop that
+closes websockets with 1012 so that pages reconnect."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from ludoteca.server import create_app
+from ludoteca.server.logs import JsonFormatter
+
+
+def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1)) as client:
+        assert client.get("/healthz").json() == {"status": "ok"}
+        assert client.get("/readyz").json() == {"status": "ready"}
+
+        async def broken() -> None:
+            raise OSError("connection refused")
+
+        monkeypatch.setattr(client.app.state.hub.store, "ping", broken)  # type: ignore[attr-defined]
+        answer = client.get("/readyz")
+        assert answer.status_code == 503
+        assert answer.json() == {"status": "unavailable",
+                                 "error": "database: connection refused"}
+        assert client.get("/healthz").status_code == 200  # alive, not ready
+
+
+def test_json_log_lines_name_their_game() -> None:
+    record = logging.LogRecord("ludoteca.server", logging.INFO, __file__, 1,
+                               "game %s over: %s", ("abc123", "1-0"), None)
+    record.game = "abc123"
+    entry: dict[str, Any] = json.loads(JsonFormatter().format(record))
+    assert entry["message"] == "game abc123 over: 1-0" and entry["game"] == "abc123"
+    assert entry["level"] == "info" and entry["logger"] == "ludoteca.server"
+    assert entry["time"].endswith("+00:00")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers", "1",
+         "--db", f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", "--log-format", "json"],
+        stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/readyz", timeout=2)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        request = urllib.request.Request(
+            base + "/api/games", data=json.dumps({"game": "morris", "opponent": "hotseat"})
+            .encode(), headers={"Content-Type": "application/json"})
+        game_id = json.load(urllib.request.urlopen(request, timeout=10))["id"]
+        with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            server.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        # uvicorn finishes its shutdown, then lets the signal end the process as usual
+        assert server.wait(timeout=30) in (0, -signal.SIGTERM)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
+    lines = [json.loads(line) for line in (tmp_path / "server.log").read_text().splitlines()
+             if line.startswith("{")]
+    assert any(entry.get("game") == game_id and "created" in entry["message"] for entry in lines)
