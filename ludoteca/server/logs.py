@@ -27,8 +27,9 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
             "level": record.levelname.lower(), "logger": record.name,
             "message": record.getMessage()}
-        if getattr(record, "game", None):
-            entry["game"] = record.game
+        game_id = getattr(record, "game", None)
+        if game_id:
+            entry["game"] = game_id
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
