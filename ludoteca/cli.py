@@ -70,6 +70,10 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="build the solved tables not built yet (Felli with Mullahs, the Morris "
                         "tables) in the background at low priority; the levels use each table "
                         "once it is built")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="one of several server processes sharing the --db (PostgreSQL): "
+                        "changes, chat and game duties go through this Redis "
+                        "(redis://host:6379/0)")
     p.add_argument("--log-format", choices=("text", "json"), default="text",
                    help="log lines for people, or one JSON object a line (with game ids)")
     p.set_defaults(handler=_serve)
@@ -159,7 +163,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
     serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
-          tuple(args.origin), args.tables, args.log_format)
+          tuple(args.origin), args.tables, args.log_format, args.redis)
     return 0
 
 

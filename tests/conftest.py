@@ -45,3 +45,13 @@ def need_here(available: object, what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{what} is missing under CI (scripts/test installs it)", pytrace=False)
     pytest.skip(f"{what} is not installed (scripts/test installs it)")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a throw-away Redis shared by the session's tests."""
+    from .redis_server import REDIS, redis_server
+
+    need_here(REDIS, "Redis (redis-server)")
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url

@@ -27,6 +27,7 @@ from ..ai import Limit
 from .computer import REVIEW_LIMIT
 from .deps import Guards
 from .errors import ActionError
+from .fanout import Fanout
 from .hub import Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
 from .people import Accounts
@@ -51,14 +52,15 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(db_url: str | None = None, workers: int = 2,
                review_limit: Limit | None = None, api_docs: bool = False,
-               origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE
-               ) -> FastAPI:
+               origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE,
+               redis_url: str | None = None) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
     each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
     OpenAPI pages at ``/api/docs``; ``origins`` are the web origins, besides the server's own,
     whose pages may open game websockets (``"*"``: any); ``games_per_minute`` bounds how many
-    games one address creates a minute."""
+    games one address creates a minute; ``redis_url`` makes this process one of several
+    sharing the database (see :mod:`.fanout`)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -72,15 +74,20 @@ def create_app(db_url: str | None = None, workers: int = 2,
         for executor, count in ((pool, workers), (analysis, 1)):
             for _ in range(count):
                 executor.submit(warm)
+        fanout = Fanout(redis_url) if redis_url else None
         hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers,
-                  guards.registry)
+                  guards.registry, fanout)
+        background = []
+        if fanout is not None:
+            await fanout.start(hub.changed_elsewhere, hub.said_elsewhere)
+            background.append(asyncio.get_running_loop().create_task(hub.adopt()))
         app.state.hub = hub
         app.state.accounts = Accounts(store)
         app.state.seeks = Seeks(store)
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
-        sweeper = asyncio.get_running_loop().create_task(hub.sweep())
+        background.append(asyncio.get_running_loop().create_task(hub.sweep()))
         # what start-up loaded (modules, compiled code, tables) stays: the collector's full
         # passes skip it from now on, which keeps their pauses short under load
         gc.collect()
@@ -89,8 +96,11 @@ def create_app(db_url: str | None = None, workers: int = 2,
         try:
             yield
         finally:
-            sweeper.cancel()
+            for task in background:
+                task.cancel()
             hub.close()
+            if fanout is not None:
+                await fanout.close()
             pool.shutdown(wait=False, cancel_futures=True)
             analysis.shutdown(wait=False, cancel_futures=True)
             await store.close()
@@ -126,8 +136,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           workers: int = 2, open_browser: bool = False, api_docs: bool = False,
-          origins: tuple[str, ...] = (), tables: bool = False, log_format: str = "text"
-          ) -> None:
+          origins: tuple[str, ...] = (), tables: bool = False, log_format: str = "text",
+          redis_url: str | None = None) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
     browser when asked; with ``tables``, building the missing solved tables in the background).
     Game events are logged to standard error, as text or JSON lines (``log_format``).  On
@@ -142,7 +152,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     from .logs import configure
 
     configure(log_format)
-    app = create_app(db_url, workers, api_docs=api_docs, origins=origins)
+    app = create_app(db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
     graphical = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")

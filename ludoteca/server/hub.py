@@ -30,6 +30,7 @@ from . import chat, logs, ratings, views
 from .clock import TimeControl, now_ms
 from .computer import REVIEW_LIMIT, Computer
 from .errors import ActionError
+from .fanout import Fanout
 from .limits import RateLimit
 from .live import LiveGame, Watcher, token_hash
 from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
@@ -54,12 +55,16 @@ class Hub:
 
     def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT,
                  analysis: Executor | None = None, slots: int = 1,
-                 registry: CollectorRegistry | None = None) -> None:
+                 registry: CollectorRegistry | None = None, fanout: Fanout | None = None
+                 ) -> None:
         """``pool`` (``slots`` processes) plays the computer's moves; ``analysis`` (one
         process; default: the same pool) answers hints, reviews and record replays, so that
         what people ask for never queues in front of a computer move.  Metrics go to
-        ``registry``."""
+        ``registry``.  With ``fanout`` (Redis) this process is one of several: changes are
+        published to the others and theirs read back, and a game's duties (clock, computer
+        turn) are done by the holder of its lease."""
         self.store = store
+        self.fanout = fanout
         registry = registry or CollectorRegistry()
         self.computer = Computer(pool, slots, analysis or pool, review_limit, registry)
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
@@ -281,7 +286,7 @@ class Hub:
                                      row.clock)
         log.info("game %s: a player joined as %s", game_id, colour, extra=logs.game(game_id))
         self._after_change(live)
-        self.broadcast(live)
+        self.broadcast(live, publish=True)
         return colour, token
 
     async def claim(self, user: tuple[int, str], claims: list[tuple[str, str]]) -> int:
@@ -327,6 +332,8 @@ class Hub:
             live.hint is not None and not live.hint[1].done())
         if not live.watchers and not busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
+            if self.fanout is not None and live.row.id in self.fanout.held:
+                self._background(self.fanout.release(live.row.id))
             return True
         return False
 
@@ -354,8 +361,12 @@ class Hub:
             log.info("%d abandoned games ended", len(ids))
         return ids
 
-    def broadcast(self, live: LiveGame, skip: Watcher | None = None) -> None:
-        """Queue for every watcher (but ``skip``) what changed since the last broadcast."""
+    def broadcast(self, live: LiveGame, skip: Watcher | None = None,
+                  publish: bool = False) -> None:
+        """Queue for every watcher (but ``skip``) what changed since the last broadcast; with
+        ``publish``, after a committed change, tell the other processes too."""
+        if publish and self.fanout is not None:
+            self._background(self.fanout.changed(live.row.id))
         watchers = [w for w in live.watchers if w is not skip]
         for watcher, text in views.broadcast_texts(live, watchers, self._rematch_key):
             watcher.push(text)
@@ -383,7 +394,7 @@ class Hub:
         async with live.lock:
             await handlers[kind](live, seats, intent)
         self._after_change(live)
-        self.broadcast(live)
+        self.broadcast(live, publish=True)
 
     def _mover(self, live: LiveGame, seats: frozenset[str]) -> Color:
         """The colour this seat holder acts for: the side to move when it holds both seats."""
@@ -457,8 +468,14 @@ class Hub:
         if live.row.clock and live.row.status == Status.LIVE:
             changes[f"{colour_name(live.state.turn)}_ms"] = max(
                 live.time_left(live.state.turn, now_ms()), 0)
-        await self.store.change(live.row.id, then=self._settle(live), draw_offer=None,
-                                undo_offer=None, **changes)
+        try:
+            # only a game still in play at this ply ends: two processes ending it at once (a
+            # flag seen by both) end it, and settle its ratings, once
+            await self.store.finish(live.row.id, live.ply, then=self._settle(live),
+                                    draw_offer=None, undo_offer=None, **changes)
+        except StaleError:
+            self.games.pop(live.row.id, None)
+            raise ActionError(409, "the game changed elsewhere; reload it") from None
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
         log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain(),
                  extra=logs.game(live.row.id))
@@ -616,6 +633,8 @@ class Hub:
         for other in live.watchers:
             if bool(other.seats) == seated:
                 other.push(text_out)
+        if self.fanout is not None:
+            self._background(self.fanout.said(live.row.id, message))
 
     async def chat_history(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
         """The earlier lines of the watcher's room."""
@@ -635,10 +654,19 @@ class Hub:
         return await self.computer.review(await self.get(game_id))
 
     def _after_change(self, live: LiveGame) -> None:
-        """Set the computer thinking when it is its turn; set the flag of a running clock."""
+        """Set the computer thinking when it is its turn; set the flag of a running clock (in
+        the process holding the game's lease, which is asked for first)."""
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
+        duties = live.row.status == Status.LIVE and (
+            bool(live.row.clock) or live.computer_to_move())
+        if self.fanout is not None and live.row.id not in self.fanout.held:
+            if duties:
+                self._background(self._lease_then_duties(live))
+            return
+        if self.fanout is not None and live.row.status == Status.OVER:
+            self._background(self.fanout.release(live.row.id))
         if live.row.clock and live.row.status == Status.LIVE:
             left = live.time_left(live.state.turn, now_ms())
             live.timer = asyncio.get_running_loop().create_task(
@@ -649,14 +677,85 @@ class Hub:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
+    async def _lease_then_duties(self, live: LiveGame) -> None:
+        assert self.fanout is not None
+        if await self.fanout.acquire(live.row.id):
+            self._after_change(live)
+
+    def _background(self, work: Awaitable[None]) -> None:
+        """Run ``work`` as a task of the hub's (kept until done, cancelled on close)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("background work failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- other processes (with Redis) ----------------------------------------------------------
+    async def changed_elsewhere(self, game_id: str) -> None:
+        """Another process changed a game: read it back, if held here, and tell the watchers."""
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            found = await self.store.game(game_id)
+            if found is None:
+                return
+            row, moves = found
+            _update(live.row, {c.key: getattr(row, c.key) for c in GameRow.__table__.columns})
+            if [str(live.state.move_of(code)) for code in live.state.move_stack] != moves:
+                state = _start(row)
+                for move in moves:
+                    state.push(move)
+                live.state = state
+            live.version += 1
+        self._after_change(live)
+        self.broadcast(live)
+
+    def said_elsewhere(self, game_id: str, message: dict[str, Any]) -> None:
+        """A chat line said through another process: to this process's watchers of its room."""
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        text = views.encode(message)
+        players = message.get("room") == "players"
+        for watcher in live.watchers:
+            if bool(watcher.seats) == players:
+                watcher.push(text)
+
+    async def adopt(self, every: float = 2.0) -> None:
+        """Every ``every`` seconds (with Redis): take the lease of every live game that needs a
+        process (a clock, the computer to move) and has none, and do its duties; so a dead
+        process's games carry on."""
+        assert self.fanout is not None
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for game_id in await self.store.attended():
+                    if game_id not in self.fanout.held and await self.fanout.acquire(game_id):
+                        live = self.games.get(game_id)
+                        if live is None:
+                            await self.get(game_id)  # loading it does its duties
+                        else:
+                            await self.changed_elsewhere(game_id)
+            except Exception:
+                log.exception("adopting games failed; trying again")
+
     async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)
         async with live.lock:
             if live.ply != ply or live.row.status != Status.LIVE or \
                     live.time_left(live.state.turn, now_ms()) > 0:
                 return
-            await self._flag(live)
-        self.broadcast(live)
+            try:
+                await self._flag(live)
+            except ActionError:
+                return  # ended elsewhere meanwhile (another process): it reloads when asked
+        self.broadcast(live, publish=True)
 
     async def _computer(self, live: LiveGame, version: int) -> None:
         """Think in a worker process; play the move if the position is still the same."""
@@ -673,7 +772,7 @@ class Hub:
         if live.thinking_for == version:
             live.thinking_for = None
         self._after_change(live)
-        self.broadcast(live)
+        self.broadcast(live, publish=True)
 
     # --- records --------------------------------------------------------------------------
     async def record(self, game_id: str) -> str:

@@ -332,6 +332,23 @@ class Store:
 
         await self.write(work)
 
+    async def finish(self, game_id: str, ply: int,
+                     then: Callable[[Connection], None] | None = None,
+                     **changes: object) -> None:
+        """End a game in play at ``ply`` (its result fields in ``changes``; ``then`` runs in
+        the same transaction); :class:`StaleError` if it is no longer in play at that ply."""
+
+        def work(connection: Connection) -> None:
+            done = connection.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.status == "live", GameRow.ply == ply)
+                .values(updated=now(), **changes))
+            if done.rowcount != 1:
+                raise StaleError(game_id)
+            if then is not None:
+                then(connection)
+
+        await self.write(work)
+
     async def claim(self, game_id: str, colour: str, token_hash: str, user: int) -> bool:
         """Give the seat ``colour`` of a game to the account ``user`` if the seat's token hash
         is ``token_hash`` and no account holds it; whether it did."""

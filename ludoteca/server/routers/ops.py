@@ -29,10 +29,15 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(hub: HubDep) -> Response:
-    """The process can serve games: its database answers (503 otherwise, with the reason)."""
-    try:
-        await hub.store.ping()
-    except Exception as error:  # any failure to reach the store means: not ready
-        return JSONResponse({"status": "unavailable", "error": f"database: {error}"[:300]},
-                            status_code=503)
+    """The process can serve games: its database (and Redis, when it has one) answers (503
+    otherwise, with the reason)."""
+    checks = [("database", hub.store.ping)]
+    if hub.fanout is not None:
+        checks.append(("redis", hub.fanout.ping))
+    for name, check in checks:
+        try:
+            await check()
+        except Exception as error:  # any failure to reach a service means: not ready
+            return JSONResponse({"status": "unavailable", "error": f"{name}: {error}"[:300]},
+                                status_code=503)
     return JSONResponse({"status": "ready"})

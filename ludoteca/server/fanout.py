@@ -1,0 +1,138 @@
+"""Several server processes: changes fanned out through Redis, and leases on each game's duties.
+
+With ``ludoteca serve --redis URL`` every process publishes, after its commit, that a game
+changed (and each chat line); every other process holding that game in memory reads it back from
+the store and sends the update to its own watchers.  A game's duties (its clock's flag, the
+computer's turn) belong to the process holding the game's **lease** (a Redis key with an expiry,
+renewed while held): when that process dies the lease runs out and another takes the duties
+over (see ``Hub.adopt``).  Without Redis there is one process: it holds every lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+
+__all__ = ["CHANNEL", "LEASE_MS", "Fanout"]
+
+CHANNEL = "ludoteca:changes"
+LEASE_MS = 10_000  # a lease lasts this long unless renewed
+RENEW_SECONDS = 3.0
+log = logging.getLogger("ludoteca.server")
+
+#: renew a lease only if this process still holds it
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+#: give a lease up only if this process holds it
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+def _lease(game_id: str) -> str:
+    return f"ludoteca:lease:{game_id}"
+
+
+class Fanout:
+    """This process's link to the others: publish changes, hear theirs, hold leases."""
+
+    def __init__(self, url: str) -> None:
+        self.redis = aioredis.from_url(url)
+        self.me = secrets.token_hex(8)  # this process, in messages and lease values
+        self.held: set[str] = set()  # games whose lease this process holds
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    async def start(self, changed: Callable[[str], Awaitable[None]],
+                    said: Callable[[str, dict[str, Any]], None]) -> None:
+        """Listen to the other processes: ``changed(game_id)`` when one changed a game,
+        ``said(game_id, message)`` for a chat line; renew the held leases."""
+        await self.redis.ping()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        self._tasks = [asyncio.create_task(self._listen(pubsub, changed, said)),
+                       asyncio.create_task(self._keep())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for game_id in list(self.held):
+            await self.release(game_id)
+        await self.redis.aclose()
+
+    async def ping(self) -> None:
+        await self.redis.ping()
+
+    async def changed(self, game_id: str) -> None:
+        """Tell the others a game changed (after the change is committed)."""
+        await self.redis.publish(CHANNEL, json.dumps({"from": self.me, "game": game_id}))
+
+    async def said(self, game_id: str, message: dict[str, Any]) -> None:
+        """Pass a chat line on to the others' watchers."""
+        await self.redis.publish(CHANNEL, json.dumps(
+            {"from": self.me, "game": game_id, "chat": message}))
+
+    async def _listen(self, pubsub: Any, changed: Callable[[str], Awaitable[None]],
+                      said: Callable[[str, dict[str, Any]], None]) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    data = json.loads(message["data"])
+                    if data.get("from") == self.me:
+                        continue
+                    if "chat" in data:
+                        said(data["game"], data["chat"])
+                    else:
+                        await changed(data["game"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis went away: listen again once it is back
+                log.exception("listening to the other processes failed; retrying")
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(CHANNEL)
+
+    # --- leases ----------------------------------------------------------------------------------
+    async def acquire(self, game_id: str) -> bool:
+        """Take the game's lease if no live process holds it; whether this process holds it."""
+        if game_id in self.held:
+            return True
+        if await self.redis.set(_lease(game_id), self.me, nx=True, px=LEASE_MS):
+            self.held.add(game_id)
+            return True
+        return False
+
+    async def release(self, game_id: str) -> None:
+        self.held.discard(game_id)
+        with contextlib.suppress(Exception):
+            await self._release(keys=[_lease(game_id)], args=[self.me])
+
+    async def _keep(self) -> None:
+        """Renew the held leases; forget those lost (this process was too slow)."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            for game_id in list(self.held):
+                try:
+                    kept = await self._renew(keys=[_lease(game_id)], args=[self.me, LEASE_MS])
+                except Exception:
+                    log.exception("renewing the lease of game %s failed", game_id)
+                    continue
+                if not kept:
+                    self.held.discard(game_id)

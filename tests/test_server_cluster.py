@@ -1,0 +1,145 @@
+"""Two server processes sharing PostgreSQL and Redis: a move made through one reaches a watcher
+of the other, chat crosses too, and when one is killed (SIGKILL) mid-game the other takes its
+games' duties over: the computer's turn is played, once."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from .postgres import database
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+
+
+def _port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``ludoteca serve`` in its own process."""
+
+    def __init__(self, db: str, redis: str, folder: Path, name: str) -> None:
+        self.port = _port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = (folder / f"{name}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ludoteca", "serve", "--port", str(self.port), "--workers",
+             "1", "--db", db, "--redis", redis, "--log-format", "json"],
+            stdout=subprocess.DEVNULL, stderr=self.log,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/readyz", timeout=2)
+                return
+            except (OSError, urllib.error.HTTPError):
+                assert self.process.poll() is None, "the server stopped"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+
+    def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        request = urllib.request.Request(
+            self.base + path, data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(request, timeout=30))
+
+    def stop(self, how: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(how)
+            self.process.wait(30)
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def pair(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[Server, Server]]:
+    """Two processes for the module's tests (the last one kills the first)."""
+    folder = tmp_path_factory.mktemp("cluster")
+    db = database(postgres_port, f"k{secrets.token_hex(6)}")
+    first = Server(db, redis_url, folder, "first")
+    second = Server(db, redis_url, folder, "second")
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def receive_until(ws: Any, test: Any, seconds: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if test(message):
+            return message
+
+
+def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, Server]) -> None:
+    first, second = pair
+    made = first.call("/api/games", {"game": "morris", "opponent": "online", "colour": "white"})
+    game_id, ann = made["id"], made["tokens"]["white"]
+    bob = second.call(f"/api/games/{game_id}/join", {})["token"]
+    with connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws_bob, \
+            connect(f"ws://127.0.0.1:{first.port}/ws/games/{game_id}") as ws_ann:
+        ws_bob.send(json.dumps({"type": "hello", "token": bob}))
+        assert json.loads(ws_bob.recv(timeout=10))["type"] == "state"
+        ws_ann.send(json.dumps({"type": "hello", "token": ann}))
+        assert json.loads(ws_ann.recv(timeout=10))["type"] == "state"
+        # Ann moves through the first process; Bob, on the second, is told
+        ws_ann.send(json.dumps({"type": "move", "move": "d6", "ply": 0}))
+        update = receive_until(ws_bob, lambda m: m.get("append") == ["d6"])
+        assert update["type"] == "update" and update.get("legal")  # now Bob's turn, his moves
+        ws_bob.send(json.dumps({"type": "move", "move": "f4", "ply": 1}))
+        receive_until(ws_ann, lambda m: m.get("append") == ["f4"])
+        ws_ann.send(json.dumps({"type": "chat", "room": "players", "text": "hello, other side"}))
+        line = receive_until(ws_bob, lambda m: m["type"] == "chat")
+        assert line["text"] == "hello, other side"
+    assert second.call(f"/api/games/{game_id}")["moves"] == ["d6", "f4"]
+
+
+def test_the_computers_turn_survives_its_server(pair: tuple[Server, Server]) -> None:
+    first, second = pair
+    made = first.call("/api/games", {"game": "morris", "opponent": "computer", "level": 1,
+                                     "colour": "white"})
+    game_id, token = made["id"], made["tokens"]["white"]
+    # the first process plays the computer's replies while it lives
+    state = first.call(f"/api/games/{game_id}/actions",
+                       {"token": token, "type": "move", "move": "d6", "ply": 0})
+    deadline = time.monotonic() + 60
+    while len(state["moves"]) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+        state = first.call(f"/api/games/{game_id}")
+    # kill it right after the next move: the computer's turn is its duty, and it is gone
+    first.call(f"/api/games/{game_id}/actions",
+               {"token": token, "type": "move", "move": "d2" if "d2" not in state["moves"]
+                else "b4", "ply": 2})
+    first.process.send_signal(signal.SIGKILL)
+    first.process.wait(10)
+    # the second process takes the lease over once it runs out and plays the move, once
+    deadline = time.monotonic() + 60
+    while True:
+        state = second.call(f"/api/games/{game_id}", None)
+        if len(state["moves"]) >= 4:
+            break
+        assert time.monotonic() < deadline, f"the computer never moved: {state['moves']}"
+        time.sleep(0.3)
+    assert len(state["moves"]) == 4 and state["turn"] == "white"
+    time.sleep(1.0)
+    assert len(second.call(f"/api/games/{game_id}")["moves"]) == 4  # played once only
