@@ -31,3 +31,29 @@ def test_a_stale_move_in_a_batch_is_refused_and_the_others_land(tmp_path: Path) 
         await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_game_ends_once_however_many_processes_end_it(tmp_path: Path) -> None:
+    """Two ends of one game (a flag seen by two processes): one lands with its extra work (the
+    ratings), the other is stale and does nothing."""
+
+    async def scenario() -> list[object]:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+        await store.open()
+        await store.add_game(GameRow(id="g", game="morris", rules="morris", mode="online",
+                                     white="human", black="human", status="live", ply=3,
+                                     result="*"))
+        settled: list[str] = []
+        ending = {"status": "over", "result": "0-1", "termination": "time forfeit"}
+        answers = await asyncio.gather(
+            *(store.finish("g", 3, then=lambda _c, n=n: settled.append(n), **ending)
+              for n in ("one", "two")), return_exceptions=True)
+        found = await store.game("g")
+        assert found is not None and found[0].status == "over"
+        await store.close()
+        return [*answers, settled]
+
+    first, second, settled = asyncio.run(scenario())
+    assert sorted([first is None, second is None]) == [False, True]
+    assert isinstance(first if first is not None else second, StaleError)
+    assert isinstance(settled, list) and len(settled) == 1
