@@ -44,7 +44,9 @@ class Server:
              "1", "--db", db, "--redis", redis, "--log-format", "json"],
             stdout=subprocess.DEVNULL, stderr=self.log,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 90
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 120
         while True:
             try:
                 urllib.request.urlopen(self.base + "/readyz", timeout=2)
@@ -75,6 +77,8 @@ def pair(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFa
     db = database(postgres_port, f"k{secrets.token_hex(6)}")
     first = Server(db, redis_url, folder, "first")
     second = Server(db, redis_url, folder, "second")
+    for server in (first, second):  # both start at once
+        server.wait_ready()
     try:
         yield first, second
     finally:
