@@ -62,10 +62,15 @@ class Server:
             headers={"Content-Type": "application/json"})
         return json.load(urllib.request.urlopen(request, timeout=30))
 
-    def stop(self, how: int = signal.SIGTERM) -> None:
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
         if self.process.poll() is None:
-            self.process.send_signal(how)
-            self.process.wait(30)
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
         self.log.close()
 
 
@@ -75,15 +80,16 @@ def pair(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFa
     """Two processes for the module's tests (the last one kills the first)."""
     folder = tmp_path_factory.mktemp("cluster")
     db = database(postgres_port, f"k{secrets.token_hex(6)}")
-    first = Server(db, redis_url, folder, "first")
-    second = Server(db, redis_url, folder, "second")
-    for server in (first, second):  # both start at once
-        server.wait_ready()
+    servers: list[Server] = []
     try:
-        yield first, second
+        for name in ("first", "second"):  # both start at once (and migrate the database once)
+            servers.append(Server(db, redis_url, folder, name))
+        for server in servers:
+            server.wait_ready()
+        yield servers[0], servers[1]
     finally:
-        first.stop()
-        second.stop()
+        for server in servers:
+            server.stop()
 
 
 def receive_until(ws: Any, test: Any, seconds: float = 30) -> dict[str, Any]:

@@ -103,8 +103,8 @@ class Fanout:
                         await changed(data["game"])
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis went away: listen again once it is back
-                log.exception("listening to the other processes failed; retrying")
+            except Exception as error:  # Redis went away: listen again once it is back
+                log.warning("listening to the other processes failed (%s); retrying", error)
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
                     await pubsub.subscribe(CHANNEL)
@@ -131,8 +131,8 @@ class Fanout:
             for game_id in list(self.held):
                 try:
                     kept = await self._renew(keys=[_lease(game_id)], args=[self.me, LEASE_MS])
-                except Exception:
-                    log.exception("renewing the lease of game %s failed", game_id)
+                except Exception as error:
+                    log.warning("renewing the lease of game %s failed (%s)", game_id, error)
                     continue
                 if not kept:
                     self.held.discard(game_id)

@@ -742,8 +742,8 @@ class Hub:
                             await self.get(game_id)  # loading it does its duties
                         else:
                             await self.changed_elsewhere(game_id)
-            except Exception:
-                log.exception("adopting games failed; trying again")
+            except Exception as error:  # the database or Redis is away: try again
+                log.warning("adopting games failed (%s); trying again", error)
 
     async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)

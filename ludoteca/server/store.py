@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -141,7 +142,13 @@ def default_url() -> str:
     return f"sqlite+aiosqlite:///{folder / 'ludoteca.db'}"
 
 
+#: the PostgreSQL advisory lock that serialises the migrations of processes starting together
+MIGRATION_LOCK = 0x4C75646F  # "Ludo"
+
+
 def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":  # one process migrates; the others wait
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
