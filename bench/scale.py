@@ -1,0 +1,90 @@
+"""One server process against two, side by side in one run: each behind nginx, on PostgreSQL and
+Redis, as ``scripts/cluster`` starts them (a fresh folder each), loaded by ``bench/load.py``'s
+players (hot-seat games each moving once a second over its own websocket).
+
+    .venv/bin/python bench/scale.py --games 500,1000 --seconds 20 --out bench/results/scale.txt
+
+Prints, per number of server processes and of games, moves/s and the round-trip p50/p95/p99.
+Every process shares this machine's cores with the others (PostgreSQL, Redis, nginx, the
+players), so the figures say how the tiers share one machine, not what a machine per tier gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import uvloop
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import _free_port, run_size
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cluster(servers: int, folder: str, port: int) -> subprocess.Popen[str]:
+    """``scripts/cluster`` with ``servers`` processes, once it says it is running."""
+    process = subprocess.Popen(
+        [str(ROOT / "scripts" / "cluster")], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**os.environ, "SERVERS": str(servers), "PORT": str(port), "CLUSTER_DIR": folder})
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith("Ludoteca is running"):
+            return process
+    raise RuntimeError(f"scripts/cluster did not start (see {folder})")
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        process.wait(60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default="500,1000", help="comma-separated numbers of games")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured time per size")
+    parser.add_argument("--servers", default="1,2", help="comma-separated process counts")
+    parser.add_argument("--out", type=Path, help="append the table here too")
+    args = parser.parse_args()
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for servers in (int(x) for x in args.servers.split(",")):
+        folder = tempfile.mkdtemp(prefix=f"ludoteca-scale-{servers}-")
+        port = _free_port()
+        process = cluster(servers, folder, port)
+        try:
+            for games in (int(x) for x in args.games.split(",")):
+                row = uvloop.run(run_size(f"http://127.0.0.1:{port}", games, args.seconds,
+                                          None, games))
+                rows.append((servers, row))
+                print(_format(servers, row), flush=True)
+                time.sleep(2)
+        finally:
+            stop(process)
+    header = "servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused"
+    table = "\n".join([header, *(_format(s, r) for s, r in rows)])
+    print(table)
+    if args.out:
+        command = "python bench/scale.py " + " ".join(sys.argv[1:])
+        with args.out.open("a") as out:
+            out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n{table}\n\n")
+
+
+def _format(servers: int, r: dict[str, Any]) -> str:
+    return (f"{servers:7d} {r['games']:6d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} "
+            f"{r['p95_ms']:8.1f} {r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d}")
+
+
+if __name__ == "__main__":
+    main()
