@@ -123,8 +123,16 @@ def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, S
     assert second.call(f"/api/games/{game_id}")["moves"] == ["d6", "f4"]
 
 
-def test_the_computers_turn_survives_its_server(pair: tuple[Server, Server]) -> None:
+def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server, Server]
+                                                            ) -> None:
     first, second = pair
+    # a game between people with a 24-second clock, all of it through the first process (which
+    # so holds its lease): after White's first move (not timed) Black's clock runs
+    timed = first.call("/api/games", {"game": "morris", "opponent": "online",
+                                      "colour": "white", "clock": "0.4+0"})
+    first.call(f"/api/games/{timed['id']}/join", {})
+    first.call(f"/api/games/{timed['id']}/actions",
+               {"token": timed["tokens"]["white"], "type": "move", "move": "d6", "ply": 0})
     made = first.call("/api/games", {"game": "morris", "opponent": "computer", "level": 1,
                                      "colour": "white"})
     game_id, token = made["id"], made["tokens"]["white"]
@@ -153,3 +161,10 @@ def test_the_computers_turn_survives_its_server(pair: tuple[Server, Server]) -> 
     assert len(state["moves"]) == 4 and state["turn"] == "white"
     time.sleep(1.0)
     assert len(second.call(f"/api/games/{game_id}")["moves"]) == 4  # played once only
+    # and Black's flag falls, seen by the second process, which took that game's lease too
+    deadline = time.monotonic() + 60
+    while (ended := second.call(f"/api/games/{timed['id']}"))["status"] != "over":
+        assert time.monotonic() < deadline, "the flag never fell"
+        time.sleep(0.3)
+    assert ended["outcome"]["result"] == "1-0" and ended["moves"] == ["d6"]
+    assert "time" in ended["outcome"]["termination"]
