@@ -293,6 +293,10 @@ def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     assert view(client, rematch["id"], new_white)["you"] == ["white"]
     assert view(client, rematch["id"], rematch["token"])["you"] == ["black"]
     assert view(client, rematch["id"])["status"] == "live"
+    # another process that had not heard of it (its memory stale) starts no second rematch
+    client.app.state.hub.games[game_id].row.rematch = None  # type: ignore[attr-defined]
+    assert act(client, game_id, white, type="rematch").status_code == 409
+    assert view(client, game_id)["rematch"] == {"id": rematch["id"]}
 
 
 def test_felli_chain_and_resignation(client: TestClient) -> None:

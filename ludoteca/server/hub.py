@@ -599,16 +599,19 @@ class Hub:
         kinds = {SWAP[name]: live.kind(colour) for name, colour in COLOURS.items()}
         # each player of this game gets the other colour in the rematch
         rematch_id = secrets.token_urlsafe(8)
+        if not await self.store.claim_rematch(row.id, rematch_id):  # asked for elsewhere first
+            self.games.pop(row.id, None)
+            raise ActionError(409, "the rematch has already been started; reload the game")
         key = self._rematch_key
         tokens = {SWAP[name]: views.rematch_token(key, rematch_id, views.rematch_seat(live, name))
                   for name in COLOURS if live.kind(COLOURS[name]) == HUMAN}
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
         names = {SWAP[name]: getattr(row, f"{name}_name") for name in COLOURS}
-        new = await self._open(row.game, row.rules, start, row.mode, kinds, tokens, control,
-                               rematch_id, names)
-        await self.store.change(row.id, rematch=new.id)
-        row.rematch = new.id
+        users = {SWAP[name]: getattr(row, f"{name}_user") for name in COLOURS}
+        await self._open(row.game, row.rules, start, row.mode, kinds, tokens, control,
+                         rematch_id, names, users, rated=bool(row.rated))
+        row.rematch = rematch_id
 
     # --- chat ---------------------------------------------------------------------------------
     async def say(self, live: LiveGame, watcher: Watcher, room: str, text: str,

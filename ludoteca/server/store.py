@@ -356,6 +356,14 @@ class Store:
 
         await self.write(work)
 
+    async def claim_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Record ``rematch_id`` as a finished game's rematch unless one is recorded already
+        (two players asking through two processes start one rematch); whether it was."""
+        done = await self.write(lambda connection: connection.execute(
+            update(GameRow).where(GameRow.id == game_id, GameRow.rematch.is_(None))
+            .values(rematch=rematch_id, updated=now())).rowcount)
+        return bool(done)
+
     async def claim(self, game_id: str, colour: str, token_hash: str, user: int) -> bool:
         """Give the seat ``colour`` of a game to the account ``user`` if the seat's token hash
         is ``token_hash`` and no account holds it; whether it did."""
