@@ -6,6 +6,7 @@ Every error from bad input is one line on standard error, exit status 2; nothing
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -74,9 +75,19 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="one of several server processes sharing the --db (PostgreSQL): "
                         "changes, chat and game duties go through this Redis "
                         "(redis://host:6379/0)")
+    p.add_argument("--queue", action="store_true",
+                   help="with --redis: put the computer's moves on the Redis queue for "
+                        "`ludoteca worker` processes instead of thinking here")
     p.add_argument("--log-format", choices=("text", "json"), default="text",
                    help="log lines for people, or one JSON object a line (with game ids)")
     p.set_defaults(handler=_serve)
+
+    p = sub.add_parser("worker", help="think for every server: take the computer's moves "
+                       "from the Redis queue (see serve --queue)")
+    p.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="moves thought out at once, one process each (default: one a core)")
+    p.set_defaults(handler=_worker)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
     p.add_argument("game")
@@ -162,8 +173,19 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536 or args.workers < 1:
         return _fail("--port is 1..65535 and --workers at least 1")
+    if args.queue and not args.redis:
+        return _fail("--queue needs --redis (the queue is kept in Redis)")
     serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
-          tuple(args.origin), args.tables, args.log_format, args.redis)
+          tuple(args.origin), args.tables, args.log_format, args.redis, args.queue)
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from .server.queue import run_worker
+
+    if args.jobs < 1:
+        return _fail("--jobs is at least 1")
+    run_worker(args.redis, args.jobs)
     return 0
 
 

@@ -41,8 +41,10 @@ MAXMOVES = 1024
 QDEPTH = 4
 TT_BITS = 20
 HISTORY = 1 << 16
+#: after this many moves picked one by one, a node sorts the rest of its moves at once
+PICKED = 6
 # the counters array
-NODES, LIMIT, STOPPED, BASE = 0, 1, 2, 3
+NODES, LIMIT, STOPPED, BASE, REDUCE = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -106,6 +108,7 @@ class CompiledSearch:
         self.ctr[:] = 0
         self.ctr[LIMIT] = nodes or 0
         self.ctr[BASE] = self.path.size - MAXPLY - 3  # the current position's index
+        self.ctr[REDUCE] = kernel.reduce_after
         self.flag[0] = 0
         started = time.perf_counter()
         timer = None
@@ -204,7 +207,8 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
 
 
 # the fields of a search frame (one per ply)
-F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL = range(11)
+F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
+    12)
 FIELDS = 12
 ENTER, NEXT, RETURN = 0, 1, 2
 
@@ -321,6 +325,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             row = moves[p]
             n = f[F_N]
             j = f[F_J] + 1
+            rank = 0
             if f[F_Q] >= 0:
                 if j >= n:
                     value = f[F_ALPHA]
@@ -332,17 +337,27 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                     action = RETURN
                     continue
                 ranks = order[p]
-                top = j
-                for k in range(j + 1, n):
-                    if ranks[k] > ranks[top]:
-                        top = k
-                m = row[top]
-                row[top] = row[j]
-                row[j] = m
-                rank = ranks[top]
-                ranks[top] = ranks[j]
-                ranks[j] = rank
+                if j < PICKED:
+                    top = j
+                    for k in range(j + 1, n):
+                        if ranks[k] > ranks[top]:
+                            top = k
+                    m = row[top]
+                    row[top] = row[j]
+                    row[j] = m
+                    rank = ranks[top]
+                    ranks[top] = ranks[j]
+                    ranks[j] = rank
+                elif j == PICKED and n > j + 1:  # the rest in one sort, stable by rank
+                    rest = np.argsort(-ranks[j:n], kind="mergesort")
+                    row[j:n] = row[j:n][rest]
+                    ranks[j:n] = ranks[j:n][rest]
+                rank = ranks[j]
             f[F_J] = j
+            f[F_CUT] = 0
+            if (f[F_Q] < 0 and ctr[REDUCE] and j >= ctr[REDUCE] and f[F_DEPTH] >= 2
+                    and rank < 1 << 38):  # not the table's move, a tactical one or a killer
+                f[F_CUT] = 1
             make(kind, st, prm, row[j], undo[p])
             child = frames[p + 1]
             if f[F_Q] >= 0:
@@ -352,7 +367,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 f[F_NULL] = 0
             else:
                 child[F_Q] = -1
-                child[F_DEPTH] = f[F_DEPTH] - 1
+                child[F_DEPTH] = f[F_DEPTH] - 1 - f[F_CUT]
                 if j == 0:
                     child[F_ALPHA] = -f[F_BETA]
                     child[F_BETA] = -f[F_ALPHA]
@@ -373,6 +388,16 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             if ctr[STOPPED]:
                 unmake(kind, st, prm, move, undo[p])
                 value = 0
+                continue
+            if f[F_CUT] and score > f[F_ALPHA]:
+                f[F_CUT] = 0  # a reduced move beat the best: search it again to full depth
+                child = frames[p + 1]
+                child[F_Q] = -1
+                child[F_DEPTH] = f[F_DEPTH] - 1
+                child[F_ALPHA] = -f[F_ALPHA] - 1
+                child[F_BETA] = -f[F_ALPHA]
+                p += 1
+                action = ENTER
                 continue
             if f[F_NULL] and f[F_ALPHA] < score < f[F_BETA]:
                 f[F_NULL] = 0  # the null window failed high: search again with the full one

@@ -52,12 +52,18 @@ IntArray = npt.NDArray[np.int64]
 class Kernel:
     """A game's compiled face for one rule set: its kind number (see ``kernels.py``), its
     parameters, how a :class:`State` becomes the kernel's ``st`` array, and how many of its
-    first slots describe the position (the rest is the kernel's scratch space)."""
+    first slots describe the position (the rest is the kernel's scratch space).
+
+    ``reduce_after`` tunes the search for the game's branching: at a node at least three plies
+    from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
+    table's move, a tactical move nor a killer) are first searched one ply shallower and
+    searched again in full only if they beat the best so far; 0 searches every move in full."""
 
     kind: int
     prm: IntArray
     pack: Callable[[State], IntArray]
     fields: int
+    reduce_after: int = 0
 
 
 def zobrist(count: int, salt: int) -> IntArray:

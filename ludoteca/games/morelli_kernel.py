@@ -95,7 +95,7 @@ def kernel(rules: RuleSet) -> Kernel:
         head[P_BAND + i] = at
         at += table.size
     prm = np.concatenate([head, *[np.asarray(x, dtype=np.int64) for x in tables]])
-    return Kernel(2, prm, lambda state: _pack(state, prm), S_BOARD + squares)
+    return Kernel(2, prm, lambda state: _pack(state, prm), S_BOARD + squares, reduce_after=3)
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:

@@ -31,6 +31,7 @@ from .fanout import Fanout
 from .hub import Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
 from .people import Accounts
+from .queue import JobQueue
 from .routers import accounts, api, community, ops, pages, socket
 from .routers.pages import STATIC
 from .schemas import describe
@@ -53,30 +54,37 @@ def _error(status: int, message: str) -> JSONResponse:
 def create_app(db_url: str | None = None, workers: int = 2,
                review_limit: Limit | None = None, api_docs: bool = False,
                origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE,
-               redis_url: str | None = None) -> FastAPI:
+               redis_url: str | None = None, queue: bool = False) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
     each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
     OpenAPI pages at ``/api/docs``; ``origins`` are the web origins, besides the server's own,
     whose pages may open game websockets (``"*"``: any); ``games_per_minute`` bounds how many
     games one address creates a minute; ``redis_url`` makes this process one of several
-    sharing the database (see :mod:`.fanout`)."""
+    sharing the database (see :mod:`.fanout`); with ``queue`` too, the computer's moves go on
+    that Redis's queue for ``ludoteca worker`` processes (see :mod:`.queue`) and ``workers``
+    is ignored."""
+    if queue and not redis_url:
+        raise ValueError("the job queue needs Redis")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         await store.open()
         spawn = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(workers, mp_context=spawn, initializer=die_with_parent,
-                                   initargs=(os.getpid(),))
         analysis = ProcessPoolExecutor(1, mp_context=spawn, initializer=die_with_parent,
                                        initargs=(os.getpid(),))
-        for executor, count in ((pool, workers), (analysis, 1)):
-            for _ in range(count):
+        pool = analysis if queue else ProcessPoolExecutor(
+            workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),))
+        for executor in {pool, analysis}:
+            for _ in range(workers if executor is pool and not queue else 1):
                 executor.submit(warm)
         fanout = Fanout(redis_url) if redis_url else None
+        jobs = JobQueue(redis_url, guards.registry) if queue and redis_url else None
+        if jobs is not None:
+            await jobs.start()
         hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers,
-                  guards.registry, fanout)
+                  guards.registry, fanout, jobs)
         background = []
         if fanout is not None:
             await fanout.start(hub.changed_elsewhere, hub.said_elsewhere)
@@ -101,6 +109,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
             hub.close()
             if fanout is not None:
                 await fanout.close()
+            if jobs is not None:
+                await jobs.close()
             pool.shutdown(wait=False, cancel_futures=True)
             analysis.shutdown(wait=False, cancel_futures=True)
             await store.close()
@@ -137,7 +147,7 @@ def create_app(db_url: str | None = None, workers: int = 2,
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           workers: int = 2, open_browser: bool = False, api_docs: bool = False,
           origins: tuple[str, ...] = (), tables: bool = False, log_format: str = "text",
-          redis_url: str | None = None) -> None:
+          redis_url: str | None = None, queue: bool = False) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
     browser when asked; with ``tables``, building the missing solved tables in the background).
     Game events are logged to standard error, as text or JSON lines (``log_format``).  On
@@ -152,7 +162,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     from .logs import configure
 
     configure(log_format)
-    app = create_app(db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url)
+    app = create_app(db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url,
+                     queue=queue)
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
     graphical = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")

@@ -19,6 +19,7 @@ from ..core import RuleSet
 from . import logs, workers
 from .errors import ActionError
 from .live import LiveGame
+from .queue import JobQueue
 from .scheduler import JobMetrics, Scheduler
 from .schemas import Mode, Status
 from .views import colour_name
@@ -35,13 +36,14 @@ QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
 class Computer:
-    """The computer's moves in ``pool`` (``slots`` processes); hints, reviews (each position
-    analysed within ``review_limit``) and replays in ``analysis`` (one process)."""
+    """The computer's moves in ``pool`` (``slots`` processes), or on the Redis ``queue`` for
+    ``ludoteca worker`` processes when given; hints, reviews (each position analysed within
+    ``review_limit``) and replays in ``analysis`` (one process)."""
 
     def __init__(self, pool: Executor, slots: int, analysis: Executor, review_limit: Limit,
-                 registry: CollectorRegistry) -> None:
+                 registry: CollectorRegistry, queue: JobQueue | None = None) -> None:
         jobs = JobMetrics(registry)
-        self.thinkers = Scheduler(pool, slots, "moves", jobs)
+        self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs)
         self.advisers = Scheduler(analysis, 1, "analysis", jobs)
         self.review_limit = review_limit
         #: the reviews of finished games, newest last (they never change)

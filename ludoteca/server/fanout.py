@@ -51,7 +51,7 @@ class Fanout:
     """This process's link to the others: publish changes, hear theirs, hold leases."""
 
     def __init__(self, url: str) -> None:
-        self.redis = aioredis.from_url(url)
+        self.redis = aioredis.Redis.from_url(url)
         self.me = secrets.token_hex(8)  # this process, in messages and lease values
         self.held: set[str] = set()  # games whose lease this process holds
         self._tasks: list[asyncio.Task[None]] = []

@@ -33,6 +33,7 @@ from .errors import ActionError
 from .fanout import Fanout
 from .limits import RateLimit
 from .live import LiveGame, Watcher, token_hash
+from .queue import JobQueue
 from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
 from .seeks import SeekSpec
 from .store import GameRow, StaleError, Store
@@ -55,18 +56,19 @@ class Hub:
 
     def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT,
                  analysis: Executor | None = None, slots: int = 1,
-                 registry: CollectorRegistry | None = None, fanout: Fanout | None = None
-                 ) -> None:
+                 registry: CollectorRegistry | None = None, fanout: Fanout | None = None,
+                 queue: JobQueue | None = None) -> None:
         """``pool`` (``slots`` processes) plays the computer's moves; ``analysis`` (one
         process; default: the same pool) answers hints, reviews and record replays, so that
         what people ask for never queues in front of a computer move.  Metrics go to
         ``registry``.  With ``fanout`` (Redis) this process is one of several: changes are
         published to the others and theirs read back, and a game's duties (clock, computer
-        turn) are done by the holder of its lease."""
+        turn) are done by the holder of its lease; with ``queue`` the computer's moves are
+        thought out by ``ludoteca worker`` processes instead of ``pool``."""
         self.store = store
         self.fanout = fanout
         registry = registry or CollectorRegistry()
-        self.computer = Computer(pool, slots, analysis or pool, review_limit, registry)
+        self.computer = Computer(pool, slots, analysis or pool, review_limit, registry, queue)
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
         Gauge("ludoteca_games_in_memory", "Games held in memory",
               registry=registry).set_function(lambda: len(self.games))

@@ -1,0 +1,86 @@
+"""Ludoteca's own processes for tests that need several: ``ludoteca serve`` and ``ludoteca
+worker``, each started as a command, its log kept, stopped by its own process id."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+
+def _port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``ludoteca serve`` in its own process."""
+
+    def __init__(self, db: str, redis: str, folder: Path, name: str, *extra: str) -> None:
+        self.port = _port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = (folder / f"{name}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ludoteca", "serve", "--port", str(self.port), "--workers",
+             "1", "--db", db, "--redis", redis, "--log-format", "json", *extra],
+            stdout=subprocess.DEVNULL, stderr=self.log,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/readyz", timeout=2)
+                return
+            except (OSError, urllib.error.HTTPError):
+                assert self.process.poll() is None, "the server stopped"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+
+    def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        request = urllib.request.Request(
+            self.base + path, data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"})
+        return json.load(urllib.request.urlopen(request, timeout=30))
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+
+class Worker:
+    """``ludoteca worker`` in its own process (``jobs`` at once)."""
+
+    def __init__(self, redis: str, folder: Path, name: str, jobs: int = 1) -> None:
+        self.log = (folder / f"{name}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ludoteca", "worker", "--redis", redis, "--jobs", str(jobs)],
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
