@@ -121,9 +121,52 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
+def tier_seconds(session: int, folder: str) -> dict[str, float]:
+    """The CPU seconds used so far by a cluster's processes, by tier: servers, workers,
+    PostgreSQL, Redis and nginx.  A cluster's processes are those of its session ``session``
+    and those started from its ``folder`` (PostgreSQL leaves the session), with their
+    children; a process that names no tier (a thinking process) counts for its parent's."""
+    seen: dict[int, tuple[int, int, str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            seen[int(entry.name)] = (int(fields[1]), int(fields[3]), command,
+                                     (int(fields[11]) + int(fields[12])) / TICKS)
+        except (OSError, IndexError, ValueError):
+            continue  # it ended meanwhile
+
+    def tier(pid: int) -> str | None:
+        named = None
+        while pid in seen:
+            parent, sid, command, _ = seen[pid]
+            if named is None:
+                named = next((name for key, name in TIERS if key in command), None)
+            if sid == session or folder in command:
+                return named
+            pid = parent
+        return None
+
+    used: dict[str, float] = {}
+    for pid, (_, _, _, seconds) in seen.items():
+        name = tier(pid)
+        if name is not None:
+            used[name] = used.get(name, 0.0) + seconds
+    return used
+
+
+#: how a process's command line tells its tier (the first match wins)
+TIERS = (("ludoteca serve", "server"), ("ludoteca worker", "worker"), ("postgres", "postgresql"),
+         ("redis-server", "redis"), ("nginx", "nginx"))
+
+
 async def run_size(url: str, games: int, seconds: float, server: int | None,
-                   seed: int) -> dict[str, Any]:
-    """Run ``games`` games for a warm-up then ``seconds`` measured; the figures."""
+                   seed: int, cluster: tuple[int, str] | None = None) -> dict[str, Any]:
+    """Run ``games`` games for a warm-up then ``seconds`` measured; the figures.  ``server``:
+    the server's process id, for its CPU and memory; ``cluster``: a cluster's session id and
+    folder, for each tier's CPU (``tiers``: % of one core)."""
     stop = asyncio.Event()
     tally = Tally()
     rng = random.Random(seed)
@@ -137,6 +180,7 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
     await asyncio.sleep(5.0)  # warm-up: every game connected and moving
     started = time.monotonic()
     cpu0 = _cpu_seconds(server) if server else 0.0
+    tiers0 = tier_seconds(*cluster) if cluster else {}
     me0 = time.process_time()
     tally.measuring = True
     await asyncio.sleep(seconds)
@@ -144,6 +188,8 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
     elapsed = time.monotonic() - started
     cpu = (_cpu_seconds(server) - cpu0) / elapsed * 100 if server else float("nan")
     mine = (time.process_time() - me0) / elapsed * 100
+    tiers = {tier: (used - tiers0.get(tier, 0.0)) / elapsed * 100
+             for tier, used in (tier_seconds(*cluster) if cluster else {}).items()}
     rss = _rss_mb(server) if server else float("nan")
     stop.set()
     await asyncio.wait(tasks, timeout=10)
@@ -159,7 +205,8 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
             "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
             "mean_ms": statistics.fmean(rtts) * 1000, "errors": tally.errors,
             "refused": tally.refused, "crashed_clients": failed,
-            "server_cpu_pct": cpu, "server_rss_mb": rss, "client_cpu_pct": mine}
+            "server_cpu_pct": cpu, "server_rss_mb": rss, "client_cpu_pct": mine,
+            "tiers": tiers}
 
 
 def _free_port() -> int:

@@ -4,7 +4,9 @@ players (hot-seat games each moving once a second over its own websocket).
 
     .venv/bin/python bench/scale.py --games 500,1000 --seconds 20 --out bench/results/scale.txt
 
-Prints, per number of server processes and of games, moves/s and the round-trip p50/p95/p99.
+Prints, per number of server processes and of games, moves/s, the round-trip p50/p95/p99 and
+the CPU each tier used (% of one core: all servers together, PostgreSQL, Redis, nginx, and the
+players in this process).
 Every process shares this machine's cores with the others (PostgreSQL, Redis, nginx, the
 players), so the figures say how the tiers share one machine, not what a machine per tier gives.
 """
@@ -66,13 +68,14 @@ def main() -> None:
         try:
             for games in (int(x) for x in args.games.split(",")):
                 row = uvloop.run(run_size(f"http://127.0.0.1:{port}", games, args.seconds,
-                                          None, games))
+                                          None, games, (process.pid, folder)))
                 rows.append((servers, row))
                 print(_format(servers, row), flush=True)
                 time.sleep(2)
         finally:
             stop(process)
-    header = "servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused"
+    header = ("servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused   "
+              + " ".join(f"{t:>7}" for t in COLUMNS))
     table = "\n".join([header, *(_format(s, r) for s, r in rows)])
     print(table)
     if args.out:
@@ -81,9 +84,15 @@ def main() -> None:
             out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n{table}\n\n")
 
 
+#: the CPU columns (% of one core over the measured time): each tier, and the players
+COLUMNS = ("server", "postgresql", "redis", "nginx", "players")
+
+
 def _format(servers: int, r: dict[str, Any]) -> str:
+    cpu = {**r["tiers"], "players": r["client_cpu_pct"]}
     return (f"{servers:7d} {r['games']:6d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} "
-            f"{r['p95_ms']:8.1f} {r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d}")
+            f"{r['p95_ms']:8.1f} {r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d}   "
+            + " ".join(f"{cpu.get(t, 0.0):7.0f}" for t in COLUMNS))
 
 
 if __name__ == "__main__":

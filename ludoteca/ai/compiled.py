@@ -2,11 +2,13 @@
 
 Principal-variation search with iterative deepening (driven from Python, one call a depth), a
 transposition table in numpy arrays (always-replace, mate scores stored relative to the node),
-move ordering (table move, tactical moves, two killers a ply, history), a quiescence search over
-tactical moves, repetition detection along the game and search path (a repeated position scores
+move ordering (table move, tactical moves, two killers a ply, history), late quiet moves
+searched a ply shallower first where the game's kernel asks for it (``Kernel.reduce_after``: for
+wide games), a quiescence search over tactical moves, repetition detection along the game and search path (a repeated position scores
 as a draw), and node and time limits checked inside the search: a timer thread or
 :meth:`CompiledSearch.stop` raises a flag that the search reads every 1,024 nodes (it runs
-without the GIL), and a stopped depth is discarded whole.
+without the GIL); a stopped depth counts only through a root move it finished that beat
+the previous best (time limits only: a depth or node limit keeps the search deterministic).
 
 The game's rules, evaluation and hashing come from its kernel (``Game.kernel``), dispatched by
 ``ludoteca.games.kernels``; nothing here knows a game.  Scores are those of
@@ -41,6 +43,9 @@ MAXMOVES = 1024
 QDEPTH = 4
 TT_BITS = 20
 HISTORY = 1 << 16
+#: with a time limit, a new depth starts only before this share of the time has passed (an
+#: unfinished depth still counts if a root move it searched beat the previous best)
+NEXT_DEPTH = 0.6
 #: after this many moves picked one by one, a node sorts the rest of its moves at once
 PICKED = 6
 # the counters array
@@ -124,6 +129,8 @@ class CompiledSearch:
                              self.order, self.undo, self.path, self.tt_key, self.tt_val,
                              self.killers, self.history, self.ctr, self.flag)
                 if done < count:
+                    if seconds is not None and not exact and best is not None and done > 1:
+                        best = self._partial(st, best, roots, scores, done)
                     break
                 ranked = sorted(range(count), key=lambda i: -scores[i])
                 roots = roots[ranked].copy()
@@ -135,12 +142,26 @@ class CompiledSearch:
                     on_iteration(best)
                 if abs(int(scores[0])) >= MATE_BOUND and not exact:
                     break
-                if seconds is not None and time.perf_counter() - started > 0.45 * seconds:
-                    break  # the next depth would very likely not finish
+                if seconds is not None and time.perf_counter() - started > NEXT_DEPTH * seconds:
+                    break  # the next depth would search too few root moves to matter
         finally:
             if timer is not None:
                 timer.cancel()
         return best
+
+    def _partial(self, st: IntArray, best: Iteration, roots: IntArray, scores: IntArray,
+                 done: int) -> Iteration:
+        """``best`` (the last completed depth), or, when a root move searched at the next
+        depth before the time ran out beats that depth's first move (the previous best,
+        searched first), that move: it is better as deep as both were searched."""
+        top = max(range(done), key=lambda i: int(scores[i]))
+        if top == 0:
+            return best
+        chosen = int(roots[top])
+        others = [(m, s) for m, s in zip(best.moves, best.scores, strict=True) if m != chosen]
+        return Iteration(best.depth, [chosen, *(m for m, _ in others)],
+                         [int(scores[top]), *(s for _, s in others)], self._pv(st, chosen),
+                         int(self.ctr[NODES]), best.seconds)
 
     def _position(self, state: State) -> IntArray:
         """The kernel's ``st`` for ``state``, with the Zobrist keys of the game's earlier
