@@ -3,17 +3,26 @@ search, on the same positions, with the same time per position.
 
 For each rule set: its start and the positions after 8, 16 and 24 plies of a seeded random game.
 Prints, per rule set, the nodes per second and the depth completed by each search, and the
-speed-up; ``--out`` also writes the rows as JSON lines.  Not a test: run it by hand.
+speed-up; ``--out`` also writes the rows as JSON lines.  ``--baseline REV`` also runs the search
+of an earlier revision of this repository (taken out with ``git archive`` into a temporary
+folder and run in a process of its own, one position at a time, interleaved with the others),
+e.g. the search that was the top level before the compiled one.  Not a test: run it by hand.
 
-    .venv/bin/python bench/search_bench.py --seconds 1 --out bench/results/search.jsonl
+    .venv/bin/python bench/search_bench.py --seconds 1 --baseline 230fac6 \
+        --out bench/results/search.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 import ludoteca
@@ -42,33 +51,90 @@ def measure(agent: SearchAgent, state: ludoteca.State, seconds: float) -> tuple[
     return result.nodes, result.depth, result.seconds
 
 
+#: run in the earlier revision's folder: read "rules position seconds" lines, answer each with
+#: "nodes depth seconds" from that revision's readable search
+BASELINE = """
+import sys
+import ludoteca
+from ludoteca.ai import Limit
+from ludoteca.ai.search import SearchAgent
+for line in sys.stdin:
+    rules, seconds, code = line.rstrip("\\n").split(" ", 2)
+    game, ruleset = ludoteca.resolve(rules)
+    state = game.from_position_code(code, ruleset)
+    found = SearchAgent(0).analyse(state, Limit(seconds=float(seconds)))
+    print(found.nodes, found.depth, found.seconds, flush=True)
+"""
+
+
+class Baseline:
+    """The readable search of revision ``rev``, in a process of its own."""
+
+    def __init__(self, rev: str) -> None:
+        root = Path(__file__).resolve().parent.parent
+        self.folder = tempfile.mkdtemp(prefix="ludoteca-baseline-")
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "ludoteca"],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(self.folder, filter="data")
+        self.process = subprocess.Popen([sys.executable, "-c", BASELINE], cwd=self.folder,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def measure(self, rules: str, state: ludoteca.State, seconds: float
+                ) -> tuple[int, int, float]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{rules} {seconds} {state.position_code()}\n")
+        self.process.stdin.flush()
+        nodes, depth, took = self.process.stdout.readline().split()
+        return int(nodes), int(depth), float(took)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rules", nargs="*", default=RULE_SETS)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--baseline", default=None, metavar="REV",
+                        help="also run the readable search of this git revision")
     args = parser.parse_args()
     rows = []
     warm = SearchAgent(0)
     for rules in args.rules:  # compile (or load) the kernels before timing anything
         warm.analyse(ludoteca.new_game(rules, seed=1), Limit(depth=1))
-    print(f"{'rule set':<14} {'python nps':>11} {'depth':>5} {'compiled nps':>13} {'depth':>5} "
-          f"{'speed-up':>8}")
+    baseline = Baseline(args.baseline) if args.baseline else None
+    columns = ["python", "compiled"] + (["baseline"] if baseline else [])
+    print(f"{'rule set':<14} " + " ".join(f"{c + ' nps':>14} {'depth':>5}" for c in columns)
+          + f" {'speed-up':>9}" + (f" {'vs ' + args.baseline:>12}" if baseline else ""))
     for rules in args.rules:
-        slow_nps, fast_nps, slow_depth, fast_depth = [], [], [], []
+        nps: dict[str, list[float]] = {c: [] for c in columns}
+        depth: dict[str, list[int]] = {c: [] for c in columns}
         for state in positions(rules):
-            slow = measure(SearchAgent(0, compiled=False), state, args.seconds)
-            fast = measure(SearchAgent(0), state, args.seconds)
-            slow_nps.append(slow[0] / slow[2])
-            fast_nps.append(fast[0] / fast[2])
-            slow_depth.append(slow[1])
-            fast_depth.append(fast[1])
-            rows.append({"rules": rules, "position": state.position_code(),
-                         "python": {"nodes": slow[0], "depth": slow[1], "seconds": slow[2]},
-                         "compiled": {"nodes": fast[0], "depth": fast[1], "seconds": fast[2]}})
-        a, b = statistics.mean(slow_nps), statistics.mean(fast_nps)
-        print(f"{rules:<14} {a:>11,.0f} {statistics.mean(slow_depth):>5.1f} {b:>13,.0f} "
-              f"{statistics.mean(fast_depth):>5.1f} {b / a:>7.0f}x", flush=True)
+            found = {"python": measure(SearchAgent(0, compiled=False), state, args.seconds),
+                     "compiled": measure(SearchAgent(0), state, args.seconds)}
+            if baseline is not None:
+                found["baseline"] = baseline.measure(rules, state, args.seconds)
+            row: dict[str, object] = {"rules": rules, "position": state.position_code()}
+            for c, (nodes, reached, took) in found.items():
+                nps[c].append(nodes / took)
+                depth[c].append(reached)
+                row[c] = {"nodes": nodes, "depth": reached, "seconds": took}
+            if baseline is not None:
+                row["baseline"] = {**row["baseline"], "revision": args.baseline}  # type: ignore
+            rows.append(row)
+        mean = {c: statistics.mean(nps[c]) for c in columns}
+        line = f"{rules:<14} " + " ".join(
+            f"{mean[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns)
+        line += f" {mean['compiled'] / mean['python']:>8.0f}x"
+        if baseline is not None:
+            line += f" {mean['compiled'] / mean['baseline']:>11.0f}x"
+        print(line, flush=True)
+    if baseline is not None:
+        baseline.close()
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
