@@ -58,6 +58,8 @@ def main() -> None:
     parser.add_argument("--games", default="500,1000", help="comma-separated numbers of games")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per size")
     parser.add_argument("--servers", default="1,2", help="comma-separated process counts")
+    parser.add_argument("--settle", type=float, default=20.0,
+                        help="seconds to wait after the cluster starts, before the players")
     parser.add_argument("--out", type=Path, help="append the table here too")
     args = parser.parse_args()
     rows: list[tuple[int, dict[str, Any]]] = []
@@ -65,6 +67,7 @@ def main() -> None:
         folder = tempfile.mkdtemp(prefix=f"ludoteca-scale-{servers}-")
         port = _free_port()
         process = cluster(servers, folder, port)
+        time.sleep(args.settle)  # the workers load the compiled search after the servers start
         try:
             for games in (int(x) for x in args.games.split(",")):
                 row = uvloop.run(run_size(f"http://127.0.0.1:{port}", games, args.seconds,

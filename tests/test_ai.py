@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from ludoteca.ai.levels import levels, ratings
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import WIN, SearchAgent
-from ludoteca.ai.tournament import elo_ratings, run_tournament
+from ludoteca.ai.tournament import elo_gaps, elo_ratings, run_tournament
 from ludoteca.games.felli import Felli
 from ludoteca.games.morris import Morris
 from ludoteca.protocol import EngineAgent, serve
@@ -113,6 +114,23 @@ def test_elo_from_a_known_table() -> None:
     gap = ratings_[1][0] - ratings_[0][0]
     assert -191 < gap < -170
     assert ratings_[0] == (1000.0, 0.0) and ratings_[1][1] > 0
+
+
+def test_gaps_in_a_chain_are_each_pairs_own() -> None:
+    # a ladder played by neighbours only: A-B 40 games (B took 30), B-C 200 games (C took 150);
+    # B-C's gap and its error come from B-C's games alone (with the one-draw prior), computed
+    # here in closed form for two players, while C's rating error also carries A-B's
+    scores = [[0, 10, 0], [30, 0, 50], [0, 150, 0]]
+    games = [[0, 40, 0], [40, 0, 200], [0, 200, 0]]
+    gaps = elo_gaps(scores, games)
+    share = (150 + 0.5) / (200 + 1)
+    factor = 400 / math.log(10)
+    assert gaps[1][0] == pytest.approx(factor * math.log(share / (1 - share)), abs=0.01)
+    error = 1.96 * factor / math.sqrt((200 + 1) * share * (1 - share))
+    assert gaps[1][1] == pytest.approx(error, rel=1e-6)
+    ratings = elo_ratings(scores, games)
+    assert ratings[2][1] > gaps[1][1] and ratings[2][1] > ratings[1][1]
+    assert gaps[0][0] == pytest.approx(ratings[1][0] - ratings[0][0])
 
 
 def test_tournament_runs_and_writes_valid_records() -> None:

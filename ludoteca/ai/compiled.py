@@ -4,11 +4,12 @@ Principal-variation search with iterative deepening (driven from Python, one cal
 transposition table in numpy arrays (always-replace, mate scores stored relative to the node),
 move ordering (table move, tactical moves, two killers a ply, history), late quiet moves
 searched a ply shallower first where the game's kernel asks for it (``Kernel.reduce_after``: for
-wide games), a quiescence search over tactical moves, repetition detection along the game and search path (a repeated position scores
-as a draw), and node and time limits checked inside the search: a timer thread or
-:meth:`CompiledSearch.stop` raises a flag that the search reads every 1,024 nodes (it runs
-without the GIL); a stopped depth counts only through a root move it finished that beat
-the previous best (time limits only: a depth or node limit keeps the search deterministic).
+wide games), a quiescence search over tactical moves, repetition detection along the game and
+search path (a repeated position scores as a draw), and node and time limits checked inside
+the search: a timer thread or :meth:`CompiledSearch.stop` raises a flag that the search reads
+every 1,024 nodes (it runs without the GIL); a stopped depth counts only through a root move it
+finished that beat the previous best (time limits only: a depth or node limit keeps the search
+deterministic).
 
 The game's rules, evaluation and hashing come from its kernel (``Game.kernel``), dispatched by
 ``ludoteca.games.kernels``; nothing here knows a game.  Scores are those of

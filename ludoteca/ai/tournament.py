@@ -125,10 +125,11 @@ class Tournament:
         """The crosstable, one row per agent, with totals and ratings."""
         scores, games = self.scores(), self.games_between()
         ratings = elo_ratings(scores, games)
+        gaps = [*elo_gaps(scores, games), None]
         width = max(len(a) for a in self.agents)
         n = len(self.agents)
         head = f"{'':>3} {'agent':<{width}} " + " ".join(f"{j + 1:>7}" for j in range(n))
-        lines = [head + "   score   games     elo"]
+        lines = [head + "   score   games     elo   next (gap ±95%)"]
         for i, name in enumerate(self.agents):
             cells = []
             for j in range(n):
@@ -136,13 +137,40 @@ class Tournament:
             total = sum(scores[i])
             played = sum(games[i])
             elo, err = ratings[i]
+            gap = gaps[i]
             lines.append(f"{i + 1:>3} {name:<{width}} " + " ".join(cells)
-                         + f" {total:>7g} {played:>7} {elo:>7.0f} ±{err:.0f}")
+                         + f" {total:>7g} {played:>7} {elo:>7.0f} ±{err:<4.0f}"
+                         + (f" {gap[0]:>+6.0f} ±{gap[1]:.0f}" if gap else ""))
         return "\n".join(lines)
 
 
 def elo_ratings(scores: list[list[float]], games: list[list[int]]) -> list[tuple[float, float]]:
     """(Elo, 95% error) per agent from a score table; the first agent is anchored at 1000."""
+    theta, covariance = _fit(scores, games)
+    return [(1000 + FACTOR * t, 1.96 * FACTOR * math.sqrt(max(covariance[i][i], 0.0)))
+            for i, t in enumerate(theta)]
+
+
+def elo_gaps(scores: list[list[float]], games: list[list[int]]) -> list[tuple[float, float]]:
+    """For each agent but the last, (Elo of the next agent minus its own, 95% error of that
+    difference), from the same fit as :func:`elo_ratings`: the difference's own error, not the
+    two ratings' errors added (they share the anchor and are correlated)."""
+    theta, cov = _fit(scores, games)
+    gaps = []
+    for i in range(len(theta) - 1):
+        variance = cov[i][i] + cov[i + 1][i + 1] - 2 * cov[i][i + 1]
+        gaps.append((FACTOR * (theta[i + 1] - theta[i]),
+                     1.96 * FACTOR * math.sqrt(max(variance, 0.0))))
+    return gaps
+
+
+FACTOR = 400 / math.log(10)
+
+
+def _fit(scores: list[list[float]], games: list[list[int]]
+         ) -> tuple[list[float], list[list[float]]]:
+    """The Bradley-Terry strengths (natural log scale, the first agent 0; one drawn game of
+    prior between agents that met) and their covariance matrix (the first row and column 0)."""
     n = len(scores)
     prior = [[1.0 if games[i][j] and i != j else 0.0 for j in range(n)] for i in range(n)]
     wins = [[scores[i][j] + 0.5 * prior[i][j] for j in range(n)] for i in range(n)]
@@ -169,14 +197,13 @@ def elo_ratings(scores: list[list[float]], games: list[list[int]]) -> list[tuple
                 v = played[i][j] * p * (1 - p)
                 info[i][i] += v
                 info[i][j] -= v
-    variance = [0.0] * n
+    covariance = [[0.0] * n for _ in range(n)]
     if n > 1:
-        sub = [row[1:] for row in info[1:]]
-        inverse = _invert(sub)
-        variance[1:] = [inverse[k][k] for k in range(n - 1)]
-    factor = 400 / math.log(10)
-    return [(1000 + factor * t, 1.96 * factor * math.sqrt(max(v, 0.0)))
-            for t, v in zip(theta, variance, strict=True)]
+        inverse = _invert([row[1:] for row in info[1:]])
+        for a in range(n - 1):
+            for b in range(n - 1):
+                covariance[a + 1][b + 1] = inverse[a][b]
+    return theta, covariance
 
 
 def _invert(matrix: list[list[float]]) -> list[list[float]]:

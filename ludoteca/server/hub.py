@@ -702,9 +702,13 @@ class Hub:
 
     # --- other processes (with Redis) ----------------------------------------------------------
     async def changed_elsewhere(self, game_id: str) -> None:
-        """Another process changed a game: read it back, if held here, and tell the watchers."""
+        """Another process changed a game: read it back, if held here, and tell the watchers; a
+        game held here only from before (no watchers, no duty of this process's) leaves memory
+        instead, to be read when next asked."""
         live = self.games.get(game_id)
         if live is None:
+            return
+        if (self.fanout is None or game_id not in self.fanout.held) and self._evict(live):
             return
         async with live.lock:
             found = await self.store.game(game_id)
