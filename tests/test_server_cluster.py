@@ -9,6 +9,7 @@ import secrets
 import signal
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -68,6 +69,31 @@ def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, S
         line = receive_until(ws_bob, lambda m: m["type"] == "chat")
         assert line["text"] == "hello, other side"
     assert second.call(f"/api/games/{game_id}")["moves"] == ["d6", "f4"]
+
+
+def games_in_memory(server: Server) -> float:
+    text = urllib.request.urlopen(server.base + "/metrics", timeout=10).read().decode()
+    return float(next(line.split()[1] for line in text.splitlines()
+                      if line.startswith("ludoteca_games_in_memory ")))
+
+
+def test_a_process_lets_go_of_a_game_played_elsewhere(pair: tuple[Server, Server]) -> None:
+    first, second = pair
+    before = games_in_memory(first)
+    made = first.call("/api/games", {"game": "felli", "opponent": "hotseat"})
+    assert games_in_memory(first) == before + 1  # the first process made it and holds it
+    game_id, token = made["id"], made["tokens"]["white"]
+    with connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "move", "move": "c2-c3", "ply": 0}))
+        receive_until(ws, lambda m: m.get("append") == ["c2-c3"])
+    # the first process heard of the move; nobody watches the game there: it let it go
+    deadline = time.monotonic() + 10
+    while games_in_memory(first) != before:
+        assert time.monotonic() < deadline, "the first process kept the game"
+        time.sleep(0.1)
+    assert len(first.call(f"/api/games/{game_id}")["moves"]) == 1  # read back when asked
 
 
 def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server, Server]
