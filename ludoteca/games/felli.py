@@ -391,8 +391,7 @@ _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
     Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
     Rung("search:depth=3,noise=150", "three plies, sometimes misjudged"),
-    Rung("search:depth=3", "three plies"),
-    Rung("search:depth=5", "five plies"),
+    Rung("search:depth=3,noise=60", "three plies, now and then misjudged"),
 )
 
 
