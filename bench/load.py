@@ -4,7 +4,10 @@ Starts ``ludoteca serve`` (a throw-away SQLite database, one server process) unl
 a running server, then runs the players in this process: for each size N, N hot-seat games
 (Nine Men's Morris, Felli and Morelli in turn), each on its own websocket, each playing a random
 legal move once a second (random phase).  A move's round-trip is the time from sending it to
-receiving the message that shows it played.  A game that ends is replaced by a new one.
+receiving the message that shows it played.  A game that ends is replaced by a new one.  With
+``--computer LEVEL`` each player plays White against the computer at that level instead (four
+games an address), a move at most once a second, and the round-trip runs to the computer's
+reply.
 
 The clients spread over loopback addresses 127.0.0.2, 127.0.0.3, ... (ten games each), so the
 server's per-address limits (new games a minute, sockets per address) apply as they would to
@@ -39,6 +42,7 @@ import websockets
 
 GAMES = ["morris", "felli", "morelli"]
 PER_ADDRESS = 10
+COMPUTER_PER_ADDRESS = 4  # (the server allows 8 games against the computer an address)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -54,12 +58,16 @@ class Tally:
 
 
 async def play_games(url: str, address: str, game: str, stop: asyncio.Event,
-                     tally: Tally, rng: random.Random) -> None:
-    """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``."""
+                     tally: Tally, rng: random.Random, level: int | None = None) -> None:
+    """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``; or,
+    with ``level``, games as White against the computer at that level."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
+    body: dict[str, Any] = {"game": game, "opponent": "hotseat"}
+    if level is not None:
+        body = {"game": game, "opponent": "computer", "level": level, "colour": "white"}
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
         while not stop.is_set():
-            answer = await http.post("/api/games", json={"game": game, "opponent": "hotseat"})
+            answer = await http.post("/api/games", json=body)
             if answer.status_code == 429:
                 tally.refused += 1
                 await asyncio.sleep(5)
@@ -85,27 +93,31 @@ def _follow(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Random) -> None:
+    """Play one game: a random legal move whenever it is this seat's turn, at most one a
+    second; the round-trip is from sending a move to having moves to choose from again (the
+    move shown, in a hot-seat game; the computer's reply too, against the computer)."""
     view: dict[str, Any] | None = None
     while view is None or view.get("type") != "state":
         view = orjson.loads(await ws.recv())
     await asyncio.sleep(rng.random())
+    sent: float | None = None
+    ply = -1
     while not stop.is_set() and view["status"] == "live":
-        due = time.monotonic() + 1.0
-        move = rng.choice(view["legal"]).split(" ")[0]
-        ply = view["ply"]
-        sent = time.monotonic()
-        await ws.send(orjson.dumps({"type": "move", "move": move, "ply": ply}).decode())
-        while True:
+        if not view["legal"] or view["ply"] <= ply:  # not this seat's turn yet: wait
             message = orjson.loads(await ws.recv())
             if message.get("type") == "error":
                 tally.errors += 1
                 break
             view = _follow(view, message)
-            if view["ply"] == ply + 1 and (view["legal"] or view["status"] != "live"):
-                if tally.measuring:
-                    tally.rtts.append(time.monotonic() - sent)
-                break
-        await asyncio.sleep(max(0.0, due - time.monotonic()))
+            continue
+        if sent is not None:
+            if tally.measuring:
+                tally.rtts.append(time.monotonic() - sent)
+            await asyncio.sleep(max(0.0, sent + 1.0 - time.monotonic()))
+        move = rng.choice(view["legal"]).split(" ")[0]
+        ply = view["ply"]
+        sent = time.monotonic()
+        await ws.send(orjson.dumps({"type": "move", "move": move, "ply": ply}).decode())
     tally.finished += view["status"] != "live"
 
 
@@ -163,18 +175,22 @@ TIERS = (("ludoteca serve", "server"), ("ludoteca worker", "worker"), ("postgres
 
 
 async def run_size(url: str, games: int, seconds: float, server: int | None,
-                   seed: int, cluster: tuple[int, str] | None = None) -> dict[str, Any]:
+                   seed: int, cluster: tuple[int, str] | None = None,
+                   level: int | None = None) -> dict[str, Any]:
     """Run ``games`` games for a warm-up then ``seconds`` measured; the figures.  ``server``:
     the server's process id, for its CPU and memory; ``cluster``: a cluster's session id and
-    folder, for each tier's CPU (``tiers``: % of one core)."""
+    folder, for each tier's CPU (``tiers``: % of one core); ``level``: games against the
+    computer at that level instead of hot-seat games."""
     stop = asyncio.Event()
     tally = Tally()
     rng = random.Random(seed)
     tasks = []
+    per_address = PER_ADDRESS if level is None else COMPUTER_PER_ADDRESS
     for i in range(games):
-        address = f"127.0.0.{2 + i // PER_ADDRESS}"
+        address = f"127.0.0.{2 + i // per_address}"
         tasks.append(asyncio.create_task(play_games(
-            url, address, GAMES[i % len(GAMES)], stop, tally, random.Random(rng.random()))))
+            url, address, GAMES[i % len(GAMES)], stop, tally, random.Random(rng.random()),
+            level)))
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
     await asyncio.sleep(5.0)  # warm-up: every game connected and moving
@@ -221,6 +237,8 @@ def main() -> None:
                         help="comma-separated numbers of live games")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time per size")
     parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--computer", type=int, default=None, metavar="LEVEL",
+                        help="games against the computer at this level (default: hot-seat)")
     parser.add_argument("--out", type=Path, help="append the table here too")
     args = parser.parse_args()
     server = None
@@ -243,7 +261,8 @@ def main() -> None:
     rows = []
     try:
         for n in (int(x) for x in args.games.split(",")):
-            row = uvloop.run(run_size(url, n, args.seconds, server.pid if server else None, n))
+            row = uvloop.run(run_size(url, n, args.seconds, server.pid if server else None, n,
+                                      level=args.computer))
             rows.append(row)
             print(_format(row), flush=True)
     finally:

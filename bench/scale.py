@@ -58,6 +58,8 @@ def main() -> None:
     parser.add_argument("--games", default="500,1000", help="comma-separated numbers of games")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per size")
     parser.add_argument("--servers", default="1,2", help="comma-separated process counts")
+    parser.add_argument("--computer", type=int, default=None, metavar="LEVEL",
+                        help="games against the computer at this level (default: hot-seat)")
     parser.add_argument("--settle", type=float, default=20.0,
                         help="seconds to wait after the cluster starts, before the players")
     parser.add_argument("--out", type=Path, help="append the table here too")
@@ -71,7 +73,7 @@ def main() -> None:
         try:
             for games in (int(x) for x in args.games.split(",")):
                 row = uvloop.run(run_size(f"http://127.0.0.1:{port}", games, args.seconds,
-                                          None, games, (process.pid, folder)))
+                                          None, games, (process.pid, folder), args.computer))
                 rows.append((servers, row))
                 print(_format(servers, row), flush=True)
                 time.sleep(2)
@@ -88,7 +90,7 @@ def main() -> None:
 
 
 #: the CPU columns (% of one core over the measured time): each tier, and the players
-COLUMNS = ("server", "postgresql", "redis", "nginx", "players")
+COLUMNS = ("server", "worker", "postgresql", "redis", "nginx", "players")
 
 
 def _format(servers: int, r: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import pytest
 
 import ludoteca
@@ -109,3 +110,55 @@ def test_analyse_reports_every_depth(capsys: pytest.CaptureFixture[str]) -> None
         return [" ".join(w for i, w in enumerate(x.split()) if i not in (7, 9)) for x in lines]
 
     assert steady(first) == steady(again) and first[-3].startswith("best move: ")
+
+
+def _one_ply_values(state: ludoteca.State, quiesce: int) -> int:
+    """The best one-ply value, worked out here from the kernel's own move generation and
+    evaluation: each move's reply position evaluated for its mover, negated; with ``quiesce``
+    1, a tactical reply is tried too (the replier takes the better of standing and it)."""
+    from ludoteca.games.kernel import UNDO
+    from ludoteca.games.kernels import evaluate, generate, make, tactical, unmake
+
+    kernel = state.game.kernel(state.rules)
+    assert kernel is not None
+    st = kernel.pack(state)
+    moves = np.zeros(1024, dtype=np.int64)
+    replies = np.zeros(1024, dtype=np.int64)
+    undo = np.zeros((2, UNDO), dtype=np.int64)
+    best = -10**9
+    for move in moves[:generate(kernel.kind, st, kernel.prm, moves)].tolist():
+        make(kernel.kind, st, kernel.prm, move, undo[0])
+        stand = evaluate(kernel.kind, st, kernel.prm)
+        if quiesce:
+            for reply in replies[:generate(kernel.kind, st, kernel.prm, replies)].tolist():
+                if tactical(kernel.kind, st, kernel.prm, reply):
+                    make(kernel.kind, st, kernel.prm, reply, undo[1])
+                    stand = max(stand, -evaluate(kernel.kind, st, kernel.prm))
+                    unmake(kernel.kind, st, kernel.prm, reply, undo[1])
+        unmake(kernel.kind, st, kernel.prm, move, undo[0])
+        best = max(best, -stand)
+    return best
+
+
+@pytest.mark.parametrize("game", ["morelli", "felli"])
+def test_quiesce_bounds_the_plies_past_the_horizon(game: str) -> None:
+    """``quiesce=0`` scores a one-ply search by the evaluation alone, ``quiesce=1`` lets the
+    reply capture once: both as computed here move by move from the kernel."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = ludoteca.new_game(game, seed=seed)
+        for _ in range(rng.randrange(4, 30)):
+            codes = state.legal_codes()
+            if not codes:
+                break
+            state.push_code(rng.choice(codes))
+        if state.outcome() is not None or any(
+                (child := state.copy(), child.push_code(c), child.outcome())[2] is not None
+                for c in state.legal_codes()):
+            continue  # a game ending within the ply is scored by its result instead
+        for quiesce in (0, 1):
+            found = SearchAgent(0, quiesce=quiesce).analyse(state, Limit(depth=1))
+            assert found.score == _one_ply_values(state, quiesce), (quiesce, state)
+        checked += 1
+    assert checked >= 6

@@ -6,9 +6,10 @@ depth or node limits; a time limit depends on the machine).
 Agent specs, used by the command line, the tournament runner and the engine protocol:
 
 - ``random``: a uniformly random legal move;
-- ``search[:depth=D,time=T,nodes=N,noise=X,python=1,tables=1]``: alpha-beta (:mod:`.search`;
-  compiled where the game has a kernel, the readable Python search with ``python=1``; with
-  ``tables=1`` it plays perfectly wherever a built table covers the position);
+- ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1]``: alpha-beta
+  (:mod:`.search`; compiled where the game has a kernel, the readable Python search with
+  ``python=1``; ``quiesce``: the most plies of tactical moves searched past the horizon, 4 by
+  default; with ``tables=1`` it plays perfectly wherever a built table covers the position);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`).
@@ -59,7 +60,7 @@ class RandomAgent:
 
 
 _OPTIONS = {"depth": int, "time": float, "nodes": int, "noise": float, "sims": int,
-            "python": int, "tables": int}
+            "python": int, "tables": int, "quiesce": int}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -92,7 +93,7 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
     if kind == "random":
         return RandomAgent(seed)
     if kind == "search":
-        from .search import SearchAgent
+        from .search import QUIESCENCE_DEPTH, SearchAgent
 
         depth = options.get("depth")
         nodes = options.get("nodes")
@@ -101,7 +102,8 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
                            nodes=None if nodes is None else int(nodes),
                            noise=options.get("noise", 0.0), name=spec.strip().lower(),
                            compiled=not options.get("python"),
-                           tables=bool(options.get("tables")))
+                           tables=bool(options.get("tables")),
+                           quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)))
     if kind == "mcts":
         from .mcts import MCTSAgent
 

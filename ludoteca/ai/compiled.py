@@ -50,7 +50,7 @@ NEXT_DEPTH = 0.6
 #: after this many moves picked one by one, a node sorts the rest of its moves at once
 PICKED = 6
 # the counters array
-NODES, LIMIT, STOPPED, BASE, REDUCE = 0, 1, 2, 3, 4
+NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
 
 
 @dataclass
@@ -90,13 +90,15 @@ class CompiledSearch:
     def run(self, state: State, max_depth: int = 64, seconds: float | None = None,
             nodes: int | None = None, exact: bool = False,
             on_iteration: Callable[[Iteration], None] | None = None,
-            rng: random.Random | None = None, margin: int = 0) -> Iteration | None:
+            rng: random.Random | None = None, margin: int = 0,
+            quiesce: int = QDEPTH) -> Iteration | None:
         """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
         forced result is found; return the last completed depth (``None`` if none completed).
         ``exact`` scores every root move exactly (for noise and game review), or, with a
         ``margin``, every move within ``margin`` of the best (the others get an upper bound at
         most that far below); ``rng`` shuffles the root moves first, so that equal moves vary
-        between games."""
+        between games; ``quiesce`` bounds the plies of tactical moves searched past the
+        horizon (at most :data:`QDEPTH`)."""
         kernel = self.kernel
         prm = kernel.prm
         st = self._position(state)
@@ -115,6 +117,7 @@ class CompiledSearch:
         self.ctr[LIMIT] = nodes or 0
         self.ctr[BASE] = self.path.size - MAXPLY - 3  # the current position's index
         self.ctr[REDUCE] = kernel.reduce_after
+        self.ctr[QUIESCE] = min(max(quiesce, 0), QDEPTH)
         self.flag[0] = 0
         started = time.perf_counter()
         timer = None
@@ -290,7 +293,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                     value = 0  # a repetition: a draw with best play from here on
                     continue
             if f[F_Q] < 0 and (f[F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
-                f[F_Q] = QDEPTH
+                f[F_Q] = ctr[QUIESCE]
             tt_move = -1
             if f[F_Q] < 0:  # the table first: a cut-off spares generating the moves
                 slot = key & (tt_key.size - 1)

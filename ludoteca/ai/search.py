@@ -29,7 +29,8 @@ __all__ = ["WIN", "SearchAgent", "SearchResult", "is_mate"]
 WIN = 100_000
 MATE_BOUND = WIN - 1000
 EXACT, LOWER, UPPER = 0, 1, 2
-_QUIESCENCE_DEPTH = 4
+#: the most plies of tactical moves searched past the horizon (an agent may search fewer)
+QUIESCENCE_DEPTH = 4
 
 
 def is_mate(score: int) -> bool:
@@ -67,8 +68,10 @@ class SearchAgent:
 
     def __init__(self, seed: int | None = None, depth: int | None = None,
                  seconds: float | None = None, nodes: int | None = None, noise: float = 0.0,
-                 name: str = "search", compiled: bool = True, tables: bool = False) -> None:
+                 name: str = "search", compiled: bool = True, tables: bool = False,
+                 quiesce: int = QUIESCENCE_DEPTH) -> None:
         self.name = name
+        self.quiesce = min(max(quiesce, 0), QUIESCENCE_DEPTH)
         self.tables = tables
         self.default = Limit(seconds=seconds, nodes=nodes, depth=depth)
         self.noise = noise
@@ -196,6 +199,7 @@ class SearchAgent:
         try:
             found = searcher.run(state, max_depth=limit.depth or 64, seconds=limit.seconds,
                                  nodes=limit.nodes, exact=exact or bool(self.noise),
+                                 quiesce=self.quiesce,
                                  margin=0 if exact else round(4 * self.noise),
                                  on_iteration=report,
                                  rng=self._rng)
@@ -254,7 +258,7 @@ class SearchAgent:
         if not codes:
             return self._terminal(state, ply)
         if depth <= 0:
-            return self._quiescence(state, codes, alpha, beta, ply, _QUIESCENCE_DEPTH)
+            return self._quiescence(state, codes, alpha, beta, ply, self.quiesce)
         key = state.position_key()
         entry = self._table.get(key)
         tt_move = -1

@@ -515,8 +515,8 @@ STYLES = {"w": PieceStyle(Color.WHITE, "stone"), "b": PieceStyle(Color.BLACK, "s
           "kw": PieceStyle(Color.WHITE, "King", shape="king"),
           "kb": PieceStyle(Color.BLACK, "King", shape="king")}
 _LADDER = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=300", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=1,noise=1500,quiesce=2", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=300,quiesce=2", "looks one move ahead, sometimes misjudges"),
     Rung("search:depth=2", "sees the reply"),
     Rung("search:depth=3", "three plies"),
     Rung("search:time=1", "about a second a move"),
