@@ -22,18 +22,35 @@ def _port() -> int:
         return int(probe.getsockname()[1])
 
 
-class Server:
+class Command:
+    """``ludoteca ARGS...`` in its own process, its output in ``folder/NAME.log``."""
+
+    def __init__(self, folder: Path, name: str, *args: str) -> None:
+        self.log = (folder / f"{name}.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ludoteca", *args], stdout=self.log,
+            stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log.close()
+
+
+class Server(Command):
     """``ludoteca serve`` in its own process."""
 
     def __init__(self, db: str, redis: str, folder: Path, name: str, *extra: str) -> None:
         self.port = _port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = (folder / f"{name}.log").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ludoteca", "serve", "--port", str(self.port), "--workers",
-             "1", "--db", db, "--redis", redis, "--log-format", "json", *extra],
-            stdout=subprocess.DEVNULL, stderr=self.log,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        super().__init__(folder, name, "serve", "--port", str(self.port), "--workers", "1",
+                         "--db", db, "--redis", redis, "--log-format", "json", *extra)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 120
@@ -52,35 +69,9 @@ class Server:
             headers={"Content-Type": "application/json"})
         return json.load(urllib.request.urlopen(request, timeout=30))
 
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.log.close()
 
-
-class Worker:
+class Worker(Command):
     """``ludoteca worker`` in its own process (``jobs`` at once)."""
 
     def __init__(self, redis: str, folder: Path, name: str, jobs: int = 1) -> None:
-        self.log = (folder / f"{name}.log").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ludoteca", "worker", "--redis", redis, "--jobs", str(jobs)],
-            stdout=self.log, stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self.log.close()
+        super().__init__(folder, name, "worker", "--redis", redis, "--jobs", str(jobs))
