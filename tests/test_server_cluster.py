@@ -1,6 +1,7 @@
-"""Two server processes sharing PostgreSQL and Redis: a move made through one reaches a watcher
-of the other, chat crosses too, and when one is killed (SIGKILL) mid-game the other takes its
-games' duties over: the computer's turn is played, once."""
+"""Two server processes sharing PostgreSQL and Redis, and a worker thinking for both through the
+queue (as ``scripts/cluster`` runs them): a move made through one reaches a watcher of the
+other, chat crosses too, and when one is killed (SIGKILL) mid-game the other takes its games'
+duties over: the computer's turn is played, once, and the clock's flag falls."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from websockets.sync.client import connect
 
 from .postgres import database
-from .servers import Server
+from .servers import Command, Server, Worker
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
 
@@ -25,19 +26,22 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 @pytest.fixture(scope="module")
 def pair(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[Server, Server]]:
-    """Two processes for the module's tests (the last one kills the first)."""
+    """Two server processes and a worker for the module's tests (the last one kills the first
+    server)."""
     folder = tmp_path_factory.mktemp("cluster")
     db = database(postgres_port, f"k{secrets.token_hex(6)}")
-    servers: list[Server] = []
+    processes: list[Command] = [Worker(redis_url, folder, "worker")]
     try:
         for name in ("first", "second"):  # both start at once (and migrate the database once)
-            servers.append(Server(db, redis_url, folder, name))
-        for server in servers:
-            server.wait_ready()
-        yield servers[0], servers[1]
+            processes.append(Server(db, redis_url, folder, name, "--queue"))
+        first, second = processes[1:]
+        assert isinstance(first, Server) and isinstance(second, Server)
+        first.wait_ready()
+        second.wait_ready()
+        yield first, second
     finally:
-        for server in servers:
-            server.stop()
+        for process in processes:
+            process.stop()
 
 
 def receive_until(ws: Any, test: Any, seconds: float = 30) -> dict[str, Any]:
