@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 import random
 import sys
@@ -94,11 +95,14 @@ def test_every_level_plays_legal_moves(name: str) -> None:
         make_agent("level:99", state.rules)
 
 
-def test_stored_ratings_increase_with_the_level() -> None:
+def test_stored_ratings_increase_with_the_level_and_fit_the_ladders() -> None:
     stored = ratings()
     for rules, by_level in stored.items():
-        values = [by_level[k][0] for k in sorted(by_level, key=int)]
+        values = [by_level[k]["elo"] for k in sorted(by_level, key=int)]
         assert values == sorted(values) and len(set(values)) == len(values), rules
+        # every stored rating is of a level's current agent: shown, not silently dropped
+        shown = levels(ludoteca.resolve(rules)[1])
+        assert all(shown[int(k) - 1].rating is not None for k in by_level), rules
 
 
 def test_agent_specs_are_checked() -> None:
@@ -221,3 +225,27 @@ def test_tournament_survives_broken_engines() -> None:
     assert sum(scores[4]) >= 3  # our engine beats the three broken ones by forfeit
     for game in result.results:
         assert record.loads(game.record_text).result in ("1-0", "0-1", "1/2-1/2")
+
+
+def test_a_rating_belongs_to_the_spec_it_measured(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from ludoteca.ai import levels as ladder
+
+    monkeypatch.setattr(ladder, "RATINGS_FILE", tmp_path / "ratings.json")
+    ladder.ratings.cache_clear()
+    try:
+        rules = Felli.rules()
+        result = run_tournament("felli", ["level:1", "level:2"], games=4, jobs=1, seed=3)
+        ladder.store_ratings(rules, result)
+        shown = ladder.levels(rules)
+        assert shown[0].rating == (1000.0, 0.0, 4) and shown[1].rating is not None
+        assert shown[2].rating is None  # not in the tournament
+        # the second level's spec changes (a new ladder): its old rating is no longer shown
+        stored = json.loads((tmp_path / "ratings.json").read_text())
+        stored["felli"]["2"]["spec"] = "search:depth=9"
+        (tmp_path / "ratings.json").write_text(json.dumps(stored))
+        ladder.ratings.cache_clear()
+        assert ladder.levels(rules)[1].rating is None
+        assert ladder.levels(rules)[0].rating == (1000.0, 0.0, 4)
+    finally:
+        ladder.ratings.cache_clear()

@@ -2,8 +2,9 @@
 
 Each game declares its ladder per rule set (``Game.ladder``): agent specs (see :mod:`.agents`).
 Ratings are measured with ``ludoteca tournament --store-ratings`` and kept by rule set in
-``ludoteca/games/ratings.json`` (Elo, anchored at level 1 = 1000, with the 95% error bar and the
-number of games).
+``ludoteca/games/ratings.json`` (Elo, anchored at level 1 = 1000, with the 95% error bar, the
+number of games and the agent spec measured); a level whose spec has changed since shows no
+rating until it is measured again.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..core import LudotecaError, RuleSet
 from .agents import Agent, make_agent, parse_spec
@@ -32,17 +34,22 @@ class Level:
     rating: tuple[float, float, int] | None = None  # Elo, 95% error, games
 
 
+Measured = dict[str, dict[str, dict[str, Any]]]
+
+
 @cache
-def ratings() -> dict[str, dict[str, list[float]]]:
-    """The measured ratings: game rule set -> level number (as text) -> [elo, error, games]."""
+def ratings() -> Measured:
+    """The measured ratings: game rule set -> level number (as text) -> ``{"elo", "error",
+    "games", "spec"}``."""
     if not RATINGS_FILE.exists():
         return {}
-    data: dict[str, dict[str, list[float]]] = json.loads(RATINGS_FILE.read_text())
+    data: Measured = json.loads(RATINGS_FILE.read_text())
     return data
 
 
 def levels(rules: RuleSet) -> list[Level]:
-    """The ladder for a rule set, with measured ratings where they exist."""
+    """The ladder for a rule set, with measured ratings where they exist (for the spec the
+    level has now)."""
     from ..games import find_game
 
     ladder = find_game(rules.game).ladder(rules)
@@ -50,7 +57,9 @@ def levels(rules: RuleSet) -> list[Level]:
     out = []
     for i, rung in enumerate(ladder, start=1):
         entry = measured.get(str(i))
-        rating = None if entry is None else (entry[0], entry[1], int(entry[2]))
+        rating = None
+        if isinstance(entry, dict) and entry.get("spec") == rung.spec:
+            rating = (float(entry["elo"]), float(entry["error"]), int(entry["games"]))
         out.append(Level(i, rung.spec, rung.description, rating))
     return out
 
@@ -70,16 +79,18 @@ def store_ratings(rules: RuleSet, tournament: Tournament) -> None:
     level 1 has 1000 when it took part."""
     elo = elo_ratings(tournament.scores(), tournament.games_between())
     games = tournament.games_between()
-    measured: dict[str, list[float]] = {}
+    ladder = levels(rules)
+    measured: dict[str, dict[str, Any]] = {}
     for i, spec in enumerate(tournament.agents):
         kind, options = parse_spec(spec)
         if kind == "level":
-            measured[str(int(options["level"]))] = [round(elo[i][0], 1), round(elo[i][1], 1),
-                                                    sum(games[i])]
+            number = int(options["level"])
+            measured[str(number)] = {"elo": round(elo[i][0], 1), "error": round(elo[i][1], 1),
+                                     "games": sum(games[i]), "spec": ladder[number - 1].spec}
     if "1" in measured:
-        shift = 1000 - measured["1"][0]
+        shift = 1000 - measured["1"]["elo"]
         for entry in measured.values():
-            entry[0] = round(entry[0] + shift, 1)
+            entry["elo"] = round(entry["elo"] + shift, 1)
     data = dict(ratings())
     data[str(rules)] = measured
     RATINGS_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -190,8 +190,8 @@ def _job(fn: Callable[..., Any]) -> WorkerCoroutine:
 
 def run_worker(url: str, slots: int) -> None:
     """Take jobs from the queue at ``url`` and think in ``slots`` processes, until SIGTERM or
-    Ctrl-C (the jobs running then are finished or, if stopped, taken again by another
-    worker)."""
+    Ctrl-C: then no new job is taken and the running ones are finished (within
+    :data:`JOB_TIMEOUT`; a job stopped after that is taken again by another worker)."""
     spawn = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(slots, mp_context=spawn, initializer=workers.die_with_parent,
                                initargs=(os.getpid(),))
@@ -204,7 +204,8 @@ def run_worker(url: str, slots: int) -> None:
                     queue_name=QUEUE, redis_settings=RedisSettings.from_dsn(url),
                     max_jobs=slots, queue_read_limit=slots, job_timeout=JOB_TIMEOUT,
                     max_tries=TRIES, poll_delay=POLL, allow_abort_jobs=True, keep_result=60,
-                    on_startup=startup, log_results=False)
+                    on_startup=startup, log_results=False,
+                    job_completion_wait=int(JOB_TIMEOUT))
     print(f"Ludoteca worker: {slots} processes thinking for the queue at {url}", flush=True)
     try:
         worker.run()
