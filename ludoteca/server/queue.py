@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
-from arq.jobs import Job
+from arq.jobs import Job, JobStatus
 from arq.typing import WorkerCoroutine
 from arq.worker import Worker, func
 from prometheus_client import CollectorRegistry, Gauge, Histogram
@@ -127,6 +127,8 @@ class JobQueue:
                 except TimeoutError:  # the message may have been missed: ask arq
                     info = await job.result_info()
                     if info is None:
+                        if await job.status() == JobStatus.not_found:  # expired unstarted
+                            raise RuntimeError("the job queue dropped the job") from None
                         continue
                     if not info.success:
                         raise RuntimeError(f"the worker failed: {info.result!r}") from None
