@@ -57,7 +57,7 @@ TRIES = 3
 EXPIRES = 120.0
 CHECK = 2.0
 #: how often an idle worker looks at the queue (seconds)
-POLL = 0.02
+POLL = 0.01
 
 #: the work a server may put on the queue, by name (each runs in a worker's process pool)
 JOBS: dict[str, Callable[..., Any]] = {"computer_move": workers.computer_move}
@@ -191,7 +191,9 @@ def _job(fn: Callable[..., Any]) -> WorkerCoroutine:
 
 
 def run_worker(url: str, slots: int) -> None:
-    """Take jobs from the queue at ``url`` and think in ``slots`` processes, until SIGTERM or
+    """Take jobs from the queue at ``url`` and think in ``slots`` processes (holding up to
+    twice as many jobs, so that the next is at hand when one ends; reading the queue's next
+    ``4 * slots`` in deadline order at each look), until SIGTERM or
     Ctrl-C: then no new job is taken and the running ones are finished (within
     :data:`JOB_TIMEOUT`; a job stopped after that is taken again by another worker)."""
     spawn = multiprocessing.get_context("spawn")
@@ -204,7 +206,7 @@ def run_worker(url: str, slots: int) -> None:
 
     worker = Worker([func(_job(fn), name=name) for name, fn in JOBS.items()],
                     queue_name=QUEUE, redis_settings=RedisSettings.from_dsn(url),
-                    max_jobs=slots, queue_read_limit=slots, job_timeout=JOB_TIMEOUT,
+                    max_jobs=2 * slots, queue_read_limit=4 * slots, job_timeout=JOB_TIMEOUT,
                     max_tries=TRIES, poll_delay=POLL, allow_abort_jobs=True, keep_result=60,
                     on_startup=startup, log_results=False,
                     job_completion_wait=int(JOB_TIMEOUT))
