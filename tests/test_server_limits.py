@@ -279,7 +279,7 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
         await hub.resume()
         game_id, tokens = await hub.create("morris", None, "computer", "white", 1, None)
         answers = await asyncio.gather(*(hub.hint(game_id, tokens["white"]) for _ in range(40)))
-        hub.close()
+        await hub.close()
         moves_pool.shutdown()
         analysis.shutdown()
         await store.close()

@@ -106,7 +106,8 @@ def create_app(db_url: str | None = None, workers: int = 2,
         finally:
             for task in background:
                 task.cancel()
-            hub.close()
+            await asyncio.gather(*background, return_exceptions=True)
+            await hub.close()
             if fanout is not None:
                 await fanout.close()
             if jobs is not None:

@@ -81,13 +81,14 @@ class Hub:
         self._loading = asyncio.Lock()
         self.chat_limit = RateLimit(chat.LINES_PER_WINDOW, chat.WINDOW)
 
-    def close(self) -> None:
-        """Stop computer turns and clock timers (the server is shutting down)."""
-        for task in list(self.tasks):
+    async def close(self) -> None:
+        """Stop computer turns and clock timers (the server is shutting down), and wait until
+        they have unwound, so that none is still using the store when it closes."""
+        stopping: list[asyncio.Task[None]] = list(self.tasks)
+        stopping += [live.timer for live in self.games.values() if live.timer is not None]
+        for task in stopping:
             task.cancel()
-        for live in self.games.values():
-            if live.timer is not None:
-                live.timer.cancel()
+        await asyncio.gather(*stopping, return_exceptions=True)
 
     # --- catalogue ------------------------------------------------------------------------
     @staticmethod
