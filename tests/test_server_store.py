@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import anyio
+
 from ludoteca.server.store import GameRow, StaleError, Store
 
 
@@ -57,3 +59,40 @@ def test_a_game_ends_once_however_many_processes_end_it(tmp_path: Path) -> None:
     assert sorted([first is None, second is None]) == [False, True]
     assert isinstance(first if first is not None else second, StaleError)
     assert isinstance(settled, list) and len(settled) == 1
+
+
+def test_reads_cancelled_at_any_point_leave_nothing_running_after_close(tmp_path: Path) -> None:
+    """Readers cancelled at every stage of their reads, by a cancelled task group (as the
+    server's framework cancels a closing websocket's handler: again at every await until it
+    ends): once the store is closed no task of the database driver is left behind, so the
+    server's shutdown cannot wait on one."""
+
+    async def scenario() -> list[str]:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+        await store.open()
+        await store.add_game(GameRow(id="g", game="morris", rules="morris", mode="hotseat",
+                                     white="human", black="human", status="live", ply=0,
+                                     result="*"))
+        await store.add_move("g", 0, "d2", draw_offer=None)
+
+        async def reader() -> None:
+            while True:
+                assert await store.game("g") is not None
+                assert len(await store.listing("live")) == 1
+                await asyncio.sleep(0)
+
+        for steps in range(40):
+            async with anyio.create_task_group() as readers:
+                for _ in range(4):
+                    readers.start_soon(reader)
+                for _ in range(steps):
+                    await asyncio.sleep(0)
+                readers.cancel_scope.cancel()
+        found = await store.game("g")
+        assert found is not None and found[1] == ["d2"]
+        await store.close()
+        await asyncio.sleep(0.2)
+        return [repr(task.get_coro()) for task in asyncio.all_tasks()
+                if task is not asyncio.current_task()]
+
+    assert asyncio.run(scenario()) == []

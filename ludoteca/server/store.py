@@ -13,7 +13,7 @@ import contextlib
 import datetime
 import functools
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,8 +26,11 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Executable,
     ForeignKey,
     Integer,
+    Result,
+    ScalarResult,
     String,
     Text,
     bindparam,
@@ -45,11 +48,12 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-__all__ = ["Base", "GameRow", "MoveRow", "SettingRow", "Store", "default_url", "now"]
+__all__ = ["Base", "GameRow", "MoveRow", "Reads", "SettingRow", "Store", "default_url", "now"]
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -207,13 +211,33 @@ class StaleError(Exception):
     """The game changed under a write (another ply was stored first)."""
 
 
+class Reads:
+    """The read queries of one session, awaited, their results fetched in full: ``get`` a row
+    by its key, ``execute`` a statement, the ``scalars`` of a statement."""
+
+    def __init__(self, run: Callable[[Callable[[Session], Any]], Awaitable[Any]]) -> None:
+        self._run = run
+
+    async def get(self, entity: type[R], key: object) -> R | None:
+        row: R | None = await self._run(lambda session: session.get(entity, key))
+        return row
+
+    async def execute(self, statement: Executable) -> Result[*tuple[Any, ...]]:
+        frozen = await self._run(lambda session: session.execute(statement).freeze())
+        result: Result[*tuple[Any, ...]] = frozen()
+        return result
+
+    async def scalars(self, statement: Executable) -> ScalarResult[Any]:
+        return (await self.execute(statement)).scalars()
+
+
 class Store:
     """Async access to the games and moves tables."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
-        self.session = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         sqlite = self.engine.dialect.name == "sqlite"
         if sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_settings)
@@ -244,6 +268,24 @@ class Store:
         async with self.engine.begin() as connection:
             return await connection.run_sync(work)
 
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[Reads]:
+        """A session for reading.  On a SQLite file its queries run at once on a plain
+        connection (a fraction of a millisecond; writes never block them) and so are never
+        cancelled halfway: the async driver closes a connection whose query was cancelled in a
+        task of its own that can wait for ever, holding up the shutdown.  Elsewhere they run
+        through the async driver."""
+        if self._sync is not None:
+            with Session(self._sync, expire_on_commit=False) as plain:
+
+                async def at_once(work: Callable[[Session], T]) -> T:
+                    return work(plain)
+
+                yield Reads(at_once)
+        else:
+            async with self._sessions() as session:
+                yield Reads(session.run_sync)
+
     async def open(self) -> None:
         """Create or upgrade the schema to the newest migration."""
         async with self.engine.begin() as connection:
@@ -251,8 +293,8 @@ class Store:
 
     async def ping(self) -> None:
         """Raise unless the database answers a trivial query."""
-        async with self.engine.connect() as connection:
-            await connection.execute(select(1))
+        async with self.session() as session:
+            await session.execute(select(1))
 
     async def close(self) -> None:
         await self.engine.dispose()
