@@ -1,7 +1,7 @@
-"""Our top level against OpenSpiel's MCTSBot (1,000 simulations, random rollouts, UCT c = 2).
+"""Our top level against OpenSpiel's MCTSBot (``--sims`` simulations, random rollouts, UCT c = 2).
 
     python bench/vs_openspiel.py [--games N] [--game morris felli morelli] [--agent SPEC]
-                                 [--jobs J] [--out FILE]
+                                 [--jobs J] [--sims S] [--out FILE]
 
 Each game is played N times with each colour, in J worker processes.  Prints our score, the game
 count and the mean time per move of both sides, and appends one JSON line per game to FILE.
@@ -9,14 +9,12 @@ count and the mean time per move of both sides, and appends one JSON line per ga
 - Nine Men's Morris is played on OpenSpiel's own C++ game with OpenSpiel's C++ ``MCTSBot`` (the
   same algorithm as the Python one; our moves are translated to its actions).  OpenSpiel's Morris
   stops games after 200 turns: those count as draws.
-- Felli is played through our OpenSpiel adapter with OpenSpiel's Python ``MCTSBot`` (one
-  action per leap of a chain, as OpenSpiel sees the game); its random rollouts pick uniformly
-  among the legal actions at each step, as ``RandomRolloutEvaluator`` does, but run on the engine
-  directly (:class:`EngineRollouts`), several times faster than through the adapter.
-- Morelli is played through the adapter with the Python ``MCTSBot``; its random rollouts are run
-  by our compiled kernel (:func:`ludoteca.games.kernels.random_game`): uniformly random moves to the
-  end of the game, exactly what ``RandomRolloutEvaluator`` does through the adapter, forty times
-  faster.
+- Felli and Morelli are played through our OpenSpiel adapter (one action per leap of a Felli
+  capture chain, as OpenSpiel sees the game) with OpenSpiel's Python ``MCTSBot``; its random
+  rollouts are played by our compiled kernel (:class:`KernelRollouts`): uniformly random moves
+  to the end of the game, as ``RandomRolloutEvaluator`` plays them through the adapter, tens of
+  times faster.  (In Felli a rollout picks among whole moves, where the adapter's rollout would
+  pick among first leaps: the same random player up to how a chain's branches are weighted.)
 """
 
 from __future__ import annotations
@@ -53,7 +51,10 @@ UCT_C = 2.0
 
 
 class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
-    """Uniformly random Morelli playouts to the end, played by the compiled kernel."""
+    """Uniformly random playouts to the end of the game, played by the compiled kernel
+    (:func:`ludoteca.games.kernels.random_game`), as ``RandomRolloutEvaluator`` plays them
+    through the adapter, tens of times faster.  A capture chain in progress (some of its leaps
+    taken as actions) is first completed by one of its legal continuations at random."""
 
     def __init__(self, rng: np.random.RandomState) -> None:
         from ludoteca.games.kernels import random_game
@@ -64,50 +65,25 @@ class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
     def evaluate(self, state: LudotecaState) -> np.ndarray:
         if state.is_terminal():
             return np.array(state.returns())
-        _, _, winner = self.random_game(state.engine, int(self.rng.randint(2**31)))
+        engine = state.engine
+        if state.prefix:
+            n = len(state.prefix)
+            codes = [c for c in engine.legal_codes()
+                     if engine.action_path(c)[:n] == state.prefix]
+            engine = engine.copy()
+            engine.push_code(codes[self.rng.randint(len(codes))])
+            outcome = engine.outcome()
+            if outcome is not None:
+                return self._returns(outcome.winner)
+        _, _, winner = self.random_game(engine, int(self.rng.randint(2**31)))
+        return self._returns(winner)
+
+    @staticmethod
+    def _returns(winner: Color | None) -> np.ndarray:
         if winner is None:
             return np.zeros(2)
         returns = -np.ones(2)
         returns[int(winner)] = 1.0
-        return returns
-
-    def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
-        actions = state.legal_actions()
-        return [(action, 1.0 / len(actions)) for action in actions]
-
-
-class EngineRollouts(mcts.Evaluator):  # type: ignore[misc]
-    """Random rollouts played on the engine itself rather than through the adapter: at each
-    step a uniformly random legal *action* (one leap of a Felli chain at a time), exactly the
-    distribution of ``RandomRolloutEvaluator`` on the adapted game, without its overhead."""
-
-    def __init__(self, rng: np.random.RandomState) -> None:
-        self.rng = rng
-
-    def evaluate(self, state: LudotecaState) -> np.ndarray:
-        if state.is_terminal():
-            return np.array(state.returns())
-        engine = state.engine.copy()
-        prefix = state.prefix
-        while True:
-            codes = engine.legal_codes()
-            if not codes:
-                break
-            paths = [(engine.action_path(c), c) for c in codes]
-            while True:
-                n = len(prefix)
-                options = sorted({path[n] for path, _ in paths if path[:n] == prefix})
-                prefix = (*prefix, options[self.rng.randint(len(options))])
-                done = [c for path, c in paths if path == prefix]
-                if done:
-                    engine.push_code(done[0])
-                    prefix = ()
-                    break
-        outcome = engine.outcome()
-        returns = np.zeros(2)
-        if outcome is not None and outcome.winner is not None:
-            returns[:] = -1.0
-            returns[int(outcome.winner)] = 1.0
         return returns
 
     def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
@@ -162,7 +138,7 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
 def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
     game = pyspiel.load_game(register(name), {"seed": seed})
     rng = np.random.RandomState(seed)
-    evaluator = KernelRollouts(rng) if name == "morelli" else EngineRollouts(rng)
+    evaluator = KernelRollouts(rng)
     bot = mcts.MCTSBot(game, UCT_C, SIMULATIONS, evaluator, random_state=rng)
     state = game.new_initial_state()
     agent = make_agent(spec, state.engine.rules, seed)

@@ -22,7 +22,7 @@ from ..core import Color, State
 from . import felli_kernel as felli
 from . import morelli_kernel as morelli
 from . import morris_kernel as morris
-from .kernel import LOSS, ONGOING, TURN, UNDO, WIN
+from .kernel import LOSS, ONGOING, TURN, UNDO, WIN, Kernel
 
 
 def _drop_stale_caches() -> None:
@@ -148,14 +148,26 @@ def _random_game(kind: int, st: IntArray, prm: IntArray, seed: int, cap: int,
         plies += 1
 
 
+_KERNELS: dict[tuple[str, str], Kernel] = {}
+
+
+def _kernel(state: State) -> Kernel:
+    """The compiled kernel of the state's rule set, built once per process."""
+    key = (state.game.name, str(state.rules))
+    if key not in _KERNELS:
+        kernel = state.game.kernel(state.rules)
+        if kernel is None:
+            raise ValueError(f"{state.game.title} has no compiled kernel")
+        _KERNELS[key] = kernel
+    return _KERNELS[key]
+
+
 def random_game(state: State, seed: int, cap: int = 1000
                 ) -> tuple[list[int], list[int], Color | None]:
     """A uniformly random game from ``state`` (left unchanged), played by its kernel without
     repetition draws: the move codes, the number of legal moves before each, and the winner
     (``None`` for a draw or a game stopped at ``cap`` plies)."""
-    kernel = state.game.kernel(state.rules)
-    if kernel is None:
-        raise ValueError(f"{state.game.title} has no compiled kernel")
+    kernel = _kernel(state)
     st = kernel.pack(state)
     codes = np.zeros(cap, dtype=np.int64)
     counts = np.zeros(cap, dtype=np.int64)
@@ -167,9 +179,7 @@ def random_game(state: State, seed: int, cap: int = 1000
 
 def random_plies(state: State, games: int, seed: int, cap: int = 1000) -> int:
     """Play ``games`` random games from ``state``; the total number of plies (a benchmark)."""
-    kernel = state.game.kernel(state.rules)
-    if kernel is None:
-        raise ValueError(f"{state.game.title} has no compiled kernel")
+    kernel = _kernel(state)
     empty = np.zeros(0, dtype=np.int64)
     total = 0
     for g in range(games):
