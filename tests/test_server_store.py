@@ -11,14 +11,20 @@ import anyio
 from ludoteca.server.store import GameRow, StaleError, Store
 
 
+async def _store_with(tmp_path: Path, *games: tuple[str, str, int]) -> Store:
+    """An open store on a SQLite file holding live games given as (id, mode, ply)."""
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    await store.open()
+    for game_id, mode, ply in games:
+        await store.add_game(GameRow(id=game_id, game="morris", rules="morris", mode=mode,
+                                     white="human", black="human", status="live", ply=ply,
+                                     result="*"))
+    return store
+
+
 def test_a_stale_move_in_a_batch_is_refused_and_the_others_land(tmp_path: Path) -> None:
     async def scenario() -> None:
-        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-        await store.open()
-        for game_id in ("a", "b", "c"):
-            await store.add_game(GameRow(
-                id=game_id, game="morris", rules="morris", mode="hotseat", white="human",
-                black="human", status="live", ply=0, result="*"))
+        store = await _store_with(tmp_path, *((game_id, "hotseat", 0) for game_id in "abc"))
         answers = await asyncio.gather(
             store.add_move("a", 0, "d2", draw_offer=None),
             store.add_move("b", 5, "d2", draw_offer=None),  # b is at ply 0
@@ -40,11 +46,7 @@ def test_a_game_ends_once_however_many_processes_end_it(tmp_path: Path) -> None:
     ratings), the other is stale and does nothing."""
 
     async def scenario() -> list[object]:
-        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-        await store.open()
-        await store.add_game(GameRow(id="g", game="morris", rules="morris", mode="online",
-                                     white="human", black="human", status="live", ply=3,
-                                     result="*"))
+        store = await _store_with(tmp_path, ("g", "online", 3))
         settled: list[str] = []
         ending = {"status": "over", "result": "0-1", "termination": "time forfeit"}
         answers = await asyncio.gather(
@@ -68,11 +70,7 @@ def test_reads_cancelled_at_any_point_leave_nothing_running_after_close(tmp_path
     server's shutdown cannot wait on one."""
 
     async def scenario() -> list[str]:
-        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-        await store.open()
-        await store.add_game(GameRow(id="g", game="morris", rules="morris", mode="hotseat",
-                                     white="human", black="human", status="live", ply=0,
-                                     result="*"))
+        store = await _store_with(tmp_path, ("g", "hotseat", 0))
         await store.add_move("g", 0, "d2", draw_offer=None)
 
         async def reader() -> None:
