@@ -87,6 +87,16 @@ def test_console_script_runs() -> None:
     assert done.stderr.count("\n") == 1
 
 
+def test_compiled_perft_counts_as_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["perft", "morelli", "2", "--setup", "BW" * 12 + "WB" * 12, "--moves", "a3-c5"]
+    assert main(args) == 0
+    engine = capsys.readouterr().out
+    assert main([*args, "--compiled"]) == 0
+    assert capsys.readouterr().out == engine == "1 468\n2 203298\n"
+    assert main(["perft", "morris", "65", "--compiled"]) == 2
+    assert "at most 64" in capsys.readouterr().err
+
+
 def test_play_against_a_level_with_a_hint(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(["play", "felli", "--black", "level:2", "--seed", "1"],

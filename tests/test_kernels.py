@@ -1,19 +1,19 @@
-"""The compiled kernels against the readable engines, move for move: in seeded random games of
-every rule set with a kernel, the same legal moves at every position, the same ending, make and
-unmake restoring the position exactly, and the incremental Zobrist key equal to a fresh one."""
+"""The compiled kernels against the readable engines, move for move (:mod:`kernel_check`): in
+seeded random games of every rule set with a kernel, the same legal moves at every position, the
+same ending, make and unmake restoring the position exactly, and the incremental Zobrist key
+equal to a fresh one; perft from random positions counted alike.  ``bench/kernel_check.py`` runs
+the same checks on thousands of games a rule set."""
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
 import pytest
 
 import ludoteca
-from ludoteca.core import Termination
 from ludoteca.games import find_game, game_names
-from ludoteca.games.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
-from ludoteca.games.kernels import generate, make, status, unmake
+from ludoteca.games.kernels import perft_counts
+from ludoteca.perft import perft
+
+from .kernel_check import compare_perft, follow_random_games
 
 RULE_SETS = [d.name for g in game_names() for d in find_game(g).rule_sets
              if find_game(g).kernel(find_game(g).rules(d.name)) is not None]
@@ -27,42 +27,23 @@ def test_every_game_has_a_kernel() -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_kernel_follows_the_engine(rules: str) -> None:
-    rng = random.Random(rules)
-    out = np.zeros(4096, dtype=np.int64)
-    undo = np.zeros(UNDO, dtype=np.int64)
-    positions = 0
-    for game in range(GAMES[rules]):
-        # the search handles repetition itself: switch it off so the engine agrees
-        state = ludoteca.new_game(rules, seed=game)
-        spec = str(state.rules)
-        if "repetition" in state.rules.settings:
-            spec += ("," if ":" in spec else ":") + "repetition=0"
-            state = ludoteca.new_game(spec, seed=game)
-        kernel = state.game.kernel(state.rules)
-        assert kernel is not None
-        fields = kernel.fields
-        st = kernel.pack(state)
-        while True:
-            n = generate(kernel.kind, st, kernel.prm, out)
-            ended = status(kernel.kind, st, kernel.prm, n)
-            outcome = state.outcome()
-            if outcome is None:
-                assert ended == ONGOING
-                assert sorted(out[:n].tolist()) == sorted(state.legal_codes()), \
-                    state.position_code()
-            else:
-                expected = DRAW if outcome.winner is None else (
-                    WIN if outcome.winner is state.turn else LOSS)
-                assert ended == expected, (state.position_code(), outcome)
-                assert outcome.termination is not Termination.THREEFOLD_REPETITION
-                break
-            code = rng.choice(state.legal_codes())
-            before = st[:fields].copy()
-            make(kernel.kind, st, kernel.prm, code, undo)
-            state.push_code(code)
-            assert (st[:fields] == kernel.pack(state)[:fields]).all(), state.position_code()
-            unmake(kernel.kind, st, kernel.prm, code, undo)
-            assert (st[:fields] == before).all()
-            make(kernel.kind, st, kernel.prm, code, undo)
-            positions += 1
-    assert positions > 100
+    assert follow_random_games(rules, GAMES[rules]) > 100
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_perft_from_random_positions(rules: str) -> None:
+    checked = compare_perft(rules, positions=4, budget=2_000)
+    assert len(checked) == 4
+    assert all(len(counts) >= 2 for _, counts in checked)
+
+
+def test_perft_from_the_start_matches_published_counts() -> None:
+    # Nine Men's Morris opening: 24 * 23 * 22 placements, no mill possible before the fifth man
+    assert perft_counts(ludoteca.new_game("morris"), 3) == [24, 24 * 23, 24 * 23 * 22]
+    felli = ludoteca.new_game("felli")
+    assert perft_counts(felli, 6) == [perft(felli, d) for d in range(1, 7)]
+
+
+def test_perft_rejects_a_depth_out_of_range() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        perft_counts(ludoteca.new_game("felli"), 0)

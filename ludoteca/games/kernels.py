@@ -45,8 +45,8 @@ def _drop_stale_caches() -> None:
 
 _drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
-__all__ = ["captures", "evaluate", "generate", "make", "random_game", "random_plies", "status",
-           "tactical", "unmake"]
+__all__ = ["captures", "evaluate", "generate", "make", "perft_counts", "random_game",
+           "random_plies", "status", "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
 MORRIS, FELLI, MORELLI = 0, 1, 2
@@ -186,3 +186,40 @@ def random_plies(state: State, games: int, seed: int, cap: int = 1000) -> int:
         total += _random_game(kernel.kind, kernel.pack(state), kernel.prm, seed + g, cap,
                               empty, empty)[0]
     return total
+
+
+@njit(cache=True)
+def _perft(kind: int, st: IntArray, prm: IntArray, depth: int, counts: IntArray) -> None:
+    moves = np.empty((depth, 4096), dtype=np.int64)
+    undo = np.zeros((depth, UNDO), dtype=np.int64)
+    n = np.zeros(depth, dtype=np.int64)
+    at = np.zeros(depth, dtype=np.int64)
+    ply = 0
+    k = generate(kind, st, prm, moves[0])
+    n[0] = k if status(kind, st, prm, k) == ONGOING else 0
+    counts[1] += n[0]
+    while ply >= 0:
+        if ply + 1 == depth or at[ply] == n[ply]:
+            ply -= 1
+            if ply >= 0:
+                unmake(kind, st, prm, moves[ply, at[ply] - 1], undo[ply])
+            continue
+        make(kind, st, prm, moves[ply, at[ply]], undo[ply])
+        at[ply] += 1
+        ply += 1
+        k = generate(kind, st, prm, moves[ply])
+        n[ply] = k if status(kind, st, prm, k) == ONGOING else 0
+        at[ply] = 0
+        counts[ply + 1] += n[ply]
+
+
+def perft_counts(state: State, depth: int) -> list[int]:
+    """The number of move sequences of exactly d moves from ``state`` for d = 1..depth, counted
+    by its compiled kernel (as :func:`ludoteca.perft.perft_counts` counts them with the engine,
+    except that the kernel knows no repetition draw)."""
+    if not 1 <= depth <= 64:
+        raise ValueError("perft depth must be 1 to 64")
+    kernel = _kernel(state)
+    counts = np.zeros(depth + 1, dtype=np.int64)
+    _perft(kernel.kind, kernel.pack(state), kernel.prm, depth, counts)
+    return [int(n) for n in counts[1:]]

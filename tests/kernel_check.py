@@ -1,0 +1,105 @@
+"""The compiled kernels checked against the readable engines, for the tests (small slices) and
+``bench/kernel_check.py`` (thousands of games a rule set).
+
+- :func:`follow_random_games`: seeded random games played by the engine; at every position the
+  kernel's legal moves equal the engine's, its ending equals the engine's, and make, unmake and
+  the incremental Zobrist key agree with packing the engine's position afresh.
+- :func:`compare_perft`: perft from positions of seeded random games, counted by the engine
+  (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.games.kernels.
+  perft_counts`), to the deepest depth whose walk stays within a node budget.
+
+The kernels know no repetition draw (the search tracks repetition itself), so both play each
+rule set with repetition switched off.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import ludoteca
+from ludoteca.core import State, Termination
+from ludoteca.games.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
+from ludoteca.games.kernels import generate, make, perft_counts, status, unmake
+from ludoteca.perft import perft_counts as engine_perft_counts
+
+__all__ = ["compare_perft", "follow_random_games", "without_repetition"]
+
+
+def without_repetition(rules: str, seed: int) -> State:
+    """A new game of ``rules`` (from the seed's setup where the game has setups) with the
+    repetition draw switched off where the rule set has one."""
+    state = ludoteca.new_game(rules, seed=seed)
+    if "repetition" not in state.rules.settings:
+        return state
+    spec = str(state.rules)
+    spec += ("," if ":" in spec else ":") + "repetition=0"
+    return ludoteca.new_game(spec, seed=seed)
+
+
+def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
+    """Play ``games`` seeded random games of ``rules`` with the engine, checking the kernel at
+    every position (``AssertionError`` naming the position on the first difference); the number
+    of positions checked."""
+    rng = random.Random(f"{rules}/{first_seed}")
+    out = np.zeros(4096, dtype=np.int64)
+    undo = np.zeros(UNDO, dtype=np.int64)
+    positions = 0
+    for game in range(first_seed, first_seed + games):
+        state = without_repetition(rules, game)
+        kernel = state.game.kernel(state.rules)
+        assert kernel is not None, f"{rules} has no kernel"
+        fields = kernel.fields
+        st = kernel.pack(state)
+        while True:
+            positions += 1
+            n = generate(kernel.kind, st, kernel.prm, out)
+            ended = status(kernel.kind, st, kernel.prm, n)
+            outcome = state.outcome()
+            if outcome is None:
+                assert ended == ONGOING, f"kernel ended {state.position_code()}"
+                assert sorted(out[:n].tolist()) == sorted(state.legal_codes()), \
+                    f"legal moves differ at {state.position_code()}"
+            else:
+                expected = DRAW if outcome.winner is None else (
+                    WIN if outcome.winner is state.turn else LOSS)
+                assert ended == expected, f"ending differs at {state.position_code()}: {outcome}"
+                assert outcome.termination is not Termination.THREEFOLD_REPETITION
+                break
+            code = rng.choice(state.legal_codes())
+            before = st[:fields].copy()
+            make(kernel.kind, st, kernel.prm, code, undo)
+            state.push_code(code)
+            assert (st[:fields] == kernel.pack(state)[:fields]).all(), \
+                f"make differs after {state.position_code()}"
+            unmake(kernel.kind, st, kernel.prm, code, undo)
+            assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
+            make(kernel.kind, st, kernel.prm, code, undo)
+    return positions
+
+
+def compare_perft(rules: str, positions: int, budget: int, first_seed: int = 0,
+                  max_depth: int = 6) -> list[tuple[str, list[int]]]:
+    """Perft from ``positions`` positions still in play (each a seeded random game's, a random
+    number of plies before its end or its 200th ply), by engine and kernel alike, to the
+    deepest depth (at most ``max_depth``) at which the engine's walk visits at most ``budget``
+    inner nodes; ``AssertionError`` on the first difference.  Each position's code and
+    counts."""
+    rng = random.Random(f"perft/{rules}/{first_seed}")
+    checked = []
+    for seed in range(first_seed, first_seed + positions):
+        state = without_repetition(rules, seed)
+        while len(state.move_stack) < 200 and (codes := state.legal_codes()):
+            state.push_code(rng.choice(codes))
+        for _ in range(1 + rng.randrange(len(state.move_stack))):  # back to a position in play
+            state.pop_code()
+        depth = 1
+        while depth < max_depth and sum(perft_counts(state, depth)) <= budget:
+            depth += 1
+        compiled = perft_counts(state, depth)
+        engine = [n for _, n in engine_perft_counts(state, depth)]
+        assert compiled == engine, \
+            f"perft differs at {state.position_code()}: {compiled} != {engine}"
+        checked.append((state.position_code(), engine))
+    return checked
