@@ -37,7 +37,7 @@ def check(rules: str, games: int, perft: int, budget: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="random games a rule set")
-    parser.add_argument("--perft", type=int, default=200, help="perft positions a rule set")
+    parser.add_argument("--perft", type=int, default=100, help="perft positions a rule set")
     parser.add_argument("--budget", type=int, default=20_000, help="inner nodes a perft walk")
     parser.add_argument("--rules", nargs="+", default=None, help="rule sets (default: all)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
