@@ -135,7 +135,14 @@ def soak(kills: int, games: int = 4, seed: int = 0, folder: Path | None = None) 
                 for g, t in seats.items()]
             for thread in threads:
                 thread.start()
+            # kill at a random moment, but only once every game could have moved since the last
+            # restart (a slow machine still tests something); at most 20 s more
+            before = sum(len(m) for m in acked.values())
+            deadline = time.monotonic() + 20
             time.sleep(0.3 + rng.random())
+            while (sum(len(m) for m in acked.values()) < before + games
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
             server.kill()
             report.kills += 1
             stop.set()
