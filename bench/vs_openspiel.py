@@ -1,10 +1,11 @@
 """Our top level against OpenSpiel's MCTSBot (``--sims`` simulations, random rollouts, UCT c = 2).
 
     python bench/vs_openspiel.py [--games N] [--game morris felli morelli] [--agent SPEC]
-                                 [--jobs J] [--sims S] [--out FILE]
+                                 [--jobs J] [--sims S] [--out FILE [--resume]]
 
 Each game is played N times with each colour, in J worker processes.  Prints our score, the game
-count and the mean time per move of both sides, and appends one JSON line per game to FILE.
+count and the mean time per move of both sides, and appends one JSON line per game to FILE;
+``--resume`` plays only the games FILE lacks (a run cut short goes on where it stopped).
 
 - Nine Men's Morris is played on OpenSpiel's own C++ game with OpenSpiel's C++ ``MCTSBot`` (the
   same algorithm as the Python one; our moves are translated to its actions).  OpenSpiel's Morris
@@ -171,7 +172,8 @@ def play_one(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
     """One game; the result record (score for us, plies, clocks)."""
     result = (play_morris(spec, ours, seed) if name == "morris"
               else play_adapted(name, spec, ours, seed))
-    return {"game": name, "agent": spec, "colour": ours.name.lower(), "seed": seed, **result}
+    return {"game": name, "agent": spec, "colour": ours.name.lower(), "seed": seed,
+            "sims": SIMULATIONS, **result}
 
 
 def summarise(name: str, rows: Sequence[dict[str, Any]]) -> str:
@@ -193,6 +195,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--sims", type=int, default=1000, help="MCTSBot simulations a move")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
+    parser.add_argument("--resume", action="store_true",
+                        help="play only the games not yet in --out, and count those in it")
     args = parser.parse_args()
     global SIMULATIONS
     SIMULATIONS = args.sims
@@ -204,6 +208,13 @@ def main() -> None:
             for ours in (Color.WHITE, Color.BLACK):
                 tasks.append((name, spec, ours, 1000 + g))
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in args.game}
+    if args.resume and args.out and Path(args.out).exists():
+        for line in Path(args.out).read_text().splitlines():
+            row = json.loads(line)
+            if row["game"] in results and row["sims"] == SIMULATIONS:
+                results[row["game"]].append(row)
+        done = {(r["game"], r["colour"], r["seed"]) for rows in results.values() for r in rows}
+        tasks = [t for t in tasks if (t[0], t[2].name.lower(), t[3]) not in done]
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(play_one, *task) for task in tasks]
         for future in as_completed(futures):
@@ -212,8 +223,7 @@ def main() -> None:
             if args.out:
                 with open(args.out, "a") as out:
                     out.write(json.dumps(row) + "\n")
-            done = sum(len(v) for v in results.values())
-            print(f"\r{done}/{len(tasks)} games", end="", flush=True)
+            print(f"\r{sum(len(v) for v in results.values())} games", end="", flush=True)
     print()
     for name, rows in results.items():
         print(summarise(name, rows))
