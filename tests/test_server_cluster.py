@@ -1,7 +1,8 @@
 """Two server processes sharing PostgreSQL and Redis, and a worker thinking for both through the
 queue (as ``scripts/cluster`` runs them): a move made through one reaches a watcher of the
 other, chat crosses too, and when one is killed (SIGKILL) mid-game the other takes its games'
-duties over: the computer's turn is played, once, and the clock's flag falls."""
+duties over: the computer's turn is played, once, the clock's flag falls, and a player whose
+websocket was on the dead process reconnects to the other and finds every acknowledged move."""
 
 from __future__ import annotations
 
@@ -110,6 +111,10 @@ def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server,
     first.call(f"/api/games/{timed['id']}/join", {})
     first.call(f"/api/games/{timed['id']}/actions",
                {"token": timed["tokens"]["white"], "type": "move", "move": "d6", "ply": 0})
+    # a game played over a websocket on the first process, every move acknowledged
+    played = first.call("/api/games", {"game": "felli", "opponent": "hotseat"})
+    ws_game, ws_token = played["id"], played["tokens"]["white"]
+    acknowledged = play_over_websocket(first, ws_game, ws_token, [], 6)
     made = first.call("/api/games", {"game": "morris", "opponent": "computer", "level": 1,
                                      "colour": "white"})
     game_id, token = made["id"], made["tokens"]["white"]
@@ -145,3 +150,28 @@ def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server,
         time.sleep(0.3)
     assert ended["outcome"]["result"] == "1-0" and ended["moves"] == ["d6"]
     assert "time" in ended["outcome"]["termination"]
+    # the websocket's player reconnects to the other process: every acknowledged move is there,
+    # and the game goes on
+    play_over_websocket(second, ws_game, ws_token, acknowledged, 2)
+
+
+def play_over_websocket(server: Server, game_id: str, token: str, before: list[str],
+                        moves: int) -> list[str]:
+    """Connect to ``server`` as ``token``'s player, check that the game's moves are ``before``,
+    play ``moves`` more (the first legal move each time), each acknowledged by its update, and
+    return the moves played in all."""
+    played = list(before)
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        view = json.loads(ws.recv(timeout=10))
+        assert view["type"] == "state" and view["moves"] == played
+        legal = view["legal"]
+        for _ in range(moves):
+            move = legal[0].split()[0]
+            ws.send(json.dumps({"type": "move", "move": move, "ply": len(played)}))
+            update: dict[str, Any] = {}
+            while update.get("append") != [move] or update.get("moves_from") != len(played):
+                update = json.loads(ws.recv(timeout=30))
+            played.append(move)
+            legal = update.get("legal", legal)
+    return played
