@@ -1,5 +1,6 @@
 """Test-wide settings: solved tables go to a temporary cache, never the user's; a service a
-test needs is skipped when missing on a developer's machine, and fails the run under CI."""
+test needs is skipped when missing on a developer's machine, and fails the run under CI; a run
+in several processes compiles the compiled search once before they start."""
 
 from __future__ import annotations
 
@@ -8,6 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before xdist starts its processes, load the compiled search into numba's cache (compiling
+    it on a fresh checkout, about 40 s of one core), so that the test processes and the servers'
+    worker processes they start load it rather than each compiling it at once."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from ludoteca.server.workers import load_compiled
+
+        load_compiled()
 
 
 def need(available: object, what: str) -> None:

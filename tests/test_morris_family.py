@@ -38,21 +38,22 @@ def test_first_moves_and_no_mill_in_four_plies(rules: str) -> None:
     state = ludoteca.new_game(rules)
     points = 16 if rules == "morris-6" else 24
     assert state.legal_moves.count() == points
-    assert _removals_within(state, 4) == 0
-    assert _removals_within(state, 5) > 0
+    assert not _removal_within(state, 4)
+    assert _removal_within(state, 5)
 
 
-def _removals_within(state: ludoteca.State, depth: int) -> int:
-    """How many move paths of at most ``depth`` plies end with a removal."""
-    found = 0
+def _removal_within(state: ludoteca.State, depth: int) -> bool:
+    """Whether some move path of at most ``depth`` plies ends with a removal."""
     for code in state.legal_codes():
         if state.is_tactical(code):
-            found += 1
-        elif depth > 1:
+            return True
+        if depth > 1:
             state.push_code(code)
-            found += _removals_within(state, depth - 1)
+            found = _removal_within(state, depth - 1)
             state.pop_code()
-    return found
+            if found:
+                return True
+    return False
 
 
 @pytest.mark.parametrize("rules", FAMILY)

@@ -33,7 +33,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     throw-away cluster."""
     address = url(tmp_path) if request.param == "sqlite" else database(
         request.getfixturevalue("postgres_port"), f"a{secrets.token_hex(6)}")
-    with TestClient(create_app(address, workers=1)) as test_client:
+    with TestClient(create_app(address, workers=1, warm=False)) as test_client:
         yield test_client
 
 
@@ -248,14 +248,14 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
 def test_a_corrupt_stored_game_is_reported(tmp_path: Path) -> None:
     from sqlalchemy import create_engine, text
 
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         game_id, tokens = new(client, game="morris", opponent="hotseat", clock="5+0")
         act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
     engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
     with engine.begin() as connection:  # someone edits the database by hand
         connection.execute(text("UPDATE moves SET move = 'd9' WHERE ply = 0"))
     engine.dispose()
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         answer = client.get(f"/api/games/{game_id}")
         assert answer.status_code == 500 and "d9" in answer.json()["error"]
         assert client.get("/api/lobby").status_code == 200
@@ -319,7 +319,8 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
 
 def test_finished_games_are_reviewed(tmp_path: Path) -> None:
     # a depth limit, not the default time limit, so that a busy machine finds the same mistakes
-    with TestClient(create_app(url(tmp_path), workers=1, review_limit=Limit(depth=3))) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False,
+                               review_limit=Limit(depth=3))) as client:
         check_review(client)
 
 
@@ -386,14 +387,14 @@ def test_a_take_back_while_the_computer_thinks(client: TestClient) -> None:
 
 
 def test_games_survive_a_restart(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         hot, tokens = new(client, game="felli", opponent="hotseat")
         for ply, move in enumerate(["b2-c3", "d4xb2"]):
             assert act(client, hot, tokens["white"], type="move", move=move,
                        ply=ply).status_code == 200
         # the computer (White) is to move when the server stops
         computer, _ = new(client, game="morris", opponent="computer", level=1, colour="black")
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         state = view(client, hot, tokens["white"])
         assert state["moves"] == ["b2-c3", "d4xb2"] and state["turn"] == "white"
         state = act(client, hot, tokens["white"], type="move", move="c2-c3", ply=2).json()
@@ -524,7 +525,7 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
     (no result) by the server's sweep; a game someone has open is kept."""
     import sqlite3
 
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         computer, seats = new(client, game="felli", opponent="computer")
         act(client, computer, seats["white"], type="move", move="b2-c3", ply=0)
         fresh, fresh_seats = new(client, game="felli", opponent="computer")

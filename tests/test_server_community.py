@@ -32,7 +32,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
         url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     else:
         url = database(request.getfixturevalue("postgres_port"), f"c{secrets.token_hex(6)}")
-    app = create_app(url, workers=1)
+    app = create_app(url, workers=1, warm=False)
     app.state.url = url
     with TestClient(app) as test_client:
         yield test_client

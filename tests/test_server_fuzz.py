@@ -50,7 +50,7 @@ bodies = (json_values.map(json.dumps) | intent_like.map(json.dumps)
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str]]:
     """A server with one hot-seat game in play (two moves) whose token the fuzzer never has."""
     folder: Path = tmp_path_factory.mktemp("fuzz")
-    app = create_app(f"sqlite+aiosqlite:///{folder / 'games.db'}", workers=1,
+    app = create_app(f"sqlite+aiosqlite:///{folder / 'games.db'}", workers=1, warm=False,
                      games_per_minute=10_000)
     with TestClient(app) as client:
         created = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"})

@@ -28,7 +28,7 @@ from .test_server_api import new, url
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(url(tmp_path), workers=1)) as test_client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as test_client:
         yield test_client
 
 
@@ -75,7 +75,7 @@ def test_a_foreign_origin_cannot_open_a_game_socket(client: TestClient, tmp_path
         ws.send_text(json.dumps({"type": "hello"}))
         assert ws.receive_json()["type"] == "state"
     (tmp_path / "b").mkdir()
-    with TestClient(create_app(url(tmp_path / "b"), workers=1,
+    with TestClient(create_app(url(tmp_path / "b"), workers=1, warm=False,
                                origins=("http://friends.example",))) as other:
         game_id, _ = new(other, game="morris", opponent="hotseat")
         with other.websocket_connect(f"/ws/games/{game_id}",
@@ -94,7 +94,8 @@ def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["x-frame-options"] == "DENY"
     (tmp_path / "d").mkdir()
-    with TestClient(create_app(url(tmp_path / "d"), workers=1, api_docs=True)) as documented:
+    with TestClient(create_app(url(tmp_path / "d"), workers=1, warm=False,
+                               api_docs=True)) as documented:
         assert documented.get("/api/docs").status_code == 200
 
 
@@ -106,7 +107,7 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1,
+    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1, warm=False,
                                                       games_per_minute=100),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -214,11 +215,11 @@ def _ply(tmp_path: Path, game_id: str) -> int:
 def test_every_computer_turn_resumes_after_a_restart(tmp_path: Path) -> None:
     """1,200 newer games wait for their human players; an older one waits for the computer:
     after a restart the computer plays it, without anyone opening it."""
-    with TestClient(create_app(url(tmp_path), workers=1)):
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)):
         pass  # creates the schema
     waiting = [(f"h{i}", "human", "level:1", "2026-06-01 00:00:00") for i in range(1200)]
     _insert_games(tmp_path, [*waiting, ("old", "level:1", "human", "2026-01-01 00:00:00")])
-    with TestClient(create_app(url(tmp_path), workers=1)):
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)):
         deadline = time.monotonic() + 60
         while _ply(tmp_path, "old") < 1:
             assert time.monotonic() < deadline, "the computer never moved"
@@ -228,7 +229,7 @@ def test_every_computer_turn_resumes_after_a_restart(tmp_path: Path) -> None:
 def test_opening_a_game_starts_the_computer(tmp_path: Path) -> None:
     """A game that reaches the store while the server runs (another server process wrote it)
     gets its computer move when someone opens it."""
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         _insert_games(tmp_path, [("late", "level:1", "human", "2026-01-01 00:00:00")])
         assert client.get("/api/games/late").status_code == 200
         deadline = time.monotonic() + 60
@@ -238,14 +239,14 @@ def test_opening_a_game_starts_the_computer(tmp_path: Path) -> None:
 
 
 def test_rematch_seats_survive_a_restart(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         game_id, tokens = new(client, game="felli", opponent="online", colour="white")
         white = tokens["white"]
         black = client.post(f"/api/games/{game_id}/join").json()["token"]
         client.post(f"/api/games/{game_id}/actions", json={"token": white, "type": "resign"})
         client.post(f"/api/games/{game_id}/actions", json={"token": black, "type": "rematch"})
         before = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": white}).json()
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         for token, colour in ((white, "black"), (black, "white")):
             mine = client.get(f"/api/games/{game_id}",
                               headers={"X-Seat-Token": token}).json()["rematch"]
@@ -290,7 +291,7 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
 
 
 def test_game_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, games_per_minute=5)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False, games_per_minute=5)) as client:
         for _ in range(5):
             new(client, game="felli", opponent="hotseat")
         refused = client.post("/api/games", json={"game": "felli", "opponent": "hotseat"})
@@ -309,7 +310,7 @@ def test_rate_limit_window_slides() -> None:
 
 
 def test_games_touched_over_http_leave_memory_when_idle(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1)) as client:
+    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         game_id, tokens = new(client, game="felli", opponent="hotseat")
         client.post(f"/api/games/{game_id}/actions",

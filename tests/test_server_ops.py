@@ -25,7 +25,8 @@ from ludoteca.server.logs import JsonFormatter
 
 
 def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1)) as client:
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1,
+                               warm=False)) as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/readyz").json() == {"status": "ready"}
 

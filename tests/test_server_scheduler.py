@@ -61,7 +61,7 @@ def test_no_job_waits_for_ever() -> None:
 
 def test_metrics_are_served_to_this_machine(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
-                               workers=1)) as client:
+                               workers=1, warm=False)) as client:
         created = client.post("/api/games", json={"game": "felli", "opponent": "hotseat"})
         game_id, token = created.json()["id"], created.json()["tokens"]["white"]
         client.post(f"/api/games/{game_id}/actions",
@@ -70,6 +70,7 @@ def test_metrics_are_served_to_this_machine(tmp_path: Path) -> None:
         assert "ludoteca_moves_total 1.0" in text
         assert "ludoteca_games_in_memory 1.0" in text
         assert 'ludoteca_jobs_waiting{queue="moves"}' in text
-    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1),
+    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1,
+                               warm=False),
                     client=("203.0.113.9", 5000)) as stranger:
         assert stranger.get("/metrics").status_code == 404

@@ -37,7 +37,7 @@ from .routers.pages import STATIC
 from .schemas import describe
 from .seeks import Seeks
 from .store import Store, default_url
-from .workers import die_with_parent, warm
+from .workers import die_with_parent, load_compiled
 
 __all__ = ["create_app", "serve"]
 
@@ -54,7 +54,7 @@ def _error(status: int, message: str) -> JSONResponse:
 def create_app(db_url: str | None = None, workers: int = 2,
                review_limit: Limit | None = None, api_docs: bool = False,
                origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE,
-               redis_url: str | None = None, queue: bool = False) -> FastAPI:
+               redis_url: str | None = None, queue: bool = False, warm: bool = True) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
     each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
@@ -63,7 +63,9 @@ def create_app(db_url: str | None = None, workers: int = 2,
     games one address creates a minute; ``redis_url`` makes this process one of several
     sharing the database (see :mod:`.fanout`); with ``queue`` too, the computer's moves go on
     that Redis's queue for ``ludoteca worker`` processes (see :mod:`.queue`) and ``workers``
-    is ignored."""
+    is ignored.  ``warm`` starts the worker processes at once and loads the compiled search in
+    each (a few seconds of processor each), so the first computer move is quick; without it a
+    worker process starts with its first job."""
     if queue and not redis_url:
         raise ValueError("the job queue needs Redis")
 
@@ -76,9 +78,9 @@ def create_app(db_url: str | None = None, workers: int = 2,
                                        initargs=(os.getpid(),))
         pool = analysis if queue else ProcessPoolExecutor(
             workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),))
-        for executor in {pool, analysis}:
+        for executor in {pool, analysis} if warm else ():
             for _ in range(workers if executor is pool and not queue else 1):
-                executor.submit(warm)
+                executor.submit(load_compiled)
         fanout = Fanout(redis_url) if redis_url else None
         jobs = JobQueue(redis_url, guards.registry) if queue and redis_url else None
         if jobs is not None:

@@ -199,7 +199,7 @@ def run_worker(url: str, slots: int) -> None:
     spawn = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(slots, mp_context=spawn, initializer=workers.die_with_parent,
                                initargs=(os.getpid(),))
-    wait([pool.submit(workers.warm) for _ in range(slots)])
+    wait([pool.submit(workers.load_compiled) for _ in range(slots)])
 
     async def startup(ctx: dict[str, Any]) -> None:
         ctx["pool"] = pool

@@ -30,7 +30,7 @@ def die_with_parent(server: int) -> None:
             os._exit(1)
 
 
-def warm() -> None:
+def load_compiled() -> None:
     """Load (or, the first time on a machine, compile) the compiled search in this worker
     process: submitted once per worker at start-up, so the first computer move is fast."""
     from ..games import find_game, game_names
