@@ -51,6 +51,15 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _load_compiled(first: ProcessPoolExecutor, rest: list[ProcessPoolExecutor]) -> None:
+    """Load the compiled search in ``first``'s process, then once in each of ``rest`` (a pool
+    listed N times: N of its processes): on a fresh machine the first compiles it and the others
+    load numba's cache, rather than each compiling it at the same time."""
+    await asyncio.wrap_future(first.submit(load_compiled))
+    for executor in rest:
+        executor.submit(load_compiled)
+
+
 def create_app(db_url: str | None = None, workers: int = 2,
                review_limit: Limit | None = None, api_docs: bool = False,
                origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE,
@@ -78,16 +87,17 @@ def create_app(db_url: str | None = None, workers: int = 2,
                                        initargs=(os.getpid(),))
         pool = analysis if queue else ProcessPoolExecutor(
             workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),))
-        for executor in {pool, analysis} if warm else ():
-            for _ in range(workers if executor is pool and not queue else 1):
-                executor.submit(load_compiled)
+        background = []
+        if warm:
+            rest = [] if queue else [pool] * workers
+            background.append(asyncio.get_running_loop().create_task(
+                _load_compiled(analysis, rest)))
         fanout = Fanout(redis_url) if redis_url else None
         jobs = JobQueue(redis_url, guards.registry) if queue and redis_url else None
         if jobs is not None:
             await jobs.start()
         hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers,
                   guards.registry, fanout, jobs)
-        background = []
         if fanout is not None:
             await fanout.start(hub.changed_elsewhere, hub.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.adopt()))
