@@ -2,8 +2,9 @@
 ``bench/kernel_check.py`` (thousands of games a rule set).
 
 - :func:`follow_random_games`: seeded random games played by the engine; at every position the
-  kernel's legal moves equal the engine's, its ending equals the engine's, and make, unmake and
-  the incremental Zobrist key agree with packing the engine's position afresh.
+  kernel's legal moves equal the engine's, so do its tactical moves (captures, removals,
+  conversions) and its ending, and make, unmake and the incremental Zobrist key agree with
+  packing the engine's position afresh.
 - :func:`compare_perft`: perft from positions of seeded random games, counted by the engine
   (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.games.kernels.
   perft_counts`), to the deepest depth whose walk stays within a node budget.
@@ -21,7 +22,7 @@ import numpy as np
 import ludoteca
 from ludoteca.core import State, Termination
 from ludoteca.games.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
-from ludoteca.games.kernels import generate, make, perft_counts, status, unmake
+from ludoteca.games.kernels import captures, generate, make, perft_counts, status, unmake
 from ludoteca.perft import perft_counts as engine_perft_counts
 
 __all__ = ["compare_perft", "follow_random_games", "without_repetition"]
@@ -59,8 +60,14 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             outcome = state.outcome()
             if outcome is None:
                 assert ended == ONGOING, f"kernel ended {state.position_code()}"
-                assert sorted(out[:n].tolist()) == sorted(state.legal_codes()), \
+                legal = state.legal_codes()
+                assert sorted(out[:n].tolist()) == sorted(legal), \
                     f"legal moves differ at {state.position_code()}"
+                row = out[:n].copy()
+                found = captures(kernel.kind, st, kernel.prm, row, n)
+                assert sorted(row[:found].tolist()) == sorted(state.tactical_codes(legal)), \
+                    f"tactical moves differ at {state.position_code()}"
+                assert (st[:fields] == kernel.pack(state)[:fields]).all()
             else:
                 expected = DRAW if outcome.winner is None else (
                     WIN if outcome.winner is state.turn else LOSS)
