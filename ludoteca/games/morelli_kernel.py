@@ -49,6 +49,14 @@ class Tables:
         for s in range(squares):
             for k, pair in enumerate(geo.flanks[s]):
                 self.flanks[s, k] = pair
+        #: for a stone on ``a``: the pairs (q, b) with ``a`` between them on a line, such that
+        #: a stone arriving on ``q`` with a friend on ``b`` converts ``a``
+        self.straddle = np.full((squares, 8, 2), -1, dtype=np.int64)
+        count = [0] * squares
+        for q in range(squares):
+            for a, b in geo.flanks[q]:
+                self.straddle[a, count[a]] = (q, b)
+                count[a] += 1
         self.frame = np.full((squares, 4), -1, dtype=np.int64)
         for s in range(squares):
             if geo.frame[s]:
@@ -72,8 +80,8 @@ def _tables(n: int) -> Tables:
 # --- the search kernel -----------------------------------------------------------------------
 S_KING, S_BOARD = 3, 4
 P_N, P_THRONE, P_FRAMES = 0, 1, 2
-P_BAND, P_RSTART, P_RLEN, P_RAY, P_FLANKS, P_FRAME, P_ZOB, P_FLIST, P_WEIGHT, P_WORTH = range(
-    8, 18)
+(P_BAND, P_RSTART, P_RLEN, P_RAY, P_FLANKS, P_FRAME, P_ZOB, P_FLIST, P_WEIGHT, P_WORTH,
+ P_STRADDLE) = range(8, 19)
 HEAD = 20
 
 
@@ -87,7 +95,8 @@ def kernel(rules: RuleSet) -> Kernel:
               t.frame.ravel(), zobrist(squares * 3 + 4, 1000 + n),
               np.array([q for f in frames for q in f], dtype=np.int64),
               np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
-              np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64)]
+              np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
+              t.straddle.ravel()]
     head = np.zeros(HEAD, dtype=np.int64)
     head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
     at = HEAD
@@ -280,31 +289,41 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
 @njit(cache=True)
 def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
     """Move the tactical moves among ``row[:n]`` to its front; return how many there are.
-    Marks the squares where a stone would flank an enemy once, then filters by destination."""
+    Marks the empty squares where a stone would flank an enemy stone against one of the
+    mover's (found from the enemy stones), then filters by destination."""
     squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     enemy = 3 - mover
     marks = st[S_BOARD + squares:S_BOARD + 2 * squares]
-    any_mark = False
-    for q in range(squares):
-        marks[q] = 0
-        if st[S_BOARD + q] != 0:
+    marked = st[S_BOARD + 2 * squares:S_BOARD + 3 * squares]
+    count = 0
+    straddle = prm[P_STRADDLE]
+    for a in range(squares):
+        if st[S_BOARD + a] != enemy:
             continue
-        flanks = prm[P_FLANKS] + q * 16
+        at = straddle + a * 16
         for k in range(8):
-            a = prm[flanks + 2 * k]
-            b = prm[flanks + 2 * k + 1]
-            if a >= 0 and st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover:
-                marks[q] = 1
-                any_mark = True
+            q = prm[at + 2 * k]
+            if q < 0:
                 break
-    if not any_mark:
+            if st[S_BOARD + q] == 0 and st[S_BOARD + prm[at + 2 * k + 1]] == mover \
+                    and not marks[q]:
+                marks[q] = 1
+                marked[count] = q
+                count += 1
+    if count == 0:
         return 0
     found = 0
+    inverse = 1.0 / squares  # the destination by a multiplication: far cheaper than a division
     for j in range(n):
         move = row[j]
-        if marks[move % squares] and tactical(st, prm, move):
+        dst = move - int(move * inverse) * squares
+        if dst >= squares:  # (a rounding below an exact multiple)
+            dst -= squares
+        if marks[dst] and tactical(st, prm, move):
             row[j] = row[found]
             row[found] = move
             found += 1
+    for i in range(count):
+        marks[marked[i]] = 0
     return found
