@@ -2,11 +2,13 @@
 search, on the same positions, with the same time per position.
 
 For each rule set: its start and the positions after 8, 16 and 24 plies of a seeded random game.
-Prints, per rule set, the nodes per second and the depth completed by each search, and the
-speed-up; ``--out`` also writes the rows as JSON lines.  ``--baseline REV`` also runs the search
-of an earlier revision of this repository (taken out with ``git archive`` into a temporary
-folder and run in a process of its own, one position at a time, interleaved with the others),
-e.g. the search that was the top level before the compiled one.  Not a test: run it by hand.
+Prints, per rule set, the nodes per second (all nodes over all the time, so that a position
+where a search finds a quick end does not outweigh the others) and the mean depth completed by
+each search, and the speed-up; ``--out`` also writes the rows as JSON lines.  ``--baseline
+REV`` also runs the search of an earlier revision of this repository (taken out with ``git
+archive`` into a temporary folder and run in a process of its own, one position at a time,
+interleaved with the others), e.g. the search that was the top level before the compiled one.
+Not a test: run it by hand.
 
     .venv/bin/python bench/search_bench.py --seconds 1 --baseline 230fac6 \
         --out bench/results/search.jsonl
@@ -111,7 +113,8 @@ def main() -> None:
     print(f"{'rule set':<14} " + " ".join(f"{c + ' nps':>14} {'depth':>5}" for c in columns)
           + f" {'speed-up':>9}" + (f" {'vs ' + args.baseline:>12}" if baseline else ""))
     for rules in args.rules:
-        nps: dict[str, list[float]] = {c: [] for c in columns}
+        nodes: dict[str, int] = {c: 0 for c in columns}
+        seconds: dict[str, float] = {c: 0.0 for c in columns}
         depth: dict[str, list[int]] = {c: [] for c in columns}
         for state in positions(rules):
             found = {"python": measure(SearchAgent(0, compiled=False), state, args.seconds),
@@ -119,19 +122,20 @@ def main() -> None:
             if baseline is not None:
                 found["baseline"] = baseline.measure(rules, state, args.seconds)
             row: dict[str, object] = {"rules": rules, "position": state.position_code()}
-            for c, (nodes, reached, took) in found.items():
-                nps[c].append(nodes / took)
+            for c, (searched, reached, took) in found.items():
+                nodes[c] += searched
+                seconds[c] += took
                 depth[c].append(reached)
-                row[c] = {"nodes": nodes, "depth": reached, "seconds": took}
+                row[c] = {"nodes": searched, "depth": reached, "seconds": took}
             if baseline is not None:
                 row["baseline"] = {**row["baseline"], "revision": args.baseline}  # type: ignore
             rows.append(row)
-        mean = {c: statistics.mean(nps[c]) for c in columns}
+        nps = {c: nodes[c] / seconds[c] for c in columns}
         line = f"{rules:<14} " + " ".join(
-            f"{mean[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns)
-        line += f" {mean['compiled'] / mean['python']:>8.0f}x"
+            f"{nps[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns)
+        line += f" {nps['compiled'] / nps['python']:>8.0f}x"
         if baseline is not None:
-            line += f" {mean['compiled'] / mean['baseline']:>11.0f}x"
+            line += f" {nps['compiled'] / nps['baseline']:>11.0f}x"
         print(line, flush=True)
     if baseline is not None:
         baseline.close()
