@@ -3,7 +3,8 @@
     python bench/kernel_check.py [--games N] [--perft P] [--budget B] [--rules R ...] [--jobs J]
 
 For every rule set with a kernel: N seeded random games played by the engine, the kernel's legal
-moves, ending, make, unmake and Zobrist key checked at every position; then perft from P random
+moves, tactical moves, whether it can move, ending, make, unmake and Zobrist key checked at
+every position; then perft from P random
 positions still in play, by engine and kernel, as deep as a walk of at most B inner nodes allows
 (``tests/kernel_check.py``; the test suite runs the same checks on a few games).  Prints one line
 a rule set (games, positions, perft positions and the move sequences they counted, seconds) and
@@ -28,7 +29,7 @@ def check(rules: str, games: int, perft: int, budget: int) -> str:
     positions = follow_random_games(rules, games)
     counted = compare_perft(rules, perft, budget)
     sequences = sum(sum(counts) for _, counts in counted)
-    depths = sorted({len(counts) for _, counts in counted})
+    depths = sorted({len(counts) for _, counts in counted}) or [0]
     return (f"{rules:14} {games:6} games {positions:9,} positions  perft from {len(counted)} "
             f"positions (depth {depths[0]}-{depths[-1]}): {sequences:12,} sequences  "
             f"{time.perf_counter() - started:7.1f} s")

@@ -3,7 +3,8 @@
 
 - :func:`follow_random_games`: seeded random games played by the engine; at every position the
   kernel's legal moves equal the engine's, so do its tactical moves (captures, removals,
-  conversions) and its ending, and make, unmake and the incremental Zobrist key agree with
+  conversions), whether it has a move at all (where the kernel tells it without generating the
+  moves) and its ending, and make, unmake and the incremental Zobrist key agree with
   packing the engine's position afresh.
 - :func:`compare_perft`: perft from positions of seeded random games, counted by the engine
   (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.games.kernels.
@@ -22,7 +23,15 @@ import numpy as np
 import ludoteca
 from ludoteca.core import State, Termination
 from ludoteca.games.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
-from ludoteca.games.kernels import captures, generate, make, perft_counts, status, unmake
+from ludoteca.games.kernels import (
+    can_move,
+    captures,
+    generate,
+    make,
+    perft_counts,
+    status,
+    unmake,
+)
 from ludoteca.perft import perft_counts as engine_perft_counts
 
 __all__ = ["compare_perft", "follow_random_games", "without_repetition"]
@@ -55,7 +64,9 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
         st = kernel.pack(state)
         while True:
             positions += 1
+            quick = can_move(kernel.kind, st, kernel.prm, out)
             n = generate(kernel.kind, st, kernel.prm, out)
+            assert quick in (-1, int(n > 0)), f"can_move differs at {state.position_code()}"
             ended = status(kernel.kind, st, kernel.prm, n)
             outcome = state.outcome()
             if outcome is None:

@@ -30,7 +30,16 @@ from numba import njit
 
 from ..core import State
 from ..games.kernel import KEY, LOSS, ONGOING, QUIET, TURN, UNDO, WIN, Kernel
-from ..games.kernels import captures, evaluate, generate, make, status, tactical, unmake
+from ..games.kernels import (
+    can_move,
+    captures,
+    evaluate,
+    generate,
+    make,
+    status,
+    tactical,
+    unmake,
+)
 
 __all__ = ["CompiledSearch", "Iteration", "playout", "seed_playouts"]
 
@@ -38,6 +47,7 @@ IntArray = npt.NDArray[np.int64]
 
 MATE = 100_000
 MATE_BOUND = MATE - 1000
+NO_STAND = -(1 << 60)  # a quiescence node's evaluation, not worked out yet
 EXACT, LOWER, UPPER = 0, 1, 2
 MAXPLY = 128
 MAXMOVES = 1024
@@ -312,6 +322,18 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                                 or (bound == UPPER and e_score <= f[F_ALPHA])):
                             value = e_score
                             continue
+            stand = NO_STAND
+            if f[F_Q] >= 0:  # quiescence: a game that can tell cheaply whether it goes on
+                quick = can_move(kind, st, prm, row)  # stands pat before generating its moves
+                if quick >= 0:
+                    result = status(kind, st, prm, quick)
+                    if result != ONGOING:
+                        value = _ended(result, p)
+                        continue
+                    stand = evaluate(kind, st, prm)
+                    if stand >= f[F_BETA] or f[F_Q] == 0:
+                        value = stand
+                        continue
             n = generate(kind, st, prm, row)
             result = status(kind, st, prm, n)
             if result != ONGOING:
@@ -320,10 +342,11 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             f[F_N] = n
             f[F_J] = -1
             if f[F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
-                stand = evaluate(kind, st, prm)
-                if stand >= f[F_BETA] or f[F_Q] == 0:
-                    value = stand
-                    continue
+                if stand == NO_STAND:
+                    stand = evaluate(kind, st, prm)
+                    if stand >= f[F_BETA] or f[F_Q] == 0:
+                        value = stand
+                        continue
                 if stand > f[F_ALPHA]:
                     f[F_ALPHA] = stand
                 f[F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those

@@ -45,7 +45,7 @@ def _drop_stale_caches() -> None:
 
 _drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
-__all__ = ["captures", "evaluate", "generate", "make", "perft_counts", "random_game",
+__all__ = ["can_move", "captures", "evaluate", "generate", "make", "perft_counts", "random_game",
            "random_plies", "status", "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
@@ -60,6 +60,15 @@ def generate(kind: int, st: IntArray, prm: IntArray, out: IntArray) -> int:
         return morelli.generate(st, prm, out)
     else:
         return morris.generate(st, prm, out)
+
+
+@njit(cache=True)
+def can_move(kind: int, st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """1 or 0: whether the side to move has a legal move, for a game that can tell without
+    generating them all (``out`` is scratch); -1 for the others (generate the moves instead)."""
+    if kind == MORELLI:
+        return 1 if morelli.can_move(st, prm, out) else 0
+    return -1
 
 
 @njit(cache=True)

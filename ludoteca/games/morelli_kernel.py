@@ -22,8 +22,8 @@ from .morelli import (
     geometry,
 )
 
-__all__ = ["Tables", "captures", "evaluate", "generate", "kernel", "make", "status", "tactical",
-           "unmake"]
+__all__ = ["Tables", "can_move", "captures", "evaluate", "generate", "kernel", "make", "status",
+           "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -132,6 +132,18 @@ def _key(st: IntArray, prm: IntArray) -> int:
 
 @njit(cache=True)
 def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    return _moves(st, prm, out, False)
+
+
+@njit(cache=True)
+def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
+    """Whether the side to move has a legal move (stops at the first it finds)."""
+    return _moves(st, prm, out, True) > 0
+
+
+@njit(cache=True)
+def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
+    """The legal moves into ``out``, how many; with ``first``, only the first one found."""
     squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     king = st[S_KING]
@@ -157,6 +169,8 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
                 if prm[band + t] < d:
                     out[n] = s * squares + t
                     n += 1
+                    if first:
+                        return n
     return n
 
 
