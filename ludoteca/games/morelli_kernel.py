@@ -90,6 +90,7 @@ def kernel(rules: RuleSet) -> Kernel:
     n = SIZES[rules.name]
     t = _tables(n)
     squares = n * n
+    assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
     frames = _frame_list(n)
     tables = [t.band, t.ray_start.ravel(), t.ray_len.ravel(), t.ray, t.flanks.ravel(),
               t.frame.ravel(), zobrist(squares * 3 + 4, 1000 + n),
