@@ -112,6 +112,14 @@ def start(page: Any, server: str, game: str, opponent: str, rules: str | None = 
     page.wait_for_selector("#board .pt")
 
 
+def join(page: Any) -> None:
+    """Take the free seat of the game open on `page` and wait until the page knows it is seated
+    (the game going live may reach the page before the answer to its own greeting)."""
+    page.click("#join-button")
+    page.wait_for_selector("#join", state="hidden")
+    page.wait_for_selector("#undo", state="visible")
+
+
 def moves(page: Any) -> list[str]:
     return [text.strip() for text in page.locator("#moves button.move").all_inner_texts()]
 
@@ -318,8 +326,7 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
         link = ann.input_value("#invite-link")
         assert "Waiting for a second player" in ann.inner_text("#status")
         bob.goto(link)
-        bob.click("#join-button")
-        bob.wait_for_selector("#join", state="hidden")
+        join(bob)
         eve.goto(server + "/")  # phone-sized pages fit their width
         eve.wait_for_selector("#preview .pt")
         assert eve.evaluate("document.documentElement.scrollWidth") <= 420
@@ -612,8 +619,7 @@ def test_premove_is_played_when_the_turn_comes(browser: Any, server: str) -> Non
     try:
         start(ann, server, "morris", "online", colour="white")
         bob.goto(ann.input_value("#invite-link"))
-        bob.click("#join-button")
-        bob.wait_for_selector("#join", state="hidden")
+        join(bob)
         # Bob queues f4 while Ann is to move: marked, and said so
         point(bob, "f4").click()
         assert bob.locator('#board .pt[data-name="f4"] .ring.premove').count() == 1
@@ -632,7 +638,8 @@ def test_premove_is_played_when_the_turn_comes(browser: Any, server: str) -> Non
         assert "Your move" in bob.inner_text("#status")  # nothing was played for Bob
         # a premove that is not legal when the turn comes is dropped, with a word
         point(bob, "b4").click()
-        assert wait_moves(ann, 4)[-1] == "b4"
+        for page in (ann, bob):
+            assert wait_moves(page, 4)[-1] == "b4"
         point(bob, "b6").click()  # premove b6...
         point(ann, "b6").click()  # ...which Ann takes first
         bob.wait_for_selector("#notice:not([hidden])")
