@@ -13,18 +13,26 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core import RuleSet, State
-from .felli import BETWEEN, MULLAH, PROMOTION, RAYS, FelliState
+from .felli import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, FelliState
 from .kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, Kernel, zobrist
 
 __all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
 
 IntArray = npt.NDArray[np.int64]
 B = 3  # st[B + p]: the value on point p
-P_FORCED, P_MULTI, P_MULLAH, P_RULE = range(4)
+P_FORCED, P_MULTI, P_MULLAH, P_RULE, P_STEP, P_JUMP, P_NRAYS, P_RANK = range(8)
 P_RAYS, P_RAYLEN, P_RAY, P_BTW, P_BTWLEN, P_BETWEEN, P_ZOB, P_PROMO = range(8, 16)
 MAXRAYS = 6
 CHAIN, LEAPS = 8, 24  # the longest capture chain (points), the most leaps from one point
-SCRATCH = 64  # st[SCRATCH:]: working rows for walking capture chains
+# st[VICTIM + d * LEAPS + i], st[LANDING + ...]: the leaps found at chain depth d; then per
+# depth the number found (COUNT), the one being followed (INDEX), the value of its victim
+# (SAVED), and the chain's points (PATH)
+VICTIM = 64
+LANDING = VICTIM + CHAIN * LEAPS
+COUNT = LANDING + CHAIN * LEAPS
+INDEX = COUNT + CHAIN
+SAVED = INDEX + CHAIN
+PATH = SAVED + CHAIN
 
 
 def kernel(rules: RuleSet) -> Kernel:
@@ -34,12 +42,16 @@ def kernel(rules: RuleSet) -> Kernel:
     rays_at: list[int] = []
     ray_len: list[int] = []
     flat: list[int] = []
+    step = [-1] * (13 * MAXRAYS)  # step[p * MAXRAYS + k]: the first point of ray k, -1: none
+    jump = [-1] * (13 * MAXRAYS)  # jump[p * MAXRAYS + k]: its second point, -1: none
     for p in range(13):
         for k in range(MAXRAYS):
             ray = RAYS[p][k] if k < len(RAYS[p]) else ()
             rays_at.append(len(flat))
             ray_len.append(len(ray))
             flat.extend(ray)
+            step[p * MAXRAYS + k] = ray[0] if ray else -1
+            jump[p * MAXRAYS + k] = ray[1] if len(ray) > 1 else -1
     btw_at: list[int] = []
     btw_len: list[int] = []
     btw: list[int] = []
@@ -52,11 +64,14 @@ def kernel(rules: RuleSet) -> Kernel:
     promo = [0] * 21  # promo[side * 7 + k]: the promotion corners of side 1 and 2
     for side in (1, 2):
         promo[side * 7], promo[side * 7 + 1] = PROMOTION[side]
-    tables = [rays_at, ray_len, flat, btw_at, btw_len, btw,
-              zobrist(13 * 7 + 1, 13).tolist(), promo]
+    rank = [int(POINTS[p][1:]) - 1 for p in range(13)]  # rows from South's, 0 to 4
+    tables = {P_STEP: step, P_JUMP: jump, P_NRAYS: [len(RAYS[p]) for p in range(13)],
+              P_RANK: rank, P_RAYS: rays_at, P_RAYLEN: ray_len, P_RAY: flat, P_BTW: btw_at,
+              P_BTWLEN: btw_len, P_BETWEEN: btw, P_ZOB: zobrist(13 * 7 + 1, 13).tolist(),
+              P_PROMO: promo}
     data: list[int] = []
-    for i, table in enumerate(tables):
-        head[P_RAYS + i] = 16 + len(data)
+    for slot, table in tables.items():
+        head[slot] = 16 + len(data)
         data += table
     prm = np.array(head + data, dtype=np.int64)
     return Kernel(1, prm, lambda state: _pack(state, prm), B + 13)
@@ -84,38 +99,49 @@ def _key(st: IntArray, prm: IntArray) -> int:
 
 
 @njit(cache=True)
-def _encode(path: IntArray, length: int, capture: int) -> int:
+def _encode(st: IntArray, length: int, capture: int) -> int:
     total = 0
     for i in range(length - 1, -1, -1):
-        total = total * 14 + path[i] + 1
+        total = total * 14 + st[PATH + i] + 1
     return capture + 2 * total
 
 
 @njit(cache=True)
-def _leaps(st: IntArray, prm: IntArray, p: int, mullah: int, enemy: int, victims: IntArray,
-           landings: IntArray, d: int) -> int:
+def _leaps(st: IntArray, prm: IntArray, p: int, mullah: int, enemy: int, d: int) -> int:
     """The leaps of a (lifted) piece on ``p`` into row ``d``: victim and landing point."""
     count = 0
-    for k in range(MAXRAYS):
-        length = prm[prm[P_RAYLEN] + p * MAXRAYS + k]
-        start = prm[prm[P_RAYS] + p * MAXRAYS + k]
-        ray = prm[P_RAY]
+    row = d * LEAPS
+    rays = prm[prm[P_NRAYS] + p]
+    at = p * MAXRAYS
+    if not mullah:  # a man leaps the neighbour onto the point behind it
+        step = prm[P_STEP] + at
+        jump = prm[P_JUMP] + at
+        for k in range(rays):
+            landing = prm[jump + k]
+            if landing >= 0 and st[B + landing] == 0 and st[B + prm[step + k]] & 3 == enemy:
+                st[VICTIM + row + count] = prm[step + k]
+                st[LANDING + row + count] = landing
+                count += 1
+        return count
+    starts = prm[P_RAYS] + at
+    lengths = prm[P_RAYLEN] + at
+    ray = prm[P_RAY]
+    for k in range(rays):
+        length = prm[lengths + k]
+        start = ray + prm[starts + k]
         i = 0
-        if mullah:
-            while i < length and st[B + prm[ray + start + i]] == 0:
-                i += 1
-        if i + 1 >= length or st[B + prm[ray + start + i]] & 3 != enemy:
+        while i < length and st[B + prm[start + i]] == 0:
+            i += 1
+        if i + 1 >= length or st[B + prm[start + i]] & 3 != enemy:
             continue
-        victim = prm[ray + start + i]
+        victim = prm[start + i]
         for j in range(i + 1, length):
-            landing = prm[ray + start + j]
+            landing = prm[start + j]
             if st[B + landing]:
                 break
-            victims[d, count] = victim
-            landings[d, count] = landing
+            st[VICTIM + row + count] = victim
+            st[LANDING + row + count] = landing
             count += 1
-            if not mullah:
-                break
     return count
 
 
@@ -124,13 +150,6 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     side = st[TURN] + 1
     enemy = 3 - side
     multi = prm[P_MULTI]
-    rows = CHAIN * LEAPS
-    victims = st[SCRATCH:SCRATCH + rows].reshape((CHAIN, LEAPS))
-    landings = st[SCRATCH + rows:SCRATCH + 2 * rows].reshape((CHAIN, LEAPS))
-    count = st[SCRATCH + 2 * rows:SCRATCH + 2 * rows + CHAIN]
-    index = st[SCRATCH + 2 * rows + CHAIN:SCRATCH + 2 * rows + 2 * CHAIN]
-    saved = st[SCRATCH + 2 * rows + 2 * CHAIN:SCRATCH + 2 * rows + 3 * CHAIN]
-    path = st[SCRATCH + 2 * rows + 3 * CHAIN:SCRATCH + 2 * rows + 4 * CHAIN]
     n = 0
     for p in range(13):  # captures, chains walked depth first
         piece = st[B + p]
@@ -138,35 +157,36 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
             continue
         mullah = piece & MULLAH
         st[B + p] = 0
-        path[0] = p
-        count[0] = _leaps(st, prm, p, mullah, enemy, victims, landings, 0)
-        index[0] = 0
+        st[PATH] = p
+        st[COUNT] = _leaps(st, prm, p, mullah, enemy, 0)
+        st[INDEX] = 0
         d = 0
         while d >= 0:
-            if index[d] >= count[d]:
+            k = st[INDEX + d]
+            if k >= st[COUNT + d]:
                 d -= 1
                 if d >= 0 and multi:
-                    st[B + victims[d, index[d] - 1]] = saved[d]
+                    st[B + st[VICTIM + d * LEAPS + st[INDEX + d] - 1]] = st[SAVED + d]
                 continue
-            k = index[d]
-            index[d] += 1
-            victim, landing = victims[d, k], landings[d, k]
-            path[d + 1] = landing
+            st[INDEX + d] = k + 1
+            victim = st[VICTIM + d * LEAPS + k]
+            landing = st[LANDING + d * LEAPS + k]
+            st[PATH + d + 1] = landing
             if not multi:
-                out[n] = _encode(path, d + 2, 1)
+                out[n] = _encode(st, d + 2, 1)
                 n += 1
                 continue
-            saved[d] = st[B + victim]
+            st[SAVED + d] = st[B + victim]
             st[B + victim] = 0
-            more = _leaps(st, prm, landing, mullah, enemy, victims, landings, d + 1)
+            more = _leaps(st, prm, landing, mullah, enemy, d + 1)
             if more == 0:
-                out[n] = _encode(path, d + 2, 1)
+                out[n] = _encode(st, d + 2, 1)
                 n += 1
-                st[B + victim] = saved[d]
+                st[B + victim] = st[SAVED + d]
                 continue
             d += 1
-            count[d] = more
-            index[d] = 0
+            st[COUNT + d] = more
+            st[INDEX + d] = 0
         st[B + p] = piece
     if n and prm[P_FORCED]:
         return n
@@ -174,17 +194,27 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
         piece = st[B + p]
         if piece & 3 != side:
             continue
-        for k in range(MAXRAYS):
-            length = prm[prm[P_RAYLEN] + p * MAXRAYS + k]
-            start = prm[prm[P_RAYS] + p * MAXRAYS + k]
-            for i in range(length):
-                q = prm[prm[P_RAY] + start + i]
+        at = p * MAXRAYS
+        rays = prm[prm[P_NRAYS] + p]
+        if not piece & MULLAH:
+            step = prm[P_STEP] + at
+            for k in range(rays):
+                q = prm[step + k]
+                if st[B + q] == 0:
+                    out[n] = 2 * ((p + 1) + 14 * (q + 1))
+                    n += 1
+            continue
+        starts = prm[P_RAYS] + at
+        lengths = prm[P_RAYLEN] + at
+        ray = prm[P_RAY]
+        for k in range(rays):
+            start = ray + prm[starts + k]
+            for i in range(prm[lengths + k]):
+                q = prm[start + i]
                 if st[B + q]:
                     break
                 out[n] = 2 * ((p + 1) + 14 * (q + 1))
                 n += 1
-                if not piece & MULLAH:
-                    break
     return n
 
 
@@ -279,19 +309,18 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     the Mullah rules) men nearer their promotion corners."""
     side = st[TURN] + 1
     score = 0
+    mullahs = prm[P_MULLAH]
     for p in range(13):
         v = st[B + p]
         if not v:
             continue
         worth = 300 if v & MULLAH else 100
-        free = 0
-        for k in range(MAXRAYS):
-            if prm[prm[P_RAYLEN] + p * MAXRAYS + k]:
-                first = prm[prm[P_RAY] + prm[prm[P_RAYS] + p * MAXRAYS + k]]
-                free += st[B + first] == 0
-        worth += 4 * free
-        if prm[P_MULLAH] and not v & MULLAH:
-            rank = p // 3 if p < 6 else (2 if p == 6 else 3 if p < 10 else 4)  # rank - 1
+        step = prm[P_STEP] + p * MAXRAYS
+        for k in range(prm[prm[P_NRAYS] + p]):
+            if st[B + prm[step + k]] == 0:
+                worth += 4
+        if mullahs and not v & MULLAH:
+            rank = prm[prm[P_RANK] + p]
             worth += 8 * (rank if v == 1 else 4 - rank)
         score += worth if v & 3 == side else -worth
     return score
