@@ -280,15 +280,13 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
     action = ENTER
     value = 0
     while True:
-        f = frames[p]
         if action == ENTER:
             action = RETURN
             if _stop(ctr, flag):
                 value = 0
                 continue
             key = st[KEY]
-            row = moves[p]
-            if f[F_Q] < 0:  # a full-width node
+            if frames[p, F_Q] < 0:  # a full-width node
                 here = ctr[BASE] + p
                 path[here] = key
                 lowest = max(0, here - st[QUIET])
@@ -302,28 +300,29 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 if repeated:
                     value = 0  # a repetition: a draw with best play from here on
                     continue
-            if f[F_Q] < 0 and (f[F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
-                f[F_Q] = ctr[QUIESCE]
+            if frames[p, F_Q] < 0 and (frames[p, F_DEPTH] <= 0 or p >= MAXPLY - QDEPTH - 1):
+                frames[p, F_Q] = ctr[QUIESCE]
             tt_move = -1
-            if f[F_Q] < 0:  # the table first: a cut-off spares generating the moves
+            if frames[p, F_Q] < 0:  # the table first: a cut-off spares generating the moves
                 slot = key & (tt_key.size - 1)
-                f[F_SLOT] = slot
+                frames[p, F_SLOT] = slot
                 if tt_key[slot] == key:
                     entry = tt_val[slot]
                     tt_move = entry >> 27
-                    if (entry >> 20) & 127 >= f[F_DEPTH]:
+                    if (entry >> 20) & 127 >= frames[p, F_DEPTH]:
                         bound = (entry >> 18) & 3
                         e_score = (entry & 262143) - 131072
                         if e_score > MATE_BOUND:
                             e_score -= p
                         elif e_score < -MATE_BOUND:
                             e_score += p
-                        if (bound == EXACT or (bound == LOWER and e_score >= f[F_BETA])
-                                or (bound == UPPER and e_score <= f[F_ALPHA])):
+                        if (bound == EXACT or (bound == LOWER and e_score >= frames[p, F_BETA])
+                                or (bound == UPPER and e_score <= frames[p, F_ALPHA])):
                             value = e_score
                             continue
+            row = moves[p]
             stand = NO_STAND
-            if f[F_Q] >= 0:  # quiescence: a game that can tell cheaply whether it goes on
+            if frames[p, F_Q] >= 0:  # quiescence: a game that can tell cheaply whether it goes on
                 quick = can_move(kind, st, prm, row)  # stands pat before generating its moves
                 if quick >= 0:
                     result = status(kind, st, prm, quick)
@@ -331,7 +330,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                         value = _ended(result, p)
                         continue
                     stand = evaluate(kind, st, prm)
-                    if stand >= f[F_BETA] or f[F_Q] == 0:
+                    if stand >= frames[p, F_BETA] or frames[p, F_Q] == 0:
                         value = stand
                         continue
             n = generate(kind, st, prm, row)
@@ -339,153 +338,146 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             if result != ONGOING:
                 value = _ended(result, p)
                 continue
-            f[F_N] = n
-            f[F_J] = -1
-            if f[F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
+            frames[p, F_N] = n
+            frames[p, F_J] = -1
+            if frames[p, F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
                 if stand == NO_STAND:
                     stand = evaluate(kind, st, prm)
-                    if stand >= f[F_BETA] or f[F_Q] == 0:
+                    if stand >= frames[p, F_BETA] or frames[p, F_Q] == 0:
                         value = stand
                         continue
-                if stand > f[F_ALPHA]:
-                    f[F_ALPHA] = stand
-                f[F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those
+                if stand > frames[p, F_ALPHA]:
+                    frames[p, F_ALPHA] = stand
+                frames[p, F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those
                 action = NEXT
                 continue
-            ranks = order[p]
             for j in range(n):
                 m = row[j]
                 if m == tt_move:
-                    ranks[j] = 1 << 50
+                    order[p, j] = 1 << 50
                 elif tactical(kind, st, prm, m):
-                    ranks[j] = 1 << 40
+                    order[p, j] = 1 << 40
                 elif m == killers[p, 0]:
-                    ranks[j] = 1 << 39
+                    order[p, j] = 1 << 39
                 elif m == killers[p, 1]:
-                    ranks[j] = 1 << 38
+                    order[p, j] = 1 << 38
                 else:
-                    ranks[j] = history[m & (HISTORY - 1)]
-            f[F_ORIG] = f[F_ALPHA]
-            f[F_BEST] = -MATE - 1
-            f[F_BESTMOVE] = row[0]
+                    order[p, j] = history[m & (HISTORY - 1)]
+            frames[p, F_ORIG] = frames[p, F_ALPHA]
+            frames[p, F_BEST] = -MATE - 1
+            frames[p, F_BESTMOVE] = row[0]
             action = NEXT
         elif action == NEXT:
-            row = moves[p]
-            n = f[F_N]
-            j = f[F_J] + 1
+            n = frames[p, F_N]
+            j = frames[p, F_J] + 1
             rank = 0
-            if f[F_Q] >= 0:
+            if frames[p, F_Q] >= 0:
                 if j >= n:
-                    value = f[F_ALPHA]
+                    value = frames[p, F_ALPHA]
                     action = RETURN
                     continue
             else:
                 if j >= n:
-                    value = _finish(f, p, row, tt_key, tt_val, st[KEY])
+                    value = _finish(frames, p, tt_key, tt_val, st[KEY])
                     action = RETURN
                     continue
-                ranks = order[p]
                 if j < PICKED:
                     top = j
                     for k in range(j + 1, n):
-                        if ranks[k] > ranks[top]:
+                        if order[p, k] > order[p, top]:
                             top = k
-                    m = row[top]
-                    row[top] = row[j]
-                    row[j] = m
-                    rank = ranks[top]
-                    ranks[top] = ranks[j]
-                    ranks[j] = rank
+                    m = moves[p, top]
+                    moves[p, top] = moves[p, j]
+                    moves[p, j] = m
+                    rank = order[p, top]
+                    order[p, top] = order[p, j]
+                    order[p, j] = rank
                 elif j == PICKED and n > j + 1:  # the rest in one sort, stable by rank
-                    rest = np.argsort(-ranks[j:n], kind="mergesort")
-                    row[j:n] = row[j:n][rest]
-                    ranks[j:n] = ranks[j:n][rest]
-                rank = ranks[j]
-            f[F_J] = j
-            f[F_CUT] = 0
-            if (f[F_Q] < 0 and ctr[REDUCE] and j >= ctr[REDUCE] and f[F_DEPTH] >= 2
+                    rest = np.argsort(-order[p, j:n], kind="mergesort")
+                    moves[p, j:n] = moves[p, j:n][rest]
+                    order[p, j:n] = order[p, j:n][rest]
+                rank = order[p, j]
+            frames[p, F_J] = j
+            frames[p, F_CUT] = 0
+            if (frames[p, F_Q] < 0 and ctr[REDUCE] and j >= ctr[REDUCE] and frames[p, F_DEPTH] >= 2
                     and rank < 1 << 38):  # not the table's move, a tactical one or a killer
-                f[F_CUT] = 1
-            make(kind, st, prm, row[j], undo[p])
-            child = frames[p + 1]
-            if f[F_Q] >= 0:
-                child[F_Q] = f[F_Q] - 1
-                child[F_ALPHA] = -f[F_BETA]
-                child[F_BETA] = -f[F_ALPHA]
-                f[F_NULL] = 0
+                frames[p, F_CUT] = 1
+            make(kind, st, prm, moves[p, j], undo[p])
+            if frames[p, F_Q] >= 0:
+                frames[p + 1, F_Q] = frames[p, F_Q] - 1
+                frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
+                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                frames[p, F_NULL] = 0
             else:
-                child[F_Q] = -1
-                child[F_DEPTH] = f[F_DEPTH] - 1 - f[F_CUT]
+                frames[p + 1, F_Q] = -1
+                frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1 - frames[p, F_CUT]
                 if j == 0:
-                    child[F_ALPHA] = -f[F_BETA]
-                    child[F_BETA] = -f[F_ALPHA]
-                    f[F_NULL] = 0
+                    frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
+                    frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                    frames[p, F_NULL] = 0
                 else:
-                    child[F_ALPHA] = -f[F_ALPHA] - 1
-                    child[F_BETA] = -f[F_ALPHA]
-                    f[F_NULL] = 1
+                    frames[p + 1, F_ALPHA] = -frames[p, F_ALPHA] - 1
+                    frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                    frames[p, F_NULL] = 1
             p += 1
             action = ENTER
         else:  # RETURN: the child's value comes back to its parent
             if p == 1:
                 return value
             p -= 1
-            f = frames[p]
             score = -value
-            move = moves[p, f[F_J]]
+            move = moves[p, frames[p, F_J]]
             if ctr[STOPPED]:
                 unmake(kind, st, prm, move, undo[p])
                 value = 0
                 continue
-            if f[F_CUT] and score > f[F_ALPHA]:
-                f[F_CUT] = 0  # a reduced move beat the best: search it again to full depth
-                child = frames[p + 1]
-                child[F_Q] = -1
-                child[F_DEPTH] = f[F_DEPTH] - 1
-                child[F_ALPHA] = -f[F_ALPHA] - 1
-                child[F_BETA] = -f[F_ALPHA]
+            if frames[p, F_CUT] and score > frames[p, F_ALPHA]:
+                frames[p, F_CUT] = 0  # a reduced move beat the best: search it again to full depth
+                frames[p + 1, F_Q] = -1
+                frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1
+                frames[p + 1, F_ALPHA] = -frames[p, F_ALPHA] - 1
+                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
                 p += 1
                 action = ENTER
                 continue
-            if f[F_NULL] and f[F_ALPHA] < score < f[F_BETA]:
-                f[F_NULL] = 0  # the null window failed high: search again with the full one
-                child = frames[p + 1]
-                child[F_Q] = -1
-                child[F_DEPTH] = f[F_DEPTH] - 1
-                child[F_ALPHA] = -f[F_BETA]
-                child[F_BETA] = -f[F_ALPHA]
+            if frames[p, F_NULL] and frames[p, F_ALPHA] < score < frames[p, F_BETA]:
+                frames[p, F_NULL] = 0  # the null window failed high: search again with the full one
+                frames[p + 1, F_Q] = -1
+                frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1
+                frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
+                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
                 p += 1
                 action = ENTER
                 continue
             unmake(kind, st, prm, move, undo[p])
-            if f[F_Q] >= 0:
-                if score > f[F_ALPHA]:
-                    f[F_ALPHA] = score
-                    if score >= f[F_BETA]:
+            if frames[p, F_Q] >= 0:
+                if score > frames[p, F_ALPHA]:
+                    frames[p, F_ALPHA] = score
+                    if score >= frames[p, F_BETA]:
                         value = score
                         continue
                 action = NEXT
                 continue
-            if score > f[F_BEST]:
-                f[F_BEST] = score
-                f[F_BESTMOVE] = move
-                if score > f[F_ALPHA]:
-                    f[F_ALPHA] = score
-                    if score >= f[F_BETA]:
+            if score > frames[p, F_BEST]:
+                frames[p, F_BEST] = score
+                frames[p, F_BESTMOVE] = move
+                if score > frames[p, F_ALPHA]:
+                    frames[p, F_ALPHA] = score
+                    if score >= frames[p, F_BETA]:
                         if not tactical(kind, st, prm, move):
                             if killers[p, 0] != move:
                                 killers[p, 1] = killers[p, 0]
                                 killers[p, 0] = move
-                            history[move & (HISTORY - 1)] += f[F_DEPTH] * f[F_DEPTH]
-                        value = _finish(f, p, moves[p], tt_key, tt_val, st[KEY])
+                            history[move & (HISTORY - 1)] += frames[p, F_DEPTH] * frames[p, F_DEPTH]
+                        value = _finish(frames, p, tt_key, tt_val, st[KEY])
                         continue
             action = NEXT
 
 
 @njit(cache=True, nogil=True)
-def _finish(f: IntArray, p: int, row: IntArray, tt_key: IntArray, tt_val: IntArray,
-            key: int) -> int:
-    """Store a full-width node's result in the table and return its value."""
+def _finish(frames: IntArray, p: int, tt_key: IntArray, tt_val: IntArray, key: int) -> int:
+    """Store the result of the full-width node at ply ``p`` in the table and return its value."""
+    f = frames[p]
     best = f[F_BEST]
     stored = best
     if stored > MATE_BOUND:
