@@ -54,7 +54,7 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
     of positions checked."""
     rng = random.Random(f"{rules}/{first_seed}")
     out = np.zeros(4096, dtype=np.int64)
-    undo = np.zeros(UNDO, dtype=np.int64)
+    undo = np.zeros((1, UNDO), dtype=np.int64)
     positions = 0
     for game in range(first_seed, first_seed + games):
         state = without_repetition(rules, game)
@@ -87,13 +87,13 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
                 break
             code = rng.choice(state.legal_codes())
             before = st[:fields].copy()
-            make(kernel.kind, st, kernel.prm, code, undo)
+            make(kernel.kind, st, kernel.prm, code, undo, 0)
             state.push_code(code)
             assert (st[:fields] == kernel.pack(state)[:fields]).all(), \
                 f"make differs after {state.position_code()}"
-            unmake(kernel.kind, st, kernel.prm, code, undo)
+            unmake(kernel.kind, st, kernel.prm, code, undo, 0)
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
-            make(kernel.kind, st, kernel.prm, code, undo)
+            make(kernel.kind, st, kernel.prm, code, undo, 0)
     return positions
 
 

@@ -127,15 +127,15 @@ def _one_ply_values(state: ludoteca.State, quiesce: int) -> int:
     undo = np.zeros((2, UNDO), dtype=np.int64)
     best = -10**9
     for move in moves[:generate(kernel.kind, st, kernel.prm, moves)].tolist():
-        make(kernel.kind, st, kernel.prm, move, undo[0])
+        make(kernel.kind, st, kernel.prm, move, undo, 0)
         stand = evaluate(kernel.kind, st, kernel.prm)
         if quiesce:
             for reply in replies[:generate(kernel.kind, st, kernel.prm, replies)].tolist():
                 if tactical(kernel.kind, st, kernel.prm, reply):
-                    make(kernel.kind, st, kernel.prm, reply, undo[1])
+                    make(kernel.kind, st, kernel.prm, reply, undo, 1)
                     stand = max(stand, -evaluate(kernel.kind, st, kernel.prm))
-                    unmake(kernel.kind, st, kernel.prm, reply, undo[1])
-        unmake(kernel.kind, st, kernel.prm, move, undo[0])
+                    unmake(kernel.kind, st, kernel.prm, reply, undo, 1)
+        unmake(kernel.kind, st, kernel.prm, move, undo, 0)
         best = max(best, -stand)
     return best
 

@@ -187,9 +187,9 @@ class CompiledSearch:
             start.pop_code()
         st = kernel.pack(start)
         keys = [int(st[KEY])]
-        row = np.zeros(UNDO, dtype=np.int64)
+        undo = np.zeros((1, UNDO), dtype=np.int64)
         for code in played:
-            make(kernel.kind, st, kernel.prm, code, row)
+            make(kernel.kind, st, kernel.prm, code, undo, 0)
             keys.append(int(st[KEY]))
         self.path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
         self.path[:len(keys)] = keys
@@ -219,7 +219,7 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
     alpha = -MATE - 1
     for i in range(roots.size):
         move = roots[i]
-        make(kind, st, prm, move, undo[0])
+        make(kind, st, prm, move, undo, 0)
         if exact or i == 0:
             floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
             score = -_search(kind, st, prm, depth - 1, -MATE - 1,
@@ -232,7 +232,7 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
                 score = -_search(kind, st, prm, depth - 1, -MATE - 1, -alpha, frames, moves,
                                  order, undo, path, tt_key, tt_val, killers, history, ctr,
                                  flag)
-        unmake(kind, st, prm, move, undo[0])
+        unmake(kind, st, prm, move, undo, 0)
         if ctr[STOPPED]:
             return i
         scores[i] = score if exact or i == 0 or score > alpha else alpha - 1
@@ -402,7 +402,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             if (frames[p, F_Q] < 0 and ctr[REDUCE] and j >= ctr[REDUCE] and frames[p, F_DEPTH] >= 2
                     and rank < 1 << 38):  # not the table's move, a tactical one or a killer
                 frames[p, F_CUT] = 1
-            make(kind, st, prm, moves[p, j], undo[p])
+            make(kind, st, prm, moves[p, j], undo, p)
             if frames[p, F_Q] >= 0:
                 frames[p + 1, F_Q] = frames[p, F_Q] - 1
                 frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
@@ -428,7 +428,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
             score = -value
             move = moves[p, frames[p, F_J]]
             if ctr[STOPPED]:
-                unmake(kind, st, prm, move, undo[p])
+                unmake(kind, st, prm, move, undo, p)
                 value = 0
                 continue
             if frames[p, F_CUT] and score > frames[p, F_ALPHA]:
@@ -449,7 +449,7 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 p += 1
                 action = ENTER
                 continue
-            unmake(kind, st, prm, move, undo[p])
+            unmake(kind, st, prm, move, undo, p)
             if frames[p, F_Q] >= 0:
                 if score > frames[p, F_ALPHA]:
                     frames[p, F_ALPHA] = score
@@ -497,7 +497,7 @@ def _pv(kind: int, st: IntArray, prm: IntArray, first: int, line: IntArray, move
     """The principal variation after ``first``, read from the table; ``st`` is restored."""
     line[0] = first
     length = 1
-    make(kind, st, prm, first, undo[0])
+    make(kind, st, prm, first, undo, 0)
     while length < line.size:
         key = st[KEY]
         slot = key & (tt_key.size - 1)
@@ -514,10 +514,10 @@ def _pv(kind: int, st: IntArray, prm: IntArray, first: int, line: IntArray, move
         if not legal:
             break
         line[length] = move
-        make(kind, st, prm, move, undo[length])
+        make(kind, st, prm, move, undo, length)
         length += 1
     for j in range(length - 1, -1, -1):
-        unmake(kind, st, prm, line[j], undo[j])
+        unmake(kind, st, prm, line[j], undo, j)
     return length
 
 
@@ -561,9 +561,9 @@ def playout(kind: int, st: IntArray, prm: IntArray, cap: int, candidates: int,
                 if tactical(kind, st, prm, candidate):
                     code = candidate
                     break
-        make(kind, st, prm, code, undo[pushed])
+        make(kind, st, prm, code, undo, pushed)
         played[pushed] = code
         pushed += 1
     for i in range(pushed - 1, -1, -1):
-        unmake(kind, st, prm, played[i], undo[i])
+        unmake(kind, st, prm, played[i], undo, i)
     return value

@@ -219,8 +219,8 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
 
 
 @njit(cache=True)
-def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
-    """``undo``: [0] quiet, [1] promoted, [2] captures, then (point, value) pairs."""
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """``undo[ply]``: [0] quiet, [1] promoted, [2] captures, then (point, value) pairs."""
     zob = prm[P_ZOB]
     rest = move >> 1
     first = rest % 14 - 1
@@ -240,8 +240,8 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
             for j in range(prm[prm[P_BTWLEN] + a * 13 + b]):
                 q = prm[prm[P_BETWEEN] + at + j]
                 if st[B + q]:
-                    undo[3 + 2 * taken] = q
-                    undo[4 + 2 * taken] = st[B + q]
+                    undo[ply, 3 + 2 * taken] = q
+                    undo[ply, 4 + 2 * taken] = st[B + q]
                     key ^= prm[zob + q * 7 + st[B + q]]
                     st[B + q] = 0
                     taken += 1
@@ -256,16 +256,16 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
     placed = piece | MULLAH if promoted else piece
     st[B + end] = placed
     key ^= prm[zob + end * 7 + placed]
-    undo[0] = st[QUIET]
-    undo[1] = promoted
-    undo[2] = taken
+    undo[ply, 0] = st[QUIET]
+    undo[ply, 1] = promoted
+    undo[ply, 2] = taken
     st[QUIET] = 0 if taken or promoted else st[QUIET] + 1
     st[TURN] = 1 - st[TURN]
     st[KEY] = key ^ prm[zob + 91]
 
 
 @njit(cache=True)
-def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     zob = prm[P_ZOB]
     rest = move >> 1
     first = rest % 14 - 1
@@ -277,14 +277,14 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
     placed = st[B + end]
     st[B + end] = 0
     key ^= prm[zob + end * 7 + placed]
-    piece = placed & 3 if undo[1] else placed
+    piece = placed & 3 if undo[ply, 1] else placed
     st[B + first] = piece
     key ^= prm[zob + first * 7 + piece]
-    for i in range(undo[2]):
-        q, value = undo[3 + 2 * i], undo[4 + 2 * i]
+    for i in range(undo[ply, 2]):
+        q, value = undo[ply, 3 + 2 * i], undo[ply, 4 + 2 * i]
         st[B + q] = value
         key ^= prm[zob + q * 7 + value]
-    st[QUIET] = undo[0]
+    st[QUIET] = undo[ply, 0]
     st[TURN] = 1 - st[TURN]
     st[KEY] = key
 

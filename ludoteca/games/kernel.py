@@ -6,9 +6,9 @@ functions:
 
 - ``generate(st, prm, out) -> n``: the legal move codes (the engine's own codes) into ``out``,
   whatever the draw rules say;
-- ``make(st, prm, move, undo)`` / ``unmake(st, prm, move, undo)``: play and take back a move,
-  keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo`` is a scratch row for what ``unmake``
-  needs;
+- ``make(st, prm, move, undo, ply)`` / ``unmake(st, prm, move, undo, ply)``: play and take back
+  a move, keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo[ply]`` (a row of a 2-D
+  scratch array, one per ply of a search) keeps what ``unmake`` needs;
 - ``status(st, prm, n) -> ONGOING | LOSS | DRAW | WIN``: whether the game is over for the side to
   move, given its ``n`` legal moves (draw rules included, repetition excepted: the search tracks
   that itself);

@@ -72,23 +72,24 @@ def can_move(kind: int, st: IntArray, prm: IntArray, out: IntArray) -> int:
 
 
 @njit(cache=True)
-def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     if kind == FELLI:
-        felli.make(st, prm, move, undo)
+        felli.make(st, prm, move, undo, ply)
     elif kind == MORELLI:
-        morelli.make(st, prm, move, undo)
+        morelli.make(st, prm, move, undo, ply)
     else:
-        morris.make(st, prm, move, undo)
+        morris.make(st, prm, move, undo, ply)
 
 
 @njit(cache=True)
-def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int
+           ) -> None:
     if kind == FELLI:
-        felli.unmake(st, prm, move, undo)
+        felli.unmake(st, prm, move, undo, ply)
     elif kind == MORELLI:
-        morelli.unmake(st, prm, move, undo)
+        morelli.unmake(st, prm, move, undo, ply)
     else:
-        morris.unmake(st, prm, move, undo)
+        morris.unmake(st, prm, move, undo, ply)
 
 
 @njit(cache=True)
@@ -142,7 +143,7 @@ def _random_game(kind: int, st: IntArray, prm: IntArray, seed: int, cap: int,
                  codes: IntArray, counts: IntArray) -> tuple[int, int]:
     np.random.seed(seed)
     out = np.empty(4096, dtype=np.int64)
-    undo = np.zeros(UNDO, dtype=np.int64)
+    undo = np.zeros((1, UNDO), dtype=np.int64)
     plies = 0
     while True:
         n = generate(kind, st, prm, out)
@@ -153,7 +154,7 @@ def _random_game(kind: int, st: IntArray, prm: IntArray, seed: int, cap: int,
         if plies < codes.size:
             codes[plies] = code
             counts[plies] = n
-        make(kind, st, prm, code, undo)
+        make(kind, st, prm, code, undo, 0)
         plies += 1
 
 
@@ -211,9 +212,9 @@ def _perft(kind: int, st: IntArray, prm: IntArray, depth: int, counts: IntArray)
         if ply + 1 == depth or at[ply] == n[ply]:
             ply -= 1
             if ply >= 0:
-                unmake(kind, st, prm, moves[ply, at[ply] - 1], undo[ply])
+                unmake(kind, st, prm, moves[ply, at[ply] - 1], undo, ply)
             continue
-        make(kind, st, prm, moves[ply, at[ply]], undo[ply])
+        make(kind, st, prm, moves[ply, at[ply]], undo, ply)
         at[ply] += 1
         ply += 1
         k = generate(kind, st, prm, moves[ply])

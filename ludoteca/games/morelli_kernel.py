@@ -187,8 +187,8 @@ def _crowns(st: IntArray, prm: IntArray, s: int, mover: int) -> bool:
 
 
 @njit(cache=True)
-def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
-    """``undo``: [0] the King before, [1] conversions, then the converted squares."""
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """``undo[ply]``: [0] the King before, [1] conversions, then the converted squares."""
     squares = prm[P_N] * prm[P_N]
     zob = prm[P_ZOB]
     src, dst = move // squares, move % squares
@@ -207,14 +207,14 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
         if st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover:
             st[S_BOARD + a] = mover
             key ^= prm[zob + a * 3 + enemy] ^ prm[zob + a * 3 + mover]
-            undo[2 + converted] = a
+            undo[ply, 2 + converted] = a
             converted += 1
-    undo[0] = st[S_KING]
-    undo[1] = converted
+    undo[ply, 0] = st[S_KING]
+    undo[ply, 1] = converted
     if st[S_KING] != mover:
         crowned = _crowns(st, prm, dst, mover)
         for i in range(converted):
-            crowned = crowned or _crowns(st, prm, undo[2 + i], mover)
+            crowned = crowned or _crowns(st, prm, undo[ply, 2 + i], mover)
         if crowned:
             key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + mover]
             st[S_KING] = mover
@@ -223,17 +223,17 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
 
 
 @njit(cache=True)
-def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     squares = prm[P_N] * prm[P_N]
     zob = prm[P_ZOB]
     src, dst = move // squares, move % squares
     mover = st[S_BOARD + dst]
     enemy = 3 - mover
     key = st[KEY] ^ prm[zob + squares * 3 + 3]
-    key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + undo[0]]
-    st[S_KING] = undo[0]
-    for i in range(undo[1]):
-        a = undo[2 + i]
+    key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + undo[ply, 0]]
+    st[S_KING] = undo[ply, 0]
+    for i in range(undo[ply, 1]):
+        a = undo[ply, 2 + i]
         st[S_BOARD + a] = enemy
         key ^= prm[zob + a * 3 + enemy] ^ prm[zob + a * 3 + mover]
     st[S_BOARD + dst] = 0

@@ -153,13 +153,13 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
 
 
 @njit(cache=True)
-def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     size, men = prm[P_SIZE], prm[P_MEN]
     zp, zh = prm[P_ZP], prm[P_ZH]
     c = st[TURN]
     rest, rem = move // (size + 1), move % (size + 1)
     src, dst = rest // size, rest % size
-    undo[0] = st[QUIET]
+    undo[ply, 0] = st[QUIET]
     key = st[KEY]
     if src == size:
         key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
@@ -180,7 +180,7 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
 
 
 @njit(cache=True)
-def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     size, men = prm[P_SIZE], prm[P_MEN]
     zp, zh = prm[P_ZP], prm[P_ZH]
     c = 1 - st[TURN]
@@ -199,7 +199,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray) -> None:
     else:
         st[S_MEN + c] ^= (1 << src) | (1 << dst)
         key ^= prm[zp + c * size + src] ^ prm[zp + c * size + dst]
-    st[QUIET] = undo[0]
+    st[QUIET] = undo[ply, 0]
     st[TURN] = c
     st[KEY] = key
 

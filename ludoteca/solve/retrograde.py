@@ -100,9 +100,9 @@ def _children(g: int, out: npt.NDArray[np.int64], kind: int, prm: npt.NDArray[np
         return -1
     n = kernels.generate(kind, st, prm, moves)
     for i in range(n):
-        kernels.make(kind, st, prm, moves[i], undo)
+        kernels.make(kind, st, prm, moves[i], undo, 0)
         out[i] = encode(st, data)
-        kernels.unmake(kind, st, prm, moves[i], undo)
+        kernels.unmake(kind, st, prm, moves[i], undo, 0)
     return _distinct(out, n)
 
 
@@ -116,7 +116,7 @@ def _first_pass(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest:
     for b in prange(blocks):
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        undo = np.zeros(UNDO, dtype=np.int64)
+        undo = np.zeros((1, UNDO), dtype=np.int64)
         buf = np.zeros(MAX_MOVES, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             g = lo + i
