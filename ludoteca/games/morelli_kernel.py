@@ -309,8 +309,8 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
     squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     enemy = 3 - mover
-    marks = st[S_BOARD + squares:S_BOARD + 2 * squares]
-    marked = st[S_BOARD + 2 * squares:S_BOARD + 3 * squares]
+    marks = S_BOARD + squares  # st[marks + q]: 1 on a marked square
+    marked = marks + squares  # st[marked + i]: the squares marked
     count = 0
     straddle = prm[P_STRADDLE]
     for a in range(squares):
@@ -322,9 +322,9 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
             if q < 0:
                 break
             if st[S_BOARD + q] == 0 and st[S_BOARD + prm[at + 2 * k + 1]] == mover \
-                    and not marks[q]:
-                marks[q] = 1
-                marked[count] = q
+                    and not st[marks + q]:
+                st[marks + q] = 1
+                st[marked + count] = q
                 count += 1
     if count == 0:
         return 0
@@ -335,10 +335,10 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
         dst = move - int(move * inverse) * squares
         if dst >= squares:  # (a rounding below an exact multiple)
             dst -= squares
-        if marks[dst] and tactical(st, prm, move):
+        if st[marks + dst] and tactical(st, prm, move):
             row[j] = row[found]
             row[found] = move
             found += 1
     for i in range(count):
-        marks[marked[i]] = 0
+        st[marks + st[marked + i]] = 0
     return found
