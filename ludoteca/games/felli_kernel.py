@@ -98,7 +98,7 @@ def _key(st: IntArray, prm: IntArray) -> int:
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _encode(st: IntArray, length: int, capture: int) -> int:
     total = 0
     for i in range(length - 1, -1, -1):
@@ -106,7 +106,7 @@ def _encode(st: IntArray, length: int, capture: int) -> int:
     return capture + 2 * total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _leaps(st: IntArray, prm: IntArray, p: int, mullah: int, enemy: int, d: int) -> int:
     """The leaps of a (lifted) piece on ``p`` into row ``d``: victim and landing point."""
     count = 0
@@ -218,7 +218,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     """``undo[ply]``: [0] quiet, [1] promoted, [2] captures, then (point, value) pairs."""
     zob = prm[P_ZOB]
@@ -264,7 +264,7 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     st[KEY] = key ^ prm[zob + 91]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     zob = prm[P_ZOB]
     rest = move >> 1
@@ -289,7 +289,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     st[KEY] = key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(st: IntArray, prm: IntArray, n: int) -> int:
     if n == 0:
         return LOSS
@@ -298,7 +298,7 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     return ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
     return bool(move & 1)
 

@@ -71,7 +71,7 @@ def can_move(kind: int, st: IntArray, prm: IntArray, out: IntArray) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     if kind == FELLI:
         felli.make(st, prm, move, undo, ply)
@@ -81,7 +81,7 @@ def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply:
         morris.make(st, prm, move, undo, ply)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int
            ) -> None:
     if kind == FELLI:
@@ -92,7 +92,7 @@ def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, pl
         morris.unmake(st, prm, move, undo, ply)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(kind: int, st: IntArray, prm: IntArray, n: int) -> int:
     if kind == FELLI:
         return felli.status(st, prm, n)
@@ -112,7 +112,7 @@ def evaluate(kind: int, st: IntArray, prm: IntArray) -> int:
         return morris.evaluate(st, prm)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tactical(kind: int, st: IntArray, prm: IntArray, move: int) -> bool:
     if kind == FELLI:
         return felli.tactical(st, prm, move)

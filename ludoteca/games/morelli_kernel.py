@@ -12,7 +12,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core import RuleSet, State
-from .kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, Kernel, zobrist
+from .kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, Kernel, split, zobrist
 from .morelli import (
     _FRAME_WORTH,
     SIZES,
@@ -142,7 +142,7 @@ def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
     return _moves(st, prm, out, True) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
     """The legal moves into ``out``, how many; with ``first``, only the first one found."""
     squares = prm[P_N] * prm[P_N]
@@ -175,7 +175,7 @@ def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _crowns(st: IntArray, prm: IntArray, s: int, mover: int) -> bool:
     at = prm[P_FRAME] + s * 4
     if prm[at] < 0:
@@ -186,12 +186,12 @@ def _crowns(st: IntArray, prm: IntArray, s: int, mover: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     """``undo[ply]``: [0] the King before, [1] conversions, then the converted squares."""
     squares = prm[P_N] * prm[P_N]
     zob = prm[P_ZOB]
-    src, dst = move // squares, move % squares
+    src, dst = split(move, squares)
     mover = st[S_BOARD + src]
     enemy = 3 - mover
     key = st[KEY] ^ prm[zob + src * 3 + mover] ^ prm[zob + dst * 3 + mover]
@@ -222,11 +222,11 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     st[KEY] = key ^ prm[zob + squares * 3 + 3]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     squares = prm[P_N] * prm[P_N]
     zob = prm[P_ZOB]
-    src, dst = move // squares, move % squares
+    src, dst = split(move, squares)
     mover = st[S_BOARD + dst]
     enemy = 3 - mover
     key = st[KEY] ^ prm[zob + squares * 3 + 3]
@@ -242,7 +242,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     st[KEY] = key ^ prm[zob + src * 3 + mover] ^ prm[zob + dst * 3 + mover]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(st: IntArray, prm: IntArray, n: int) -> int:
     if n:
         return ONGOING
@@ -252,10 +252,10 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     return WIN if king == 2 - st[TURN] else LOSS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
     squares = prm[P_N] * prm[P_N]
-    src, dst = move // squares, move % squares
+    src, dst = split(move, squares)
     mover = st[S_BOARD + src]
     enemy = 3 - mover
     flanks = prm[P_FLANKS] + dst * 16
@@ -329,12 +329,9 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
     if count == 0:
         return 0
     found = 0
-    inverse = 1.0 / squares  # the destination by a multiplication: far cheaper than a division
     for j in range(n):
         move = row[j]
-        dst = move - int(move * inverse) * squares
-        if dst >= squares:  # (a rounding below an exact multiple)
-            dst -= squares
+        dst = split(move, squares)[1]
         if st[marks + dst] and tactical(st, prm, move):
             row[j] = row[found]
             row[found] = move

@@ -26,6 +26,7 @@ from .kernel import (
     Kernel,
     bit_count,
     low_bit,
+    split,
     zobrist,
 )
 from .morris import VARIANTS, MorrisState
@@ -152,13 +153,13 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     size, men = prm[P_SIZE], prm[P_MEN]
     zp, zh = prm[P_ZP], prm[P_ZH]
     c = st[TURN]
-    rest, rem = move // (size + 1), move % (size + 1)
-    src, dst = rest // size, rest % size
+    rest, rem = split(move, size + 1)
+    src, dst = split(rest, size)
     undo[ply, 0] = st[QUIET]
     key = st[KEY]
     if src == size:
@@ -179,13 +180,13 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     st[KEY] = key ^ prm[prm[P_ZT]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     size, men = prm[P_SIZE], prm[P_MEN]
     zp, zh = prm[P_ZP], prm[P_ZH]
     c = 1 - st[TURN]
-    rest, rem = move // (size + 1), move % (size + 1)
-    src, dst = rest // size, rest % size
+    rest, rem = split(move, size + 1)
+    src, dst = split(rest, size)
     key = st[KEY] ^ prm[prm[P_ZT]]
     if rem != size:
         st[S_MEN + 1 - c] |= 1 << rem
@@ -204,7 +205,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     st[KEY] = key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(st: IntArray, prm: IntArray, n: int) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
@@ -226,13 +227,13 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     return ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
     size = prm[P_SIZE]
-    return bool(move % (size + 1) != size)
+    return bool(split(move, size + 1)[1] != size)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int]:
     """The steps the ``men`` have to empty neighbours, and how many of them have none."""
     adj = prm[P_ADJ]
