@@ -93,3 +93,30 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
     lines = [json.loads(line) for line in (tmp_path / "server.log").read_text().splitlines()
              if line.startswith("{")]
     assert any(entry.get("game") == game_id and "created" in entry["message"] for entry in lines)
+
+
+def test_start_up_loads_the_search_in_every_pool_even_if_the_first_fails(
+        caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+    from concurrent.futures import Future
+
+    from ludoteca.server.app import _load_compiled
+
+    class Pool:
+        def __init__(self, fails: bool) -> None:
+            self.fails, self.jobs = fails, 0
+
+        def submit(self, job: Any) -> Future[None]:
+            self.jobs += 1
+            done: Future[None] = Future()
+            if self.fails:
+                done.set_exception(OSError("the process died"))
+            else:
+                done.set_result(None)
+            return done
+
+    first, rest = Pool(fails=True), [Pool(fails=False), Pool(fails=False)]
+    with caplog.at_level(logging.ERROR, logger="ludoteca.server"):
+        asyncio.run(_load_compiled(first, rest))  # type: ignore[arg-type]
+    assert [pool.jobs for pool in (first, *rest)] == [1, 1, 1]
+    assert "analysis process failed" in caplog.text

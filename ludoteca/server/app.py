@@ -54,10 +54,17 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _load_compiled(first: ProcessPoolExecutor, rest: list[ProcessPoolExecutor]) -> None:
     """Load the compiled search in ``first``'s process, then once in each of ``rest`` (a pool
     listed N times: N of its processes): on a fresh machine the first compiles it and the others
-    load numba's cache, rather than each compiling it at the same time."""
-    await asyncio.wrap_future(first.submit(load_compiled))
+    load numba's cache, rather than each compiling it at the same time.  A failure is logged
+    and the others are loaded all the same (each process compiles on its first job otherwise)."""
+    try:
+        await asyncio.wrap_future(first.submit(load_compiled))
+    except Exception:
+        log.exception("loading the compiled search in the analysis process failed")
     for executor in rest:
-        executor.submit(load_compiled)
+        try:
+            executor.submit(load_compiled)
+        except RuntimeError:  # a broken or closed pool: its processes start with a job instead
+            log.exception("loading the compiled search in a worker process failed")
 
 
 def create_app(db_url: str | None = None, workers: int = 2,
