@@ -207,6 +207,7 @@ def main() -> None:
         for g in range(args.games):
             for ours in (Color.WHITE, Color.BLACK):
                 tasks.append((name, spec, ours, 1000 + g))
+    total = len(tasks)
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in args.game}
     if args.resume and args.out and Path(args.out).exists():
         for line in Path(args.out).read_text().splitlines():
@@ -223,7 +224,8 @@ def main() -> None:
             if args.out:
                 with open(args.out, "a") as out:
                     out.write(json.dumps(row) + "\n")
-            print(f"\r{sum(len(v) for v in results.values())} games", end="", flush=True)
+            played = sum(len(v) for v in results.values())
+            print(f"\r{played}/{total} games", end="", flush=True)
     print()
     for name, rows in results.items():
         print(summarise(name, rows))
