@@ -256,7 +256,7 @@ def _tournament(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     result = run_tournament(game.name, args.agents, args.games, args.jobs, str(rules),
                             args.seed, args.time, ProgressBar(), adjacent=args.adjacent)
-    print(f"{game.title} ({rules}), {len(result.results)} games, "
+    print(f"{game.title_of(rules)} ({rules}), {len(result.results)} games, "
           f"{time.perf_counter() - started:.0f}s")
     print(result.crosstable())
     failures = [r.failure for r in result.results if r.failure]
