@@ -30,9 +30,11 @@ def check(rules: str, games: int, perft: int, budget: int) -> str:
     counted = compare_perft(rules, perft, budget)
     sequences = sum(sum(counts) for _, counts in counted)
     depths = sorted({len(counts) for _, counts in counted}) or [0]
-    return (f"{rules:14} {games:6} games {positions:9,} positions  perft from {len(counted)} "
-            f"positions (depth {depths[0]}-{depths[-1]}): {sequences:12,} sequences  "
-            f"{time.perf_counter() - started:7.1f} s")
+    return (
+        f"{rules:14} {games:6} games {positions:9,} positions  perft from {len(counted)} "
+        f"positions (depth {depths[0]}-{depths[-1]}): {sequences:12,} sequences  "
+        f"{time.perf_counter() - started:7.1f} s"
+    )
 
 
 def main() -> None:
@@ -43,11 +45,20 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=None, help="rule sets (default: all)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
-    rule_sets = args.rules or [d.name for g in game_names() for d in find_game(g).rule_sets
-                               if find_game(g).kernel(find_game(g).rules(d.name)) is not None]
+    rule_sets = args.rules or [
+        d.name
+        for g in game_names()
+        for d in find_game(g).rule_sets
+        if find_game(g).kernel(find_game(g).rules(d.name)) is not None
+    ]
     with ProcessPoolExecutor(args.jobs) as pool:
-        for line in pool.map(check, rule_sets, [args.games] * len(rule_sets),
-                             [args.perft] * len(rule_sets), [args.budget] * len(rule_sets)):
+        for line in pool.map(
+            check,
+            rule_sets,
+            [args.games] * len(rule_sets),
+            [args.perft] * len(rule_sets),
+            [args.budget] * len(rule_sets),
+        ):
             print(line, flush=True)
 
 

@@ -66,8 +66,21 @@ class Server:
         started = time.monotonic()
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "ludoteca", "serve", "--port", str(self.port),
-                 "--workers", "1", "--db", self.db], stdout=subprocess.DEVNULL, stderr=log)
+                [
+                    sys.executable,
+                    "-m",
+                    "ludoteca",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    "1",
+                    "--db",
+                    self.db,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = started + 120
         while time.monotonic() < deadline:
             try:
@@ -92,8 +105,9 @@ class Server:
                 self.process.kill()
 
 
-def _player(url: str, game_id: str, token: str, acked: list[str], stop: threading.Event,
-            rng: random.Random) -> None:
+def _player(
+    url: str, game_id: str, token: str, acked: list[str], stop: threading.Event, rng: random.Random
+) -> None:
     """Play random legal moves in one game until ``stop`` or the server goes away."""
     with httpx.Client(base_url=url, timeout=10) as http:
         while not stop.is_set():
@@ -102,8 +116,10 @@ def _player(url: str, game_id: str, token: str, acked: list[str], stop: threadin
                 if view["status"] != "live" or not view["legal"]:
                     return
                 move = rng.choice(view["legal"]).split(" ")[0]
-                answer = http.post(f"/api/games/{game_id}/actions", json={
-                    "token": token, "type": "move", "move": move, "ply": view["ply"]})
+                answer = http.post(
+                    f"/api/games/{game_id}/actions",
+                    json={"token": token, "type": "move", "move": move, "ply": view["ply"]},
+                )
             except (httpx.HTTPError, ValueError):
                 return  # the server died
             if answer.status_code == 200:
@@ -125,14 +141,20 @@ def soak(kills: int, games: int = 4, seed: int = 0, folder: Path | None = None) 
             for game_id in [g for g in seats if _over(server.url, g)]:
                 del seats[game_id]
             while len(seats) < games:
-                created = httpx.post(server.url + "/api/games", json={
-                    "game": GAMES[len(acked) % len(GAMES)], "opponent": "hotseat"}).json()
+                created = httpx.post(
+                    server.url + "/api/games",
+                    json={"game": GAMES[len(acked) % len(GAMES)], "opponent": "hotseat"},
+                ).json()
                 seats[created["id"]] = created["tokens"]["white"]
                 acked[created["id"]] = []
             stop = threading.Event()
-            threads = [threading.Thread(target=_player, args=(
-                server.url, g, t, acked[g], stop, random.Random(rng.random())))
-                for g, t in seats.items()]
+            threads = [
+                threading.Thread(
+                    target=_player,
+                    args=(server.url, g, t, acked[g], stop, random.Random(rng.random())),
+                )
+                for g, t in seats.items()
+            ]
             for thread in threads:
                 thread.start()
             # kill at a random moment, but only once every game could have moved since the last
@@ -140,8 +162,9 @@ def soak(kills: int, games: int = 4, seed: int = 0, folder: Path | None = None) 
             before = sum(len(m) for m in acked.values())
             deadline = time.monotonic() + 20
             time.sleep(0.3 + rng.random())
-            while (sum(len(m) for m in acked.values()) < before + games
-                   and time.monotonic() < deadline):
+            while (
+                sum(len(m) for m in acked.values()) < before + games and time.monotonic() < deadline
+            ):
                 time.sleep(0.05)
             server.kill()
             report.kills += 1
@@ -151,7 +174,7 @@ def soak(kills: int, games: int = 4, seed: int = 0, folder: Path | None = None) 
             report.restarts_seconds.append(server.start())
             for game_id, moves in acked.items():
                 plain = _stored(server.url, game_id)
-                if plain[:len(moves)] != moves or len(plain) > len(moves) + 1:
+                if plain[: len(moves)] != moves or len(plain) > len(moves) + 1:
                     report.lost.append(f"{game_id}: acknowledged {moves}, stored {plain}")
                 moves[:] = plain  # a move on its way when the server died may have landed
             report.acknowledged = sum(len(m) for m in acked.values())
@@ -178,9 +201,11 @@ def main() -> None:
     args = parser.parse_args()
     report = soak(args.kills, args.games, args.seed)
     restarts = sorted(report.restarts_seconds)
-    print(f"{report.kills} kills, {report.acknowledged} acknowledged moves, "
-          f"{len(report.lost)} games lost moves; restart median "
-          f"{restarts[len(restarts) // 2]:.1f} s")
+    print(
+        f"{report.kills} kills, {report.acknowledged} acknowledged moves, "
+        f"{len(report.lost)} games lost moves; restart median "
+        f"{restarts[len(restarts) // 2]:.1f} s"
+    )
     for line in report.lost:
         print("LOST", line)
     raise SystemExit(1 if report.lost else 0)

@@ -43,8 +43,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    lines = [f"{'game':<8} {'level':>5}  {'agent':<36} {'median s':>9} {'p95 s':>7} "
-             f"{'slowest s':>9}"]
+    lines = [
+        f"{'game':<8} {'level':>5}  {'agent':<36} {'median s':>9} {'p95 s':>7} {'slowest s':>9}"
+    ]
     print(lines[0], flush=True)
     for game in args.games:
         states = positions(game, args.positions, 7)
@@ -57,15 +58,18 @@ def main() -> None:
                 agent.choose(state)
                 took.append(time.perf_counter() - started)
             took.sort()
-            line = (f"{game:<8} {number:>5}  {rung.spec:<36} {statistics.median(took):>9.3f} "
-                    f"{took[int(0.95 * (len(took) - 1))]:>7.3f} {took[-1]:>9.3f}")
+            line = (
+                f"{game:<8} {number:>5}  {rung.spec:<36} {statistics.median(took):>9.3f} "
+                f"{took[int(0.95 * (len(took) - 1))]:>7.3f} {took[-1]:>9.3f}"
+            )
             lines.append(line)
             print(line, flush=True)
     if args.out:
         command = "python bench/levels_bench.py " + " ".join(sys.argv[1:])
         with args.out.open("a") as out:
-            out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n" + "\n".join(lines)
-                      + "\n\n")
+            out.write(
+                f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n" + "\n".join(lines) + "\n\n"
+            )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,15 @@ class Tally:
     finished: int = 0
 
 
-async def play_games(url: str, address: str, game: str, stop: asyncio.Event,
-                     tally: Tally, rng: random.Random, level: int | None = None) -> None:
+async def play_games(
+    url: str,
+    address: str,
+    game: str,
+    stop: asyncio.Event,
+    tally: Tally,
+    rng: random.Random,
+    level: int | None = None,
+) -> None:
     """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``; or,
     with ``level``, games as White against the computer at that level."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
@@ -76,8 +83,7 @@ async def play_games(url: str, address: str, game: str, stop: asyncio.Event,
             created = answer.json()
             token = created["tokens"]["white"]
             ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
-            async with websockets.connect(ws_url, local_addr=(address, 0),
-                                          max_size=2**22) as ws:
+            async with websockets.connect(ws_url, local_addr=(address, 0), max_size=2**22) as ws:
                 await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                 await _play_one(ws, stop, tally, rng)
 
@@ -145,8 +151,12 @@ def tier_seconds(session: int, folder: str) -> dict[str, float]:
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            seen[int(entry.name)] = (int(fields[1]), int(fields[3]), command,
-                                     (int(fields[11]) + int(fields[12])) / TICKS)
+            seen[int(entry.name)] = (
+                int(fields[1]),
+                int(fields[3]),
+                command,
+                (int(fields[11]) + int(fields[12])) / TICKS,
+            )
         except (OSError, IndexError, ValueError):
             continue  # it ended meanwhile
 
@@ -170,13 +180,24 @@ def tier_seconds(session: int, folder: str) -> dict[str, float]:
 
 
 #: how a process's command line tells its tier (the first match wins)
-TIERS = (("ludoteca serve", "server"), ("ludoteca worker", "worker"), ("postgres", "postgresql"),
-         ("redis-server", "redis"), ("nginx", "nginx"))
+TIERS = (
+    ("ludoteca serve", "server"),
+    ("ludoteca worker", "worker"),
+    ("postgres", "postgresql"),
+    ("redis-server", "redis"),
+    ("nginx", "nginx"),
+)
 
 
-async def run_size(url: str, games: int, seconds: float, server: int | None,
-                   seed: int, cluster: tuple[int, str] | None = None,
-                   level: int | None = None) -> dict[str, Any]:
+async def run_size(
+    url: str,
+    games: int,
+    seconds: float,
+    server: int | None,
+    seed: int,
+    cluster: tuple[int, str] | None = None,
+    level: int | None = None,
+) -> dict[str, Any]:
     """Run ``games`` games for a warm-up then ``seconds`` measured; the figures.  ``server``:
     the server's process id, for its CPU and memory; ``cluster``: a cluster's session id and
     folder, for each tier's CPU (``tiers``: % of one core); ``level``: games against the
@@ -188,9 +209,19 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
     per_address = PER_ADDRESS if level is None else COMPUTER_PER_ADDRESS
     for i in range(games):
         address = f"127.0.0.{2 + i // per_address}"
-        tasks.append(asyncio.create_task(play_games(
-            url, address, GAMES[i % len(GAMES)], stop, tally, random.Random(rng.random()),
-            level)))
+        tasks.append(
+            asyncio.create_task(
+                play_games(
+                    url,
+                    address,
+                    GAMES[i % len(GAMES)],
+                    stop,
+                    tally,
+                    random.Random(rng.random()),
+                    level,
+                )
+            )
+        )
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
     await asyncio.sleep(5.0)  # warm-up: every game connected and moving
@@ -204,8 +235,10 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
     elapsed = time.monotonic() - started
     cpu = (_cpu_seconds(server) - cpu0) / elapsed * 100 if server else float("nan")
     mine = (time.process_time() - me0) / elapsed * 100
-    tiers = {tier: (used - tiers0.get(tier, 0.0)) / elapsed * 100
-             for tier, used in (tier_seconds(*cluster) if cluster else {}).items()}
+    tiers = {
+        tier: (used - tiers0.get(tier, 0.0)) / elapsed * 100
+        for tier, used in (tier_seconds(*cluster) if cluster else {}).items()
+    }
     rss = _rss_mb(server) if server else float("nan")
     stop.set()
     await asyncio.wait(tasks, timeout=10)
@@ -217,12 +250,21 @@ async def run_size(url: str, games: int, seconds: float, server: int | None,
     def pct(q: float) -> float:
         return rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000
 
-    return {"games": games, "moves_per_s": len(tally.rtts) / elapsed,
-            "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
-            "mean_ms": statistics.fmean(rtts) * 1000, "errors": tally.errors,
-            "refused": tally.refused, "crashed_clients": failed,
-            "server_cpu_pct": cpu, "server_rss_mb": rss, "client_cpu_pct": mine,
-            "tiers": tiers}
+    return {
+        "games": games,
+        "moves_per_s": len(tally.rtts) / elapsed,
+        "p50_ms": pct(0.50),
+        "p95_ms": pct(0.95),
+        "p99_ms": pct(0.99),
+        "mean_ms": statistics.fmean(rtts) * 1000,
+        "errors": tally.errors,
+        "refused": tally.refused,
+        "crashed_clients": failed,
+        "server_cpu_pct": cpu,
+        "server_rss_mb": rss,
+        "client_cpu_pct": mine,
+        "tiers": tiers,
+    }
 
 
 def _free_port() -> int:
@@ -233,12 +275,18 @@ def _free_port() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="50,200,500,1000",
-                        help="comma-separated numbers of live games")
+    parser.add_argument(
+        "--games", default="50,200,500,1000", help="comma-separated numbers of live games"
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time per size")
     parser.add_argument("--url", help="a running server (default: start one)")
-    parser.add_argument("--computer", type=int, default=None, metavar="LEVEL",
-                        help="games against the computer at this level (default: hot-seat)")
+    parser.add_argument(
+        "--computer",
+        type=int,
+        default=None,
+        metavar="LEVEL",
+        help="games against the computer at this level (default: hot-seat)",
+    )
     parser.add_argument("--out", type=Path, help="append the table here too")
     args = parser.parse_args()
     server = None
@@ -248,9 +296,21 @@ def main() -> None:
         port = _free_port()
         with open(f"{folder}/server.log", "w") as log:
             server = subprocess.Popen(
-                [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers",
-                 "1", "--db", f"sqlite+aiosqlite:///{folder}/load.db"],
-                stdout=subprocess.DEVNULL, stderr=log)
+                [
+                    sys.executable,
+                    "-m",
+                    "ludoteca",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--workers",
+                    "1",
+                    "--db",
+                    f"sqlite+aiosqlite:///{folder}/load.db",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         url = f"http://127.0.0.1:{port}"
         for _ in range(600):
             try:
@@ -261,16 +321,21 @@ def main() -> None:
     rows = []
     try:
         for n in (int(x) for x in args.games.split(",")):
-            row = uvloop.run(run_size(url, n, args.seconds, server.pid if server else None, n,
-                                      level=args.computer))
+            row = uvloop.run(
+                run_size(
+                    url, n, args.seconds, server.pid if server else None, n, level=args.computer
+                )
+            )
             rows.append(row)
             print(_format(row), flush=True)
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=30)
-    header = ("games  moves/s   p50 ms   p95 ms   p99 ms  errors refused  server CPU%  "
-              "server RSS MB  client CPU%")
+    header = (
+        "games  moves/s   p50 ms   p95 ms   p99 ms  errors refused  server CPU%  "
+        "server RSS MB  client CPU%"
+    )
     table = "\n".join([header, *(_format(r) for r in rows)])
     if args.out:
         command = "python bench/load.py " + " ".join(sys.argv[1:])
@@ -279,9 +344,11 @@ def main() -> None:
 
 
 def _format(r: dict[str, Any]) -> str:
-    return (f"{r['games']:5d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} "
-            f"{r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d} {r['server_cpu_pct']:12.0f} "
-            f"{r['server_rss_mb']:14.0f} {r['client_cpu_pct']:12.0f}")
+    return (
+        f"{r['games']:5d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} "
+        f"{r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d} {r['server_cpu_pct']:12.0f} "
+        f"{r['server_rss_mb']:14.0f} {r['client_cpu_pct']:12.0f}"
+    )
 
 
 if __name__ == "__main__":

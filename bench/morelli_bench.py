@@ -38,16 +38,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     seconds, moves = pure(args.games, args.seed)
-    print(f"pure python   {moves / seconds:11,.0f} random moves/s "
-          f"({args.games / seconds:.1f} games/s, {moves / args.games:.1f} moves/game)")
+    print(
+        f"pure python   {moves / seconds:11,.0f} random moves/s "
+        f"({args.games / seconds:.1f} games/s, {moves / args.games:.1f} moves/game)"
+    )
     start_state = ludoteca.new_game("morelli", seed=args.seed)
     random_plies(start_state, 1, 0)  # compile (or load the cache) outside the timing
     games = args.games * 20
     start = time.perf_counter()
     moves = random_plies(start_state, games, args.seed)
     seconds = time.perf_counter() - start
-    print(f"numba kernel  {moves / seconds:11,.0f} random moves/s "
-          f"({games / seconds:.1f} games/s)")
+    print(f"numba kernel  {moves / seconds:11,.0f} random moves/s ({games / seconds:.1f} games/s)")
     state = Morelli.new(setup=SETUP)
     start = time.perf_counter()
     nodes = perft(state, 3)

@@ -79,21 +79,27 @@ def main() -> None:
     else:
         rows["openspiel (C++ core)"] = theirs
     for name, (seconds, plies) in rows.items():
-        print(f"{name:24} {args.games / seconds:10.1f} games/s {plies / seconds:12,.0f} "
-              f"plies/s ({plies / args.games:.1f} plies/game)")
+        print(
+            f"{name:24} {args.games / seconds:10.1f} games/s {plies / seconds:12,.0f} "
+            f"plies/s ({plies / args.games:.1f} plies/game)"
+        )
     if theirs is not None:
         base_games = args.games / theirs[0]
         base_plies = theirs[1] / theirs[0]
         for name, (seconds, plies) in rows.items():
             if name.startswith("ludoteca"):
-                print(f"ratio {name} / openspiel: {args.games / seconds / base_games:.2f}x "
-                      f"games/s, {plies / seconds / base_plies:.2f}x plies/s")
+                print(
+                    f"ratio {name} / openspiel: {args.games / seconds / base_games:.2f}x "
+                    f"games/s, {plies / seconds / base_plies:.2f}x plies/s"
+                )
     state = ludoteca.new_game("morris")
     start = time.perf_counter()
     nodes = perft(state, args.perft_depth)
     seconds = time.perf_counter() - start
-    print(f"perft {args.perft_depth}: {nodes} nodes in {seconds:.2f}s = {nodes / seconds:,.0f} "
-          "nodes/s")
+    print(
+        f"perft {args.perft_depth}: {nodes} nodes in {seconds:.2f}s = {nodes / seconds:,.0f} "
+        "nodes/s"
+    )
 
 
 if __name__ == "__main__":

@@ -34,9 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def cluster(servers: int, folder: str, port: int) -> subprocess.Popen[str]:
     """``scripts/cluster`` with ``servers`` processes, once it says it is running."""
     process = subprocess.Popen(
-        [str(ROOT / "scripts" / "cluster")], cwd=ROOT, text=True, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, start_new_session=True,
-        env={**os.environ, "SERVERS": str(servers), "PORT": str(port), "CLUSTER_DIR": folder})
+        [str(ROOT / "scripts" / "cluster")],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "SERVERS": str(servers), "PORT": str(port), "CLUSTER_DIR": folder},
+    )
     assert process.stdout is not None
     for line in process.stdout:
         if line.startswith("Ludoteca is running"):
@@ -58,10 +63,19 @@ def main() -> None:
     parser.add_argument("--games", default="500,1000", help="comma-separated numbers of games")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per size")
     parser.add_argument("--servers", default="1,2", help="comma-separated process counts")
-    parser.add_argument("--computer", type=int, default=None, metavar="LEVEL",
-                        help="games against the computer at this level (default: hot-seat)")
-    parser.add_argument("--settle", type=float, default=20.0,
-                        help="seconds to wait after the cluster starts, before the players")
+    parser.add_argument(
+        "--computer",
+        type=int,
+        default=None,
+        metavar="LEVEL",
+        help="games against the computer at this level (default: hot-seat)",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=20.0,
+        help="seconds to wait after the cluster starts, before the players",
+    )
     parser.add_argument("--out", type=Path, help="append the table here too")
     args = parser.parse_args()
     rows: list[tuple[int, dict[str, Any]]] = []
@@ -72,15 +86,25 @@ def main() -> None:
         time.sleep(args.settle)  # the workers load the compiled search after the servers start
         try:
             for games in (int(x) for x in args.games.split(",")):
-                row = uvloop.run(run_size(f"http://127.0.0.1:{port}", games, args.seconds,
-                                          None, games, (process.pid, folder), args.computer))
+                row = uvloop.run(
+                    run_size(
+                        f"http://127.0.0.1:{port}",
+                        games,
+                        args.seconds,
+                        None,
+                        games,
+                        (process.pid, folder),
+                        args.computer,
+                    )
+                )
                 rows.append((servers, row))
                 print(_format(servers, row), flush=True)
                 time.sleep(2)
         finally:
             stop(process)
-    header = ("servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused   "
-              + " ".join(f"{t:>7}" for t in COLUMNS))
+    header = "servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused   " + " ".join(
+        f"{t:>7}" for t in COLUMNS
+    )
     table = "\n".join([header, *(_format(s, r) for s, r in rows)])
     print(table)
     if args.out:
@@ -95,9 +119,11 @@ COLUMNS = ("server", "worker", "postgresql", "redis", "nginx", "players")
 
 def _format(servers: int, r: dict[str, Any]) -> str:
     cpu = {**r["tiers"], "players": r["client_cpu_pct"]}
-    return (f"{servers:7d} {r['games']:6d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} "
-            f"{r['p95_ms']:8.1f} {r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d}   "
-            + " ".join(f"{cpu.get(t, 0.0):7.0f}" for t in COLUMNS))
+    return (
+        f"{servers:7d} {r['games']:6d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} "
+        f"{r['p95_ms']:8.1f} {r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d}   "
+        + " ".join(f"{cpu.get(t, 0.0):7.0f}" for t in COLUMNS)
+    )
 
 
 if __name__ == "__main__":

@@ -75,15 +75,20 @@ class Baseline:
     def __init__(self, rev: str) -> None:
         root = Path(__file__).resolve().parent.parent
         self.folder = tempfile.mkdtemp(prefix="ludoteca-baseline-")
-        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "ludoteca"],
-                                 check=True, capture_output=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", rev, "ludoteca"], check=True, capture_output=True
+        ).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(self.folder, filter="data")
-        self.process = subprocess.Popen([sys.executable, "-c", BASELINE], cwd=self.folder,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", BASELINE],
+            cwd=self.folder,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
-    def measure(self, rules: str, state: ludoteca.State, seconds: float
-                ) -> tuple[int, int, float]:
+    def measure(self, rules: str, state: ludoteca.State, seconds: float) -> tuple[int, int, float]:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(f"{rules} {seconds} {state.position_code()}\n")
         self.process.stdin.flush()
@@ -101,8 +106,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rules", nargs="*", default=RULE_SETS)
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--baseline", default=None, metavar="REV",
-                        help="also run the readable search of this git revision")
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="REV",
+        help="also run the readable search of this git revision",
+    )
     args = parser.parse_args()
     rows = []
     warm = SearchAgent(0)
@@ -110,15 +119,21 @@ def main() -> None:
         warm.analyse(ludoteca.new_game(rules, seed=1), Limit(depth=1))
     baseline = Baseline(args.baseline) if args.baseline else None
     columns = ["python", "compiled"] + (["baseline"] if baseline else [])
-    print(f"{'rule set':<14} " + " ".join(f"{c + ' nps':>14} {'depth':>5}" for c in columns)
-          + f" {'speed-up':>9}" + (f" {'vs ' + args.baseline:>12}" if baseline else ""))
+    print(
+        f"{'rule set':<14} "
+        + " ".join(f"{c + ' nps':>14} {'depth':>5}" for c in columns)
+        + f" {'speed-up':>9}"
+        + (f" {'vs ' + args.baseline:>12}" if baseline else "")
+    )
     for rules in args.rules:
         nodes: dict[str, int] = {c: 0 for c in columns}
         seconds: dict[str, float] = {c: 0.0 for c in columns}
         depth: dict[str, list[int]] = {c: [] for c in columns}
         for state in positions(rules):
-            found = {"python": measure(SearchAgent(0, compiled=False), state, args.seconds),
-                     "compiled": measure(SearchAgent(0), state, args.seconds)}
+            found = {
+                "python": measure(SearchAgent(0, compiled=False), state, args.seconds),
+                "compiled": measure(SearchAgent(0), state, args.seconds),
+            }
             if baseline is not None:
                 found["baseline"] = baseline.measure(rules, state, args.seconds)
             row: dict[str, object] = {"rules": rules, "position": state.position_code()}
@@ -132,7 +147,8 @@ def main() -> None:
             rows.append(row)
         nps = {c: nodes[c] / seconds[c] for c in columns}
         line = f"{rules:<14} " + " ".join(
-            f"{nps[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns)
+            f"{nps[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns
+        )
         line += f" {nps['compiled'] / nps['python']:>8.0f}x"
         if baseline is not None:
             line += f" {nps['compiled'] / nps['baseline']:>11.0f}x"

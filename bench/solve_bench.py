@@ -39,15 +39,22 @@ def run(name: str, threads: int | None) -> list[str]:
             env["NUMBA_NUM_THREADS"] = str(threads)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", CLI, "solve", *args], env=env,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", CLI, "solve", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         size = sum(p.stat().st_size for p in Path(cache).iterdir())
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    head = (f"{name}: wall {wall:.0f} s, cpu {cpu:.0f} s, peak memory "
-            f"{after.ru_maxrss / 1024:.0f} MB (largest build so far in this run), table "
-            f"{size / 1e6:.1f} MB on disk, threads {threads or 'all'}; goal: {goal or '-'}")
+    head = (
+        f"{name}: wall {wall:.0f} s, cpu {cpu:.0f} s, peak memory "
+        f"{after.ru_maxrss / 1024:.0f} MB (largest build so far in this run), table "
+        f"{size / 1e6:.1f} MB on disk, threads {threads or 'all'}; goal: {goal or '-'}"
+    )
     return [head, *("    " + line for line in done.stdout.splitlines())]
 
 

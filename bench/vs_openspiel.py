@@ -69,8 +69,7 @@ class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
         engine = state.engine
         if state.prefix:
             n = len(state.prefix)
-            codes = [c for c in engine.legal_codes()
-                     if engine.action_path(c)[:n] == state.prefix]
+            codes = [c for c in engine.legal_codes() if engine.action_path(c)[:n] == state.prefix]
             engine = engine.copy()
             engine.push_code(codes[self.rng.randint(len(codes))])
             outcome = engine.outcome()
@@ -96,8 +95,9 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
     names = nine_mens_morris_points()
     to_os = {name: i for i, name in enumerate(names)}
     game = pyspiel.load_game("nine_mens_morris")
-    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), UCT_C, SIMULATIONS,
-                          1000, False, seed, False)
+    bot = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, seed), UCT_C, SIMULATIONS, 1000, False, seed, False
+    )
     state = ludoteca.new_game("morris", rules="morris:repetition=0,move_rule=0")
     agent = make_agent(spec, state.rules, seed)
     theirs = game.new_initial_state()
@@ -109,8 +109,11 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
             clock["ours"] += time.perf_counter() - started
             clock["our_moves"] += 1
             src, dst, rem = move.src, move.dst, move.remove  # type: ignore[attr-defined]
-            actions = [to_os[POINTS[dst]] if src is None
-                       else 24 + to_os[POINTS[src]] * 24 + to_os[POINTS[dst]]]
+            actions = [
+                to_os[POINTS[dst]]
+                if src is None
+                else 24 + to_os[POINTS[src]] * 24 + to_os[POINTS[dst]]
+            ]
             if rem is not None:
                 actions.append(to_os[POINTS[rem]])
             for action in actions:
@@ -127,13 +130,20 @@ def play_morris(spec: str, ours: Color, seed: int) -> dict[str, Any]:
             clock["theirs"] += time.perf_counter() - started
             clock["their_moves"] += 1
             first, *rest = taken
-            word = names[first] if first < 24 else (
-                f"{names[(first - 24) // 24]}-{names[(first - 24) % 24]}")
+            word = (
+                names[first]
+                if first < 24
+                else (f"{names[(first - 24) // 24]}-{names[(first - 24) % 24]}")
+            )
             if rest:
                 word += f"x{names[rest[0]]}"
             state.push(word)
-    return {"score": (theirs.returns()[int(ours)] + 1) / 2, "plies": len(state.move_stack),
-            "moves": " ".join(str(m) for m in state.moves), **clock}
+    return {
+        "score": (theirs.returns()[int(ours)] + 1) / 2,
+        "plies": len(state.move_stack),
+        "moves": " ".join(str(m) for m in state.moves),
+        **clock,
+    }
 
 
 def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
@@ -162,18 +172,29 @@ def play_adapted(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]
             clock["theirs"] += time.perf_counter() - started
             clock["their_moves"] += 1
     outcome = state.engine.outcome()
-    return {"score": (state.returns()[int(ours)] + 1) / 2, "plies": plies,
-            "termination": outcome.termination.label if outcome else "",
-            "start": state.engine.start,
-            "moves": " ".join(str(m) for m in state.engine.moves), **clock}
+    return {
+        "score": (state.returns()[int(ours)] + 1) / 2,
+        "plies": plies,
+        "termination": outcome.termination.label if outcome else "",
+        "start": state.engine.start,
+        "moves": " ".join(str(m) for m in state.engine.moves),
+        **clock,
+    }
 
 
 def play_one(name: str, spec: str, ours: Color, seed: int) -> dict[str, Any]:
     """One game; the result record (score for us, plies, clocks)."""
-    result = (play_morris(spec, ours, seed) if name == "morris"
-              else play_adapted(name, spec, ours, seed))
-    return {"game": name, "agent": spec, "colour": ours.name.lower(), "seed": seed,
-            "sims": SIMULATIONS, **result}
+    result = (
+        play_morris(spec, ours, seed) if name == "morris" else play_adapted(name, spec, ours, seed)
+    )
+    return {
+        "game": name,
+        "agent": spec,
+        "colour": ours.name.lower(),
+        "seed": seed,
+        "sims": SIMULATIONS,
+        **result,
+    }
 
 
 def summarise(name: str, rows: Sequence[dict[str, Any]]) -> str:
@@ -182,9 +203,11 @@ def summarise(name: str, rows: Sequence[dict[str, Any]]) -> str:
     ours = sum(r["ours"] for r in rows) / max(sum(r["our_moves"] for r in rows), 1)
     theirs = sum(r["theirs"] for r in rows) / max(sum(r["their_moves"] for r in rows), 1)
     colours = ", ".join(f"as {c} {sum(s):g}/{len(s)}" for c, s in by_colour.items())
-    return (f"{name}: ludoteca {rows[0]['agent']} scored {score:g}/{len(rows)} = "
-            f"{100 * score / len(rows):.0f}% ({colours}) against MCTSBot({SIMULATIONS} sims); "
-            f"time per move: ours {ours:.2f}s, MCTS {theirs:.2f}s")
+    return (
+        f"{name}: ludoteca {rows[0]['agent']} scored {score:g}/{len(rows)} = "
+        f"{100 * score / len(rows):.0f}% ({colours}) against MCTSBot({SIMULATIONS} sims); "
+        f"time per move: ours {ours:.2f}s, MCTS {theirs:.2f}s"
+    )
 
 
 def main() -> None:
@@ -195,8 +218,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--sims", type=int, default=1000, help="MCTSBot simulations a move")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
-    parser.add_argument("--resume", action="store_true",
-                        help="play only the games not yet in --out, and count those in it")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="play only the games not yet in --out, and count those in it",
+    )
     args = parser.parse_args()
     global SIMULATIONS
     SIMULATIONS = args.sims

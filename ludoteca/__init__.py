@@ -26,7 +26,21 @@ from .games import find_game, game_names, new_game, resolve
 __version__ = "0.1.0"
 
 __all__ = [
-    "Color", "IllegalMoveError", "InvalidMoveError", "InvalidPositionError", "InvalidRecordError",
-    "InvalidRulesError", "LudotecaError", "Move", "Outcome", "RuleSet", "State", "Termination",
-    "UnknownGameError", "find_game", "game_names", "new_game", "resolve",
+    "Color",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "InvalidRulesError",
+    "LudotecaError",
+    "Move",
+    "Outcome",
+    "RuleSet",
+    "State",
+    "Termination",
+    "UnknownGameError",
+    "find_game",
+    "game_names",
+    "new_game",
+    "resolve",
 ]

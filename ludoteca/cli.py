@@ -49,44 +49,79 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ludoteca", description=(
-        "Play and study abstract strategy games: "
-        + ", ".join(f"{find_game(g).title} ({g})" for g in game_names())))
+    parser = _Parser(
+        prog="ludoteca",
+        description=(
+            "Play and study abstract strategy games: "
+            + ", ".join(f"{find_game(g).title} ({g})" for g in game_names())
+        ),
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("serve", help="run the web app (lobby, games, spectators)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None,
-                   help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: "
-                        "SQLite in your data directory)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: "
+        "SQLite in your data directory)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes for computer players")
     p.add_argument("--open", action="store_true", help="open the lobby in a web browser")
-    p.add_argument("--api-docs", action="store_true",
-                   help="serve the OpenAPI pages at /api/docs (off by default)")
-    p.add_argument("--origin", action="append", default=[],
-                   help="another web origin whose pages may open game websockets "
-                        "(repeatable; the server's own origin always may)")
-    p.add_argument("--tables", action="store_true",
-                   help="build the solved tables not built yet (Felli with Mullahs, the Morris "
-                        "tables) in the background at low priority; the levels use each table "
-                        "once it is built")
-    p.add_argument("--redis", default=None, metavar="URL",
-                   help="one of several server processes sharing the --db (PostgreSQL): "
-                        "changes, chat and game duties go through this Redis "
-                        "(redis://host:6379/0)")
-    p.add_argument("--queue", action="store_true",
-                   help="with --redis: put the computer's moves on the Redis queue for "
-                        "`ludoteca worker` processes instead of thinking here")
-    p.add_argument("--log-format", choices=("text", "json"), default="text",
-                   help="log lines for people, or one JSON object a line (with game ids)")
+    p.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve the OpenAPI pages at /api/docs (off by default)",
+    )
+    p.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        help="another web origin whose pages may open game websockets "
+        "(repeatable; the server's own origin always may)",
+    )
+    p.add_argument(
+        "--tables",
+        action="store_true",
+        help="build the solved tables not built yet (Felli with Mullahs, the Morris "
+        "tables) in the background at low priority; the levels use each table "
+        "once it is built",
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="one of several server processes sharing the --db (PostgreSQL): "
+        "changes, chat and game duties go through this Redis "
+        "(redis://host:6379/0)",
+    )
+    p.add_argument(
+        "--queue",
+        action="store_true",
+        help="with --redis: put the computer's moves on the Redis queue for "
+        "`ludoteca worker` processes instead of thinking here",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="log lines for people, or one JSON object a line (with game ids)",
+    )
     p.set_defaults(handler=_serve)
 
-    p = sub.add_parser("worker", help="think for every server: take the computer's moves "
-                       "from the Redis queue (see serve --queue)")
+    p = sub.add_parser(
+        "worker",
+        help="think for every server: take the computer's moves "
+        "from the Redis queue (see serve --queue)",
+    )
     p.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                   help="moves thought out at once, one process each (default: one a core)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="moves thought out at once, one process each (default: one a core)",
+    )
     p.set_defaults(handler=_worker)
 
     p = sub.add_parser("perft", help="count move sequences of each length from a position")
@@ -94,8 +129,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=int)
     _add_start_options(p)
     p.add_argument("--moves", default="", help='moves to play first, e.g. "d6 f4"')
-    p.add_argument("--compiled", action="store_true",
-                   help="count with the game's compiled kernel (fast; no repetition draws)")
+    p.add_argument(
+        "--compiled",
+        action="store_true",
+        help="count with the game's compiled kernel (fast; no repetition draws)",
+    )
     p.set_defaults(handler=_perft)
 
     p = sub.add_parser("play", help="play a game in the terminal")
@@ -107,31 +145,47 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", type=Path, default=None, help="write the game record to this file")
     p.set_defaults(handler=_play)
 
-    p = sub.add_parser("solve", help="solve a rule set outright, or build its endgame tables "
-                       "(where the game has a solver)")
+    p = sub.add_parser(
+        "solve",
+        help="solve a rule set outright, or build its endgame tables (where the game has a solver)",
+    )
     p.add_argument("game")
     p.add_argument("--rules", default=None, help="rule set, e.g. NAME:SETTING,SETTING=VALUE")
-    p.add_argument("--men", type=int, default=None,
-                   help="the most men (pieces) a side in the table (default: the game's choice)")
-    p.add_argument("--stats", action="store_true",
-                   help="print each material class's win, loss and draw counts")
+    p.add_argument(
+        "--men",
+        type=int,
+        default=None,
+        help="the most men (pieces) a side in the table (default: the game's choice)",
+    )
+    p.add_argument(
+        "--stats", action="store_true", help="print each material class's win, loss and draw counts"
+    )
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("tournament", help="a round robin between agents, with Elo ratings")
     p.add_argument("game")
-    p.add_argument("--agents", nargs="+", required=True,
-                   help="agent specs: level:N, search:depth=D, mcts:sims=N, random, perfect, "
-                        "engine:COMMAND")
+    p.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        help="agent specs: level:N, search:depth=D, mcts:sims=N, random, perfect, engine:COMMAND",
+    )
     p.add_argument("--games", type=int, default=10, help="games per pair (colours alternate)")
     p.add_argument("--jobs", type=int, default=1, help="parallel processes")
     p.add_argument("--rules", default=None)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time", type=float, default=None, help="seconds per move for every agent")
     p.add_argument("--out", type=Path, default=None, help="file for the game records")
-    p.add_argument("--store-ratings", action="store_true",
-                   help="save the ratings of level:N agents as the ladder's measured ratings")
-    p.add_argument("--adjacent", action="store_true",
-                   help="only neighbouring agents play each other (a ladder's next levels)")
+    p.add_argument(
+        "--store-ratings",
+        action="store_true",
+        help="save the ratings of level:N agents as the ladder's measured ratings",
+    )
+    p.add_argument(
+        "--adjacent",
+        action="store_true",
+        help="only neighbouring agents play each other (a ladder's next levels)",
+    )
     p.set_defaults(handler=_tournament)
 
     p = sub.add_parser("levels", help="the computer levels of a game and their ratings")
@@ -144,10 +198,12 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_start_options(p)
     p.add_argument("--moves", default="", help="moves to play first")
     p.add_argument("--time", type=float, default=1.0, help="seconds to think")
-    p.add_argument("--depth", type=int, default=None,
-                   help="search this deep instead (deterministic)")
-    p.add_argument("--nodes", type=int, default=None,
-                   help="search this many nodes instead (deterministic)")
+    p.add_argument(
+        "--depth", type=int, default=None, help="search this deep instead (deterministic)"
+    )
+    p.add_argument(
+        "--nodes", type=int, default=None, help="search this many nodes instead (deterministic)"
+    )
     p.set_defaults(handler=_analyse)
 
     p = sub.add_parser("engine", help="speak the engine protocol on stdin/stdout")
@@ -155,18 +211,24 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("record", help="check or show game records")
     rsub = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    for name, handler, text in (("check", _record_check, "replay every game and report errors"),
-                                ("show", _record_show, "replay and draw the final position"),
-                                ("review", _record_review, "mark the mistakes of each game")):
+    for name, handler, text in (
+        ("check", _record_check, "replay every game and report errors"),
+        ("show", _record_show, "replay and draw the final position"),
+        ("review", _record_review, "mark the mistakes of each game"),
+    ):
         rp = rsub.add_parser(name, help=text)
         rp.add_argument("file", type=Path)
         rp.set_defaults(handler=handler)
         if name == "review":
             rp.add_argument("--time", type=float, default=0.5, help="seconds per position")
         if name == "show":
-            rp.add_argument("--svg", type=Path, default=None,
-                            help="also write the final position as an SVG picture to this file "
-                                 "(NAME-2.svg, NAME-3.svg, ... for further games)")
+            rp.add_argument(
+                "--svg",
+                type=Path,
+                default=None,
+                help="also write the final position as an SVG picture to this file "
+                "(NAME-2.svg, NAME-3.svg, ... for further games)",
+            )
     return parser
 
 
@@ -177,8 +239,19 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail("--port is 1..65535 and --workers at least 1")
     if args.queue and not args.redis:
         return _fail("--queue needs --redis (the queue is kept in Redis)")
-    serve(args.host, args.port, args.db, args.workers, args.open, args.api_docs,
-          tuple(args.origin), args.tables, args.log_format, args.redis, args.queue)
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        args.workers,
+        args.open,
+        args.api_docs,
+        tuple(args.origin),
+        args.tables,
+        args.log_format,
+        args.redis,
+        args.queue,
+    )
     return 0
 
 
@@ -231,8 +304,9 @@ def _solve(args: argparse.Namespace) -> int:
     game, rules = resolve(args.game, args.rules)
     solver = game.solver(rules, args.men)
     if solver is None:
-        return _fail(f"no solver for {rules}: {game.title} under these rules is not solved "
-                     "outright")
+        return _fail(
+            f"no solver for {rules}: {game.title} under these rules is not solved outright"
+        )
     started = time.perf_counter()
     report, bar = progress_bar()
     try:
@@ -254,10 +328,21 @@ def _tournament(args: argparse.Namespace) -> int:
 
     game, rules = resolve(args.game, args.rules)
     started = time.perf_counter()
-    result = run_tournament(game.name, args.agents, args.games, args.jobs, str(rules),
-                            args.seed, args.time, ProgressBar(), adjacent=args.adjacent)
-    print(f"{game.title_of(rules)} ({rules}), {len(result.results)} games, "
-          f"{time.perf_counter() - started:.0f}s")
+    result = run_tournament(
+        game.name,
+        args.agents,
+        args.games,
+        args.jobs,
+        str(rules),
+        args.seed,
+        args.time,
+        ProgressBar(),
+        adjacent=args.adjacent,
+    )
+    print(
+        f"{game.title_of(rules)} ({rules}), {len(result.results)} games, "
+        f"{time.perf_counter() - started:.0f}s"
+    )
     print(result.crosstable())
     failures = [r.failure for r in result.results if r.failure]
     for failure in failures:
@@ -278,8 +363,11 @@ def _levels(args: argparse.Namespace) -> int:
 
     _, rules = resolve(args.game, args.rules)
     for level in levels(rules):
-        rating = ("not measured" if level.rating is None else
-                  f"Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} ({level.rating[2]} games)")
+        rating = (
+            "not measured"
+            if level.rating is None
+            else f"Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} ({level.rating[2]} games)"
+        )
         print(f"level {level.number}: {level.description} [{level.spec}] - {rating}")
     return 0
 
@@ -296,17 +384,23 @@ def _analyse(args: argparse.Namespace) -> int:
     if outcome is not None:
         print(outcome.explain())
         return 0
-    def report(result: SearchResult) -> None:
-        print(f"depth {result.depth} score {result.score} nodes {result.nodes} "
-              f"nps {result.nps} time {result.seconds:.3f} pv "
-              + " ".join(str(m) for m in result.pv), flush=True)
 
-    limit = Limit(seconds=None if args.depth or args.nodes else args.time, depth=args.depth,
-                  nodes=args.nodes)
+    def report(result: SearchResult) -> None:
+        print(
+            f"depth {result.depth} score {result.score} nodes {result.nodes} "
+            f"nps {result.nps} time {result.seconds:.3f} pv " + " ".join(str(m) for m in result.pv),
+            flush=True,
+        )
+
+    limit = Limit(
+        seconds=None if args.depth or args.nodes else args.time, depth=args.depth, nodes=args.nodes
+    )
     found = analyse(state, limit, on_iteration=report)
     print(f"best move: {found.move}")
-    print(f"evaluation: {found.text} (White's share {found.white_share:.2f}"
-          f"{', exact' if found.exact else ''})")
+    print(
+        f"evaluation: {found.text} (White's share {found.white_share:.2f}"
+        f"{', exact' if found.exact else ''})"
+    )
     print("main line: " + " ".join(str(m) for m in found.pv))
     return 0
 
@@ -322,8 +416,10 @@ def _record_check(args: argparse.Namespace) -> int:
     with args.file.open(encoding="utf-8") as stream:
         for game in record.read_games(stream):
             count += 1
-            print(f"game {count}: {game.tags['Game']} ({game.tags['Rules']}), "
-                  f"{len(game.state.move_stack)} plies, result {game.result}")
+            print(
+                f"game {count}: {game.tags['Game']} ({game.tags['Rules']}), "
+                f"{len(game.state.move_stack)} plies, result {game.result}"
+            )
     if not count:
         return _fail(f"{args.file}: no game record found")
     print(f"{args.file}: {count} game(s), all valid")
@@ -359,11 +455,12 @@ def _record_review(args: argparse.Namespace) -> int:
 
     for number, game in enumerate(_read_records(args.file), start=1):
         mistakes = review(game.state, Limit(seconds=args.time))
-        print(f"game {number}: {game.tags.get('White', '?')} - {game.tags.get('Black', '?')}, "
-              f"{len(game.moves)} plies, {len(mistakes)} mistake(s)")
+        print(
+            f"game {number}: {game.tags.get('White', '?')} - {game.tags.get('Black', '?')}, "
+            f"{len(game.moves)} plies, {len(mistakes)} mistake(s)"
+        )
         for ply, move, best, loss in mistakes:
-            print(f"  ply {ply}: {move} gave away {loss:.0%}; better {best.move} "
-                  f"({best.text})")
+            print(f"  ply {ply}: {move} gave away {loss:.0%}; better {best.move} ({best.text})")
     return 0
 
 
@@ -380,8 +477,9 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     players: dict[Color, Agent | None] = {}
     for color, spec in ((Color.WHITE, args.white), (Color.BLACK, args.black)):
         seed = None if args.seed is None else args.seed + int(color)
-        players[color] = (None if spec.strip().lower() == "human"
-                          else make_agent(spec, state.rules, seed))
+        players[color] = (
+            None if spec.strip().lower() == "human" else make_agent(spec, state.rules, seed)
+        )
     print(f"{state.game.title_of(state.rules)} ({state.rules}). Type 'help' for commands.")
     print(state)
     while (outcome := state.outcome()) is None:
@@ -390,8 +488,10 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             started = time.perf_counter()
             move = agent.choose(state)
             state.push(move)
-            print(f"{state.turn.other.title} ({agent.name}) plays {move} "
-                  f"[{time.perf_counter() - started:.2f}s]")
+            print(
+                f"{state.turn.other.title} ({agent.name}) plays {move} "
+                f"[{time.perf_counter() - started:.2f}s]"
+            )
             print(state)
             continue
         print(f"{state.turn.title} to move> ", end="", flush=True)
@@ -420,8 +520,7 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             from .ai.analysis import analyse
 
             found = analyse(state, Limit(seconds=1.0))
-            print(f"hint: {found.move} ({found.text}; line: "
-                  f"{' '.join(str(m) for m in found.pv)})")
+            print(f"hint: {found.move} ({found.text}; line: {' '.join(str(m) for m in found.pv)})")
         else:
             try:
                 state.push(word)

@@ -185,8 +185,12 @@ class Move:
         return f"{type(self).__name__}.parse({self._text!r})"
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Move) and type(other) is type(self)
-                                 and other._code == self._code and other._board == self._board)
+        return self is other or (
+            isinstance(other, Move)
+            and type(other) is type(self)
+            and other._code == self._code
+            and other._board == self._board
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._board, self._code))
@@ -297,8 +301,10 @@ class PieceStyle:
 
 
 #: the styles of a game whose only pieces are plain men (tokens ``"w"`` and ``"b"``)
-MEN: Mapping[str, PieceStyle] = {"w": PieceStyle(Color.WHITE, "man"),
-                                  "b": PieceStyle(Color.BLACK, "man")}
+MEN: Mapping[str, PieceStyle] = {
+    "w": PieceStyle(Color.WHITE, "man"),
+    "b": PieceStyle(Color.BLACK, "man"),
+}
 
 
 @dataclass(frozen=True)
@@ -501,8 +507,9 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> State:
+    def new(
+        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+    ) -> State:
         """The start position. ``setup`` and ``seed`` matter only for games with random setups."""
 
     @classmethod
@@ -733,8 +740,7 @@ class State(ABC):
         0/1 plane per kind of piece (the board's ``styles``, in order), then any per-game
         counters as constant planes.  The default is the piece planes of :meth:`pieces`."""
         tokens = self.pieces()
-        return [[float(t == kind) for t in tokens]
-                for kind in self.game.board(self.rules).styles]
+        return [[float(t == kind) for t in tokens] for kind in self.game.board(self.rules).styles]
 
     def occurrences(self) -> int:
         """How many times the current position has occurred in this game (at least 1)."""

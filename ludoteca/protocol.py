@@ -64,8 +64,10 @@ class _Session:
                 self.send(f"id name Ludoteca {__version__}")
                 self.send("id author the Ludoteca developers")
                 self.send("games " + " ".join(game_names()))
-                self.send("option agent (an agent spec: level:N, search:time=T, mcts:sims=N, "
-                          "random, perfect)")
+                self.send(
+                    "option agent (an agent spec: level:N, search:time=T, mcts:sims=N, "
+                    "random, perfect)"
+                )
                 self.send("ludook")
             elif command == "isready":
                 self._wait()
@@ -122,7 +124,7 @@ class _Session:
         moves: list[str] = []
         if "moves" in args:
             at = args.index("moves")
-            args, moves = args[:at], args[at + 1:]
+            args, moves = args[:at], args[at + 1 :]
         if args[:1] == ["startpos"]:
             setup = None
             if args[1:2] == ["setup"] and len(args) > 2:
@@ -154,9 +156,11 @@ class _Session:
             except StopIteration:
                 raise LudotecaError(f"go {key} needs a value") from None
         try:
-            limit = Limit(seconds=None if options["time"] is None else float(options["time"]),
-                          nodes=None if options["nodes"] is None else int(options["nodes"]),
-                          depth=None if options["depth"] is None else int(options["depth"]))
+            limit = Limit(
+                seconds=None if options["time"] is None else float(options["time"]),
+                nodes=None if options["nodes"] is None else int(options["nodes"]),
+                depth=None if options["depth"] is None else int(options["depth"]),
+            )
         except ValueError:
             raise LudotecaError("go takes numbers: go time 1.5 nodes 10000 depth 4") from None
         if self.agent is None:
@@ -167,11 +171,14 @@ class _Session:
         def work() -> None:
             try:
                 if isinstance(agent, SearchAgent):
+
                     def report(result: SearchResult) -> None:
                         pv = " ".join(str(m) for m in result.pv)
-                        self.send(f"info depth {result.depth} score {_format_score(result.score)}"
-                                  f" nodes {result.nodes} nps {result.nps}"
-                                  f" time {result.seconds:.3f} pv {pv}")
+                        self.send(
+                            f"info depth {result.depth} score {_format_score(result.score)}"
+                            f" nodes {result.nodes} nps {result.nps}"
+                            f" time {result.seconds:.3f} pv {pv}"
+                        )
 
                     found = agent.analyse(state, None if use_default else limit, report)
                     move = found.move
@@ -203,15 +210,21 @@ class EngineAgent:
     (and is stopped).
     """
 
-    def __init__(self, command: str, rules: RuleSet, seconds: float = 1.0,
-                 timeout: float = 10.0) -> None:
+    def __init__(
+        self, command: str, rules: RuleSet, seconds: float = 1.0, timeout: float = 10.0
+    ) -> None:
         self.name = f"engine:{command}"
         self.rules = rules
         self.seconds = seconds
         self.timeout = timeout
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            shlex.split(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._send("ludo")
@@ -252,7 +265,7 @@ class EngineAgent:
                 return line
 
     def choose(self, state: State, limit: Limit | None = None) -> Move:
-        seconds = (limit.seconds if limit and limit.seconds else self.seconds)
+        seconds = limit.seconds if limit and limit.seconds else self.seconds
         if state.setup:
             start = f"startpos setup {state.setup}"
         elif state.start != state.game.new(state.rules).position_code():

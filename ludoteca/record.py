@@ -73,17 +73,29 @@ class GameRecord:
         return _start_state(self.state.game.name, self.tags)
 
 
-def from_state(state: State, *, white: str = "?", black: str = "?", date: str | None = None,
-               result: str | None = None, termination: Termination | None = None,
-               comments: dict[int, str] | None = None,
-               extra: dict[str, str] | None = None) -> GameRecord:
+def from_state(
+    state: State,
+    *,
+    white: str = "?",
+    black: str = "?",
+    date: str | None = None,
+    result: str | None = None,
+    termination: Termination | None = None,
+    comments: dict[int, str] | None = None,
+    extra: dict[str, str] | None = None,
+) -> GameRecord:
     """The record of the game that led to ``state``.
 
     ``result`` and ``termination`` default to the state's outcome (``"*"`` while it goes on);
     give them for games that ended off the board (resignation, agreement, time).
     """
-    tags = {"Game": state.game.name, "Rules": str(state.rules), "White": white, "Black": black,
-            "Date": date or datetime.date.today().strftime("%Y.%m.%d")}
+    tags = {
+        "Game": state.game.name,
+        "Rules": str(state.rules),
+        "White": white,
+        "Black": black,
+        "Date": date or datetime.date.today().strftime("%Y.%m.%d"),
+    }
     outcome = state.outcome()
     if outcome is not None:
         tags["Result"] = outcome.result
@@ -217,7 +229,8 @@ def _check_result(tags: dict[str, str], token: str | None, state: State, where: 
     tag = tags.get("Result")
     if tag is not None and tag not in RESULTS:
         raise InvalidRecordError(
-            f"{where}: Result must be one of {', '.join(RESULTS)}, not {tag!r}")
+            f"{where}: Result must be one of {', '.join(RESULTS)}, not {tag!r}"
+        )
     if tag and token and tag != token:
         raise InvalidRecordError(f"{where}: Result tag {tag} but movetext ends {token}")
     result = tag or token or "*"
@@ -231,8 +244,7 @@ def _check_result(tags: dict[str, str], token: str | None, state: State, where: 
         label = tags.get("Termination")
         if label and Termination.from_label(label) is not outcome.termination:
             raise InvalidRecordError(
-                f"{where}: Termination {label!r} but the game ended by "
-                f"{outcome.termination.label}"
+                f"{where}: Termination {label!r} but the game ended by {outcome.termination.label}"
             )
         tags["Termination"] = outcome.termination.label
     elif "Termination" in tags:
@@ -265,8 +277,7 @@ def from_json(data: dict[str, Any] | str) -> GameRecord:
         comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InvalidRecordError(f"malformed JSON record: {error}") from None
-    record = _parse([(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()],
-                    [(1, " ".join(moves))])
+    record = _parse([(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()], [(1, " ".join(moves))])
     record.comments = comments
     return record
 

@@ -25,15 +25,31 @@ def board_view(state: State) -> dict[str, Any]:
     """A state's board description as plain data for a page to draw: points, coordinates,
     lines, cell colours and how each piece token is drawn."""
     board = state.game.board(state.rules)
-    styles = {token: {"side": style.side.name.lower(), "name": style.name,
-                      "shape": style.shape, "ring": style.ring}
-              for token, style in board.styles.items()}
-    return {"points": board.points, "coords": board.coords, "lines": board.lines,
-            "cells": board.cells, "fills": board.fills, "styles": styles}
+    styles = {
+        token: {
+            "side": style.side.name.lower(),
+            "name": style.name,
+            "shape": style.shape,
+            "ring": style.ring,
+        }
+        for token, style in board.styles.items()
+    }
+    return {
+        "points": board.points,
+        "coords": board.coords,
+        "lines": board.lines,
+        "cells": board.cells,
+        "fills": board.fills,
+        "styles": styles,
+    }
 
 
-def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
-           flipped: bool = False, size: int | None = None) -> str:
+def render(
+    state: State,
+    last: tuple[tuple[str, int], ...] | None = None,
+    flipped: bool = False,
+    size: int | None = None,
+) -> str:
     """The position as a standalone SVG document.
 
     ``last``: the touches of a move to highlight (``state.gesture(code)`` of the move played);
@@ -55,30 +71,38 @@ def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
 
     width, height = max_x * UNIT + 2 * MARGIN, max_y * UNIT + 2 * MARGIN
     shown = f' width="{size}" height="{round(size * height / width)}"' if size else ""
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}"'
-           f'{shown} font-family="sans-serif">',
-           f"<title>{escape(state.game.title)}: {escape(state.position_code())}</title>"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}"'
+        f'{shown} font-family="sans-serif">',
+        f"<title>{escape(state.game.title)}: {escape(state.position_code())}</title>",
+    ]
     half = UNIT / 2
     if board.cells:
         for i, colour in enumerate(board.fills or ("#e9d7b0",) * len(board.points)):
             x, y = xy(i)
-            out.append(f'<rect x="{x - half:g}" y="{y - half:g}" width="{UNIT}" '
-                       f'height="{UNIT}" fill="{colour}" stroke="rgba(0,0,0,.25)" '
-                       'stroke-width="2"/>')
+            out.append(
+                f'<rect x="{x - half:g}" y="{y - half:g}" width="{UNIT}" '
+                f'height="{UNIT}" fill="{colour}" stroke="rgba(0,0,0,.25)" '
+                'stroke-width="2"/>'
+            )
     else:
         out.append(f'<rect width="{width:g}" height="{height:g}" rx="20" fill="#e9d7b0"/>')
         for a, b in board.lines:
             (x1, y1), (x2, y2) = xy(a), xy(b)
-            out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
-                       'stroke="#4a3b22" stroke-width="6" stroke-linecap="round"/>')
+            out.append(
+                f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                'stroke="#4a3b22" stroke-width="6" stroke-linecap="round"/>'
+            )
         for i in range(len(board.points)):
             x, y = xy(i)
             out.append(f'<circle cx="{x:g}" cy="{y:g}" r="9" fill="#4a3b22"/>')
     out.extend(_labels(board.points, xy, max_y, board.cells))
     for _, point in last or ():
         x, y = xy(point)
-        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.42:g}" '
-                   'fill="rgba(255,214,0,.45)" class="last"/>')
+        out.append(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.42:g}" '
+            'fill="rgba(255,214,0,.45)" class="last"/>'
+        )
     for i, token in enumerate(state.pieces()):
         if token:
             out.append(_piece(board.styles[token], *xy(i), board.cells))
@@ -86,8 +110,9 @@ def render(state: State, last: tuple[tuple[str, int], ...] | None = None,
     return "\n".join(out) + "\n"
 
 
-def _labels(points: tuple[str, ...], xy: Callable[[int], tuple[float, float]], max_y: float,
-            cells: bool) -> list[str]:
+def _labels(
+    points: tuple[str, ...], xy: Callable[[int], tuple[float, float]], max_y: float, cells: bool
+) -> list[str]:
     files: dict[str, float] = {}
     ranks: dict[str, float] = {}
     for i, name in enumerate(points):
@@ -99,23 +124,28 @@ def _labels(points: tuple[str, ...], xy: Callable[[int], tuple[float, float]], m
     bottom = MARGIN + max_y * UNIT + (UNIT / 2 + 28 if cells else 60) + 6
     left = MARGIN - UNIT / 2 - 24 if cells else MARGIN - 62
     style = 'font-size="28" fill="#4a3b22" text-anchor="middle"'
-    return ([f'<text x="{x:g}" y="{bottom:g}" {style}>{escape(t)}</text>'
-             for t, x in files.items()]
-            + [f'<text x="{left:g}" y="{y + 8:g}" {style}>{escape(t)}</text>'
-               for t, y in ranks.items()])
+    return [
+        f'<text x="{x:g}" y="{bottom:g}" {style}>{escape(t)}</text>' for t, x in files.items()
+    ] + [f'<text x="{left:g}" y="{y + 8:g}" {style}>{escape(t)}</text>' for t, y in ranks.items()]
 
 
 def _piece(style: PieceStyle, x: float, y: float, cells: bool) -> str:
     fill, stroke = _STONE[style.side]
     if style.shape == "king":
-        return (f'<g class="piece king"><circle cx="{x:g}" cy="{y:g}" r="40" '
-                'fill="rgba(255,255,255,.25)" stroke="#d4a017" stroke-width="5"/>'
-                f'<text x="{x:g}" y="{y + 16:g}" font-size="60" text-anchor="middle" '
-                f'fill="{fill}" stroke="{stroke}" stroke-width="2">\u265a</text></g>')
+        return (
+            f'<g class="piece king"><circle cx="{x:g}" cy="{y:g}" r="40" '
+            'fill="rgba(255,255,255,.25)" stroke="#d4a017" stroke-width="5"/>'
+            f'<text x="{x:g}" y="{y + 16:g}" font-size="60" text-anchor="middle" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="2">\u265a</text></g>'
+        )
     radius = UNIT * (0.36 if cells else 0.33)
-    piece = (f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{fill}" stroke="{stroke}" '
-             'stroke-width="4"/>')
+    piece = (
+        f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{fill}" stroke="{stroke}" '
+        'stroke-width="4"/>'
+    )
     if style.ring:
-        piece += (f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.2:g}" fill="none" '
-                  'stroke="#d4a017" stroke-width="8"/>')
+        piece += (
+            f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.2:g}" fill="none" '
+            'stroke="#d4a017" stroke-width="8"/>'
+        )
     return f'<g class="piece">{piece}</g>'

@@ -7,8 +7,13 @@ It shares no code with ludoteca.games.felli: the lines are copied from docs/rule
 from __future__ import annotations
 
 LINES = [
-    "a1 b2 c3 d4 e5".split(), "e1 d2 c3 b4 a5".split(), "c1 c2 c3 c4 c5".split(),
-    "a1 c1 e1".split(), "a5 c5 e5".split(), "b2 c2 d2".split(), "b4 c4 d4".split(),
+    "a1 b2 c3 d4 e5".split(),
+    "e1 d2 c3 b4 a5".split(),
+    "c1 c2 c3 c4 c5".split(),
+    "a1 c1 e1".split(),
+    "a5 c5 e5".split(),
+    "b2 c2 d2".split(),
+    "b4 c4 d4".split(),
 ]
 POINTS = sorted({p for line in LINES for p in line})
 CORNERS = {"w": ("a5", "e5"), "b": ("a1", "e1")}
@@ -20,7 +25,7 @@ def directions(point: str) -> list[list[str]]:
     for line in LINES:
         if point in line:
             i = line.index(point)
-            out.append(line[i + 1:])
+            out.append(line[i + 1 :])
             out.append(list(reversed(line[:i])))
     return [d for d in out if d]
 
@@ -36,7 +41,7 @@ def leaps(board: dict[str, str], point: str, side: str) -> list[tuple[str, str]]
                 i += 1
         if i >= len(walk) or board[walk[i]] == "" or board[walk[i]].lower() == side:
             continue
-        for land in walk[i + 1:]:
+        for land in walk[i + 1 :]:
             if board[land] != "":
                 break
             found.append((walk[i], land))

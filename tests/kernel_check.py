@@ -72,16 +72,21 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             if outcome is None:
                 assert ended == ONGOING, f"kernel ended {state.position_code()}"
                 legal = state.legal_codes()
-                assert sorted(out[:n].tolist()) == sorted(legal), \
+                assert sorted(out[:n].tolist()) == sorted(legal), (
                     f"legal moves differ at {state.position_code()}"
+                )
                 row = out[:n].copy()
                 found = captures(kernel.kind, st, kernel.prm, row, n)
-                assert sorted(row[:found].tolist()) == sorted(state.tactical_codes(legal)), \
+                assert sorted(row[:found].tolist()) == sorted(state.tactical_codes(legal)), (
                     f"tactical moves differ at {state.position_code()}"
+                )
                 assert (st[:fields] == kernel.pack(state)[:fields]).all()
             else:
-                expected = DRAW if outcome.winner is None else (
-                    WIN if outcome.winner is state.turn else LOSS)
+                expected = (
+                    DRAW
+                    if outcome.winner is None
+                    else (WIN if outcome.winner is state.turn else LOSS)
+                )
                 assert ended == expected, f"ending differs at {state.position_code()}: {outcome}"
                 assert outcome.termination is not Termination.THREEFOLD_REPETITION
                 break
@@ -89,16 +94,18 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             before = st[:fields].copy()
             make(kernel.kind, st, kernel.prm, code, undo, 0)
             state.push_code(code)
-            assert (st[:fields] == kernel.pack(state)[:fields]).all(), \
+            assert (st[:fields] == kernel.pack(state)[:fields]).all(), (
                 f"make differs after {state.position_code()}"
+            )
             unmake(kernel.kind, st, kernel.prm, code, undo, 0)
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
             make(kernel.kind, st, kernel.prm, code, undo, 0)
     return positions
 
 
-def compare_perft(rules: str, positions: int, budget: int, first_seed: int = 0,
-                  max_depth: int = 6) -> list[tuple[str, list[int]]]:
+def compare_perft(
+    rules: str, positions: int, budget: int, first_seed: int = 0, max_depth: int = 6
+) -> list[tuple[str, list[int]]]:
     """Perft from ``positions`` positions still in play (each a seeded random game's, a random
     number of plies before its end or its 200th ply), by engine and kernel alike, to the
     deepest depth (at most ``max_depth``) at which the engine's walk visits at most ``budget``
@@ -117,7 +124,8 @@ def compare_perft(rules: str, positions: int, budget: int, first_seed: int = 0,
             depth += 1
         compiled = perft_counts(state, depth)
         engine = [n for _, n in engine_perft_counts(state, depth)]
-        assert compiled == engine, \
+        assert compiled == engine, (
             f"perft differs at {state.position_code()}: {compiled} != {engine}"
+        )
         checked.append((state.position_code(), engine))
     return checked

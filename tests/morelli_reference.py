@@ -14,8 +14,9 @@ def band(x: int, y: int) -> int:
     return max(abs(x - C), abs(y - C))
 
 
-def legal(board: dict[tuple[int, int], str], colour: str,
-          king: str | None) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+def legal(
+    board: dict[tuple[int, int], str], colour: str, king: str | None
+) -> set[tuple[tuple[int, int], tuple[int, int]]]:
     moves = set()
     for (x, y), stone in board.items():
         if stone != colour:
@@ -40,8 +41,11 @@ def legal(board: dict[tuple[int, int], str], colour: str,
     return moves
 
 
-def play(board: dict[tuple[int, int], str], move: tuple[tuple[int, int], tuple[int, int]],
-         king: str | None) -> tuple[dict[tuple[int, int], str], str | None]:
+def play(
+    board: dict[tuple[int, int], str],
+    move: tuple[tuple[int, int], tuple[int, int]],
+    king: str | None,
+) -> tuple[dict[tuple[int, int], str], str | None]:
     """The board and King after a move, its conversions and any frame it completes."""
     (x, y), (tx, ty) = move
     after = dict(board)
@@ -51,8 +55,11 @@ def play(board: dict[tuple[int, int], str], move: tuple[tuple[int, int], tuple[i
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             near, far = (tx + dx, ty + dy), (tx + 2 * dx, ty + 2 * dy)
-            if (dx, dy) != (0, 0) and after.get(near) not in (None, colour) \
-                    and after.get(far) == colour:
+            if (
+                (dx, dy) != (0, 0)
+                and after.get(near) not in (None, colour)
+                and after.get(far) == colour
+            ):
                 after[near] = colour
                 changed.append(near)
     for px, py in changed:

@@ -12,15 +12,40 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 _NINE_LINES = [
-    "a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
-    "a1 d1 g1", "a7 a4 a1", "b6 b4 b2", "c5 c4 c3", "d7 d6 d5", "d3 d2 d1", "e5 e4 e3",
-    "f6 f4 f2", "g7 g4 g1",
+    "a7 d7 g7",
+    "b6 d6 f6",
+    "c5 d5 e5",
+    "a4 b4 c4",
+    "e4 f4 g4",
+    "c3 d3 e3",
+    "b2 d2 f2",
+    "a1 d1 g1",
+    "a7 a4 a1",
+    "b6 b4 b2",
+    "c5 c4 c3",
+    "d7 d6 d5",
+    "d3 d2 d1",
+    "e5 e4 e3",
+    "f6 f4 f2",
+    "g7 g4 g1",
 ]
 LINES = {
     "nine": _NINE_LINES,
     "twelve": [*_NINE_LINES, "a7 b6 c5", "g7 f6 e5", "a1 b2 c3", "g1 f2 e3"],
-    "six": ["a5 c5 e5", "b4 c4 d4", "b2 c2 d2", "a1 c1 e1", "a5 a3 a1", "b4 b3 b2", "d4 d3 d2",
-            "e5 e3 e1", "a3 b3", "d3 e3", "c5 c4", "c2 c1"],
+    "six": [
+        "a5 c5 e5",
+        "b4 c4 d4",
+        "b2 c2 d2",
+        "a1 c1 e1",
+        "a5 a3 a1",
+        "b4 b3 b2",
+        "d4 d3 d2",
+        "e5 e3 e1",
+        "a3 b3",
+        "d3 e3",
+        "c5 c4",
+        "c2 c1",
+    ],
 }
 #: rule set -> (board, men, flying, lasker, first, full-board draw, three-men rule in plies)
 VARIANTS = {
@@ -60,8 +85,9 @@ class Position:
 
 def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
     _, men, _, _, first, _, _ = VARIANTS[variant]
-    pos = Position(variant, {}, {"W": men, "B": men}, first, repetition=repetition,
-                   move_rule=move_rule)
+    pos = Position(
+        variant, {}, {"W": men, "B": men}, first, repetition=repetition, move_rule=move_rule
+    )
     pos.seen[pos.key()] += 1
     return pos
 
@@ -80,9 +106,12 @@ def neighbours(board: str, point: str) -> set[str]:
 
 def in_mill(board: str, occupant: dict[str, str], point: str) -> bool:
     colour = occupant.get(point)
-    return any(point in line.split() and len(line.split()) == 3
-               and all(occupant.get(p) == colour for p in line.split())
-               for line in LINES[board])
+    return any(
+        point in line.split()
+        and len(line.split()) == 3
+        and all(occupant.get(p) == colour for p in line.split())
+        for line in LINES[board]
+    )
 
 
 def _other(colour: str) -> str:
@@ -96,8 +125,13 @@ def _drawn(pos: Position) -> str | None:
     if pos.move_rule and pos.quiet >= pos.move_rule:
         return "move rule"
     counts = [sum(1 for c in pos.occupant.values() if c == s) for s in "WB"]
-    if (three_men and pos.quiet >= three_men and not pos.hand["W"] and not pos.hand["B"]
-            and min(counts) == 3):
+    if (
+        three_men
+        and pos.quiet >= three_men
+        and not pos.hand["W"]
+        and not pos.hand["B"]
+        and min(counts) == 3
+    ):
         return "three men rule"
     return None
 
@@ -155,8 +189,16 @@ def play(pos: Position, move: str) -> Position:
     if taken:
         del occupant[taken]
         quiet = 0
-    after = Position(pos.variant, occupant, hand, _other(pos.turn), quiet, Counter(pos.seen),
-                     pos.repetition, pos.move_rule)
+    after = Position(
+        pos.variant,
+        occupant,
+        hand,
+        _other(pos.turn),
+        quiet,
+        Counter(pos.seen),
+        pos.repetition,
+        pos.move_rule,
+    )
     after.seen[after.key()] += 1
     return after
 
@@ -167,8 +209,12 @@ def outcome(pos: Position) -> tuple[str | None, str] | None:
     me = pos.turn
     if sum(1 for c in pos.occupant.values() if c == me) + pos.hand[me] < 3:
         return _other(me), "fewer than three"
-    if (full_draw and len(pos.occupant) == len(_points(board)) and not pos.hand["W"]
-            and not pos.hand["B"]):
+    if (
+        full_draw
+        and len(pos.occupant) == len(_points(board))
+        and not pos.hand["W"]
+        and not pos.hand["B"]
+    ):
         return None, "full board"
     if not _moves(pos):
         return _other(me), "no legal moves"

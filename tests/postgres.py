@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 INITDB = shutil.which("initdb") or next(
-    (str(p) for p in sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)),
-    None)
+    (str(p) for p in sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)), None
+)
 
 
 @contextmanager
@@ -34,16 +34,33 @@ def cluster(folder: Path) -> Iterator[int]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     data = folder / "data"
-    subprocess.run([*prefix, INITDB, "-D", str(data), "-A", "trust", "-U", "ludoteca"],
-                   check=True, capture_output=True)
-    subprocess.run([*prefix, pg_ctl, "-D", str(data), "-w", "-l", str(folder / "log"), "-o",
-                    f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*prefix, INITDB, "-D", str(data), "-A", "trust", "-U", "ludoteca"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *prefix,
+            pg_ctl,
+            "-D",
+            str(data),
+            "-w",
+            "-l",
+            str(folder / "log"),
+            "-o",
+            f"-p {port} -k {folder} -c listen_addresses=127.0.0.1",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield port
     finally:
-        subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(
+            [*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+        )
 
 
 def database(port: int, name: str) -> str:
@@ -51,7 +68,21 @@ def database(port: int, name: str) -> str:
     assert INITDB is not None
     beside = Path(INITDB).resolve().with_name("psql")
     psql = str(beside) if beside.exists() else shutil.which("psql") or "psql"
-    subprocess.run([psql, "-h", "127.0.0.1", "-p", str(port), "-U", "ludoteca", "-d",
-                    "postgres", "-c", f'CREATE DATABASE "{name}"'], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            psql,
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-U",
+            "ludoteca",
+            "-d",
+            "postgres",
+            "-c",
+            f'CREATE DATABASE "{name}"',
+        ],
+        check=True,
+        capture_output=True,
+    )
     return f"postgresql+asyncpg://ludoteca@127.0.0.1:{port}/{name}"

@@ -8,8 +8,9 @@ from collections.abc import Callable, Hashable, Iterable
 Node = Hashable
 
 
-def solve_graph(nodes: Iterable[Node], children: Callable[[Node], Iterable[Node]]
-                ) -> dict[Node, tuple[int, int]]:
+def solve_graph(
+    nodes: Iterable[Node], children: Callable[[Node], Iterable[Node]]
+) -> dict[Node, tuple[int, int]]:
     """``(value, plies)`` for every node reachable from ``nodes``: a node without children is
     lost in 0; the winner wins fastest, the loser loses slowest; the rest are draws (0, 0)."""
     succ: dict[Node, set[Node]] = {}

@@ -28,8 +28,11 @@ class Command:
     def __init__(self, folder: Path, name: str, *args: str) -> None:
         self.log = (folder / f"{name}.log").open("w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ludoteca", *args], stdout=self.log,
-            stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [sys.executable, "-m", "ludoteca", *args],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
@@ -49,8 +52,22 @@ class Server(Command):
     def __init__(self, db: str, redis: str, folder: Path, name: str, *extra: str) -> None:
         self.port = _port()
         self.base = f"http://127.0.0.1:{self.port}"
-        super().__init__(folder, name, "serve", "--port", str(self.port), "--workers", "1",
-                         "--db", db, "--redis", redis, "--log-format", "json", *extra)
+        super().__init__(
+            folder,
+            name,
+            "serve",
+            "--port",
+            str(self.port),
+            "--workers",
+            "1",
+            "--db",
+            db,
+            "--redis",
+            redis,
+            "--log-format",
+            "json",
+            *extra,
+        )
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 120
@@ -65,8 +82,10 @@ class Server(Command):
 
     def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
         request = urllib.request.Request(
-            self.base + path, data=None if body is None else json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"})
+            self.base + path,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         return json.load(urllib.request.urlopen(request, timeout=30))
 
 

@@ -148,8 +148,14 @@ def test_tournament_runs_and_writes_valid_records() -> None:
 
 
 def test_an_adjacent_schedule_plays_only_neighbours() -> None:
-    result = run_tournament("felli", ["random", "search:depth=1", "search:depth=2"], games=2,
-                            jobs=1, seed=3, adjacent=True)
+    result = run_tournament(
+        "felli",
+        ["random", "search:depth=1", "search:depth=2"],
+        games=2,
+        jobs=1,
+        seed=3,
+        adjacent=True,
+    )
     games = result.games_between()
     assert games[0][1] == games[1][2] == 2 and games[0][2] == 0 and len(result.results) == 4
 
@@ -162,7 +168,6 @@ def test_analysis_and_review() -> None:
     hint = analyse(morris, Limit(depth=3))
     assert str(hint.move).startswith("g4-g1x") and hint.white_share == 1.0
     assert "White wins" in hint.text
-
 
 
 def test_review_marks_exactly_the_moves_that_give_value_away() -> None:
@@ -186,9 +191,21 @@ def test_review_marks_exactly_the_moves_that_give_value_away() -> None:
 
 def test_engine_protocol_session() -> None:
     out = io.StringIO()
-    serve(["ludo", "newgame felli", "setoption name agent value search:depth=2",
-           "position startpos moves b2-c3", "go depth 2", "isready",
-           "position startpos moves b2-c3 zz", "go", "bogus", "quit"], out)
+    serve(
+        [
+            "ludo",
+            "newgame felli",
+            "setoption name agent value search:depth=2",
+            "position startpos moves b2-c3",
+            "go depth 2",
+            "isready",
+            "position startpos moves b2-c3 zz",
+            "go",
+            "bogus",
+            "quit",
+        ],
+        out,
+    )
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("id name Ludoteca") and "ludook" in lines
     assert "bestmove d4xb2" in lines
@@ -211,10 +228,13 @@ def test_engine_agent_drives_our_engine_process() -> None:
 
 
 def test_tournament_survives_broken_engines() -> None:
-    specs = ["random", f"engine:{sys.executable} {ENGINES / 'hang.py'}",
-             f"engine:{sys.executable} {ENGINES / 'crash.py'}",
-             f"engine:{sys.executable} {ENGINES / 'garbage.py'}",
-             f"engine:{ENGINE}"]
+    specs = [
+        "random",
+        f"engine:{sys.executable} {ENGINES / 'hang.py'}",
+        f"engine:{sys.executable} {ENGINES / 'crash.py'}",
+        f"engine:{sys.executable} {ENGINES / 'garbage.py'}",
+        f"engine:{ENGINE}",
+    ]
     result = run_tournament("felli", specs, games=1, jobs=2, seed=1, seconds=0.2)
     assert len(result.results) == 10
     failures = [r.failure for r in result.results if r.failure]
@@ -227,8 +247,9 @@ def test_tournament_survives_broken_engines() -> None:
         assert record.loads(game.record_text).result in ("1-0", "0-1", "1/2-1/2")
 
 
-def test_a_rating_belongs_to_the_spec_it_measured(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rating_belongs_to_the_spec_it_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from ludoteca.ai import levels as ladder
 
     monkeypatch.setattr(ladder, "RATINGS_FILE", tmp_path / "ratings.json")

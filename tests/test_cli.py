@@ -13,20 +13,25 @@ from ludoteca import record
 from ludoteca.cli import main
 
 
-def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+def run(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     status = main(argv)
     out, err = capsys.readouterr()
     return status, out, err
 
 
-def test_play_human_against_random(monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_play_human_against_random(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     save = tmp_path / "game.txt"
-    status, out, _ = run(["play", "morris", "--black", "random", "--seed", "3", "--save",
-                          str(save)], "zz\nhelp\nd6\nmoves\nd6\nundo\nd2\nquit\n",
-                         monkeypatch, capsys)
+    status, out, _ = run(
+        ["play", "morris", "--black", "random", "--seed", "3", "--save", str(save)],
+        "zz\nhelp\nd6\nmoves\nd6\nundo\nd2\nquit\n",
+        monkeypatch,
+        capsys,
+    )
     assert status == 0
     assert "! 'zz' is not a Morris move" in out
     assert "Black (random) plays" in out
@@ -35,12 +40,27 @@ def test_play_human_against_random(monkeypatch: pytest.MonkeyPatch,
     assert game.moves[0] == "d2" and len(game.moves) == 2
 
 
-def test_play_random_against_random_to_the_end(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str],
-                                               tmp_path: Path) -> None:
+def test_play_random_against_random_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     save = tmp_path / "game.txt"
-    status, out, _ = run(["play", "morris", "--white", "random", "--black", "random", "--seed",
-                          "11", "--save", str(save)], "", monkeypatch, capsys)
+    status, out, _ = run(
+        [
+            "play",
+            "morris",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--seed",
+            "11",
+            "--save",
+            str(save),
+        ],
+        "",
+        monkeypatch,
+        capsys,
+    )
     assert status == 0
     game = record.loads(save.read_text())
     outcome = game.state.outcome()
@@ -48,14 +68,16 @@ def test_play_random_against_random_to_the_end(monkeypatch: pytest.MonkeyPatch,
     assert game.result != "*"
 
 
-def test_play_stops_cleanly_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_stops_cleanly_at_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = run(["play", "morris"], "d6\n", monkeypatch, capsys)
     assert status == 0 and "Black to move>" in out
 
 
-def test_unknown_player_is_an_error(monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_player_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run(["play", "morris", "--black", "deep-blue"], "", monkeypatch, capsys)
     assert status == 2 and "unknown player" in err
 
@@ -78,11 +100,16 @@ def test_record_check_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_console_script_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "perft", "morris", "2"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", "perft", "morris", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0 and done.stdout == "1 24\n2 552\n"
-    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "perft"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", "perft"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2 and done.stderr.startswith("error:")
     assert done.stderr.count("\n") == 1
 
@@ -97,27 +124,58 @@ def test_compiled_perft_counts_as_the_engine(capsys: pytest.CaptureFixture[str])
     assert "at most 64" in capsys.readouterr().err
 
 
-def test_play_against_a_level_with_a_hint(monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["play", "felli", "--black", "level:2", "--seed", "1"],
-                         "hint\nb2-c3\nquit\n", monkeypatch, capsys)
+def test_play_against_a_level_with_a_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(
+        ["play", "felli", "--black", "level:2", "--seed", "1"],
+        "hint\nb2-c3\nquit\n",
+        monkeypatch,
+        capsys,
+    )
     assert status == 0
     assert "hint: " in out and "a draw with best play" in out
     assert "Black (level:2) plays d4xb2" in out
 
 
-def test_levels_analyse_and_tournament_commands(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_levels_analyse_and_tournament_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["levels", "morris"]) == 0
     out = capsys.readouterr().out
     assert out.count("level ") >= 5
-    assert main(["analyse", "morris", "--position", "B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40",
-                 "--time", "0.5"]) == 0
+    assert (
+        main(
+            [
+                "analyse",
+                "morris",
+                "--position",
+                "B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40",
+                "--time",
+                "0.5",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "best move: g4-g1x" in out and "White wins" in out
     records = tmp_path / "games.txt"
-    assert main(["tournament", "felli", "--agents", "random", "search:depth=1", "--games", "2",
-                 "--out", str(records)]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "felli",
+                "--agents",
+                "random",
+                "search:depth=1",
+                "--games",
+                "2",
+                "--out",
+                str(records),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "search:depth=1" in out and "elo" in out
     assert main(["record", "check", str(records)]) == 0
@@ -126,22 +184,24 @@ def test_levels_analyse_and_tournament_commands(tmp_path: Path,
 
 
 def test_engine_command_over_pipes() -> None:
-    done = subprocess.run([sys.executable, "-m", "ludoteca.cli", "engine"],
-                          input="ludo\nnewgame morris\nposition startpos\ngo depth 1\n"
-                                "isready\nquit\n",
-                          capture_output=True, text=True, check=False, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli", "engine"],
+        input="ludo\nnewgame morris\nposition startpos\ngo depth 1\nisready\nquit\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert "ludook" in lines and "readyok" in lines
     assert any(line.startswith("bestmove ") for line in lines)
 
 
-def test_record_review_marks_a_blunder(tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_review_marks_a_blunder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # South to move can win the man on b4 (c3xa5); stepping away instead throws that away
     game = tmp_path / "game.txt"
-    game.write_text('[Game "felli"]\n[Position ".b./b../w/.../... w 0 20"]\n\n'
-                    '11. c3-c2 *\n')
+    game.write_text('[Game "felli"]\n[Position ".b./b../w/.../... w 0 20"]\n\n11. c3-c2 *\n')
     assert main(["record", "review", str(game)]) == 0
     out = capsys.readouterr().out
     assert "1 mistake(s)" in out and "ply 21: c3-c2" in out

@@ -74,8 +74,7 @@ def test_a_running_search_stops_cleanly() -> None:
     state = ludoteca.new_game("morris")
     agent = SearchAgent(0)
     results: list[SearchResult] = []
-    worker = threading.Thread(target=lambda: results.append(
-        agent.analyse(state, Limit(depth=60))))
+    worker = threading.Thread(target=lambda: results.append(agent.analyse(state, Limit(depth=60))))
     worker.start()
     threading.Timer(0.5, agent.stop).start()
     worker.join(30)
@@ -125,12 +124,12 @@ def _one_ply_values(state: ludoteca.State, quiesce: int) -> int:
     moves = np.zeros(1024, dtype=np.int64)
     replies = np.zeros(1024, dtype=np.int64)
     undo = np.zeros((2, UNDO), dtype=np.int64)
-    best = -10**9
-    for move in moves[:generate(kernel.kind, st, kernel.prm, moves)].tolist():
+    best = -(10**9)
+    for move in moves[: generate(kernel.kind, st, kernel.prm, moves)].tolist():
         make(kernel.kind, st, kernel.prm, move, undo, 0)
         stand = evaluate(kernel.kind, st, kernel.prm)
         if quiesce:
-            for reply in replies[:generate(kernel.kind, st, kernel.prm, replies)].tolist():
+            for reply in replies[: generate(kernel.kind, st, kernel.prm, replies)].tolist():
                 if tactical(kernel.kind, st, kernel.prm, reply):
                     make(kernel.kind, st, kernel.prm, reply, undo, 1)
                     stand = max(stand, -evaluate(kernel.kind, st, kernel.prm))
@@ -154,8 +153,9 @@ def test_quiesce_bounds_the_plies_past_the_horizon(game: str) -> None:
                 break
             state.push_code(rng.choice(codes))
         if state.outcome() is not None or any(
-                (child := state.copy(), child.push_code(c), child.outcome())[2] is not None
-                for c in state.legal_codes()):
+            (child := state.copy(), child.push_code(c), child.outcome())[2] is not None
+            for c in state.legal_codes()
+        ):
             continue  # a game ending within the ply is scored by its result instead
         for quiesce in (0, 1):
             found = SearchAgent(0, quiesce=quiesce).analyse(state, Limit(depth=1))

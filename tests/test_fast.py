@@ -8,12 +8,18 @@ import pytest
 import ludoteca
 from ludoteca.games.kernels import random_game, random_plies
 
-NO_DRAW_RULES = {"morris": "repetition=0,move_rule=0", "morris-6": "repetition=0,move_rule=0",
-                 "morris-12": "repetition=0,move_rule=0",
-                 "morabaraba": "repetition=0,move_rule=0,three_men_rule=0",
-                 "morris-lasker": "repetition=0,move_rule=0", "felli": "repetition=0",
-                 "felli-mullah": "repetition=0", "morelli": "", "morelli-11": "",
-                 "morelli-9": ""}
+NO_DRAW_RULES = {
+    "morris": "repetition=0,move_rule=0",
+    "morris-6": "repetition=0,move_rule=0",
+    "morris-12": "repetition=0,move_rule=0",
+    "morabaraba": "repetition=0,move_rule=0,three_men_rule=0",
+    "morris-lasker": "repetition=0,move_rule=0",
+    "felli": "repetition=0",
+    "felli-mullah": "repetition=0",
+    "morelli": "",
+    "morelli-11": "",
+    "morelli-9": "",
+}
 
 
 @pytest.mark.parametrize("name", sorted(NO_DRAW_RULES))
@@ -34,6 +40,5 @@ def test_kernel_games_replay(name: str, seed: int) -> None:
 
 
 def test_bulk_counts_are_plausible() -> None:
-    assert 18 * 10 <= random_plies(ludoteca.new_game("morris:move_rule=0"), 10, 1, 200) \
-        <= 200 * 10
+    assert 18 * 10 <= random_plies(ludoteca.new_game("morris:move_rule=0"), 10, 1, 200) <= 200 * 10
     assert 50 <= random_plies(ludoteca.new_game("morelli", seed=1), 3, 1) / 3 <= 176

@@ -102,8 +102,11 @@ def test_perfect_player_keeps_the_best_value(two: MullahTable) -> None:
             continue
         value, plies = two.lookup(state)
         child = state.child(agent.choose(state))
-        after = (-1, 0) if child.outcome() is not None and child.outcome().winner is not None \
+        after = (
+            (-1, 0)
+            if child.outcome() is not None and child.outcome().winner is not None
             else two.lookup(child)
+        )
         if value == 1:
             assert after == (-1, plies - 1)
         elif value == 0:

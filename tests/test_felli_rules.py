@@ -17,8 +17,9 @@ from . import felli_reference as ref
 ROWS = ["a5 c5 e5", "b4 c4 d4", "c3", "b2 c2 d2", "a1 c1 e1"]
 
 
-def position(pieces: str, turn: str = "w", rules: str | None = None, quiet: int = 0,
-             ply: int = 20) -> ludoteca.State:
+def position(
+    pieces: str, turn: str = "w", rules: str | None = None, quiet: int = 0, ply: int = 20
+) -> ludoteca.State:
     """Build a code by hand: ``pieces`` like "w:a1 b:c1 W:e5" (W/B: Mullahs)."""
     where = dict(reversed(item.split(":")) for item in pieces.split())
     rows = "/".join("".join(where.get(p, ".") for p in row.split()) for row in ROWS)
@@ -34,8 +35,9 @@ def test_board() -> None:
     names = {frozenset((POINTS[a], POINTS[b])) for a, b in EDGES}
     assert frozenset(("a1", "b2")) in names and frozenset(("c3", "b4")) in names
     assert frozenset(("a1", "c2")) not in names and frozenset(("c1", "b2")) not in names
-    assert names == {frozenset((line[i], line[i + 1])) for line in ref.LINES
-                     for i in range(len(line) - 1)}
+    assert names == {
+        frozenset((line[i], line[i + 1])) for line in ref.LINES for i in range(len(line) - 1)
+    }
 
 
 def test_start_and_first_moves() -> None:
@@ -179,16 +181,19 @@ def test_malformed_moves(text: str) -> None:
     assert state.position_code() == "bbb/bbb/./www/www w 0 0"
 
 
-@pytest.mark.parametrize(("code", "reason"), [
-    ("bbb/bbb/./www/www w 0", "4 fields"),
-    ("bbb/bbb/./www/ww w 0 0", "5 rows"),
-    ("bbb/bbb/./www/wwz w 0 0", "unknown board character"),
-    ("bbb/bbb/w/www/www w 0 0", "more than six"),
-    ("bbb/bbb/./www/www n 0 0", "side to move"),
-    ("bbb/bbb/./www/www w 5 2", "between 0 and the ply"),
-    ("Wbb/bbb/./www/ww. w 0 0", "has no Mullahs"),
-    ("b../..././.../... b 0 9", "no piece left"),
-])
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("bbb/bbb/./www/www w 0", "4 fields"),
+        ("bbb/bbb/./www/ww w 0 0", "5 rows"),
+        ("bbb/bbb/./www/wwz w 0 0", "unknown board character"),
+        ("bbb/bbb/w/www/www w 0 0", "more than six"),
+        ("bbb/bbb/./www/www n 0 0", "side to move"),
+        ("bbb/bbb/./www/www w 5 2", "between 0 and the ply"),
+        ("Wbb/bbb/./www/ww. w 0 0", "has no Mullahs"),
+        ("b../..././.../... b 0 9", "no piece left"),
+    ],
+)
 def test_bad_codes(code: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
         Felli.from_position_code(code)
@@ -199,8 +204,13 @@ def test_promotion_corner_man_is_rejected_with_mullahs() -> None:
         Felli.from_position_code("w.b/..././.../... b 0 9", "felli-mullah")
 
 
-RULE_SETS = ["felli", "felli:forced_capture", "felli:multi_capture",
-             "felli:forced_capture,multi_capture", "felli-mullah"]
+RULE_SETS = [
+    "felli",
+    "felli:forced_capture",
+    "felli:multi_capture",
+    "felli:forced_capture,multi_capture",
+    "felli-mullah",
+]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -210,19 +220,18 @@ def test_move_lists_match_the_reference_implementation(rules: str) -> None:
         rng = random.Random(seed)
         state = ludoteca.new_game("felli", rules=rules)
         while state.legal_codes():
-            board = {POINTS[p]: ".wb..WB"[v].replace(".", "")
-                     for p, v in enumerate(state.board)}  # type: ignore[attr-defined]
+            board = {POINTS[p]: ".wb..WB"[v].replace(".", "") for p, v in enumerate(state.board)}  # type: ignore[attr-defined]
             side = "w" if state.turn is Color.WHITE else "b"
-            expected = ref.legal(board, side, bool(state.rules["forced_capture"]),
-                                 bool(state.rules["multi_capture"]))
+            expected = ref.legal(
+                board, side, bool(state.rules["forced_capture"]), bool(state.rules["multi_capture"])
+            )
             assert moves(state) == expected, state.position_code()
             compared += 1
             state.push_code(rng.choice(state.legal_codes()))
     assert compared > 1000
 
 
-def reference_perft(board: dict[str, str], side: str, depth: int, forced: bool,
-                    multi: bool) -> int:
+def reference_perft(board: dict[str, str], side: str, depth: int, forced: bool, multi: bool) -> int:
     """Perft with the reference move generator and its own move execution (men only)."""
     moves = ref.legal(board, side, forced, multi)
     if depth == 1:
@@ -237,7 +246,7 @@ def reference_perft(board: dict[str, str], side: str, depth: int, forced: bool,
             for a, b in pairwise(path):
                 line = next(line for line in ref.LINES if a in line and b in line)
                 i, j = sorted((line.index(a), line.index(b)))
-                for q in line[i + 1:j]:
+                for q in line[i + 1 : j]:
                     after[q] = ""
         after[path[-1]] = piece
         total += reference_perft(after, "b" if side == "w" else "w", depth - 1, forced, multi)
@@ -251,7 +260,11 @@ def test_perft_matches_the_reference(rules: str) -> None:
     board.update({p: "w" for p in "a1 c1 e1 b2 c2 d2".split()})
     board.update({p: "b" for p in "b4 c4 d4 a5 c5 e5".split()})
     ours = [perft(state, d) for d in range(1, 8)]
-    theirs = [reference_perft(board, "w", d, bool(state.rules["forced_capture"]),
-                              bool(state.rules["multi_capture"])) for d in range(1, 8)]
+    theirs = [
+        reference_perft(
+            board, "w", d, bool(state.rules["forced_capture"]), bool(state.rules["multi_capture"])
+        )
+        for d in range(1, 8)
+    ]
     assert ours == theirs
     assert ours[:2] == [3, 3]

@@ -32,17 +32,21 @@ def small_positions(rules: str, count: int, seed: int) -> list[FelliState]:
     out = []
     while len(out) < count:
         points = rng.sample(range(13), 4)
-        white = points[:rng.randint(1, 2)]
-        black = points[2:2 + rng.randint(1, 2)]
+        white = points[: rng.randint(1, 2)]
+        black = points[2 : 2 + rng.randint(1, 2)]
         board = ["."] * 13
         for p in white:
             board[p] = "w"
         for p in black:
             board[p] = "b"
         rows = "/".join("".join(board[p] for p in row) for row in ROWS)
-        out.append(Felli.from_position_code(f"{rows} {rng.choice('wb')} 0 10",
-                                   rules + (",repetition=0,move_rule=0" if ":" in rules
-                                            else ":repetition=0,move_rule=0")))
+        out.append(
+            Felli.from_position_code(
+                f"{rows} {rng.choice('wb')} 0 10",
+                rules
+                + (",repetition=0,move_rule=0" if ":" in rules else ":repetition=0,move_rule=0"),
+            )
+        )
     return out
 
 
@@ -92,8 +96,9 @@ def test_table_agrees_with_minimax(table: FelliTable) -> None:
         if value == 1:
             assert wins(key, plies) and not wins(key, plies - 2), state.position_code()
         elif value == -1:
-            assert loses(key, plies) and (plies < 2 or not loses(key, plies - 2)), \
+            assert loses(key, plies) and (plies < 2 or not loses(key, plies - 2)), (
                 state.position_code()
+            )
         else:
             assert not wins(key, horizon) and not loses(key, horizon), state.position_code()
         checked[value] += 1
@@ -131,8 +136,9 @@ def test_index_covers_the_start(table: FelliTable) -> None:
 
 
 @pytest.mark.parametrize("opponent", ["random", "perfect"])
-def test_perfect_player_never_gives_value_away(opponent: str, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_perfect_player_never_gives_value_away(
+    opponent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     rules = Felli.rules("felli:forced_capture")
     perfect = PerfectAgent(rules, seed=1)
@@ -160,8 +166,9 @@ def test_perfect_player_never_gives_value_away(opponent: str, tmp_path: Path,
     assert checked > 50
 
 
-def test_perfect_player_keeps_a_drawn_game_going(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_perfect_player_keeps_a_drawn_game_going(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """In the drawn basic game, between two perfect players, each picks among its drawing
     moves one that lets the fewest replies end the game in a draw by rule, so the game goes on
     far longer than a repetition needs."""
@@ -172,8 +179,9 @@ def test_perfect_player_keeps_a_drawn_game_going(tmp_path: Path,
     while state.outcome() is None:
         agent = players[state.turn.value]
         best = max(agent.score(state, c) for c in state.legal_codes())
-        fewest = min(_drawing_replies(state, c) for c in state.legal_codes()
-                     if agent.score(state, c) == best)
+        fewest = min(
+            _drawing_replies(state, c) for c in state.legal_codes() if agent.score(state, c) == best
+        )
         move = agent.choose(state)
         assert agent.score(state, move.code) == best
         assert _drawing_replies(state, move.code) == fewest
@@ -188,12 +196,16 @@ def _drawing_replies(state: State, code: int) -> int:
     child = state.child(state.move_of(code))
     if child.outcome() is not None:
         return 0 if child.outcome().winner is not None else 1000  # type: ignore[union-attr]
-    return sum(1 for r in child.legal_codes()
-               if (end := child.child(child.move_of(r)).outcome()) and end.winner is None)
+    return sum(
+        1
+        for r in child.legal_codes()
+        if (end := child.child(child.move_of(r)).outcome()) and end.winner is None
+    )
 
 
-def test_mullah_table_waits_for_its_solve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_mullah_table_waits_for_its_solve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The full Mullah table takes minutes: players use it once ``ludoteca solve`` built it;
     until then the top level searches, and ``perfect`` says how to build it."""
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
@@ -207,8 +219,9 @@ def test_mullah_table_waits_for_its_solve(tmp_path: Path, monkeypatch: pytest.Mo
     assert main(["solve", "felli", "--rules", "felli-mullah", "--men", "7"]) == 2
 
 
-def test_solve_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_solve_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     assert main(["solve", "felli", "--rules", "felli:forced_capture"]) == 0
     out, err = capsys.readouterr()
@@ -230,7 +243,10 @@ def test_solve_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_counts_are_the_positions_with_at_most_six_a_side(table: FelliTable) -> None:
     counts = table.counts()
-    by_formula = sum(factorial(13) // (factorial(s) * factorial(n) * factorial(13 - s - n))
-                     for s in range(7) for n in range(7))
+    by_formula = sum(
+        factorial(13) // (factorial(s) * factorial(n) * factorial(13 - s - n))
+        for s in range(7)
+        for n in range(7)
+    )
     assert counts["positions"] == by_formula == 1_264_173
     assert counts["win"] + counts["loss"] + counts["draw"] == counts["positions"]

@@ -29,8 +29,10 @@ def trace(rules: str, seed: int = SEED) -> str:
     """The golden text of a seeded random game of a rule set."""
     rng = random.Random(seed)
     state = ludoteca.new_game(rules, seed=seed)
-    lines = [f"# {state.game.name} ({state.rules}), random game, seed {seed}",
-             f"start {state.position_code()}"]
+    lines = [
+        f"# {state.game.name} ({state.rules}), random game, seed {seed}",
+        f"start {state.position_code()}",
+    ]
     while True:
         moves = [str(m) for m in state.legal_moves]
         listed = " ".join(moves)

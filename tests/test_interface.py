@@ -57,12 +57,16 @@ def test_a_move_of_another_game_is_refused_even_when_the_codes_collide() -> None
     assert state.ply == 0
 
 
-@pytest.mark.parametrize("rules", ["morris", "morris-6", "morabaraba", "felli-mullah",
-                                   "morelli", "morelli-9"])
+@pytest.mark.parametrize(
+    "rules", ["morris", "morris-6", "morabaraba", "felli-mullah", "morelli", "morelli-9"]
+)
 def test_moves_survive_pickling_and_repr(rules: str) -> None:
     state = ludoteca.new_game(rules, seed=4)
-    namespace = {"MorrisMove": MorrisMove, "MorelliMove": MorelliMove,
-                 "FelliMove": type(state.move_of(state.legal_codes()[0]))}
+    namespace = {
+        "MorrisMove": MorrisMove,
+        "MorelliMove": MorelliMove,
+        "FelliMove": type(state.move_of(state.legal_codes()[0])),
+    }
     for move in list(state.legal_moves)[:30]:
         again = pickle.loads(pickle.dumps(move))
         assert again == move and again is move  # interned per board
@@ -153,8 +157,9 @@ class Take(Game):
         return BoardDescription(points=("a1",), coords=((0.0, 0.0),))
 
     @classmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> TakeState:
+    def new(
+        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+    ) -> TakeState:
         return TakeState(cls.rules(rules))
 
     @classmethod
@@ -176,8 +181,9 @@ def take() -> Iterator[type[Game]]:
         del GAMES[name]
 
 
-def test_a_rules_only_game_is_playable_everywhere(take: type[Game],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_rules_only_game_is_playable_everywhere(
+    take: type[Game], capsys: pytest.CaptureFixture[str]
+) -> None:
     state = ludoteca.new_game("take-test")
     assert perft(state, 0) == 1 and perft(state, 3) == 8
     best = make_agent("search:depth=8", state.rules, seed=1).choose(state)
@@ -186,11 +192,9 @@ def test_a_rules_only_game_is_playable_everywhere(take: type[Game],
     state.push("1")
     text = record.dumps(record.from_state(state, white="a", black="b"))
     assert record.loads(text).state.position_code() == "6 b"
-    assert state.pieces() == [""] and state.gesture(0) == () and state.planes() == [[0.0],
-                                                                                     [0.0]]
+    assert state.pieces() == [""] and state.gesture(0) == () and state.planes() == [[0.0], [0.0]]
     assert state.evaluate() == 0.0 and "<svg" in render(state)
-    assert main(["play", "take-test", "--white", "random", "--black", "random",
-                 "--seed", "3"]) == 0
+    assert main(["play", "take-test", "--white", "random", "--black", "random", "--seed", "3"]) == 0
     assert "wins: the player to move has no legal move" in capsys.readouterr().out
 
 

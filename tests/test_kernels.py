@@ -15,10 +15,24 @@ from ludoteca.perft import perft
 
 from .kernel_check import compare_perft, follow_random_games
 
-RULE_SETS = [d.name for g in game_names() for d in find_game(g).rule_sets
-             if find_game(g).kernel(find_game(g).rules(d.name)) is not None]
-GAMES = {"morris": 24, "morris-6": 24, "morris-12": 24, "morabaraba": 24, "morris-lasker": 24,
-         "felli": 40, "felli-mullah": 40, "morelli": 6, "morelli-11": 8, "morelli-9": 10}
+RULE_SETS = [
+    d.name
+    for g in game_names()
+    for d in find_game(g).rule_sets
+    if find_game(g).kernel(find_game(g).rules(d.name)) is not None
+]
+GAMES = {
+    "morris": 24,
+    "morris-6": 24,
+    "morris-12": 24,
+    "morabaraba": 24,
+    "morris-lasker": 24,
+    "felli": 40,
+    "felli-mullah": 40,
+    "morelli": 6,
+    "morelli-11": 8,
+    "morelli-9": 10,
+}
 
 
 def test_every_game_has_a_kernel() -> None:

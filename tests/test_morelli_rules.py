@@ -31,16 +31,21 @@ def xy(name: str) -> tuple[int, int]:
 
 
 def red_squares(n: int = 13) -> list[tuple[int, int]]:
-    return [(x, y) for x in range(n) for y in range(n) if max(abs(x - n // 2),
-                                                              abs(y - n // 2)) == n // 2]
+    return [
+        (x, y)
+        for x in range(n)
+        for y in range(n)
+        if max(abs(x - n // 2), abs(y - n // 2)) == n // 2
+    ]
 
 
-def position(black: str, white: str, turn: str = "b", king: str = "-",
-             ply: int | None = None) -> MorelliState:
+def position(
+    black: str, white: str, turn: str = "b", king: str = "-", ply: int | None = None
+) -> MorelliState:
     """A 13x13 position with these stones; the other red squares are filled in opposite pairs
     (Black on the lower-left of each pair) until there are 48 stones."""
     stones = {xy(s): "b" for s in black.split()} | {xy(s): "w" for s in white.split()}
-    for (x, y) in red_squares():
+    for x, y in red_squares():
         if len(stones) >= 48:
             break
         other = (12 - x, 12 - y)
@@ -48,8 +53,7 @@ def position(black: str, white: str, turn: str = "b", king: str = "-",
             stones[(x, y)] = "b"
             if len(stones) < 48:
                 stones[other] = "w"
-    rows = "/".join("".join(stones.get((x, y), ".") for x in range(13))
-                    for y in range(12, -1, -1))
+    rows = "/".join("".join(stones.get((x, y), ".") for x in range(13)) for y in range(12, -1, -1))
     if ply is None:
         ply = 20 if turn == "b" else 21
     return Morelli.from_position_code(f"{rows} {turn} {king} {ply}")
@@ -79,12 +83,15 @@ def test_setup_string_order() -> None:
     assert state.board[12] == 2 and state.board[11] == 1  # M1 is W (letter 37), L1 is B (38)
 
 
-@pytest.mark.parametrize(("setup", "reason"), [
-    (SETUP[:-1], "48 letters"),
-    (SETUP.replace("B", "X", 1), "48 letters"),
-    ("B" * 48, "pair rule: A1 and M13"),
-    (SETUP[:13] + "B" + SETUP[14:], "pair rule: B13 and L1"),
-])
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        (SETUP[:-1], "48 letters"),
+        (SETUP.replace("B", "X", 1), "48 letters"),
+        ("B" * 48, "pair rule: A1 and M13"),
+        (SETUP[:13] + "B" + SETUP[14:], "pair rule: B13 and L1"),
+    ],
+)
 def test_bad_setups(setup: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
         Morelli.new(setup=setup)
@@ -92,8 +99,18 @@ def test_bad_setups(setup: str, reason: str) -> None:
 
 def test_worked_example_1_a5() -> None:
     state = Morelli.new(setup=SETUP)
-    expected = {f"{c}5" for c in "BCDEFGHIJKL"} | {"B6", "C7", "D8", "E9", "F10", "G11", "H12",
-                                                   "B4", "C3", "D2"}
+    expected = {f"{c}5" for c in "BCDEFGHIJKL"} | {
+        "B6",
+        "C7",
+        "D8",
+        "E9",
+        "F10",
+        "G11",
+        "H12",
+        "B4",
+        "C3",
+        "D2",
+    }
     assert targets(state, "A5") == expected and len(expected) == 21
 
 
@@ -140,8 +157,9 @@ def test_frame_geometry() -> None:
             assert all(0 < max(abs(x - c // 2), abs(y - c // 2)) < c // 2 for x, y in squares)
 
 
-@pytest.mark.parametrize(("dx", "dy"), [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1),
-                                        (0, -1), (1, -1)])
+@pytest.mark.parametrize(
+    ("dx", "dy"), [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+)
 def test_capture_in_each_direction(dx: int, dy: int) -> None:
     # Black moves from the red edge to E4 (4, 3), up column E or, when that path is taken by
     # the sandwich, along row 4
@@ -159,8 +177,7 @@ def test_several_captures_no_chains_no_x_o_o_x() -> None:
     # the converted D5 would flank C6 against B7, but converted stones do not capture
     state = position("C5 E8 G3 E1 B7", "D5 E6 E7 F4 C6")
     state.push("E1-E5")
-    colour = {sq: state.board[xy(sq)[1] * 13 + xy(sq)[0]]
-              for sq in ("D5", "E6", "E7", "F4", "C6")}
+    colour = {sq: state.board[xy(sq)[1] * 13 + xy(sq)[0]] for sq in ("D5", "E6", "E7", "F4", "C6")}
     assert colour == {"D5": 1, "E6": 2, "E7": 2, "F4": 1, "C6": 2}
 
 
@@ -291,7 +308,8 @@ def test_annotations_are_checked() -> None:
     crown = position("E5 I5 I9 A13", "")
     assert str(crown.parse_move("a13-e9K")) == "A13-E9"
     game = record.loads(
-        f'[Game "morelli"]\n[Position "{crown.position_code()}"]\n\n11. A13-E9 K *\n')
+        f'[Game "morelli"]\n[Position "{crown.position_code()}"]\n\n11. A13-E9 K *\n'
+    )
     assert game.state.king == 1
     with pytest.raises(InvalidRecordError, match="does not seat a King"):
         record.loads(f'[Game "morelli"]\n[Position "{state.position_code()}"]\n\n11. E1-E5 K *\n')
@@ -346,8 +364,10 @@ def test_move_lists_match_the_reference_in_random_games() -> None:
         while True:
             colour = "B" if state.turn is Color.BLACK else "W"
             expected = ref.legal(board, colour, king)
-            ours = {((m.src % 13, m.src // 13), (m.dst % 13, m.dst // 13))  # type: ignore
-                    for m in state.legal_moves}
+            ours = {
+                ((m.src % 13, m.src // 13), (m.dst % 13, m.dst // 13))  # type: ignore
+                for m in state.legal_moves
+            }
             assert ours == expected
             compared += 1
             if not expected:

@@ -15,11 +15,14 @@ from ludoteca.perft import perft
 from . import morris_reference as ref
 
 FAMILY = list(ref.VARIANTS)
-LABELS = {Termination.FEWER_THAN_THREE: "fewer than three",
-          Termination.NO_LEGAL_MOVES: "no legal moves",
-          Termination.THREEFOLD_REPETITION: "threefold repetition",
-          Termination.MOVE_RULE: "move rule", Termination.FULL_BOARD: "full board",
-          Termination.THREE_MEN_RULE: "three men rule"}
+LABELS = {
+    Termination.FEWER_THAN_THREE: "fewer than three",
+    Termination.NO_LEGAL_MOVES: "no legal moves",
+    Termination.THREEFOLD_REPETITION: "threefold repetition",
+    Termination.MOVE_RULE: "move rule",
+    Termination.FULL_BOARD: "full board",
+    Termination.THREE_MEN_RULE: "three men rule",
+}
 
 
 def _colour(c: str | None) -> Color | None:
@@ -75,8 +78,7 @@ def test_random_games_agree_move_for_move(rules: str, seed: int) -> None:
             assert theirs is None
         else:
             assert theirs is not None
-            assert (_colour(theirs[0]), theirs[1]) == (outcome.winner,
-                                                       LABELS[outcome.termination])
+            assert (_colour(theirs[0]), theirs[1]) == (outcome.winner, LABELS[outcome.termination])
             break
         if state.ply % 15 == 7 and state.ply < 60:  # perft from the middle of a game
             assert perft(state, 2) == ref.perft(pos, 2)

@@ -32,8 +32,11 @@ def openspiel_moves(state: object) -> set[str]:
     player = state.current_player()  # type: ignore[attr-defined]
     moves = set()
     for action in state.legal_actions():  # type: ignore[attr-defined]
-        text = NAMES[action] if action < 24 else (
-            f"{NAMES[(action - 24) // 24]}-{NAMES[(action - 24) % 24]}")
+        text = (
+            NAMES[action]
+            if action < 24
+            else (f"{NAMES[(action - 24) // 24]}-{NAMES[(action - 24) % 24]}")
+        )
         child = state.child(action)  # type: ignore[attr-defined]
         if not child.is_terminal() and child.current_player() == player:
             moves.update(f"{text}x{NAMES[c]}" for c in child.legal_actions())

@@ -10,9 +10,24 @@ from ludoteca.cli import main
 from ludoteca.perft import perft, perft_counts
 
 # The 16 mills as docs/rules.md (Nine Men's Morris) lists them.
-MILLS = ["a1 d1 g1", "b2 d2 f2", "c3 d3 e3", "c5 d5 e5", "b6 d6 f6", "a7 d7 g7", "a1 a4 a7",
-         "b2 b4 b6", "c3 c4 c5", "e3 e4 e5", "f2 f4 f6", "g1 g4 g7", "a4 b4 c4", "e4 f4 g4",
-         "d1 d2 d3", "d5 d6 d7"]
+MILLS = [
+    "a1 d1 g1",
+    "b2 d2 f2",
+    "c3 d3 e3",
+    "c5 d5 e5",
+    "b6 d6 f6",
+    "a7 d7 g7",
+    "a1 a4 a7",
+    "b2 b4 b6",
+    "c3 c4 c5",
+    "e3 e4 e5",
+    "f2 f4 f6",
+    "g1 g4 g7",
+    "a4 b4 c4",
+    "e4 f4 g4",
+    "d1 d2 d3",
+    "d5 d6 d7",
+]
 
 
 def hand_count(depth: int) -> int:
@@ -25,8 +40,12 @@ def hand_count(depth: int) -> int:
     """
     if depth < 5:
         return perm(24, depth)
-    pairs = [(pair, third) for mill in MILLS for pair in combinations(mill.split(), 2)
-             for third in set(mill.split()) - set(pair)]
+    pairs = [
+        (pair, third)
+        for mill in MILLS
+        for pair in combinations(mill.split(), 2)
+        for third in set(mill.split()) - set(pair)
+    ]
     assert len(pairs) == 48
     # White: the two men in either order; Black: two ordered points among the 21 others.
     extra = sum(2 * perm(21, 2) for _ in pairs)

@@ -12,8 +12,7 @@ ADJACENT, POINTS = NINE.adjacent, NINE.points
 MILLS = [tuple(p for p in range(24) if m >> p & 1) for m in NINE.mill_masks]
 
 # The diagram of docs/rules.md (Nine Men's Morris), row by row, as written there (top to bottom).
-ROWS = ["a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4 e4 f4 g4", "c3 d3 e3", "b2 d2 f2",
-        "a1 d1 g1"]
+ROWS = ["a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4 e4 f4 g4", "c3 d3 e3", "b2 d2 f2", "a1 d1 g1"]
 # The 32 neighbour pairs read off the diagram by hand.
 DIAGRAM_EDGES = """
 a7-d7 d7-g7 b6-d6 d6-f6 c5-d5 d5-e5 a4-b4 b4-c4 e4-f4 f4-g4 c3-d3 d3-e3 b2-d2 d2-f2 a1-d1 d1-g1
@@ -21,13 +20,20 @@ a7-a4 a4-a1 b6-b4 b4-b2 c5-c4 c4-c3 d7-d6 d6-d5 d3-d2 d2-d1 e5-e4 e4-e3 f6-f4 f4
 """.split()
 
 
-def position(white: str = "", black: str = "", turn: str = "w", hands: tuple[int, int] = (0, 0),
-             quiet: int = 0, ply: int | None = None, rules: str | None = None
-             ) -> ludoteca.State:
+def position(
+    white: str = "",
+    black: str = "",
+    turn: str = "w",
+    hands: tuple[int, int] = (0, 0),
+    quiet: int = 0,
+    ply: int | None = None,
+    rules: str | None = None,
+) -> ludoteca.State:
     """Build a position code by hand (independently of the engine's writer) and read it."""
     w, b = set(white.split()), set(black.split())
-    rows = "/".join("".join("W" if p in w else "B" if p in b else "." for p in row.split())
-                    for row in ROWS)
+    rows = "/".join(
+        "".join("W" if p in w else "B" if p in b else "." for p in row.split()) for row in ROWS
+    )
     if ply is None:
         ply = 18 - sum(hands) if sum(hands) else 40
     return Morris.from_position_code(f"{rows} {turn} {hands[0]} {hands[1]} {quiet} {ply}", rules)
@@ -39,13 +45,18 @@ def moves(state: ludoteca.State) -> set[str]:
 
 def test_board_geometry_matches_the_diagram() -> None:
     assert len(POINTS) == 24
-    engine_edges = {frozenset((POINTS[a], POINTS[b])) for a in range(24) for b in range(24)
-                    if ADJACENT[a] >> b & 1}
+    engine_edges = {
+        frozenset((POINTS[a], POINTS[b]))
+        for a in range(24)
+        for b in range(24)
+        if ADJACENT[a] >> b & 1
+    }
     assert engine_edges == {frozenset(e.split("-")) for e in DIAGRAM_EDGES}
     assert len(engine_edges) == 32
     assert len(MILLS) == 16
     assert {"a1 d1 g1", "a4 b4 c4", "e4 f4 g4", "d1 d2 d3", "d5 d6 d7"} <= {
-        " ".join(POINTS[p] for p in m) for m in MILLS}
+        " ".join(POINTS[p] for p in m) for m in MILLS
+    }
 
 
 def test_first_moves() -> None:
@@ -81,8 +92,7 @@ def test_placing_needs_an_empty_point_and_no_moving_while_men_in_hand() -> None:
 
 def test_moving_goes_to_a_neighbouring_empty_point_only() -> None:
     state = position("a1 d1 b2 f4", "a7 g7 d6 e4", ply=30)
-    assert moves(state) == {"a1-a4", "d1-g1", "d1-d2", "b2-b4", "b2-d2", "f4-f2", "f4-f6",
-                            "f4-g4"}
+    assert moves(state) == {"a1-a4", "d1-g1", "d1-d2", "b2-b4", "b2-d2", "f4-f2", "f4-f6", "f4-g4"}
     with pytest.raises(IllegalMoveError, match="not neighbours"):
         state.push("a1-g1")
     with pytest.raises(IllegalMoveError, match="no man on"):
@@ -96,10 +106,17 @@ def test_flying_with_exactly_three_men() -> None:
     legal = moves(state)
     # every man to every empty point (24 - 7 occupied); b2-g1 closes a mill with 4 choices
     assert {m.split("x")[0] for m in legal} == {
-        f"{s}-{d}" for s in ("a1", "d1", "b2") for d in POINTS
-        if d not in ("a1", "d1", "b2", "a7", "g7", "d6", "e4")}
+        f"{s}-{d}"
+        for s in ("a1", "d1", "b2")
+        for d in POINTS
+        if d not in ("a1", "d1", "b2", "a7", "g7", "d6", "e4")
+    }
     assert {m for m in legal if m.startswith("b2-g1")} == {
-        "b2-g1xa7", "b2-g1xg7", "b2-g1xd6", "b2-g1xe4"}
+        "b2-g1xa7",
+        "b2-g1xg7",
+        "b2-g1xd6",
+        "b2-g1xe4",
+    }
     no_flying = position("a1 d1 b2", "a7 g7 d6 e4", ply=30, rules="morris:flying=false")
     assert "a1-e5" not in moves(no_flying)
 
@@ -114,7 +131,10 @@ def test_removal_prefers_men_outside_mills() -> None:
 def test_any_man_may_be_taken_when_all_stand_in_mills() -> None:
     state = position("a1 d1 g4 b2", "a7 d7 g7", ply=30)
     assert {m for m in moves(state) if m.startswith("g4-g1")} == {
-        "g4-g1xa7", "g4-g1xd7", "g4-g1xg7"}
+        "g4-g1xa7",
+        "g4-g1xd7",
+        "g4-g1xg7",
+    }
 
 
 def test_nothing_removed_when_the_opponent_has_no_man_on_the_board() -> None:

@@ -82,8 +82,11 @@ def plain_moves(own: int, opp: int) -> list[tuple[int, int]]:
                 continue
             after = own & ~(1 << p) | 1 << q
             if any(m >> q & 1 and after & m == m for m in SIX.mill_masks):
-                safe = [x for x in range(SIX.size) if opp >> x & 1 and not any(
-                    m >> x & 1 and opp & m == m for m in SIX.mill_masks)]
+                safe = [
+                    x
+                    for x in range(SIX.size)
+                    if opp >> x & 1 and not any(m >> x & 1 and opp & m == m for m in SIX.mill_masks)
+                ]
                 victims = safe or [x for x in range(SIX.size) if opp >> x & 1]
                 out.extend((opp & ~(1 << x), after) for x in victims)
             else:
@@ -117,8 +120,7 @@ def test_bellman_equations_and_symmetry_with_flying(nine3: MorrisTable) -> None:
     seen = {1: 0, -1: 0, 0: 0}
     for _ in range(400):
         points = rng.sample(range(24), 6)
-        node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]),
-                rng.randrange(2))
+        node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]), rng.randrange(2))
         value, plies = nine3.lookup(state_of("morris", node))
         kids = []
         for child in children("morris", node):
@@ -169,9 +171,12 @@ def orbits(men: tuple[int, int]) -> int:
     return total // 16
 
 
-def test_solve_command_prints_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str],
-                                    nine3: MorrisTable) -> None:
+def test_solve_command_prints_stats(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    nine3: MorrisTable,
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     assert main(["solve", "morris", "--men", "3", "--stats"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -183,8 +188,9 @@ def test_solve_command_prints_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert main(["solve", "morris", "--men", "2"]) == 2
 
 
-def test_top_level_converts_every_tabled_win(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_top_level_converts_every_tabled_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     rules = Morris.rules("morris")
     table, _ = MorrisSolver(rules, 3).load()
@@ -202,11 +208,14 @@ def test_top_level_converts_every_tabled_win(tmp_path: Path,
     wins = draws = 0
     while wins < 20 or draws < 2:
         points = rng.sample(range(24), 6)
-        state = MorrisState(rules, (sum(1 << p for p in points[:3]),
-                                    sum(1 << p for p in points[3:])), (0, 0), Color.WHITE)
+        state = MorrisState(
+            rules,
+            (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:])),
+            (0, 0),
+            Color.WHITE,
+        )
         value, plies = table.lookup(state)
-        if value == -1 or (value == 1 and (plies < 3 or wins >= 20)) or (value == 0
-                                                                          and draws >= 2):
+        if value == -1 or (value == 1 and (plies < 3 or wins >= 20)) or (value == 0 and draws >= 2):
             continue
         for _ in range(plies if value == 1 else 16):  # drawn: sixteen plies keep the draw
             agent = top if state.turn is Color.WHITE else defence

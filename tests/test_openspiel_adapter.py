@@ -17,8 +17,7 @@ from ludoteca.adapters.openspiel import register  # noqa: E402
 @pytest.mark.parametrize("name", ["morris", "felli", "morelli"])
 def test_random_games_through_openspiel(name: str) -> None:
     game = pyspiel.load_game(register(name))
-    assert game.num_distinct_actions() == {"morris": 15000, "felli": 169,
-                                           "morelli": 28561}[name]
+    assert game.num_distinct_actions() == {"morris": 15000, "felli": 169, "morelli": 28561}[name]
     rng = random.Random(2)
     for _ in range(3):
         state = game.new_initial_state()
@@ -37,9 +36,15 @@ def test_random_games_through_openspiel(name: str) -> None:
             assert returns[int(outcome.winner)] == 1.0
 
 
-@pytest.mark.parametrize(("rules", "actions", "first"), [
-    ("morris-6", 17 * 16 * 17, 16), ("morris-12", 25 * 24 * 25, 24),
-    ("morabaraba", 25 * 24 * 25, 24), ("morris-lasker", 25 * 24 * 25, 24)])
+@pytest.mark.parametrize(
+    ("rules", "actions", "first"),
+    [
+        ("morris-6", 17 * 16 * 17, 16),
+        ("morris-12", 25 * 24 * 25, 24),
+        ("morabaraba", 25 * 24 * 25, 24),
+        ("morris-lasker", 25 * 24 * 25, 24),
+    ],
+)
 def test_morris_family_through_openspiel(rules: str, actions: int, first: int) -> None:
     game = pyspiel.load_game(register("morris"), {"rules": rules})
     assert game.num_distinct_actions() == actions
@@ -58,8 +63,7 @@ def test_morris_family_through_openspiel(rules: str, actions: int, first: int) -
 
 def test_felli_chain_is_one_action_per_leap() -> None:
     code = ".../..././.bb/wb. w 0 10"  # a1xe1xc3xc1 (see the rules tests)
-    game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture",
-                                                 "position": code})
+    game = pyspiel.load_game(register("felli"), {"rules": "felli:multi_capture", "position": code})
     state = game.new_initial_state()
     a1, e1, c3, c1 = 0, 2, 6, 1
     assert a1 * 13 + e1 in state.legal_actions()
@@ -77,8 +81,13 @@ def test_openspiel_mcts_bot_plays_our_games() -> None:
     from open_spiel.python.algorithms import mcts
 
     game = pyspiel.load_game(register("felli"))
-    bot = mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
-                       random_state=np.random.RandomState(1))
+    bot = mcts.MCTSBot(
+        game,
+        2.0,
+        30,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+        random_state=np.random.RandomState(1),
+    )
     state = game.new_initial_state()
     action = bot.step(state)
     assert action in state.legal_actions()

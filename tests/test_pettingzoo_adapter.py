@@ -21,8 +21,9 @@ def test_pettingzoo_api_test(rules: str) -> None:
     api_test(env(rules), num_cycles=300, verbose_progress=False)
 
 
-@pytest.mark.parametrize("rules", ["morris", "morris-6", "morabaraba", "morris-lasker", "felli",
-                                   "morelli-9"])
+@pytest.mark.parametrize(
+    "rules", ["morris", "morris-6", "morabaraba", "morris-lasker", "felli", "morelli-9"]
+)
 def test_random_games_follow_the_engine(rules: str) -> None:
     rng = random.Random(rules)
     for game in range(3):
@@ -35,8 +36,11 @@ def test_random_games_follow_the_engine(rules: str) -> None:
             if done:
                 outcome = shadow.outcome()
                 assert outcome is not None and not truncated
-                expected = 0.0 if outcome.winner is None else (
-                    1.0 if agent == outcome.winner.name.lower() else -1.0)
+                expected = (
+                    0.0
+                    if outcome.winner is None
+                    else (1.0 if agent == outcome.winner.name.lower() else -1.0)
+                )
                 assert reward == expected
                 environment.step(None)
                 continue

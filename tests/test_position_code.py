@@ -28,20 +28,23 @@ def test_code_round_trip_mid_game() -> None:
     assert {str(m) for m in again.legal_moves} == {str(m) for m in state.legal_moves}
 
 
-@pytest.mark.parametrize(("code", "reason"), [
-    ("", "6 fields"),
-    (".../.../.../....../.../.../... w 9 9 0", "6 fields"),
-    (".../.../.../...../.../.../... w 9 9 0 0", "7 rows"),
-    (".../.../.../....../.../.../..X w 9 9 0 0", "unknown board character"),
-    (".../.../.../....../.../.../... x 9 9 0 0", "side to move"),
-    (".../.../.../....../.../.../... w 9 nine 0 0", "must be numbers"),
-    (".../.../.../....../.../.../... w 9 9 -1 0", "negative"),
-    ("WWW/.../.../....../.../.../... w 9 9 0 0", "more than 9"),
-    (".../.../.../....../.../.../... w 8 9 0 1", "impossible hands"),
-    ("W../.../.../....../.../.../... b 8 9 0 3", "ply must be 1"),
-    ("WWW/W../.../....../.../.../BB. w 0 0 0 40", "Black has fewer than three"),
-    ("WWW/W../.../....../.../.../BBB w 0 0 0 12", "at least 18"),
-])
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("", "6 fields"),
+        (".../.../.../....../.../.../... w 9 9 0", "6 fields"),
+        (".../.../.../...../.../.../... w 9 9 0 0", "7 rows"),
+        (".../.../.../....../.../.../..X w 9 9 0 0", "unknown board character"),
+        (".../.../.../....../.../.../... x 9 9 0 0", "side to move"),
+        (".../.../.../....../.../.../... w 9 nine 0 0", "must be numbers"),
+        (".../.../.../....../.../.../... w 9 9 -1 0", "negative"),
+        ("WWW/.../.../....../.../.../... w 9 9 0 0", "more than 9"),
+        (".../.../.../....../.../.../... w 8 9 0 1", "impossible hands"),
+        ("W../.../.../....../.../.../... b 8 9 0 3", "ply must be 1"),
+        ("WWW/W../.../....../.../.../BB. w 0 0 0 40", "Black has fewer than three"),
+        ("WWW/W../.../....../.../.../BBB w 0 0 0 12", "at least 18"),
+    ],
+)
 def test_impossible_codes_are_rejected(code: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
         Morris.from_position_code(code)

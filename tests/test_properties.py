@@ -92,8 +92,9 @@ def test_every_legal_move_parses_from_its_notation(name: str, seed: int, plies: 
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 120))
-def test_a_moves_gesture_and_notation_depend_on_its_code_alone(name: str, seed: int,
-                                                               plies: int) -> None:
+def test_a_moves_gesture_and_notation_depend_on_its_code_alone(
+    name: str, seed: int, plies: int
+) -> None:
     """As State.gesture promises (the server keeps a move's entry across positions)."""
     state = random_walk(name, seed, plies)
     fresh = find_game(name).new(state.rules, seed=0)

@@ -81,22 +81,28 @@ def test_resignation_is_kept() -> None:
     assert again.result == "0-1" and again.termination is Termination.RESIGNATION
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ('[White "x"]\n\n1. d6 *', "Game"),
-    ('[Game "chess"]\n\n1. e4 *', "unknown game"),
-    ('[Game "morris"]\n[Rules "morris:fly"]\n\n*', "unknown setting"),
-    ('[Game "morris"]\n\n1. d6 d6 *', r"ply 2 \(d6\).*occupied"),
-    ('[Game "morris"]\n\n1. a1 b6 2. d1 d6 3. g1 *', r"ply 5 \(g1\).*closes a mill"),
-    ('[Game "morris"]\n\n1. d6 e9 *', r"ply 2 \(e9\).*not a Morris move"),
-    ('[Game "morris"]\n[Result "1-0"]\n\n1. d6 0-1', "Result tag 1-0 but movetext ends 0-1"),
-    ('[Game "morris"]\n\n1. d6 * d2', "after the result"),
-    ('[Game "morris"]\n\n1. d6 {open *', "unbalanced"),
-    ('[Game "morris"\n\n1. d6 *', "malformed tag"),
-    ('[Game "morris"]\n[Position "junk"]\n\n*', "6 fields"),
-    ('[Game "morris"]\n[Termination "checkmate"]\n\n*', "unknown termination"),
-    ('[Game "morris"]\n[Position "W.W/.W./.../....../.../.../BBB w 0 0 0 40"]\n'
-     '[Result "0-1"]\n\n21. d6-d7xg1 0-1', "says 0-1 but"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('[White "x"]\n\n1. d6 *', "Game"),
+        ('[Game "chess"]\n\n1. e4 *', "unknown game"),
+        ('[Game "morris"]\n[Rules "morris:fly"]\n\n*', "unknown setting"),
+        ('[Game "morris"]\n\n1. d6 d6 *', r"ply 2 \(d6\).*occupied"),
+        ('[Game "morris"]\n\n1. a1 b6 2. d1 d6 3. g1 *', r"ply 5 \(g1\).*closes a mill"),
+        ('[Game "morris"]\n\n1. d6 e9 *', r"ply 2 \(e9\).*not a Morris move"),
+        ('[Game "morris"]\n[Result "1-0"]\n\n1. d6 0-1', "Result tag 1-0 but movetext ends 0-1"),
+        ('[Game "morris"]\n\n1. d6 * d2', "after the result"),
+        ('[Game "morris"]\n\n1. d6 {open *', "unbalanced"),
+        ('[Game "morris"\n\n1. d6 *', "malformed tag"),
+        ('[Game "morris"]\n[Position "junk"]\n\n*', "6 fields"),
+        ('[Game "morris"]\n[Termination "checkmate"]\n\n*', "unknown termination"),
+        (
+            '[Game "morris"]\n[Position "W.W/.W./.../....../.../.../BBB w 0 0 0 40"]\n'
+            '[Result "0-1"]\n\n21. d6-d7xg1 0-1',
+            "says 0-1 but",
+        ),
+    ],
+)
 def test_bad_records(text: str, reason: str) -> None:
     with pytest.raises(InvalidRecordError, match=reason):
         record.loads(text)
@@ -108,12 +114,15 @@ def test_several_games_stream() -> None:
     assert [len(g.moves) for g in games] == [5, 5]
 
 
-@pytest.mark.parametrize(("text", "line"), [
-    ('[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n3. d6 d1 4. b4 zz9\n', 5),
-    ('[Game "morris"]\n\n1. d7 {a comment\nover two lines} a1\n2. d7 *\n', 5),
-    ('[Game "morris"]\n[Bad tag\n\n1. d7 *\n', 2),
-    ('\n\n[Game "morris"]\n\n1. d7 a1 2. g7 *\n\n[Game "morris"]\n\n1. d7 d7 *\n', 9),
-])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n3. d6 d1 4. b4 zz9\n', 5),
+        ('[Game "morris"]\n\n1. d7 {a comment\nover two lines} a1\n2. d7 *\n', 5),
+        ('[Game "morris"]\n[Bad tag\n\n1. d7 *\n', 2),
+        ('\n\n[Game "morris"]\n\n1. d7 a1 2. g7 *\n\n[Game "morris"]\n\n1. d7 d7 *\n', 9),
+    ],
+)
 def test_an_error_names_the_line_at_fault(text: str, line: int) -> None:
     with pytest.raises(InvalidRecordError, match=rf"^line {line}:"):
         list(record.read_games(io.StringIO(text)))

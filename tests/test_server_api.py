@@ -31,8 +31,11 @@ def url(path: Path) -> str:
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     """The app on a fresh database: a SQLite file, or a PostgreSQL database of the session's
     throw-away cluster."""
-    address = url(tmp_path) if request.param == "sqlite" else database(
-        request.getfixturevalue("postgres_port"), f"a{secrets.token_hex(6)}")
+    address = (
+        url(tmp_path)
+        if request.param == "sqlite"
+        else database(request.getfixturevalue("postgres_port"), f"a{secrets.token_hex(6)}")
+    )
     with TestClient(create_app(address, workers=1, warm=False)) as test_client:
         yield test_client
 
@@ -101,15 +104,20 @@ def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> No
     games = {g["name"]: g for g in client.get("/api/catalogue").json()}
     assert set(games) == {"morris", "felli", "morelli"}
     rule_sets = {r["name"]: r for g in games.values() for r in g["rule_sets"]}
-    assert {"morris-6", "morris-12", "morabaraba", "morris-lasker", "felli-mullah",
-            "morelli-9"} < set(rule_sets)
+    assert {
+        "morris-6",
+        "morris-12",
+        "morabaraba",
+        "morris-lasker",
+        "felli-mullah",
+        "morelli-9",
+    } < set(rule_sets)
     for name in ["morris", "felli", "morelli"]:
         ratings = [level["rating"] for level in rule_sets[name]["levels"]]
         assert len(ratings) >= 5 and ratings == sorted(ratings)
     for rules in rule_sets.values():
         assert len(rules["pieces"]) == len(rules["board"]["points"])
-        assert rules["levels"] == client.get(
-            "/api/levels", params={"game": rules["name"]}).json()
+        assert rules["levels"] == client.get("/api/levels", params={"game": rules["name"]}).json()
     assert all(g["summary"] for g in games.values())
     assert rule_sets["morelli"]["board"]["cells"] and not rule_sets["morris"]["board"]["cells"]
     assert len(rule_sets["morelli-9"]["board"]["points"]) == 81
@@ -119,8 +127,9 @@ def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> No
     assert "perfect" not in rule_sets["felli-mullah"]["levels"][-1]["description"]
     mullah = client.get("/api/levels", params={"game": "felli", "rules": "felli:mullah"})
     assert "perfect" not in mullah.json()[-1]["description"]
-    assert client.get("/api/levels", params={"game": "felli", "rules": "felli:x"}).status_code \
-        == 400
+    assert (
+        client.get("/api/levels", params={"game": "felli", "rules": "felli:x"}).status_code == 400
+    )
 
 
 def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
@@ -145,7 +154,9 @@ def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
     act(client, game_id, token, type="move", move="g4", ply=3)
     state = act(client, game_id, token, type="move", move="g7xg1", ply=4).json()
     assert [(k, state["board"]["points"][p]) for k, p in state["last"]] == [
-        ("to", "g7"), ("take", "g1")]
+        ("to", "g7"),
+        ("take", "g1"),
+    ]
     names = state["board"]["points"]
     placed = {names[i]: t for i, t in enumerate(state["pieces"]) if t}
     assert placed == {"a7": "w", "d7": "w", "g7": "w", "g4": "b"}
@@ -175,8 +186,11 @@ def test_seats_are_guarded(client: TestClient) -> None:
 def test_malformed_requests_get_clear_errors(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     token = tokens["white"]
-    bad = client.post(f"/api/games/{game_id}/actions", content=b"{not json",
-                      headers={"Content-Type": "application/json"})
+    bad = client.post(
+        f"/api/games/{game_id}/actions",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
     assert bad.status_code == 400 and "error" in bad.json()
     assert client.post("/api/games", json={"game": "chess"}).json()["error"].startswith("unknown")
     answer = client.post("/api/games", json={"game": "morris", "opponent": "alien"})
@@ -187,8 +201,11 @@ def test_malformed_requests_get_clear_errors(client: TestClient) -> None:
     assert client.get("/api/games/no-such-game").status_code == 404
     assert act(client, game_id, token, type="teleport").status_code == 400
     assert act(client, game_id, token, type="move", move="a7").status_code == 400  # no ply
-    huge = client.post(f"/api/games/{game_id}/actions", content=b"x" * 300_000,
-                       headers={"Content-Type": "application/json"})
+    huge = client.post(
+        f"/api/games/{game_id}/actions",
+        content=b"x" * 300_000,
+        headers={"Content-Type": "application/json"},
+    )
     assert huge.status_code == 413
     assert view(client, game_id)["ply"] == 0
 
@@ -198,8 +215,11 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
     black = tokens["black"]
     white = client.post(f"/api/games/{game_id}/join").json()["token"]
     path = f"/ws/games/{game_id}"
-    with client.websocket_connect(path) as ws_white, client.websocket_connect(path) as ws_black, \
-            client.websocket_connect(path) as ws_watch:
+    with (
+        client.websocket_connect(path) as ws_white,
+        client.websocket_connect(path) as ws_black,
+        client.websocket_connect(path) as ws_watch,
+    ):
         for ws, token in ((ws_white, white), (ws_black, black), (ws_watch, None)):
             ws.send_json({"type": "hello", "token": token})
         seen = {}
@@ -300,14 +320,19 @@ def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
 
 
 def test_felli_chain_and_resignation(client: TestClient) -> None:
-    game_id, tokens = new(client, game="felli", rules="felli:multi_capture",
-                          opponent="hotseat", position=FELLI_TRIPLE)
+    game_id, tokens = new(
+        client, game="felli", rules="felli:multi_capture", opponent="hotseat", position=FELLI_TRIPLE
+    )
     token = tokens["white"]
     state = view(client, game_id, token)
     chain = next(m for m in map(legal_move, state["legal"]) if m["n"] == "a1xc3xe5xa5")
     names = state["board"]["points"]
     assert [(k, names[p]) for k, p in chain["g"]] == [
-        ("from", "a1"), ("to", "c3"), ("to", "e5"), ("to", "a5")]
+        ("from", "a1"),
+        ("to", "c3"),
+        ("to", "e5"),
+        ("to", "a5"),
+    ]
     assert sorted(names[p] for p in chain["x"]) == ["b2", "c5", "d4"]
     state = act(client, game_id, token, type="move", move="a1xc3xe5xa5", ply=0).json()
     assert state["status"] == "over" and state["outcome"]["result"] == "1-0"
@@ -319,8 +344,9 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
 
 def test_finished_games_are_reviewed(tmp_path: Path) -> None:
     # a depth limit, not the default time limit, so that a busy machine finds the same mistakes
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False,
-                               review_limit=Limit(depth=3))) as client:
+    with TestClient(
+        create_app(url(tmp_path), workers=1, warm=False, review_limit=Limit(depth=3))
+    ) as client:
         check_review(client)
 
 
@@ -390,8 +416,10 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         hot, tokens = new(client, game="felli", opponent="hotseat")
         for ply, move in enumerate(["b2-c3", "d4xb2"]):
-            assert act(client, hot, tokens["white"], type="move", move=move,
-                       ply=ply).status_code == 200
+            assert (
+                act(client, hot, tokens["white"], type="move", move=move, ply=ply).status_code
+                == 200
+            )
         # the computer (White) is to move when the server stops
         computer, _ = new(client, game="morris", opponent="computer", level=1, colour="black")
     with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
@@ -417,12 +445,19 @@ def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
         config.set_main_option("script_location", str(MIGRATIONS))
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")
-        connection.execute(text(
-            "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
-            "created, updated) VALUES ('old', 'morris', 'morris', 'hotseat', 'human', 'human', "
-            "'live', 1, '*', '2026-01-01', '2026-01-01')"))
-        connection.execute(text(
-            "INSERT INTO moves (game_id, ply, move, played) VALUES ('old', 0, 'd6', '2026-01-01')"))
+        connection.execute(
+            text(
+                "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
+                "created, updated) VALUES ('old', 'morris', 'morris', 'hotseat', 'human', 'human', "
+                "'live', 1, '*', '2026-01-01', '2026-01-01')"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO moves (game_id, ply, move, played)"
+                " VALUES ('old', 0, 'd6', '2026-01-01')"
+            )
+        )
     engine.dispose()
 
     async def read() -> tuple[str | None, list[str]]:
@@ -438,8 +473,12 @@ def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
 
 def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) -> None:
     assert client.post("/api/games", json={"game": "morris", "clock": "5+0"}).status_code == 400
-    assert client.post("/api/games", json={"game": "morris", "opponent": "hotseat",
-                                           "clock": "5 minutes"}).status_code == 400
+    assert (
+        client.post(
+            "/api/games", json={"game": "morris", "opponent": "hotseat", "clock": "5 minutes"}
+        ).status_code
+        == 400
+    )
     started = time.monotonic()
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+2")
     token = tokens["white"]
@@ -498,8 +537,9 @@ def test_a_waiting_game_can_be_cancelled_by_its_creator(client: TestClient) -> N
 
 
 def test_display_names(client: TestClient) -> None:
-    game_id, tokens = new(client, game="felli", opponent="online", colour="white",
-                          name="  Ada   L. ")
+    game_id, tokens = new(
+        client, game="felli", opponent="online", colour="white", name="  Ada   L. "
+    )
     lobby = {g["id"]: g for g in client.get("/api/lobby").json()["open"]}
     assert lobby[game_id]["white_name"] == "Ada L." and lobby[game_id]["black_name"] is None
     assert view(client, game_id)["players"]["black"]["label"] == "(free seat)"
@@ -540,9 +580,13 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
         waiting, _ = new(client, game="felli", opponent="online")
         kept, _ = new(client, game="felli", opponent="online")
         with sqlite3.connect(tmp_path / "games.db") as db:
+
             def age(game_id: str, hours: float) -> None:
-                db.execute("UPDATE games SET updated = datetime(updated, ?) WHERE id = ?",
-                           (f"-{hours} hours", game_id))
+                db.execute(
+                    "UPDATE games SET updated = datetime(updated, ?) WHERE id = ?",
+                    (f"-{hours} hours", game_id),
+                )
+
             age(computer, 2)
             age(fresh, 0.5)
             age(hotseat, 5)  # not a day yet
@@ -576,13 +620,21 @@ def test_the_move_list_annotates_conversions_and_a_king(client: TestClient) -> N
     code = next(c for c in state.legal_codes() if state.is_tactical(c))
     expected = state.move_label(code)
     child = state.child(state.move_of(code))
-    converted = sum(a != b and bool(a) and bool(b) and not a.startswith("k")
-                    for a, b in zip(state.pieces(), child.pieces(), strict=True))
+    converted = sum(
+        a != b and bool(a) and bool(b) and not a.startswith("k")
+        for a, b in zip(state.pieces(), child.pieces(), strict=True)
+    )
     assert converted and expected.startswith(f"{state.move_of(code)}x{converted}")
-    game_id, tokens = new(client, game="morelli", rules="morelli-9", opponent="hotseat",
-                          position=state.position_code())
-    answer = act(client, game_id, tokens["white"], type="move", move=str(state.move_of(code)),
-                 ply=0).json()
+    game_id, tokens = new(
+        client,
+        game="morelli",
+        rules="morelli-9",
+        opponent="hotseat",
+        position=state.position_code(),
+    )
+    answer = act(
+        client, game_id, tokens["white"], type="move", move=str(state.move_of(code)), ply=0
+    ).json()
     assert answer["moves"] == [expected]
     assert act(client, game_id, tokens["white"], type="undo").json()["moves"] == []
 
@@ -600,8 +652,12 @@ def test_the_lobby_offers_each_option_once_and_in_words(client: TestClient) -> N
     catalogue = {g["name"]: g for g in client.get("/api/catalogue").json()}
     felli = {r["name"]: r for r in catalogue["felli"]["rule_sets"]}
     assert "mullah" not in felli["felli"]["settings"]  # the felli-mullah rule set is the way
-    assert set(felli["felli"]["settings"]) == {"forced_capture", "multi_capture", "repetition",
-                                               "move_rule"}
+    assert set(felli["felli"]["settings"]) == {
+        "forced_capture",
+        "multi_capture",
+        "repetition",
+        "move_rule",
+    }
     assert felli["felli"]["options"]["forced_capture"].startswith("Capturing is compulsory")
     morris = {r["name"]: r for r in catalogue["morris"]["rule_sets"]}
     assert "plies" in morris["morris"]["options"]["move_rule"]

@@ -25,8 +25,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 
 
 @pytest.fixture(scope="module")
-def pair(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[Server, Server]]:
+def pair(
+    postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
     """Two server processes and a worker for the module's tests (the last one kills the first
     server)."""
     folder = tmp_path_factory.mktemp("cluster")
@@ -58,8 +59,10 @@ def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, S
     made = first.call("/api/games", {"game": "morris", "opponent": "online", "colour": "white"})
     game_id, ann = made["id"], made["tokens"]["white"]
     bob = second.call(f"/api/games/{game_id}/join", {})["token"]
-    with connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws_bob, \
-            connect(f"ws://127.0.0.1:{first.port}/ws/games/{game_id}") as ws_ann:
+    with (
+        connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws_bob,
+        connect(f"ws://127.0.0.1:{first.port}/ws/games/{game_id}") as ws_ann,
+    ):
         ws_bob.send(json.dumps({"type": "hello", "token": bob}))
         assert json.loads(ws_bob.recv(timeout=10))["type"] == "state"
         ws_ann.send(json.dumps({"type": "hello", "token": ann}))
@@ -78,8 +81,13 @@ def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, S
 
 def games_in_memory(server: Server) -> float:
     text = urllib.request.urlopen(server.base + "/metrics", timeout=10).read().decode()
-    return float(next(line.split()[1] for line in text.splitlines()
-                      if line.startswith("ludoteca_games_in_memory ")))
+    return float(
+        next(
+            line.split()[1]
+            for line in text.splitlines()
+            if line.startswith("ludoteca_games_in_memory ")
+        )
+    )
 
 
 def test_a_process_lets_go_of_a_game_played_elsewhere(pair: tuple[Server, Server]) -> None:
@@ -101,35 +109,45 @@ def test_a_process_lets_go_of_a_game_played_elsewhere(pair: tuple[Server, Server
     assert len(first.call(f"/api/games/{game_id}")["moves"]) == 1  # read back when asked
 
 
-def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server, Server]
-                                                            ) -> None:
+def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server, Server]) -> None:
     first, second = pair
     # a game between people with a 24-second clock, all of it through the first process (which
     # so holds its lease): after White's first move (not timed) Black's clock runs
-    timed = first.call("/api/games", {"game": "morris", "opponent": "online",
-                                      "colour": "white", "clock": "0.4+0"})
+    timed = first.call(
+        "/api/games", {"game": "morris", "opponent": "online", "colour": "white", "clock": "0.4+0"}
+    )
     first.call(f"/api/games/{timed['id']}/join", {})
-    first.call(f"/api/games/{timed['id']}/actions",
-               {"token": timed["tokens"]["white"], "type": "move", "move": "d6", "ply": 0})
+    first.call(
+        f"/api/games/{timed['id']}/actions",
+        {"token": timed["tokens"]["white"], "type": "move", "move": "d6", "ply": 0},
+    )
     # a game played over a websocket on the first process, every move acknowledged
     played = first.call("/api/games", {"game": "felli", "opponent": "hotseat"})
     ws_game, ws_token = played["id"], played["tokens"]["white"]
     acknowledged = play_over_websocket(first, ws_game, ws_token, [], 6)
-    made = first.call("/api/games", {"game": "morris", "opponent": "computer", "level": 1,
-                                     "colour": "white"})
+    made = first.call(
+        "/api/games", {"game": "morris", "opponent": "computer", "level": 1, "colour": "white"}
+    )
     game_id, token = made["id"], made["tokens"]["white"]
     # the first process plays the computer's replies while it lives
-    state = first.call(f"/api/games/{game_id}/actions",
-                       {"token": token, "type": "move", "move": "d6", "ply": 0})
+    state = first.call(
+        f"/api/games/{game_id}/actions", {"token": token, "type": "move", "move": "d6", "ply": 0}
+    )
     deadline = time.monotonic() + 60
     while len(state["moves"]) < 2:
         assert time.monotonic() < deadline
         time.sleep(0.1)
         state = first.call(f"/api/games/{game_id}")
     # kill it right after the next move: the computer's turn is its duty, and it is gone
-    first.call(f"/api/games/{game_id}/actions",
-               {"token": token, "type": "move", "move": "d2" if "d2" not in state["moves"]
-                else "b4", "ply": 2})
+    first.call(
+        f"/api/games/{game_id}/actions",
+        {
+            "token": token,
+            "type": "move",
+            "move": "d2" if "d2" not in state["moves"] else "b4",
+            "ply": 2,
+        },
+    )
     first.process.send_signal(signal.SIGKILL)
     first.process.wait(10)
     # the second process takes the lease over once it runs out and plays the move, once
@@ -155,8 +173,9 @@ def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server,
     play_over_websocket(second, ws_game, ws_token, acknowledged, 2)
 
 
-def play_over_websocket(server: Server, game_id: str, token: str, before: list[str],
-                        moves: int) -> list[str]:
+def play_over_websocket(
+    server: Server, game_id: str, token: str, before: list[str], moves: int
+) -> list[str]:
     """Connect to ``server`` as ``token``'s player, check that the game's moves are ``before``,
     play ``moves`` more (the first legal move each time), each acknowledged by its update, and
     return the moves played in all."""

@@ -70,11 +70,16 @@ def acting(client: TestClient, person: Person | None) -> Iterator[dict[str, str]
     client.cookies.clear()
 
 
-def sign_up(client: TestClient, name: str, password: str = "correct horse",
-            claims: list[dict[str, str]] | None = None) -> Person:
+def sign_up(
+    client: TestClient,
+    name: str,
+    password: str = "correct horse",
+    claims: list[dict[str, str]] | None = None,
+) -> Person:
     client.cookies.clear()
-    answer = client.post("/api/signup", json={"name": name, "password": password,
-                                              "claims": claims or []})
+    answer = client.post(
+        "/api/signup", json={"name": name, "password": password, "claims": claims or []}
+    )
     assert answer.status_code == 201, answer.text
     cookie = answer.cookies.get(COOKIE)
     assert cookie
@@ -93,8 +98,7 @@ def test_accounts_and_sessions(client: TestClient, caplog: pytest.LogCaptureFixt
     with acting(client, ann):
         assert client.get("/api/me").json() == {"name": "Ann", "csrf": ann.csrf}
     # the name is taken whatever its case; the password is never stored or logged in clear
-    assert client.post("/api/signup", json={"name": "ann", "password": "x" * 8}).status_code \
-        == 409
+    assert client.post("/api/signup", json={"name": "ann", "password": "x" * 8}).status_code == 409
     rows = query(client, "SELECT * FROM users") + query(client, "SELECT * FROM sessions")
     assert rows[0][3].startswith("$argon2id$")  # users.password
     assert not any("s3cret-pass" in str(value) for row in rows for value in row)
@@ -103,8 +107,9 @@ def test_accounts_and_sessions(client: TestClient, caplog: pytest.LogCaptureFixt
     with acting(client, ann) as csrf:
         assert client.post("/api/logout", headers=csrf).status_code == 200
         assert client.get("/api/me").json()["name"] is None  # the session is gone
-    assert client.post("/api/login", json={"name": "ann", "password": "nope-nope"}
-                       ).status_code == 401
+    assert (
+        client.post("/api/login", json={"name": "ann", "password": "nope-nope"}).status_code == 401
+    )
     answer = client.post("/api/login", json={"name": "ANN", "password": "s3cret-pass"})
     assert answer.status_code == 200 and answer.json()["name"] == "Ann"
     ann = Person("Ann", "s3cret-pass", answer.cookies[COOKIE], answer.json()["csrf"])
@@ -113,21 +118,43 @@ def test_accounts_and_sessions(client: TestClient, caplog: pytest.LogCaptureFixt
     elsewhere = Person("Ann", "", other.cookies[COOKIE], other.json()["csrf"])
     # a password change asks for the old one and ends the other sessions
     with acting(client, ann) as csrf:
-        assert client.post("/api/password", headers=csrf,
-                           json={"old": "wrong-one", "new": "n3w-password"}).status_code == 403
-        assert client.post("/api/password", headers=csrf,
-                           json={"old": "s3cret-pass", "new": "n3w-password"}).status_code \
+        assert (
+            client.post(
+                "/api/password", headers=csrf, json={"old": "wrong-one", "new": "n3w-password"}
+            ).status_code
+            == 403
+        )
+        assert (
+            client.post(
+                "/api/password", headers=csrf, json={"old": "s3cret-pass", "new": "n3w-password"}
+            ).status_code
             == 200
+        )
         assert client.get("/api/me").json()["name"] == "Ann"
     with acting(client, elsewhere):
         assert client.get("/api/me").json()["name"] is None
-    assert client.post("/api/login", json={"name": "Ann", "password": "n3w-password"}
-                       ).status_code == 200
+    assert (
+        client.post("/api/login", json={"name": "Ann", "password": "n3w-password"}).status_code
+        == 200
+    )
 
 
-@pytest.mark.parametrize("name", [
-    "ab", "a" * 21, "1abc", "ad min", "<script>", "ann\u202e", "émile", "admin", "Root",
-    "computer", "a.b"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ab",
+        "a" * 21,
+        "1abc",
+        "ad min",
+        "<script>",
+        "ann\u202e",
+        "émile",
+        "admin",
+        "Root",
+        "computer",
+        "a.b",
+    ],
+)
 def test_usernames_are_checked(client: TestClient, name: str) -> None:
     answer = client.post("/api/signup", json={"name": name, "password": "long enough"})
     assert answer.status_code == 400, name
@@ -136,15 +163,19 @@ def test_usernames_are_checked(client: TestClient, name: str) -> None:
 
 def test_passwords_are_checked(client: TestClient) -> None:
     for password in ("short", "x" * 129):
-        assert client.post("/api/signup", json={"name": "Bea", "password": password}
-                           ).status_code == 400
+        assert (
+            client.post("/api/signup", json={"name": "Bea", "password": password}).status_code
+            == 400
+        )
 
 
 def test_sign_in_is_throttled(client: TestClient) -> None:
     sign_up(client, "Cleo", "the right one")
     for _ in range(5):
-        assert client.post("/api/login", json={"name": "Cleo", "password": "guess-guess"}
-                           ).status_code == 401
+        assert (
+            client.post("/api/login", json={"name": "Cleo", "password": "guess-guess"}).status_code
+            == 401
+        )
     # now even the right password waits: the name is throttled
     answer = client.post("/api/login", json={"name": "cleo", "password": "the right one"})
     assert answer.status_code == 429
@@ -155,12 +186,18 @@ def test_a_cookie_request_needs_the_csrf_token(client: TestClient) -> None:
     body = {"game": "morris", "opponent": "hotseat"}
     with acting(client, ann) as csrf:
         assert client.post("/api/games", json=body).status_code == 403
-        assert client.post("/api/games", json=body,
-                           headers={"X-CSRF-Token": "forged"}).status_code == 403
+        assert (
+            client.post("/api/games", json=body, headers={"X-CSRF-Token": "forged"}).status_code
+            == 403
+        )
         assert client.post("/api/logout").status_code == 403
         assert client.get("/api/me").json()["name"] == "Ann"  # nothing changed
-        assert client.post("/api/games", json=body,
-                           headers={**csrf, "Origin": "https://evil.example"}).status_code == 403
+        assert (
+            client.post(
+                "/api/games", json=body, headers={**csrf, "Origin": "https://evil.example"}
+            ).status_code
+            == 403
+        )
         assert client.post("/api/games", json=body, headers=csrf).status_code == 201
     assert client.get("/api/lobby").status_code == 200
 
@@ -179,22 +216,34 @@ def test_a_rated_game_settles_both_ratings(client: TestClient) -> None:
     seek = post_seek(client, ann, rules="morris", clock="5+0", rated=True, colour="white")
     offered = client.get("/api/seeks").json()
     assert [(s["id"], s["player"], s["rating"], s["rated"]) for s in offered] == [
-        (seek, "Ann", 1500, True)]
+        (seek, "Ann", 1500, True)
+    ]
     with acting(client, bob) as csrf:
         assert client.post(f"/api/seeks/{seek}/accept", headers=csrf).status_code == 201
     with acting(client, ann) as csrf:
         # Ann's lobby learns the game from her seek
-        game_id = next(s["game_id"] for s in client.get("/api/seeks/mine").json()
-                       if s["id"] == seek)
+        game_id = next(
+            s["game_id"] for s in client.get("/api/seeks/mine").json() if s["id"] == seek
+        )
         assert game_id
         view = client.get(f"/api/games/{game_id}").json()  # her seat is her account's
         assert view["you"] == ["white"] and view["rated"] and view["status"] == "live"
-        assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
-                           json={"type": "move", "move": "d6", "ply": 0}).status_code == 200
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions",
+                headers=csrf,
+                json={"type": "move", "move": "d6", "ply": 0},
+            ).status_code
+            == 200
+        )
     with acting(client, bob) as csrf:
         assert client.get(f"/api/games/{game_id}").json()["you"] == ["black"]
-        assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
-                           json={"type": "resign"}).status_code == 200
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", headers=csrf, json={"type": "resign"}
+            ).status_code
+            == 200
+        )
     # both ratings moved as Glicko-2 says (a second implementation), in the game's category
     win = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 1.0)])
     loss = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 0.0)])
@@ -216,31 +265,43 @@ def test_a_rated_game_settles_both_ratings(client: TestClient) -> None:
     # the finished games list finds it; the record names both players
     found = client.get("/api/finished", params={"player": "bob", "result": "1-0"}).json()
     assert [g["id"] for g in found["games"]] == [game_id]
-    assert client.get("/api/finished", params={"player": "bob", "result": "0-1"}
-                      ).json()["games"] == []
+    assert (
+        client.get("/api/finished", params={"player": "bob", "result": "0-1"}).json()["games"] == []
+    )
     record = client.get(f"/api/games/{game_id}/record").text
     assert '[White "Ann"]' in record and '[Black "Bob"]' in record
     # provisional ratings stay off the leaderboard
-    assert client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}
-                      ).json() == []
+    assert (
+        client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json() == []
+    )
 
 
 def test_quick_pairing_matches_compatible_seeks(client: TestClient) -> None:
     ann, bob, cleo = sign_up(client, "Ann"), sign_up(client, "Bob"), sign_up(client, "Cleo")
     with acting(client, ann) as csrf:
-        first = client.post("/api/seeks/quick", headers=csrf,
-                            json={"game": "felli", "clock": "10+0"}).json()
+        first = client.post(
+            "/api/seeks/quick", headers=csrf, json={"game": "felli", "clock": "10+0"}
+        ).json()
         assert set(first) == {"seek"}
         client.get("/api/seeks/mine")
     with acting(client, cleo) as csrf:  # another clock: no match, a seek of her own
-        assert set(client.post("/api/seeks/quick", headers=csrf,
-                               json={"game": "felli", "clock": "5+0"}).json()) == {"seek"}
+        assert set(
+            client.post(
+                "/api/seeks/quick", headers=csrf, json={"game": "felli", "clock": "5+0"}
+            ).json()
+        ) == {"seek"}
     with acting(client, bob) as csrf:  # out of Bob's range: no match
-        assert set(client.post("/api/seeks/quick", headers=csrf, json={
-            "game": "felli", "clock": "10+0", "min_rating": 1600}).json()) == {"seek"}
+        assert set(
+            client.post(
+                "/api/seeks/quick",
+                headers=csrf,
+                json={"game": "felli", "clock": "10+0", "min_rating": 1600},
+            ).json()
+        ) == {"seek"}
     with acting(client, bob) as csrf:
-        paired = client.post("/api/seeks/quick", headers=csrf,
-                             json={"game": "felli", "clock": "10+0"}).json()
+        paired = client.post(
+            "/api/seeks/quick", headers=csrf, json={"game": "felli", "clock": "10+0"}
+        ).json()
         assert set(paired) == {"game"}
         assert client.get(f"/api/games/{paired['game']}").json()["status"] == "live"
     with acting(client, ann):
@@ -250,22 +311,30 @@ def test_quick_pairing_matches_compatible_seeks(client: TestClient) -> None:
 def test_one_account_cannot_act_for_another(client: TestClient) -> None:
     ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
     with acting(client, ann) as csrf:
-        answer = client.post("/api/games", headers=csrf,
-                             json={"game": "morris", "opponent": "online", "rated": True})
+        answer = client.post(
+            "/api/games", headers=csrf, json={"game": "morris", "opponent": "online", "rated": True}
+        )
         game_id = answer.json()["id"]
     seek = post_seek(client, ann, rules="morris")
     with acting(client, bob) as csrf:
         # Bob holds no seat of Ann's waiting game: he cannot move, resign or cancel it
         view = client.get(f"/api/games/{game_id}").json()
         assert view["you"] == [] and view["legal"] == []
-        for intent in ({"type": "move", "move": "d6", "ply": 0}, {"type": "cancel"},
-                       {"type": "resign"}):
-            assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
-                               json=intent).status_code == 403
+        for intent in (
+            {"type": "move", "move": "d6", "ply": 0},
+            {"type": "cancel"},
+            {"type": "resign"},
+        ):
+            assert (
+                client.post(f"/api/games/{game_id}/actions", headers=csrf, json=intent).status_code
+                == 403
+            )
         assert client.delete(f"/api/seeks/{seek}", headers=csrf).status_code == 404
         # Ann's CSRF token is no use with Bob's cookie
-        assert client.post(f"/api/seeks/{seek}/accept",
-                           headers={"X-CSRF-Token": ann.csrf}).status_code == 403
+        assert (
+            client.post(f"/api/seeks/{seek}/accept", headers={"X-CSRF-Token": ann.csrf}).status_code
+            == 403
+        )
     with acting(client, ann) as csrf:
         assert client.post(f"/api/seeks/{seek}/accept", headers=csrf).status_code == 403
         assert client.post(f"/api/games/{game_id}/join", headers=csrf).status_code == 409
@@ -274,21 +343,35 @@ def test_one_account_cannot_act_for_another(client: TestClient) -> None:
     # signed out, the account's seats are out of reach
     assert client.get(f"/api/games/{game_id}").json()["you"] == []
     for path in ("/api/seeks", "/api/password", "/api/logout"):
-        assert client.post(path, json={"game": "morris", "old": "a" * 8, "new": "b" * 8}
-                           ).status_code == 401
+        assert (
+            client.post(path, json={"game": "morris", "old": "a" * 8, "new": "b" * 8}).status_code
+            == 401
+        )
 
 
 def test_a_guest_keeps_the_games_of_the_browser_on_signing_up(client: TestClient) -> None:
     answer = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"})
     game_id, token = answer.json()["id"], answer.json()["tokens"]["white"]
     forged = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"}).json()
-    dana = sign_up(client, "Dana", claims=[{"game": game_id, "token": token},
-                                           {"game": forged["id"], "token": "not-its-token"}])
+    dana = sign_up(
+        client,
+        "Dana",
+        claims=[
+            {"game": game_id, "token": token},
+            {"game": forged["id"], "token": "not-its-token"},
+        ],
+    )
     with acting(client, dana) as csrf:  # another device: the account alone holds the seats
         assert client.get(f"/api/games/{game_id}").json()["you"] == ["black", "white"]
         assert client.get(f"/api/games/{forged['id']}").json()["you"] == []
-        assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
-                           json={"type": "move", "move": "d6", "ply": 0}).status_code == 200
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions",
+                headers=csrf,
+                json={"type": "move", "move": "d6", "ply": 0},
+            ).status_code
+            == 200
+        )
     assert [g["id"] for g in client.get("/api/players/Dana").json()["games"]] == [game_id]
 
 
@@ -307,8 +390,7 @@ def test_chat_reaches_its_room_only(client: TestClient) -> None:
                 for ws in (ws_ann, ws_bob, ws_eve):
                     ws.send_json({"type": "hello"})
                     assert ws.receive_json()["type"] == "state"
-                ws_ann.send_json({"type": "chat", "room": "players",
-                                  "text": "<b>good luck</b>  "})
+                ws_ann.send_json({"type": "chat", "room": "players", "text": "<b>good luck</b>  "})
                 said = next_of(ws_bob, "chat")
                 assert said["name"] == "Ann" and said["text"] == "<b>good luck</b>"
                 assert next_of(ws_ann, "chat")["text"] == "<b>good luck</b>"
@@ -347,15 +429,19 @@ def next_of(ws: Any, kind: str, also: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
-def test_the_community_migration_goes_down_and_up(request: pytest.FixtureRequest, kind: str,
-                                                  tmp_path: Path) -> None:
+def test_the_community_migration_goes_down_and_up(
+    request: pytest.FixtureRequest, kind: str, tmp_path: Path
+) -> None:
     from alembic import command
     from alembic.config import Config
 
     from ludoteca.server.store import MIGRATIONS, Store
 
-    address = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}" if kind == "sqlite" else database(
-        request.getfixturevalue("postgres_port"), f"m{secrets.token_hex(6)}")
+    address = (
+        f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+        if kind == "sqlite"
+        else database(request.getfixturevalue("postgres_port"), f"m{secrets.token_hex(6)}")
+    )
 
     def migrate(target: str) -> Any:
         def work(connection: Any) -> None:
@@ -363,6 +449,7 @@ def test_the_community_migration_goes_down_and_up(request: pytest.FixtureRequest
             config.set_main_option("script_location", str(MIGRATIONS))
             config.attributes["connection"] = connection
             (command.upgrade if target == "head" else command.downgrade)(config, target)
+
         return work
 
     async def run() -> list[str]:
@@ -371,8 +458,11 @@ def test_the_community_migration_goes_down_and_up(request: pytest.FixtureRequest
         for target in ("head", "0005", "head"):
             async with store.engine.begin() as connection:
                 await connection.run_sync(migrate(target))
-                tables.append(",".join(sorted(await connection.run_sync(
-                    lambda c: inspect(c).get_table_names()))))
+                tables.append(
+                    ",".join(
+                        sorted(await connection.run_sync(lambda c: inspect(c).get_table_names()))
+                    )
+                )
         await store.close()
         return tables
 
@@ -384,13 +474,26 @@ def test_the_community_migration_goes_down_and_up(request: pytest.FixtureRequest
 def test_computer_games_count_in_the_history_unrated(client: TestClient) -> None:
     eve = sign_up(client, "Eve")
     with acting(client, eve) as csrf:
-        answer = client.post("/api/games", headers=csrf, json={
-            "game": "felli", "opponent": "computer", "level": 2, "colour": "white"})
+        answer = client.post(
+            "/api/games",
+            headers=csrf,
+            json={"game": "felli", "opponent": "computer", "level": 2, "colour": "white"},
+        )
         game_id = answer.json()["id"]
-        assert client.post(f"/api/games/{game_id}/actions", headers=csrf,
-                           json={"type": "resign"}).status_code == 200
-        assert client.post("/api/games", headers=csrf, json={
-            "game": "felli", "opponent": "computer", "rated": True}).status_code == 400
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", headers=csrf, json={"type": "resign"}
+            ).status_code
+            == 200
+        )
+        assert (
+            client.post(
+                "/api/games",
+                headers=csrf,
+                json={"game": "felli", "opponent": "computer", "rated": True},
+            ).status_code
+            == 400
+        )
     profile = client.get("/api/players/Eve").json()
     (game,) = profile["games"]
     assert game["id"] == game_id and game["black"]["computer"] == "level 2"
@@ -409,24 +512,41 @@ def test_the_leaderboard_shows_established_ratings_best_first(client: TestClient
         sign_up(client, name)
     ids = dict(query(client, "SELECT name, id FROM users"))
     now = datetime.datetime.now(datetime.UTC)
-    rows = [("Ann", 1700.0, 60.0, now), ("Bob", 1800.0, 200.0, now),  # Bob: provisional
-            ("Cleo", 1600.0, 80.0, now),
-            ("Dan", 1900.0, 50.0, now - datetime.timedelta(days=400))]  # Dan: away too long
+    rows = [
+        ("Ann", 1700.0, 60.0, now),
+        ("Bob", 1800.0, 200.0, now),  # Bob: provisional
+        ("Cleo", 1600.0, 80.0, now),
+        ("Dan", 1900.0, 50.0, now - datetime.timedelta(days=400)),
+    ]  # Dan: away too long
 
     async def store() -> None:
         engine = create_async_engine(client.app.state.url)  # type: ignore[attr-defined]
         async with engine.begin() as connection:
-            await connection.execute(insert(RatingRow), [
-                {"user_id": ids[name], "game": "morris", "category": "blitz", "rating": rating,
-                 "deviation": deviation, "volatility": 0.06, "games": 12, "updated": when}
-                for name, rating, deviation, when in rows])
+            await connection.execute(
+                insert(RatingRow),
+                [
+                    {
+                        "user_id": ids[name],
+                        "game": "morris",
+                        "category": "blitz",
+                        "rating": rating,
+                        "deviation": deviation,
+                        "volatility": 0.06,
+                        "games": 12,
+                        "updated": when,
+                    }
+                    for name, rating, deviation, when in rows
+                ],
+            )
         await engine.dispose()
 
     asyncio.run(store())
     board = client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json()
-    assert [(entry["name"], entry["rating"]) for entry in board] == [("Ann", 1700),
-                                                                    ("Cleo", 1600)]
-    assert client.get("/api/leaderboard", params={"game": "morris", "category": "rapid"}
-                      ).json() == []
-    assert client.get("/api/leaderboard", params={"game": "morris", "category": "bullet"}
-                      ).status_code == 400
+    assert [(entry["name"], entry["rating"]) for entry in board] == [("Ann", 1700), ("Cleo", 1600)]
+    assert (
+        client.get("/api/leaderboard", params={"game": "morris", "category": "rapid"}).json() == []
+    )
+    assert (
+        client.get("/api/leaderboard", params={"game": "morris", "category": "bullet"}).status_code
+        == 400
+    )

@@ -41,15 +41,15 @@ def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
             yield b"x" * 1024
         yield b'"}'
 
-    answer = client.post("/api/games", content=chunks(),
-                         headers={"Content-Type": "application/json"})
+    answer = client.post(
+        "/api/games", content=chunks(), headers={"Content-Type": "application/json"}
+    )
     assert answer.status_code == 413 and "limited to" in answer.json()["error"]
     assert client.get("/api/lobby").json() == before
     new(client, game="morris", opponent="hotseat")  # the server goes on
 
 
-def test_a_deeply_nested_message_is_refused_and_the_socket_stays_open(
-        client: TestClient) -> None:
+def test_a_deeply_nested_message_is_refused_and_the_socket_stays_open(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="hotseat")
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_text("[" * 1100)
@@ -66,26 +66,32 @@ def test_nesting_is_read_without_parsing() -> None:
 
 def test_a_foreign_origin_cannot_open_a_game_socket(client: TestClient, tmp_path: Path) -> None:
     game_id, _ = new(client, game="morris", opponent="hotseat")
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
-            f"/ws/games/{game_id}", headers={"origin": "http://evil.example"}):
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/games/{game_id}", headers={"origin": "http://evil.example"}),
+    ):
         pass
     assert refused.value.code == 1008
-    with client.websocket_connect(f"/ws/games/{game_id}",
-                                  headers={"origin": "http://testserver"}) as ws:
+    with client.websocket_connect(
+        f"/ws/games/{game_id}", headers={"origin": "http://testserver"}
+    ) as ws:
         ws.send_text(json.dumps({"type": "hello"}))
         assert ws.receive_json()["type"] == "state"
     (tmp_path / "b").mkdir()
-    with TestClient(create_app(url(tmp_path / "b"), workers=1, warm=False,
-                               origins=("http://friends.example",))) as other:
+    with TestClient(
+        create_app(url(tmp_path / "b"), workers=1, warm=False, origins=("http://friends.example",))
+    ) as other:
         game_id, _ = new(other, game="morris", opponent="hotseat")
-        with other.websocket_connect(f"/ws/games/{game_id}",
-                                     headers={"origin": "http://friends.example"}) as ws:
+        with other.websocket_connect(
+            f"/ws/games/{game_id}", headers={"origin": "http://friends.example"}
+        ) as ws:
             ws.send_text(json.dumps({"type": "hello"}))
             assert ws.receive_json()["type"] == "state"
 
 
 def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
-        client: TestClient, tmp_path: Path) -> None:
+    client: TestClient, tmp_path: Path
+) -> None:
     assert client.get("/api/docs").status_code == 404
     assert client.get("/api/openapi.json").status_code == 404
     page = client.get("/")
@@ -94,8 +100,9 @@ def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["x-frame-options"] == "DENY"
     (tmp_path / "d").mkdir()
-    with TestClient(create_app(url(tmp_path / "d"), workers=1, warm=False,
-                               api_docs=True)) as documented:
+    with TestClient(
+        create_app(url(tmp_path / "d"), workers=1, warm=False, api_docs=True)
+    ) as documented:
         assert documented.get("/api/docs").status_code == 200
 
 
@@ -107,9 +114,14 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(url(tmp_path), workers=1, warm=False,
-                                                      games_per_minute=100),
-                                           host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(url(tmp_path), workers=1, warm=False, games_per_minute=100),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -123,13 +135,14 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
             if made.status_code != 201:
                 return [made.status_code]
             data = made.json()
-            moved = await http.post(f"/api/games/{data['id']}/actions", json={
-                "token": data["tokens"]["white"], "type": "move", "move": "d6", "ply": 0})
+            moved = await http.post(
+                f"/api/games/{data['id']}/actions",
+                json={"token": data["tokens"]["white"], "type": "move", "move": "d6", "ply": 0},
+            )
             return [made.status_code, moved.status_code]
 
         async def main() -> list[list[int]]:
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}",
-                                         timeout=60) as http:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
                 return list(await asyncio.gather(*(game(http) for _ in range(32))))
 
         assert asyncio.run(main()) == [[201, 200]] * 32
@@ -165,8 +178,22 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-m", "ludoteca.cli", "serve", "--port", str(port), "--workers", "2",
-         "--db", url(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        [
+            sys.executable,
+            "-m",
+            "ludoteca.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--db",
+            url(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert server.stdout is not None and "running at" in server.stdout.readline()
         deadline = time.monotonic() + 60
@@ -193,11 +220,14 @@ def _insert_games(tmp_path: Path, rows: list[tuple[str, str, str, str]]) -> None
 
     engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
     with engine.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
-            "created, updated) VALUES (:id, 'morris', 'morris', 'computer', :white, :black, "
-            "'live', 0, '*', :updated, :updated)"),
-            [{"id": i, "white": w, "black": b, "updated": u} for i, w, b, u in rows])
+        connection.execute(
+            text(
+                "INSERT INTO games (id, game, rules, mode, white, black, status, ply, result, "
+                "created, updated) VALUES (:id, 'morris', 'morris', 'computer', :white, :black, "
+                "'live', 0, '*', :updated, :updated)"
+            ),
+            [{"id": i, "white": w, "black": b, "updated": u} for i, w, b, u in rows],
+        )
     engine.dispose()
 
 
@@ -206,8 +236,11 @@ def _ply(tmp_path: Path, game_id: str) -> int:
 
     engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
     with engine.begin() as connection:
-        ply = int(connection.execute(text("SELECT ply FROM games WHERE id = :id"),
-                                     {"id": game_id}).scalar_one())
+        ply = int(
+            connection.execute(
+                text("SELECT ply FROM games WHERE id = :id"), {"id": game_id}
+            ).scalar_one()
+        )
     engine.dispose()
     return ply
 
@@ -248,8 +281,9 @@ def test_rematch_seats_survive_a_restart(tmp_path: Path) -> None:
         before = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": white}).json()
     with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         for token, colour in ((white, "black"), (black, "white")):
-            mine = client.get(f"/api/games/{game_id}",
-                              headers={"X-Seat-Token": token}).json()["rematch"]
+            mine = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()[
+                "rematch"
+            ]
             assert mine["id"] == before["rematch"]["id"] and mine["token"]
             seat = client.get(f"/api/games/{mine['id']}", headers={"X-Seat-Token": mine["token"]})
             assert seat.json()["you"] == [colour]
@@ -313,8 +347,10 @@ def test_games_touched_over_http_leave_memory_when_idle(tmp_path: Path) -> None:
     with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         game_id, tokens = new(client, game="felli", opponent="hotseat")
-        client.post(f"/api/games/{game_id}/actions",
-                    json={"token": tokens["white"], "type": "move", "move": "b2-c3", "ply": 0})
+        client.post(
+            f"/api/games/{game_id}/actions",
+            json={"token": tokens["white"], "type": "move", "move": "b2-c3", "ply": 0},
+        )
         assert game_id in hub.games
         assert hub.evict_idle(idle=3600) == 0  # recently used: stays
         dropped = client.portal.call(lambda: hub.evict_idle(idle=0))  # type: ignore[attr-defined]
@@ -334,30 +370,32 @@ def test_unknown_games_and_pages_get_a_not_found_page(client: TestClient) -> Non
 
 def test_records_are_replayed_in_a_worker(client: TestClient) -> None:
     shuffle = ["a1-c1", "a5-c5", "c1-a1", "c5-a5"] * 250  # 1,000 legal plies
-    text = ('[Game "felli"]\n[Rules "felli:repetition=0,move_rule=0"]\n'
-            '[Position "b../..././.../w.. w 0 0"]\n\n' + " ".join(shuffle) + " *")
+    text = (
+        '[Game "felli"]\n[Rules "felli:repetition=0,move_rule=0"]\n'
+        '[Position "b../..././.../w.. w 0 0"]\n\n' + " ".join(shuffle) + " *"
+    )
     answer = client.post("/api/records/replay", json={"text": text})
     assert answer.status_code == 200 and len(answer.json()["positions"]) == 1001
     bad = client.post("/api/records/replay", json={"text": '[Game "felli"]\n\n1. b2-c3 b4-c3 *'})
     assert bad.status_code == 400 and "b4-c3" in bad.json()["error"]
 
 
-def test_one_address_has_a_bounded_number_of_computer_games_and_sockets(
-        client: TestClient) -> None:
+def test_one_address_has_a_bounded_number_of_computer_games_and_sockets(client: TestClient) -> None:
     from contextlib import ExitStack
 
     made = [new(client, game="felli", opponent="computer", level=1) for _ in range(8)]
     refused = client.post("/api/games", json={"game": "felli", "opponent": "computer"})
     assert refused.status_code == 429 and "at once" in refused.json()["error"]
     game_id, tokens = made[0]
-    client.post(f"/api/games/{game_id}/actions", json={"token": tokens["white"],
-                                                      "type": "resign"})
+    client.post(f"/api/games/{game_id}/actions", json={"token": tokens["white"], "type": "resign"})
     new(client, game="felli", opponent="computer", level=1)  # a finished one frees a place
     with ExitStack() as stack:
         for _ in range(32):
             stack.enter_context(client.websocket_connect(f"/ws/games/{game_id}"))
-        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
-                f"/ws/games/{game_id}"):
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect(f"/ws/games/{game_id}"),
+        ):
             pass
         assert closed.value.code == 1008
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # the others have closed
@@ -369,7 +407,13 @@ def test_the_status_says_who_may_fly(client: TestClient) -> None:
     code = "W.W/.B./.../.....W/.../B../BB. w 0 0 0 40"
     game_id, _ = new(client, game="morris", opponent="hotseat", position=code)
     assert client.get(f"/api/games/{game_id}").json()["notice"] == (
-        "White has three men left and may fly to any empty point.")
-    game_id, _ = new(client, game="morris", opponent="hotseat", rules="morris-6",
-                     position="W.W/.B./W..B/.B./... w 0 0 0 30")
+        "White has three men left and may fly to any empty point."
+    )
+    game_id, _ = new(
+        client,
+        game="morris",
+        opponent="hotseat",
+        rules="morris-6",
+        position="W.W/.B./W..B/.B./... w 0 0 0 30",
+    )
     assert client.get(f"/api/games/{game_id}").json()["notice"] is None  # no flying

@@ -25,8 +25,9 @@ from ludoteca.server.logs import JsonFormatter
 
 
 def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1,
-                               warm=False)) as client:
+    with TestClient(
+        create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1, warm=False)
+    ) as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/readyz").json() == {"status": "ready"}
 
@@ -36,14 +37,14 @@ def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setattr(client.app.state.hub.store, "ping", broken)  # type: ignore[attr-defined]
         answer = client.get("/readyz")
         assert answer.status_code == 503
-        assert answer.json() == {"status": "unavailable",
-                                 "error": "database: connection refused"}
+        assert answer.json() == {"status": "unavailable", "error": "database: connection refused"}
         assert client.get("/healthz").status_code == 200  # alive, not ready
 
 
 def test_json_log_lines_name_their_game() -> None:
-    record = logging.LogRecord("ludoteca.server", logging.INFO, __file__, 1,
-                               "game %s over: %s", ("abc123", "1-0"), None)
+    record = logging.LogRecord(
+        "ludoteca.server", logging.INFO, __file__, 1, "game %s over: %s", ("abc123", "1-0"), None
+    )
     record.game = "abc123"
     entry: dict[str, Any] = json.loads(JsonFormatter().format(record))
     assert entry["message"] == "game abc123 over: 1-0" and entry["game"] == "abc123"
@@ -58,9 +59,24 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
         port = probe.getsockname()[1]
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "ludoteca", "serve", "--port", str(port), "--workers", "1",
-         "--db", f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", "--log-format", "json"],
-        stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        [
+            sys.executable,
+            "-m",
+            "ludoteca",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--db",
+            f"sqlite+aiosqlite:///{tmp_path / 'g.db'}",
+            "--log-format",
+            "json",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -72,8 +88,10 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
         request = urllib.request.Request(
-            base + "/api/games", data=json.dumps({"game": "morris", "opponent": "hotseat"})
-            .encode(), headers={"Content-Type": "application/json"})
+            base + "/api/games",
+            data=json.dumps({"game": "morris", "opponent": "hotseat"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         game_id = json.load(urllib.request.urlopen(request, timeout=10))["id"]
         with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
             ws.send(json.dumps({"type": "hello"}))
@@ -90,13 +108,17 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
             server.kill()
             server.wait()
         log.close()
-    lines = [json.loads(line) for line in (tmp_path / "server.log").read_text().splitlines()
-             if line.startswith("{")]
+    lines = [
+        json.loads(line)
+        for line in (tmp_path / "server.log").read_text().splitlines()
+        if line.startswith("{")
+    ]
     assert any(entry.get("game") == game_id and "created" in entry["message"] for entry in lines)
 
 
 def test_start_up_loads_the_search_in_every_pool_even_if_the_first_fails(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     import asyncio
     from concurrent.futures import Future
 

@@ -37,6 +37,5 @@ def test_games_survive_a_restart_on_postgres(postgres: str) -> None:
         assert state["moves"] == ["d6"] and state["clock"]["running"] == "black"
         assert state["clock"]["white"] == 600_000  # the first move is not timed
         assert state["clock"]["black"] < 600_000  # Black's clock has run since
-        state = api.act(client, game_id, tokens["white"], type="move", move="f4",
-                        ply=1).json()
+        state = api.act(client, game_id, tokens["white"], type="move", move="f4", ply=1).json()
         assert state["moves"] == ["d6", "f4"]

@@ -30,15 +30,17 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 
 
 @pytest.fixture(scope="module")
-def queued(postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-           ) -> Iterator[tuple[Server, str, Path]]:
+def queued(
+    postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, str, Path]]:
     """A server that puts the computer's moves on the queue (no worker yet), its Redis (a
     database of its own) and a folder for logs."""
     folder = tmp_path_factory.mktemp("queue")
     url = redis_url.rsplit("/", 1)[0] + "/3"
     redis.Redis.from_url(url).flushdb()
-    server = Server(database(postgres_port, f"q{secrets.token_hex(6)}"), url, folder, "server",
-                    "--queue")
+    server = Server(
+        database(postgres_port, f"q{secrets.token_hex(6)}"), url, folder, "server", "--queue"
+    )
     try:
         server.wait_ready()
         yield server, url, folder
@@ -57,12 +59,14 @@ def wait_for_moves(server: Server, game_id: str, count: int, seconds: float) -> 
 
 
 def test_workers_think_and_a_killed_workers_move_is_taken_again(
-        queued: tuple[Server, str, Path]) -> None:
+    queued: tuple[Server, str, Path],
+) -> None:
     server, url, folder = queued
     store = redis.Redis.from_url(url)
     # the computer (White) is to move at once, but nothing thinks in the server itself
-    first = server.call("/api/games", {"game": "morris", "opponent": "computer", "level": 1,
-                                       "colour": "black"})
+    first = server.call(
+        "/api/games", {"game": "morris", "opponent": "computer", "level": 1, "colour": "black"}
+    )
     time.sleep(2.0)
     assert server.call(f"/api/games/{first['id']}")["moves"] == []
     assert store.zcard(QUEUE) == 1  # the job waits on the queue
@@ -72,8 +76,9 @@ def test_workers_think_and_a_killed_workers_move_is_taken_again(
         state = wait_for_moves(server, first["id"], 1, 120)
         assert len(state["moves"]) == 1 and state["turn"] == "black"
         # the top level thinks about a second: kill its worker while the job is in progress
-        slow = server.call("/api/games", {"game": "morris", "opponent": "computer",
-                                          "level": 6, "colour": "black"})
+        slow = server.call(
+            "/api/games", {"game": "morris", "opponent": "computer", "level": 6, "colour": "black"}
+        )
         deadline = time.monotonic() + 30
         while not store.keys(in_progress_key_prefix + "*"):
             assert time.monotonic() < deadline, "the worker never took the job"
@@ -91,8 +96,10 @@ def test_workers_think_and_a_killed_workers_move_is_taken_again(
         token = slow["tokens"]["black"]
         legal = server.call(f"/api/games/{slow['id']}")
         reply = next(m for m in ("d6", "f4", "b4", "d2") if m not in legal["moves"])
-        server.call(f"/api/games/{slow['id']}/actions",
-                    {"token": token, "type": "move", "move": reply, "ply": 1})
+        server.call(
+            f"/api/games/{slow['id']}/actions",
+            {"token": token, "type": "move", "move": reply, "ply": 1},
+        )
         assert len(wait_for_moves(server, slow["id"], 3, 60)["moves"]) == 3
     finally:
         one.stop()
@@ -114,8 +121,13 @@ def test_the_queue_is_ordered_by_deadline(redis_url: str) -> None:
             # a one-second move, then a quick one asked for a little later: the quick one's
             # deadline is earlier, so it is first in line; a two-second one after both
             for expected in (1.0, 0.05, 2.0):
-                waiting.append(asyncio.ensure_future(queue.run(
-                    expected, workers.computer_move, "morris", "morris", "", [], "random", 1)))
+                waiting.append(
+                    asyncio.ensure_future(
+                        queue.run(
+                            expected, workers.computer_move, "morris", "morris", "", [], "random", 1
+                        )
+                    )
+                )
                 await asyncio.sleep(0.2)
             jobs = [key.decode() for key in store.zrange(QUEUE, 0, -1)]
             assert len(jobs) == 3

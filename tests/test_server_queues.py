@@ -22,8 +22,10 @@ def test_a_stuck_reader_delays_no_one_and_catches_up_with_the_whole_view() -> No
             slow_seen.append(text)
 
         fast, slow = Watcher(), Watcher()
-        pumps = [asyncio.create_task(fast.pump(fast_send, lambda: "whole")),
-                 asyncio.create_task(slow.pump(slow_send, lambda: "whole"))]
+        pumps = [
+            asyncio.create_task(fast.pump(fast_send, lambda: "whole")),
+            asyncio.create_task(slow.pump(slow_send, lambda: "whole")),
+        ]
         for i in range(BACKLOG + 50):  # what broadcasts do: push, never wait
             fast.push(f"u{i}")
             slow.push(f"u{i}")

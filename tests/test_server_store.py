@@ -16,9 +16,19 @@ async def _store_with(tmp_path: Path, *games: tuple[str, str, int]) -> Store:
     store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     await store.open()
     for game_id, mode, ply in games:
-        await store.add_game(GameRow(id=game_id, game="morris", rules="morris", mode=mode,
-                                     white="human", black="human", status="live", ply=ply,
-                                     result="*"))
+        await store.add_game(
+            GameRow(
+                id=game_id,
+                game="morris",
+                rules="morris",
+                mode=mode,
+                white="human",
+                black="human",
+                status="live",
+                ply=ply,
+                result="*",
+            )
+        )
     return store
 
 
@@ -29,7 +39,8 @@ def test_a_stale_move_in_a_batch_is_refused_and_the_others_land(tmp_path: Path) 
             store.add_move("a", 0, "d2", draw_offer=None),
             store.add_move("b", 5, "d2", draw_offer=None),  # b is at ply 0
             store.add_move("c", 0, "f4", draw_offer=None),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         assert answers[0] is None and answers[2] is None
         assert isinstance(answers[1], StaleError)
         for game_id, ply, moves in (("a", 1, ["d2"]), ("b", 0, []), ("c", 1, ["f4"])):
@@ -50,8 +61,12 @@ def test_a_game_ends_once_however_many_processes_end_it(tmp_path: Path) -> None:
         settled: list[str] = []
         ending = {"status": "over", "result": "0-1", "termination": "time forfeit"}
         answers = await asyncio.gather(
-            *(store.finish("g", 3, then=lambda _c, n=n: settled.append(n), **ending)
-              for n in ("one", "two")), return_exceptions=True)
+            *(
+                store.finish("g", 3, then=lambda _c, n=n: settled.append(n), **ending)
+                for n in ("one", "two")
+            ),
+            return_exceptions=True,
+        )
         found = await store.game("g")
         assert found is not None and found[0].status == "over"
         await store.close()
@@ -90,7 +105,10 @@ def test_reads_cancelled_at_any_point_leave_nothing_running_after_close(tmp_path
         assert found is not None and found[1] == ["d2"]
         await store.close()
         await asyncio.sleep(0.2)
-        return [repr(task.get_coro()) for task in asyncio.all_tasks()
-                if task is not asyncio.current_task()]
+        return [
+            repr(task.get_coro())
+            for task in asyncio.all_tasks()
+            if task is not asyncio.current_task()
+        ]
 
     assert asyncio.run(scenario()) == []

@@ -53,8 +53,9 @@ def test_morelli_cells_king_and_flip() -> None:
 
 
 def test_felli_mullah_is_marked(tmp_path: Path) -> None:
-    state = ludoteca.find_game("felli").from_position_code(".B./..b/./b../w.W w 0 0",
-                                                            "felli-mullah")
+    state = ludoteca.find_game("felli").from_position_code(
+        ".B./..b/./b../w.W w 0 0", "felli-mullah"
+    )
     root = parse(render(state, size=300))
     assert root.get("width") == "300"
     rings = [c for c in root.iter(f"{NS}circle") if c.get("stroke") == "#d4a017"]

@@ -13,8 +13,9 @@ from ludoteca.games.morris import Morris
 from ludoteca.server import tables
 
 
-def test_missing_tables_lists_each_table_once(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_tables_lists_each_table_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     missing = tables.missing_tables()
     names = [rules for _, rules in missing]
@@ -25,8 +26,9 @@ def test_missing_tables_lists_each_table_once(tmp_path: Path,
     assert "felli-mullah" not in [r for _, r in tables.missing_tables()]  # the check goes)
 
 
-def test_a_built_table_becomes_the_top_level(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_built_table_becomes_the_top_level(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     rules = Morris.rules("morris-6")
     assert Morris.ladder(rules)[-1].spec.startswith("search:")

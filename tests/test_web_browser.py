@@ -38,8 +38,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(f"sqlite+aiosqlite:///{db}", workers=1),
-                            host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(f"sqlite+aiosqlite:///{db}", workers=1),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+    )
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -87,9 +91,18 @@ def piece(page: Any, name: str) -> str:
     return value
 
 
-def start(page: Any, server: str, game: str, opponent: str, rules: str | None = None,
-          position: str | None = None, level: int | None = None, colour: str = "white",
-          settings: tuple[str, ...] | list[str] = (), clock: str = "") -> None:
+def start(
+    page: Any,
+    server: str,
+    game: str,
+    opponent: str,
+    rules: str | None = None,
+    position: str | None = None,
+    level: int | None = None,
+    colour: str = "white",
+    settings: tuple[str, ...] | list[str] = (),
+    clock: str = "",
+) -> None:
     """Create a game from the lobby, as a person does, and wait for its page."""
     page.goto(server + "/")
     page.check(f'input[name="game"][value="{game}"]')
@@ -145,19 +158,26 @@ def test_morris_mill_and_removal_by_clicking(page: Any, server: str) -> None:
     shot(page, "morris-mill")
 
 
-@pytest.mark.parametrize(("rules", "clicks", "take", "mover", "hands"), [
-    ("morris-6", ["a5", "a1", "c5", "e1", "e5"], "a1", "w", "White 3, Black 4"),
-    ("morris-12", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 9, Black 10"),
-    ("morabaraba", ["a7", "g1", "d7", "g4", "g7"], "g1", "b", "White 10, Black 9"),
-    ("morris-lasker", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 7, Black 8"),
-])
-def test_morris_family_placement_mill_and_removal(page: Any, server: str, rules: str,
-                                                  clicks: list[str], take: str, mover: str,
-                                                  hands: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "clicks", "take", "mover", "hands"),
+    [
+        ("morris-6", ["a5", "a1", "c5", "e1", "e5"], "a1", "w", "White 3, Black 4"),
+        ("morris-12", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 9, Black 10"),
+        ("morabaraba", ["a7", "g1", "d7", "g4", "g7"], "g1", "b", "White 10, Black 9"),
+        ("morris-lasker", ["a7", "g1", "d7", "g4", "g7"], "g1", "w", "White 7, Black 8"),
+    ],
+)
+def test_morris_family_placement_mill_and_removal(
+    page: Any, server: str, rules: str, clicks: list[str], take: str, mover: str, hands: str
+) -> None:
     """Each Morris rule set in the lobby: placements, a mill and a removal, by clicking."""
     start(page, server, "morris", "hotseat", rules=rules)
-    title = {"morris-6": "Six Men's Morris", "morris-12": "Twelve Men's Morris",
-             "morabaraba": "Morabaraba", "morris-lasker": "Lasker Morris"}[rules]
+    title = {
+        "morris-6": "Six Men's Morris",
+        "morris-12": "Twelve Men's Morris",
+        "morabaraba": "Morabaraba",
+        "morris-lasker": "Lasker Morris",
+    }[rules]
     assert page.inner_text("#title") == f"{title} · {rules}"
     word = "cow" if rules == "morabaraba" else "man"
     assert f"place a {word}" in page.inner_text("#status")
@@ -204,8 +224,11 @@ def morelli_capture_position() -> tuple[str, str, str, list[str]]:
             before = state.pieces()
             after = state.child(move).pieces()
             names = state.game.board(state.rules).points
-            flipped = [names[i] for i, (a, b) in enumerate(zip(before, after, strict=True))
-                       if a and b and a != b]
+            flipped = [
+                names[i]
+                for i, (a, b) in enumerate(zip(before, after, strict=True))
+                if a and b and a != b
+            ]
             src, dst = (names[p] for _, p in state.gesture(move.code))
             return state.position_code(), src, dst, flipped
         state.push(rng.choice(list(state.legal_moves)))
@@ -234,21 +257,31 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
     state = ludoteca.find_game("morelli").from_position_code(code, "morelli-9")
     state.push(f"{src}-{dst}")
     names = state.game.board(state.rules).points
-    quiet = [m for m in state.legal_moves if not state.is_tactical(m.code)
-             and not {names[p] for _, p in state.gesture(m.code)} & set(flipped)]
+    quiet = [
+        m
+        for m in state.legal_moves
+        if not state.is_tactical(m.code)
+        and not {names[p] for _, p in state.gesture(m.code)} & set(flipped)
+    ]
     a, b = (names[p] for _, p in state.gesture(quiet[0].code))
     point(page, a).click()
     point(page, b).click()
     wait_moves(page, 2)
     ringed = page.locator("#board .pt.converted").evaluate_all(
-        "nodes => nodes.map(n => n.dataset.name)")
+        "nodes => nodes.map(n => n.dataset.name)"
+    )
     assert sorted(ringed) == sorted(flipped)
     assert page.locator("#board .piece.changed").count() == 0  # the reply converted nothing
-    assert "converted by a recent move" in (point(page, flipped[0]).get_attribute("aria-label")
-                                            or "")
+    assert "converted by a recent move" in (
+        point(page, flipped[0]).get_attribute("aria-label") or ""
+    )
     state.push(quiet[0])
-    a, b = (names[p] for _, p in state.gesture(
-        next(m for m in state.legal_moves if not state.is_tactical(m.code)).code))
+    a, b = (
+        names[p]
+        for _, p in state.gesture(
+            next(m for m in state.legal_moves if not state.is_tactical(m.code)).code
+        )
+    )
     point(page, a).click()
     point(page, b).click()
     wait_moves(page, 3)  # two moves later the rings are gone
@@ -276,7 +309,8 @@ def test_seating_the_king_is_announced(page: Any, server: str) -> None:
     assert wait_moves(page, 1)[0].startswith(move) and moves(page)[0].endswith(" K")
     side = "White" if code.split()[1] == "w" else "Black"
     page.wait_for_function(
-        f"document.querySelector('#status').innerText.includes('seats the {side} King')")
+        f"document.querySelector('#status').innerText.includes('seats the {side} King')"
+    )
     assert piece(page, "E5") == "k" + side[0].lower()  # the King on the Throne
 
 
@@ -318,8 +352,10 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
 
 
 def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
-    contexts = [browser.new_context(viewport={"width": 420, "height": 860}, bypass_csp=True)
-                for _ in range(3)]
+    contexts = [
+        browser.new_context(viewport={"width": 420, "height": 860}, bypass_csp=True)
+        for _ in range(3)
+    ]
     ann, bob, eve = (c.new_page() for c in contexts)
     try:
         start(ann, server, "morris", "online", colour="white", clock="5+0")
@@ -375,9 +411,13 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     empty = next(n for n in ("d2", "b4", "f4", "b6", "f2") if piece(page, n) == "")
     point(page, "d6").focus()  # keyboard play: arrows move between points, Enter plays
     # the nearest point that way as drawn: d6 down d5 down d3 down d2; left b6 down b4
-    path = {"d2": ["ArrowDown"] * 3, "b4": ["ArrowLeft", "ArrowDown"],
-            "f4": ["ArrowRight", "ArrowDown"], "b6": ["ArrowLeft"],
-            "f2": ["ArrowRight", "ArrowDown", "ArrowDown"]}[empty]
+    path = {
+        "d2": ["ArrowDown"] * 3,
+        "b4": ["ArrowLeft", "ArrowDown"],
+        "f4": ["ArrowRight", "ArrowDown"],
+        "b6": ["ArrowLeft"],
+        "f2": ["ArrowRight", "ArrowDown", "ArrowDown"],
+    }[empty]
     for key in path:
         page.keyboard.press(key)
     assert page.evaluate("document.activeElement.dataset.name") == empty
@@ -393,7 +433,8 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
 
 def test_import_a_record_and_step_through_it(page: Any, server: str) -> None:
     record = ludoteca.record.loads(
-        '[Game "morris"]\n[Result "*"]\n\n1. a7 g1 2. d7 g4 3. g7xg1 *\n')
+        '[Game "morris"]\n[Result "*"]\n\n1. a7 g1 2. d7 g4 3. g7xg1 *\n'
+    )
     page.goto(server + "/review")
     page.fill("#record", ludoteca.record.dumps(record))
     page.click("#load button[type=submit]")
@@ -420,8 +461,12 @@ def test_pages_work_under_the_content_security_policy(browser: Any, server: str)
     context = browser.new_context(viewport={"width": 1100, "height": 860})
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.on("pageerror", lambda error: problems.append(str(error)))
     try:
         start(page, server, "morris", "hotseat", rules="morris-6")
@@ -496,8 +541,10 @@ def test_looking_back_during_a_game(page: Any, server: str) -> None:
     page.wait_for_function("document.querySelector('#status').innerText.includes('move 1 of 2')")
     assert page.locator("#moves button.current").inner_text() == "b2-c3"
     page.keyboard.press("End")
-    page.wait_for_function("document.querySelector('#status').innerText.startsWith('White')"
-                           " || document.querySelector('#status').innerText.includes('Your move')")
+    page.wait_for_function(
+        "document.querySelector('#status').innerText.startsWith('White')"
+        " || document.querySelector('#status').innerText.includes('Your move')"
+    )
     assert piece(page, "b2") == "b" and moves(page) == ["b2-c3", "d4xb2"]
 
 
@@ -521,28 +568,38 @@ def serious_violations(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     report = Axe().run(page).response
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in report["violations"]
-            if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in report["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_passes_the_audit_and_is_pictured(browser: Any, server: str,
-                                                      scheme: str) -> None:
+def test_every_page_passes_the_audit_and_is_pictured(
+    browser: Any, server: str, scheme: str
+) -> None:
     """Lobby, game, review, account, finished games, leaderboard and the 404 page, at 1366x768
     and 390x844: no serious accessibility violation (axe-core), and a screenshot of each in
     ``test-output/screenshots`` (profiles are pictured by the rated game's test)."""
     for width, height in ((1366, 768), (390, 844)):
-        context = browser.new_context(color_scheme=scheme, bypass_csp=True,
-                                      viewport={"width": width, "height": height})
+        context = browser.new_context(
+            color_scheme=scheme, bypass_csp=True, viewport={"width": width, "height": height}
+        )
         page = context.new_page()
         try:
             start(page, server, "morris", "hotseat")
             point(page, "d2").click()
             wait_moves(page, 1)
-            pages = {"game": page.url, "lobby": server + "/", "review": server + "/review",
-                     "missing": server + "/game/no-such-game",
-                     "account": server + "/account", "finished": server + "/games",
-                     "leaderboard": server + "/leaderboard"}
+            pages = {
+                "game": page.url,
+                "lobby": server + "/",
+                "review": server + "/review",
+                "missing": server + "/game/no-such-game",
+                "account": server + "/account",
+                "finished": server + "/games",
+                "leaderboard": server + "/leaderboard",
+            }
             for name, url in pages.items():
                 page.goto(url)
                 page.wait_for_selector("header.top #theme")
@@ -613,8 +670,10 @@ def test_sounds_follow_the_game_and_the_switch_is_remembered(page: Any, server: 
 
 
 def test_premove_is_played_when_the_turn_comes(browser: Any, server: str) -> None:
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
-                for _ in range(2)]
+    contexts = [
+        browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
+        for _ in range(2)
+    ]
     ann, bob = (c.new_page() for c in contexts)
     try:
         start(ann, server, "morris", "online", colour="white")
@@ -674,8 +733,9 @@ def test_the_review_page_numbers_moves_as_records_do(page: Any, server: str) -> 
     assert "Move 4 of 6 (after 2... a7)" in page.inner_text("#status")
     assert page.locator("#moves button.current").inner_text() == "a7"
     # a record's error names its own line
-    page.fill("#record", '[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n'
-                         '3. d6 d1 4. b4 zz9 *\n')
+    page.fill(
+        "#record", '[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n3. d6 d1 4. b4 zz9 *\n'
+    )
     page.click("#load button[type=submit]")
     page.wait_for_selector("#notice:not([hidden])")
     assert page.inner_text("#notice").startswith("line 5: ply 8 (zz9)")
@@ -719,11 +779,13 @@ def test_low_time_is_shown_and_sounded(page: Any, server: str) -> None:
     wait_moves(page, 1)
     black = page.locator('.player .time[data-colour="black"]')
     page.wait_for_function(
-        "document.querySelector('.player .time[data-colour=black]').classList.contains('running')")
+        "document.querySelector('.player .time[data-colour=black]').classList.contains('running')"
+    )
     assert "low" not in (black.get_attribute("class") or "")
     page.clock.fast_forward(175_000)  # 3:00 less 2:55: five seconds left
     page.wait_for_function(
-        "document.querySelector('.player .time[data-colour=black]').classList.contains('low')")
+        "document.querySelector('.player .time[data-colour=black]').classList.contains('low')"
+    )
     assert black.inner_text().startswith("0:0")
     assert page.evaluate("document.body.dataset.lastSound") == "low"
 
@@ -737,8 +799,14 @@ def test_the_lobby_lists_an_open_game_until_its_creator_cancels_it(page: Any, se
     row = page.locator("#open li", has=page.locator(f'a[href="{game.removeprefix(server)}"]'))
     row.wait_for()
     text = row.inner_text()
-    for words in ("Six Men's Morris", "morris-6", "clock 10 min + 5 s", "Cleo v an open seat",
-                  "0 moves", "active just now"):
+    for words in (
+        "Six Men's Morris",
+        "morris-6",
+        "clock 10 min + 5 s",
+        "Cleo v an open seat",
+        "0 moves",
+        "active just now",
+    ):
         assert words in text, text
     page.goto(game)
     page.wait_for_selector("#board .pt")
@@ -764,8 +832,12 @@ def sign_up_in_browser(page: Any, server: str, name: str) -> None:
 def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -> None:
     from . import glicko2_reference
 
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True,
-                                    accept_downloads=True) for _ in range(3)]
+    contexts = [
+        browser.new_context(
+            viewport={"width": 1280, "height": 900}, bypass_csp=True, accept_downloads=True
+        )
+        for _ in range(3)
+    ]
     ann, bob, eve = (c.new_page() for c in contexts)
     try:
         sign_up_in_browser(ann, server, "Annie")
@@ -819,10 +891,12 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
             page.click("#result-close")
         gain = round(win[0]) - 1500
         ann.wait_for_function(
-            f"document.querySelector('.player.white').innerText.includes('+{gain}')")
+            f"document.querySelector('.player.white').innerText.includes('+{gain}')"
+        )
         assert f"Annie ({round(win[0])}? +{gain})" in ann.inner_text(".player.white")
-        assert f"Bobby ({round(loss[0])}? \u2212{1500 - round(loss[0])})" in \
-            ann.inner_text(".player.black")
+        assert f"Bobby ({round(loss[0])}? \u2212{1500 - round(loss[0])})" in ann.inner_text(
+            ".player.black"
+        )
         game_url = ann.url
         # the profiles show the game and the new ratings; the record downloads
         for page, name, expected in ((ann, "Annie", win), (bob, "Bobby", loss)):
@@ -831,8 +905,9 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
             page.wait_for_selector("#ratings table")
             assert f"{round(expected[0])}?" in page.inner_text("#ratings")
             assert page.locator("#chart polyline").count() == 1
-            row = page.locator("#games tr", has=page.locator(
-                f'a[href="{game_url.removeprefix(server)}"]'))
+            row = page.locator(
+                "#games tr", has=page.locator(f'a[href="{game_url.removeprefix(server)}"]')
+            )
             assert "1-0" in row.inner_text()
             shot(page, f"profile-{name}")
         with ann.expect_download() as download:

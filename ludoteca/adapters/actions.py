@@ -79,7 +79,7 @@ class ActionCursor:
         """The move an action completes, in notation, or the action number mid-chain."""
         for code in self.engine.legal_codes():
             path = self.engine.action_path(code)
-            if path[:len(self.prefix) + 1] == (*self.prefix, action):
+            if path[: len(self.prefix) + 1] == (*self.prefix, action):
                 return str(self.engine.move_of(code)) if len(path) == 1 else f"{action}"
         return f"action {action}"
 

@@ -50,8 +50,13 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         game_type = _game_type(game, str(self.rules))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.game_cls.num_distinct_actions(self.rules),
-            max_chance_outcomes=0, num_players=2, min_utility=-1.0, max_utility=1.0,
-            utility_sum=0.0, max_game_length=max_length)
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_length,
+        )
         super().__init__(game_type, info, params)
 
     def new_initial_state(self) -> LudotecaState:
@@ -128,16 +133,21 @@ class _Observer:
 
 def _game_type(game: str, rules: str) -> Any:
     return pyspiel.GameType(
-        short_name=_short_name(game), long_name=f"Ludoteca {game}",
+        short_name=_short_name(game),
+        long_name=f"Ludoteca {game}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2, min_num_players=2,
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"rules": rules, "seed": 0, "position": ""})
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"rules": rules, "seed": 0, "position": ""},
+    )
 
 
 def register(game: str) -> str:
@@ -145,8 +155,9 @@ def register(game: str) -> str:
     game_cls, rules = resolve(game)
     name = _short_name(game_cls.name)
     if name not in _REGISTERED:
-        factory = type(f"Ludoteca{game_cls.__name__}Game", (LudotecaGame,),
-                       {"game_name": game_cls.name})
+        factory = type(
+            f"Ludoteca{game_cls.__name__}Game", (LudotecaGame,), {"game_name": game_cls.name}
+        )
         pyspiel.register_game(_game_type(game_cls.name, str(rules)), factory)
         _REGISTERED[name] = game_cls.name
     return name

@@ -31,22 +31,32 @@ AGENTS = ["white", "black"]
 class LudotecaEnv(AECEnv):  # type: ignore[misc]
     """One game of a Ludoteca rule set as an agent-environment-cycle environment."""
 
-    def __init__(self, game: str, rules: str | None = None,
-                 position: str | None = None, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        rules: str | None = None,
+        position: str | None = None,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         self.game_cls, self.rules = resolve(game, rules)
         self.position = position
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "name": f"ludoteca_{self.game_cls.name}_v0",
-                         "is_parallelizable": False}
+        self.metadata = {
+            "render_modes": ["ansi"],
+            "name": f"ludoteca_{self.game_cls.name}_v0",
+            "is_parallelizable": False,
+        }
         self.possible_agents = list(AGENTS)
         probe = ActionCursor(self._start(None))
         self.num_actions = self.game_cls.num_distinct_actions(self.rules)
         shape = (len(probe.observation()), len(probe.observation()[0]))
-        space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, shape, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
-        })
+        space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {agent: space for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in AGENTS}
         self.cursor = probe
@@ -78,8 +88,10 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.num_actions, dtype=np.int8)
         if agent == self.agent_selection and not self.terminations[agent]:
             mask[self.cursor.legal_actions()] = 1
-        return {"observation": np.array(self.cursor.observation(), dtype=np.float32),
-                "action_mask": mask}
+        return {
+            "observation": np.array(self.cursor.observation(), dtype=np.float32),
+            "action_mask": mask,
+        }
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -114,7 +126,8 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(game: str, rules: str | None = None, position: str | None = None,
-        render_mode: str | None = None) -> LudotecaEnv:
+def env(
+    game: str, rules: str | None = None, position: str | None = None, render_mode: str | None = None
+) -> LudotecaEnv:
     """The environment of a game (and rule set, and optional start position)."""
     return LudotecaEnv(game, rules, position, render_mode)

@@ -59,8 +59,16 @@ class RandomAgent:
         return state.move_of(self._rng.choice(codes))
 
 
-_OPTIONS = {"depth": int, "time": float, "nodes": int, "noise": float, "sims": int,
-            "python": int, "tables": int, "quiesce": int}
+_OPTIONS = {
+    "depth": int,
+    "time": float,
+    "nodes": int,
+    "noise": float,
+    "sims": int,
+    "python": int,
+    "tables": int,
+    "quiesce": int,
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -76,8 +84,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     for item in filter(None, (i.strip() for i in rest.split(","))):
         key, _, raw = item.partition("=")
         if key not in _OPTIONS:
-            raise LudotecaError(f"{spec!r}: unknown option {key!r} (options: "
-                                f"{', '.join(_OPTIONS)})")
+            raise LudotecaError(
+                f"{spec!r}: unknown option {key!r} (options: {', '.join(_OPTIONS)})"
+            )
         try:
             options[key] = _OPTIONS[key](raw)
         except ValueError:
@@ -97,19 +106,27 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
 
         depth = options.get("depth")
         nodes = options.get("nodes")
-        return SearchAgent(seed, depth=None if depth is None else int(depth),
-                           seconds=options.get("time"),
-                           nodes=None if nodes is None else int(nodes),
-                           noise=options.get("noise", 0.0), name=spec.strip().lower(),
-                           compiled=not options.get("python"),
-                           tables=bool(options.get("tables")),
-                           quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)))
+        return SearchAgent(
+            seed,
+            depth=None if depth is None else int(depth),
+            seconds=options.get("time"),
+            nodes=None if nodes is None else int(nodes),
+            noise=options.get("noise", 0.0),
+            name=spec.strip().lower(),
+            compiled=not options.get("python"),
+            tables=bool(options.get("tables")),
+            quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
+        )
     if kind == "mcts":
         from .mcts import MCTSAgent
 
         sims = options.get("sims")
-        return MCTSAgent(seed, simulations=None if sims is None else int(sims),
-                         seconds=options.get("time"), name=spec.strip().lower())
+        return MCTSAgent(
+            seed,
+            simulations=None if sims is None else int(sims),
+            seconds=options.get("time"),
+            name=spec.strip().lower(),
+        )
     if kind == "perfect":
         from .perfect import PerfectAgent
 
@@ -119,4 +136,5 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
 
         return level_agent(rules, int(options["level"]), seed)
     raise LudotecaError(
-        f"unknown player {spec!r} (known: human, random, search, mcts, perfect, level:N)")
+        f"unknown player {spec!r} (known: human, random, search, mcts, perfect, level:N)"
+    )

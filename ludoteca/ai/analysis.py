@@ -28,8 +28,14 @@ class Analysis:
     exact: bool  # from a solved table, not an estimate
 
     def as_dict(self) -> dict[str, object]:
-        return {"move": str(self.move), "score": self.score, "white_share": self.white_share,
-                "text": self.text, "pv": [str(m) for m in self.pv], "exact": self.exact}
+        return {
+            "move": str(self.move),
+            "score": self.score,
+            "white_share": self.white_share,
+            "text": self.text,
+            "pv": [str(m) for m in self.pv],
+            "exact": self.exact,
+        }
 
 
 def _share(score: int, turn: Color) -> float:
@@ -42,8 +48,12 @@ def _share(score: int, turn: Color) -> float:
     return mover if turn is Color.WHITE else 1.0 - mover
 
 
-def analyse(state: State, limit: Limit | None = None, seed: int | None = None,
-            on_iteration: Callable[[SearchResult], None] | None = None) -> Analysis:
+def analyse(
+    state: State,
+    limit: Limit | None = None,
+    seed: int | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
+) -> Analysis:
     """Analyse a position that is not over (within ``limit``; default one second).
 
     Deterministic for a depth or node limit: the same position and limit give the same answer
@@ -67,8 +77,14 @@ def analyse(state: State, limit: Limit | None = None, seed: int | None = None,
         return Analysis(move, score, _share(score, state.turn), text, line, True)
     agent = SearchAgent(0 if seed is None else seed)
     result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration)
-    return Analysis(result.move, result.score, _share(result.score, state.turn),
-                    describe(result.score, state.turn), result.pv, False)
+    return Analysis(
+        result.move,
+        result.score,
+        _share(result.score, state.turn),
+        describe(result.score, state.turn),
+        result.pv,
+        False,
+    )
 
 
 def _table_score(value: int, plies: int) -> int:
@@ -89,13 +105,20 @@ def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int
             values[code] = _table_score(rank, plies if rank < 0 else -plies)
         return values, analyse(state, limit)
     result = SearchAgent(0).analyse(state, limit or Limit(seconds=1.0), exact=True)
-    best = Analysis(result.move, result.score, _share(result.score, state.turn),
-                    describe(result.score, state.turn), result.pv, False)
+    best = Analysis(
+        result.move,
+        result.score,
+        _share(result.score, state.turn),
+        describe(result.score, state.turn),
+        result.pv,
+        False,
+    )
     return result.scores, best
 
 
-def review(state: State, limit: Limit | None = None,
-           threshold: float = 0.15) -> list[tuple[int, Move, Analysis, float]]:
+def review(
+    state: State, limit: Limit | None = None, threshold: float = 0.15
+) -> list[tuple[int, Move, Analysis, float]]:
     """Mistakes of a finished or running game: (ply, move played, best analysis, loss).
 
     ``loss`` is how much of the expected score (0..1) the mover gave away: the best move's

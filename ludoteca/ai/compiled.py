@@ -97,11 +97,18 @@ class CompiledSearch:
         """Ask a running search (in another thread) to stop at once."""
         self.flag[0] = 1
 
-    def run(self, state: State, max_depth: int = 64, seconds: float | None = None,
-            nodes: int | None = None, exact: bool = False,
-            on_iteration: Callable[[Iteration], None] | None = None,
-            rng: random.Random | None = None, margin: int = 0,
-            quiesce: int = QDEPTH) -> Iteration | None:
+    def run(
+        self,
+        state: State,
+        max_depth: int = 64,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        exact: bool = False,
+        on_iteration: Callable[[Iteration], None] | None = None,
+        rng: random.Random | None = None,
+        margin: int = 0,
+        quiesce: int = QDEPTH,
+    ) -> Iteration | None:
         """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
         forced result is found; return the last completed depth (``None`` if none completed).
         ``exact`` scores every root move exactly (for noise and game review), or, with a
@@ -139,9 +146,26 @@ class CompiledSearch:
         best: Iteration | None = None
         try:
             for depth in range(1, max_depth + 1):
-                done = _root(kernel.kind, st, prm, depth, roots, scores, exact, margin, self.moves,
-                             self.order, self.undo, self.path, self.tt_key, self.tt_val,
-                             self.killers, self.history, self.ctr, self.flag)
+                done = _root(
+                    kernel.kind,
+                    st,
+                    prm,
+                    depth,
+                    roots,
+                    scores,
+                    exact,
+                    margin,
+                    self.moves,
+                    self.order,
+                    self.undo,
+                    self.path,
+                    self.tt_key,
+                    self.tt_val,
+                    self.killers,
+                    self.history,
+                    self.ctr,
+                    self.flag,
+                )
                 if done < count:
                     if seconds is not None and not exact and best is not None and done > 1:
                         best = self._partial(st, best, roots, scores, done)
@@ -150,8 +174,14 @@ class CompiledSearch:
                 roots = roots[ranked].copy()
                 scores = scores[ranked].copy()
                 pv = self._pv(st, int(roots[0]))
-                best = Iteration(depth, roots.tolist(), scores.tolist(), pv,
-                                 int(self.ctr[NODES]), time.perf_counter() - started)
+                best = Iteration(
+                    depth,
+                    roots.tolist(),
+                    scores.tolist(),
+                    pv,
+                    int(self.ctr[NODES]),
+                    time.perf_counter() - started,
+                )
                 if on_iteration is not None:
                     on_iteration(best)
                 if abs(int(scores[0])) >= MATE_BOUND and not exact:
@@ -163,8 +193,9 @@ class CompiledSearch:
                 timer.cancel()
         return best
 
-    def _partial(self, st: IntArray, best: Iteration, roots: IntArray, scores: IntArray,
-                 done: int) -> Iteration:
+    def _partial(
+        self, st: IntArray, best: Iteration, roots: IntArray, scores: IntArray, done: int
+    ) -> Iteration:
         """``best`` (the last completed depth), or, when a root move searched at the next
         depth before the time ran out beats that depth's first move (the previous best,
         searched first), that move: it is better as deep as both were searched."""
@@ -173,9 +204,14 @@ class CompiledSearch:
             return best
         chosen = int(roots[top])
         others = [(m, s) for m, s in zip(best.moves, best.scores, strict=True) if m != chosen]
-        return Iteration(best.depth, [chosen, *(m for m, _ in others)],
-                         [int(scores[top]), *(s for _, s in others)], self._pv(st, chosen),
-                         int(self.ctr[NODES]), best.seconds)
+        return Iteration(
+            best.depth,
+            [chosen, *(m for m, _ in others)],
+            [int(scores[top]), *(s for _, s in others)],
+            self._pv(st, chosen),
+            int(self.ctr[NODES]),
+            best.seconds,
+        )
 
     def _position(self, state: State) -> IntArray:
         """The kernel's ``st`` for ``state``, with the Zobrist keys of the game's earlier
@@ -192,13 +228,22 @@ class CompiledSearch:
             make(kernel.kind, st, kernel.prm, code, undo, 0)
             keys.append(int(st[KEY]))
         self.path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
-        self.path[:len(keys)] = keys
+        self.path[: len(keys)] = keys
         return st
 
     def _pv(self, st: IntArray, first: int) -> list[int]:
         line = np.zeros(24, dtype=np.int64)
-        length = _pv(self.kernel.kind, st, self.kernel.prm, first, line, self.moves, self.undo,
-                     self.tt_key, self.tt_val)
+        length = _pv(
+            self.kernel.kind,
+            st,
+            self.kernel.prm,
+            first,
+            line,
+            self.moves,
+            self.undo,
+            self.tt_key,
+            self.tt_val,
+        )
         found: list[int] = line[:length].tolist()
         return found
 
@@ -209,11 +254,26 @@ def _pack(move: int, depth: int, flag: int, score: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
-          scores: IntArray, exact: bool, margin: int, moves: IntArray, order: IntArray,
-          undo: IntArray,
-          path: IntArray, tt_key: IntArray, tt_val: IntArray, killers: IntArray,
-          history: IntArray, ctr: IntArray, flag: IntArray) -> int:
+def _root(
+    kind: int,
+    st: IntArray,
+    prm: IntArray,
+    depth: int,
+    roots: IntArray,
+    scores: IntArray,
+    exact: bool,
+    margin: int,
+    moves: IntArray,
+    order: IntArray,
+    undo: IntArray,
+    path: IntArray,
+    tt_key: IntArray,
+    tt_val: IntArray,
+    killers: IntArray,
+    history: IntArray,
+    ctr: IntArray,
+    flag: IntArray,
+) -> int:
     """Search every root move to ``depth``; return how many were searched before a stop."""
     frames = np.zeros((MAXPLY + 2, FIELDS), dtype=np.int64)
     alpha = -MATE - 1
@@ -222,16 +282,65 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
         make(kind, st, prm, move, undo, 0)
         if exact or i == 0:
             floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
-            score = -_search(kind, st, prm, depth - 1, -MATE - 1,
-                             -floor if exact else -alpha, frames, moves, order, undo, path,
-                             tt_key, tt_val, killers, history, ctr, flag)
+            score = -_search(
+                kind,
+                st,
+                prm,
+                depth - 1,
+                -MATE - 1,
+                -floor if exact else -alpha,
+                frames,
+                moves,
+                order,
+                undo,
+                path,
+                tt_key,
+                tt_val,
+                killers,
+                history,
+                ctr,
+                flag,
+            )
         else:
-            score = -_search(kind, st, prm, depth - 1, -alpha - 1, -alpha, frames, moves,
-                             order, undo, path, tt_key, tt_val, killers, history, ctr, flag)
+            score = -_search(
+                kind,
+                st,
+                prm,
+                depth - 1,
+                -alpha - 1,
+                -alpha,
+                frames,
+                moves,
+                order,
+                undo,
+                path,
+                tt_key,
+                tt_val,
+                killers,
+                history,
+                ctr,
+                flag,
+            )
             if score > alpha:
-                score = -_search(kind, st, prm, depth - 1, -MATE - 1, -alpha, frames, moves,
-                                 order, undo, path, tt_key, tt_val, killers, history, ctr,
-                                 flag)
+                score = -_search(
+                    kind,
+                    st,
+                    prm,
+                    depth - 1,
+                    -MATE - 1,
+                    -alpha,
+                    frames,
+                    moves,
+                    order,
+                    undo,
+                    path,
+                    tt_key,
+                    tt_val,
+                    killers,
+                    history,
+                    ctr,
+                    flag,
+                )
         unmake(kind, st, prm, move, undo, 0)
         if ctr[STOPPED]:
             return i
@@ -243,7 +352,8 @@ def _root(kind: int, st: IntArray, prm: IntArray, depth: int, roots: IntArray,
 
 # the fields of a search frame (one per ply)
 F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
-    12)
+    12
+)
 FIELDS = 12
 ENTER, NEXT, RETURN = 0, 1, 2
 
@@ -266,10 +376,25 @@ def _ended(result: int, ply: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta: int,
-            frames: IntArray, moves: IntArray, order: IntArray, undo: IntArray,
-            path: IntArray, tt_key: IntArray, tt_val: IntArray, killers: IntArray,
-            history: IntArray, ctr: IntArray, flag: IntArray) -> int:
+def _search(
+    kind: int,
+    st: IntArray,
+    prm: IntArray,
+    depth: int,
+    alpha: int,
+    beta: int,
+    frames: IntArray,
+    moves: IntArray,
+    order: IntArray,
+    undo: IntArray,
+    path: IntArray,
+    tt_key: IntArray,
+    tt_val: IntArray,
+    killers: IntArray,
+    history: IntArray,
+    ctr: IntArray,
+    flag: IntArray,
+) -> int:
     """The value of the position after a root move (ply 1) for its side to move: negamax with
     principal-variation windows, then quiescence, on an explicit stack of frames."""
     p = 1
@@ -316,8 +441,11 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                             e_score -= p
                         elif e_score < -MATE_BOUND:
                             e_score += p
-                        if (bound == EXACT or (bound == LOWER and e_score >= frames[p, F_BETA])
-                                or (bound == UPPER and e_score <= frames[p, F_ALPHA])):
+                        if (
+                            bound == EXACT
+                            or (bound == LOWER and e_score >= frames[p, F_BETA])
+                            or (bound == UPPER and e_score <= frames[p, F_ALPHA])
+                        ):
                             value = e_score
                             continue
             row = moves[p]
@@ -399,8 +527,13 @@ def _search(kind: int, st: IntArray, prm: IntArray, depth: int, alpha: int, beta
                 rank = order[p, j]
             frames[p, F_J] = j
             frames[p, F_CUT] = 0
-            if (frames[p, F_Q] < 0 and ctr[REDUCE] and j >= ctr[REDUCE] and frames[p, F_DEPTH] >= 2
-                    and rank < 1 << 38):  # not the table's move, a tactical one or a killer
+            if (
+                frames[p, F_Q] < 0
+                and ctr[REDUCE]
+                and j >= ctr[REDUCE]
+                and frames[p, F_DEPTH] >= 2
+                and rank < 1 << 38
+            ):  # not the table's move, a tactical one or a killer
                 frames[p, F_CUT] = 1
             make(kind, st, prm, moves[p, j], undo, p)
             if frames[p, F_Q] >= 0:
@@ -492,8 +625,17 @@ def _finish(frames: IntArray, p: int, tt_key: IntArray, tt_val: IntArray, key: i
 
 
 @njit(cache=True, nogil=True)
-def _pv(kind: int, st: IntArray, prm: IntArray, first: int, line: IntArray, moves: IntArray,
-        undo: IntArray, tt_key: IntArray, tt_val: IntArray) -> int:
+def _pv(
+    kind: int,
+    st: IntArray,
+    prm: IntArray,
+    first: int,
+    line: IntArray,
+    moves: IntArray,
+    undo: IntArray,
+    tt_key: IntArray,
+    tt_val: IntArray,
+) -> int:
     """The principal variation after ``first``, read from the table; ``st`` is restored."""
     line[0] = first
     length = 1
@@ -528,8 +670,15 @@ def seed_playouts(seed: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def playout(kind: int, st: IntArray, prm: IntArray, cap: int, candidates: int,
-            moves: IntArray, undo: IntArray) -> float:
+def playout(
+    kind: int,
+    st: IntArray,
+    prm: IntArray,
+    cap: int,
+    candidates: int,
+    moves: IntArray,
+    undo: IntArray,
+) -> float:
     """Play randomly from ``st`` (restored afterwards), preferring tactical moves among
     ``candidates`` sampled ones, to the end or for ``cap`` plies; return White's share of the
     result (the evaluation's, squashed, when the cap ends the playout)."""
@@ -540,7 +689,7 @@ def playout(kind: int, st: IntArray, prm: IntArray, cap: int, candidates: int,
         row = moves[min(pushed, moves.shape[0] - 1)]
         n = generate(kind, st, prm, row)
         result = status(kind, st, prm, n)
-        to_move_white = (st[TURN] == 0)
+        to_move_white = st[TURN] == 0
         if result != ONGOING:
             if result == LOSS:
                 value = 0.0 if to_move_white else 1.0

@@ -85,8 +85,12 @@ def store_ratings(rules: RuleSet, tournament: Tournament) -> None:
         kind, options = parse_spec(spec)
         if kind == "level":
             number = int(options["level"])
-            measured[str(number)] = {"elo": round(elo[i][0], 1), "error": round(elo[i][1], 1),
-                                     "games": sum(games[i]), "spec": ladder[number - 1].spec}
+            measured[str(number)] = {
+                "elo": round(elo[i][0], 1),
+                "error": round(elo[i][1], 1),
+                "games": sum(games[i]),
+                "spec": ladder[number - 1].spec,
+            }
     if "1" in measured:
         shift = 1000 - measured["1"]["elo"]
         for entry in measured.values():

@@ -38,9 +38,16 @@ class _Node:
 class MCTSAgent:
     """A UCT player; ``simulations`` (or the limit's nodes/seconds) bounds the effort."""
 
-    def __init__(self, seed: int | None = None, simulations: int | None = None,
-                 seconds: float | None = None, exploration: float = 1.2,
-                 playout_cap: int = 120, candidates: int = 6, name: str = "mcts") -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        simulations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 1.2,
+        playout_cap: int = 120,
+        candidates: int = 6,
+        name: str = "mcts",
+    ) -> None:
         self.name = name
         self.default = Limit(seconds=seconds, nodes=simulations)
         self.exploration = exploration
@@ -100,8 +107,10 @@ class MCTSAgent:
         c = self.exploration
         while not node.untried and node.children:  # selection
             parent_log = log(node.visits)
-            node = max(node.children, key=lambda n: n.value / n.visits
-                       + c * math.sqrt(parent_log / n.visits))
+            node = max(
+                node.children,
+                key=lambda n: n.value / n.visits + c * math.sqrt(parent_log / n.visits),
+            )
             state.push_code(node.code)
             depth += 1
             path.append(node)
@@ -128,8 +137,17 @@ class MCTSAgent:
         if kernel is not None:
             from .compiled import playout
 
-            return float(playout(kernel.kind, kernel.pack(state), kernel.prm, self.playout_cap,
-                                 self.candidates, self._rows, self._undo))
+            return float(
+                playout(
+                    kernel.kind,
+                    kernel.pack(state),
+                    kernel.prm,
+                    self.playout_cap,
+                    self.candidates,
+                    self._rows,
+                    self._undo,
+                )
+            )
         rng = self._rng
         pushed = 0
         try:

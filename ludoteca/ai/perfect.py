@@ -52,12 +52,13 @@ def covering_table(state: State) -> Table | None:
 class PerfectAgent:
     """Looks every legal move up in the solved table and plays a best one."""
 
-    def __init__(self, rules: RuleSet, seed: int | None = None,
-                 table: Table | None = None) -> None:
+    def __init__(self, rules: RuleSet, seed: int | None = None, table: Table | None = None) -> None:
         table = table or table_for(rules)
         if table is None:
-            raise InvalidRulesError(f"no perfect player for {rules}: it is not solved (where "
-                                    "the game has a solver, `ludoteca solve` builds its table)")
+            raise InvalidRulesError(
+                f"no perfect player for {rules}: it is not solved (where "
+                "the game has a solver, `ludoteca solve` builds its table)"
+            )
         self.name = "perfect"
         self.table = table
         self._rng = random.Random(seed)
@@ -102,8 +103,9 @@ class PerfectAgent:
                     if ours:
                         mine = [(self.score(state, c), c) for c in ours]
                         top = max(m for m, _ in mine)
-                        total += 0.5 * max(self.pitfalls(state, c, depth - 1)
-                                           for m, c in mine if m == top)
+                        total += 0.5 * max(
+                            self.pitfalls(state, c, depth - 1) for m, c in mine if m == top
+                        )
                     state.pop_code()
             return total / len(replies)
         finally:

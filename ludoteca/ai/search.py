@@ -66,10 +66,18 @@ class SearchAgent:
     scores for the weaker levels; ``depth``/``seconds``/``nodes`` are its default limits; with
     ``tables`` it plays perfectly where a built table (``Game.solver``) covers the position."""
 
-    def __init__(self, seed: int | None = None, depth: int | None = None,
-                 seconds: float | None = None, nodes: int | None = None, noise: float = 0.0,
-                 name: str = "search", compiled: bool = True, tables: bool = False,
-                 quiesce: int = QUIESCENCE_DEPTH) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        depth: int | None = None,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        noise: float = 0.0,
+        name: str = "search",
+        compiled: bool = True,
+        tables: bool = False,
+        quiesce: int = QUIESCENCE_DEPTH,
+    ) -> None:
         self.name = name
         self.quiesce = min(max(quiesce, 0), QUIESCENCE_DEPTH)
         self.tables = tables
@@ -92,8 +100,13 @@ class SearchAgent:
                 return PerfectAgent(state.rules, self._rng.randrange(1 << 30), table).choose(state)
         return self.analyse(state, limit).move
 
-    def analyse(self, state: State, limit: Limit | None = None,
-                on_iteration: object = None, exact: bool = False) -> SearchResult:
+    def analyse(
+        self,
+        state: State,
+        limit: Limit | None = None,
+        on_iteration: object = None,
+        exact: bool = False,
+    ) -> SearchResult:
         """Search ``state`` (left unchanged) within the limit; ``on_iteration(result)`` is called
         after each completed depth.  ``exact`` scores every root move exactly at the depth
         reached (``SearchResult.scores``), as game review needs."""
@@ -131,8 +144,14 @@ class SearchAgent:
                     break
                 top_score, top = max(self._partial)
                 if top != best.move.code and top_score > self._partial[0][0]:
-                    best = SearchResult(root.move_of(top), top_score, depth, self._nodes,
-                                        time.perf_counter() - started, self._pv(root, top))
+                    best = SearchResult(
+                        root.move_of(top),
+                        top_score,
+                        depth,
+                        self._nodes,
+                        time.perf_counter() - started,
+                        self._pv(root, top),
+                    )
                 break
             scored.sort(key=lambda item: -item[0])
             codes = [c for _, c in scored]
@@ -141,19 +160,30 @@ class SearchAgent:
                 noisy = [(s + self._rng.gauss(0, self.noise), c) for s, c in scored]
                 pick = max(noisy)[1]
                 pick_score = next(s for s, c in scored if c == pick)
-            best = SearchResult(root.move_of(pick), pick_score, depth, self._nodes,
-                                time.perf_counter() - started, self._pv(root, pick),
-                                {c: s for s, c in scored} if exact else {})
+            best = SearchResult(
+                root.move_of(pick),
+                pick_score,
+                depth,
+                self._nodes,
+                time.perf_counter() - started,
+                self._pv(root, pick),
+                {c: s for s, c in scored} if exact else {},
+            )
             if callable(on_iteration):
                 on_iteration(best)
             if is_mate(scored[0][0]) and not self.noise:
                 break
-            if self._deadline and time.perf_counter() > started + (
-                    self._deadline - started) * 0.45:
+            if self._deadline and time.perf_counter() > started + (self._deadline - started) * 0.45:
                 break  # the next depth would very likely not finish
         if best is None:  # not even depth 1 finished: play the first ordered move
-            best = SearchResult(root.move_of(codes[0]), 0, 0, self._nodes,
-                                time.perf_counter() - started, [root.move_of(codes[0])])
+            best = SearchResult(
+                root.move_of(codes[0]),
+                0,
+                0,
+                self._nodes,
+                time.perf_counter() - started,
+                [root.move_of(codes[0])],
+            )
         return best
 
     def stop(self) -> None:
@@ -175,19 +205,34 @@ class SearchAgent:
             self._searchers[spec] = CompiledSearch(kernel)
         return self._searchers[spec]
 
-    def _analyse_compiled(self, searcher: CompiledSearch, state: State, limit: Limit,
-                          on_iteration: object, exact: bool) -> SearchResult:
+    def _analyse_compiled(
+        self,
+        searcher: CompiledSearch,
+        state: State,
+        limit: Limit,
+        on_iteration: object,
+        exact: bool,
+    ) -> SearchResult:
         def result(it: Iteration) -> SearchResult:
             pick, score = it.moves[0], it.scores[0]
             if self.noise:
-                noisy = [(s + self._rng.gauss(0, self.noise), c)
-                         for s, c in zip(it.scores, it.moves, strict=True)]
+                noisy = [
+                    (s + self._rng.gauss(0, self.noise), c)
+                    for s, c in zip(it.scores, it.moves, strict=True)
+                ]
                 pick = max(noisy)[1]
                 score = it.scores[it.moves.index(pick)]
             line = it.pv if pick == it.moves[0] else [pick]
             scores = dict(zip(it.moves, it.scores, strict=True)) if exact or self.noise else {}
-            return SearchResult(state.move_of(pick), score, it.depth, it.nodes, it.seconds,
-                                [state.move_of(c) for c in line], scores)
+            return SearchResult(
+                state.move_of(pick),
+                score,
+                it.depth,
+                it.nodes,
+                it.seconds,
+                [state.move_of(c) for c in line],
+                scores,
+            )
 
         def report(it: Iteration) -> None:
             if callable(on_iteration):
@@ -197,12 +242,17 @@ class SearchAgent:
         if self.stop_event.is_set():
             searcher.stop()
         try:
-            found = searcher.run(state, max_depth=limit.depth or 64, seconds=limit.seconds,
-                                 nodes=limit.nodes, exact=exact or bool(self.noise),
-                                 quiesce=self.quiesce,
-                                 margin=0 if exact else round(4 * self.noise),
-                                 on_iteration=report,
-                                 rng=self._rng)
+            found = searcher.run(
+                state,
+                max_depth=limit.depth or 64,
+                seconds=limit.seconds,
+                nodes=limit.nodes,
+                exact=exact or bool(self.noise),
+                quiesce=self.quiesce,
+                margin=0 if exact else round(4 * self.noise),
+                on_iteration=report,
+                rng=self._rng,
+            )
         finally:
             self._running = None
         if found is None:
@@ -213,8 +263,9 @@ class SearchAgent:
         return result(found)
 
     # --- the search -------------------------------------------------------------------------
-    def _root(self, state: State, codes: list[int], depth: int,
-              exact: bool = False) -> list[tuple[int, int]]:
+    def _root(
+        self, state: State, codes: list[int], depth: int, exact: bool = False
+    ) -> list[tuple[int, int]]:
         scored = []
         alpha = -WIN - 1
         exact = exact or bool(self.noise)
@@ -306,8 +357,9 @@ class SearchAgent:
         self._table[key] = (depth, best_score, flag, best_code)
         return best_score
 
-    def _quiescence(self, state: State, codes: list[int] | None, alpha: int, beta: int,
-                    ply: int, left: int) -> int:
+    def _quiescence(
+        self, state: State, codes: list[int] | None, alpha: int, beta: int, ply: int, left: int
+    ) -> int:
         """Captures only; ``codes`` are the legal moves, or None where the game generates its
         tactical moves directly (``State.tactical_moves``)."""
         stand = round(1000 * state.evaluate())
@@ -324,8 +376,11 @@ class SearchAgent:
                     score = -self._quiescence(state, None, -beta, -alpha, ply + 1, left - 1)
                 else:
                     replies = state.legal_codes()
-                    score = (-self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
-                             if replies else -self._terminal(state, ply + 1))
+                    score = (
+                        -self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
+                        if replies
+                        else -self._terminal(state, ply + 1)
+                    )
             finally:
                 state.pop_code()
             if score > alpha:
@@ -341,11 +396,11 @@ class SearchAgent:
 
         def rank(code: int) -> int:
             if code == tt_move:
-                return -10**9
+                return -(10**9)
             if code in tactical:
-                return -10**8
+                return -(10**8)
             if code in killers:
-                return -10**7
+                return -(10**7)
             return -history.get(code, 0)
 
         return sorted(codes, key=rank)

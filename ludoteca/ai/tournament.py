@@ -49,9 +49,16 @@ def _agent(spec: str, rules: RuleSet, seed: int, seconds: float | None) -> Agent
     return make_agent(spec, rules, seed)
 
 
-def play_game(game: str, rules_spec: str, specs: tuple[str, str], pair: tuple[int, int],
-              seed: int, setup_seed: int, seconds: float | None = None,
-              max_plies: int = 1000) -> GameResult:
+def play_game(
+    game: str,
+    rules_spec: str,
+    specs: tuple[str, str],
+    pair: tuple[int, int],
+    seed: int,
+    setup_seed: int,
+    seconds: float | None = None,
+    max_plies: int = 1000,
+) -> GameResult:
     """Play one game between two agent specs (White first in ``specs``); safe in a worker."""
     game_cls, rules = resolve(game, rules_spec)
     state = game_cls.new(rules, seed=setup_seed)
@@ -91,9 +98,15 @@ def play_game(game: str, rules_spec: str, specs: tuple[str, str], pair: tuple[in
     elif result is None:  # the ply cap: a draw, recorded as agreed
         result, termination = "1/2-1/2", Termination.DRAW_AGREED
     score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
-    rec = record.from_state(state, white=specs[0], black=specs[1], result=result,
-                            termination=termination, extra={"Round": f"{seed}"},
-                            comments={len(state.move_stack): failure} if failure else None)
+    rec = record.from_state(
+        state,
+        white=specs[0],
+        black=specs[1],
+        result=result,
+        termination=termination,
+        extra={"Round": f"{seed}"},
+        comments={len(state.move_stack): failure} if failure else None,
+    )
     return GameResult(pair[0], pair[1], score, record.dumps(rec), state.ply, failure)
 
 
@@ -138,17 +151,22 @@ class Tournament:
             played = sum(games[i])
             elo, err = ratings[i]
             gap = gaps[i]
-            lines.append(f"{i + 1:>3} {name:<{width}} " + " ".join(cells)
-                         + f" {total:>7g} {played:>7} {elo:>7.0f} ±{err:<4.0f}"
-                         + (f" {gap[0]:>+6.0f} ±{gap[1]:.0f}" if gap else ""))
+            lines.append(
+                f"{i + 1:>3} {name:<{width}} "
+                + " ".join(cells)
+                + f" {total:>7g} {played:>7} {elo:>7.0f} ±{err:<4.0f}"
+                + (f" {gap[0]:>+6.0f} ±{gap[1]:.0f}" if gap else "")
+            )
         return "\n".join(lines)
 
 
 def elo_ratings(scores: list[list[float]], games: list[list[int]]) -> list[tuple[float, float]]:
     """(Elo, 95% error) per agent from a score table; the first agent is anchored at 1000."""
     theta, covariance = _fit(scores, games)
-    return [(1000 + FACTOR * t, 1.96 * FACTOR * math.sqrt(max(covariance[i][i], 0.0)))
-            for i, t in enumerate(theta)]
+    return [
+        (1000 + FACTOR * t, 1.96 * FACTOR * math.sqrt(max(covariance[i][i], 0.0)))
+        for i, t in enumerate(theta)
+    ]
 
 
 def elo_gaps(scores: list[list[float]], games: list[list[int]]) -> list[tuple[float, float]]:
@@ -159,16 +177,18 @@ def elo_gaps(scores: list[list[float]], games: list[list[int]]) -> list[tuple[fl
     gaps = []
     for i in range(len(theta) - 1):
         variance = cov[i][i] + cov[i + 1][i + 1] - 2 * cov[i][i + 1]
-        gaps.append((FACTOR * (theta[i + 1] - theta[i]),
-                     1.96 * FACTOR * math.sqrt(max(variance, 0.0))))
+        gaps.append(
+            (FACTOR * (theta[i + 1] - theta[i]), 1.96 * FACTOR * math.sqrt(max(variance, 0.0)))
+        )
     return gaps
 
 
 FACTOR = 400 / math.log(10)
 
 
-def _fit(scores: list[list[float]], games: list[list[int]]
-         ) -> tuple[list[float], list[list[float]]]:
+def _fit(
+    scores: list[list[float]], games: list[list[int]]
+) -> tuple[list[float], list[list[float]]]:
     """The Bradley-Terry strengths (natural log scale, the first agent 0; one drawn game of
     prior between agents that met) and their covariance matrix (the first row and column 0)."""
     n = len(scores)
@@ -223,10 +243,17 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
     return [row[size:] for row in a]
 
 
-def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
-                   rules: str | None = None, seed: int = 1, seconds: float | None = None,
-                   progress: Callable[[int, int, GameResult], None] | None = None,
-                   adjacent: bool = False) -> Tournament:
+def run_tournament(
+    game: str,
+    specs: list[str],
+    games: int,
+    jobs: int = 1,
+    rules: str | None = None,
+    seed: int = 1,
+    seconds: float | None = None,
+    progress: Callable[[int, int, GameResult], None] | None = None,
+    adjacent: bool = False,
+) -> Tournament:
     """Play the round robin (or, with ``adjacent``, only neighbours in ``specs``: a ladder's
     consecutive levels); ``progress(done, total, result)`` after every game."""
     if len(specs) < 2:
@@ -238,21 +265,22 @@ def run_tournament(game: str, specs: list[str], games: int, jobs: int = 1,
         if not spec.startswith("engine:"):
             make_agent(spec, ruleset, 0)
     jobs_list: list[tuple[tuple[str, str], tuple[int, int], int, int]] = []
-    pairs = ([(i, i + 1) for i in range(len(specs) - 1)] if adjacent
-             else list(combinations(range(len(specs)), 2)))
+    pairs = (
+        [(i, i + 1) for i in range(len(specs) - 1)]
+        if adjacent
+        else list(combinations(range(len(specs)), 2))
+    )
     for i, j in pairs:
         for g in range(games):
             white, black = (i, j) if g % 2 == 0 else (j, i)
             round_seed = seed * 100_003 + len(jobs_list)
             setup_seed = seed * 1_000_003 + (i * len(specs) + j) * 10_007 + g // 2
-            jobs_list.append(((specs[white], specs[black]), (white, black), round_seed,
-                              setup_seed))
+            jobs_list.append(((specs[white], specs[black]), (white, black), round_seed, setup_seed))
     tournament = Tournament(list(specs))
     total = len(jobs_list)
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         pending: set[Future[GameResult]] = {
-            pool.submit(play_game, game_cls.name, str(ruleset), pair_specs, pair, rs, ss,
-                        seconds)
+            pool.submit(play_game, game_cls.name, str(ruleset), pair_specs, pair, rs, ss, seconds)
             for pair_specs, pair, rs, ss in jobs_list
         }
         while pending:

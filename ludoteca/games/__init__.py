@@ -56,8 +56,9 @@ def resolve(name: str, rules: str | RuleSet | None = None) -> tuple[type[Game], 
     return game, game.rules(rules)
 
 
-def new_game(name: str, rules: str | RuleSet | None = None, setup: str | None = None,
-             seed: int | None = None) -> State:
+def new_game(
+    name: str, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+) -> State:
     """The start position of a game: ``new_game("morris")``, ``new_game("felli-mullah")``."""
     game, ruleset = resolve(name, rules)
     return game.new(ruleset, setup=setup, seed=seed)

@@ -39,13 +39,31 @@ from .kernel import Kernel
 from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
-    "a1", "c1", "e1", "b2", "c2", "d2", "c3", "b4", "c4", "d4", "a5", "c5", "e5",
+    "a1",
+    "c1",
+    "e1",
+    "b2",
+    "c2",
+    "d2",
+    "c3",
+    "b4",
+    "c4",
+    "d4",
+    "a5",
+    "c5",
+    "e5",
 )
 INDEX = {name: i for i, name in enumerate(POINTS)}
 LINES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(INDEX[p] for p in line.split()) for line in (
-        "a1 b2 c3 d4 e5", "e1 d2 c3 b4 a5", "c1 c2 c3 c4 c5",
-        "a1 c1 e1", "a5 c5 e5", "b2 c2 d2", "b4 c4 d4",
+    tuple(INDEX[p] for p in line.split())
+    for line in (
+        "a1 b2 c3 d4 e5",
+        "e1 d2 c3 b4 a5",
+        "c1 c2 c3 c4 c5",
+        "a1 c1 e1",
+        "a5 c5 e5",
+        "b2 c2 d2",
+        "b4 c4 d4",
     )
 )
 EDGES: tuple[tuple[int, int], ...] = tuple(
@@ -55,26 +73,28 @@ EDGES: tuple[tuple[int, int], ...] = tuple(
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
         ray
-        for line in LINES if p in line
-        for ray in (line[line.index(p) + 1:], line[:line.index(p)][::-1])
+        for line in LINES
+        if p in line
+        for ray in (line[line.index(p) + 1 :], line[: line.index(p)][::-1])
         if ray
     )
     for p in range(13)
 )
 #: BETWEEN[a][b]: the points strictly between a and b on their common line (None: no line)
 BETWEEN: tuple[tuple[tuple[int, ...] | None, ...], ...] = tuple(
-    tuple(
-        next((ray[:ray.index(b)] for ray in RAYS[a] if b in ray), None)
-        for b in range(13)
-    )
+    tuple(next((ray[: ray.index(b)] for ray in RAYS[a] if b in ray), None) for b in range(13))
     for a in range(13)
 )
 MULLAH = 4
 #: each point's image when the board is turned top to bottom (a1<->a5, b2<->b4, c3 stays)
 FLIP: tuple[int, ...] = tuple(INDEX[p[0] + str(6 - int(p[1]))] for p in POINTS)
 #: each point's image when the board is turned left to right (a1<->e1, b4<->d4, c stays)
-MIRROR: tuple[int, ...] = tuple(INDEX["ace"["eca".index(p[0])] + p[1]] if p[0] in "ace" else
-                                INDEX["bd"["db".index(p[0])] + p[1]] for p in POINTS)
+MIRROR: tuple[int, ...] = tuple(
+    INDEX["ace"["eca".index(p[0])] + p[1]]
+    if p[0] in "ace"
+    else INDEX["bd"["db".index(p[0])] + p[1]]
+    for p in POINTS
+)
 #: the corners where a man of each side (1: White/South, 2: Black/North) is promoted
 PROMOTION = {1: (INDEX["a5"], INDEX["e5"]), 2: (INDEX["a1"], INDEX["e1"])}
 START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
@@ -133,8 +153,7 @@ class FelliMove(Move):
         """The move written ``text``, legal or not; :class:`InvalidMoveError` if unreadable."""
         clean = text.strip().lower()
         if not _MOVE_RE.fullmatch(clean):
-            raise InvalidMoveError(
-                f"{text!r} is not a Felli move (write b2-c3, d4xb2 or a1xc3xe5)")
+            raise InvalidMoveError(f"{text!r} is not a Felli move (write b2-c3, d4xb2 or a1xc3xe5)")
         names = re.split(r"[-x]", clean)
         bad = [n for n in names if n not in INDEX]
         if bad:
@@ -163,8 +182,14 @@ class FelliState(RepeatingState):
 
     game: ClassVar[type[Game]]
 
-    def __init__(self, rules: RuleSet, board: tuple[int, ...] = START,
-                 turn: Color = Color.WHITE, ply: int = 0, quiet: int = 0) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        board: tuple[int, ...] = START,
+        turn: Color = Color.WHITE,
+        ply: int = 0,
+        quiet: int = 0,
+    ) -> None:
         self.rules = rules
         self.board = list(board)
         self.turn = turn
@@ -221,7 +246,7 @@ class FelliState(RepeatingState):
                     k += 1
             if k + 1 >= len(ray) or board[ray[k]] & 3 != enemy:
                 continue
-            for landing in ray[k + 1:]:
+            for landing in ray[k + 1 :]:
                 if board[landing]:
                     break
                 leaps.append((ray[k], landing))
@@ -297,16 +322,16 @@ class FelliState(RepeatingState):
         mine = [m for m in moves if m.path[0] == start]
         if not move.capture and any(m.capture for m in moves) and self._forced:
             return "a capture is compulsory: " + ", ".join(str(m) for m in moves)
-        longer = [m for m in mine if m.capture and m.path[:len(move.path)] == move.path]
+        longer = [m for m in mine if m.capture and m.path[: len(move.path)] == move.path]
         if move.capture and longer:
-            return ("the capturing piece must go on capturing: "
-                    + ", ".join(str(m) for m in longer))
+            return "the capturing piece must go on capturing: " + ", ".join(str(m) for m in longer)
         if move.capture and len(move.path) > 2 and not self._multi:
             return "a turn makes at most one leap in this rule set"
         if not mine:
             return f"the piece on {POINTS[start]} cannot move"
         return "not a legal move here; the piece on {} can play {}".format(
-            POINTS[start], ", ".join(str(m) for m in mine))
+            POINTS[start], ", ".join(str(m) for m in mine)
+        )
 
     # --- knowledge for computer players ------------------------------------------------------
     def is_tactical(self, code: int) -> bool:
@@ -384,9 +409,12 @@ _PICTURE = """\
 """
 
 
-STYLES = {"w": PieceStyle(Color.WHITE, "man"), "b": PieceStyle(Color.BLACK, "man"),
-          "W": PieceStyle(Color.WHITE, "Mullah", ring=True),
-          "B": PieceStyle(Color.BLACK, "Mullah", ring=True)}
+STYLES = {
+    "w": PieceStyle(Color.WHITE, "man"),
+    "b": PieceStyle(Color.BLACK, "man"),
+    "W": PieceStyle(Color.WHITE, "Mullah", ring=True),
+    "B": PieceStyle(Color.BLACK, "Mullah", ring=True),
+}
 _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
     Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
@@ -412,7 +440,8 @@ class Felli(PointBoardGame):
     texts: ClassVar[Mapping[str, str]] = {
         "continue": "continue the capture: choose the next landing point",
         "example": "e.g. b2-c3, d4xb2 or a1xc3xe5",
-             "move": "choose a piece to move"}
+        "move": "choose a piece to move",
+    }
     summary = (
         "Six men each on two triangles that meet at the empty centre. A man steps one "
         "point along a line, in any direction, or captures by leaping over an adjacent "
@@ -425,8 +454,7 @@ class Felli(PointBoardGame):
         RuleSetDef(
             "felli",
             "The basic game: steps and single optional leaps in any direction.",
-            {"forced_capture": False, "multi_capture": False, "mullah": False,
-             **DRAW_DEFAULTS},
+            {"forced_capture": False, "multi_capture": False, "mullah": False, **DRAW_DEFAULTS},
         ),
         RuleSetDef(
             "felli-mullah",
@@ -443,9 +471,11 @@ class Felli(PointBoardGame):
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
         solver = cls.solver(rules)
-        top = (Rung("perfect", "perfect play from the solved table")
-               if solver is not None and solver.ready()
-               else Rung("search:time=1", "about a second a move (twelve plies and more)"))
+        top = (
+            Rung("perfect", "perfect play from the solved table")
+            if solver is not None and solver.ready()
+            else Rung("search:time=1", "about a second a move (twelve plies and more)")
+        )
         return (*_LADDER, top)
 
     @classmethod
@@ -485,19 +515,22 @@ class Felli(PointBoardGame):
         if len(fields) != 4:
             raise InvalidPositionError(
                 f"a Felli position code has 4 fields (board side quiet ply), not {len(fields)}: "
-                f"{code!r}")
+                f"{code!r}"
+            )
         board_text, side, quiet_text, ply_text = fields
         rows = board_text.split("/")
         if [len(r) for r in rows] != [len(r) for r in _ROWS]:
             raise InvalidPositionError(
                 f"the board field needs 5 rows from rank 5 down, of 3,3,1,3,3 points: "
-                f"{board_text!r}")
+                f"{board_text!r}"
+            )
         board = [0] * 13
         for row, points in zip(rows, _ROWS, strict=True):
             for ch, p in zip(row, points, strict=True):
                 if ch not in _PIECES:
                     raise InvalidPositionError(
-                        f"unknown board character {ch!r} (use w b for men, W B for Mullahs, .)")
+                        f"unknown board character {ch!r} (use w b for men, W B for Mullahs, .)"
+                    )
                 board[p] = _PIECES[ch]
         if side not in ("w", "b"):
             raise InvalidPositionError(f"side to move must be w or b, not {side!r}")
@@ -512,16 +545,19 @@ class Felli(PointBoardGame):
             if sum(1 for v in board if v & 3 == owner) > 6:
                 raise InvalidPositionError(f"{who} has more than six pieces")
             if not ruleset["mullah"] and any(
-                    board[p] & MULLAH for p in range(13) if board[p] & 3 == owner):
+                board[p] & MULLAH for p in range(13) if board[p] & 3 == owner
+            ):
                 raise InvalidPositionError(f"{ruleset} has no Mullahs")
             if ruleset["mullah"] and any(board[p] == owner for p in PROMOTION[owner]):
                 raise InvalidPositionError(
-                    f"a {who} man on its promotion corner would already be a Mullah")
+                    f"a {who} man on its promotion corner would already be a Mullah"
+                )
         turn = Color.WHITE if side == "w" else Color.BLACK
         if not any(v & 3 == 2 - turn for v in board):
             raise InvalidPositionError(
                 f"{turn.other.title} has no piece left, so the game ended before "
-                f"{turn.title}'s turn")
+                f"{turn.title}'s turn"
+            )
         return FelliState(ruleset, tuple(board), turn, ply, quiet)
 
 

@@ -65,10 +65,20 @@ def kernel(rules: RuleSet) -> Kernel:
     for side in (1, 2):
         promo[side * 7], promo[side * 7 + 1] = PROMOTION[side]
     rank = [int(POINTS[p][1:]) - 1 for p in range(13)]  # rows from South's, 0 to 4
-    tables = {P_STEP: step, P_JUMP: jump, P_NRAYS: [len(RAYS[p]) for p in range(13)],
-              P_RANK: rank, P_RAYS: rays_at, P_RAYLEN: ray_len, P_RAY: flat, P_BTW: btw_at,
-              P_BTWLEN: btw_len, P_BETWEEN: btw, P_ZOB: zobrist(13 * 7 + 1, 13).tolist(),
-              P_PROMO: promo}
+    tables = {
+        P_STEP: step,
+        P_JUMP: jump,
+        P_NRAYS: [len(RAYS[p]) for p in range(13)],
+        P_RANK: rank,
+        P_RAYS: rays_at,
+        P_RAYLEN: ray_len,
+        P_RAY: flat,
+        P_BTW: btw_at,
+        P_BTWLEN: btw_len,
+        P_BETWEEN: btw,
+        P_ZOB: zobrist(13 * 7 + 1, 13).tolist(),
+        P_PROMO: promo,
+    }
     data: list[int] = []
     for slot, table in tables.items():
         head[slot] = 16 + len(data)
@@ -82,7 +92,7 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[TURN] = int(state.turn)
     st[QUIET] = state.quiet
-    st[B:B + 13] = state.board
+    st[B : B + 13] = state.board
     st[KEY] = _key(st, prm)
     return st
 

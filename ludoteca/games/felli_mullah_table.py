@@ -48,11 +48,13 @@ RAYLEN = np.zeros((13, 6), dtype=np.int64)
 for _p, _rays in enumerate(RAYS):
     for _k, _ray in enumerate(_rays):
         RAYLEN[_p, _k] = len(_ray)
-        RAY[_p, _k, :len(_ray)] = _ray
+        RAY[_p, _k, : len(_ray)] = _ray
 FLIPS = np.array(FLIP, dtype=np.int64)
 #: every set of points (a 13-bit mask) turned left to right (a1<->e1, b2<->d2, c stays)
-MIRRORS = np.array([sum(1 << MIRROR[p] for p in range(13) if mask >> p & 1)
-                    for mask in range(1 << 13)], dtype=np.int64)
+MIRRORS = np.array(
+    [sum(1 << MIRROR[p] for p in range(13) if mask >> p & 1) for mask in range(1 << 13)],
+    dtype=np.int64,
+)
 #: the corners where the side to move (South) and its opponent (North) are promoted
 OWN_CORNERS = PROMOTION[1]
 OPP_CORNERS = PROMOTION[2]
@@ -74,15 +76,21 @@ def _label(cls: tuple[int, int, int, int]) -> str:
     return "{}+{}M v {}+{}M".format(*cls)
 
 
-def layout(most: int = SIDE
-           ) -> tuple[IntArray, IntArray, IntArray, list[tuple[int, int, str]], int]:
+def layout(
+    most: int = SIDE,
+) -> tuple[IntArray, IntArray, IntArray, list[tuple[int, int, str]], int]:
     """For the positions with at most ``most`` pieces a side: every class's first index (by
     class id; -1 for none), the sorted first indices and their class ids (for finding a class
     from an index), the pairs in solving order, and the size of the index."""
-    classes = [(a, b, c, d) for a in range(most + 1) for b in range(most + 1 - a)
-               for c in range(most + 1) for d in range(most + 1 - c)]
+    classes = [
+        (a, b, c, d)
+        for a in range(most + 1)
+        for b in range(most + 1 - a)
+        for c in range(most + 1)
+        for d in range(most + 1 - c)
+    ]
     classes.sort(key=lambda m: (sum(m), m[0] + m[2], min(m, (m[2], m[3], m[0], m[1]))))
-    offset = np.full(7 ** 4, -1, dtype=np.int64)
+    offset = np.full(7**4, -1, dtype=np.int64)
     starts: list[int] = []
     ids: list[int] = []
     pairs: list[tuple[int, int, str]] = []
@@ -102,15 +110,17 @@ def layout(most: int = SIDE
 
 
 @njit(cache=True)
-def _rank(men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: IntArray,
-          bino: IntArray) -> int:
+def _rank(
+    men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: IntArray, bino: IntArray
+) -> int:
     """The index of a position given as the point sets (bit masks) of each kind of piece."""
     total = 0
     free = 0x1FFF
     cls = 0
     for kind in range(4):
-        subset = men if kind == 0 else mullahs if kind == 1 else opp_men if kind == 2 else \
-            opp_mullahs
+        subset = (
+            men if kind == 0 else mullahs if kind == 1 else opp_men if kind == 2 else opp_mullahs
+        )
         r = 0
         chosen = 0
         rest = subset
@@ -126,12 +136,20 @@ def _rank(men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: IntArr
 
 
 @njit(cache=True)
-def _canonical(men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: IntArray,
-               bino: IntArray, mirror: IntArray) -> int:
+def _canonical(
+    men: int,
+    mullahs: int,
+    opp_men: int,
+    opp_mullahs: int,
+    offset: IntArray,
+    bino: IntArray,
+    mirror: IntArray,
+) -> int:
     """The index of a position's class under the left-right mirror: the smaller of the two."""
-    return min(int(_rank(men, mullahs, opp_men, opp_mullahs, offset, bino)),
-               _rank(mirror[men], mirror[mullahs], mirror[opp_men], mirror[opp_mullahs],
-                     offset, bino))
+    return min(
+        int(_rank(men, mullahs, opp_men, opp_mullahs, offset, bino)),
+        _rank(mirror[men], mirror[mullahs], mirror[opp_men], mirror[opp_mullahs], offset, bino),
+    )
 
 
 @njit(cache=True)
@@ -178,7 +196,7 @@ def _unrank(g: int, vals: IntArray, starts: IntArray, ids: IntArray, bino: IntAr
 @njit(cache=True)
 def _decode(g: int, st: IntArray, data: Any) -> bool:
     offset, starts, ids, bino, _ray, _raylen, _flips, _forced, mirror = data
-    vals = st[S_VALS:S_VALS + 13]
+    vals = st[S_VALS : S_VALS + 13]
     _unrank(g, vals, starts, ids, bino)
     if vals[10] == 1 or vals[12] == 1 or vals[0] == 3 or vals[2] == 3:
         return False  # a man on its promotion corner
@@ -239,8 +257,8 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
     """The positions from which the opponent of ``g``'s side to move reached it by a step or a
     Mullah's slide (never onto its promotion corner: that would have promoted)."""
     offset, starts, ids, bino, ray, raylen, flips, forced, mirror = data
-    vals = st[S_VALS:S_VALS + 13]
-    parent = st[S_PARENT:S_PARENT + 13]  # seen from the parent's side to move
+    vals = st[S_VALS : S_VALS + 13]
+    parent = st[S_PARENT : S_PARENT + 13]  # seen from the parent's side to move
     _unrank(g, vals, starts, ids, bino)
     masks = np.zeros(5, dtype=np.int64)
     for x in range(13):
@@ -268,11 +286,13 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
                 if not (forced and _can_capture(parent, ray, raylen)):
                     moved = (1 << fq) | (1 << fp)
                     if kind == 1:
-                        out[n] = _canonical(masks[1] ^ moved, masks[2], masks[3], masks[4],
-                                            offset, bino, mirror)
+                        out[n] = _canonical(
+                            masks[1] ^ moved, masks[2], masks[3], masks[4], offset, bino, mirror
+                        )
                     else:
-                        out[n] = _canonical(masks[1], masks[2] ^ moved, masks[3], masks[4],
-                                            offset, bino, mirror)
+                        out[n] = _canonical(
+                            masks[1], masks[2] ^ moved, masks[3], masks[4], offset, bino, mirror
+                        )
                     n += 1
                 parent[fp] = 0
                 parent[fq] = kind
@@ -283,8 +303,17 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
 
 def _data(rules: RuleSet, most: int) -> tuple[Any, ...]:
     offset, starts, ids, _, _ = layout(most)
-    return (offset, starts, ids, BINOMIAL, RAY, RAYLEN, FLIPS, bool(rules["forced_capture"]),
-            MIRRORS)
+    return (
+        offset,
+        starts,
+        ids,
+        BINOMIAL,
+        RAY,
+        RAYLEN,
+        FLIPS,
+        bool(rules["forced_capture"]),
+        MIRRORS,
+    )
 
 
 @dataclass
@@ -312,8 +341,10 @@ class MullahTable(Table):
 
     def lookup(self, state: State) -> tuple[int, int]:
         if not self.covers(state):
-            raise InvalidRulesError(f"{state.position_code()} has more than {self.most} pieces "
-                                    "a side: it is not in the table")
+            raise InvalidRulesError(
+                f"{state.position_code()} has more than {self.most} pieces "
+                "a side: it is not in the table"
+            )
         return code_value(int(self.codes[self.index(state)]))
 
     def summary(self) -> list[str]:
@@ -322,14 +353,17 @@ class MullahTable(Table):
         if self.covers(state):
             value, plies = self.lookup(state)
             who = "South" if state.turn is Color.WHITE else "North"
-            lines.append(f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} "
-                         f"(for {who}, to move)")
+            lines.append(
+                f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} (for {who}, to move)"
+            )
             if value:
                 lines.append(f"plies: {plies}")
         win, loss, draw = tally(self.codes)
-        lines.append(f"positions: {win + loss + draw} (at most {self.most} pieces a side, side "
-                     f"to move normalised, one of each mirror pair): win {win}, loss {loss}, "
-                     f"draw {draw}")
+        lines.append(
+            f"positions: {win + loss + draw} (at most {self.most} pieces a side, side "
+            f"to move normalised, one of each mirror pair): win {win}, loss {loss}, "
+            f"draw {draw}"
+        )
         return lines
 
 
@@ -355,7 +389,8 @@ class MullahSolver(Solver):
         if not 0 <= self.most <= SIDE:
             raise InvalidRulesError(f"Felli has at most {SIDE} pieces a side, not {men}")
         self.key = "felli-mullah-" + "-".join(
-            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture"))
+            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture")
+        )
         if self.most < SIDE:
             self.key += f"-{self.most}"
 

@@ -26,8 +26,8 @@ from .felli import LINES, MULLAH, Felli
 
 __all__ = ["FelliSolver", "FelliTable", "index_of", "load_or_solve", "solve"]
 
-N = 3 ** 13
-POW3 = np.array([3 ** p for p in range(13)], dtype=np.int64)
+N = 3**13
+POW3 = np.array([3**p for p in range(13)], dtype=np.int64)
 #: (from, over, to) for every leap along a line; steps are (from, to) with the same geometry
 LEAPS = [(line[i], line[i + 1], line[i + 2]) for line in LINES for i in range(len(line) - 2)]
 LEAPS += [(c, b, a) for a, b, c in LEAPS]
@@ -57,8 +57,12 @@ class FelliTable(Table):
         twos = _digit_count(2)
         real = (ones <= 6) & (twos <= 6)
         v = self.value[real]
-        return {"positions": int(real.sum()), "win": int((v == 1).sum()),
-                "loss": int((v == -1).sum()), "draw": int((v == 0).sum())}
+        return {
+            "positions": int(real.sum()),
+            "win": int((v == 1).sum()),
+            "loss": int((v == -1).sum()),
+            "draw": int((v == 0).sum()),
+        }
 
     def summary(self) -> list[str]:
         """The start's value (and plies), and the win/loss/draw counts."""
@@ -69,9 +73,11 @@ class FelliTable(Table):
         if value:
             lines.append(f"plies: {plies}")
         counts = self.counts()
-        lines.append(f"positions: {counts['positions']} (at most six men a side, side to move "
-                     f"normalised): win {counts['win']}, loss {counts['loss']}, "
-                     f"draw {counts['draw']}")
+        lines.append(
+            f"positions: {counts['positions']} (at most six men a side, side to move "
+            f"normalised): win {counts['win']}, loss {counts['loss']}, "
+            f"draw {counts['draw']}"
+        )
         return lines
 
 
@@ -82,7 +88,8 @@ class FelliSolver(Solver):
         _check_rules(rules)
         self.rules = rules
         self.key = "felli-" + "-".join(
-            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture"))
+            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture")
+        )
 
     def load(self, progress: Progress | None = None) -> tuple[FelliTable, bool]:
         return load_or_solve(self.rules, progress)
@@ -92,7 +99,8 @@ def _check_rules(rules: RuleSet) -> None:
     if rules["mullah"]:
         raise InvalidRulesError(
             f"{rules}: this table covers the basic game (without Mullahs); the Mullah rule "
-            "sets have their own (felli_mullah_table)")
+            "sets have their own (felli_mullah_table)"
+        )
 
 
 def index_of(state: State) -> int:
@@ -153,8 +161,9 @@ def _edges(rules: RuleSet, progress: Progress) -> tuple[IntArray, IntArray]:
         extended = np.zeros(parent.size, dtype=bool)
         n_parent, n_board, n_loc = [], [], []
         for a, over, b in LEAPS:
-            sel = np.flatnonzero((loc == a) & ((board // POW3[over]) % 3 == 2)
-                                 & ((board // POW3[b]) % 3 == 0))
+            sel = np.flatnonzero(
+                (loc == a) & ((board // POW3[over]) % 3 == 2) & ((board // POW3[b]) % 3 == 0)
+            )
             if not sel.size:
                 continue
             extended[sel] = True
@@ -223,14 +232,19 @@ def _cache_path(rules: RuleSet) -> Path:
     return cache_dir() / f"{str(rules).replace(':', '_').replace(',', '+')}-v1.npz"
 
 
-def load_or_solve(rules: str | RuleSet | None = None,
-                  progress: Progress | None = None) -> tuple[FelliTable, bool]:
+def load_or_solve(
+    rules: str | RuleSet | None = None, progress: Progress | None = None
+) -> tuple[FelliTable, bool]:
     """The table for a rule set from the cache, or solved now and cached; and whether cached."""
     ruleset = Felli.rules(rules)
     _check_rules(ruleset)
     # the draw settings do not change the table: cache under the capture settings only
-    key = Felli.rules("felli:" + ",".join(
-        f"{k}={str(bool(ruleset[k])).lower()}" for k in ("forced_capture", "multi_capture")))
+    key = Felli.rules(
+        "felli:"
+        + ",".join(
+            f"{k}={str(bool(ruleset[k])).lower()}" for k in ("forced_capture", "multi_capture")
+        )
+    )
     path = _cache_path(key)
     if path.exists():
         try:
@@ -244,5 +258,3 @@ def load_or_solve(rules: str | RuleSet | None = None,
     np.savez_compressed(tmp, value=table.value, depth=table.depth)
     tmp.replace(path)
     return table, False
-
-

@@ -43,8 +43,21 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core import State
 
-__all__ = ["DRAW", "KEY", "LOSS", "ONGOING", "QUIET", "TURN", "UNDO", "WIN", "Kernel",
-           "bit_count", "low_bit", "split", "zobrist"]
+__all__ = [
+    "DRAW",
+    "KEY",
+    "LOSS",
+    "ONGOING",
+    "QUIET",
+    "TURN",
+    "UNDO",
+    "WIN",
+    "Kernel",
+    "bit_count",
+    "low_bit",
+    "split",
+    "zobrist",
+]
 
 KEY, TURN, QUIET = 0, 1, 2
 #: the size of a kernel's ``st`` array and of one ``undo`` row
@@ -75,8 +88,7 @@ class Kernel:
 def zobrist(count: int, salt: int) -> IntArray:
     """``count`` fixed pseudo-random 64-bit keys (the same in every process)."""
     rng = np.random.Generator(np.random.PCG64(0x5EED + salt))
-    return rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=count,
-                        dtype=np.int64)
+    return rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=count, dtype=np.int64)
 
 
 @intrinsic

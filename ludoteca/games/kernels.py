@@ -27,8 +27,14 @@ from .kernel import LOSS, ONGOING, TURN, UNDO, WIN, Kernel
 
 def _drop_stale_caches() -> None:
     here = Path(__file__).parent
-    sources = sorted([*here.glob("*_kernel.py"), here / "kernel.py", Path(__file__),
-                      here.parent / "ai" / "compiled.py"])
+    sources = sorted(
+        [
+            *here.glob("*_kernel.py"),
+            here / "kernel.py",
+            Path(__file__),
+            here.parent / "ai" / "compiled.py",
+        ]
+    )
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     for folder in {p.parent / "__pycache__" for p in sources}:
         mark = folder / "ludoteca-kernels.sha256"
@@ -45,8 +51,19 @@ def _drop_stale_caches() -> None:
 
 _drop_stale_caches()  # (numba reads its caches at the first call, not at import)
 
-__all__ = ["can_move", "captures", "evaluate", "generate", "make", "perft_counts", "random_game",
-           "random_plies", "status", "tactical", "unmake"]
+__all__ = [
+    "can_move",
+    "captures",
+    "evaluate",
+    "generate",
+    "make",
+    "perft_counts",
+    "random_game",
+    "random_plies",
+    "status",
+    "tactical",
+    "unmake",
+]
 
 IntArray = npt.NDArray[np.int64]
 MORRIS, FELLI, MORELLI = 0, 1, 2
@@ -82,8 +99,7 @@ def make(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply:
 
 
 @njit(cache=True, inline="always")
-def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int
-           ) -> None:
+def unmake(kind: int, st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     if kind == FELLI:
         felli.unmake(st, prm, move, undo, ply)
     elif kind == MORELLI:
@@ -139,8 +155,9 @@ def captures(kind: int, st: IntArray, prm: IntArray, row: IntArray, n: int) -> i
 
 
 @njit(cache=True)
-def _random_game(kind: int, st: IntArray, prm: IntArray, seed: int, cap: int,
-                 codes: IntArray, counts: IntArray) -> tuple[int, int]:
+def _random_game(
+    kind: int, st: IntArray, prm: IntArray, seed: int, cap: int, codes: IntArray, counts: IntArray
+) -> tuple[int, int]:
     np.random.seed(seed)
     out = np.empty(4096, dtype=np.int64)
     undo = np.zeros((1, UNDO), dtype=np.int64)
@@ -172,8 +189,9 @@ def _kernel(state: State) -> Kernel:
     return _KERNELS[key]
 
 
-def random_game(state: State, seed: int, cap: int = 1000
-                ) -> tuple[list[int], list[int], Color | None]:
+def random_game(
+    state: State, seed: int, cap: int = 1000
+) -> tuple[list[int], list[int], Color | None]:
     """A uniformly random game from ``state`` (left unchanged), played by its kernel without
     repetition draws: the move codes, the number of legal moves before each, and the winner
     (``None`` for a draw or a game stopped at ``cap`` plies)."""
@@ -193,8 +211,9 @@ def random_plies(state: State, games: int, seed: int, cap: int = 1000) -> int:
     empty = np.zeros(0, dtype=np.int64)
     total = 0
     for g in range(games):
-        total += _random_game(kernel.kind, kernel.pack(state), kernel.prm, seed + g, cap,
-                              empty, empty)[0]
+        total += _random_game(
+            kernel.kind, kernel.pack(state), kernel.prm, seed + g, cap, empty, empty
+        )[0]
     return total
 
 

@@ -103,11 +103,15 @@ def geometry(n: int) -> Geometry:
         x, y = s % n, s // n
         orbit = (sq(x, y), sq(n - 1 - y, x), sq(n - 1 - x, n - 1 - y), sq(y, n - 1 - x))
         frame.append(orbit if 1 <= band[s] < c else ())
-    perimeter = ([sq(0, y) for y in range(n)] + [sq(x, n - 1) for x in range(1, n)]
-                 + [sq(n - 1, y) for y in range(n - 2, -1, -1)]
-                 + [sq(x, 0) for x in range(n - 2, 0, -1)])
-    return Geometry(n, sq(c, c), band, names, tuple(rays), tuple(flanks), tuple(frame),
-                    tuple(perimeter))
+    perimeter = (
+        [sq(0, y) for y in range(n)]
+        + [sq(x, n - 1) for x in range(1, n)]
+        + [sq(n - 1, y) for y in range(n - 2, -1, -1)]
+        + [sq(x, 0) for x in range(n - 2, 0, -1)]
+    )
+    return Geometry(
+        n, sq(c, c), band, names, tuple(rays), tuple(flanks), tuple(frame), tuple(perimeter)
+    )
 
 
 def frames(n: int) -> set[frozenset[int]]:
@@ -177,7 +181,8 @@ def _parse(text: str, n: int) -> tuple[MorelliMove, int | None, bool]:
     if not m:
         raise InvalidMoveError(
             f"{text!r} is not a Morelli move (write from-to, e.g. A5-L5, optionally A5-E5x3 or "
-            "D13-D11K)")
+            "D13-D11K)"
+        )
     a, i, b, j, captures, king = m.groups()
     squares = []
     for letter, number in ((a, i), (b, j)):
@@ -185,8 +190,11 @@ def _parse(text: str, n: int) -> tuple[MorelliMove, int | None, bool]:
         if not (x < n and 0 <= y < n):
             raise InvalidMoveError(f"{text!r}: {letter.upper()}{number} is off the {n}x{n} board")
         squares.append(y * n + x)
-    return (move_of(n, squares[0] * n * n + squares[1]),
-            None if captures is None else int(captures), king is not None)
+    return (
+        move_of(n, squares[0] * n * n + squares[1]),
+        None if captures is None else int(captures),
+        king is not None,
+    )
 
 
 class MorelliState(State):
@@ -195,8 +203,15 @@ class MorelliState(State):
     game: ClassVar[type[Game]]
     annotation_tokens: ClassVar[tuple[str, ...]] = ("K",)
 
-    def __init__(self, rules: RuleSet, board: list[int], turn: Color = Color.BLACK,
-                 king: int = 0, ply: int = 0, setup: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        board: list[int],
+        turn: Color = Color.BLACK,
+        king: int = 0,
+        ply: int = 0,
+        setup: str | None = None,
+    ) -> None:
         self.rules = rules
         self.n = SIZES[rules.name]
         self.geo = geometry(self.n)
@@ -260,8 +275,13 @@ class MorelliState(State):
             frame = self.geo.frame
             for s in (dst, *converted):
                 f = frame[s]
-                if f and board[f[0]] == mover and board[f[1]] == mover and \
-                        board[f[2]] == mover and board[f[3]] == mover:
+                if (
+                    f
+                    and board[f[0]] == mover
+                    and board[f[1]] == mover
+                    and board[f[2]] == mover
+                    and board[f[3]] == mover
+                ):
                     self.king = mover
                     break
         self.turn = Color(1 - self.turn)
@@ -318,8 +338,9 @@ class MorelliState(State):
     def move_label(self, code: int) -> str:
         """``from-to``, then ``xN`` for N conversions and `` K`` for a King newly seated."""
         converted, crowned = self._effects(code)
-        return (f"{self.move_of(code)}{f'x{converted}' if converted else ''}"
-                f"{' K' if crowned else ''}")
+        return (
+            f"{self.move_of(code)}{f'x{converted}' if converted else ''}{' K' if crowned else ''}"
+        )
 
     def move_note(self, code: int) -> str:
         converted, crowned = self._effects(code)
@@ -328,14 +349,15 @@ class MorelliState(State):
             words.append(f"seats the {self.turn.name.capitalize()} King on the Throne")
         return " and ".join(words)
 
-    def check_annotation(self, move: MorelliMove, captures: int | None, king: bool,
-                         text: str) -> None:
+    def check_annotation(
+        self, move: MorelliMove, captures: int | None, king: bool, text: str
+    ) -> None:
         """Raise :class:`IllegalMoveError` unless the annotation matches what the move does."""
         converted, crowned = self._effects(move.code)
         if captures is not None and captures != converted:
             raise IllegalMoveError(
-                f"{text}: the annotation says {captures} conversion(s) but {move} makes "
-                f"{converted}")
+                f"{text}: the annotation says {captures} conversion(s) but {move} makes {converted}"
+            )
         if king and not crowned:
             raise IllegalMoveError(f"{text}: the annotation says K but {move} does not seat a King")
 
@@ -343,8 +365,9 @@ class MorelliState(State):
         """Check a separate annotation token (``K``) written after ``move``, already played."""
         self.pop_code()
         try:
-            self.check_annotation(move_of(self.n, move.code), None, token.upper() == "K",
-                                  f"{move} {token}")
+            self.check_annotation(
+                move_of(self.n, move.code), None, token.upper() == "K", f"{move} {token}"
+            )
         finally:
             self.push_code(move.code)
 
@@ -360,13 +383,15 @@ class MorelliState(State):
         if self.board[dst]:
             return f"{geo.name(dst)} is occupied"
         if geo.band[dst] >= geo.band[src]:
-            return (f"a stone must come to rest on a band closer to the Throne, and "
-                    f"{geo.name(dst)} ({BAND_NAMES[geo.band[dst]]}) is not closer than "
-                    f"{geo.name(src)} ({BAND_NAMES[geo.band[src]]})")
+            return (
+                f"a stone must come to rest on a band closer to the Throne, and "
+                f"{geo.name(dst)} ({BAND_NAMES[geo.band[dst]]}) is not closer than "
+                f"{geo.name(src)} ({BAND_NAMES[geo.band[src]]})"
+            )
         ray = next((r for r in geo.rays[src] if dst in r), None)
         if ray is None:
             return f"{geo.name(src)}-{geo.name(dst)} is not along a row, column or diagonal"
-        for t in ray[:ray.index(dst)]:
+        for t in ray[: ray.index(dst)]:
             if self.board[t]:
                 return f"the stone on {geo.name(t)} is in the way"
             if t == geo.throne:
@@ -379,8 +404,9 @@ class MorelliState(State):
         board = self.board
         mover = board[src]
         enemy = 3 - mover
-        return any(board[a] == enemy and board[b] == mover and b != src
-                   for a, b in self.geo.flanks[dst])
+        return any(
+            board[a] == enemy and board[b] == mover and b != src for a, b in self.geo.flanks[dst]
+        )
 
     def _capture_squares(self) -> set[int]:
         """Empty squares where a stone of the mover would flank an enemy stone."""
@@ -465,8 +491,12 @@ class MorelliState(State):
     def planes(self) -> list[list[float]]:
         """White stones, Black stones, then White's and Black's King (constant planes)."""
         board = self.board
-        return [[float(v == WHITE) for v in board], [float(v == BLACK) for v in board],
-                [float(self.king == WHITE)] * len(board), [float(self.king == BLACK)] * len(board)]
+        return [
+            [float(v == WHITE) for v in board],
+            [float(v == BLACK) for v in board],
+            [float(self.king == WHITE)] * len(board),
+            [float(self.king == BLACK)] * len(board),
+        ]
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
@@ -483,7 +513,7 @@ class MorelliState(State):
     def position_code(self) -> str:
         n = self.n
         rows = "/".join(
-            "".join(".bw"[v] for v in self.board[y * n:(y + 1) * n]) for y in range(n - 1, -1, -1)
+            "".join(".bw"[v] for v in self.board[y * n : (y + 1) * n]) for y in range(n - 1, -1, -1)
         )
         side = "b" if self.turn is Color.BLACK else "w"
         return f"{rows} {side} {'-bw'[self.king]} {self.ply}"
@@ -511,9 +541,12 @@ class MorelliState(State):
 
 #: the bands from the outside in (red, orange, yellow, green, blue, indigo), then the Throne
 RAINBOW = ("#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8")
-STYLES = {"w": PieceStyle(Color.WHITE, "stone"), "b": PieceStyle(Color.BLACK, "stone"),
-          "kw": PieceStyle(Color.WHITE, "King", shape="king"),
-          "kb": PieceStyle(Color.BLACK, "King", shape="king")}
+STYLES = {
+    "w": PieceStyle(Color.WHITE, "stone"),
+    "b": PieceStyle(Color.BLACK, "stone"),
+    "kw": PieceStyle(Color.WHITE, "King", shape="king"),
+    "kb": PieceStyle(Color.BLACK, "King", shape="king"),
+}
 _LADDER = (
     Rung("search:depth=1,noise=1500,quiesce=2", "looks one move ahead and often misjudges it"),
     Rung("search:depth=1,noise=300,quiesce=2", "looks one move ahead, sometimes misjudges"),
@@ -529,9 +562,11 @@ class Morelli(Game):
     name = "morelli"
     title = "Morelli"
     texts: ClassVar[Mapping[str, str]] = {
-        "place": "choose a square", "move": "choose a stone to move",
+        "place": "choose a square",
+        "move": "choose a stone to move",
         "example": "e.g. A5-L5",
-             "take": "choose a stone to remove"}
+        "take": "choose a stone to remove",
+    }
     summary = (
         "Stones start on the red outer ring of a rainbow board. A stone moves like a "
         "chess queen, any distance, but must end on a band nearer the centre. When the "
@@ -543,10 +578,18 @@ class Morelli(Game):
     )
     rule_sets = (
         RuleSetDef("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
-        RuleSetDef("morelli-11", "The same rules on an 11x11 board (20 stones each).", {},
-                   aliases=("morelli11",)),
-        RuleSetDef("morelli-9", "The same rules on a 9x9 board (16 stones each).", {},
-                   aliases=("morelli9",)),
+        RuleSetDef(
+            "morelli-11",
+            "The same rules on an 11x11 board (20 stones each).",
+            {},
+            aliases=("morelli11",),
+        ),
+        RuleSetDef(
+            "morelli-9",
+            "The same rules on a 9x9 board (16 stones each).",
+            {},
+            aliases=("morelli9",),
+        ),
     )
 
     @classmethod
@@ -559,10 +602,12 @@ class Morelli(Game):
         n = geo.n
         coords = tuple((float(s % n), float(s // n)) for s in range(n * n))
         outer = max(geo.band)
-        fills = tuple(RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)]
-                      for band in geo.band)
-        return BoardDescription(points=geo.names, coords=coords, cells=True, fills=fills,
-                                styles=STYLES)
+        fills = tuple(
+            RAINBOW[6] if band == 0 else RAINBOW[min(outer - band, 5)] for band in geo.band
+        )
+        return BoardDescription(
+            points=geo.names, coords=coords, cells=True, fills=fills, styles=STYLES
+        )
 
     @classmethod
     def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
@@ -593,8 +638,9 @@ class Morelli(Game):
         return "".join(first) + "".join("W" if c == "B" else "B" for c in first)
 
     @classmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> MorelliState:
+    def new(
+        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+    ) -> MorelliState:
         ruleset = cls.rules(rules)
         geo = geometry(SIZES[ruleset.name])
         if setup is None:
@@ -603,13 +649,15 @@ class Morelli(Game):
         if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W"}:
             raise InvalidPositionError(
                 f"a {geo.n}x{geo.n} setup is {len(geo.perimeter)} letters B or W (the red "
-                f"squares clockwise from A1, up the left edge first), not {setup!r}")
+                f"squares clockwise from A1, up the left edge first), not {setup!r}"
+            )
         for i in range(geo.pairs):
             if setup[i] == setup[i + geo.pairs]:
                 a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
                 raise InvalidPositionError(
                     f"setup breaks the pair rule: {geo.name(a)} and {geo.name(b)} are opposite "
-                    f"and both {'Black' if setup[i] == 'B' else 'White'}")
+                    f"and both {'Black' if setup[i] == 'B' else 'White'}"
+                )
         board = [0] * (geo.n * geo.n)
         for s, ch in zip(geo.perimeter, setup, strict=True):
             board[s] = BLACK if ch == "B" else WHITE
@@ -623,7 +671,8 @@ class Morelli(Game):
         fields = code.split()
         if len(fields) != 4:
             raise InvalidPositionError(
-                f"a Morelli position code has 4 fields (board side king ply), not {len(fields)}")
+                f"a Morelli position code has 4 fields (board side king ply), not {len(fields)}"
+            )
         rows_text, side, king_text, ply_text = fields
         rows = rows_text.split("/")
         if len(rows) != n or any(len(r) != n for r in rows):
@@ -640,13 +689,15 @@ class Morelli(Game):
         stones = sum(1 for v in board if v)
         if stones != 2 * geo.pairs:
             raise InvalidPositionError(
-                f"a {n}x{n} game always has {2 * geo.pairs} stones on the board, not {stones}")
+                f"a {n}x{n} game always has {2 * geo.pairs} stones on the board, not {stones}"
+            )
         for i in range(geo.pairs):
             a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
             if board[a] and board[a] == board[b]:
                 raise InvalidPositionError(
                     f"{geo.name(a)} and {geo.name(b)} hold stones of one colour, but red stones "
-                    "never change colour and opposite pairs start different")
+                    "never change colour and opposite pairs start different"
+                )
         if side not in ("b", "w") or king_text not in ("-", "b", "w"):
             raise InvalidPositionError("side to move must be b or w and the King -, b or w")
         try:
@@ -656,7 +707,8 @@ class Morelli(Game):
         turn = Color.BLACK if side == "b" else Color.WHITE
         if ply < 0 or (ply % 2 == 0) != (turn is Color.BLACK):
             raise InvalidPositionError(
-                f"Black moves first, so at ply {ply} it cannot be {turn.title}'s turn")
+                f"Black moves first, so at ply {ply} it cannot be {turn.title}'s turn"
+            )
         return MorelliState(ruleset, board, turn, "-bw".index(king_text), ply)
 
 

@@ -22,8 +22,18 @@ from .morelli import (
     geometry,
 )
 
-__all__ = ["Tables", "can_move", "captures", "evaluate", "generate", "kernel", "make", "status",
-           "tactical", "unmake"]
+__all__ = [
+    "Tables",
+    "can_move",
+    "captures",
+    "evaluate",
+    "generate",
+    "kernel",
+    "make",
+    "status",
+    "tactical",
+    "unmake",
+]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -64,8 +74,15 @@ class Tables:
         self.throne = geo.throne
 
     def args(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]:
-        return (self.band, self.ray_start, self.ray_len, self.ray, self.flanks, self.frame,
-                self.throne)
+        return (
+            self.band,
+            self.ray_start,
+            self.ray_len,
+            self.ray,
+            self.flanks,
+            self.frame,
+            self.throne,
+        )
 
 
 _TABLES: dict[int, Tables] = {}
@@ -80,8 +97,19 @@ def _tables(n: int) -> Tables:
 # --- the search kernel -----------------------------------------------------------------------
 S_KING, S_BOARD = 3, 4
 P_N, P_THRONE, P_FRAMES = 0, 1, 2
-(P_BAND, P_RSTART, P_RLEN, P_RAY, P_FLANKS, P_FRAME, P_ZOB, P_FLIST, P_WEIGHT, P_WORTH,
- P_STRADDLE) = range(8, 19)
+(
+    P_BAND,
+    P_RSTART,
+    P_RLEN,
+    P_RAY,
+    P_FLANKS,
+    P_FRAME,
+    P_ZOB,
+    P_FLIST,
+    P_WEIGHT,
+    P_WORTH,
+    P_STRADDLE,
+) = range(8, 19)
 HEAD = 20
 
 
@@ -92,12 +120,19 @@ def kernel(rules: RuleSet) -> Kernel:
     squares = n * n
     assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
     frames = _frame_list(n)
-    tables = [t.band, t.ray_start.ravel(), t.ray_len.ravel(), t.ray, t.flanks.ravel(),
-              t.frame.ravel(), zobrist(squares * 3 + 4, 1000 + n),
-              np.array([q for f in frames for q in f], dtype=np.int64),
-              np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
-              np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
-              t.straddle.ravel()]
+    tables = [
+        t.band,
+        t.ray_start.ravel(),
+        t.ray_len.ravel(),
+        t.ray,
+        t.flanks.ravel(),
+        t.frame.ravel(),
+        zobrist(squares * 3 + 4, 1000 + n),
+        np.array([q for f in frames for q in f], dtype=np.int64),
+        np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
+        np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
+        t.straddle.ravel(),
+    ]
     head = np.zeros(HEAD, dtype=np.int64)
     head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
     at = HEAD
@@ -113,7 +148,7 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[TURN] = int(state.turn)
     st[S_KING] = state.king
-    st[S_BOARD:S_BOARD + len(state.board)] = state.board
+    st[S_BOARD : S_BOARD + len(state.board)] = state.board
     st[KEY] = _key(st, prm)
     return st
 
@@ -321,8 +356,11 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
             q = prm[at + 2 * k]
             if q < 0:
                 break
-            if st[S_BOARD + q] == 0 and st[S_BOARD + prm[at + 2 * k + 1]] == mover \
-                    and not st[marks + q]:
+            if (
+                st[S_BOARD + q] == 0
+                and st[S_BOARD + prm[at + 2 * k + 1]] == mover
+                and not st[marks + q]
+            ):
                 st[marks + q] = 1
                 st[marked + count] = q
                 count += 1

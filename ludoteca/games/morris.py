@@ -84,13 +84,23 @@ class MorrisBoard:
         setattr_(self, "index", index)
         setattr_(self, "lines", lines)
         setattr_(self, "mill_masks", masks)
-        setattr_(self, "mills_at", tuple(
-            tuple(mask for m, mask in zip(mills, masks, strict=True) if p in m)
-            for p in range(len(points))))
+        setattr_(
+            self,
+            "mills_at",
+            tuple(
+                tuple(mask for m, mask in zip(mills, masks, strict=True) if p in m)
+                for p in range(len(points))
+            ),
+        )
         setattr_(self, "edges", edges)
-        setattr_(self, "adjacent", tuple(
-            sum(1 << (b if a == p else a) for a, b in edges if p in (a, b))
-            for p in range(len(points))))
+        setattr_(
+            self,
+            "adjacent",
+            tuple(
+                sum(1 << (b if a == p else a) for a, b in edges if p in (a, b))
+                for p in range(len(points))
+            ),
+        )
         setattr_(self, "rows", tuple(tuple(by_rank[r]) for r in sorted(by_rank, reverse=True)))
 
     @property
@@ -105,20 +115,45 @@ class MorrisBoard:
 
 
 _SQUARES = (
-    "a1 d1 g1", "b2 d2 f2", "c3 d3 e3", "a4 b4 c4", "e4 f4 g4", "c5 d5 e5", "b6 d6 f6",
-    "a7 d7 g7", "a1 a4 a7", "b2 b4 b6", "c3 c4 c5", "d1 d2 d3", "d5 d6 d7", "e3 e4 e5",
-    "f2 f4 f6", "g1 g4 g7",
+    "a1 d1 g1",
+    "b2 d2 f2",
+    "c3 d3 e3",
+    "a4 b4 c4",
+    "e4 f4 g4",
+    "c5 d5 e5",
+    "b6 d6 f6",
+    "a7 d7 g7",
+    "a1 a4 a7",
+    "b2 b4 b6",
+    "c3 c4 c5",
+    "d1 d2 d3",
+    "d5 d6 d7",
+    "e3 e4 e5",
+    "f2 f4 f6",
+    "g1 g4 g7",
 )
 #: Nine Men's Morris: three nested squares joined at the middle of their sides
 NINE = MorrisBoard("24", _SQUARES)
 #: Twelve Men's Morris and Morabaraba: the same with the four corner diagonals
 TWELVE = MorrisBoard("24d", (*_SQUARES, "a1 b2 c3", "g1 f2 e3", "a7 b6 c5", "g7 f6 e5"))
 #: Six Men's Morris: two squares; the joins of two points form no mill
-SIX = MorrisBoard("16", (
-    "a1 c1 e1", "e1 e3 e5", "a5 c5 e5", "a1 a3 a5",
-    "b2 c2 d2", "d2 d3 d4", "b4 c4 d4", "b2 b3 b4",
-    "a3 b3", "c1 c2", "e3 d3", "c5 c4",
-))
+SIX = MorrisBoard(
+    "16",
+    (
+        "a1 c1 e1",
+        "e1 e3 e5",
+        "a5 c5 e5",
+        "a1 a3 a5",
+        "b2 c2 d2",
+        "d2 d3 d4",
+        "b4 c4 d4",
+        "b2 b3 b4",
+        "a3 b3",
+        "c1 c2",
+        "e3 d3",
+        "c5 c4",
+    ),
+)
 BOARDS: dict[str, MorrisBoard] = {b.key: b for b in (NINE, TWELVE, SIX)}
 
 
@@ -143,8 +178,15 @@ VARIANTS: dict[str, Variant] = {
     "morris": Variant("Nine Men's Morris", NINE, 9),
     "morris-6": Variant("Six Men's Morris", SIX, 6),
     "morris-12": Variant("Twelve Men's Morris", TWELVE, 12, full_board_draw=True),
-    "morabaraba": Variant("Morabaraba", TWELVE, 12, first=Color.BLACK, full_board_draw=True,
-                          piece="cow", pieces="cows"),
+    "morabaraba": Variant(
+        "Morabaraba",
+        TWELVE,
+        12,
+        first=Color.BLACK,
+        full_board_draw=True,
+        piece="cow",
+        pieces="cows",
+    ),
     "morris-lasker": Variant("Lasker Morris", NINE, 10, lasker=True),
 }
 
@@ -185,18 +227,19 @@ class MorrisMove(Move):
         m = _MOVE_RE.fullmatch(text.strip().lower())
         if not m:
             raise InvalidMoveError(
-                f"{text!r} is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)")
+                f"{text!r} is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)"
+            )
         bad = [g for g in m.groups() if g is not None and g not in geometry.index]
         if bad:
             raise InvalidMoveError(
-                f"{text!r} is not a Morris move: {bad[0]} is not a point of this board")
+                f"{text!r} is not a Morris move: {bad[0]} is not a point of this board"
+            )
         first, second, rem = m.groups()
         index, size = geometry.index, geometry.size
         src, dst = (size, index[first]) if second is None else (index[first], index[second])
         if src == dst:
             raise InvalidMoveError(f"{text!r} moves a piece onto its own point")
-        return moves_of(geometry)[encode(geometry, src, dst,
-                                         size if rem is None else index[rem])]
+        return moves_of(geometry)[encode(geometry, src, dst, size if rem is None else index[rem])]
 
 
 _MOVE_RE = re.compile(r"([a-z]\d+)(?:-([a-z]\d+))?(?:x([a-z]\d+))?")
@@ -230,9 +273,15 @@ class MorrisState(RepeatingState):
 
     game: ClassVar[type[Game]]
 
-    def __init__(self, rules: RuleSet, men: tuple[int, int] = (0, 0),
-                 hand: tuple[int, int] | None = None, turn: Color | None = None,
-                 ply: int = 0, quiet: int = 0) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        men: tuple[int, int] = (0, 0),
+        hand: tuple[int, int] | None = None,
+        turn: Color | None = None,
+        ply: int = 0,
+        quiet: int = 0,
+    ) -> None:
         variant = VARIANTS[rules.name]
         self.rules = rules
         self.variant = variant
@@ -406,13 +455,15 @@ class MorrisState(RepeatingState):
 
     def pieces(self) -> list[str]:
         white, black = self.men
-        return ["w" if white >> p & 1 else "b" if black >> p & 1 else ""
-                for p in range(self.board.size)]
+        return [
+            "w" if white >> p & 1 else "b" if black >> p & 1 else "" for p in range(self.board.size)
+        ]
 
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         move = self._moves[code]
-        touches = (("to", move.dst),) if move.src is None else (("from", move.src),
-                                                                 ("to", move.dst))
+        touches = (
+            (("to", move.dst),) if move.src is None else (("from", move.src), ("to", move.dst))
+        )
         return touches if move.remove is None else (*touches, ("take", move.remove))
 
     def in_hand(self) -> tuple[int, int] | None:
@@ -423,20 +474,24 @@ class MorrisState(RepeatingState):
         if not self._flying:
             return None
         pieces = self.variant.pieces
-        flyers = [Color(c).title for c in (0, 1)
-                  if not self.hand[c] and self.men[c].bit_count() == 3]
+        flyers = [
+            Color(c).title for c in (0, 1) if not self.hand[c] and self.men[c].bit_count() == 3
+        ]
         if not flyers:
             return None
         who = " and ".join(flyers)
-        return (f"{who} {'has' if len(flyers) == 1 else 'have'} three {pieces} left and may "
-                f"fly to any empty point.")
+        return (
+            f"{who} {'has' if len(flyers) == 1 else 'have'} three {pieces} left and may "
+            f"fly to any empty point."
+        )
 
     def planes(self) -> list[list[float]]:
         """White men, Black men, then White's and Black's men in hand (as fractions of the men
         each side starts with)."""
         size, men = self.board.size, self.variant.men
         return [[float(self.men[c] >> p & 1) for p in range(size)] for c in (0, 1)] + [
-            [self.hand[c] / men] * size for c in (0, 1)]
+            [self.hand[c] / men] * size for c in (0, 1)
+        ]
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
@@ -446,8 +501,12 @@ class MorrisState(RepeatingState):
         occupied = self.men[0] | self.men[1]
         if self.hand[c] and occupied != self.board.full:
             return self._drawn()  # a man can be placed
-        if (self.variant.full_board_draw and occupied == self.board.full
-                and not self.hand[0] and not self.hand[1]):
+        if (
+            self.variant.full_board_draw
+            and occupied == self.board.full
+            and not self.hand[0]
+            and not self.hand[1]
+        ):
             return Outcome(Termination.FULL_BOARD, None)
         if not self._generate():
             return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - c))
@@ -455,15 +514,25 @@ class MorrisState(RepeatingState):
 
     def _drawn(self) -> Outcome | None:
         drawn = super()._drawn()
-        if drawn is None and self._three_men and self.quiet >= self._three_men and not (
-                self.hand[0] or self.hand[1]) and min(m.bit_count() for m in self.men) == 3:
+        if (
+            drawn is None
+            and self._three_men
+            and self.quiet >= self._three_men
+            and not (self.hand[0] or self.hand[1])
+            and min(m.bit_count() for m in self.men) == 3
+        ):
             return Outcome(Termination.THREE_MEN_RULE, None)
         return drawn
 
     def _key(self) -> int:
         size = self.board.size
-        return (self.men[0] | self.men[1] << size | self.hand[0] << 2 * size
-                | self.hand[1] << 2 * size + 4 | self.turn << 2 * size + 8)
+        return (
+            self.men[0]
+            | self.men[1] << size
+            | self.hand[0] << 2 * size
+            | self.hand[1] << 2 * size + 4
+            | self.turn << 2 * size + 8
+        )
 
     def position_key(self) -> int:
         return self._key()
@@ -472,8 +541,7 @@ class MorrisState(RepeatingState):
     def position_code(self) -> str:
         rows = ["".join(self._char(p) for p in row) for row in self.board.rows]
         side = "w" if self.turn is Color.WHITE else "b"
-        return (f"{'/'.join(rows)} {side} {self.hand[0]} {self.hand[1]} {self.quiet} "
-                f"{self.ply}")
+        return f"{'/'.join(rows)} {side} {self.hand[0]} {self.hand[1]} {self.quiet} {self.ply}"
 
     def _char(self, p: int) -> str:
         if self.men[0] >> p & 1:
@@ -483,8 +551,10 @@ class MorrisState(RepeatingState):
         return "."
 
     def __str__(self) -> str:
-        return (_picture(self.board, self._char) + f"{self.turn.title} to move; in hand: "
-                f"White {self.hand[0]}, Black {self.hand[1]}")
+        return (
+            _picture(self.board, self._char) + f"{self.turn.title} to move; in hand: "
+            f"White {self.hand[0]}, Black {self.hand[1]}"
+        )
 
     def __repr__(self) -> str:
         return f"<MorrisState {self.position_code()!r}>"
@@ -512,8 +582,7 @@ def _picture(board: MorrisBoard, char: object) -> str:
     for a, b in board.edges:
         (xa, ya), (xb, yb) = (_spot(board.points[p]) for p in (a, b))
         steps = 4 * abs(xb - xa) if ya == yb else 2 * abs(yb - ya)
-        mark = "-" if ya == yb else "|" if xa == xb else "/" if (xb - xa) * (yb - ya) > 0 \
-            else "\\"
+        mark = "-" if ya == yb else "|" if xa == xb else "/" if (xb - xa) * (yb - ya) > 0 else "\\"
         for k in range(1, steps):
             col = 4 * xa + 4 * (xb - xa) * k // steps
             row = 2 * (height - 1 - ya) - 2 * (yb - ya) * k // steps
@@ -521,8 +590,10 @@ def _picture(board: MorrisBoard, char: object) -> str:
                 grid[row][col] = mark
     for (x, y), i in spots.items():
         grid[2 * (height - 1 - y)][4 * x] = {"W": "W", "B": "B"}.get(char(i), "+")
-    text = [f"{str(height - r // 2) if r % 2 == 0 else '':>2} " + "".join(row).rstrip()
-            for r, row in enumerate(grid)]
+    text = [
+        f"{str(height - r // 2) if r % 2 == 0 else '':>2} " + "".join(row).rstrip()
+        for r, row in enumerate(grid)
+    ]
     text.append("   " + "   ".join(chr(97 + x) for x in range(width)))
     return "\n".join(text) + "\n"
 
@@ -537,8 +608,11 @@ _LADDER = (
     Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
     Rung("search:depth=4", "four plies"),
     Rung("search:depth=7", "seven plies"),
-    Rung("search:time=1,tables=1", "about a second a move (ten plies and more), perfect "
-         "wherever a built endgame table covers the position"),
+    Rung(
+        "search:time=1,tables=1",
+        "about a second a move (ten plies and more), perfect "
+        "wherever a built endgame table covers the position",
+    ),
 )
 
 
@@ -554,13 +628,15 @@ class Morris(PointBoardGame):
         "repetition": DRAW_OPTIONS["repetition"],
         "move_rule": "Draw after this many plies of moving without a removal (0: never)",
         "three_men_rule": "Draw when a player with three men and the other have each made this "
-                          "many moves without a mill (0: never)",
+        "many moves without a mill (0: never)",
     }
-    texts: ClassVar[Mapping[str, str]] = {"place": "choose a point to place a man",
-             "place_or_move": "place a man or choose one to move",
-             "move": "choose a man to move",
-             "take": "choose an enemy man to remove (ringed red)",
-             "example": "e.g. d6, a1-a4 or d6xg7"}
+    texts: ClassVar[Mapping[str, str]] = {
+        "place": "choose a point to place a man",
+        "place_or_move": "place a man or choose one to move",
+        "move": "choose a man to move",
+        "take": "choose an enemy man to remove (ringed red)",
+        "example": "e.g. d6, a1-a4 or d6xg7",
+    }
     summary = (
         "Each player has nine men. Take turns placing them on the 24 points, then move "
         "them along the lines to a neighbouring empty point. Three of your men in a row "
@@ -671,7 +747,8 @@ class Morris(PointBoardGame):
             shape = ",".join(str(len(r)) for r in board.rows)
             raise InvalidPositionError(
                 f"the board field needs {len(board.rows)} rows from the top rank down, of "
-                f"{shape} points: {text!r}")
+                f"{shape} points: {text!r}"
+            )
         men = [0, 0]
         for row, points in zip(rows, board.rows, strict=True):
             for ch, p in zip(row, points, strict=True):
@@ -687,7 +764,8 @@ class Morris(PointBoardGame):
             hand_w, hand_b, quiet, ply = (int(n) for n in numbers)
         except ValueError:
             raise InvalidPositionError(
-                f"hands, quiet plies and ply must be numbers: {code!r}") from None
+                f"hands, quiet plies and ply must be numbers: {code!r}"
+            ) from None
         turn = Color.WHITE if side == "w" else Color.BLACK
         hands = (hand_w, hand_b)
         if min(hand_w, hand_b, quiet, ply) < 0:
@@ -695,11 +773,13 @@ class Morris(PointBoardGame):
         for c in (0, 1):
             if men[c].bit_count() + hands[c] > variant.men:
                 raise InvalidPositionError(
-                    f"{Color(c).title} has more than {variant.men} men on the board and in hand")
+                    f"{Color(c).title} has more than {variant.men} men on the board and in hand"
+                )
         placed = 2 * variant.men - hand_w - hand_b
         if ply < placed:
-            raise InvalidPositionError(f"{placed} men were placed, so at least {placed} plies "
-                                       "were played")
+            raise InvalidPositionError(
+                f"{placed} men were placed, so at least {placed} plies were played"
+            )
         if not variant.lasker and (hand_w or hand_b):
             first = variant.first
             expected = hands[first] if turn is first else hands[first] + 1
@@ -707,10 +787,12 @@ class Morris(PointBoardGame):
                 raise InvalidPositionError(
                     f"impossible hands: {first.title} places first, so with {turn.title} to "
                     f"move {first.other.title} must hold {expected} in hand, not "
-                    f"{hands[1 - first]}")
+                    f"{hands[1 - first]}"
+                )
             if quiet or ply != placed:
                 raise InvalidPositionError(
-                    f"during placing the ply must be {placed} and quiet plies 0")
+                    f"during placing the ply must be {placed} and quiet plies 0"
+                )
         other = 1 - turn
         if men[other].bit_count() + hands[other] < 3:
             raise InvalidPositionError(
@@ -721,5 +803,15 @@ class Morris(PointBoardGame):
 
 
 MorrisState.game = Morris
-__all__ = ["BOARDS", "NINE", "SIX", "TWELVE", "VARIANTS", "Morris", "MorrisBoard", "MorrisMove",
-           "MorrisState", "Variant"]
+__all__ = [
+    "BOARDS",
+    "NINE",
+    "SIX",
+    "TWELVE",
+    "VARIANTS",
+    "Morris",
+    "MorrisBoard",
+    "MorrisMove",
+    "MorrisState",
+    "Variant",
+]

@@ -50,21 +50,35 @@ def kernel(rules: RuleSet) -> Kernel:
     board = variant.board
     size, men = board.size, variant.men
     width = max(len(m) for m in board.mills_at)
-    head = [size, men, int(bool(rules["flying"])), int(variant.lasker),
-            int(variant.full_board_draw), int(rules.settings.get("three_men_rule", 0)),
-            int(rules["move_rule"]), len(board.mill_masks), width]
+    head = [
+        size,
+        men,
+        int(bool(rules["flying"])),
+        int(variant.lasker),
+        int(variant.full_board_draw),
+        int(rules.settings.get("three_men_rule", 0)),
+        int(rules["move_rule"]),
+        len(board.mill_masks),
+        width,
+    ]
     head += [0] * (16 - len(head))
     tables: list[int] = []
     offsets = []
     at = [0] * (size * width)
     for p, masks in enumerate(board.mills_at):
-        at[p * width:p * width + len(masks)] = masks
+        at[p * width : p * width + len(masks)] = masks
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
-    for table in (list(board.adjacent), list(board.mill_masks), at, keys[:2 * size],
-                  keys[2 * size:-1], keys[-1:]):
+    for table in (
+        list(board.adjacent),
+        list(board.mill_masks),
+        at,
+        keys[: 2 * size],
+        keys[2 * size : -1],
+        keys[-1:],
+    ):
         offsets.append(16 + len(tables))
         tables += table
-    head[P_ADJ:P_ZT + 1] = offsets
+    head[P_ADJ : P_ZT + 1] = offsets
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(0, prm, lambda state: _pack(state, prm), S_HAND + 2)
 
@@ -221,8 +235,13 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     quiet = st[QUIET]
     if prm[P_RULE] and quiet >= prm[P_RULE]:
         return DRAW
-    if (prm[P_THREE] and quiet >= prm[P_THREE] and st[S_HAND] == 0 and st[S_HAND + 1] == 0
-            and min(bit_count(st[S_MEN]), bit_count(st[S_MEN + 1])) == 3):
+    if (
+        prm[P_THREE]
+        and quiet >= prm[P_THREE]
+        and st[S_HAND] == 0
+        and st[S_HAND + 1] == 0
+        and min(bit_count(st[S_MEN]), bit_count(st[S_MEN + 1])) == 3
+    ):
         return DRAW
     return ONGOING
 

@@ -70,8 +70,7 @@ def symmetries(board: MorrisBoard) -> list[tuple[int, ...]]:
         for c in range(n):
             if c in used or len(adjacent[c]) != len(adjacent[p]):
                 continue
-            if all((image[q] in adjacent[c]) == (q in adjacent[p])
-                   for q in order[:i]):
+            if all((image[q] in adjacent[c]) == (q in adjacent[p]) for q in order[:i]):
                 image[p] = c
                 used.add(c)
                 extend(i + 1, used)
@@ -113,10 +112,10 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
     for s, perm in enumerate(perms):
         for k in range(nbytes):
             for byte in range(256):
-                permute[s, k, byte] = sum(1 << perm[8 * k + j] for j in range(8)
-                                          if byte >> j & 1 and 8 * k + j < n)
-    bino = np.array([[math.comb(a, b) for b in range(n + 1)] for a in range(n + 1)],
-                    dtype=np.int64)
+                permute[s, k, byte] = sum(
+                    1 << perm[8 * k + j] for j in range(8) if byte >> j & 1 and 8 * k + j < n
+                )
+    bino = np.array([[math.comb(a, b) for b in range(n + 1)] for a in range(n + 1)], dtype=np.int64)
     # the canonical sets of each size: the smallest mask of their orbit
     top = min(men, n)
     reps = np.zeros((top + 1, int(bino[n].max())), dtype=np.int64)
@@ -129,12 +128,22 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
                 rep_id[a, _comb_rank(mask, bino)] = rep_count[a]
                 reps[a, rep_count[a]] = mask
                 rep_count[a] += 1
-    classes = [(a, h, b, k) for a in range(top + 1) for h in range(hands + 1)
-               for b in range(top + 1) for k in range(hands + 1)
-               if a + h <= men and b + k <= men and a + h >= 3 and b + k >= 3
-               and h in (k, k + 1) and a + b <= n]
-    classes.sort(key=lambda c: (c[1] + c[3], c[0] + c[1] + c[2] + c[3],
-                                min(c, (c[2], c[3], c[0], c[1]))))
+    classes = [
+        (a, h, b, k)
+        for a in range(top + 1)
+        for h in range(hands + 1)
+        for b in range(top + 1)
+        for k in range(hands + 1)
+        if a + h <= men
+        and b + k <= men
+        and a + h >= 3
+        and b + k >= 3
+        and h in (k, k + 1)
+        and a + b <= n
+    ]
+    classes.sort(
+        key=lambda c: (c[1] + c[3], c[0] + c[1] + c[2] + c[3], min(c, (c[2], c[3], c[0], c[1])))
+    )
     offset = np.full((top + 1, hands + 1, top + 1, hands + 1), -1, dtype=np.int64)
     starts: list[int] = []
     params: list[tuple[int, int, int, int, int]] = []
@@ -161,9 +170,21 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
     width = max(len(m) for m in board.mills_at)
     mills_at = np.zeros((n, width), dtype=np.int64)
     for p, masks in enumerate(board.mills_at):
-        mills_at[p, :len(masks)] = masks
-    data = (n, permute, bino, reps, rep_id, offset, starts_a, params_a,
-            np.array(board.adjacent, dtype=np.int64), mills_at, width, int(flying))
+        mills_at[p, : len(masks)] = masks
+    data = (
+        n,
+        permute,
+        bino,
+        reps,
+        rep_id,
+        offset,
+        starts_a,
+        params_a,
+        np.array(board.adjacent, dtype=np.int64),
+        mills_at,
+        width,
+        int(flying),
+    )
     pair_starts = np.array([lo for lo, _, _ in pairs], dtype=np.int64)
     return Layout(at, ordered, starts_a, params_a, pairs, pair_starts, offset, data)
 
@@ -250,8 +271,13 @@ def _index(own: int, opp: int, hand: int, opp_hand: int, data: Any) -> int:
 def _decode(g: int, st: IntArray, data: Any) -> bool:
     n, _perm, bino, reps, _rep_id, _offset, starts, params = data[:8]
     at = np.searchsorted(starts, g, side="right") - 1
-    a, hand, b, opp_hand, sets = params[at, 0], params[at, 1], params[at, 2], params[at, 3], \
-        params[at, 4]
+    a, hand, b, opp_hand, sets = (
+        params[at, 0],
+        params[at, 1],
+        params[at, 2],
+        params[at, 3],
+        params[at, 4],
+    )
     rank = g - starts[at]
     own = reps[a, rank // sets]
     opp = _unrank_in(rank % sets, b, ((1 << n) - 1) ^ own, n, bino)
@@ -359,7 +385,7 @@ class MorrisTable(Table):
             lo, hi = bounds[i], bounds[i + 1]
             at = int(np.searchsorted(self.layout.pair_starts, lo, side="right")) - 1
             first = int(self.layout.pair_starts[at])
-            codes = self._codes(first)[lo - first:hi - first]
+            codes = self._codes(first)[lo - first : hi - first]
             win = int(np.count_nonzero(codes > 0))
             draw = int(np.count_nonzero(codes == 0))
             loss = int(np.count_nonzero((codes < 0) & (codes != HOLE)))
@@ -369,8 +395,11 @@ class MorrisTable(Table):
     def stats(self) -> list[str]:
         """``W-B: win X loss Y draw Z`` for every class of the moving phase (``W`` the side to
         move's men, ``B`` the opponent's), from the side to move's point of view."""
-        return [f"{a}-{b}: win {w} loss {lo} draw {d}"
-                for (a, h, b, k), w, lo, d in self.class_counts() if not (h or k)]
+        return [
+            f"{a}-{b}: win {w} loss {lo} draw {d}"
+            for (a, h, b, k), w, lo, d in self.class_counts()
+            if not (h or k)
+        ]
 
     def summary(self) -> list[str]:
         lines = []
@@ -379,18 +408,25 @@ class MorrisTable(Table):
 
             state = Morris.new(self.rules)
             value, plies = self.lookup(state)
-            lines.append(f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} "
-                         f"(for {state.turn.name.title()}, to move)")
+            lines.append(
+                f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} "
+                f"(for {state.turn.name.title()}, to move)"
+            )
             if value:
                 lines.append(f"plies: {plies}")
         counts = self.class_counts()
         win = sum(c[1] for c in counts)
         loss = sum(c[2] for c in counts)
         draw = sum(c[3] for c in counts)
-        what = "every position" if self.hands else \
-            f"the moving phase with at most {self.men} men a side"
-        lines.append(f"positions: {win + loss + draw} ({what}, one per symmetry class): "
-                     f"win {win}, loss {loss}, draw {draw}")
+        what = (
+            "every position"
+            if self.hands
+            else f"the moving phase with at most {self.men} men a side"
+        )
+        lines.append(
+            f"positions: {win + loss + draw} ({what}, one per symmetry class): "
+            f"win {win}, loss {loss}, draw {draw}"
+        )
         return lines
 
 
@@ -403,8 +439,10 @@ def _shape(rules: RuleSet, men: int | None) -> tuple[MorrisBoard, int, int, bool
     if variant.board.size <= 16 and men is None:
         return variant.board, variant.men, variant.men, flying  # small: the whole game
     if men is None:  # the largest tables built, else the default size
-        men = next((m for m in range(variant.men, 2, -1)
-                    if _file(variant.board, m, 0, flying).exists()), DEFAULT_MEN)
+        men = next(
+            (m for m in range(variant.men, 2, -1) if _file(variant.board, m, 0, flying).exists()),
+            DEFAULT_MEN,
+        )
     if not 3 <= men <= variant.men:
         raise InvalidRulesError(f"tables have from 3 to {variant.men} men a side, not {men}")
     return variant.board, men, 0, flying
@@ -415,20 +453,26 @@ def _file(board: MorrisBoard, men: int, hands: int, flying: bool) -> Path:
     return cache_dir() / f"morris-{board.key}-{'flying' if flying else 'noflying'}-{what}-v1.npz"
 
 
-def solve(rules: RuleSet, men: int | None = None, progress: Progress | None = None
-          ) -> MorrisTable:
+def solve(rules: RuleSet, men: int | None = None, progress: Progress | None = None) -> MorrisTable:
     """Build a rule set's table: the whole game where it is small (``men`` None on a board of
     16 points), else the moving phase with at most ``men`` men a side (default 5)."""
     return _build(rules, *_shape(rules, men), progress)
 
 
-def _build(rules: RuleSet, board: MorrisBoard, most: int, hands: int, flying: bool,
-           progress: Progress | None) -> MorrisTable:
+def _build(
+    rules: RuleSet,
+    board: MorrisBoard,
+    most: int,
+    hands: int,
+    flying: bool,
+    progress: Progress | None,
+) -> MorrisTable:
     started = time.perf_counter()
     plan = layout(board, most, hands, flying)
     prm = morris_kernel(rules).prm
-    codes = solve_pairs(plan.size, plan.pairs, 0, prm, _decode, _encode, _parents, plan.data,
-                        progress)
+    codes = solve_pairs(
+        plan.size, plan.pairs, 0, prm, _decode, _encode, _parents, plan.data, progress
+    )
     pairs = {lo: codes[lo:hi] for lo, hi, _ in plan.pairs}
     return MorrisTable(rules, most, hands, plan, pairs, time.perf_counter() - started)
 
@@ -453,8 +497,9 @@ class MorrisSolver(Solver):
         if path.exists():
             try:
                 plan = layout(self.board, self.men, self.hands, self.flying)
-                return MorrisTable(self.rules, self.men, self.hands, plan, {},
-                                   source=np.load(path)), True
+                return MorrisTable(
+                    self.rules, self.men, self.hands, plan, {}, source=np.load(path)
+                ), True
             except (OSError, ValueError):
                 pass  # a damaged cache file is built again and overwritten
         table = _build(self.rules, self.board, self.men, self.hands, self.flying, progress)

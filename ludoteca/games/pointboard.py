@@ -31,8 +31,9 @@ class PointBoardGame(Game):
         return BoardDescription(points=points, coords=coords, lines=edges)
 
     @classmethod
-    def new(cls, rules: str | RuleSet | None = None, setup: str | None = None,
-            seed: int | None = None) -> State:
+    def new(
+        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+    ) -> State:
         if setup:
             raise InvalidPositionError(f"{cls.title} has no setup; use a position code")
         return cls.state_class(cls.rules(rules))  # type: ignore[call-arg]

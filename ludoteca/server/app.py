@@ -67,10 +67,17 @@ async def _load_compiled(first: ProcessPoolExecutor, rest: list[ProcessPoolExecu
             log.exception("loading the compiled search in a worker process failed")
 
 
-def create_app(db_url: str | None = None, workers: int = 2,
-               review_limit: Limit | None = None, api_docs: bool = False,
-               origins: tuple[str, ...] = (), games_per_minute: int = GAMES_PER_MINUTE,
-               redis_url: str | None = None, queue: bool = False, warm: bool = True) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    workers: int = 2,
+    review_limit: Limit | None = None,
+    api_docs: bool = False,
+    origins: tuple[str, ...] = (),
+    games_per_minute: int = GAMES_PER_MINUTE,
+    redis_url: str | None = None,
+    queue: bool = False,
+    warm: bool = True,
+) -> FastAPI:
     """The application, storing games at ``db_url`` (default: SQLite in the user's data
     directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
     each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
@@ -90,21 +97,36 @@ def create_app(db_url: str | None = None, workers: int = 2,
         store = Store(db_url or default_url())
         await store.open()
         spawn = multiprocessing.get_context("spawn")
-        analysis = ProcessPoolExecutor(1, mp_context=spawn, initializer=die_with_parent,
-                                       initargs=(os.getpid(),))
-        pool = analysis if queue else ProcessPoolExecutor(
-            workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),))
+        analysis = ProcessPoolExecutor(
+            1, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+        )
+        pool = (
+            analysis
+            if queue
+            else ProcessPoolExecutor(
+                workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+            )
+        )
         background = []
         if warm:
             rest = [] if queue else [pool] * workers
-            background.append(asyncio.get_running_loop().create_task(
-                _load_compiled(analysis, rest)))
+            background.append(
+                asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
+            )
         fanout = Fanout(redis_url) if redis_url else None
         jobs = JobQueue(redis_url, guards.registry) if queue and redis_url else None
         if jobs is not None:
             await jobs.start()
-        hub = Hub(store, pool, review_limit or REVIEW_LIMIT, analysis, workers,
-                  guards.registry, fanout, jobs)
+        hub = Hub(
+            store,
+            pool,
+            review_limit or REVIEW_LIMIT,
+            analysis,
+            workers,
+            guards.registry,
+            fanout,
+            jobs,
+        )
         if fanout is not None:
             await fanout.start(hub.changed_elsewhere, hub.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.adopt()))
@@ -135,9 +157,13 @@ def create_app(db_url: str | None = None, workers: int = 2,
             analysis.shutdown(wait=False, cancel_futures=True)
             await store.close()
 
-    app = FastAPI(title="Ludoteca", lifespan=lifespan,
-                  docs_url="/api/docs" if api_docs else None, redoc_url=None,
-                  openapi_url="/api/openapi.json" if api_docs else None)
+    app = FastAPI(
+        title="Ludoteca",
+        lifespan=lifespan,
+        docs_url="/api/docs" if api_docs else None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json" if api_docs else None,
+    )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     guards = Guards(games_per_minute, origins)
     app.state.guards = guards
@@ -157,17 +183,32 @@ def create_app(db_url: str | None = None, workers: int = 2,
             return FileResponse(STATIC / "missing.html", status_code=404)
         return _error(error.status_code, str(error.detail))
 
-    for router in (pages.router, api.router, accounts.router, community.router, socket.router,
-                   ops.router):
+    for router in (
+        pages.router,
+        api.router,
+        accounts.router,
+        community.router,
+        socket.router,
+        ops.router,
+    ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
-          workers: int = 2, open_browser: bool = False, api_docs: bool = False,
-          origins: tuple[str, ...] = (), tables: bool = False, log_format: str = "text",
-          redis_url: str | None = None, queue: bool = False) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    workers: int = 2,
+    open_browser: bool = False,
+    api_docs: bool = False,
+    origins: tuple[str, ...] = (),
+    tables: bool = False,
+    log_format: str = "text",
+    redis_url: str | None = None,
+    queue: bool = False,
+) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
     browser when asked; with ``tables``, building the missing solved tables in the background).
     Game events are logged to standard error, as text or JSON lines (``log_format``).  On
@@ -182,17 +223,29 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     from .logs import configure
 
     configure(log_format)
-    app = create_app(db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url,
-                     queue=queue)
+    app = create_app(
+        db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url, queue=queue
+    )
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
-    graphical = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                     or sys.platform in ("darwin", "win32"))
+    graphical = bool(
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or sys.platform in ("darwin", "win32")
+    )
     if open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
     if tables:
         from .tables import start_building
 
         start_building()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024,
-                ws_per_message_deflate=False, timeout_graceful_shutdown=10, log_config=None)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=10,
+        log_config=None,
+    )

@@ -33,8 +33,9 @@ class ChatRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     room: Mapped[str] = mapped_column(String(16))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"),
-                                                nullable=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+    )
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(MAX_TEXT))
     at: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -53,22 +54,34 @@ def clean(text: str) -> str:
     return tidy
 
 
-def line(number: int, room: str, name: str, text: str, at: datetime.datetime
-         ) -> dict[str, Any]:
+def line(number: int, room: str, name: str, text: str, at: datetime.datetime) -> dict[str, Any]:
     """The chat message sent to pages (``id``: the line's number, increasing: a page that
     gets a line both live and in the history it asked for shows it once)."""
     at = at if at.tzinfo else at.replace(tzinfo=datetime.UTC)
-    return {"type": "chat", "id": number, "room": room, "name": name, "text": text,
-            "at": at.isoformat()}
+    return {
+        "type": "chat",
+        "id": number,
+        "room": room,
+        "name": name,
+        "text": text,
+        "at": at.isoformat(),
+    }
 
 
-async def say(store: Store, game_id: str, room: str, user: int | None, name: str,
-              text: str) -> dict[str, Any]:
+async def say(
+    store: Store, game_id: str, room: str, user: int | None, name: str, text: str
+) -> dict[str, Any]:
     """Store a line; the message to send to the room."""
     tidy, at, name = clean(text), now(), name[:40]
-    number = await store.write(lambda c: c.execute(insert(ChatRow).values(
-        game_id=game_id, room=room, user_id=user, name=name, text=tidy, at=at)
-    ).inserted_primary_key)
+    number = await store.write(
+        lambda c: (
+            c.execute(
+                insert(ChatRow).values(
+                    game_id=game_id, room=room, user_id=user, name=name, text=tidy, at=at
+                )
+            ).inserted_primary_key
+        )
+    )
     assert number is not None
     return line(int(number[0]), room, name, tidy, at)
 
@@ -76,7 +89,12 @@ async def say(store: Store, game_id: str, room: str, user: int | None, name: str
 async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]:
     """The room's last lines, oldest first."""
     async with store.session() as session:
-        rows = (await session.scalars(select(ChatRow).where(
-            ChatRow.game_id == game_id, ChatRow.room == room)
-            .order_by(ChatRow.id.desc()).limit(HISTORY))).all()
+        rows = (
+            await session.scalars(
+                select(ChatRow)
+                .where(ChatRow.game_id == game_id, ChatRow.room == room)
+                .order_by(ChatRow.id.desc())
+                .limit(HISTORY)
+            )
+        ).all()
     return [line(row.id, row.room, row.name, row.text, row.at) for row in reversed(rows)]

@@ -33,8 +33,10 @@ class TimeControl:
             raise ValueError(f"a clock is MINUTES+SECONDS, e.g. 5+0 or 10+5, not {text!r}")
         minutes, increment = float(match[1]), float(match[2])
         if not 0 < minutes <= 180 or increment > 60:
-            raise ValueError("a clock has more than 0 and at most 180 minutes, and adds at most "
-                             "60 seconds a move")
+            raise ValueError(
+                "a clock has more than 0 and at most 180 minutes, and adds at most "
+                "60 seconds a move"
+            )
         return cls(minutes, increment)
 
     def __str__(self) -> str:

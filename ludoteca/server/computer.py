@@ -40,8 +40,15 @@ class Computer:
     ``ludoteca worker`` processes when given; hints, reviews (each position analysed within
     ``review_limit``) and replays in ``analysis`` (one process)."""
 
-    def __init__(self, pool: Executor, slots: int, analysis: Executor, review_limit: Limit,
-                 registry: CollectorRegistry, queue: JobQueue | None = None) -> None:
+    def __init__(
+        self,
+        pool: Executor,
+        slots: int,
+        analysis: Executor,
+        review_limit: Limit,
+        registry: CollectorRegistry,
+        queue: JobQueue | None = None,
+    ) -> None:
         jobs = JobMetrics(registry)
         self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs)
         self.advisers = Scheduler(analysis, 1, "analysis", jobs)
@@ -55,8 +62,15 @@ class Computer:
         moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
         spec = live.kind(live.state.turn)
         return await self.thinkers.run(
-            think_time(spec, live.state.rules), workers.computer_move, row.game, row.rules,
-            live.state.start, moves, spec, secrets.randbits(31))
+            think_time(spec, live.state.rules),
+            workers.computer_move,
+            row.game,
+            row.rules,
+            live.state.start,
+            moves,
+            spec,
+            secrets.randbits(31),
+        )
 
     async def hint(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
         """The computer's advice for the side to move, for the holder of ``seats`` in a
@@ -66,17 +80,31 @@ class Computer:
         if live.row.status != Status.LIVE or colour_name(live.state.turn) not in seats:
             raise ActionError(409, "a hint is for your own turn in a game in play")
         pending = live.hint
-        if pending is None or pending[0] != live.version or (
-                pending[1].done() and pending[1].exception() is not None):
+        if (
+            pending is None
+            or pending[0] != live.version
+            or (pending[1].done() and pending[1].exception() is not None)
+        ):
             # one hint a position: asking again while it is worked out waits for the same one;
             # one hint a game: a hint still waiting for an older position is dropped
             if pending is not None and not pending[1].done():
                 pending[1].cancel()
             row = live.row
             moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            pending = live.version, asyncio.ensure_future(self.advisers.run(
-                HINT_SECONDS, workers.hint, row.game, row.rules, live.state.start, moves,
-                HINT_SECONDS))
+            pending = (
+                live.version,
+                asyncio.ensure_future(
+                    self.advisers.run(
+                        HINT_SECONDS,
+                        workers.hint,
+                        row.game,
+                        row.rules,
+                        live.state.start,
+                        moves,
+                        HINT_SECONDS,
+                    )
+                ),
+            )
             live.hint = pending
         return await asyncio.shield(pending[1])
 
@@ -93,9 +121,17 @@ class Computer:
             moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
             # after hints: a review's deadline is set by its length
             expected = REVIEW_EXPECTED + len(moves) * (self.review_limit.seconds or 0.2)
-            live.review = asyncio.ensure_future(self.advisers.run(
-                expected, workers.review_game, row.game, row.rules, live.state.start, moves,
-                self.review_limit))
+            live.review = asyncio.ensure_future(
+                self.advisers.run(
+                    expected,
+                    workers.review_game,
+                    row.game,
+                    row.rules,
+                    live.state.start,
+                    moves,
+                    self.review_limit,
+                )
+            )
         try:
             mistakes = await asyncio.shield(live.review)
         except Exception:

@@ -18,8 +18,19 @@ from .limits import RateLimit, origin_allowed
 from .people import Accounts, User, csrf_matches
 from .seeks import Seeks
 
-__all__ = ["COOKIE", "AccountsDep", "Client", "Guards", "GuardsDep", "HubDep", "SeeksDep",
-           "SignedIn", "Viewer", "csrf_guard", "viewer"]
+__all__ = [
+    "COOKIE",
+    "AccountsDep",
+    "Client",
+    "Guards",
+    "GuardsDep",
+    "HubDep",
+    "SeeksDep",
+    "SignedIn",
+    "Viewer",
+    "csrf_guard",
+    "viewer",
+]
 
 #: the session cookie's name
 COOKIE = "ludoteca_session"
@@ -37,13 +48,15 @@ class Guards:
 
     def __post_init__(self) -> None:
         self.creations = RateLimit(self.games_per_minute, 60.0)
-        Gauge("ludoteca_connections", "Open game websockets",
-              registry=self.registry).set_function(lambda: sum(self.sockets.values()))
+        Gauge("ludoteca_connections", "Open game websockets", registry=self.registry).set_function(
+            lambda: sum(self.sockets.values())
+        )
         self.intents = Histogram(
             "ludoteca_intent_seconds",
             "Time from a websocket intent's arrival to its answer being queued",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
-            registry=self.registry)
+            registry=self.registry,
+        )
 
 
 def _hub(connection: HTTPConnection) -> Hub:
@@ -94,8 +107,9 @@ async def csrf_guard(request: Request) -> None:
     ``X-CSRF-Token`` header."""
     if request.method in SAFE_METHODS:
         return
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          _guards(request).origins):
+    if not origin_allowed(
+        request.headers.get("origin"), request.headers.get("host"), _guards(request).origins
+    ):
         raise ActionError(403, "requests from another site are refused")
     user = await viewer(request)
     if user is not None and not csrf_matches(user, request.headers.get("x-csrf-token")):

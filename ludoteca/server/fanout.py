@@ -58,15 +58,18 @@ class Fanout:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
 
-    async def start(self, changed: Callable[[str], Awaitable[None]],
-                    said: Callable[[str, dict[str, Any]], None]) -> None:
+    async def start(
+        self, changed: Callable[[str], Awaitable[None]], said: Callable[[str, dict[str, Any]], None]
+    ) -> None:
         """Listen to the other processes: ``changed(game_id)`` when one changed a game,
         ``said(game_id, message)`` for a chat line; renew the held leases."""
         await self.redis.ping()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(CHANNEL)
-        self._tasks = [asyncio.create_task(self._listen(pubsub, changed, said)),
-                       asyncio.create_task(self._keep())]
+        self._tasks = [
+            asyncio.create_task(self._listen(pubsub, changed, said)),
+            asyncio.create_task(self._keep()),
+        ]
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -84,11 +87,16 @@ class Fanout:
 
     async def said(self, game_id: str, message: dict[str, Any]) -> None:
         """Pass a chat line on to the others' watchers."""
-        await self.redis.publish(CHANNEL, json.dumps(
-            {"from": self.me, "game": game_id, "chat": message}))
+        await self.redis.publish(
+            CHANNEL, json.dumps({"from": self.me, "game": game_id, "chat": message})
+        )
 
-    async def _listen(self, pubsub: Any, changed: Callable[[str], Awaitable[None]],
-                      said: Callable[[str, dict[str, Any]], None]) -> None:
+    async def _listen(
+        self,
+        pubsub: Any,
+        changed: Callable[[str], Awaitable[None]],
+        said: Callable[[str, dict[str, Any]], None],
+    ) -> None:
         while True:
             try:
                 async for message in pubsub.listen():

@@ -32,7 +32,7 @@ NEW = Rating(1500.0, MAX_DEVIATION, 0.06)
 
 
 def _g(phi: float) -> float:
-    return 1 / math.sqrt(1 + 3 * phi * phi / math.pi ** 2)
+    return 1 / math.sqrt(1 + 3 * phi * phi / math.pi**2)
 
 
 def _e(mu: float, mu_j: float, phi_j: float) -> float:
@@ -41,15 +41,16 @@ def _e(mu: float, mu_j: float, phi_j: float) -> float:
 
 def expected(player: Rating, opponent: Rating) -> float:
     """The score ``player`` is expected to make against ``opponent`` (0 to 1)."""
-    return _e((player.rating - 1500) / SCALE, (opponent.rating - 1500) / SCALE,
-              opponent.deviation / SCALE)
+    return _e(
+        (player.rating - 1500) / SCALE, (opponent.rating - 1500) / SCALE, opponent.deviation / SCALE
+    )
 
 
 def idle(player: Rating, periods: float) -> Rating:
     """The rating after ``periods`` rating periods (fractions allowed) without a game: the
     deviation widens with the volatility, up to a new player's."""
     phi = player.deviation / SCALE
-    widened = math.sqrt(phi * phi + periods * player.volatility ** 2) * SCALE
+    widened = math.sqrt(phi * phi + periods * player.volatility**2) * SCALE
     return player._replace(deviation=min(widened, MAX_DEVIATION))
 
 
@@ -73,8 +74,9 @@ def rate(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = TAU
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2)
-                - (x - a) / (tau * tau))
+        return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
 
     low = a
     if delta * delta > phi * phi + v:

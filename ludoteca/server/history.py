@@ -25,37 +25,65 @@ def _when(value: datetime.datetime) -> str:
 
 def _rating(row: RatingRow) -> dict[str, Any]:
     now_ = current(row)
-    return {"game": row.game, "category": row.category, "rating": round(now_.rating),
-            "deviation": round(now_.deviation), "provisional": now_.deviation > PROVISIONAL,
-            "games": row.games}
+    return {
+        "game": row.game,
+        "category": row.category,
+        "rating": round(now_.rating),
+        "deviation": round(now_.deviation),
+        "provisional": now_.deviation > PROVISIONAL,
+        "games": row.games,
+    }
 
 
 def _game(row: GameRow) -> dict[str, Any]:
     def seat(colour: str) -> dict[str, Any]:
         kind = getattr(row, colour)
-        return {"name": getattr(row, f"{colour}_name"),
-                "account": getattr(row, f"{colour}_name")
-                if getattr(row, f"{colour}_user") is not None else None,
-                "computer": kind.replace("level:", "level ") if kind != "human" else None}
+        return {
+            "name": getattr(row, f"{colour}_name"),
+            "account": getattr(row, f"{colour}_name")
+            if getattr(row, f"{colour}_user") is not None
+            else None,
+            "computer": kind.replace("level:", "level ") if kind != "human" else None,
+        }
 
-    return {"id": row.id, "game": row.game, "rules": row.rules, "mode": row.mode,
-            "rated": row.rated, "clock": row.clock, "result": row.result,
-            "termination": row.termination, "moves": row.ply, "white": seat("white"),
-            "black": seat("black"), "ended": _when(row.updated)}
+    return {
+        "id": row.id,
+        "game": row.game,
+        "rules": row.rules,
+        "mode": row.mode,
+        "rated": row.rated,
+        "clock": row.clock,
+        "result": row.result,
+        "termination": row.termination,
+        "moves": row.ply,
+        "white": seat("white"),
+        "black": seat("black"),
+        "ended": _when(row.updated),
+    }
 
 
-async def finished(store: Store, player: str | None = None, game: str | None = None,
-                   rules: str | None = None, result: str | None = None,
-                   since: datetime.date | None = None, until: datetime.date | None = None,
-                   page: int = 0) -> dict[str, Any]:
+async def finished(
+    store: Store,
+    player: str | None = None,
+    game: str | None = None,
+    rules: str | None = None,
+    result: str | None = None,
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+    page: int = 0,
+) -> dict[str, Any]:
     """Finished games with a result, newest first, :data:`PAGE` a page, filtered by player
     (an account's name), game, rule set, result and date of the end."""
-    query: Select[Any] = select(GameRow).where(GameRow.status == "over",
-                                               GameRow.result.in_(RESULTS))
+    query: Select[Any] = select(GameRow).where(
+        GameRow.status == "over", GameRow.result.in_(RESULTS)
+    )
     if player:
         async with store.session() as session:
-            found = (await session.scalars(select(UserRow.id).where(
-                UserRow.name_key == player.lower()[:40]))).first()
+            found = (
+                await session.scalars(
+                    select(UserRow.id).where(UserRow.name_key == player.lower()[:40])
+                )
+            ).first()
         if found is None:
             return {"games": [], "page": page, "more": False}
         query = query.where(or_(GameRow.white_user == found, GameRow.black_user == found))
@@ -68,14 +96,22 @@ async def finished(store: Store, player: str | None = None, game: str | None = N
             raise ActionError(400, f"result is one of {', '.join(RESULTS)}")
         query = query.where(GameRow.result == result)
     if since:
-        query = query.where(GameRow.updated >= datetime.datetime.combine(
-            since, datetime.time(), datetime.UTC))
+        query = query.where(
+            GameRow.updated >= datetime.datetime.combine(since, datetime.time(), datetime.UTC)
+        )
     if until:
-        query = query.where(GameRow.updated < datetime.datetime.combine(
-            until + datetime.timedelta(days=1), datetime.time(), datetime.UTC))
+        query = query.where(
+            GameRow.updated
+            < datetime.datetime.combine(
+                until + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+            )
+        )
     async with store.session() as session:
-        rows = (await session.scalars(query.order_by(GameRow.updated.desc())
-                                      .offset(page * PAGE).limit(PAGE + 1))).all()
+        rows = (
+            await session.scalars(
+                query.order_by(GameRow.updated.desc()).offset(page * PAGE).limit(PAGE + 1)
+            )
+        ).all()
     return {"games": [_game(r) for r in rows[:PAGE]], "page": page, "more": len(rows) > PAGE}
 
 
@@ -83,45 +119,87 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
     """A player's page: ratings (as they stand today), their history, win/draw/loss counts
     and recent games (computer games included)."""
     async with store.session() as session:
-        user = (await session.scalars(select(UserRow).where(
-            UserRow.name_key == name.lower()[:40]))).first()
+        user = (
+            await session.scalars(select(UserRow).where(UserRow.name_key == name.lower()[:40]))
+        ).first()
         if user is None:
             raise ActionError(404, f"no player {name!r}")
-        ratings = (await session.scalars(select(RatingRow).where(
-            RatingRow.user_id == user.id).order_by(RatingRow.game, RatingRow.category))).all()
-        history = (await session.scalars(select(RatingHistoryRow).where(
-            RatingHistoryRow.user_id == user.id).order_by(RatingHistoryRow.id))).all()
+        ratings = (
+            await session.scalars(
+                select(RatingRow)
+                .where(RatingRow.user_id == user.id)
+                .order_by(RatingRow.game, RatingRow.category)
+            )
+        ).all()
+        history = (
+            await session.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.user_id == user.id)
+                .order_by(RatingHistoryRow.id)
+            )
+        ).all()
         mine = or_(GameRow.white_user == user.id, GameRow.black_user == user.id)
-        won = or_(and_(GameRow.white_user == user.id, GameRow.result == "1-0"),
-                  and_(GameRow.black_user == user.id, GameRow.result == "0-1"))
-        lost = or_(and_(GameRow.white_user == user.id, GameRow.result == "0-1"),
-                   and_(GameRow.black_user == user.id, GameRow.result == "1-0"))
-        counts = (await session.execute(select(
-            func.count().filter(won),
-            func.count().filter(GameRow.result == "1/2-1/2"),
-            func.count().filter(lost),
-        ).where(mine, GameRow.status == "over"))).one()
-        recent = (await session.scalars(select(GameRow).where(mine).order_by(
-            GameRow.updated.desc()).limit(20))).all()
-    return {"name": user.name, "joined": _when(user.created),
-            "ratings": [_rating(r) for r in ratings],
-            "history": [{"game": h.game, "category": h.category, "game_id": h.game_id,
-                         "rating": round(h.rating), "change": round(h.change),
-                         "at": _when(h.at)} for h in history],
-            "counts": {"wins": counts[0], "draws": counts[1], "losses": counts[2]},
-            "games": [_game(g) for g in recent]}
+        won = or_(
+            and_(GameRow.white_user == user.id, GameRow.result == "1-0"),
+            and_(GameRow.black_user == user.id, GameRow.result == "0-1"),
+        )
+        lost = or_(
+            and_(GameRow.white_user == user.id, GameRow.result == "0-1"),
+            and_(GameRow.black_user == user.id, GameRow.result == "1-0"),
+        )
+        counts = (
+            await session.execute(
+                select(
+                    func.count().filter(won),
+                    func.count().filter(GameRow.result == "1/2-1/2"),
+                    func.count().filter(lost),
+                ).where(mine, GameRow.status == "over")
+            )
+        ).one()
+        recent = (
+            await session.scalars(
+                select(GameRow).where(mine).order_by(GameRow.updated.desc()).limit(20)
+            )
+        ).all()
+    return {
+        "name": user.name,
+        "joined": _when(user.created),
+        "ratings": [_rating(r) for r in ratings],
+        "history": [
+            {
+                "game": h.game,
+                "category": h.category,
+                "game_id": h.game_id,
+                "rating": round(h.rating),
+                "change": round(h.change),
+                "at": _when(h.at),
+            }
+            for h in history
+        ],
+        "counts": {"wins": counts[0], "draws": counts[1], "losses": counts[2]},
+        "games": [_game(g) for g in recent],
+    }
 
 
-async def leaderboard(store: Store, game: str, category: str, limit: int = 50
-                      ) -> list[dict[str, Any]]:
+async def leaderboard(
+    store: Store, game: str, category: str, limit: int = 50
+) -> list[dict[str, Any]]:
     """The best established ratings (not provisional, a rated game in the last year) of a
     game and time-control category."""
     since = now() - datetime.timedelta(days=365)
     async with store.session() as session:
-        rows = (await session.execute(
-            select(RatingRow, UserRow.name).join(UserRow, UserRow.id == RatingRow.user_id)
-            .where(RatingRow.game == game, RatingRow.category == category,
-                   RatingRow.games > 0, RatingRow.updated >= since))).all()
+        rows = (
+            await session.execute(
+                select(RatingRow, UserRow.name)
+                .join(UserRow, UserRow.id == RatingRow.user_id)
+                .where(
+                    RatingRow.game == game,
+                    RatingRow.category == category,
+                    RatingRow.games > 0,
+                    RatingRow.updated >= since,
+                )
+            )
+        ).all()
     board = [{"name": name, **_rating(row)} for row, name in rows]
     board = [entry for entry in board if not entry["provisional"]]
     board.sort(key=lambda entry: -entry["rating"])
@@ -135,14 +213,23 @@ async def game_ratings(store: Store, game_id: str) -> dict[str, Any]:
         row = await session.get(GameRow, game_id)
         if row is None:
             raise ActionError(404, f"no game {game_id!r}")
-        changes = {h.user_id: h for h in (await session.scalars(select(RatingHistoryRow).where(
-            RatingHistoryRow.game_id == game_id))).all()}
+        changes = {
+            h.user_id: h
+            for h in (
+                await session.scalars(
+                    select(RatingHistoryRow).where(RatingHistoryRow.game_id == game_id)
+                )
+            ).all()
+        }
         kind = category(row.clock)
         out: dict[str, Any] = {"rated": row.rated, "category": kind}
         for colour in ("white", "black"):
             user = getattr(row, f"{colour}_user")
             rating = await session.get(RatingRow, (user, row.game, kind)) if user else None
             done = changes.get(user) if user else None
-            out[colour] = None if rating is None else {
-                **_rating(rating), "change": round(done.change) if done else None}
+            out[colour] = (
+                None
+                if rating is None
+                else {**_rating(rating), "change": round(done.change) if done else None}
+            )
     return out

@@ -54,10 +54,17 @@ COMPUTER_GAMES = 8  # games against the computer in play at once from one addres
 class Hub:
     """Every live game of this server process."""
 
-    def __init__(self, store: Store, pool: Executor, review_limit: Limit = REVIEW_LIMIT,
-                 analysis: Executor | None = None, slots: int = 1,
-                 registry: CollectorRegistry | None = None, fanout: Fanout | None = None,
-                 queue: JobQueue | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pool: Executor,
+        review_limit: Limit = REVIEW_LIMIT,
+        analysis: Executor | None = None,
+        slots: int = 1,
+        registry: CollectorRegistry | None = None,
+        fanout: Fanout | None = None,
+        queue: JobQueue | None = None,
+    ) -> None:
         """``pool`` (``slots`` processes) plays the computer's moves; ``analysis`` (one
         process; default: the same pool) answers hints, reviews and record replays, so that
         what people ask for never queues in front of a computer move.  Metrics go to
@@ -70,8 +77,9 @@ class Hub:
         registry = registry or CollectorRegistry()
         self.computer = Computer(pool, slots, analysis or pool, review_limit, registry, queue)
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
-        Gauge("ludoteca_games_in_memory", "Games held in memory",
-              registry=registry).set_function(lambda: len(self.games))
+        Gauge("ludoteca_games_in_memory", "Games held in memory", registry=registry).set_function(
+            lambda: len(self.games)
+        )
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         #: per client address, the games against the computer it created (pruned as they end)
@@ -102,17 +110,27 @@ class Hub:
             for definition in game.rule_sets:
                 rules = game.rules(definition.name)
                 state = game.new(rules, seed=0)
-                rule_sets.append({
-                    "name": definition.name, "title": game.title_of(rules),
-                    "description": definition.description,
-                    "settings": {k: v for k, v in definition.defaults.items()
-                                 if not game.options or k in game.options},
-                    "options": {k: game.options.get(k, k.replace("_", " "))
-                                for k in definition.defaults},
-                    "levels": Hub.levels(rules),
-                    "board": board_view(state), "pieces": state.pieces()})
-            out.append({"name": name, "title": game.title, "summary": game.summary,
-                        "rule_sets": rule_sets})
+                rule_sets.append(
+                    {
+                        "name": definition.name,
+                        "title": game.title_of(rules),
+                        "description": definition.description,
+                        "settings": {
+                            k: v
+                            for k, v in definition.defaults.items()
+                            if not game.options or k in game.options
+                        },
+                        "options": {
+                            k: game.options.get(k, k.replace("_", " ")) for k in definition.defaults
+                        },
+                        "levels": Hub.levels(rules),
+                        "board": board_view(state),
+                        "pieces": state.pieces(),
+                    }
+                )
+            out.append(
+                {"name": name, "title": game.title, "summary": game.summary, "rule_sets": rule_sets}
+            )
         return out
 
     @staticmethod
@@ -121,11 +139,20 @@ class Hub:
         return [_level_dict(level) for level in levels(rules)]
 
     # --- creating, loading, joining -----------------------------------------------------------
-    async def create(self, game: str, rules: str | None, opponent: str, colour: str,
-                     level: int | None, position: str | None,
-                     clock: str | None = None, client: str = "",
-                     name: str | None = None, user: tuple[int, str] | None = None,
-                     rated: bool = False) -> tuple[str, dict[str, str]]:
+    async def create(
+        self,
+        game: str,
+        rules: str | None,
+        opponent: str,
+        colour: str,
+        level: int | None,
+        position: str | None,
+        clock: str | None = None,
+        client: str = "",
+        name: str | None = None,
+        user: tuple[int, str] | None = None,
+        rated: bool = False,
+    ) -> tuple[str, dict[str, str]]:
         """A new game; its id and the seat tokens of its creator (colour name -> token), who
         may give a display ``name``, or be signed in (``user``: id and name; the seat is then
         the account's too).  A ``rated`` game is an online game between two accounts.  One
@@ -133,8 +160,10 @@ class Hub:
         play at once."""
         name = user[1] if user else display_name(name)
         if rated and (opponent != Mode.ONLINE or user is None or position):
-            raise ActionError(400, "a rated game is an online game from the usual start "
-                                   "between two signed-in players")
+            raise ActionError(
+                400,
+                "a rated game is an online game from the usual start between two signed-in players",
+            )
         try:
             game_cls, ruleset = resolve(game, rules or None)
             start = game_cls.from_position_code(position.strip(), ruleset) if position else None
@@ -159,28 +188,52 @@ class Hub:
             if not 1 <= number <= len(ladder):
                 raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
             kinds[other] = f"level:{number}"
-            mine = {g for g in self._computer_games.get(client, set())
-                    if g in self.games and self.games[g].row.status == Status.LIVE}
+            mine = {
+                g
+                for g in self._computer_games.get(client, set())
+                if g in self.games and self.games[g].row.status == Status.LIVE
+            }
             if len(mine) >= COMPUTER_GAMES:
-                raise ActionError(429, f"at most {COMPUTER_GAMES} games against the computer at "
-                                       "once from one address; finish or resign one first")
+                raise ActionError(
+                    429,
+                    f"at most {COMPUTER_GAMES} games against the computer at "
+                    "once from one address; finish or resign one first",
+                )
             self._computer_games[client] = mine
         elif opponent == Mode.HOTSEAT:
             tokens[other] = token
         names = {colour: name} if name and opponent != Mode.HOTSEAT else {}
         users = {c: user[0] for c in tokens} if user else {}
-        row = await self._open(game_cls.name, str(ruleset), start, opponent, kinds, tokens,
-                               control, names=names, users=users, rated=rated)
+        row = await self._open(
+            game_cls.name,
+            str(ruleset),
+            start,
+            opponent,
+            kinds,
+            tokens,
+            control,
+            names=names,
+            users=users,
+            rated=rated,
+        )
         if opponent == Mode.COMPUTER:
             self._computer_games[client].add(row.id)
         return row.id, tokens
 
-    async def _open(self, game: str, rules: str, start: State | None, mode: str,
-                    kinds: dict[str, str], tokens: dict[str, str],
-                    control: TimeControl | None, game_id: str | None = None,
-                    names: Mapping[str, str | None] | None = None,
-                    users: Mapping[str, int | None] | None = None,
-                    rated: bool = False) -> GameRow:
+    async def _open(
+        self,
+        game: str,
+        rules: str,
+        start: State | None,
+        mode: str,
+        kinds: dict[str, str],
+        tokens: dict[str, str],
+        control: TimeControl | None,
+        game_id: str | None = None,
+        names: Mapping[str, str | None] | None = None,
+        users: Mapping[str, int | None] | None = None,
+        rated: bool = False,
+    ) -> GameRow:
         """Store and load a new game (from ``start``, or the usual start with a fresh setup);
         ``tokens`` and ``users`` give the seats already taken (by a token, an account),
         ``names`` their players' display names."""
@@ -190,37 +243,68 @@ class Hub:
         hashes = {name: token_hash(tokens[name]) if name in tokens else None for name in COLOURS}
         free = any(hashes[c] is None and users.get(c) is None for c in COLOURS)
         row = GameRow(
-            id=game_id or secrets.token_urlsafe(8), game=game, rules=rules,
+            id=game_id or secrets.token_urlsafe(8),
+            game=game,
+            rules=rules,
             setup=None if start else getattr(state, "setup", None),
-            position=state.start if start else None, mode=mode, white=kinds["white"],
-            black=kinds["black"], white_token=hashes["white"], black_token=hashes["black"],
-            white_user=users.get("white"), black_user=users.get("black"), rated=rated,
+            position=state.start if start else None,
+            mode=mode,
+            white=kinds["white"],
+            black=kinds["black"],
+            white_token=hashes["white"],
+            black_token=hashes["black"],
+            white_user=users.get("white"),
+            black_user=users.get("black"),
+            rated=rated,
             status=Status.WAITING if free and mode == Mode.ONLINE else Status.LIVE,
-            ply=0, result="*", clock=str(control) if control else None,
+            ply=0,
+            result="*",
+            clock=str(control) if control else None,
             white_ms=control.start_ms if control else None,
             black_ms=control.start_ms if control else None,
-            white_name=names.get("white"), black_name=names.get("black"))
+            white_name=names.get("white"),
+            black_name=names.get("black"),
+        )
         # clocks start with the first move: nobody is charged before the game has begun
         await self.store.add_game(row)
         if rated and not free:
-            await ratings.ensure(self.store, [u for u in users.values() if u is not None],
-                                 game, row.clock)
-        log.info("game %s created: %s (%s), %s, white %s, black %s", row.id, row.game,
-                 row.rules, mode, row.white, row.black, extra=logs.game(row.id))
+            await ratings.ensure(
+                self.store, [u for u in users.values() if u is not None], game, row.clock
+            )
+        log.info(
+            "game %s created: %s (%s), %s, white %s, black %s",
+            row.id,
+            row.game,
+            row.rules,
+            mode,
+            row.white,
+            row.black,
+            extra=logs.game(row.id),
+        )
         live = LiveGame(row, state)
         self.games[row.id] = live
         self._after_change(live)
         return row
 
-    async def open_between(self, spec: SeekSpec, white: tuple[int, str],
-                           black: tuple[int, str], game_id: str) -> None:
+    async def open_between(
+        self, spec: SeekSpec, white: tuple[int, str], black: tuple[int, str], game_id: str
+    ) -> None:
         """Open an online game between two accounts (an accepted seek), under ``game_id``."""
         game_cls, ruleset = resolve(spec.game, spec.rules)
         control = TimeControl.parse(spec.clock) if spec.clock else None
-        await self._open(game_cls.name, str(ruleset), None, Mode.ONLINE,
-                         {"white": HUMAN, "black": HUMAN}, {}, control, game_id,
-                         names={"white": white[1], "black": black[1]},
-                         users={"white": white[0], "black": black[0]}, rated=spec.rated)
+        await self._open(
+            game_cls.name,
+            str(ruleset),
+            None,
+            Mode.ONLINE,
+            {"white": HUMAN, "black": HUMAN},
+            {},
+            control,
+            game_id,
+            names={"white": white[1], "black": black[1]},
+            users={"white": white[0], "black": black[0]},
+            rated=spec.rated,
+        )
 
     async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, loaded from the store if needed; 404 if unknown."""
@@ -240,8 +324,9 @@ class Hub:
                 for move in moves:
                     state.push(move)
             except LudotecaError as error:  # a stored game the engine no longer accepts
-                log.error("game %s cannot be replayed: %s", game_id, error,
-                          extra=logs.game(game_id))
+                log.error(
+                    "game %s cannot be replayed: %s", game_id, error, extra=logs.game(game_id)
+                )
                 raise ActionError(500, f"game {game_id!r} cannot be replayed: {error}") from None
             live = LiveGame(row, state, used=time.monotonic())
             self.games[game_id] = live
@@ -262,8 +347,9 @@ class Hub:
             count += live.computer_to_move()
         return count
 
-    async def join(self, game_id: str, name: str | None = None,
-                   user: tuple[int, str] | None = None) -> tuple[str, str]:
+    async def join(
+        self, game_id: str, name: str | None = None, user: tuple[int, str] | None = None
+    ) -> tuple[str, str]:
         """Take the free seat of an online game (under a display ``name``, or as the signed-in
         ``user``): (colour, token); 409 if none is free, 403 for a rated game without an
         account."""
@@ -279,14 +365,18 @@ class Hub:
                 raise ActionError(409, "you already hold the other seat of this game")
             colour = "white" if row.white_token is None and row.white_user is None else "black"
             token = secrets.token_urlsafe(24)
-            changes: dict[str, Any] = {"status": Status.LIVE, f"{colour}_token": token_hash(token),
-                                       f"{colour}_name": name,
-                                       f"{colour}_user": user[0] if user else None}
+            changes: dict[str, Any] = {
+                "status": Status.LIVE,
+                f"{colour}_token": token_hash(token),
+                f"{colour}_name": name,
+                f"{colour}_user": user[0] if user else None,
+            }
             await self.store.change(game_id, **changes)
             _update(live.row, changes)
             if row.rated and row.white_user is not None and row.black_user is not None:
-                await ratings.ensure(self.store, [row.white_user, row.black_user], row.game,
-                                     row.clock)
+                await ratings.ensure(
+                    self.store, [row.white_user, row.black_user], row.game, row.clock
+                )
         log.info("game %s: a player joined as %s", game_id, colour, extra=logs.game(game_id))
         self._after_change(live)
         self.broadcast(live, publish=True)
@@ -307,8 +397,9 @@ class Hub:
         return count
 
     # --- watching -----------------------------------------------------------------------------
-    def watch(self, live: LiveGame, watcher: Watcher, token: str | None,
-              user: int | None = None) -> None:
+    def watch(
+        self, live: LiveGame, watcher: Watcher, token: str | None, user: int | None = None
+    ) -> None:
         """Start sending ``watcher`` the game, as the holder of ``token`` (or the signed-in
         ``user``) sees it (the whole view now, then updates); the others are told one more is
         watching."""
@@ -330,9 +421,12 @@ class Hub:
         self._evict(live)
 
     def _evict(self, live: LiveGame) -> bool:
-        busy = live.thinking_for is not None or live.timer is not None or (
-            live.review is not None and not live.review.done()) or (
-            live.hint is not None and not live.hint[1].done())
+        busy = (
+            live.thinking_for is not None
+            or live.timer is not None
+            or (live.review is not None and not live.review.done())
+            or (live.hint is not None and not live.hint[1].done())
+        )
         if not live.watchers and not busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
             if self.fanout is not None and live.row.id in self.fanout.held:
@@ -364,8 +458,7 @@ class Hub:
             log.info("%d abandoned games ended", len(ids))
         return ids
 
-    def broadcast(self, live: LiveGame, skip: Watcher | None = None,
-                  publish: bool = False) -> None:
+    def broadcast(self, live: LiveGame, skip: Watcher | None = None, publish: bool = False) -> None:
         """Queue for every watcher (but ``skip``) what changed since the last broadcast; with
         ``publish``, after a committed change, tell the other processes too."""
         if publish and self.fanout is not None:
@@ -379,17 +472,24 @@ class Hub:
         return views.full_view(live, seats, self._rematch_key)
 
     # --- intents ------------------------------------------------------------------------------
-    async def act(self, game_id: str, token: str | None, intent: Intent,
-                  user: int | None = None) -> None:
+    async def act(
+        self, game_id: str, token: str | None, intent: Intent, user: int | None = None
+    ) -> None:
         """Carry out one intent of the holder of ``token`` (or of the signed-in ``user``);
         :class:`ActionError` if refused (and then nothing changed)."""
         live = await self.get(game_id)
         kind = intent.type
         handlers: dict[str, Callable[[LiveGame, frozenset[str], Any], Awaitable[None]]] = {
-            "move": self._move, "resign": self._resign, "offer_draw": self._offer_draw,
-            "accept_draw": self._accept_draw, "decline_draw": self._decline,
-            "undo": self._undo, "accept_undo": self._accept_undo,
-            "decline_undo": self._decline, "rematch": self._rematch, "cancel": self._cancel,
+            "move": self._move,
+            "resign": self._resign,
+            "offer_draw": self._offer_draw,
+            "accept_draw": self._accept_draw,
+            "decline_draw": self._decline,
+            "undo": self._undo,
+            "accept_undo": self._accept_undo,
+            "decline_undo": self._decline,
+            "rematch": self._rematch,
+            "cancel": self._cancel,
         }
         seats = live.seats(token, user)
         if not seats:
@@ -420,8 +520,11 @@ class Hub:
 
     async def _play(self, live: LiveGame, text: str, ply: int) -> None:
         if ply != live.ply:
-            raise ActionError(409, "the position has changed since this move was chosen; "
-                                   "the board now shows the current position")
+            raise ActionError(
+                409,
+                "the position has changed since this move was chosen; "
+                "the board now shows the current position",
+            )
         state = live.state
         try:
             # the legal moves the player was shown, if any (the computer's turns have none):
@@ -449,8 +552,9 @@ class Hub:
         if outcome is not None:
             changes |= _ending(outcome)
         try:
-            await self.store.add_move(live.row.id, ply, str(move),
-                                      then=self._settle(live) if outcome else None, **changes)
+            await self.store.add_move(
+                live.row.id, ply, str(move), then=self._settle(live) if outcome else None, **changes
+            )
         except StaleError:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
@@ -459,8 +563,13 @@ class Hub:
         live.version += 1
         _update(live.row, changes)
         if outcome is not None:
-            log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain(),
-                     extra=logs.game(live.row.id))
+            log.info(
+                "game %s over: %s %s",
+                live.row.id,
+                outcome.result,
+                outcome.explain(),
+                extra=logs.game(live.row.id),
+            )
 
     async def _flag(self, live: LiveGame) -> None:
         """End the game: the side to move ran out of time."""
@@ -470,18 +579,30 @@ class Hub:
         changes = _ending(outcome)
         if live.row.clock and live.row.status == Status.LIVE:
             changes[f"{colour_name(live.state.turn)}_ms"] = max(
-                live.time_left(live.state.turn, now_ms()), 0)
+                live.time_left(live.state.turn, now_ms()), 0
+            )
         try:
             # only a game still in play at this ply ends: two processes ending it at once (a
             # flag seen by both) end it, and settle its ratings, once
-            await self.store.finish(live.row.id, live.ply, then=self._settle(live),
-                                    draw_offer=None, undo_offer=None, **changes)
+            await self.store.finish(
+                live.row.id,
+                live.ply,
+                then=self._settle(live),
+                draw_offer=None,
+                undo_offer=None,
+                **changes,
+            )
         except StaleError:
             self.games.pop(live.row.id, None)
             raise ActionError(409, "the game changed elsewhere; reload it") from None
         _update(live.row, {"draw_offer": None, "undo_offer": None, **changes})
-        log.info("game %s over: %s %s", live.row.id, outcome.result, outcome.explain(),
-                 extra=logs.game(live.row.id))
+        log.info(
+            "game %s over: %s %s",
+            live.row.id,
+            outcome.result,
+            outcome.explain(),
+            extra=logs.game(live.row.id),
+        )
 
     @staticmethod
     def _settle(live: LiveGame) -> Callable[[Connection], None] | None:
@@ -496,16 +617,21 @@ class Hub:
     async def _cancel(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         """Withdraw an online game no one has joined yet (it leaves the lobby; no result)."""
         if live.row.status != Status.WAITING:
-            raise ActionError(409, "only a game still waiting for its second player can be "
-                                   "cancelled; resign or offer a draw instead")
+            raise ActionError(
+                409,
+                "only a game still waiting for its second player can be "
+                "cancelled; resign or offer a draw instead",
+            )
         changes: dict[str, Any] = {
-            "status": Status.OVER, "result": "*", "termination": "cancelled",
-            "reason": "The game was cancelled before a second player joined."}
+            "status": Status.OVER,
+            "result": "*",
+            "termination": "cancelled",
+            "reason": "The game was cancelled before a second player joined.",
+        }
         await self.store.change(live.row.id, **changes)
         _update(live.row, changes)
 
-    async def _offer_draw(self, live: LiveGame, seats: frozenset[str],
-                          intent: Plain) -> None:
+    async def _offer_draw(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         self._require_live(live)
         mover = self._mover(live, seats)
         other = Color(1 - mover)
@@ -526,19 +652,16 @@ class Hub:
             raise ActionError(409, f"there is no {what} to answer")
         return offer
 
-    async def _accept_draw(self, live: LiveGame, seats: frozenset[str],
-                           intent: Plain) -> None:
+    async def _accept_draw(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         self._require_live(live)
         self._offer(live, seats, "draw_offer")
         await self._finish(live, Outcome(Termination.DRAW_AGREED, None))
 
-    async def _accept_undo(self, live: LiveGame, seats: frozenset[str],
-                           intent: Plain) -> None:
+    async def _accept_undo(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         self._require_live(live)
         await self._take_back(live, COLOURS[self._offer(live, seats, "undo_offer")])
 
-    async def _decline(self, live: LiveGame, seats: frozenset[str],
-                       intent: Plain) -> None:
+    async def _decline(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         field = "draw_offer" if intent.type == "decline_draw" else "undo_offer"
         self._offer(live, seats, field)
         await self.store.change(live.row.id, **{field: None})
@@ -575,8 +698,14 @@ class Hub:
         keep = live.ply - (1 if colour is None else self._moves_of(live, colour))
         if keep == live.ply:
             raise ActionError(409, "there is no move of yours to take back")
-        changes: dict[str, Any] = {"status": Status.LIVE, "result": "*", "termination": None,
-                                   "reason": None, "draw_offer": None, "undo_offer": None}
+        changes: dict[str, Any] = {
+            "status": Status.LIVE,
+            "result": "*",
+            "termination": None,
+            "reason": None,
+            "draw_offer": None,
+            "undo_offer": None,
+        }
         if live.row.clock:
             now = now_ms()
             if live.row.status == Status.LIVE:
@@ -592,8 +721,7 @@ class Hub:
         live.version += 1
         _update(live.row, changes)
 
-    async def _rematch(self, live: LiveGame, seats: frozenset[str],
-                       intent: Plain) -> None:
+    async def _rematch(self, live: LiveGame, seats: frozenset[str], intent: Plain) -> None:
         row = live.row
         if row.status != Status.OVER:
             raise ActionError(409, "a rematch follows a finished game")
@@ -606,35 +734,52 @@ class Hub:
             self.games.pop(row.id, None)
             raise ActionError(409, "the rematch has already been started; reload the game")
         key = self._rematch_key
-        tokens = {SWAP[name]: views.rematch_token(key, rematch_id, views.rematch_seat(live, name))
-                  for name in COLOURS if live.kind(COLOURS[name]) == HUMAN}
+        tokens = {
+            SWAP[name]: views.rematch_token(key, rematch_id, views.rematch_seat(live, name))
+            for name in COLOURS
+            if live.kind(COLOURS[name]) == HUMAN
+        }
         start = _start(row) if row.position else None
         control = TimeControl.parse(row.clock) if row.clock else None
         names = {SWAP[name]: getattr(row, f"{name}_name") for name in COLOURS}
         users = {SWAP[name]: getattr(row, f"{name}_user") for name in COLOURS}
-        await self._open(row.game, row.rules, start, row.mode, kinds, tokens, control,
-                         rematch_id, names, users, rated=bool(row.rated))
+        await self._open(
+            row.game,
+            row.rules,
+            start,
+            row.mode,
+            kinds,
+            tokens,
+            control,
+            rematch_id,
+            names,
+            users,
+            rated=bool(row.rated),
+        )
         row.rematch = rematch_id
 
     # --- chat ---------------------------------------------------------------------------------
-    async def say(self, live: LiveGame, watcher: Watcher, room: str, text: str,
-                  user: tuple[int, str] | None) -> None:
+    async def say(
+        self, live: LiveGame, watcher: Watcher, room: str, text: str, user: tuple[int, str] | None
+    ) -> None:
         """Say a line in a room of the game: the players' room is the seat holders', the
         spectators' room everyone else's; sent to the room's watchers only."""
         seated = bool(watcher.seats)
         if (room == "players") != seated:
             raise ActionError(403, "players talk in the players' room, spectators in theirs")
         if not self.chat_limit.allow(str(id(watcher))):
-            raise ActionError(429, f"at most {chat.LINES_PER_WINDOW} lines in "
-                                   f"{chat.WINDOW:.0f} seconds")
+            raise ActionError(
+                429, f"at most {chat.LINES_PER_WINDOW} lines in {chat.WINDOW:.0f} seconds"
+            )
         if user is not None:
             name = user[1]
         elif seated:
             name = " and ".join(views.player(live, c)["label"] for c in sorted(watcher.seats))
         else:
             name = "Spectator"
-        message = await chat.say(self.store, live.row.id, room, user[0] if user else None,
-                                 name, text)
+        message = await chat.say(
+            self.store, live.row.id, room, user[0] if user else None, name, text
+        )
         text_out = views.encode(message)
         for other in live.watchers:
             if bool(other.seats) == seated:
@@ -645,12 +790,16 @@ class Hub:
     async def chat_history(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
         """The earlier lines of the watcher's room."""
         room = "players" if watcher.seats else "spectators"
-        return {"type": "chat_history", "room": room,
-                "lines": await chat.history(self.store, live.row.id, room)}
+        return {
+            "type": "chat_history",
+            "room": room,
+            "lines": await chat.history(self.store, live.row.id, room),
+        }
 
     # --- computer work ------------------------------------------------------------------------
-    async def hint(self, game_id: str, token: str | None, user: int | None = None
-                   ) -> dict[str, Any]:
+    async def hint(
+        self, game_id: str, token: str | None, user: int | None = None
+    ) -> dict[str, Any]:
         """The computer's advice for the side to move, for a player of a computer game."""
         live = await self.get(game_id)
         return await self.computer.hint(live, live.seats(token, user))
@@ -666,7 +815,8 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         duties = live.row.status == Status.LIVE and (
-            bool(live.row.clock) or live.computer_to_move())
+            bool(live.row.clock) or live.computer_to_move()
+        )
         if self.fanout is not None and live.row.id not in self.fanout.held:
             if duties:
                 self._background(self._lease_then_duties(live))
@@ -676,7 +826,8 @@ class Hub:
         if live.row.clock and live.row.status == Status.LIVE:
             left = live.time_left(live.state.turn, now_ms())
             live.timer = asyncio.get_running_loop().create_task(
-                self._flag_later(live, live.ply, left))
+                self._flag_later(live, live.ply, left)
+            )
         if live.computer_to_move() and not live.thinking and live.failed_for != live.version:
             live.thinking_for = live.version
             task = asyncio.get_running_loop().create_task(self._computer(live, live.version))
@@ -758,8 +909,11 @@ class Hub:
     async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)
         async with live.lock:
-            if live.ply != ply or live.row.status != Status.LIVE or \
-                    live.time_left(live.state.turn, now_ms()) > 0:
+            if (
+                live.ply != ply
+                or live.row.status != Status.LIVE
+                or live.time_left(live.state.turn, now_ms()) > 0
+            ):
                 return
             try:
                 await self._flag(live)
@@ -776,8 +930,9 @@ class Hub:
                 if live.version == version and live.computer_to_move():
                     await self._play(live, text, live.ply)
         except Exception:
-            log.exception("computer move failed in game %s", live.row.id,
-                          extra=logs.game(live.row.id))
+            log.exception(
+                "computer move failed in game %s", live.row.id, extra=logs.game(live.row.id)
+            )
             live.failed_for = version
         if live.thinking_for == version:
             live.thinking_for = None
@@ -791,10 +946,16 @@ class Hub:
         row = live.row
         names = {name: views.player(live, name)["label"] for name in COLOURS}
         termination = Termination.from_label(row.termination) if row.termination else None
-        return dumps(from_state(
-            live.state, white=names["white"], black=names["black"],
-            result=row.result if row.status == Status.OVER else None, termination=termination,
-            extra={"Site": f"Ludoteca game {row.id}"}))
+        return dumps(
+            from_state(
+                live.state,
+                white=names["white"],
+                black=names["black"],
+                result=row.result if row.status == Status.OVER else None,
+                termination=termination,
+                extra={"Site": f"Ludoteca game {row.id}"},
+            )
+        )
 
 
 def display_name(name: str | None) -> str | None:
@@ -806,14 +967,20 @@ def display_name(name: str | None) -> str | None:
     if not tidy:
         return None
     if len(tidy) > 24 or not tidy.isprintable() or any(c in tidy for c in '"[]\\'):
-        raise ActionError(400, "a name is at most 24 printable characters, without quotes, "
-                               "brackets or backslashes")
+        raise ActionError(
+            400,
+            "a name is at most 24 printable characters, without quotes, brackets or backslashes",
+        )
     return tidy
 
 
 def _ending(outcome: Outcome) -> dict[str, Any]:
-    return {"status": Status.OVER, "result": outcome.result,
-            "termination": outcome.termination.label, "reason": outcome.explain()}
+    return {
+        "status": Status.OVER,
+        "result": outcome.result,
+        "termination": outcome.termination.label,
+        "reason": outcome.explain(),
+    }
 
 
 def _update(row: GameRow, changes: dict[str, Any]) -> None:
@@ -829,6 +996,9 @@ def _start(row: GameRow) -> State:
 
 
 def _level_dict(level: Any) -> dict[str, Any]:
-    return {"number": level.number, "description": level.description,
-            "rating": None if level.rating is None else round(level.rating[0]),
-            "error": None if level.rating is None else round(level.rating[1])}
+    return {
+        "number": level.number,
+        "description": level.description,
+        "rating": None if level.rating is None else round(level.rating[0]),
+        "error": None if level.rating is None else round(level.rating[1]),
+    }

@@ -33,9 +33,11 @@ GAMES_PER_MINUTE = 30  # new games from one address in a minute
 SOCKETS_PER_CLIENT = 32  # open game websockets from one address
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 
 
 class BodyLimit:
@@ -84,19 +86,28 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"error": f"request bodies are limited to {self.limit} bytes"})
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body.encode()})
 
 
 class SecurityHeaders:
     """Add the security headers to every HTTP response."""
 
-    HEADERS = ((b"content-security-policy", CSP.encode()),
-               (b"x-content-type-options", b"nosniff"),
-               (b"x-frame-options", b"DENY"),
-               (b"referrer-policy", b"no-referrer"))
+    HEADERS = (
+        (b"content-security-policy", CSP.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"no-referrer"),
+    )
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -109,8 +120,10 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", ())}
-                message["headers"] = [*message.get("headers", ()),
-                                      *(h for h in self.HEADERS if h[0] not in names)]
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    *(h for h in self.HEADERS if h[0] not in names),
+                ]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -154,8 +167,9 @@ class RateLimit:
     """At most ``events`` per ``seconds`` for each key (a client's address); memory stays
     bounded by forgetting keys whose window has passed."""
 
-    def __init__(self, events: int, seconds: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, events: int, seconds: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.events = events
         self.seconds = seconds
         self.clock = clock

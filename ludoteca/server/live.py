@@ -56,8 +56,7 @@ class Watcher:
             self.queue.append(text)
         self.wake.set()
 
-    async def pump(self, send: Callable[[str], Awaitable[None]],
-                   whole: Callable[[], str]) -> None:
+    async def pump(self, send: Callable[[str], Awaitable[None]], whole: Callable[[], str]) -> None:
         """Send queued messages with ``send`` until cancelled or the connection fails;
         ``whole()`` makes the whole view for a watcher that fell behind."""
         while True:
@@ -103,7 +102,8 @@ class LiveGame:
     label_notes: list[str] = field(default_factory=list)
     #: seats already worked out per token (cleared when the seats change hands)
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
-        default_factory=dict)
+        default_factory=dict
+    )
 
     def move_labels(self) -> list[str]:
         """The moves played, as the move list shows them (a new list; kept up to date with
@@ -140,9 +140,11 @@ class LiveGame:
     def seats(self, token: str | None, user: int | None = None) -> frozenset[str]:
         """The seats a token or a signed-in account holds (both in a hot-seat game, none for a
         forged token)."""
-        held = frozenset(name for name, owner in (("white", self.row.white_user),
-                                                  ("black", self.row.black_user))
-                         if user is not None and owner == user)
+        held = frozenset(
+            name
+            for name, owner in (("white", self.row.white_user), ("black", self.row.black_user))
+            if user is not None and owner == user
+        )
         return held | self._token_seats(token)
 
     def _token_seats(self, token: str | None) -> frozenset[str]:
@@ -153,9 +155,13 @@ class LiveGame:
         if known is None:
             digest = token_hash(token)
             known = frozenset(
-                name for name, stored in (("white", self.row.white_token),
-                                          ("black", self.row.black_token))
-                if stored and hmac.compare_digest(stored, digest))
+                name
+                for name, stored in (
+                    ("white", self.row.white_token),
+                    ("black", self.row.black_token),
+                )
+                if stored and hmac.compare_digest(stored, digest)
+            )
             if len(self.seat_memo) >= 8:
                 self.seat_memo.clear()
             self.seat_memo[key] = known

@@ -25,8 +25,10 @@ class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
             "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
-            "level": record.levelname.lower(), "logger": record.name,
-            "message": record.getMessage()}
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         game_id = getattr(record, "game", None)
         if game_id:
             entry["game"] = game_id
@@ -38,8 +40,11 @@ class JsonFormatter(logging.Formatter):
 def configure(form: str = "text") -> None:
     """Log INFO and above to standard error, as ``text`` or ``json``."""
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter() if form == "json" else logging.Formatter(
-        "%(asctime)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        JsonFormatter()
+        if form == "json"
+        else logging.Formatter("%(asctime)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)

@@ -41,11 +41,44 @@ __all__ = ["Accounts", "SessionRow", "User", "UserRow", "check_username"]
 
 SESSION_DAYS = 30
 #: names that would read as the site speaking, or clash with its paths
-RESERVED = frozenset({
-    "admin", "administrator", "root", "system", "ludoteca", "moderator", "mod", "staff",
-    "support", "help", "computer", "engine", "bot", "guest", "anonymous", "player", "nobody",
-    "null", "none", "undefined", "api", "static", "login", "logout", "signup", "account",
-    "me", "you", "white", "black", "lobby", "review", "games", "leaderboard"})
+RESERVED = frozenset(
+    {
+        "admin",
+        "administrator",
+        "root",
+        "system",
+        "ludoteca",
+        "moderator",
+        "mod",
+        "staff",
+        "support",
+        "help",
+        "computer",
+        "engine",
+        "bot",
+        "guest",
+        "anonymous",
+        "player",
+        "nobody",
+        "null",
+        "none",
+        "undefined",
+        "api",
+        "static",
+        "login",
+        "logout",
+        "signup",
+        "account",
+        "me",
+        "you",
+        "white",
+        "black",
+        "lobby",
+        "review",
+        "games",
+        "leaderboard",
+    }
+)
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
 PASSWORD_LENGTH = (8, 128)
 #: failed sign-ins allowed in five minutes: from one address, and for one username
@@ -71,8 +104,7 @@ class SessionRow(Base):
     __tablename__ = "sessions"
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     csrf: Mapped[str] = mapped_column(String(64))
     expires: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
 
@@ -89,8 +121,9 @@ class User:
 def check_username(name: str) -> str:
     """The username, or :class:`ActionError` saying what a username may be."""
     if not USERNAME.fullmatch(name):
-        raise ActionError(400, "a username is 3 to 20 letters, digits, '_' or '-', starting "
-                               "with a letter")
+        raise ActionError(
+            400, "a username is 3 to 20 letters, digits, '_' or '-', starting with a letter"
+        )
     if name.lower() in RESERVED:
         raise ActionError(400, f"the username {name!r} is reserved; choose another")
     return name
@@ -121,9 +154,17 @@ class Accounts:
         _check_password(password)
         hashed = await asyncio.to_thread(self.hasher.hash, password)
         try:
-            user_id = await self.store.write(functools.partial(
-                _insert_user, values={"name": name, "name_key": name.lower(),
-                                      "password": hashed, "created": now()}))
+            user_id = await self.store.write(
+                functools.partial(
+                    _insert_user,
+                    values={
+                        "name": name,
+                        "name_key": name.lower(),
+                        "password": hashed,
+                        "created": now(),
+                    },
+                )
+            )
         except IntegrityError:
             raise ActionError(409, f"the username {name!r} is taken") from None
         return await self._open_session(user_id, name)
@@ -152,8 +193,13 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         expires = now() + datetime.timedelta(days=SESSION_DAYS)
-        await self.store.write(lambda c: c.execute(insert(SessionRow).values(
-            key=_digest(token), user_id=user_id, csrf=csrf, expires=expires)))
+        await self.store.write(
+            lambda c: c.execute(
+                insert(SessionRow).values(
+                    key=_digest(token), user_id=user_id, csrf=csrf, expires=expires
+                )
+            )
+        )
         return User(user_id, name, csrf), token
 
     async def user(self, token: str | None) -> User | None:
@@ -161,21 +207,26 @@ class Accounts:
         if not token or len(token) > 100:
             return None
         async with self.store.session() as session:
-            found = (await session.execute(
-                select(UserRow.id, UserRow.name, SessionRow.csrf, SessionRow.expires)
-                .join(SessionRow, SessionRow.user_id == UserRow.id)
-                .where(SessionRow.key == _digest(token)))).first()
+            found = (
+                await session.execute(
+                    select(UserRow.id, UserRow.name, SessionRow.csrf, SessionRow.expires)
+                    .join(SessionRow, SessionRow.user_id == UserRow.id)
+                    .where(SessionRow.key == _digest(token))
+                )
+            ).first()
         if found is None:
             return None
-        expires = found.expires if found.expires.tzinfo else found.expires.replace(
-            tzinfo=datetime.UTC)
+        expires = (
+            found.expires if found.expires.tzinfo else found.expires.replace(tzinfo=datetime.UTC)
+        )
         if expires < now():
             return None
         return User(found.id, found.name, found.csrf)
 
     async def sign_out(self, token: str) -> None:
-        await self.store.write(lambda c: c.execute(
-            delete(SessionRow).where(SessionRow.key == _digest(token))))
+        await self.store.write(
+            lambda c: c.execute(delete(SessionRow).where(SessionRow.key == _digest(token)))
+        )
 
     async def change_password(self, user: User, old: str, new: str, token: str) -> None:
         """Replace the password after checking the old one; every other session of the
@@ -191,18 +242,23 @@ class Accounts:
         hashed = await asyncio.to_thread(self.hasher.hash, new)
 
         def work(connection: Connection) -> None:
-            connection.execute(update(UserRow).where(UserRow.id == user.id)
-                               .values(password=hashed))
-            connection.execute(delete(SessionRow).where(
-                SessionRow.user_id == user.id, SessionRow.key != _digest(token)))
+            connection.execute(update(UserRow).where(UserRow.id == user.id).values(password=hashed))
+            connection.execute(
+                delete(SessionRow).where(
+                    SessionRow.user_id == user.id, SessionRow.key != _digest(token)
+                )
+            )
 
         await self.store.write(work)
 
     async def find(self, name: str) -> tuple[int, str] | None:
         """(id, name as written) of the account called ``name`` (any case), or ``None``."""
         async with self.store.session() as session:
-            found = (await session.execute(select(UserRow.id, UserRow.name).where(
-                UserRow.name_key == name.lower()[:40]))).first()
+            found = (
+                await session.execute(
+                    select(UserRow.id, UserRow.name).where(UserRow.name_key == name.lower()[:40])
+                )
+            ).first()
         return (found.id, found.name) if found else None
 
 

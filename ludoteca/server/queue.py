@@ -73,12 +73,16 @@ class JobQueue:
         self._pool: ArqRedis | None = None
         self._pending: dict[str, asyncio.Future[Any]] = {}
         self._reader: asyncio.Task[None] | None = None
-        self._waiting = Gauge("ludoteca_queue_waiting", "Computer jobs this server awaits",
-                              registry=registry)
+        self._waiting = Gauge(
+            "ludoteca_queue_waiting", "Computer jobs this server awaits", registry=registry
+        )
         self._waiting.set_function(lambda: len(self._pending))
         self._answer = Histogram(
-            "ludoteca_queue_answer_seconds", "From putting a job on the queue to its answer",
-            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30), registry=registry)
+            "ludoteca_queue_answer_seconds",
+            "From putting a job on the queue to its answer",
+            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30),
+            registry=registry,
+        )
 
     async def start(self) -> None:
         """Connect, and listen on this server's channel for answers."""
@@ -114,15 +118,22 @@ class JobQueue:
         deadline = datetime.fromtimestamp(time.time() + expected - HORIZON, tz=UTC)
         job: Job | None = None
         try:
-            job = await self._pool.enqueue_job(name, self.channel, *args, _job_id=job_id,
-                                               _queue_name=QUEUE, _defer_until=deadline,
-                                               _expires=EXPIRES)
+            job = await self._pool.enqueue_job(
+                name,
+                self.channel,
+                *args,
+                _job_id=job_id,
+                _queue_name=QUEUE,
+                _defer_until=deadline,
+                _expires=EXPIRES,
+            )
             if job is None:
                 raise RuntimeError("the job queue refused the job")
             while True:
                 try:
-                    result: T = await asyncio.wait_for(asyncio.shield(answer),
-                                                       timeout=expected + CHECK)
+                    result: T = await asyncio.wait_for(
+                        asyncio.shield(answer), timeout=expected + CHECK
+                    )
                     break
                 except TimeoutError:  # the message may have been missed: ask arq
                     info = await job.result_info()
@@ -179,11 +190,13 @@ def _job(fn: Callable[..., Any]) -> WorkerCoroutine:
         try:
             result = await loop.run_in_executor(ctx["pool"], fn, *args)
         except Exception as error:
-            await redis.publish(reply_to, json.dumps(
-                {"id": ctx["job_id"], "ok": False, "error": str(error)[:300]}))
+            await redis.publish(
+                reply_to, json.dumps({"id": ctx["job_id"], "ok": False, "error": str(error)[:300]})
+            )
             raise
-        await redis.publish(reply_to, json.dumps({"id": ctx["job_id"], "ok": True,
-                                                  "result": result}))
+        await redis.publish(
+            reply_to, json.dumps({"id": ctx["job_id"], "ok": True, "result": result})
+        )
         return result
 
     job.__name__ = fn.__name__
@@ -197,19 +210,29 @@ def run_worker(url: str, slots: int) -> None:
     Ctrl-C: then no new job is taken and the running ones are finished (within
     :data:`JOB_TIMEOUT`; a job stopped after that is taken again by another worker)."""
     spawn = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(slots, mp_context=spawn, initializer=workers.die_with_parent,
-                               initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        slots, mp_context=spawn, initializer=workers.die_with_parent, initargs=(os.getpid(),)
+    )
     wait([pool.submit(workers.load_compiled) for _ in range(slots)])
 
     async def startup(ctx: dict[str, Any]) -> None:
         ctx["pool"] = pool
 
-    worker = Worker([func(_job(fn), name=name) for name, fn in JOBS.items()],
-                    queue_name=QUEUE, redis_settings=RedisSettings.from_dsn(url),
-                    max_jobs=2 * slots, queue_read_limit=4 * slots, job_timeout=JOB_TIMEOUT,
-                    max_tries=TRIES, poll_delay=POLL, allow_abort_jobs=True, keep_result=60,
-                    on_startup=startup, log_results=False,
-                    job_completion_wait=int(JOB_TIMEOUT))
+    worker = Worker(
+        [func(_job(fn), name=name) for name, fn in JOBS.items()],
+        queue_name=QUEUE,
+        redis_settings=RedisSettings.from_dsn(url),
+        max_jobs=2 * slots,
+        queue_read_limit=4 * slots,
+        job_timeout=JOB_TIMEOUT,
+        max_tries=TRIES,
+        poll_delay=POLL,
+        allow_abort_jobs=True,
+        keep_result=60,
+        on_startup=startup,
+        log_results=False,
+        job_completion_wait=int(JOB_TIMEOUT),
+    )
     print(f"Ludoteca worker: {slots} processes thinking for the queue at {url}", flush=True)
     try:
         worker.run()

@@ -47,8 +47,9 @@ class RatingRow(Base):
 
     __tablename__ = "ratings"
 
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     category: Mapped[str] = mapped_column(String(16), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
@@ -64,12 +65,10 @@ class RatingHistoryRow(Base):
     __tablename__ = "rating_history"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     game: Mapped[str] = mapped_column(String(32))
     category: Mapped[str] = mapped_column(String(16))
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     rating: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float] = mapped_column(Float)
     change: Mapped[float] = mapped_column(Float)
@@ -94,8 +93,9 @@ def current(row: Any, at: datetime.datetime | None = None) -> glicko2.Rating:
     """A stored rating as it stands ``at`` (default now): widened for the time since its last
     game."""
     days = max(0.0, ((at or now()) - _aware(row.updated)).total_seconds() / 86400)
-    return glicko2.idle(glicko2.Rating(row.rating, row.deviation, row.volatility),
-                        days / PERIOD_DAYS)
+    return glicko2.idle(
+        glicko2.Rating(row.rating, row.deviation, row.volatility), days / PERIOD_DAYS
+    )
 
 
 async def ensure(store: Store, users: Sequence[int], game: str, clock: str | None) -> None:
@@ -103,9 +103,16 @@ async def ensure(store: Store, users: Sequence[int], game: str, clock: str | Non
     that a game's end only updates rows."""
     kind = category(clock)
     for user in users:
-        values = {"user_id": user, "game": game, "category": kind,
-                  "rating": glicko2.NEW.rating, "deviation": glicko2.NEW.deviation,
-                  "volatility": glicko2.NEW.volatility, "games": 0, "updated": now()}
+        values = {
+            "user_id": user,
+            "game": game,
+            "category": kind,
+            "rating": glicko2.NEW.rating,
+            "deviation": glicko2.NEW.deviation,
+            "volatility": glicko2.NEW.volatility,
+            "games": 0,
+            "updated": now(),
+        }
         with contextlib.suppress(IntegrityError):  # there already
             await store.write(functools.partial(_insert_rating, values=values))
 
@@ -123,19 +130,47 @@ def settle(connection: Connection, game_id: str) -> None:
         return
     kind = category(game.clock)
     users = (game.white_user, game.black_user)
-    rows = {row.user_id: row for row in connection.execute(
-        select(RatingRow).where(RatingRow.user_id.in_(users), RatingRow.game == game.game,
-                                RatingRow.category == kind).with_for_update())}
+    rows = {
+        row.user_id: row
+        for row in connection.execute(
+            select(RatingRow)
+            .where(
+                RatingRow.user_id.in_(users),
+                RatingRow.game == game.game,
+                RatingRow.category == kind,
+            )
+            .with_for_update()
+        )
+    }
     at = now()
     before = [current(rows[u], at) for u in users]
-    after = [glicko2.rate(before[0], [(before[1], scores[0])]),
-             glicko2.rate(before[1], [(before[0], scores[1])])]
+    after = [
+        glicko2.rate(before[0], [(before[1], scores[0])]),
+        glicko2.rate(before[1], [(before[0], scores[1])]),
+    ]
     for user, old, new in zip(users, before, after, strict=True):
-        connection.execute(update(RatingRow).where(
-            RatingRow.user_id == user, RatingRow.game == game.game,
-            RatingRow.category == kind).values(
-            rating=new.rating, deviation=new.deviation, volatility=new.volatility,
-            games=RatingRow.games + 1, updated=at))
-        connection.execute(insert(RatingHistoryRow).values(
-            user_id=user, game=game.game, category=kind, game_id=game_id, rating=new.rating,
-            deviation=new.deviation, change=new.rating - old.rating, at=at))
+        connection.execute(
+            update(RatingRow)
+            .where(
+                RatingRow.user_id == user, RatingRow.game == game.game, RatingRow.category == kind
+            )
+            .values(
+                rating=new.rating,
+                deviation=new.deviation,
+                volatility=new.volatility,
+                games=RatingRow.games + 1,
+                updated=at,
+            )
+        )
+        connection.execute(
+            insert(RatingHistoryRow).values(
+                user_id=user,
+                game=game.game,
+                category=kind,
+                game_id=game_id,
+                rating=new.rating,
+                deviation=new.deviation,
+                change=new.rating - old.rating,
+                at=at,
+            )
+        )

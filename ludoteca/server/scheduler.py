@@ -43,14 +43,32 @@ class JobMetrics:
 
     def __init__(self, registry: CollectorRegistry) -> None:
         buckets = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30)
-        self.waiting = Gauge("ludoteca_jobs_waiting", "Computer jobs waiting for a worker",
-                             ["queue"], registry=registry)
-        self.running = Gauge("ludoteca_jobs_running", "Computer jobs running in a worker",
-                             ["queue"], registry=registry)
-        self.wait = Histogram("ludoteca_job_wait_seconds", "Time a job waited for a worker",
-                              ["queue"], buckets=buckets, registry=registry)
-        self.run = Histogram("ludoteca_job_run_seconds", "Time a job ran in its worker",
-                             ["queue"], buckets=buckets, registry=registry)
+        self.waiting = Gauge(
+            "ludoteca_jobs_waiting",
+            "Computer jobs waiting for a worker",
+            ["queue"],
+            registry=registry,
+        )
+        self.running = Gauge(
+            "ludoteca_jobs_running",
+            "Computer jobs running in a worker",
+            ["queue"],
+            registry=registry,
+        )
+        self.wait = Histogram(
+            "ludoteca_job_wait_seconds",
+            "Time a job waited for a worker",
+            ["queue"],
+            buckets=buckets,
+            registry=registry,
+        )
+        self.run = Histogram(
+            "ludoteca_job_run_seconds",
+            "Time a job ran in its worker",
+            ["queue"],
+            buckets=buckets,
+            registry=registry,
+        )
 
 
 class Scheduler:

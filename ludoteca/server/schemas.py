@@ -96,8 +96,17 @@ class Move(BaseModel):
 class Plain(BaseModel):
     """An action without arguments."""
 
-    type: Literal["resign", "offer_draw", "accept_draw", "decline_draw", "undo", "accept_undo",
-                  "decline_undo", "rematch", "cancel"]
+    type: Literal[
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "undo",
+        "accept_undo",
+        "decline_undo",
+        "rematch",
+        "cancel",
+    ]
 
 
 class Say(BaseModel):
@@ -129,7 +138,8 @@ Intent = MoveAction | PlainAction | Move | Plain
 Action = Annotated[MoveAction | PlainAction, Field(discriminator="type")]
 #: a websocket message
 Message = TypeAdapter[Hello | Move | Plain | Advice | Say](
-    Annotated[Hello | Move | Plain | Advice | Say, Field(discriminator="type")])
+    Annotated[Hello | Move | Plain | Advice | Say, Field(discriminator="type")]
+)
 
 
 def describe(error: ValidationError | RequestValidationError) -> str:
@@ -361,7 +371,11 @@ class ChatHistory(BaseModel):
 
 
 #: a message the server sends on a game's websocket
-ServerMessage = TypeAdapter[GameView | Update | ErrorMessage | HintMessage | ReviewMessage
-                            | ChatMessage | ChatHistory](
-    Annotated[GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage
-              | ChatHistory, Field(discriminator="type")])
+ServerMessage = TypeAdapter[
+    GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage | ChatHistory
+](
+    Annotated[
+        GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage | ChatHistory,
+        Field(discriminator="type"),
+    ]
+)

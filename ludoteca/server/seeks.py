@@ -45,8 +45,7 @@ class SeekRow(Base):
     __tablename__ = "seeks"
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     game: Mapped[str] = mapped_column(String(32))
     rules: Mapped[str] = mapped_column(String(200))
     clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -55,8 +54,9 @@ class SeekRow(Base):
     min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
-    seen: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now,
-                                                    index=True)
+    seen: Mapped[datetime.datetime] = mapped_column(
+        DateTime(timezone=True), default=now, index=True
+    )
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
@@ -77,8 +77,15 @@ class SeekSpec:
 Opener = Callable[[SeekSpec, tuple[int, str], tuple[int, str], str], Awaitable[None]]
 
 
-def check(game: str, rules: str | None, clock: str | None, rated: bool, colour: str,
-          min_rating: int | None, max_rating: int | None) -> SeekSpec:
+def check(
+    game: str,
+    rules: str | None,
+    clock: str | None,
+    rated: bool,
+    colour: str,
+    min_rating: int | None,
+    max_rating: int | None,
+) -> SeekSpec:
     """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
     try:
         game_cls, ruleset = resolve(game, rules or None)
@@ -89,8 +96,15 @@ def check(game: str, rules: str | None, clock: str | None, rated: bool, colour: 
         raise ActionError(400, f"colour is white, black or random, not {colour!r}")
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise ActionError(400, "the lowest rating is above the highest")
-    return SeekSpec(game_cls.name, str(ruleset), str(control) if control else None, rated,
-                    colour, min_rating, max_rating)
+    return SeekSpec(
+        game_cls.name,
+        str(ruleset),
+        str(control) if control else None,
+        rated,
+        colour,
+        min_rating,
+        max_rating,
+    )
 
 
 class Seeks:
@@ -107,45 +121,92 @@ class Seeks:
 
     async def post(self, user: User, spec: SeekSpec) -> str:
         async with self.store.session() as session:
-            mine = len((await session.scalars(select(SeekRow.id).where(
-                SeekRow.user_id == user.id, SeekRow.game_id.is_(None)))).all())
+            mine = len(
+                (
+                    await session.scalars(
+                        select(SeekRow.id).where(
+                            SeekRow.user_id == user.id, SeekRow.game_id.is_(None)
+                        )
+                    )
+                ).all()
+            )
         if mine >= SEEKS_PER_PLAYER:
             raise ActionError(429, f"at most {SEEKS_PER_PLAYER} open seeks at once; cancel one")
         seek_id = secrets.token_urlsafe(8)
         at = now()
-        await self.store.write(lambda c: c.execute(insert(SeekRow).values(
-            id=seek_id, user_id=user.id, game=spec.game, rules=spec.rules, clock=spec.clock,
-            rated=spec.rated, colour=spec.colour, min_rating=spec.min_rating,
-            max_rating=spec.max_rating, created=at, seen=at)))
+        await self.store.write(
+            lambda c: c.execute(
+                insert(SeekRow).values(
+                    id=seek_id,
+                    user_id=user.id,
+                    game=spec.game,
+                    rules=spec.rules,
+                    clock=spec.clock,
+                    rated=spec.rated,
+                    colour=spec.colour,
+                    min_rating=spec.min_rating,
+                    max_rating=spec.max_rating,
+                    created=at,
+                    seen=at,
+                )
+            )
+        )
         return seek_id
 
     async def open(self) -> list[dict[str, Any]]:
         """The seeks on offer, newest first, with their posters' names and ratings."""
         since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
         async with self.store.session() as session:
-            rows = (await session.execute(
-                select(SeekRow, UserRow.name).join(UserRow, UserRow.id == SeekRow.user_id)
-                .where(SeekRow.game_id.is_(None), SeekRow.seen >= since)
-                .order_by(SeekRow.created.desc()).limit(100))).all()
-        return [{**_brief(seek), "player": name,
-                 "rating": await self.rating(seek.user_id, seek.game, seek.clock)}
-                for seek, name in rows]
+            rows = (
+                await session.execute(
+                    select(SeekRow, UserRow.name)
+                    .join(UserRow, UserRow.id == SeekRow.user_id)
+                    .where(SeekRow.game_id.is_(None), SeekRow.seen >= since)
+                    .order_by(SeekRow.created.desc())
+                    .limit(100)
+                )
+            ).all()
+        return [
+            {
+                **_brief(seek),
+                "player": name,
+                "rating": await self.rating(seek.user_id, seek.game, seek.clock),
+            }
+            for seek, name in rows
+        ]
 
     async def mine(self, user: User) -> list[dict[str, Any]]:
         """The poster's seeks, open or just accepted (then with the game's id); asking keeps
         the open ones on offer."""
         at = now()
-        await self.store.write(lambda c: c.execute(update(SeekRow).where(
-            SeekRow.user_id == user.id, SeekRow.game_id.is_(None)).values(seen=at)))
+        await self.store.write(
+            lambda c: c.execute(
+                update(SeekRow)
+                .where(SeekRow.user_id == user.id, SeekRow.game_id.is_(None))
+                .values(seen=at)
+            )
+        )
         async with self.store.session() as session:
-            rows = (await session.scalars(select(SeekRow).where(
-                SeekRow.user_id == user.id).order_by(SeekRow.created.desc()).limit(20))).all()
+            rows = (
+                await session.scalars(
+                    select(SeekRow)
+                    .where(SeekRow.user_id == user.id)
+                    .order_by(SeekRow.created.desc())
+                    .limit(20)
+                )
+            ).all()
         return [_brief(seek) for seek in rows]
 
     async def cancel(self, user: User, seek_id: str) -> None:
-        done = await self.store.write(lambda c: c.execute(delete(SeekRow).where(
-            SeekRow.id == seek_id, SeekRow.user_id == user.id,
-            SeekRow.game_id.is_(None))).rowcount)
+        done = await self.store.write(
+            lambda c: (
+                c.execute(
+                    delete(SeekRow).where(
+                        SeekRow.id == seek_id, SeekRow.user_id == user.id, SeekRow.game_id.is_(None)
+                    )
+                ).rowcount
+            )
+        )
         if not done:
             raise ActionError(404, "no open seek of yours with that id")
 
@@ -161,19 +222,37 @@ class Seeks:
             raise ActionError(403, "that is your own seek")
         mine = await self.rating(user.id, seek.game, seek.clock)
         if (seek.min_rating is not None and mine < seek.min_rating) or (
-                seek.max_rating is not None and mine > seek.max_rating):
-            raise ActionError(403, f"the seek is for ratings {seek.min_rating or '…'} to "
-                                   f"{seek.max_rating or '…'}; yours is {mine:.0f}")
+            seek.max_rating is not None and mine > seek.max_rating
+        ):
+            raise ActionError(
+                403,
+                f"the seek is for ratings {seek.min_rating or '…'} to "
+                f"{seek.max_rating or '…'}; yours is {mine:.0f}",
+            )
         game_id = secrets.token_urlsafe(8)
-        claimed = await self.store.write(lambda c: c.execute(update(SeekRow).where(
-            SeekRow.id == seek_id, SeekRow.game_id.is_(None)).values(game_id=game_id)).rowcount)
+        claimed = await self.store.write(
+            lambda c: (
+                c.execute(
+                    update(SeekRow)
+                    .where(SeekRow.id == seek_id, SeekRow.game_id.is_(None))
+                    .values(game_id=game_id)
+                ).rowcount
+            )
+        )
         if not claimed:
             raise ActionError(409, "that seek was taken a moment ago")
         colour = seek.colour if seek.colour != "random" else secrets.choice(["white", "black"])
         them, me = (poster.id, poster.name), (user.id, user.name)
         white, black = (them, me) if colour == "white" else (me, them)
-        spec = SeekSpec(seek.game, seek.rules, seek.clock, seek.rated, seek.colour,
-                        seek.min_rating, seek.max_rating)
+        spec = SeekSpec(
+            seek.game,
+            seek.rules,
+            seek.clock,
+            seek.rated,
+            seek.colour,
+            seek.min_rating,
+            seek.max_rating,
+        )
         await opener(spec, white, black, game_id)
         return game_id
 
@@ -183,16 +262,28 @@ class Seeks:
         ``{"game": id}`` or ``{"seek": id}``."""
         since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
         async with self.store.session() as session:
-            rows = (await session.scalars(select(SeekRow).where(
-                SeekRow.game_id.is_(None), SeekRow.seen >= since, SeekRow.user_id != user.id,
-                SeekRow.game == spec.game, SeekRow.rules == spec.rules,
-                SeekRow.rated == spec.rated,
-                SeekRow.clock.is_(None) if spec.clock is None else SeekRow.clock == spec.clock,
-            ).order_by(SeekRow.created))).all()
+            rows = (
+                await session.scalars(
+                    select(SeekRow)
+                    .where(
+                        SeekRow.game_id.is_(None),
+                        SeekRow.seen >= since,
+                        SeekRow.user_id != user.id,
+                        SeekRow.game == spec.game,
+                        SeekRow.rules == spec.rules,
+                        SeekRow.rated == spec.rated,
+                        SeekRow.clock.is_(None)
+                        if spec.clock is None
+                        else SeekRow.clock == spec.clock,
+                    )
+                    .order_by(SeekRow.created)
+                )
+            ).all()
         for seek in rows:
             theirs = await self.rating(seek.user_id, seek.game, seek.clock)
             if (spec.min_rating is not None and theirs < spec.min_rating) or (
-                    spec.max_rating is not None and theirs > spec.max_rating):
+                spec.max_rating is not None and theirs > spec.max_rating
+            ):
                 continue
             try:
                 return {"game": await self.accept(user, seek.id, opener)}
@@ -202,6 +293,14 @@ class Seeks:
 
 
 def _brief(seek: SeekRow) -> dict[str, Any]:
-    return {"id": seek.id, "game": seek.game, "rules": seek.rules, "clock": seek.clock,
-            "rated": seek.rated, "colour": seek.colour, "min_rating": seek.min_rating,
-            "max_rating": seek.max_rating, "game_id": seek.game_id}
+    return {
+        "id": seek.id,
+        "game": seek.game,
+        "rules": seek.rules,
+        "clock": seek.clock,
+        "rated": seek.rated,
+        "colour": seek.colour,
+        "min_rating": seek.min_rating,
+        "max_rating": seek.max_rating,
+        "game_id": seek.game_id,
+    }

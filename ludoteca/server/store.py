@@ -103,10 +103,12 @@ class GameRow(Base):
     white_name: Mapped[str | None] = mapped_column(String(32), nullable=True)  # display names
     black_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # the accounts holding the seats (None: a guest's token, the computer, or still free)
-    white_user: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True,
-                                                   index=True)
-    black_user: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True,
-                                                   index=True)
+    white_user: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
+    black_user: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | live | over
     ply: Mapped[int] = mapped_column(Integer, default=0)  # moves played
@@ -121,8 +123,9 @@ class GameRow(Base):
     black_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_started: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # epoch ms
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
-    updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now,
-                                                       index=True)
+    updated: Mapped[datetime.datetime] = mapped_column(
+        DateTime(timezone=True), default=now, index=True
+    )
 
 
 class MoveRow(Base):
@@ -130,8 +133,9 @@ class MoveRow(Base):
 
     __tablename__ = "moves"
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     move: Mapped[str] = mapped_column(Text)
     played: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -172,8 +176,9 @@ class _MoveWrite:
     then: Callable[[Connection], None] | None = None
 
 
-def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
-                 ) -> set[int]:
+def _write_moves(
+    connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
+) -> set[int]:
     """Store a batch of moves in the caller's transaction (all of it or, on an exception,
     none); the indices of those whose game was no longer at their ply (nothing of them is
     written).  Moves changing the same fields go in one statement, which raises
@@ -185,11 +190,20 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bo
         groups.setdefault(tuple(sorted(write.changes)), []).append(index)
     stale: set[int] = set()
     for keys, indices in groups.items():
-        statement = update(GameRow).where(
-            GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply")).values(
-            ply=bindparam("_next"), updated=at, **{k: bindparam(k) for k in keys})
-        params = [{"_id": batch[i].game_id, "_ply": batch[i].ply, "_next": batch[i].ply + 1,
-                   **batch[i].changes} for i in indices]
+        statement = (
+            update(GameRow)
+            .where(GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply"))
+            .values(ply=bindparam("_next"), updated=at, **{k: bindparam(k) for k in keys})
+        )
+        params = [
+            {
+                "_id": batch[i].game_id,
+                "_ply": batch[i].ply,
+                "_next": batch[i].ply + 1,
+                **batch[i].changes,
+            }
+            for i in indices
+        ]
         if not one_by_one:
             if connection.execute(statement, params).rowcount != len(params):
                 raise StaleError(batch[indices[0]].game_id)
@@ -197,8 +211,11 @@ def _write_moves(connection: Connection, batch: list[_MoveWrite], one_by_one: bo
         for index, one in zip(indices, params, strict=True):
             if connection.execute(statement, one).rowcount != 1:
                 stale.add(index)
-    rows = [{"game_id": w.game_id, "ply": w.ply, "move": w.move, "played": at}
-            for i, w in enumerate(batch) if i not in stale]
+    rows = [
+        {"game_id": w.game_id, "ply": w.ply, "move": w.move, "played": at}
+        for i, w in enumerate(batch)
+        if i not in stale
+    ]
     if rows:
         connection.execute(insert(MoveRow), rows)
     for index, write in enumerate(batch):
@@ -314,12 +331,18 @@ class Store:
             if row is None:
                 return None
             moves = await session.scalars(
-                select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.ply))
+                select(MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+            )
             return row, list(moves)
 
-    async def add_move(self, game_id: str, ply: int, move: str,
-                       then: Callable[[Connection], None] | None = None,
-                       **changes: object) -> None:
+    async def add_move(
+        self,
+        game_id: str,
+        ply: int,
+        move: str,
+        then: Callable[[Connection], None] | None = None,
+        **changes: object,
+    ) -> None:
         """Store move number ``ply`` (0-based) and the game's new fields; :class:`StaleError`
         if the game is no longer at ``ply``.  Returns once the move is committed.  Moves that
         arrive together are committed together (one transaction, one sync to disk), each still
@@ -338,11 +361,15 @@ class Store:
                 try:
                     # a driver that cannot count the rows of a many-row statement (asyncpg)
                     # writes move by move from the start
-                    stale = await self.write(functools.partial(
-                        _write_moves, batch=batch, one_by_one=not self._counts_many))
+                    stale = await self.write(
+                        functools.partial(
+                            _write_moves, batch=batch, one_by_one=not self._counts_many
+                        )
+                    )
                 except StaleError:  # rolled back: again, move by move
-                    stale = await self.write(functools.partial(
-                        _write_moves, batch=batch, one_by_one=True))
+                    stale = await self.write(
+                        functools.partial(_write_moves, batch=batch, one_by_one=True)
+                    )
             except Exception as error:  # the whole batch failed: tell each of its writers
                 for write in batch:
                     if not write.done.done():
@@ -359,38 +386,49 @@ class Store:
 
         def work(connection: Connection) -> None:
             done = connection.execute(
-                update(GameRow).where(GameRow.id == game_id, GameRow.ply == ply)
-                .values(ply=keep, updated=now(), **changes))
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.ply == ply)
+                .values(ply=keep, updated=now(), **changes)
+            )
             if done.rowcount != 1:
                 raise StaleError(game_id)
             connection.execute(
-                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep))
+                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= keep)
+            )
 
         await self.write(work)
 
-    async def change(self, game_id: str, then: Callable[[Connection], None] | None = None,
-                     **changes: object) -> None:
+    async def change(
+        self, game_id: str, then: Callable[[Connection], None] | None = None, **changes: object
+    ) -> None:
         """Update a game's fields (status, offers, seats, result); ``then`` runs in the same
         transaction, after the update."""
 
         def work(connection: Connection) -> None:
             connection.execute(
-                update(GameRow).where(GameRow.id == game_id).values(updated=now(), **changes))
+                update(GameRow).where(GameRow.id == game_id).values(updated=now(), **changes)
+            )
             if then is not None:
                 then(connection)
 
         await self.write(work)
 
-    async def finish(self, game_id: str, ply: int,
-                     then: Callable[[Connection], None] | None = None,
-                     **changes: object) -> None:
+    async def finish(
+        self,
+        game_id: str,
+        ply: int,
+        then: Callable[[Connection], None] | None = None,
+        **changes: object,
+    ) -> None:
         """End a game in play at ``ply`` (its result fields in ``changes``; ``then`` runs in
         the same transaction); :class:`StaleError` if it is no longer in play at that ply."""
 
         def work(connection: Connection) -> None:
-            done = connection.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.status == "live", GameRow.ply == ply)
-                .values(updated=now(), **changes))
+            done = connection.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.status == "live", GameRow.ply == ply)
+                .values(updated=now(), **changes)
+            )
             if done.rowcount != 1:
                 raise StaleError(game_id)
             if then is not None:
@@ -401,20 +439,34 @@ class Store:
     async def claim_rematch(self, game_id: str, rematch_id: str) -> bool:
         """Record ``rematch_id`` as a finished game's rematch unless one is recorded already
         (two players asking through two processes start one rematch); whether it was."""
-        done = await self.write(lambda connection: connection.execute(
-            update(GameRow).where(GameRow.id == game_id, GameRow.rematch.is_(None))
-            .values(rematch=rematch_id, updated=now())).rowcount)
+        done = await self.write(
+            lambda connection: (
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.rematch.is_(None))
+                    .values(rematch=rematch_id, updated=now())
+                ).rowcount
+            )
+        )
         return bool(done)
 
     async def claim(self, game_id: str, colour: str, token_hash: str, user: int) -> bool:
         """Give the seat ``colour`` of a game to the account ``user`` if the seat's token hash
         is ``token_hash`` and no account holds it; whether it did."""
-        seat_token, seat_user = (GameRow.white_token, GameRow.white_user) if colour == "white" \
+        seat_token, seat_user = (
+            (GameRow.white_token, GameRow.white_user)
+            if colour == "white"
             else (GameRow.black_token, GameRow.black_user)
-        done = await self.write(lambda connection: connection.execute(
-            update(GameRow).where(GameRow.id == game_id, seat_token == token_hash,
-                                  seat_user.is_(None))
-            .values(**{f"{colour}_user": user})).rowcount)
+        )
+        done = await self.write(
+            lambda connection: (
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, seat_token == token_hash, seat_user.is_(None))
+                    .values(**{f"{colour}_user": user})
+                ).rowcount
+            )
+        )
         return bool(done)
 
     async def secret(self, name: str) -> str:
@@ -426,8 +478,11 @@ class Store:
                 return found.value
         value = secrets.token_urlsafe(48)
         with contextlib.suppress(IntegrityError):  # another process made it first
-            await self.write(lambda connection: connection.execute(
-                insert(SettingRow).values(name=name, value=value)))
+            await self.write(
+                lambda connection: connection.execute(
+                    insert(SettingRow).values(name=name, value=value)
+                )
+            )
         async with self.session() as session:
             row = await session.get(SettingRow, name)
             assert row is not None
@@ -438,19 +493,24 @@ class Store:
         computer, or with a clock (however many there are)."""
         async with self.session() as session:
             ids = await session.scalars(
-                select(GameRow.id).where(GameRow.status == "live",
-                                         (GameRow.mode == "computer") | GameRow.clock.is_not(None)))
+                select(GameRow.id).where(
+                    GameRow.status == "live",
+                    (GameRow.mode == "computer") | GameRow.clock.is_not(None),
+                )
+            )
             return list(ids)
 
-    async def abandon(self, idle: datetime.timedelta, idle_computer: datetime.timedelta,
-                      keep: Sequence[str] = ()) -> list[str]:
+    async def abandon(
+        self, idle: datetime.timedelta, idle_computer: datetime.timedelta, keep: Sequence[str] = ()
+    ) -> list[str]:
         """End the games left without a move for ``idle`` (``idle_computer`` for games against
         the computer), those in ``keep`` aside: they leave the lists, with no result.  Returns
         their ids."""
         at = now()
-        stale = (GameRow.status.in_(("live", "waiting"))
-                 & ((GameRow.updated < at - idle)
-                    | ((GameRow.mode == "computer") & (GameRow.updated < at - idle_computer))))
+        stale = GameRow.status.in_(("live", "waiting")) & (
+            (GameRow.updated < at - idle)
+            | ((GameRow.mode == "computer") & (GameRow.updated < at - idle_computer))
+        )
         if keep:
             stale &= GameRow.id.not_in(list(keep))
 
@@ -458,16 +518,23 @@ class Store:
             ids = list(connection.scalars(select(GameRow.id).where(stale)).all())
             if ids:
                 connection.execute(
-                    update(GameRow).where(GameRow.id.in_(ids)).values(
-                        status="over", result="*", termination="abandoned",
+                    update(GameRow)
+                    .where(GameRow.id.in_(ids))
+                    .values(
+                        status="over",
+                        result="*",
+                        termination="abandoned",
                         reason="The game was abandoned: no move for a long time.",
-                        updated=at))
+                        updated=at,
+                    )
+                )
             return ids
 
         return await self.write(work)
 
-    async def listing(self, status: str, limit: int = 30, started: bool = False
-                      ) -> Sequence[GameRow]:
+    async def listing(
+        self, status: str, limit: int = 30, started: bool = False
+    ) -> Sequence[GameRow]:
         """The most recently active games with a status (``started``: only those with a move,
         so that games opened and left at once do not fill the lists)."""
         query = select(GameRow).where(GameRow.status == status)
@@ -476,4 +543,3 @@ class Store:
         async with self.session() as session:
             rows = await session.scalars(query.order_by(GameRow.updated.desc()).limit(limit))
             return rows.all()
-

@@ -46,9 +46,14 @@ def _build(todo: list[tuple[str, str]]) -> None:
     server = os.getpid()
     for game, rules in todo:
         log.info("building the table of %s (a background job at low priority)", rules)
-        done = subprocess.run([sys.executable, "-c", _CLI, "solve", game, "--rules", rules],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              preexec_fn=lambda: _prepare(server), check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", _CLI, "solve", game, "--rules", rules],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            preexec_fn=lambda: _prepare(server),
+            check=False,
+        )
         if done.returncode:
             log.warning("building the table of %s failed (exit %d)", rules, done.returncode)
         else:

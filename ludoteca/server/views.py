@@ -32,8 +32,16 @@ from .schemas import HUMAN, Mode, Status
 if TYPE_CHECKING:
     from .live import LiveGame, Watcher
 
-__all__ = ["apply", "delta", "encode", "full_view", "legal_entries", "rematch_token", "seat_part",
-           "shared_view"]
+__all__ = [
+    "apply",
+    "delta",
+    "encode",
+    "full_view",
+    "legal_entries",
+    "rematch_token",
+    "seat_part",
+    "shared_view",
+]
 
 COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 #: per rule set, the page's entry of each move that removes nothing (notation and gesture depend
@@ -56,9 +64,15 @@ def static_part(game: str, rules: str) -> dict[str, Any]:
     """The fields that never change for a rule set (the board's geometry, titles, texts)."""
     game_cls, ruleset = resolve(game, rules)
     state = game_cls.new(ruleset, seed=0)
-    return {"type": "state", "game": game, "title": game_cls.title_of(ruleset),
-            "summary": game_cls.summary, "rules": rules,
-            "texts": game_cls.status_texts(ruleset), "board": board_view(state)}
+    return {
+        "type": "state",
+        "game": game,
+        "title": game_cls.title_of(ruleset),
+        "summary": game_cls.summary,
+        "rules": rules,
+        "texts": game_cls.status_texts(ruleset),
+        "board": board_view(state),
+    }
 
 
 def shared_view(live: LiveGame) -> dict[str, Any]:
@@ -66,15 +80,28 @@ def shared_view(live: LiveGame) -> dict[str, Any]:
     state, row = live.state, live.row
     last = state.gesture(state.move_stack[-1]) if state.move_stack else None
     return {
-        **static_part(row.game, row.rules), "id": row.id, "mode": row.mode, "rated": row.rated,
-        "status": row.status, "players": {name: player(live, name) for name in COLOURS},
-        "pieces": state.pieces(), "turn": colour_name(state.turn), "ply": live.ply,
+        **static_part(row.game, row.rules),
+        "id": row.id,
+        "mode": row.mode,
+        "rated": row.rated,
+        "status": row.status,
+        "players": {name: player(live, name) for name in COLOURS},
+        "pieces": state.pieces(),
+        "turn": colour_name(state.turn),
+        "ply": live.ply,
         "first_ply": state.ply - live.ply,
-        "moves": live.move_labels(), "last": last, "last_note": live.last_note(),
+        "moves": live.move_labels(),
+        "last": last,
+        "last_note": live.last_note(),
         "hand": state.in_hand(),
-        "notice": state.notice(), "outcome": outcome(live), "draw_offer": row.draw_offer,
-        "undo_offer": row.undo_offer, "thinking": live.thinking,
-        "watchers": len(live.watchers), "clock": clock_view(live)}
+        "notice": state.notice(),
+        "outcome": outcome(live),
+        "draw_offer": row.draw_offer,
+        "undo_offer": row.undo_offer,
+        "thinking": live.thinking,
+        "watchers": len(live.watchers),
+        "clock": clock_view(live),
+    }
 
 
 def legal_entries(live: LiveGame) -> list[str]:
@@ -110,14 +137,18 @@ def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, An
     """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
     turn) and the rematch with its seat token."""
     legal: list[str] = []
-    if live.row.status == Status.LIVE and colour_name(live.state.turn) in seats \
-            and live.kind(live.state.turn) == HUMAN:
+    if (
+        live.row.status == Status.LIVE
+        and colour_name(live.state.turn) in seats
+        and live.kind(live.state.turn) == HUMAN
+    ):
         legal = legal_entries(live)
     return {"you": sorted(seats), "legal": legal, "rematch": rematch_view(live, seats, key)}
 
 
-def full_view(live: LiveGame, seats: frozenset[str], key: bytes,
-              shared: dict[str, Any] | None = None) -> dict[str, Any]:
+def full_view(
+    live: LiveGame, seats: frozenset[str], key: bytes, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Everything a page needs to draw the game for someone holding ``seats``."""
     return {**(shared or shared_view(live)), **seat_part(live, seats, key)}
 
@@ -130,8 +161,9 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         if value == old or name == "type":
             continue
         if name == "pieces" and old is not None and len(old) == len(value):
-            change["set"] = [[i, v] for i, (o, v) in enumerate(zip(old, value, strict=True))
-                             if o != v]
+            change["set"] = [
+                [i, v] for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
+            ]
         elif name == "moves" and old is not None:
             keep = 0
             while keep < min(len(old), len(value)) and old[keep] == value[keep]:
@@ -157,12 +189,13 @@ def apply(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
             pieces[point] = token
         merged["pieces"] = pieces
     if "append" in message:
-        merged["moves"] = [*view["moves"][:message["moves_from"]], *message["append"]]
+        merged["moves"] = [*view["moves"][: message["moves_from"]], *message["append"]]
     return merged
 
 
-def broadcast_texts(live: LiveGame, watchers: list[Watcher], key: bytes
-                    ) -> list[tuple[Watcher, str]]:
+def broadcast_texts(
+    live: LiveGame, watchers: list[Watcher], key: bytes
+) -> list[tuple[Watcher, str]]:
     """The update each watcher needs after a change (none for a watcher with nothing new), and
     the shared view remembered as sent."""
     shared = shared_view(live)
@@ -204,9 +237,11 @@ def clock_view(live: LiveGame) -> dict[str, Any] | None:
         return None
     now = now_ms()
     running = live.row.status == Status.LIVE and live.row.clock_started is not None
-    return {"control": live.row.clock,
-            "running": colour_name(live.state.turn) if running else None,
-            **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()}}
+    return {
+        "control": live.row.clock,
+        "running": colour_name(live.state.turn) if running else None,
+        **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()},
+    }
 
 
 def rematch_token(key: bytes, rematch_id: str, seat: str) -> str:
@@ -226,8 +261,11 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str,
     rematch = live.row.rematch
     if not rematch:
         return None
-    mine = [rematch_token(key, rematch, rematch_seat(live, seat))
-            for seat in sorted(seats) if live.kind(COLOURS[seat]) == HUMAN]
+    mine = [
+        rematch_token(key, rematch, rematch_seat(live, seat))
+        for seat in sorted(seats)
+        if live.kind(COLOURS[seat]) == HUMAN
+    ]
     return {"id": rematch, **({"token": mine[0]} if mine else {})}
 
 
@@ -239,21 +277,28 @@ def player(live: LiveGame, name: str) -> dict[str, Any]:
     seated = account or (row.white_token if name == "white" else row.black_token) is not None
     if kind == HUMAN:
         chosen = row.white_name if name == "white" else row.black_name
-        return {"kind": "human", "label": chosen or ("Player" if seated else "(free seat)"),
-                "seated": seated, "account": chosen if account else None}
+        return {
+            "kind": "human",
+            "label": chosen or ("Player" if seated else "(free seat)"),
+            "seated": seated,
+            "account": chosen if account else None,
+        }
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
-    return {"kind": "computer", "label": f"Computer, level {number}{rating}", "seated": True,
-            "account": None}
+    return {
+        "kind": "computer",
+        "label": f"Computer, level {number}{rating}",
+        "seated": True,
+        "account": None,
+    }
 
 
 def outcome(live: LiveGame) -> dict[str, str] | None:
     row = live.row
     if row.status != Status.OVER:
         return None
-    return {"result": row.result, "termination": row.termination or "",
-            "text": row.reason or ""}
+    return {"result": row.result, "termination": row.termination or "", "text": row.reason or ""}
 
 
 #: how a touch's role is written in a legal move's text
@@ -272,7 +317,10 @@ def _legal_entry(state: State, code: int) -> str:
         state.push_code(code)
         after = state.pieces()
         state.pop_code()
-        removed = [i for i, (a, b) in enumerate(zip(before, after, strict=True))
-                   if a and not b and i != gesture[0][1]]
+        removed = [
+            i
+            for i, (a, b) in enumerate(zip(before, after, strict=True))
+            if a and not b and i != gesture[0][1]
+        ]
         parts.append("r" + ",".join(map(str, removed)))
     return " ".join(parts)

@@ -49,8 +49,7 @@ def position(game: str, rules: str, start: str, moves: list[str]) -> State:
     return state
 
 
-def computer_move(game: str, rules: str, start: str, moves: list[str], spec: str,
-                  seed: int) -> str:
+def computer_move(game: str, rules: str, start: str, moves: list[str], spec: str, seed: int) -> str:
     """The move the agent ``spec`` chooses (its notation)."""
     state = position(game, rules, start, moves)
     return str(make_agent(spec, state.rules, seed).choose(state))
@@ -63,15 +62,24 @@ def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) ->
     return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
 
 
-def review_game(game: str, rules: str, start: str, moves: list[str],
-                limit: Limit) -> list[dict[str, Any]]:
+def review_game(
+    game: str, rules: str, start: str, moves: list[str], limit: Limit
+) -> list[dict[str, Any]]:
     """The mistakes of a game: for each, the index of the move played, the better move, how
     much of the expected score (0..1) it gave away, and the verdict on the position before."""
     state = position(game, rules, start, moves)
     first = position(game, rules, start, []).ply
-    return [{"index": ply - first - 1, "move": str(move), "best": str(best.move),
-             "loss": round(loss, 3), "text": best.text, "pv": [str(m) for m in best.pv]}
-            for ply, move, best, loss in review(state, limit)]
+    return [
+        {
+            "index": ply - first - 1,
+            "move": str(move),
+            "best": str(best.move),
+            "loss": round(loss, 3),
+            "text": best.text,
+            "pv": [str(m) for m in best.pv],
+        }
+        for ply, move, best, loss in review(state, limit)
+    ]
 
 
 def replay_record(text: str) -> dict[str, Any]:
@@ -83,17 +91,31 @@ def replay_record(text: str) -> dict[str, Any]:
         return {"error": str(error)}
     state = game.start()
     first_ply = state.ply
-    positions: list[dict[str, Any]] = [{"pieces": state.pieces(), "last": None, "move": None,
-                                        "turn": state.turn.name.lower()}]
+    positions: list[dict[str, Any]] = [
+        {"pieces": state.pieces(), "last": None, "move": None, "turn": state.turn.name.lower()}
+    ]
     for move in game.state.moves:
         gesture = state.gesture(move.code)
         label, note = state.move_label(move.code), state.move_note(move.code)
         state.push(move)
-        positions.append({"pieces": state.pieces(), "last": gesture, "move": label,
-                          "note": note, "turn": state.turn.name.lower()})
+        positions.append(
+            {
+                "pieces": state.pieces(),
+                "last": gesture,
+                "move": label,
+                "note": note,
+                "turn": state.turn.name.lower(),
+            }
+        )
     outcome = game.state.outcome()
-    return {"game": state.game.name, "title": state.game.title_of(state.rules),
-            "rules": str(state.rules), "first_ply": first_ply, "tags": game.tags,
-            "result": game.result,
-            "ending": outcome.explain() if outcome else None, "board": board_view(state),
-            "positions": positions}
+    return {
+        "game": state.game.name,
+        "title": state.game.title_of(state.rules),
+        "rules": str(state.rules),
+        "first_ply": first_ply,
+        "tags": game.tags,
+        "result": game.result,
+        "ending": outcome.explain() if outcome else None,
+        "board": board_view(state),
+        "positions": positions,
+    }

@@ -24,8 +24,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("LUDOTECA_CACHE") or Path.home() / ".cache" / "ludoteca")
 
 
-def parents_of(by_child: npt.NDArray[np.int32], offsets: npt.NDArray[np.int64],
-               nodes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def parents_of(
+    by_child: npt.NDArray[np.int32], offsets: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
     """The parents of every node in ``nodes`` (with repeats, one per move), from the parents
     sorted by child (``by_child``) and each child's start in that array (``offsets``)."""
     starts = offsets[nodes]
@@ -40,8 +41,9 @@ def parents_of(by_child: npt.NDArray[np.int32], offsets: npt.NDArray[np.int64],
 def progress_bar(label: str = "solving") -> tuple[Progress, tqdm]:
     """A progress callback for the command line (a tqdm status bar on standard error, one line
     per step when standard error is not a terminal) and the bar, to close when done."""
-    bar = tqdm(desc=label, bar_format="{desc}: {postfix} [{elapsed}]", file=sys.stderr,
-               disable=None)
+    bar = tqdm(
+        desc=label, bar_format="{desc}: {postfix} [{elapsed}]", file=sys.stderr, disable=None
+    )
 
     def report(message: str) -> None:
         if bar.disable:

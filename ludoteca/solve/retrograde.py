@@ -92,9 +92,18 @@ def _distinct(buf: npt.NDArray[np.int64], n: int) -> int:
 
 
 @njit(cache=False)  # functions passed as arguments: compiled per game, each run
-def _children(g: int, out: npt.NDArray[np.int64], kind: int, prm: npt.NDArray[np.int64],
-              st: npt.NDArray[np.int64], moves: npt.NDArray[np.int64],
-              undo: npt.NDArray[np.int64], decode: Any, encode: Any, data: Any) -> int:
+def _children(
+    g: int,
+    out: npt.NDArray[np.int64],
+    kind: int,
+    prm: npt.NDArray[np.int64],
+    st: npt.NDArray[np.int64],
+    moves: npt.NDArray[np.int64],
+    undo: npt.NDArray[np.int64],
+    decode: Any,
+    encode: Any,
+    data: Any,
+) -> int:
     """The distinct children of ``g`` into ``out``; -1 if ``g`` is a hole."""
     if not decode(g, st, data):
         return -1
@@ -107,9 +116,19 @@ def _children(g: int, out: npt.NDArray[np.int64], kind: int, prm: npt.NDArray[np
 
 
 @njit(cache=False, parallel=True)
-def _first_pass(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest: CodeArray,
-                count: CodeArray, kind: int, prm: npt.NDArray[np.int64], decode: Any,
-                encode: Any, data: Any) -> None:
+def _first_pass(
+    lo: int,
+    hi: int,
+    table: CodeArray,
+    pending: CodeArray,
+    deepest: CodeArray,
+    count: CodeArray,
+    kind: int,
+    prm: npt.NDArray[np.int64],
+    decode: Any,
+    encode: Any,
+    data: Any,
+) -> None:
     """Every position's moves: the best one leaving the pair, and the count of quiet ones."""
     n = hi - lo
     blocks = (n + BLOCK - 1) // BLOCK
@@ -157,9 +176,15 @@ def _first_pass(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest:
 
 
 @njit(cache=False, parallel=True)
-def _parents_of(frontier: npt.NDArray[np.int64], start: int, stop: int,
-                found: npt.NDArray[np.int64], sizes: npt.NDArray[np.int64], parents: Any,
-                data: Any) -> None:
+def _parents_of(
+    frontier: npt.NDArray[np.int64],
+    start: int,
+    stop: int,
+    found: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    parents: Any,
+    data: Any,
+) -> None:
     """The distinct parents of ``frontier[start:stop]``, each entry's in its row of ``found``."""
     blocks = (stop - start + BLOCK - 1) // BLOCK
     for b in prange(blocks):
@@ -170,8 +195,17 @@ def _parents_of(frontier: npt.NDArray[np.int64], start: int, stop: int,
 
 
 @njit(cache=False)
-def _levels(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest: CodeArray,
-            count: CodeArray, parents: Any, data: Any, found: npt.NDArray[np.int64]) -> int:
+def _levels(
+    lo: int,
+    hi: int,
+    table: CodeArray,
+    pending: CodeArray,
+    deepest: CodeArray,
+    count: CodeArray,
+    parents: Any,
+    data: Any,
+    found: npt.NDArray[np.int64],
+) -> int:
     """Resolves the pair level by level (``found``: scratch rows for parents); returns the
     number of levels.  Positions wait for their level in linked lists, one per level: those
     resolved (``head``/``after``) and those with a pending win (``due``/``also``)."""
@@ -234,10 +268,17 @@ def _levels(lo: int, hi: int, table: CodeArray, pending: CodeArray, deepest: Cod
     return level
 
 
-def solve_pairs(size: int, pairs: Sequence[tuple[int, int, str]], kind: int,
-                prm: npt.NDArray[np.int64], decode: Callable[..., Any],
-                encode: Callable[..., Any], parents: Callable[..., Any], data: tuple[Any, ...],
-                progress: Progress | None = None) -> CodeArray:
+def solve_pairs(
+    size: int,
+    pairs: Sequence[tuple[int, int, str]],
+    kind: int,
+    prm: npt.NDArray[np.int64],
+    decode: Callable[..., Any],
+    encode: Callable[..., Any],
+    parents: Callable[..., Any],
+    data: tuple[Any, ...],
+    progress: Progress | None = None,
+) -> CodeArray:
     """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order."""
     table = np.zeros(size, dtype=np.int16)
     table[LOST] = -1

@@ -21,16 +21,25 @@ def _secure(request: Request) -> bool:
     return request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
 
 
-def _signed_in(request: Request, response: Response, user: User, token: str,
-               claimed: int = 0) -> dict[str, Any]:
-    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True,
-                        samesite="lax", secure=_secure(request), path="/")
+def _signed_in(
+    request: Request, response: Response, user: User, token: str, claimed: int = 0
+) -> dict[str, Any]:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=SESSION_DAYS * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+        path="/",
+    )
     return {"name": user.name, "csrf": user.csrf, "claimed": claimed}
 
 
 @router.post("/signup", status_code=201)
-async def sign_up(request: Request, response: Response, accounts: AccountsDep, hub: HubDep,
-                  body: Credentials) -> dict[str, Any]:
+async def sign_up(
+    request: Request, response: Response, accounts: AccountsDep, hub: HubDep, body: Credentials
+) -> dict[str, Any]:
     """Make an account and sign in; the guest seats listed in ``claims`` become its own."""
     user, token = await accounts.sign_up(body.name, body.password)
     claimed = await hub.claim((user.id, user.name), [(c.game, c.token) for c in body.claims])
@@ -38,8 +47,14 @@ async def sign_up(request: Request, response: Response, accounts: AccountsDep, h
 
 
 @router.post("/login")
-async def sign_in(request: Request, response: Response, accounts: AccountsDep, hub: HubDep,
-                  client: Client, body: Credentials) -> dict[str, Any]:
+async def sign_in(
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    hub: HubDep,
+    client: Client,
+    body: Credentials,
+) -> dict[str, Any]:
     """Sign in (failed attempts are throttled per address and per username)."""
     user, token = await accounts.sign_in(body.name, body.password, client)
     claimed = await hub.claim((user.id, user.name), [(c.game, c.token) for c in body.claims])
@@ -47,16 +62,18 @@ async def sign_in(request: Request, response: Response, accounts: AccountsDep, h
 
 
 @router.post("/logout")
-async def sign_out(request: Request, response: Response, accounts: AccountsDep,
-                   user: SignedIn) -> dict[str, bool]:
+async def sign_out(
+    request: Request, response: Response, accounts: AccountsDep, user: SignedIn
+) -> dict[str, bool]:
     await accounts.sign_out(request.cookies.get(COOKIE, ""))
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 
 
 @router.post("/password")
-async def change_password(request: Request, accounts: AccountsDep, user: SignedIn,
-                          body: NewPassword) -> dict[str, bool]:
+async def change_password(
+    request: Request, accounts: AccountsDep, user: SignedIn, body: NewPassword
+) -> dict[str, bool]:
     """Change the password (the current one is asked for); other sessions end."""
     await accounts.change_password(user, body.old, body.new, request.cookies.get(COOKIE, ""))
     return {"ok": True}

@@ -38,9 +38,9 @@ async def catalogue(hub: HubDep) -> list[dict[str, Any]]:
 
 
 @router.get("/levels")
-async def game_levels(game: str = Query(max_length=64),
-                      rules: str | None = Query(default=None, max_length=200)
-                      ) -> list[dict[str, Any]]:
+async def game_levels(
+    game: str = Query(max_length=64), rules: str | None = Query(default=None, max_length=200)
+) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
     try:
         _, ruleset = resolve(game, rules or None)
@@ -54,45 +54,69 @@ async def lobby(hub: HubDep) -> dict[str, Any]:
     """Online games waiting for a second player, and games in play to watch."""
 
     def brief(row: Any) -> dict[str, Any]:
-        return {"id": row.id, "game": row.game, "rules": row.rules, "mode": row.mode,
-                "ply": row.ply, "white": row.white, "black": row.black,
-                "free": "white" if row.white_token is None else "black",
-                "white_name": row.white_name, "black_name": row.black_name,
-                "clock": row.clock,
-                "updated": row.updated.replace(
-                    tzinfo=row.updated.tzinfo or datetime.UTC).isoformat()}
+        return {
+            "id": row.id,
+            "game": row.game,
+            "rules": row.rules,
+            "mode": row.mode,
+            "ply": row.ply,
+            "white": row.white,
+            "black": row.black,
+            "free": "white" if row.white_token is None else "black",
+            "white_name": row.white_name,
+            "black_name": row.black_name,
+            "clock": row.clock,
+            "updated": row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
+        }
 
-    return {"open": [brief(r) for r in await hub.store.listing("waiting")],
-            "live": [brief(r) for r in await hub.store.listing("live", started=True)]}
+    return {
+        "open": [brief(r) for r in await hub.store.listing("waiting")],
+        "live": [brief(r) for r in await hub.store.listing("live", started=True)],
+    }
 
 
 @router.post("/games", status_code=201)
-async def create(hub: HubDep, guards: GuardsDep, client: Client, user: Viewer,
-                 body: NewGame) -> dict[str, Any]:
+async def create(
+    hub: HubDep, guards: GuardsDep, client: Client, user: Viewer, body: NewGame
+) -> dict[str, Any]:
     """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
     if not guards.creations.allow(client):
-        raise ActionError(429, f"at most {guards.games_per_minute} new games a minute from "
-                               "one address; wait a moment")
+        raise ActionError(
+            429,
+            f"at most {guards.games_per_minute} new games a minute from one address; wait a moment",
+        )
     game_id, tokens = await hub.create(
-        body.game, body.rules, body.opponent, body.colour, body.level, body.position,
-        body.clock, client, body.name, (user.id, user.name) if user else None, body.rated)
+        body.game,
+        body.rules,
+        body.opponent,
+        body.colour,
+        body.level,
+        body.position,
+        body.clock,
+        client,
+        body.name,
+        (user.id, user.name) if user else None,
+        body.rated,
+    )
     return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
 
 @router.post("/games/{game_id}/join")
-async def join(hub: HubDep, user: Viewer, game_id: str, body: Joining | None = None
-               ) -> dict[str, str]:
+async def join(
+    hub: HubDep, user: Viewer, game_id: str, body: Joining | None = None
+) -> dict[str, str]:
     """Take the free seat of an online game (``{"name"}`` optional: a display name; signed
     in, the seat is your account's)."""
-    colour, token = await hub.join(game_id, body.name if body else None,
-                                   (user.id, user.name) if user else None)
+    colour, token = await hub.join(
+        game_id, body.name if body else None, (user.id, user.name) if user else None
+    )
     return {"colour": colour, "token": token}
 
 
 @router.get("/games/{game_id}", response_model=GameView)
-async def view(hub: HubDep, user: Viewer, game_id: str,
-               x_seat_token: str | None = Header(default=None)
-               ) -> dict[str, Any]:
+async def view(
+    hub: HubDep, user: Viewer, game_id: str, x_seat_token: str | None = Header(default=None)
+) -> dict[str, Any]:
     """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional; or
     the seats of the signed-in account)."""
     live = await hub.get(game_id)
@@ -133,8 +157,9 @@ async def picture(hub: HubDep, game_id: str, flipped: bool = False) -> Response:
 async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
     """The game's text record, as a download."""
     text = await hub.record(game_id)
-    return PlainTextResponse(text, headers={
-        "Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'})
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'}
+    )
 
 
 @router.post("/records/replay")

@@ -23,20 +23,26 @@ async def player(hub: HubDep, name: str) -> dict[str, Any]:
 
 
 @router.get("/finished")
-async def finished(hub: HubDep, player: str | None = Query(default=None, max_length=40),
-                   game: str | None = Query(default=None, max_length=32),
-                   rules: str | None = Query(default=None, max_length=200),
-                   result: str | None = Query(default=None, max_length=8),
-                   since: datetime.date | None = None, until: datetime.date | None = None,
-                   page: int = Query(default=0, ge=0, le=10_000)) -> dict[str, Any]:
+async def finished(
+    hub: HubDep,
+    player: str | None = Query(default=None, max_length=40),
+    game: str | None = Query(default=None, max_length=32),
+    rules: str | None = Query(default=None, max_length=200),
+    result: str | None = Query(default=None, max_length=8),
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+    page: int = Query(default=0, ge=0, le=10_000),
+) -> dict[str, Any]:
     """Finished games, newest first, filtered (player, game, rule set, result, dates)."""
     return await history.finished(hub.store, player, game, rules, result, since, until, page)
 
 
 @router.get("/leaderboard")
-async def leaderboard(hub: HubDep, game: str = Query(max_length=32),
-                      category: str = Query(default="blitz", max_length=16)
-                      ) -> list[dict[str, Any]]:
+async def leaderboard(
+    hub: HubDep,
+    game: str = Query(max_length=32),
+    category: str = Query(default="blitz", max_length=16),
+) -> list[dict[str, Any]]:
     """The best established ratings of a game and time-control category."""
     if category not in CATEGORIES:
         raise ActionError(400, f"category is one of {', '.join(CATEGORIES)}")
@@ -62,8 +68,9 @@ async def my_seeks(found: SeeksDep, user: SignedIn) -> list[dict[str, Any]]:
 
 
 def _spec(body: SeekBody) -> seeks.SeekSpec:
-    return seeks.check(body.game, body.rules, body.clock, body.rated, body.colour,
-                       body.min_rating, body.max_rating)
+    return seeks.check(
+        body.game, body.rules, body.clock, body.rated, body.colour, body.min_rating, body.max_rating
+    )
 
 
 @router.post("/seeks", status_code=201)
@@ -79,16 +86,16 @@ async def cancel_seek(found: SeeksDep, user: SignedIn, seek_id: str) -> dict[str
 
 
 @router.post("/seeks/{seek_id}/accept", status_code=201)
-async def accept_seek(found: SeeksDep, hub: HubDep, user: SignedIn,
-                      seek_id: str) -> dict[str, str]:
+async def accept_seek(found: SeeksDep, hub: HubDep, user: SignedIn, seek_id: str) -> dict[str, str]:
     """Accept a seek: the new game (your seat is your account's)."""
     game_id = await found.accept(user, seek_id[:16], hub.open_between)
     return {"game": game_id, "url": f"/game/{game_id}"}
 
 
 @router.post("/seeks/quick")
-async def quick_pairing(found: SeeksDep, hub: HubDep, user: SignedIn,
-                        body: SeekBody) -> dict[str, str]:
+async def quick_pairing(
+    found: SeeksDep, hub: HubDep, user: SignedIn, body: SeekBody
+) -> dict[str, str]:
     """Play the first compatible seek on offer, or offer this one: ``{"game"}`` or
     ``{"seek"}``."""
     return await found.quick(user, _spec(body), hub.open_between)

@@ -38,6 +38,7 @@ async def readyz(hub: HubDep) -> Response:
         try:
             await check()
         except Exception as error:  # any failure to reach a service means: not ready
-            return JSONResponse({"status": "unavailable", "error": f"{name}: {error}"[:300]},
-                                status_code=503)
+            return JSONResponse(
+                {"status": "unavailable", "error": f"{name}: {error}"[:300]}, status_code=503
+            )
     return JSONResponse({"status": "ready"})

@@ -23,13 +23,15 @@ router = APIRouter()
 
 
 @router.websocket("/ws/games/{game_id}")
-async def socket(websocket: WebSocket, game_id: str, hub: HubDep, guards: GuardsDep,
-                 address: Client) -> None:
+async def socket(
+    websocket: WebSocket, game_id: str, hub: HubDep, guards: GuardsDep, address: Client
+) -> None:
     """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
     intents as for ``/actions``.  The server sends ``state``, then an ``update`` after every
     change, and ``error`` to the sender of a refused intent."""
-    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
-                          guards.origins):
+    if not origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host"), guards.origins
+    ):
         await websocket.close(code=1008, reason="this origin may not open game sockets")
         return
     sockets = guards.sockets
@@ -44,8 +46,10 @@ async def socket(websocket: WebSocket, game_id: str, hub: HubDep, guards: Guards
         if not sockets[address]:
             del sockets[address]
 
-async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards,
-                 user: User | None) -> None:
+
+async def _serve(
+    websocket: WebSocket, game_id: str, hub: Hub, guards: Guards, user: User | None
+) -> None:
     """Serve one connection; a signed-in ``user`` (session cookie) also holds the account's
     seats."""
     me = user.id if user else None
@@ -73,8 +77,9 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards,
         except ActionError as error:
             tell({"type": "error", "message": error.message})
 
-    pump = asyncio.create_task(watcher.pump(websocket.send_text,
-                                            lambda: hub.whole_view(live, watcher)))
+    pump = asyncio.create_task(
+        watcher.pump(websocket.send_text, lambda: hub.whole_view(live, watcher))
+    )
     try:
         while True:
             # (a connection that fails while sending is seen here as a disconnect)
@@ -90,8 +95,13 @@ async def _serve(websocket: WebSocket, game_id: str, hub: Hub, guards: Guards,
                     if earlier["lines"]:  # the room's earlier lines, if any
                         tell(earlier)
                 elif isinstance(intent, Say):
-                    await hub.say(live, watcher, intent.room, intent.text,
-                                  (user.id, user.name) if user else None)
+                    await hub.say(
+                        live,
+                        watcher,
+                        intent.room,
+                        intent.text,
+                        (user.id, user.name) if user else None,
+                    )
                 elif isinstance(intent, Advice):
                     task = asyncio.create_task(advice(intent.type, token))
                     pending.add(task)
@@ -123,7 +133,7 @@ def _read_intent(text: str | None) -> Hello | Move | Plain | Advice | Say:
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ActionError(400, "messages are JSON objects, e.g. {\"type\": \"hello\"}") from None
+        raise ActionError(400, 'messages are JSON objects, e.g. {"type": "hello"}') from None
     try:
         return Message.validate_python(value)
     except ValidationError as error:

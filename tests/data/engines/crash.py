@@ -1,4 +1,5 @@
 """A broken engine for the tests: completes the handshake, then exits when asked to move."""
+
 import sys
 
 for line in sys.stdin:

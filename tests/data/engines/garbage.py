@@ -1,4 +1,5 @@
 """A broken engine for the tests: answers every search with a move that is not legal."""
+
 import sys
 
 for line in sys.stdin:

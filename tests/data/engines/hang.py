@@ -1,4 +1,5 @@
 """A broken engine for the tests: completes the handshake, then never answers a move."""
+
 import sys
 import time
 

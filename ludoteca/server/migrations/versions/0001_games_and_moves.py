@@ -36,8 +36,12 @@ def upgrade() -> None:
     )
     op.create_table(
         "moves",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "game_id",
+            sa.String(32),
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("move", sa.Text, nullable=False),
         sa.Column("played", sa.DateTime(timezone=True), nullable=False),

@@ -12,9 +12,11 @@ down_revision = "0003"
 
 
 def upgrade() -> None:
-    op.create_table("settings",
-                    sa.Column("name", sa.String(32), primary_key=True),
-                    sa.Column("value", sa.String(200), nullable=False))
+    op.create_table(
+        "settings",
+        sa.Column("name", sa.String(32), primary_key=True),
+        sa.Column("value", sa.String(200), nullable=False),
+    )
 
 
 def downgrade() -> None:
