@@ -1,0 +1,21 @@
+// ESLint's recommended rules for the browser modules in ludoteca/server/static (plain ES
+// modules loaded by the pages as they are: no build step).
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  {
+    files: ["ludoteca/server/static/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: "module",
+      globals: globals.browser,
+    },
+  },
+  {
+    // theme.js is a classic script, loaded in <head> before the page is drawn
+    files: ["ludoteca/server/static/theme.js"],
+    languageOptions: { sourceType: "script" },
+  },
+];
