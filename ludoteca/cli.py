@@ -256,7 +256,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from .server.queue import run_worker
+    from .server.computer.queue import run_worker
 
     if args.jobs < 1:
         return _fail("--jobs is at least 1")

@@ -1,14 +1,22 @@
-"""Test-wide settings: solved tables go to a temporary cache, never the user's; a service a
-test needs is skipped when missing on a developer's machine, and fails the run under CI; a run
-in several processes compiles the compiled search once before they start."""
+"""Test-wide settings and fixtures: solved tables go to a temporary cache, never the user's;
+throw-away PostgreSQL and Redis (see :func:`tests.support.need.need` for when they are missing);
+the web app on a fresh database; a run in several processes compiles the compiled search once
+before they start."""
 
 from __future__ import annotations
 
-import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+
+from ludoteca.server import create_app
+
+from .support.need import need
+from .support.postgres import cluster, database
+from .support.redis_server import redis_server
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -16,18 +24,9 @@ def pytest_configure(config: pytest.Config) -> None:
     it on a fresh checkout, about 40 s of one core), so that the test processes and the servers'
     worker processes they start load it rather than each compiling it at once."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        from ludoteca.server.workers import load_compiled
+        from ludoteca.server.computer.workers import load_compiled
 
         load_compiled()
-
-
-def need(available: object, what: str) -> None:
-    """Skip the calling test module when ``what`` is not available; under ``CI=true`` fail."""
-    if available:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing under CI (scripts/test installs it)", pytrace=False)
-    pytest.skip(f"{what} is not installed (scripts/test installs it)", allow_module_level=True)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -41,28 +40,32 @@ def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
 @pytest.fixture(scope="session")
 def postgres_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """The port of a throw-away PostgreSQL cluster shared by the session's tests (each makes
-    its own database with ``tests.postgres.database``)."""
-    from .postgres import INITDB, cluster
-
-    need_here(INITDB, "PostgreSQL's server programs")
-    with cluster(tmp_path_factory.mktemp("postgres")) as port:
+    its own database with :func:`tests.support.postgres.database`)."""
+    with cluster(tmp_path_factory.mktemp("postgres"), need("initdb")) as port:
         yield port
-
-
-def need_here(available: object, what: str) -> None:
-    """Like :func:`need`, for one test (or fixture) rather than a module."""
-    if available:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing under CI (scripts/test installs it)", pytrace=False)
-    pytest.skip(f"{what} is not installed (scripts/test installs it)")
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a throw-away Redis shared by the session's tests."""
-    from .redis_server import REDIS, redis_server
-
-    need_here(REDIS, "Redis (redis-server)")
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+    with redis_server(tmp_path_factory.mktemp("redis"), need("redis-server")) as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or a database of the session's PostgreSQL cluster
+    (a test module that needs only one says so with ``pytest.mark.parametrize("database_url",
+    ["sqlite"], indirect=True)``)."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    return database(request.getfixturevalue("postgres_port"), f"t{secrets.token_hex(6)}")
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    """The app on :func:`database_url` (its address in ``app.state.url``), started."""
+    app = create_app(database_url, workers=1, warm=False)
+    app.state.url = database_url
+    with TestClient(app) as test_client:
+        yield test_client

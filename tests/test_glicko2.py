@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludoteca.server import glicko2
-from ludoteca.server.glicko2 import Rating
-from ludoteca.server.ratings import RatingRow, category, current
+from ludoteca.server.community import glicko2
+from ludoteca.server.community.glicko2 import Rating
+from ludoteca.server.community.ratings import RatingRow, category, current
 
 from . import glicko2_reference
 

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 import ludoteca
 from ludoteca.ai import Limit
 from ludoteca.server import create_app
+from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
-from ludoteca.server.views import apply
 
 from .postgres import database
 

@@ -506,7 +506,7 @@ def test_the_leaderboard_shows_established_ratings_best_first(client: TestClient
 
     from sqlalchemy import insert
 
-    from ludoteca.server.ratings import RatingRow
+    from ludoteca.server.community.ratings import RatingRow
 
     for name in ("Ann", "Bob", "Cleo", "Dan"):
         sign_up(client, name)

@@ -296,7 +296,7 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
     the analysis workers, not those that play the computer's moves."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ludoteca.server.hub import Hub
+    from ludoteca.server.play.hub import Hub
     from ludoteca.server.store import Store
 
     class Counting(ThreadPoolExecutor):

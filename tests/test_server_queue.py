@@ -20,8 +20,8 @@ from arq.constants import abort_jobs_ss, in_progress_key_prefix
 from arq.jobs import Job
 from prometheus_client import CollectorRegistry
 
-from ludoteca.server import workers
-from ludoteca.server.queue import QUEUE, JobQueue
+from ludoteca.server.computer import workers
+from ludoteca.server.computer.queue import QUEUE, JobQueue
 
 from .postgres import database
 from .servers import Server, Worker

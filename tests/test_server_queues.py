@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ludoteca.server.live import BACKLOG, Watcher
+from ludoteca.server.play.live import BACKLOG, Watcher
 
 
 def test_a_stuck_reader_delays_no_one_and_catches_up_with_the_whole_view() -> None:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from prometheus_client import CollectorRegistry
 
 from ludoteca.server import create_app
-from ludoteca.server.scheduler import JobMetrics, Scheduler
+from ludoteca.server.computer.scheduler import JobMetrics, Scheduler
 
 ran: list[str] = []
 

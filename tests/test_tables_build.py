@@ -10,7 +10,7 @@ import pytest
 from ludoteca.games.felli import Felli
 from ludoteca.games.felli_mullah_table import MullahSolver
 from ludoteca.games.morris import Morris
-from ludoteca.server import tables
+from ludoteca.server.computer import tables
 
 
 def test_missing_tables_lists_each_table_once(

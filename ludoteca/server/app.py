@@ -24,20 +24,20 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai import Limit
-from .computer import REVIEW_LIMIT
+from .cluster.fanout import Fanout
+from .community.people import Accounts
+from .community.seeks import Seeks
+from .computer.computer import REVIEW_LIMIT
+from .computer.queue import JobQueue
+from .computer.workers import die_with_parent, load_compiled
 from .deps import Guards
 from .errors import ActionError
-from .fanout import Fanout
-from .hub import Hub
 from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
-from .people import Accounts
-from .queue import JobQueue
+from .play.hub import Hub
 from .routers import accounts, api, community, ops, pages, socket
 from .routers.pages import STATIC
 from .schemas import describe
-from .seeks import Seeks
 from .store import Store, default_url
-from .workers import die_with_parent, load_compiled
 
 __all__ = ["create_app", "serve"]
 
@@ -236,7 +236,7 @@ def serve(
     if open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
     if tables:
-        from .tables import start_building
+        from .computer.tables import start_building
 
         start_building()
     uvicorn.run(

@@ -12,11 +12,11 @@ from fastapi import Depends, Request
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
+from .community.people import Accounts, User, csrf_matches
+from .community.seeks import Seeks
 from .errors import ActionError
-from .hub import Hub
 from .limits import RateLimit, origin_allowed
-from .people import Accounts, User, csrf_matches
-from .seeks import Seeks
+from .play.hub import Hub
 
 __all__ = [
     "COOKIE",

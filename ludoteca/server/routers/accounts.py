@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from ..community.people import SESSION_DAYS, User
 from ..deps import COOKIE, AccountsDep, Client, HubDep, SignedIn, Viewer, csrf_guard
-from ..people import SESSION_DAYS, User
 from ..schemas import Credentials, NewPassword
 
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])

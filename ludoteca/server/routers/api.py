@@ -12,9 +12,10 @@ from fastapi.responses import PlainTextResponse, Response
 from ... import svg
 from ...core import LudotecaError
 from ...games import resolve
+from ..computer.workers import replay_record
 from ..deps import Client, GuardsDep, HubDep, Viewer, csrf_guard
 from ..errors import ActionError
-from ..hub import Hub
+from ..play.hub import Hub
 from ..schemas import (
     Action,
     GameView,
@@ -25,7 +26,6 @@ from ..schemas import (
     RecordText,
     Seat,
 )
-from ..workers import replay_record
 
 REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])

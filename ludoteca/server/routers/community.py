@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
-from .. import history, seeks
+from ..community import history, seeks
+from ..community.ratings import CATEGORIES
 from ..deps import HubDep, SeeksDep, SignedIn, csrf_guard
 from ..errors import ActionError
-from ..ratings import CATEGORIES
 from ..schemas import SeekBody
 
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])

@@ -10,14 +10,14 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from ..community.people import User
 from ..deps import Client, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
-from ..hub import Hub
 from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
-from ..live import Watcher
-from ..people import User
+from ..play.hub import Hub
+from ..play.live import Watcher
+from ..play.views import encode
 from ..schemas import Advice, Hello, Message, Move, Plain, Say, describe
-from ..views import encode
 
 router = APIRouter()
 

@@ -12,12 +12,12 @@ import signal
 import sys
 from typing import Any
 
-from ..ai import Limit, make_agent
-from ..ai.analysis import analyse, review
-from ..core import LudotecaError, State
-from ..games import resolve
-from ..record import loads
-from ..svg import board_view
+from ...ai import Limit, make_agent
+from ...ai.analysis import analyse, review
+from ...core import LudotecaError, State
+from ...games import resolve
+from ...record import loads
+from ...svg import board_view
 
 
 def die_with_parent(server: int) -> None:
@@ -33,7 +33,7 @@ def die_with_parent(server: int) -> None:
 def load_compiled() -> None:
     """Load (or, the first time on a machine, compile) the compiled search in this worker
     process: submitted once per worker at start-up, so the first computer move is fast."""
-    from ..games import find_game, game_names
+    from ...games import find_game, game_names
 
     for name in game_names():
         game = find_game(name)

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Color, State
-from .store import GameRow
+from ...core import Color, State
+from ..store import GameRow
 
 __all__ = ["BACKLOG", "LiveGame", "Watcher", "token_hash"]
 

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..ai.agents import parse_spec
-from ..ai.levels import levels
-from ..core import Color, State
-from ..games import resolve
-from ..svg import board_view
+from ...ai.agents import parse_spec
+from ...ai.levels import levels
+from ...core import Color, State
+from ...games import resolve
+from ...svg import board_view
+from ..schemas import HUMAN, Mode, Status
 from .clock import now_ms
-from .schemas import HUMAN, Mode, Status
 
 if TYPE_CHECKING:
     from .live import LiveGame, Watcher

@@ -33,9 +33,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .errors import ActionError
-from .limits import RateLimit
-from .store import Base, Store, now
+from ..errors import ActionError
+from ..limits import RateLimit
+from ..store import Base, Store, now
 
 __all__ = ["Accounts", "SessionRow", "User", "UserRow", "check_username"]
 

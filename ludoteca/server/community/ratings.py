@@ -29,9 +29,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..play.clock import TimeControl
+from ..store import Base, GameRow, Store, now
 from . import glicko2
-from .clock import TimeControl
-from .store import Base, GameRow, Store, now
 
 __all__ = ["CATEGORIES", "PROVISIONAL", "RatingRow", "category", "current", "settle"]
 

@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlalchemy import Select, and_, func, or_, select
 
-from .errors import ActionError
+from ..errors import ActionError
+from ..store import GameRow, Store, now
 from .people import UserRow
 from .ratings import PROVISIONAL, RatingHistoryRow, RatingRow, category, current
-from .store import GameRow, Store, now
 
 __all__ = ["finished", "game_ratings", "leaderboard", "profile"]
 

@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .errors import ActionError
-from .store import Base, Store, now
+from ..errors import ActionError
+from ..store import Base, Store, now
 
 __all__ = ["ROOMS", "ChatRow", "clean", "history", "say"]
 

@@ -13,16 +13,17 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from ..ai.agents import Limit, parse_spec
-from ..ai.levels import levels
-from ..core import RuleSet
-from . import logs, workers
-from .errors import ActionError
-from .live import LiveGame
+from ...ai.agents import Limit, parse_spec
+from ...ai.levels import levels
+from ...core import RuleSet
+from .. import logs
+from ..errors import ActionError
+from ..play.live import LiveGame
+from ..play.views import colour_name
+from ..schemas import Mode, Status
+from . import workers
 from .queue import JobQueue
 from .scheduler import JobMetrics, Scheduler
-from .schemas import Mode, Status
-from .views import colour_name
 
 __all__ = ["HINT_SECONDS", "REVIEW_LIMIT", "Computer"]
 

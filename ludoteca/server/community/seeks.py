@@ -24,13 +24,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..core import LudotecaError
-from ..games import resolve
-from .clock import TimeControl
-from .errors import ActionError
+from ...core import LudotecaError
+from ...games import resolve
+from ..errors import ActionError
+from ..play.clock import TimeControl
+from ..store import Base, Store, now
 from .people import User, UserRow
 from .ratings import RatingRow, category, current
-from .store import Base, Store, now
 
 __all__ = ["SeekRow", "Seeks"]
 

@@ -20,23 +20,25 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy import Connection
 
-from ..ai.agents import Limit
-from ..ai.levels import levels
-from ..core import Color, LudotecaError, Outcome, RuleSet, State, Termination
-from ..games import find_game, game_names, resolve
-from ..record import dumps, from_state
-from ..svg import board_view
-from . import chat, logs, ratings, views
+from ...ai.agents import Limit
+from ...ai.levels import levels
+from ...core import Color, LudotecaError, Outcome, RuleSet, State, Termination
+from ...games import find_game, game_names, resolve
+from ...record import dumps, from_state
+from ...svg import board_view
+from .. import logs
+from ..cluster.fanout import Fanout
+from ..community import chat, ratings
+from ..community.seeks import SeekSpec
+from ..computer.computer import REVIEW_LIMIT, Computer
+from ..computer.queue import JobQueue
+from ..errors import ActionError
+from ..limits import RateLimit
+from ..schemas import HUMAN, Intent, Mode, Move, Plain, Status
+from ..store import GameRow, StaleError, Store
+from . import views
 from .clock import TimeControl, now_ms
-from .computer import REVIEW_LIMIT, Computer
-from .errors import ActionError
-from .fanout import Fanout
-from .limits import RateLimit
 from .live import LiveGame, Watcher, token_hash
-from .queue import JobQueue
-from .schemas import HUMAN, Intent, Mode, Move, Plain, Status
-from .seeks import SeekSpec
-from .store import GameRow, StaleError, Store
 from .views import COLOURS, SWAP, colour_name
 
 __all__ = ["Hub"]

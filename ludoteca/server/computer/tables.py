@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 
-from ..games import find_game, game_names
+from ...games import find_game, game_names
 from .workers import die_with_parent
 
 __all__ = ["missing_tables", "start_building"]

@@ -1,0 +1,1 @@
+"""Games in play: the hub of live games, their rules of conduct, views and clocks."""

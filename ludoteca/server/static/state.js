@@ -1,0 +1,36 @@
+// The game page's one state object: every module of the page reads and updates it, and none
+// keeps game state of its own.  `view` is the server's view of the game as it stands (the
+// position, the legal moves as gestures, whose turn, the players, the clock); everything else
+// is what this page adds while it is open.
+export const gameId = decodeURIComponent(location.pathname.split("/").pop());
+
+export const state = {
+  view: null,           // the last view received (see socket.js for its wire form)
+  board: null,          // the Board component, made when the first view arrives
+  prefix: [],           // the points touched so far of the move being made
+  premove: [],          // points touched while the opponent is to move (see premove.js)
+  hint: null,           // the computer's hint for this position, while it stands
+  mistakes: null,       // the game review's mistakes, once asked for and received
+  effects: new Map(),   // ply → what the move to it did besides moving (see effects.js)
+  viewing: null,        // the ply shown while looking back (null: the game as it stands)
+  positions: null,      // every position so far, replayed by the server from the record
+  ratings: null,        // the players' ratings (accounts only), fetched from the server
+  flipped: false,       // the board turned (Black at the bottom)
+  askedRematch: false,  // this page asked for the rematch: it opens it once it exists
+  clockReceived: 0,     // performance.now() when the clock in `view` was received
+  warned: false,        // the low-time sound was played
+};
+
+// It is this page's turn, with at least one legal move.
+export function mine() {
+  const view = state.view;
+  return view.you.includes(view.turn) && view.legal.length > 0;
+}
+
+// The legal moves that start with the points touched so far.
+export function candidates() {
+  return state.view.legal.filter((m) => state.prefix.every((p, i) => m.g[i] && m.g[i][1] === p));
+}
+
+// A point's name on the board ("d6", "E5").
+export const pointName = (point) => state.view.board.points[point];
