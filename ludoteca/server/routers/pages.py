@@ -1,58 +1,81 @@
 """The HTML pages (the lobby, a game, the review page, the account page, profiles, finished
-games, the leaderboard); their scripts are static files."""
+games, the leaderboard, "not found"): each a Jinja2 template in ``server/templates`` extending
+one page shell (``base.html``: the head, the header, the page's module script), rendered here;
+their scripts and styles are the static files in ``server/static``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import jinja2
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from ..deps import AccountsDep, HubDep
 from ..errors import ActionError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 router = APIRouter(include_in_schema=False)
+
+_pages = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    auto_reload=False,
+)
+
+
+def page(name: str, status_code: int = 200) -> HTMLResponse:
+    """The page ``name`` (a template's name without ``.html``) as an HTML response.  Every
+    page is rendered here, in English for now (``lang`` in the shell)."""
+    html = _pages.get_template(f"{name}.html").render(lang="en")
+    return HTMLResponse(html, status_code=status_code)
+
+
+def not_found() -> HTMLResponse:
+    """The "Not found" page, with status 404: a link back to the lobby."""
+    return page("missing", 404)
 
 
 @router.get("/")
-async def lobby_page() -> FileResponse:
-    return FileResponse(STATIC / "lobby.html")
+async def lobby_page() -> HTMLResponse:
+    return page("lobby")
 
 
 @router.get("/game/{game_id}")
-async def game_page(hub: HubDep, game_id: str) -> FileResponse:
+async def game_page(hub: HubDep, game_id: str) -> HTMLResponse:
     try:
         await hub.get(game_id)
     except ActionError as error:
         if error.status == 404:
-            return FileResponse(STATIC / "missing.html", status_code=404)
+            return not_found()
         raise
-    return FileResponse(STATIC / "game.html")
+    return page("game")
 
 
 @router.get("/review")
-async def review_page() -> FileResponse:
-    return FileResponse(STATIC / "review.html")
+async def review_page() -> HTMLResponse:
+    return page("review")
 
 
 @router.get("/account")
-async def account_page() -> FileResponse:
-    return FileResponse(STATIC / "account.html")
+async def account_page() -> HTMLResponse:
+    return page("account")
 
 
 @router.get("/players/{name}")
-async def profile_page(accounts: AccountsDep, name: str) -> FileResponse:
+async def profile_page(accounts: AccountsDep, name: str) -> HTMLResponse:
     if await accounts.find(name) is None:
-        return FileResponse(STATIC / "missing.html", status_code=404)
-    return FileResponse(STATIC / "profile.html")
+        return not_found()
+    return page("profile")
 
 
 @router.get("/games")
-async def finished_page() -> FileResponse:
-    return FileResponse(STATIC / "finished.html")
+async def finished_page() -> HTMLResponse:
+    return page("finished")
 
 
 @router.get("/leaderboard")
-async def leaderboard_page() -> FileResponse:
-    return FileResponse(STATIC / "leaderboard.html")
+async def leaderboard_page() -> HTMLResponse:
+    return page("leaderboard")

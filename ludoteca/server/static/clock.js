@@ -3,7 +3,7 @@
 import { play } from "/static/sound.js";
 import { state } from "/static/state.js";
 
-// An element showing `colour`'s time, filled by tick().
+// An element showing `colour`'s time, filled by showClocks().
 export function clockFor(colour) {
   const time = document.createElement("span");
   time.className = "time";
@@ -14,10 +14,10 @@ export function clockFor(colour) {
 // Note that the view's clock was received now (the running side's time counts from here).
 export function clockReceived() {
   state.clockReceived = performance.now();
-  tick();
 }
 
-function tick() {
+// Show each clock's time as it is now.
+export function showClocks() {
   const view = state.view;
   if (!view || !view.clock) return;
   for (const span of document.querySelectorAll(".player .time")) {
@@ -38,5 +38,5 @@ function tick() {
 
 // Tick the shown clocks five times a second.
 export function runClocks() {
-  setInterval(tick, 200);
+  setInterval(showClocks, 200);
 }

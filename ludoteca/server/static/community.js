@@ -1,6 +1,5 @@
-// What the community pages share: a finished game as a table row, and the page skeleton's
-// helpers.  Names come from the server as text and are only ever set as text.
-export const $ = (id) => document.getElementById(id);
+// What the community pages share: a finished game as a table row, a table, a rating.  Names
+// come from the server as text and are only ever set as text.
 
 function cell(row, content) {
   const td = document.createElement("td");

@@ -1,7 +1,8 @@
 // Finished games, searched by player, game, rule set, result and dates; each replayable, its
 // record downloadable.  The search is kept in the address, so it can be shared.
 import "/static/account.js";
-import { $, GAME_HEADINGS, gameRow, table } from "/static/community.js";
+import { GAME_HEADINGS, gameRow, table } from "/static/community.js";
+import { $, notice } from "/static/dom.js";
 
 const FIELDS = ["player", "game", "rules", "result", "since", "until"];
 let page = 0;
@@ -13,8 +14,8 @@ async function search(more = false) {
   for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());
   const answer = await fetch(`/api/finished?${query}`);
   const data = await answer.json();
-  $("notice").hidden = answer.ok;
-  if (!answer.ok) { $("notice").textContent = data.error; return; }
+  notice(answer.ok ? "" : data.error);
+  if (!answer.ok) return;
   if (!more) {
     results = table(GAME_HEADINGS);
     $("games").replaceChildren(results);

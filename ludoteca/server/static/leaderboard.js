@@ -1,6 +1,7 @@
 // The best established ratings of a game and time control.
 import "/static/account.js";
-import { $, table } from "/static/community.js";
+import { table } from "/static/community.js";
+import { $ } from "/static/dom.js";
 
 async function show() {
   const query = new URLSearchParams({ game: $("game").value, category: $("category").value });

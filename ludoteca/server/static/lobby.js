@@ -1,8 +1,8 @@
 // The lobby: choose a game, rule set and opponent; list open games and games to watch.
 import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
+import { $ } from "/static/dom.js";
 
-const $ = (id) => document.getElementById(id);
 let catalogue = [];
 
 function chosen() {

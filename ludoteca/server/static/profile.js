@@ -1,7 +1,8 @@
 // A player's page: counts, ratings per game and time control, a chart of their history (SVG),
 // recent games.
 import "/static/account.js";
-import { $, GAME_HEADINGS, gameRow, ratingText, table } from "/static/community.js";
+import { GAME_HEADINGS, gameRow, ratingText, table } from "/static/community.js";
+import { $, notice } from "/static/dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -51,8 +52,7 @@ function chart(history) {
 const answer = await fetch(`/api/players/${encodeURIComponent(name)}`);
 const data = await answer.json();
 if (!answer.ok) {
-  $("notice").textContent = data.error;
-  $("notice").hidden = false;
+  notice(data.error);
 } else {
   document.title = `Ludoteca — ${data.name}`;
   $("title").textContent = data.name;

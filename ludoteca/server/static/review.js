@@ -1,9 +1,9 @@
 // Step through an imported record: the server replays it and sends every position.
 import { send } from "/static/account.js";
 import { Board } from "/static/board.js";
+import { $, notice } from "/static/dom.js";
 import { afterMove, drawMoves } from "/static/moves.js";
 
-const $ = (id) => document.getElementById(id);
 let game = null;
 let board = null;
 let ply = 0;
@@ -28,8 +28,8 @@ $("load").onsubmit = async (event) => {
   event.preventDefault();
   const answer = await send("/api/records/replay", { text: $("record").value });
   const data = await answer.json();
-  $("notice").hidden = answer.ok;
-  if (!answer.ok) { $("notice").textContent = data.error; return; }
+  notice(answer.ok ? "" : data.error);
+  if (!answer.ok) return;
   game = data;
   $("board").replaceChildren();
   board = new Board($("board"), game.board);

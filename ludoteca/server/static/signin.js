@@ -1,16 +1,10 @@
 // The account page: sign in, make an account (taking this browser's guest games along),
 // change the password.
 import { guestClaims, send, whoAmI } from "/static/account.js";
+import { $, notice } from "/static/dom.js";
 
-const $ = (id) => document.getElementById(id);
 const next = new URLSearchParams(location.search).get("next");
 const back = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
-
-function notice(text, good = false) {
-  $("notice").textContent = text;
-  $("notice").hidden = !text;
-  $("notice").classList.toggle("good", good);
-}
 
 async function submit(path, body) {
   const answer = await send(path, body);

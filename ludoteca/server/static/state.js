@@ -2,9 +2,12 @@
 // keeps game state of its own.  `view` is the server's view of the game as it stands (the
 // position, the legal moves as gestures, whose turn, the players, the clock); everything else
 // is what this page adds while it is open.
+import { notice } from "/static/dom.js";
+
 export const gameId = decodeURIComponent(location.pathname.split("/").pop());
 
 export const state = {
+  connection: null,     // the game's websocket (a socket.js Connection)
   view: null,           // the last view received (see socket.js for its wire form)
   board: null,          // the Board component, made when the first view arrives
   prefix: [],           // the points touched so far of the move being made
@@ -19,7 +22,17 @@ export const state = {
   askedRematch: false,  // this page asked for the rematch: it opens it once it exists
   clockReceived: 0,     // performance.now() when the clock in `view` was received
   warned: false,        // the low-time sound was played
+  chat: {
+    seen: new Set(),      // the ids of the chat lines shown (a line may come live and in history)
+    muted: localStorage.getItem(`ludoteca:mute:${gameId}`) === "1",  // the opponent's lines hidden
+    off: localStorage.getItem("ludoteca:chat") === "off",            // no chat on any game
+  },
 };
+
+// Send an intent to the server (a notice says so when the page is not connected).
+export function send(message) {
+  if (!state.connection || !state.connection.send(message)) notice("Not connected; reconnecting…");
+}
 
 // It is this page's turn, with at least one legal move.
 export function mine() {

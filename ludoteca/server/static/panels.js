@@ -1,0 +1,71 @@
+// The side panels and buttons of the game page, shown and enabled as the game and the seat
+// allow: joining, the invite link, an offer to answer, the rematch, the toolbar, the move box.
+import { $, colourName } from "/static/dom.js";
+import { gameId, mine, state } from "/static/state.js";
+
+// An offer (draw or take-back) from the other side, which this page may answer.
+function theirOffer(view, seated, colour) {
+  return colour && seated && !(view.you.length === 1 && view.you[0] === colour);
+}
+
+function showOffer(view, seated) {
+  const offer = $("offer");
+  const draw = theirOffer(view, seated, view.draw_offer);
+  const undo = theirOffer(view, seated, view.undo_offer);
+  offer.hidden = !(view.status === "live" && (draw || undo));
+  if (draw) {
+    offer.dataset.kind = "draw";
+    $("offer-text").textContent = `${colourName(view.draw_offer)} offers a draw.`;
+  } else if (undo) {
+    offer.dataset.kind = "undo";
+    $("offer-text").textContent = `${colourName(view.undo_offer)} asks to take back a move.`;
+  }
+}
+
+function showRematch(view) {
+  const rematch = view.rematch;
+  $("rematch").hidden = !rematch;
+  if (!rematch) return;
+  $("rematch-go").href = `/game/${rematch.id}`;
+  if (rematch.token) {
+    localStorage.setItem(`ludoteca:${rematch.id}`, rematch.token);
+    if (state.askedRematch) location.href = `/game/${rematch.id}`;
+    $("rematch-text").textContent = "A rematch has started, with colours swapped.";
+    $("rematch-go").textContent = "Play the rematch";
+  } else {
+    $("rematch-text").textContent = "The players started a rematch.";
+    $("rematch-go").textContent = "Watch the rematch";
+  }
+}
+
+export function showPanels() {
+  const view = state.view;
+  const seated = view.you.length > 0;
+  const live = view.status === "live";
+  $("move-input").disabled = !live || !seated;
+  $("move-form").querySelector("button").disabled = !live || !seated;
+  $("move-form").hidden = !seated;
+  const free = view.players.white.seated ? "black" : "white";
+  $("join").hidden = !(view.status === "waiting" && !seated);
+  $("join-text").textContent = `This game waits for a player for ${colourName(free)}.`;
+  $("invite").hidden = !(view.status === "waiting" && seated);
+  $("invite-link").value = `${location.origin}/game/${gameId}`;
+  showOffer(view, seated);
+  $("undo").hidden = !seated;
+  $("undo").textContent = view.mode === "online" ? "Ask to take back" : "Take back";
+  $("undo").disabled = !view.moves.length || !live;
+  $("hint").hidden = view.mode !== "computer" || !seated;
+  $("hint").disabled = !mine();
+  $("draw").hidden = !seated;
+  $("draw").disabled = !live || (view.draw_offer && view.you.length === 1 && view.you[0] === view.draw_offer);
+  $("resign").hidden = !seated;
+  $("resign").disabled = !live;
+  $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("picture").href = `/api/games/${encodeURIComponent(gameId)}/picture.svg${state.flipped ? "?flipped=true" : ""}`;
+  const others = view.watchers - (seated ? 1 : 0);
+  $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
+  if (!state.hint) $("evaluation").hidden = true;
+  $("analyse").hidden = view.status !== "over" || state.mistakes !== null;
+  $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
+  showRematch(view);
+}

@@ -1,0 +1,92 @@
+// Drawing the game page from the state: the board with its marks, the status, the players, the
+// panels and the move list; and looking back at earlier positions (←/→/Home/End or a click on a
+// move), while the game goes on (moves are only made on the position as it stands).
+import { send as request } from "/static/account.js";
+import { showChatOptions } from "/static/chat.js";
+import { $, notice } from "/static/dom.js";
+import { effectMarks } from "/static/effects.js";
+import { afterMove, drawMoves } from "/static/moves.js";
+import { showPanels } from "/static/panels.js";
+import { showPlayers } from "/static/players.js";
+import { showStatus } from "/static/status.js";
+import { candidates, gameId, mine, state } from "/static/state.js";
+
+// The marks of the position as it stands: the last move, the points touched and where they can
+// go, the premove, the hint, the effects; and the pieces drawn (a capture chain under way shows
+// the piece where it landed and fades the men it takes).
+function livePosition() {
+  const { view, prefix } = state;
+  const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove: state.premove,
+                  hint: state.hint ? state.hint.gesture : [], ...effectMarks() };
+  let pieces = view.pieces;
+  const chain = mine() && prefix.length >= 2 ? candidates().filter((m) => m.x) : [];
+  if (chain.length) {
+    pieces = view.pieces.slice();
+    const token = pieces[prefix[0]];
+    pieces[prefix[0]] = "";
+    pieces[prefix[prefix.length - 1]] = token;
+    marks.jumped = chain[0].x.filter((p) => chain.every((m) => m.x.includes(p)));
+    marks.last = [];
+  }
+  if (mine() && prefix.length) {
+    for (const m of candidates()) {
+      const next = m.g[prefix.length];
+      if (next) marks.targets.push({ point: next[1], kind: next[0] });
+    }
+  }
+  return { pieces, marks };
+}
+
+// Draw everything.  pending: the move just sent, while its answer is awaited.
+export function render(pending = null) {
+  const { view, board, viewing, positions } = state;
+  board.flipped = state.flipped;
+  if (viewing !== null && positions) {
+    const shown = positions[viewing];
+    board.draw(shown.pieces, { last: shown.last || [] });
+    const where = afterMove(view.first_ply, viewing, shown.move);
+    $("status").textContent = `Looking back: move ${viewing} of ${view.ply} (${where}). `
+      + "→ or End returns to the game.";
+  } else {
+    const { pieces, marks } = livePosition();
+    board.draw(pieces, marks);
+    showStatus(pending);
+    showPlayers();
+  }
+  showPanels();
+  showChatOptions();
+  renderMoves();
+}
+
+function renderMoves() {
+  const { view, viewing } = state;
+  const list = $("moves");
+  const marked = new Map((state.mistakes || []).map((m) => [m.index, m]));
+  drawMoves(list, view.moves, view.first_ply, viewing === null ? view.moves.length : viewing, browse,
+    (i, button) => {
+      const mistake = marked.get(i);
+      if (!mistake) return;
+      button.classList.add("mistake");
+      button.textContent += mistake.loss >= 0.4 ? "??" : "?";
+      button.title = `better: ${mistake.best}`;
+    });
+  if (viewing === null) list.scrollTop = list.scrollHeight;
+}
+
+// Show the position after `target` plies (the game as it stands from its last ply on).
+export async function browse(target) {
+  const view = state.view;
+  if (!view) return;
+  const ply = Math.max(0, Math.min(view.ply, target));
+  if (ply === view.ply) { state.viewing = null; render(); return; }
+  if (!state.positions || state.positions.length <= view.ply) {
+    const record = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
+    const answer = await request("/api/records/replay", { text: await record.text() });
+    const data = await answer.json();
+    if (!answer.ok) { notice(data.error); return; }
+    state.positions = data.positions;
+  }
+  state.viewing = Math.min(ply, state.positions.length - 1);
+  state.prefix = [];
+  render();
+}
