@@ -4,11 +4,11 @@
 
 For every rule set with a kernel: N seeded random games played by the engine, the kernel's legal
 moves, tactical moves, whether it can move, ending, make, unmake and Zobrist key checked at
-every position; then perft from P random
-positions still in play, by engine and kernel, as deep as a walk of at most B inner nodes allows
-(``tests/kernel_check.py``; the test suite runs the same checks on a few games).  Prints one line
-a rule set (games, positions, perft positions and the move sequences they counted, seconds) and
-stops with the position at the first difference.
+every position; then perft from P random positions still in play, by engine and kernel, as deep
+as a walk of at most B inner nodes allows (``tests/support/kernel_check.py``; the test suite runs
+the same checks on a few games).  Prints one line a rule set (games, positions, perft positions
+and the move sequences they counted, seconds) and stops with the position at the first
+difference.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.games import find_game, game_names
-from tests.kernel_check import compare_perft, follow_random_games
+from tests.support.kernel_check import compare_perft, follow_random_games
 
 
 def check(rules: str, games: int, perft: int, budget: int) -> str:

@@ -41,8 +41,8 @@ from ludoteca.ai.levels import levels
 from ludoteca.core import Color
 from ludoteca.games.morris import NINE
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from openspiel_morris import nine_mens_morris_points
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support.openspiel_morris import nine_mens_morris_points
 
 POINTS = NINE.points
 

@@ -54,9 +54,8 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or a database of the session's PostgreSQL cluster
-    (a test module that needs only one says so with ``pytest.mark.parametrize("database_url",
-    ["sqlite"], indirect=True)``)."""
+    """A fresh database: a SQLite file, or a database of the session's PostgreSQL cluster (a
+    test module that needs only one overrides this fixture)."""
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     return database(request.getfixturevalue("postgres_port"), f"t{secrets.token_hex(6)}")

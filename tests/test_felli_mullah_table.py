@@ -13,7 +13,7 @@ from ludoteca.core import Color
 from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
 from ludoteca.games.felli_mullah_table import MullahTable, solve
 
-from .retro_reference import bellman, solve_graph
+from .support.retro_reference import bellman, solve_graph
 
 RULES = Felli.rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]

@@ -12,7 +12,7 @@ from ludoteca import Color, IllegalMoveError, InvalidMoveError, InvalidPositionE
 from ludoteca.games.felli import EDGES, POINTS, Felli
 from ludoteca.perft import perft
 
-from . import felli_reference as ref
+from .support import felli_reference as ref
 
 ROWS = ["a5 c5 e5", "b4 c4 d4", "c3", "b2 c2 d2", "a1 c1 e1"]
 

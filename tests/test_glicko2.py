@@ -13,7 +13,7 @@ from ludoteca.server.community import glicko2
 from ludoteca.server.community.glicko2 import Rating
 from ludoteca.server.community.ratings import RatingRow, category, current
 
-from . import glicko2_reference
+from .support import glicko2_reference
 
 
 def test_the_papers_worked_example() -> None:

@@ -13,7 +13,7 @@ from ludoteca.games import find_game, game_names
 from ludoteca.games.kernels import perft_counts
 from ludoteca.perft import perft
 
-from .kernel_check import compare_perft, follow_random_games
+from .support.kernel_check import compare_perft, follow_random_games
 
 RULE_SETS = [
     d.name

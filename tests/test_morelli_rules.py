@@ -20,7 +20,7 @@ from ludoteca.cli import main
 from ludoteca.games.morelli import Morelli, MorelliState, frames
 from ludoteca.perft import perft_counts
 
-from . import morelli_reference as ref
+from .support import morelli_reference as ref
 
 SETUP = "BBBBBBBBBBBBBWWWWWWWWWWWWWWWWWWWWWWWWBBBBBBBBBBB"
 LETTERS = "ABCDEFGHIJKLM"

@@ -1,5 +1,5 @@
-"""The Morris family rule sets against the second implementation (tests/morris_reference.py),
-the facts of docs/rules.md, and hand-checked positions."""
+"""The Morris family rule sets against the second implementation
+(tests/support/morris_reference.py), the facts of docs/rules.md, and hand-checked positions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ludoteca import Color, IllegalMoveError, Termination
 from ludoteca.games.morris import Morris
 from ludoteca.perft import perft
 
-from . import morris_reference as ref
+from .support import morris_reference as ref
 
 FAMILY = list(ref.VARIANTS)
 LABELS = {

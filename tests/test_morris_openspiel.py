@@ -14,11 +14,13 @@ import pytest
 import ludoteca
 from ludoteca.games.morris import NINE
 
+from .support.need import need
+
 POINTS = NINE.points
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = need("pyspiel")
 
-from .openspiel_morris import nine_mens_morris_points  # noqa: E402
+from .support.openspiel_morris import nine_mens_morris_points  # noqa: E402
 
 RULES = "morris:repetition=0,move_rule=0"
 TURN_CAP = 180  # OpenSpiel ends games after 200 turns

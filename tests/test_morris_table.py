@@ -18,7 +18,7 @@ from ludoteca.core import Color
 from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
 
-from .retro_reference import bellman, solve_graph
+from .support.retro_reference import bellman, solve_graph
 
 Node = tuple[int, int, int]  # white men, black men, side to move
 

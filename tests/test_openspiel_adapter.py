@@ -9,7 +9,9 @@ import pytest
 
 import ludoteca
 
-pyspiel = pytest.importorskip("pyspiel")
+from .support.need import need
+
+pyspiel = need("pyspiel")
 
 from ludoteca.adapters.openspiel import register  # noqa: E402
 

@@ -8,7 +8,9 @@ import random
 import numpy as np
 import pytest
 
-pettingzoo = pytest.importorskip("pettingzoo")
+from .support.need import need
+
+pettingzoo = need("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 

@@ -3,13 +3,10 @@ stored, seats are guarded by tokens, hostile input changes nothing, games surviv
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
@@ -18,26 +15,11 @@ from ludoteca.server import create_app
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
 
-from .postgres import database
-
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
 
 
 def url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path / 'games.db'}"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a fresh database: a SQLite file, or a PostgreSQL database of the session's
-    throw-away cluster."""
-    address = (
-        url(tmp_path)
-        if request.param == "sqlite"
-        else database(request.getfixturevalue("postgres_port"), f"a{secrets.token_hex(6)}")
-    )
-    with TestClient(create_app(address, workers=1, warm=False)) as test_client:
-        yield test_client
 
 
 def new(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from .postgres import database
-from .servers import Command, Server, Worker
+from .support.postgres import database
+from .support.servers import Command, Server, Worker
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
 

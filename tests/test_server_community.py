@@ -18,24 +18,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ludoteca.server import create_app
 from ludoteca.server.deps import COOKIE
 from ludoteca.server.schemas import ServerMessage
 
-from . import glicko2_reference
-from .postgres import database
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-    else:
-        url = database(request.getfixturevalue("postgres_port"), f"c{secrets.token_hex(6)}")
-    app = create_app(url, workers=1, warm=False)
-    app.state.url = url
-    with TestClient(app) as test_client:
-        yield test_client
+from .support import glicko2_reference
+from .support.postgres import database
 
 
 def query(client: TestClient, sql: str) -> list[tuple[Any, ...]]:

@@ -27,9 +27,9 @@ from .test_server_api import new, url
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as test_client:
-        yield test_client
+def database_url(tmp_path: Path) -> str:
+    """These limits are the app's, not the database's: SQLite only."""
+    return url(tmp_path)
 
 
 def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:

@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from ludoteca.server import create_app
 
 from . import test_server_api as api
-from .conftest import need
-from .postgres import INITDB, database
+from .support.need import need
+from .support.postgres import database
 
-need(INITDB, "PostgreSQL's server programs")
+need("initdb")
 
 
 @pytest.fixture(scope="module")

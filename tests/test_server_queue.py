@@ -23,8 +23,8 @@ from prometheus_client import CollectorRegistry
 from ludoteca.server.computer import workers
 from ludoteca.server.computer.queue import QUEUE, JobQueue
 
-from .postgres import database
-from .servers import Server, Worker
+from .support.postgres import database
+from .support.servers import Server, Worker
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 import socket
 import threading
 import time
@@ -17,11 +16,10 @@ import pytest
 
 import ludoteca
 
-from .conftest import need
+from .support.need import need
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-need(Path(CHROMIUM).exists(), "Debian's chromium")
+playwright_api = need("playwright.sync_api")
+CHROMIUM = need("chromium")
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
@@ -830,7 +828,7 @@ def sign_up_in_browser(page: Any, server: str, name: str) -> None:
 
 
 def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -> None:
-    from . import glicko2_reference
+    from .support import glicko2_reference
 
     contexts = [
         browser.new_context(

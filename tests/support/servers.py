@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,11 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from .ports import ReservedPort
 
 
 class Command:
@@ -47,10 +42,11 @@ class Command:
 
 
 class Server(Command):
-    """``ludoteca serve`` in its own process."""
+    """``ludoteca serve`` in its own process, on a port reserved for it until it stops."""
 
     def __init__(self, db: str, redis: str, folder: Path, name: str, *extra: str) -> None:
-        self.port = _port()
+        self.reserved = ReservedPort()
+        self.port = self.reserved.number
         self.base = f"http://127.0.0.1:{self.port}"
         super().__init__(
             folder,
@@ -69,6 +65,10 @@ class Server(Command):
             *extra,
         )
 
+    def stop(self) -> None:
+        super().stop()
+        self.reserved.release()
+
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 120
         while True:
@@ -78,7 +78,7 @@ class Server(Command):
             except (OSError, urllib.error.HTTPError):
                 assert self.process.poll() is None, "the server stopped"
                 assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+                time.sleep(0.2)  # polling: a starting server sends no event to wait on
 
     def call(self, path: str, body: dict[str, Any] | None = None) -> Any:
         request = urllib.request.Request(
