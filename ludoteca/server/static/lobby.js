@@ -1,4 +1,5 @@
-// The lobby: choose a game, rule set and opponent; list open games and games to watch.
+// The lobby: choose a game, rule set and opponent; list open games and games to watch (each list
+// marked data-listed once filled from the server).
 import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { $ } from "/static/dom.js";
@@ -114,6 +115,7 @@ async function refresh() {
       list.appendChild(li);
     }
     if (!rows.length) list.innerHTML = "<li>None yet.</li>";
+    list.dataset.listed = "true";  // the server's list, not the page's placeholder
   }
 }
 
