@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 import ludoteca
 from ludoteca.ai import Limit
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
 
@@ -232,7 +232,7 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
 
 def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="hotseat")
-    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub = client.app.state.services.hub  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "token": tokens["white"]})
         first = ws.receive_json()
@@ -250,14 +250,14 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
 def test_a_corrupt_stored_game_is_reported(tmp_path: Path) -> None:
     from sqlalchemy import create_engine, text
 
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         game_id, tokens = new(client, game="morris", opponent="hotseat", clock="5+0")
         act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
     engine = create_engine(f"sqlite:///{tmp_path / 'games.db'}")
     with engine.begin() as connection:  # someone edits the database by hand
         connection.execute(text("UPDATE moves SET move = 'd9' WHERE ply = 0"))
     engine.dispose()
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         answer = client.get(f"/api/games/{game_id}")
         assert answer.status_code == 500 and "d9" in answer.json()["error"]
         assert client.get("/api/lobby").status_code == 200
@@ -296,7 +296,7 @@ def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     assert view(client, rematch["id"], rematch["token"])["you"] == ["black"]
     assert view(client, rematch["id"])["status"] == "live"
     # another process that had not heard of it (its memory stale) starts no second rematch
-    client.app.state.hub.games[game_id].row.rematch = None  # type: ignore[attr-defined]
+    client.app.state.services.hub.games[game_id].row.rematch = None  # type: ignore[attr-defined]
     assert act(client, game_id, white, type="rematch").status_code == 409
     assert view(client, game_id)["rematch"] == {"id": rematch["id"]}
 
@@ -327,7 +327,7 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
 def test_finished_games_are_reviewed(tmp_path: Path) -> None:
     # a depth limit, not the default time limit, so that a busy machine finds the same mistakes
     with TestClient(
-        create_app(url(tmp_path), workers=1, warm=False, review_limit=Limit(depth=3))
+        create_app(Settings(db=url(tmp_path), workers=1, warm=False, review_limit=Limit(depth=3)))
     ) as client:
         check_review(client)
 
@@ -388,14 +388,14 @@ def test_a_take_back_while_the_computer_thinks(client: TestClient) -> None:
     state = act(client, game_id, token, type="undo").json()  # within its second of thought
     assert state["moves"] == [] and not state["thinking"]
     act(client, game_id, token, type="move", move="f4", ply=0)
+    # the app has one worker process, which answers in turn: the answer to d6 came first (and
+    # was dropped), so the reply to f4 is the later event that shows it
     state = wait_for(client, game_id, lambda s: s["ply"] == 2 and not s["thinking"])
-    time.sleep(1.5)  # the answer to d6 arrives meanwhile and must be dropped
-    state = view(client, game_id)
     assert state["moves"][0] == "f4" and state["ply"] == 2 and state["turn"] == "white"
 
 
 def test_games_survive_a_restart(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         hot, tokens = new(client, game="felli", opponent="hotseat")
         for ply, move in enumerate(["b2-c3", "d4xb2"]):
             assert (
@@ -404,7 +404,7 @@ def test_games_survive_a_restart(tmp_path: Path) -> None:
             )
         # the computer (White) is to move when the server stops
         computer, _ = new(client, game="morris", opponent="computer", level=1, colour="black")
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         state = view(client, hot, tokens["white"])
         assert state["moves"] == ["b2-c3", "d4xb2"] and state["turn"] == "white"
         state = act(client, hot, tokens["white"], type="move", move="c2-c3", ply=2).json()
@@ -547,7 +547,7 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
     (no result) by the server's sweep; a game someone has open is kept."""
     import sqlite3
 
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         computer, seats = new(client, game="felli", opponent="computer")
         act(client, computer, seats["white"], type="move", move="b2-c3", ply=0)
         fresh, fresh_seats = new(client, game="felli", opponent="computer")
@@ -574,10 +574,10 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
             age(hotseat, 5)  # not a day yet
             age(waiting, 30)
             age(kept, 30)
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub = client.app.state.services.hub  # type: ignore[attr-defined]
         hub.evict_idle(0)
         client.portal.call(hub.get, kept)  # open in memory: someone is looking at it
-        ended = client.portal.call(hub.abandon)
+        ended = client.portal.call(hub.duties.abandon)
         assert sorted(ended) == sorted([computer, waiting])
         state = view(client, computer)
         assert state["status"] == "over" and state["outcome"]["result"] == "*"

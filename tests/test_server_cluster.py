@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,13 +26,21 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 
 
 @pytest.fixture(scope="module")
-def pair(
+def services(
     postgres_port: int, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Server, Server]]:
-    """Two server processes and a worker for the module's tests (the last one kills the first
-    server)."""
-    folder = tmp_path_factory.mktemp("cluster")
-    db = database(postgres_port, f"k{secrets.token_hex(6)}")
+) -> tuple[str, str, Path]:
+    """The database and Redis the module's server processes share, and a folder for logs."""
+    return (
+        database(postgres_port, f"k{secrets.token_hex(6)}"),
+        redis_url,
+        tmp_path_factory.mktemp("cluster"),
+    )
+
+
+@pytest.fixture(scope="module")
+def pair(services: tuple[str, str, Path]) -> Iterator[tuple[Server, Server]]:
+    """Two server processes and a worker for the module's tests."""
+    db, redis_url, folder = services
     processes: list[Command] = [Worker(redis_url, folder, "worker")]
     try:
         for name in ("first", "second"):  # both start at once (and migrate the database once)
@@ -44,6 +53,18 @@ def pair(
     finally:
         for process in processes:
             process.stop()
+
+
+@pytest.fixture
+def doomed(services: tuple[str, str, Path], pair: tuple[Server, Server]) -> Iterator[Server]:
+    """A third server process beside :func:`pair`, for a test that kills it."""
+    db, redis_url, folder = services
+    server = Server(db, redis_url, folder, "doomed", "--queue")
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
 
 
 def receive_until(ws: Any, test: Any, seconds: float = 30) -> dict[str, Any]:
@@ -105,12 +126,14 @@ def test_a_process_lets_go_of_a_game_played_elsewhere(pair: tuple[Server, Server
     deadline = time.monotonic() + 10
     while games_in_memory(first) != before:
         assert time.monotonic() < deadline, "the first process kept the game"
-        time.sleep(0.1)
+        time.sleep(0.1)  # polling a metric: letting go of a game is announced to no one
     assert len(first.call(f"/api/games/{game_id}")["moves"]) == 1  # read back when asked
 
 
-def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server, Server]) -> None:
-    first, second = pair
+def test_the_computers_turn_and_a_clock_survive_their_server(
+    pair: tuple[Server, Server], doomed: Server
+) -> None:
+    first, second = doomed, pair[1]
     # a game between people with a 24-second clock, all of it through the first process (which
     # so holds its lease): after White's first move (not timed) Black's clock runs
     timed = first.call(
@@ -136,7 +159,7 @@ def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server,
     deadline = time.monotonic() + 60
     while len(state["moves"]) < 2:
         assert time.monotonic() < deadline
-        time.sleep(0.1)
+        time.sleep(0.1)  # polling: the test holds no websocket on this game
         state = first.call(f"/api/games/{game_id}")
     # kill it right after the next move: the computer's turn is its duty, and it is gone
     first.call(
@@ -157,15 +180,23 @@ def test_the_computers_turn_and_a_clock_survive_their_server(pair: tuple[Server,
         if len(state["moves"]) >= 4:
             break
         assert time.monotonic() < deadline, f"the computer never moved: {state['moves']}"
-        time.sleep(0.3)
+        time.sleep(0.3)  # polling: the test holds no websocket on this game
     assert len(state["moves"]) == 4 and state["turn"] == "white"
-    time.sleep(1.0)
-    assert len(second.call(f"/api/games/{game_id}")["moves"]) == 4  # played once only
+    # played once only: White moves, and the worker (one process, answering in turn) replies;
+    # a second answer for the dead server's turn would have come before that reply
+    moves = play_over_websocket(second, game_id, token, state["moves"], 1)
+    state = second.call(f"/api/games/{game_id}")
+    deadline = time.monotonic() + 60
+    while len(state["moves"]) < 6:
+        assert time.monotonic() < deadline, f"the computer never replied: {state['moves']}"
+        time.sleep(0.3)  # polling: the test holds no websocket on this game
+        state = second.call(f"/api/games/{game_id}")
+    assert state["moves"][:5] == moves and len(state["moves"]) == 6
     # and Black's flag falls, seen by the second process, which took that game's lease too
     deadline = time.monotonic() + 60
     while (ended := second.call(f"/api/games/{timed['id']}"))["status"] != "over":
         assert time.monotonic() < deadline, "the flag never fell"
-        time.sleep(0.3)
+        time.sleep(0.3)  # polling: the test holds no websocket on this game
     assert ended["outcome"]["result"] == "1-0" and ended["moves"] == ["d6"]
     assert "time" in ended["outcome"]["termination"]
     # the websocket's player reconnects to the other process: every acknowledged move is there,

@@ -8,10 +8,8 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +18,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 from ludoteca.server.limits import nesting
 
+from .support.live_server import serving
+from .support.ports import ReservedPort
 from .test_server_api import new, url
 
 
@@ -79,7 +79,11 @@ def test_a_foreign_origin_cannot_open_a_game_socket(client: TestClient, tmp_path
         assert ws.receive_json()["type"] == "state"
     (tmp_path / "b").mkdir()
     with TestClient(
-        create_app(url(tmp_path / "b"), workers=1, warm=False, origins=("http://friends.example",))
+        create_app(
+            Settings(
+                db=url(tmp_path / "b"), workers=1, warm=False, origins=("http://friends.example",)
+            )
+        )
     ) as other:
         game_id, _ = new(other, game="morris", opponent="hotseat")
         with other.websocket_connect(
@@ -101,7 +105,7 @@ def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
     assert page.headers["x-frame-options"] == "DENY"
     (tmp_path / "d").mkdir()
     with TestClient(
-        create_app(url(tmp_path / "d"), workers=1, warm=False, api_docs=True)
+        create_app(Settings(db=url(tmp_path / "d"), workers=1, warm=False, api_docs=True))
     ) as documented:
         assert documented.get("/api/docs").status_code == 200
 
@@ -109,26 +113,9 @@ def test_api_docs_are_off_by_default_and_pages_carry_security_headers(
 def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
     """32 games created and moved in at once through a real server: no "database is locked"."""
     import httpx
-    import uvicorn
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(url(tmp_path), workers=1, warm=False, games_per_minute=100),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+    app = create_app(Settings(db=url(tmp_path), workers=1, warm=False, games_per_minute=100))
+    with serving(app) as port:
 
         async def game(http: httpx.AsyncClient) -> list[int]:
             made = await http.post("/api/games", json={"game": "morris", "opponent": "hotseat"})
@@ -146,9 +133,6 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
                 return list(await asyncio.gather(*(game(http) for _ in range(32))))
 
         assert asyncio.run(main()) == [[201, 200]] * 32
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def _children(pid: int) -> set[int]:
@@ -174,9 +158,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = ReservedPort()
     server = subprocess.Popen(
         [
             sys.executable,
@@ -184,7 +166,7 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
             "ludoteca.cli",
             "serve",
             "--port",
-            str(port),
+            str(port.number),
             "--workers",
             "2",
             "--db",
@@ -199,7 +181,7 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while len(_children(server.pid)) < 2:  # the two workers (and the resource tracker)
             assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.2)
+            time.sleep(0.2)  # polling /proc: a process starting sends no event
         children = _children(server.pid)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
@@ -208,10 +190,12 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while any(_alive(pid) for pid in children):
             assert time.monotonic() < deadline, f"still alive: {children}"
-            time.sleep(0.2)
+            time.sleep(0.2)  # polling /proc: a process ending sends no event here
     finally:
         if server.poll() is None:
             server.kill()
+            server.wait(10)
+        port.release()
 
 
 def _insert_games(tmp_path: Path, rows: list[tuple[str, str, str, str]]) -> None:
@@ -248,38 +232,38 @@ def _ply(tmp_path: Path, game_id: str) -> int:
 def test_every_computer_turn_resumes_after_a_restart(tmp_path: Path) -> None:
     """1,200 newer games wait for their human players; an older one waits for the computer:
     after a restart the computer plays it, without anyone opening it."""
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)):
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))):
         pass  # creates the schema
     waiting = [(f"h{i}", "human", "level:1", "2026-06-01 00:00:00") for i in range(1200)]
     _insert_games(tmp_path, [*waiting, ("old", "level:1", "human", "2026-01-01 00:00:00")])
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)):
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))):
         deadline = time.monotonic() + 60
         while _ply(tmp_path, "old") < 1:
             assert time.monotonic() < deadline, "the computer never moved"
-            time.sleep(0.2)
+            time.sleep(0.2)  # polling the row: the server tells no one of this move
 
 
 def test_opening_a_game_starts_the_computer(tmp_path: Path) -> None:
     """A game that reaches the store while the server runs (another server process wrote it)
     gets its computer move when someone opens it."""
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         _insert_games(tmp_path, [("late", "level:1", "human", "2026-01-01 00:00:00")])
         assert client.get("/api/games/late").status_code == 200
         deadline = time.monotonic() + 60
         while _ply(tmp_path, "late") < 1:
             assert time.monotonic() < deadline, "the computer never moved"
-            time.sleep(0.2)
+            time.sleep(0.2)  # polling the row: nobody watches the game
 
 
 def test_rematch_seats_survive_a_restart(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         game_id, tokens = new(client, game="felli", opponent="online", colour="white")
         white = tokens["white"]
         black = client.post(f"/api/games/{game_id}/join").json()["token"]
         client.post(f"/api/games/{game_id}/actions", json={"token": white, "type": "resign"})
         client.post(f"/api/games/{game_id}/actions", json={"token": black, "type": "rematch"})
         before = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": white}).json()
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         for token, colour in ((white, "black"), (black, "white")):
             mine = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()[
                 "rematch"
@@ -296,7 +280,9 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
     the analysis workers, not those that play the computer's moves."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from ludoteca.server.computer.computer import Computer
     from ludoteca.server.play.hub import Hub
+    from ludoteca.server.schemas import NewGame
     from ludoteca.server.store import Store
 
     class Counting(ThreadPoolExecutor):
@@ -310,10 +296,12 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
         store = Store(url(tmp_path))
         await store.open()
         moves_pool, analysis = ThreadPoolExecutor(1), Counting(1)
-        hub = Hub(store, moves_pool, analysis=analysis)
+        hub = Hub(store, Computer(moves_pool, analysis=analysis))
         await hub.resume()
-        game_id, tokens = await hub.create("morris", None, "computer", "white", 1, None)
-        answers = await asyncio.gather(*(hub.hint(game_id, tokens["white"]) for _ in range(40)))
+        game_id, tokens = await hub.create(NewGame(game="morris", level=1))
+        live = await hub.get(game_id)
+        seats = live.seats(tokens["white"])
+        answers = await asyncio.gather(*(hub.computer.hint(live, seats) for _ in range(40)))
         await hub.close()
         moves_pool.shutdown()
         analysis.shutdown()
@@ -325,7 +313,9 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
 
 
 def test_game_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False, games_per_minute=5)) as client:
+    with TestClient(
+        create_app(Settings(db=url(tmp_path), workers=1, warm=False, games_per_minute=5))
+    ) as client:
         for _ in range(5):
             new(client, game="felli", opponent="hotseat")
         refused = client.post("/api/games", json={"game": "felli", "opponent": "hotseat"})
@@ -344,8 +334,8 @@ def test_rate_limit_window_slides() -> None:
 
 
 def test_games_touched_over_http_leave_memory_when_idle(tmp_path: Path) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
+        hub = client.app.state.services.hub  # type: ignore[attr-defined]
         game_id, tokens = new(client, game="felli", opponent="hotseat")
         client.post(
             f"/api/games/{game_id}/actions",

@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,13 +19,15 @@ from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 from ludoteca.server.logs import JsonFormatter
+
+from .support.ports import ReservedPort
 
 
 def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with TestClient(
-        create_app(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1, warm=False)
+        create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", workers=1, warm=False))
     ) as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/readyz").json() == {"status": "ready"}
@@ -34,7 +35,8 @@ def test_health_and_readiness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         async def broken() -> None:
             raise OSError("connection refused")
 
-        monkeypatch.setattr(client.app.state.hub.store, "ping", broken)  # type: ignore[attr-defined]
+        store = client.app.state.services.store  # type: ignore[attr-defined]
+        monkeypatch.setattr(store, "ping", broken)
         answer = client.get("/readyz")
         assert answer.status_code == 503
         assert answer.json() == {"status": "unavailable", "error": "database: connection refused"}
@@ -54,9 +56,8 @@ def test_json_log_lines_name_their_game() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
 def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    reserved = ReservedPort()
+    port = reserved.number
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(
         [
@@ -86,7 +87,7 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
                 break
             except OSError:
                 assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+                time.sleep(0.2)  # polling: a starting server sends no event to wait on
         request = urllib.request.Request(
             base + "/api/games",
             data=json.dumps({"game": "morris", "opponent": "hotseat"}).encode(),
@@ -108,6 +109,7 @@ def test_a_stopping_server_closes_websockets_for_a_reconnect(tmp_path: Path) -> 
             server.kill()
             server.wait()
         log.close()
+        reserved.release()
     lines = [
         json.loads(line)
         for line in (tmp_path / "server.log").read_text().splitlines()
