@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
+
+from .support.live_server import serving
 
 EXAMPLES = int(os.environ.get("LUDOTECA_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -92,7 +95,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClien
     """A server with one hot-seat game in play (two moves) whose token the fuzzer never has."""
     folder: Path = tmp_path_factory.mktemp("fuzz")
     app = create_app(
-        f"sqlite+aiosqlite:///{folder / 'games.db'}", workers=1, warm=False, games_per_minute=10_000
+        Settings(
+            db=f"sqlite+aiosqlite:///{folder / 'games.db'}",
+            workers=1,
+            warm=False,
+            games_per_minute=10_000,
+        )
     )
     with TestClient(app) as client:
         created = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"})
@@ -164,3 +172,28 @@ def test_random_websocket_messages_are_refused_and_the_socket_stays_open(
             assert answer["type"] in ("error", "update"), answer
         assert answer["moves"] == before["moves"] and answer["you"] == []
     assert _standing(client, game_id) == before
+
+
+TRAVERSALS = [
+    "/static/../../../../../../etc/passwd",
+    "/static/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+    "/static/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd",
+    "/static/../app.py",
+    "/static/..%2fapp.py",
+    "/static//etc/passwd",
+]
+
+
+@pytest.mark.parametrize("path", TRAVERSALS)
+def test_a_path_out_of_the_static_folder_is_not_found(path: str, tmp_path: Path) -> None:
+    """Sent byte for byte on a socket (an HTTP client would tidy the ``..`` away first): 404, and
+    nothing of the file outside the folder (the system's passwords, the server's own code)."""
+    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", warm=False))
+    with serving(app) as port, socket.create_connection(("127.0.0.1", port), timeout=30) as raw:
+        raw.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := raw.recv(65536):
+            answer += chunk
+    status = answer.split(b"\r\n", 1)[0]
+    assert status.startswith(b"HTTP/1.1 404"), status
+    assert b"root:" not in answer and b"def create_app" not in answer
