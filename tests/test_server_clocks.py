@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 from ludoteca.server.play.clock import now_ms
 
 from .support.clocks import replace_everywhere
@@ -51,13 +51,13 @@ def test_a_move_in_time_is_played(client: TestClient, ahead: Ahead) -> None:
 
 
 def test_downtime_counts_against_the_side_to_move(tmp_path: Path, ahead: Ahead) -> None:
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+0")
         act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
         before = view(client, game_id)["clock"]
     assert before["running"] == "black" and before["black"] > 59_000
     ahead.ms = 40_000  # the server is down for 40 s
-    with TestClient(create_app(url(tmp_path), workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         clock = view(client, game_id)["clock"]
         assert clock["running"] == "black" and clock["white"] == 60_000
         assert 15_000 < clock["black"] <= 20_000  # the 40 s were Black's

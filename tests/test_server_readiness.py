@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 
 from .support.need import need
 from .support.redis_server import redis_server
@@ -18,7 +18,7 @@ from .test_server_api import url
 def test_readiness_fails_when_redis_is_down(tmp_path: Path) -> None:
     with ExitStack() as redis:
         address = redis.enter_context(redis_server(tmp_path, need("redis-server")))
-        app = create_app(url(tmp_path), workers=1, warm=False, redis_url=address)
+        app = create_app(Settings(db=url(tmp_path), workers=1, warm=False, redis=address))
         with TestClient(app) as client:
             assert client.get("/readyz").json() == {"status": "ready"}
             redis.close()  # this test's own Redis stops
