@@ -12,6 +12,8 @@ import pytest
 from ludoteca import record
 from ludoteca.cli import main
 
+from .support import morelli_reference
+
 
 def run(
     argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -114,12 +116,33 @@ def test_console_script_runs() -> None:
     assert done.stderr.count("\n") == 1
 
 
+def outer_squares() -> list[tuple[int, int]]:
+    """Morelli's red squares in setup-string order (docs/rules.md): clockwise from A1, up the
+    left edge first."""
+    return (
+        [(0, y) for y in range(13)]
+        + [(x, 12) for x in range(1, 13)]
+        + [(12, y) for y in range(11, -1, -1)]
+        + [(x, 0) for x in range(11, 0, -1)]
+    )
+
+
 def test_compiled_perft_counts_as_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["perft", "morelli", "2", "--setup", "BW" * 12 + "WB" * 12, "--moves", "a3-c5"]
+    setup = "BW" * 12 + "WB" * 12
+    args = ["perft", "morelli", "2", "--setup", setup, "--moves", "a3-c5"]
     assert main(args) == 0
     engine = capsys.readouterr().out
     assert main([*args, "--compiled"]) == 0
-    assert capsys.readouterr().out == engine == "1 468\n2 203298\n"
+    # the counts by the second implementation of the rules, from the same setup and move
+    board, king = morelli_reference.play(
+        dict(zip(outer_squares(), setup, strict=True)), ((0, 2), (2, 4)), None
+    )
+    first = morelli_reference.legal(board, "W", king)
+    second = 0
+    for move in first:
+        after, crowned = morelli_reference.play(board, move, king)
+        second += len(morelli_reference.legal(after, "B", crowned))
+    assert capsys.readouterr().out == engine == f"1 {len(first)}\n2 {second}\n"
     assert main(["perft", "morris", "65", "--compiled"]) == 2
     assert "at most 64" in capsys.readouterr().err
 
