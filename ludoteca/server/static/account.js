@@ -1,6 +1,8 @@
 // Who is signed in, shown in every page's header (with links to the community pages), and
 // send(): JSON requests that repeat the session's CSRF token, as the server asks of every
 // state-changing request made with the session cookie.
+import { link } from "/static/dom.js";
+
 let me = null;  // {name, csrf}: name null when signed out
 
 export async function whoAmI() {
@@ -27,13 +29,6 @@ export function guestClaims() {
     if (m && !["name", "sound", "theme", "chat"].includes(m[1])) claims.push({ game: m[1], token: localStorage.getItem(key) });
   }
   return claims.slice(0, 500);
-}
-
-function link(href, text) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.textContent = text;
-  return a;
 }
 
 async function header() {

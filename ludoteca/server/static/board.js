@@ -1,17 +1,10 @@
 // The one board component: draws any game from its board description (points, coordinates,
 // lines, cells and their colours) and the pieces on each point.  It knows no rules: the page
 // says which points are selected, which are targets and what the last move touched.
+import { svgElement as el } from "/static/dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 100;
 const MARGIN = 100;
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // A piece token's name for people, from the game's styles: "white man", "black King".
 export function pieceName(board, token) {

@@ -1,18 +1,12 @@
 // What the community pages share: a finished game as a table row, a table, a rating.  Names
 // come from the server as text and are only ever set as text.
+import { link } from "/static/dom.js";
 
 function cell(row, content) {
   const td = document.createElement("td");
   if (content instanceof Node) td.appendChild(content); else td.textContent = content;
   row.appendChild(td);
   return td;
-}
-
-function link(href, text) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.textContent = text;
-  return a;
 }
 
 function seat(player) {

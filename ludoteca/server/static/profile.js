@@ -2,17 +2,9 @@
 // recent games.
 import "/static/account.js";
 import { GAME_HEADINGS, gameRow, ratingText, table } from "/static/community.js";
-import { $, notice } from "/static/dom.js";
+import { $, notice, svgElement } from "/static/dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.split("/").pop());
-
-function svg(tag, attrs, parent) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent.appendChild(node);
-  return node;
-}
 
 // One line per game and category: the rating before the first rated game, then after each.
 function chart(history) {
@@ -33,17 +25,17 @@ function chart(history) {
   const y = (r) => height - 30 - ((r - low) * (height - 50)) / (high - low);
   box.setAttribute("viewBox", `0 0 ${width} ${height}`);
   box.replaceChildren();
-  svg("line", { x1: 50, y1: height - 30, x2: width - 20, y2: height - 30, class: "axis" }, box);
-  svg("line", { x1: 50, y1: 20, x2: 50, y2: height - 30, class: "axis" }, box);
+  svgElement("line", { x1: 50, y1: height - 30, x2: width - 20, y2: height - 30, class: "axis" }, box);
+  svgElement("line", { x1: 50, y1: 20, x2: 50, y2: height - 30, class: "axis" }, box);
   for (const r of [Math.ceil(low), Math.floor(high)]) {
-    svg("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = r;
+    svgElement("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = r;
   }
   let n = 0;
   for (const [key, values] of series) {
     const points = values.map((r, i) => `${x(i)},${y(r)}`).join(" ");
-    svg("polyline", { points, class: `series s${n}`, "data-series": key }, box);
-    values.forEach((r, i) => svg("circle", { cx: x(i), cy: y(r), r: 3, class: `dot s${n}` }, box));
-    svg("text", { x: x(values.length - 1) + 6, y: y(values.at(-1)) + 4, class: `tick s${n}` }, box).textContent = key;
+    svgElement("polyline", { points, class: `series s${n}`, "data-series": key }, box);
+    values.forEach((r, i) => svgElement("circle", { cx: x(i), cy: y(r), r: 3, class: `dot s${n}` }, box));
+    svgElement("text", { x: x(values.length - 1) + 6, y: y(values.at(-1)) + 4, class: `tick s${n}` }, box).textContent = key;
     n += 1;
   }
   $("chart-box").hidden = false;
