@@ -58,32 +58,44 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("serve", help="run the web app (lobby, games, spectators)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    p.add_argument("--port", type=int, default=8000)
+    p = sub.add_parser(
+        "serve",
+        help="run the web app (lobby, games, spectators)",
+        description="Run the web app. Each setting can also come from an environment "
+        "variable, LUDOTECA_ and its name in capitals (LUDOTECA_DB, LUDOTECA_WORKERS, "
+        "LUDOTECA_REDIS...); a flag given wins.",
+    )
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="(default 8000)")
     p.add_argument(
         "--db",
         default=None,
         help="SQLAlchemy URL, e.g. postgresql+asyncpg://user@host/db (default: "
         "SQLite in your data directory)",
     )
-    p.add_argument("--workers", type=int, default=2, help="processes for computer players")
-    p.add_argument("--open", action="store_true", help="open the lobby in a web browser")
+    p.add_argument(
+        "--workers", type=int, default=None, help="processes for computer players (default 2)"
+    )
+    p.add_argument(
+        "--open", action="store_true", default=None, help="open the lobby in a web browser"
+    )
     p.add_argument(
         "--api-docs",
         action="store_true",
+        default=None,
         help="serve the OpenAPI pages at /api/docs (off by default)",
     )
     p.add_argument(
         "--origin",
         action="append",
-        default=[],
+        default=None,
         help="another web origin whose pages may open game websockets "
         "(repeatable; the server's own origin always may)",
     )
     p.add_argument(
         "--tables",
         action="store_true",
+        default=None,
         help="build the solved tables not built yet (Felli with Mullahs, the Morris "
         "tables) in the background at low priority; the levels use each table "
         "once it is built",
@@ -99,14 +111,15 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--queue",
         action="store_true",
+        default=None,
         help="with --redis: put the computer's moves on the Redis queue for "
         "`ludoteca worker` processes instead of thinking here",
     )
     p.add_argument(
         "--log-format",
         choices=("text", "json"),
-        default="text",
-        help="log lines for people, or one JSON object a line (with game ids)",
+        default=None,
+        help="log lines for people, or one JSON object a line (with game ids; default text)",
     )
     p.set_defaults(handler=_serve)
 
@@ -232,26 +245,45 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from .server import serve
+#: the setting each ``serve`` flag gives (see ``ludoteca.server.settings``)
+_SERVE_FLAGS = {
+    "host": "host",
+    "port": "port",
+    "db": "db",
+    "workers": "workers",
+    "open": "open_browser",
+    "api_docs": "api_docs",
+    "origin": "origins",
+    "tables": "tables",
+    "redis": "redis",
+    "queue": "queue",
+    "log_format": "log_format",
+}
 
-    if not 0 < args.port < 65536 or args.workers < 1:
-        return _fail("--port is 1..65535 and --workers at least 1")
-    if args.queue and not args.redis:
-        return _fail("--queue needs --redis (the queue is kept in Redis)")
-    serve(
-        args.host,
-        args.port,
-        args.db,
-        args.workers,
-        args.open,
-        args.api_docs,
-        tuple(args.origin),
-        args.tables,
-        args.log_format,
-        args.redis,
-        args.queue,
-    )
+
+def _serve(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from .server import Settings, serve
+
+    given = {
+        setting: getattr(args, flag)
+        for flag, setting in _SERVE_FLAGS.items()
+        if getattr(args, flag) is not None
+    }
+    try:
+        settings = Settings(**given)
+    except ValidationError as error:
+        flags = {setting: flag for flag, setting in _SERVE_FLAGS.items()}
+        return _fail(
+            "; ".join(
+                f"--{flags.get(str(e['loc'][0]), str(e['loc'][0])).replace('_', '-')}: {e['msg']}"
+                if e["loc"]
+                else str(e["msg"])
+                for e in error.errors()
+            )
+        )
+    serve(settings)
     return 0
 
 

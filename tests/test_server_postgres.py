@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 
 from . import test_server_api as api
 from .support.need import need
@@ -23,16 +23,16 @@ def postgres(postgres_port: int) -> str:
 
 
 def test_games_are_played_and_guarded_on_postgres(postgres: str) -> None:
-    with TestClient(create_app(postgres, workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=postgres, workers=1, warm=False))) as client:
         api.test_hot_seat_moves_are_checked_and_stored(client)
         api.test_seats_are_guarded(client)
 
 
 def test_games_survive_a_restart_on_postgres(postgres: str) -> None:
-    with TestClient(create_app(postgres, workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=postgres, workers=1, warm=False))) as client:
         game_id, tokens = api.new(client, game="morris", opponent="hotseat", clock="10+5")
         api.act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
-    with TestClient(create_app(postgres, workers=1, warm=False)) as client:
+    with TestClient(create_app(Settings(db=postgres, workers=1, warm=False))) as client:
         state = api.view(client, game_id)
         assert state["moves"] == ["d6"] and state["clock"]["running"] == "black"
         assert state["clock"]["white"] == 600_000  # the first move is not timed

@@ -4,5 +4,6 @@ Needs the ``web`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic); the rules engin
 """
 
 from .app import create_app, serve
+from .settings import Settings
 
-__all__ = ["create_app", "serve"]
+__all__ = ["Settings", "create_app", "serve"]

@@ -1,8 +1,9 @@
 """The web app: pages, a JSON API and a websocket per game (see ``docs/web.md``).
 
-``create_app(db_url)`` builds the FastAPI application; ``serve()`` runs it with uvicorn.  The
-server is authoritative: pages send intents, the :class:`~.hub.Hub` checks them with the engine,
-stores them and sends the new position to every watcher.
+``create_app(settings)`` builds the FastAPI application; ``serve(settings)`` runs it with
+uvicorn (see :class:`~.settings.Settings`).  The server is authoritative: pages send intents,
+the :class:`~.play.hub.Hub` checks them with the engine, stores them and sends the new position
+to every watcher.
 """
 
 from __future__ import annotations
@@ -13,30 +14,36 @@ import logging
 import multiprocessing
 import os
 import sys
+import threading
+import webbrowser
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 
+import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..ai import Limit
 from .cluster.fanout import Fanout
+from .community.chat import Chat
 from .community.people import Accounts
 from .community.seeks import Seeks
-from .computer.computer import REVIEW_LIMIT
+from .computer.computer import Computer
 from .computer.queue import JobQueue
+from .computer.tables import start_building
 from .computer.workers import die_with_parent, load_compiled
-from .deps import Guards
+from .deps import Guards, Services
 from .errors import ActionError
-from .limits import GAMES_PER_MINUTE, MAX_BODY, BodyLimit, SecurityHeaders
+from .limits import MAX_BODY, BodyLimit, SecurityHeaders
+from .logs import configure
 from .play.hub import Hub
 from .routers import accounts, api, community, ops, pages, socket
 from .routers.pages import STATIC
 from .schemas import describe
+from .settings import Settings
 from .store import Store, default_url
 
 __all__ = ["create_app", "serve"]
@@ -67,34 +74,18 @@ async def _load_compiled(first: ProcessPoolExecutor, rest: list[ProcessPoolExecu
             log.exception("loading the compiled search in a worker process failed")
 
 
-def create_app(
-    db_url: str | None = None,
-    workers: int = 2,
-    review_limit: Limit | None = None,
-    api_docs: bool = False,
-    origins: tuple[str, ...] = (),
-    games_per_minute: int = GAMES_PER_MINUTE,
-    redis_url: str | None = None,
-    queue: bool = False,
-    warm: bool = True,
-) -> FastAPI:
-    """The application, storing games at ``db_url`` (default: SQLite in the user's data
-    directory) and thinking in ``workers`` processes; ``review_limit`` bounds the analysis of
-    each position when a finished game is reviewed (default 0.2 s).  ``api_docs`` serves the
-    OpenAPI pages at ``/api/docs``; ``origins`` are the web origins, besides the server's own,
-    whose pages may open game websockets (``"*"``: any); ``games_per_minute`` bounds how many
-    games one address creates a minute; ``redis_url`` makes this process one of several
-    sharing the database (see :mod:`.fanout`); with ``queue`` too, the computer's moves go on
-    that Redis's queue for ``ludoteca worker`` processes (see :mod:`.queue`) and ``workers``
-    is ignored.  ``warm`` starts the worker processes at once and loads the compiled search in
-    each (a few seconds of processor each), so the first computer move is quick; without it a
-    worker process starts with its first job."""
-    if queue and not redis_url:
-        raise ValueError("the job queue needs Redis")
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, run as ``settings`` say (default: from the environment, see
+    :class:`~.settings.Settings`): games stored in ``settings.db``, the computer thinking in
+    ``settings.workers`` processes (or, with ``settings.queue``, in ``ludoteca worker``
+    processes through Redis), one of several processes with ``settings.redis``.  Its services
+    are ``app.state.services`` (:class:`~.deps.Services`) while it runs."""
+    settings = settings or Settings()
+    guards = Guards(settings.games_per_minute, settings.origins)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_url or default_url())
+        store = Store(settings.db or default_url())
         await store.open()
         spawn = multiprocessing.get_context("spawn")
         analysis = ProcessPoolExecutor(
@@ -102,41 +93,41 @@ def create_app(
         )
         pool = (
             analysis
-            if queue
+            if settings.queue
             else ProcessPoolExecutor(
-                workers, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
+                settings.workers,
+                mp_context=spawn,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
             )
         )
         background = []
-        if warm:
-            rest = [] if queue else [pool] * workers
+        if settings.warm:
+            rest = [] if settings.queue else [pool] * settings.workers
             background.append(
                 asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
             )
-        fanout = Fanout(redis_url) if redis_url else None
-        jobs = JobQueue(redis_url, guards.registry) if queue and redis_url else None
+        fanout = Fanout(settings.redis) if settings.redis else None
+        jobs = (
+            JobQueue(settings.redis, guards.registry) if settings.queue and settings.redis else None
+        )
         if jobs is not None:
             await jobs.start()
-        hub = Hub(
-            store,
-            pool,
-            review_limit or REVIEW_LIMIT,
-            analysis,
-            workers,
-            guards.registry,
-            fanout,
-            jobs,
+        computer = Computer(
+            pool, settings.workers, analysis, settings.review_limit, guards.registry, jobs
         )
+        hub = Hub(store, computer, fanout, guards.registry)
+        chat = Chat(store, hub.games, hub.cluster)
         if fanout is not None:
-            await fanout.start(hub.changed_elsewhere, hub.said_elsewhere)
-            background.append(asyncio.get_running_loop().create_task(hub.adopt()))
-        app.state.hub = hub
-        app.state.accounts = Accounts(store)
-        app.state.seeks = Seeks(store)
+            await hub.cluster.start(chat.said_elsewhere)
+            background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
+        app.state.services = Services(
+            settings, guards, store, hub, computer, chat, Accounts(store), Seeks(store, hub.open)
+        )
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
-        background.append(asyncio.get_running_loop().create_task(hub.sweep()))
+        background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
         # what start-up loaded (modules, compiled code, tables) stays: the collector's full
         # passes skip it from now on, which keeps their pauses short under load
         gc.collect()
@@ -160,13 +151,11 @@ def create_app(
     app = FastAPI(
         title="Ludoteca",
         lifespan=lifespan,
-        docs_url="/api/docs" if api_docs else None,
+        docs_url="/api/docs" if settings.api_docs else None,
         redoc_url=None,
-        openapi_url="/api/openapi.json" if api_docs else None,
+        openapi_url="/api/openapi.json" if settings.api_docs else None,
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    guards = Guards(games_per_minute, origins)
-    app.state.guards = guards
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(ActionError)
@@ -196,36 +185,17 @@ def create_app(
     return app
 
 
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    db_url: str | None = None,
-    workers: int = 2,
-    open_browser: bool = False,
-    api_docs: bool = False,
-    origins: tuple[str, ...] = (),
-    tables: bool = False,
-    log_format: str = "text",
-    redis_url: str | None = None,
-    queue: bool = False,
-) -> None:
+def serve(settings: Settings | None = None) -> None:
     """Run the web app until interrupted, printing its address first (and opening it in a
-    browser when asked; with ``tables``, building the missing solved tables in the background).
-    Game events are logged to standard error, as text or JSON lines (``log_format``).  On
-    SIGTERM or Ctrl-C the server stops taking connections, closes every websocket with code
-    1012 (the pages reconnect, through a proxy to another process) and finishes what it was
-    writing."""
-    import threading
-    import webbrowser
-
-    import uvicorn
-
-    from .logs import configure
-
-    configure(log_format)
-    app = create_app(
-        db_url, workers, api_docs=api_docs, origins=origins, redis_url=redis_url, queue=queue
-    )
+    browser with ``settings.open_browser``; with ``settings.tables``, building the missing
+    solved tables in the background).  Game events are logged to standard error, as text or
+    JSON lines (``settings.log_format``).  On SIGTERM or Ctrl-C the server stops taking
+    connections, closes every websocket with code 1012 (the pages reconnect, through a proxy
+    to another process) and finishes what it was writing."""
+    settings = settings or Settings()
+    configure(settings.log_format)
+    app = create_app(settings)
+    host, port = settings.host, settings.port
     address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"Ludoteca is running at {address}  (Ctrl-C stops it)", flush=True)
     graphical = bool(
@@ -233,11 +203,9 @@ def serve(
         or os.environ.get("WAYLAND_DISPLAY")
         or sys.platform in ("darwin", "win32")
     )
-    if open_browser and graphical:
+    if settings.open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    if tables:
-        from .computer.tables import start_building
-
+    if settings.tables:
         start_building()
     uvicorn.run(
         app,

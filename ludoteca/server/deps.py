@@ -1,7 +1,7 @@
-"""What the routers are handed (FastAPI dependencies): the hub of live games, the server's
-guards (rate limits, connection counts, allowed origins, metrics), the client's address, the
-accounts and seeks services and the signed-in user (with the CSRF check every state-changing
-API request made with the session cookie passes)."""
+"""What the routers are handed (FastAPI dependencies): the server's services (one typed
+:class:`Services`, the application's state: the hub of live games, the computer, chat,
+accounts, seeks, the store and the guards), the client's address and the signed-in user (with
+the CSRF check every state-changing API request made with the session cookie passes)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,30 @@ from fastapi import Depends, Request
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
+from .community.chat import Chat
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
+from .computer.computer import Computer
 from .errors import ActionError
 from .limits import RateLimit, origin_allowed
 from .play.hub import Hub
+from .settings import Settings
+from .store import Store
 
 __all__ = [
     "COOKIE",
     "AccountsDep",
+    "ChatDep",
     "Client",
+    "ComputerDep",
     "Guards",
     "GuardsDep",
     "HubDep",
     "SeeksDep",
+    "Services",
+    "ServicesDep",
     "SignedIn",
+    "StoreDep",
     "Viewer",
     "csrf_guard",
     "viewer",
@@ -59,43 +68,74 @@ class Guards:
         )
 
 
-def _hub(connection: HTTPConnection) -> Hub:
-    hub: Hub = connection.app.state.hub
-    return hub
+@dataclass(frozen=True)
+class Services:
+    """The application's state: what a running server is made of (``app.state.services``)."""
+
+    settings: Settings
+    guards: Guards
+    store: Store
+    hub: Hub
+    computer: Computer
+    chat: Chat
+    accounts: Accounts
+    seeks: Seeks
 
 
-def _guards(connection: HTTPConnection) -> Guards:
-    guards: Guards = connection.app.state.guards
-    return guards
+def _services(connection: HTTPConnection) -> Services:
+    services: Services = connection.app.state.services
+    return services
 
 
 def _client(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "?"
 
 
-HubDep = Annotated[Hub, Depends(_hub)]
-GuardsDep = Annotated[Guards, Depends(_guards)]
+ServicesDep = Annotated[Services, Depends(_services)]
 Client = Annotated[str, Depends(_client)]
 
 
-def _accounts(connection: HTTPConnection) -> Accounts:
-    accounts: Accounts = connection.app.state.accounts
-    return accounts
+def _hub(services: ServicesDep) -> Hub:
+    return services.hub
 
 
-def _seeks(connection: HTTPConnection) -> Seeks:
-    seeks: Seeks = connection.app.state.seeks
-    return seeks
+def _computer(services: ServicesDep) -> Computer:
+    return services.computer
 
 
+def _chat(services: ServicesDep) -> Chat:
+    return services.chat
+
+
+def _accounts(services: ServicesDep) -> Accounts:
+    return services.accounts
+
+
+def _seeks(services: ServicesDep) -> Seeks:
+    return services.seeks
+
+
+def _guards(services: ServicesDep) -> Guards:
+    return services.guards
+
+
+def _store(services: ServicesDep) -> Store:
+    return services.store
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+ComputerDep = Annotated[Computer, Depends(_computer)]
+ChatDep = Annotated[Chat, Depends(_chat)]
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
 SeeksDep = Annotated[Seeks, Depends(_seeks)]
+GuardsDep = Annotated[Guards, Depends(_guards)]
+StoreDep = Annotated[Store, Depends(_store)]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:
     """The signed-in user of the session cookie, or ``None`` (looked up once a request)."""
     if "user" not in connection.scope.setdefault("state", {}):
-        found = await _accounts(connection).user(connection.cookies.get(COOKIE))
+        found = await _services(connection).accounts.user(connection.cookies.get(COOKIE))
         connection.scope["state"]["user"] = found
     user: User | None = connection.scope["state"]["user"]
     return user
@@ -108,7 +148,9 @@ async def csrf_guard(request: Request) -> None:
     if request.method in SAFE_METHODS:
         return
     if not origin_allowed(
-        request.headers.get("origin"), request.headers.get("host"), _guards(request).origins
+        request.headers.get("origin"),
+        request.headers.get("host"),
+        _services(request).guards.origins,
     ):
         raise ActionError(403, "requests from another site are refused")
     user = await viewer(request)

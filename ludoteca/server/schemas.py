@@ -25,7 +25,7 @@ __all__ = [
     "Message",
     "Mistake",
     "Mode",
-    "Move",
+    "MoveIntent",
     "NewGame",
     "NewPassword",
     "Plain",
@@ -84,7 +84,7 @@ class Hello(BaseModel):
     token: str | None = Field(default=None, max_length=200)
 
 
-class Move(BaseModel):
+class MoveIntent(BaseModel):
     """Play ``move`` (its notation) at ``ply``, the number of moves already played (a move
     chosen on an out-of-date board is refused)."""
 
@@ -124,7 +124,7 @@ class Advice(BaseModel):
     type: Literal["hint", "review"]
 
 
-class MoveAction(Move):
+class MoveAction(MoveIntent):
     token: str | None = Field(default=None, max_length=200)
 
 
@@ -133,12 +133,12 @@ class PlainAction(Plain):
 
 
 #: what changes a game
-Intent = MoveAction | PlainAction | Move | Plain
+Intent = MoveAction | PlainAction | MoveIntent | Plain
 #: the body of ``POST /api/games/ID/actions``: an intent with the seat token
 Action = Annotated[MoveAction | PlainAction, Field(discriminator="type")]
 #: a websocket message
-Message = TypeAdapter[Hello | Move | Plain | Advice | Say](
-    Annotated[Hello | Move | Plain | Advice | Say, Field(discriminator="type")]
+Message = TypeAdapter[Hello | MoveIntent | Plain | Advice | Say](
+    Annotated[Hello | MoveIntent | Plain | Advice | Say, Field(discriminator="type")]
 )
 
 

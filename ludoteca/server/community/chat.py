@@ -8,15 +8,20 @@ as text); each connection may send :data:`LINES_PER_WINDOW` lines in :data:`WIND
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ..cluster.adoption import Cluster
 from ..errors import ActionError
+from ..limits import RateLimit
+from ..play.live import LiveGame, Watcher
+from ..play.views import encode, player
 from ..store import Base, Store, now
 
-__all__ = ["ROOMS", "ChatRow", "clean", "history", "say"]
+__all__ = ["ROOMS", "Chat", "ChatRow", "clean", "history", "say"]
 
 MAX_TEXT = 300
 LINES_PER_WINDOW = 5
@@ -98,3 +103,57 @@ async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]
             )
         ).all()
     return [line(row.id, row.room, row.name, row.text, row.at) for row in reversed(rows)]
+
+
+class Chat:
+    """The chat of the games held in ``games`` (this process's live games): lines said here are
+    stored, sent to the room's watchers and passed on to the other processes (``cluster``)."""
+
+    def __init__(self, store: Store, games: Mapping[str, LiveGame], cluster: Cluster) -> None:
+        self.store = store
+        self.games = games
+        self.cluster = cluster
+        self.limit = RateLimit(LINES_PER_WINDOW, WINDOW)
+
+    async def say(
+        self, live: LiveGame, watcher: Watcher, room: str, text: str, user: tuple[int, str] | None
+    ) -> None:
+        """Say a line in a room of the game: the players' room is the seat holders', the
+        spectators' room everyone else's; sent to the room's watchers only."""
+        seated = bool(watcher.seats)
+        if (room == "players") != seated:
+            raise ActionError(403, "players talk in the players' room, spectators in theirs")
+        if not self.limit.allow(str(id(watcher))):
+            raise ActionError(429, f"at most {LINES_PER_WINDOW} lines in {WINDOW:.0f} seconds")
+        if user is not None:
+            name = user[1]
+        elif seated:
+            name = " and ".join(player(live, c)["label"] for c in sorted(watcher.seats))
+        else:
+            name = "Spectator"
+        message = await say(self.store, live.row.id, room, user[0] if user else None, name, text)
+        self._tell(live, message)
+        self.cluster.said(live.row.id, message)
+
+    async def earlier(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
+        """The earlier lines of the watcher's room."""
+        room = "players" if watcher.seats else "spectators"
+        return {
+            "type": "chat_history",
+            "room": room,
+            "lines": await history(self.store, live.row.id, room),
+        }
+
+    def said_elsewhere(self, game_id: str, message: dict[str, Any]) -> None:
+        """A line said through another process: to this process's watchers of its room."""
+        live = self.games.get(game_id)
+        if live is not None:
+            self._tell(live, message)
+
+    @staticmethod
+    def _tell(live: LiveGame, message: dict[str, Any]) -> None:
+        text = encode(message)
+        players = message.get("room") == "players"
+        for watcher in live.watchers:
+            if bool(watcher.seats) == players:
+                watcher.push(text)

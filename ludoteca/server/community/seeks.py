@@ -25,9 +25,11 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import LudotecaError
-from ...games import resolve
 from ..errors import ActionError
+from ..play.catalogue import rule_set
 from ..play.clock import TimeControl
+from ..play.opening import Opening
+from ..schemas import HUMAN, Mode
 from ..store import Base, Store, now
 from .people import User, UserRow
 from .ratings import RatingRow, category, current
@@ -73,8 +75,8 @@ class SeekSpec:
     max_rating: int | None
 
 
-#: opens a game between two accounts: (spec, white (id, name), black (id, name), game id)
-Opener = Callable[[SeekSpec, tuple[int, str], tuple[int, str], str], Awaitable[None]]
+#: opens a new game (stores it and holds it in memory)
+Opener = Callable[[Opening], Awaitable[object]]
 
 
 def check(
@@ -88,7 +90,7 @@ def check(
 ) -> SeekSpec:
     """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
     try:
-        game_cls, ruleset = resolve(game, rules or None)
+        game_cls, ruleset = rule_set(game, rules or None)
         control = TimeControl.parse(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
@@ -107,11 +109,30 @@ def check(
     )
 
 
-class Seeks:
-    """The seeks in the store."""
+def _between(
+    spec: SeekSpec, white: tuple[int, str], black: tuple[int, str], game_id: str
+) -> Opening:
+    """The online game between two accounts of an accepted seek (``spec``), under ``game_id``."""
+    return Opening(
+        game=spec.game,
+        rules=spec.rules,
+        start=None,
+        mode=Mode.ONLINE,
+        kinds={"white": HUMAN, "black": HUMAN},
+        control=TimeControl.parse(spec.clock) if spec.clock else None,
+        game_id=game_id,
+        names={"white": white[1], "black": black[1]},
+        users={"white": white[0], "black": black[0]},
+        rated=spec.rated,
+    )
 
-    def __init__(self, store: Store) -> None:
+
+class Seeks:
+    """The seeks in the store; an accepted seek's game is opened with ``opener``."""
+
+    def __init__(self, store: Store, opener: Opener) -> None:
         self.store = store
+        self.opener = opener
 
     async def rating(self, user_id: int, game: str, clock: str | None) -> float:
         """A player's current rating for a game and time control (a new player's if none)."""
@@ -210,7 +231,7 @@ class Seeks:
         if not done:
             raise ActionError(404, "no open seek of yours with that id")
 
-    async def accept(self, user: User, seek_id: str, opener: Opener) -> str:
+    async def accept(self, user: User, seek_id: str) -> str:
         """Accept a seek: the new game's id (409 if it was taken or withdrawn first, 403 if
         it is your own or your rating is outside its range)."""
         async with self.store.session() as session:
@@ -253,10 +274,10 @@ class Seeks:
             seek.min_rating,
             seek.max_rating,
         )
-        await opener(spec, white, black, game_id)
+        await self.opener(_between(spec, white, black, game_id))
         return game_id
 
-    async def quick(self, user: User, spec: SeekSpec, opener: Opener) -> dict[str, str]:
+    async def quick(self, user: User, spec: SeekSpec) -> dict[str, str]:
         """Accept the oldest compatible seek on offer (same game, rule set, clock and rated
         or not; your rating in its range; its poster's in yours), or post this one:
         ``{"game": id}`` or ``{"seek": id}``."""
@@ -286,7 +307,7 @@ class Seeks:
             ):
                 continue
             try:
-                return {"game": await self.accept(user, seek.id, opener)}
+                return {"game": await self.accept(user, seek.id)}
             except ActionError:
                 continue  # taken meanwhile, or your rating is outside its range
         return {"seek": await self.post(user, spec)}

@@ -19,7 +19,7 @@ from ...core import RuleSet
 from .. import logs
 from ..errors import ActionError
 from ..play.live import LiveGame
-from ..play.views import colour_name
+from ..play.seats import colour_name
 from ..schemas import Mode, Status
 from . import workers
 from .queue import JobQueue
@@ -33,26 +33,29 @@ HINT_SECONDS = 1.0
 REVIEW_LIMIT = Limit(seconds=0.2)  # per position
 REVIEWS_KEPT = 512  # reviews of finished games kept in memory
 REVIEW_EXPECTED = 5.0  # seconds added to a review's deadline, so that hints go first
+REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
 QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
 class Computer:
     """The computer's moves in ``pool`` (``slots`` processes), or on the Redis ``queue`` for
     ``ludoteca worker`` processes when given; hints, reviews (each position analysed within
-    ``review_limit``) and replays in ``analysis`` (one process)."""
+    ``review_limit``) and replays in ``analysis`` (one process; default: ``pool``), so that
+    what people ask for never queues in front of a computer move.  Metrics go to
+    ``registry``."""
 
     def __init__(
         self,
         pool: Executor,
-        slots: int,
-        analysis: Executor,
-        review_limit: Limit,
-        registry: CollectorRegistry,
+        slots: int = 1,
+        analysis: Executor | None = None,
+        review_limit: Limit = REVIEW_LIMIT,
+        registry: CollectorRegistry | None = None,
         queue: JobQueue | None = None,
     ) -> None:
-        jobs = JobMetrics(registry)
+        jobs = JobMetrics(registry or CollectorRegistry())
         self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs)
-        self.advisers = Scheduler(analysis, 1, "analysis", jobs)
+        self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs)
         self.review_limit = review_limit
         #: the reviews of finished games, newest last (they never change)
         self._reviews: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
@@ -108,6 +111,15 @@ class Computer:
             )
             live.hint = pending
         return await asyncio.shield(pending[1])
+
+    async def replay(self, text: str) -> dict[str, Any]:
+        """Every position of a text record from its start, for stepping through it (worked out
+        in the analysis process: a long record never holds up the server); 400 if the record is
+        malformed or illegal."""
+        answer = await self.advisers.run(REPLAY_EXPECTED, workers.replay_record, text)
+        if "error" in answer:
+            raise ActionError(400, answer["error"])
+        return answer
 
     async def review(self, live: LiveGame) -> list[dict[str, Any]]:
         """The mistakes of a finished game (worked out once)."""

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 
-from ...games import find_game, game_names
+from ..play.catalogue import games
 from .workers import die_with_parent
 
 __all__ = ["missing_tables", "start_building"]
@@ -25,15 +25,14 @@ def missing_tables() -> list[tuple[str, str]]:
     is not built yet."""
     seen: set[str] = set()
     out = []
-    for name in game_names():
-        game = find_game(name)
+    for game in games():
         for definition in game.rule_sets:
             rules = game.rules(definition.name)
             solver = game.solver(rules)
             if solver is None or solver.key in seen or solver.ready():
                 continue
             seen.add(solver.key)
-            out.append((name, str(rules)))
+            out.append((game.name, str(rules)))
     return out
 
 

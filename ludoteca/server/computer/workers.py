@@ -15,9 +15,9 @@ from typing import Any
 from ...ai import Limit, make_agent
 from ...ai.analysis import analyse, review
 from ...core import LudotecaError, State
-from ...games import resolve
 from ...record import loads
 from ...svg import board_view
+from ..play.catalogue import default_positions, from_code
 
 
 def die_with_parent(server: int) -> None:
@@ -33,17 +33,13 @@ def die_with_parent(server: int) -> None:
 def load_compiled() -> None:
     """Load (or, the first time on a machine, compile) the compiled search in this worker
     process: submitted once per worker at start-up, so the first computer move is fast."""
-    from ...games import find_game, game_names
-
-    for name in game_names():
-        game = find_game(name)
-        make_agent("search:depth=1", game.rules(), 0).choose(game.new(seed=0))
+    for state in default_positions():
+        make_agent("search:depth=1", state.rules, 0).choose(state)
 
 
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:
     """The position after ``moves`` from the position code ``start``."""
-    game_cls, ruleset = resolve(game, rules)
-    state = game_cls.from_position_code(start, ruleset)
+    state = from_code(game, rules, start)
     for move in moves:
         state.push(move)
     return state

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core import Color, State
 from ..store import GameRow
+from .seats import COLOURS, seat
 
 __all__ = ["BACKLOG", "LiveGame", "Watcher", "token_hash"]
 
@@ -141,26 +142,20 @@ class LiveGame:
         """The seats a token or a signed-in account holds (both in a hot-seat game, none for a
         forged token)."""
         held = frozenset(
-            name
-            for name, owner in (("white", self.row.white_user), ("black", self.row.black_user))
-            if user is not None and owner == user
+            name for name in COLOURS if user is not None and seat(name).user_of(self.row) == user
         )
         return held | self._token_seats(token)
 
     def _token_seats(self, token: str | None) -> frozenset[str]:
         if not token or len(token) > 200:
             return frozenset()
-        key = token, self.row.white_token, self.row.black_token
+        stored = {name: seat(name).token_of(self.row) for name in COLOURS}
+        key = token, stored["white"], stored["black"]
         known = self.seat_memo.get(key)
         if known is None:
             digest = token_hash(token)
             known = frozenset(
-                name
-                for name, stored in (
-                    ("white", self.row.white_token),
-                    ("black", self.row.black_token),
-                )
-                if stored and hmac.compare_digest(stored, digest)
+                name for name, held in stored.items() if held and hmac.compare_digest(held, digest)
             )
             if len(self.seat_memo) >= 8:
                 self.seat_memo.clear()
@@ -168,12 +163,13 @@ class LiveGame:
         return known
 
     def kind(self, colour: Color) -> str:
-        return self.row.white if colour is Color.WHITE else self.row.black
+        """Who plays ``colour``: "human" or the computer player's spec."""
+        return seat(colour).kind_of(self.row)
 
     def time_left(self, colour: Color, now: int) -> int:
         """Milliseconds left on ``colour``'s clock at ``now`` (its clock runs on its turn)."""
         row = self.row
-        left = (row.white_ms if colour is Color.WHITE else row.black_ms) or 0
+        left = seat(colour).ms_of(row) or 0
         if row.status == "live" and colour is self.state.turn and row.clock_started:
             left -= now - row.clock_started
         return left

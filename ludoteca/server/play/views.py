@@ -14,7 +14,6 @@ absolute, so applying an update twice, or to a newer view, changes nothing.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import hmac
 from typing import TYPE_CHECKING, Any
@@ -23,11 +22,12 @@ import orjson
 
 from ...ai.agents import parse_spec
 from ...ai.levels import levels
-from ...core import Color, State
-from ...games import resolve
-from ...svg import board_view
+from ...core import State, Termination
+from ...record import dumps, from_state
 from ..schemas import HUMAN, Mode, Status
+from .catalogue import static_part
 from .clock import now_ms
+from .seats import COLOURS, SWAP, colour_name, seat
 
 if TYPE_CHECKING:
     from .live import LiveGame, Watcher
@@ -38,41 +38,20 @@ __all__ = [
     "encode",
     "full_view",
     "legal_entries",
+    "record_text",
     "rematch_token",
     "seat_part",
     "shared_view",
 ]
 
-COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
 #: per rule set, the page's entry of each move that removes nothing (notation and gesture depend
 #: on the move's code alone; bounded by the number of codes of the rule set's moves)
 _ENTRIES: dict[str, dict[int, str]] = {}
-SWAP = {"white": "black", "black": "white"}
 
 
 def encode(message: dict[str, Any]) -> str:
     """A message as JSON text."""
     return orjson.dumps(message).decode()
-
-
-def colour_name(colour: Color) -> str:
-    return "white" if colour is Color.WHITE else "black"
-
-
-@functools.lru_cache(maxsize=256)
-def static_part(game: str, rules: str) -> dict[str, Any]:
-    """The fields that never change for a rule set (the board's geometry, titles, texts)."""
-    game_cls, ruleset = resolve(game, rules)
-    state = game_cls.new(ruleset, seed=0)
-    return {
-        "type": "state",
-        "game": game,
-        "title": game_cls.title_of(ruleset),
-        "summary": game_cls.summary,
-        "rules": rules,
-        "texts": game_cls.status_texts(ruleset),
-        "board": board_view(state),
-    }
 
 
 def shared_view(live: LiveGame) -> dict[str, Any]:
@@ -271,12 +250,12 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str,
 
 def player(live: LiveGame, name: str) -> dict[str, Any]:
     """How a seat is shown: a person (display name) or the computer (level and rating)."""
-    row = live.row
-    kind = row.white if name == "white" else row.black
-    account = (row.white_user if name == "white" else row.black_user) is not None
-    seated = account or (row.white_token if name == "white" else row.black_token) is not None
+    row, place = live.row, seat(name)
+    kind = place.kind_of(row)
+    account = place.user_of(row) is not None
+    seated = place.taken(row)
     if kind == HUMAN:
-        chosen = row.white_name if name == "white" else row.black_name
+        chosen = place.display_of(row)
         return {
             "kind": "human",
             "label": chosen or ("Player" if seated else "(free seat)"),
@@ -324,3 +303,20 @@ def _legal_entry(state: State, code: int) -> str:
         ]
         parts.append("r" + ",".join(map(str, removed)))
     return " ".join(parts)
+
+
+def record_text(live: LiveGame) -> str:
+    """The game's text record (the players as the page names them)."""
+    row = live.row
+    names = {name: player(live, name)["label"] for name in COLOURS}
+    termination = Termination.from_label(row.termination) if row.termination else None
+    return dumps(
+        from_state(
+            live.state,
+            white=names["white"],
+            black=names["black"],
+            result=row.result if row.status == Status.OVER else None,
+            termination=termination,
+            extra={"Site": f"Ludoteca game {row.id}"},
+        )
+    )

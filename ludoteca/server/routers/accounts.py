@@ -42,7 +42,7 @@ async def sign_up(
 ) -> dict[str, Any]:
     """Make an account and sign in; the guest seats listed in ``claims`` become its own."""
     user, token = await accounts.sign_up(body.name, body.password)
-    claimed = await hub.claim((user.id, user.name), [(c.game, c.token) for c in body.claims])
+    claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 
 
@@ -57,7 +57,7 @@ async def sign_in(
 ) -> dict[str, Any]:
     """Sign in (failed attempts are throttled per address and per username)."""
     user, token = await accounts.sign_in(body.name, body.password, client)
-    claimed = await hub.claim((user.id, user.name), [(c.game, c.token) for c in body.claims])
+    claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 
 

@@ -3,7 +3,6 @@ hints, reviews, pictures and records."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Query
@@ -11,11 +10,11 @@ from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
 from ...core import LudotecaError
-from ...games import resolve
-from ..computer.workers import replay_record
-from ..deps import Client, GuardsDep, HubDep, Viewer, csrf_guard
+from ..deps import Client, ComputerDep, GuardsDep, HubDep, StoreDep, Viewer, csrf_guard
 from ..errors import ActionError
-from ..play.hub import Hub
+from ..play import catalogue as games
+from ..play import lobby as listing
+from ..play import views
 from ..schemas import (
     Action,
     GameView,
@@ -27,14 +26,13 @@ from ..schemas import (
     Seat,
 )
 
-REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/catalogue")
-async def catalogue(hub: HubDep) -> list[dict[str, Any]]:
+async def catalogue() -> list[dict[str, Any]]:
     """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
-    return hub.catalogue()
+    return games.catalogue()
 
 
 @router.get("/levels")
@@ -43,36 +41,16 @@ async def game_levels(
 ) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
     try:
-        _, ruleset = resolve(game, rules or None)
+        _, ruleset = games.rule_set(game, rules or None)
     except LudotecaError as error:
         raise ActionError(400, str(error)) from None
-    return Hub.levels(ruleset)
+    return games.level_views(ruleset)
 
 
 @router.get("/lobby")
-async def lobby(hub: HubDep) -> dict[str, Any]:
+async def lobby(store: StoreDep) -> dict[str, Any]:
     """Online games waiting for a second player, and games in play to watch."""
-
-    def brief(row: Any) -> dict[str, Any]:
-        return {
-            "id": row.id,
-            "game": row.game,
-            "rules": row.rules,
-            "mode": row.mode,
-            "ply": row.ply,
-            "white": row.white,
-            "black": row.black,
-            "free": "white" if row.white_token is None else "black",
-            "white_name": row.white_name,
-            "black_name": row.black_name,
-            "clock": row.clock,
-            "updated": row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
-        }
-
-    return {
-        "open": [brief(r) for r in await hub.store.listing("waiting")],
-        "live": [brief(r) for r in await hub.store.listing("live", started=True)],
-    }
+    return await listing.lobby(store)
 
 
 @router.post("/games", status_code=201)
@@ -85,19 +63,8 @@ async def create(
             429,
             f"at most {guards.games_per_minute} new games a minute from one address; wait a moment",
         )
-    game_id, tokens = await hub.create(
-        body.game,
-        body.rules,
-        body.opponent,
-        body.colour,
-        body.level,
-        body.position,
-        body.clock,
-        client,
-        body.name,
-        (user.id, user.name) if user else None,
-        body.rated,
-    )
+    me = (user.id, user.name) if user else None
+    game_id, tokens = await hub.create(body, client, me)
     return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
 
 
@@ -135,15 +102,18 @@ async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> dict[str
 
 
 @router.post("/games/{game_id}/hint", response_model=HintView)
-async def hint(hub: HubDep, user: Viewer, game_id: str, body: Seat) -> dict[str, Any]:
+async def hint(
+    hub: HubDep, computer: ComputerDep, user: Viewer, game_id: str, body: Seat
+) -> dict[str, Any]:
     """The computer's best move for you, its evaluation and the line it expects."""
-    return await hub.hint(game_id, body.token, user.id if user else None)
+    live = await hub.get(game_id)
+    return await computer.hint(live, live.seats(body.token, user.id if user else None))
 
 
 @router.post("/games/{game_id}/review", response_model=list[Mistake])
-async def review(hub: HubDep, game_id: str) -> list[dict[str, Any]]:
+async def review(hub: HubDep, computer: ComputerDep, game_id: str) -> list[dict[str, Any]]:
     """The mistakes of a finished game: move index, move, better move, loss (0..1)."""
-    return await hub.review(game_id)
+    return await computer.review(await hub.get(game_id))
 
 
 @router.get("/games/{game_id}/picture.svg")
@@ -156,17 +126,14 @@ async def picture(hub: HubDep, game_id: str, flipped: bool = False) -> Response:
 @router.get("/games/{game_id}/record")
 async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
     """The game's text record, as a download."""
-    text = await hub.record(game_id)
+    text = views.record_text(await hub.get(game_id))
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'}
     )
 
 
 @router.post("/records/replay")
-async def replay(hub: HubDep, body: RecordText) -> dict[str, Any]:
+async def replay(computer: ComputerDep, body: RecordText) -> dict[str, Any]:
     """Replay a text record: every position from the start, for stepping through it (in a
     worker process: a long record never holds up the server)."""
-    answer = await hub.computer.advisers.run(REPLAY_EXPECTED, replay_record, body.text)
-    if "error" in answer:
-        raise ActionError(400, answer["error"])
-    return answer
+    return await computer.replay(body.text)

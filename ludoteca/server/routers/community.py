@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from ..community import history, seeks
 from ..community.ratings import CATEGORIES
-from ..deps import HubDep, SeeksDep, SignedIn, csrf_guard
+from ..deps import SeeksDep, SignedIn, StoreDep, csrf_guard
 from ..errors import ActionError
 from ..schemas import SeekBody
 
@@ -17,14 +17,14 @@ router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/players/{name}")
-async def player(hub: HubDep, name: str) -> dict[str, Any]:
+async def player(store: StoreDep, name: str) -> dict[str, Any]:
     """A player's profile: ratings, rating history, counts and recent games."""
-    return await history.profile(hub.store, name)
+    return await history.profile(store, name)
 
 
 @router.get("/finished")
 async def finished(
-    hub: HubDep,
+    store: StoreDep,
     player: str | None = Query(default=None, max_length=40),
     game: str | None = Query(default=None, max_length=32),
     rules: str | None = Query(default=None, max_length=200),
@@ -34,25 +34,25 @@ async def finished(
     page: int = Query(default=0, ge=0, le=10_000),
 ) -> dict[str, Any]:
     """Finished games, newest first, filtered (player, game, rule set, result, dates)."""
-    return await history.finished(hub.store, player, game, rules, result, since, until, page)
+    return await history.finished(store, player, game, rules, result, since, until, page)
 
 
 @router.get("/leaderboard")
 async def leaderboard(
-    hub: HubDep,
+    store: StoreDep,
     game: str = Query(max_length=32),
     category: str = Query(default="blitz", max_length=16),
 ) -> list[dict[str, Any]]:
     """The best established ratings of a game and time-control category."""
     if category not in CATEGORIES:
         raise ActionError(400, f"category is one of {', '.join(CATEGORIES)}")
-    return await history.leaderboard(hub.store, game, category)
+    return await history.leaderboard(store, game, category)
 
 
 @router.get("/games/{game_id}/ratings")
-async def game_ratings(hub: HubDep, game_id: str) -> dict[str, Any]:
+async def game_ratings(store: StoreDep, game_id: str) -> dict[str, Any]:
     """The players' ratings for the game's category, and a finished rated game's changes."""
-    return await history.game_ratings(hub.store, game_id[:32])
+    return await history.game_ratings(store, game_id[:32])
 
 
 @router.get("/seeks")
@@ -86,16 +86,14 @@ async def cancel_seek(found: SeeksDep, user: SignedIn, seek_id: str) -> dict[str
 
 
 @router.post("/seeks/{seek_id}/accept", status_code=201)
-async def accept_seek(found: SeeksDep, hub: HubDep, user: SignedIn, seek_id: str) -> dict[str, str]:
+async def accept_seek(found: SeeksDep, user: SignedIn, seek_id: str) -> dict[str, str]:
     """Accept a seek: the new game (your seat is your account's)."""
-    game_id = await found.accept(user, seek_id[:16], hub.open_between)
+    game_id = await found.accept(user, seek_id[:16])
     return {"game": game_id, "url": f"/game/{game_id}"}
 
 
 @router.post("/seeks/quick")
-async def quick_pairing(
-    found: SeeksDep, hub: HubDep, user: SignedIn, body: SeekBody
-) -> dict[str, str]:
+async def quick_pairing(found: SeeksDep, user: SignedIn, body: SeekBody) -> dict[str, str]:
     """Play the first compatible seek on offer, or offer this one: ``{"game"}`` or
     ``{"seek"}``."""
-    return await found.quick(user, _spec(body), hub.open_between)
+    return await found.quick(user, _spec(body))

@@ -32,8 +32,8 @@ async def readyz(hub: HubDep) -> Response:
     """The process can serve games: its database (and Redis, when it has one) answers (503
     otherwise, with the reason)."""
     checks = [("database", hub.store.ping)]
-    if hub.fanout is not None:
-        checks.append(("redis", hub.fanout.ping))
+    if hub.cluster.fanout is not None:
+        checks.append(("redis", hub.cluster.ping))
     for name, check in checks:
         try:
             await check()

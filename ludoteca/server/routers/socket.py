@@ -10,21 +10,29 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from ..community.chat import Chat
 from ..community.people import User
-from ..deps import Client, Guards, GuardsDep, HubDep, viewer
+from ..computer.computer import Computer
+from ..deps import ChatDep, Client, ComputerDep, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
 from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
 from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
-from ..schemas import Advice, Hello, Message, Move, Plain, Say, describe
+from ..schemas import Advice, Hello, Message, MoveIntent, Plain, Say, describe
 
 router = APIRouter()
 
 
 @router.websocket("/ws/games/{game_id}")
 async def socket(
-    websocket: WebSocket, game_id: str, hub: HubDep, guards: GuardsDep, address: Client
+    websocket: WebSocket,
+    game_id: str,
+    hub: HubDep,
+    computer: ComputerDep,
+    chat: ChatDep,
+    guards: GuardsDep,
+    address: Client,
 ) -> None:
     """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
     intents as for ``/actions``.  The server sends ``state``, then an ``update`` after every
@@ -40,7 +48,7 @@ async def socket(
         return
     sockets[address] = sockets.get(address, 0) + 1
     try:
-        await _serve(websocket, game_id, hub, guards, await viewer(websocket))
+        await _serve(websocket, game_id, hub, computer, chat, guards, await viewer(websocket))
     finally:
         sockets[address] -= 1
         if not sockets[address]:
@@ -48,7 +56,13 @@ async def socket(
 
 
 async def _serve(
-    websocket: WebSocket, game_id: str, hub: Hub, guards: Guards, user: User | None
+    websocket: WebSocket,
+    game_id: str,
+    hub: Hub,
+    computer: Computer,
+    chat: Chat,
+    guards: Guards,
+    user: User | None,
 ) -> None:
     """Serve one connection; a signed-in ``user`` (session cookie) also holds the account's
     seats."""
@@ -71,9 +85,9 @@ async def _serve(
         """Send a hint or a game review when it is ready (the socket keeps serving)."""
         try:
             if kind == "hint":
-                tell({"type": "hint", **await hub.hint(game_id, seat, me)})
+                tell({"type": "hint", **await computer.hint(live, live.seats(seat, me))})
             else:
-                tell({"type": "review", "mistakes": await hub.review(game_id)})
+                tell({"type": "review", "mistakes": await computer.review(live)})
         except ActionError as error:
             tell({"type": "error", "message": error.message})
 
@@ -91,11 +105,11 @@ async def _serve(
                 if isinstance(intent, Hello):
                     token = intent.token
                     hub.watch(live, watcher, token, me)
-                    earlier = await hub.chat_history(live, watcher)
+                    earlier = await chat.earlier(live, watcher)
                     if earlier["lines"]:  # the room's earlier lines, if any
                         tell(earlier)
                 elif isinstance(intent, Say):
-                    await hub.say(
+                    await chat.say(
                         live,
                         watcher,
                         intent.room,
@@ -119,10 +133,9 @@ async def _serve(
             task.cancel()
         if watcher in live.watchers:
             hub.unwatch(live, watcher)
-            hub.broadcast(live)
 
 
-def _read_intent(text: str | None) -> Hello | Move | Plain | Advice | Say:
+def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
     """A websocket message, checked: size and nesting before it is parsed, then its shape."""
     if text is None:
         raise ActionError(400, "messages are JSON text, not binary")

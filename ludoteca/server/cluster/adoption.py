@@ -1,0 +1,120 @@
+"""This process among the others sharing the database: which games' duties it holds (leases),
+the news it sends (a committed change, a chat line) and reads (a game changed elsewhere is read
+back), and adopting the games whose process died.  Without Redis the process is alone: it holds
+every game and tells no one."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from ..play.catalogue import replay
+from ..play.live import LiveGame, Watcher
+from ..store import GameRow, Store
+from .fanout import Fanout
+
+__all__ = ["Cluster"]
+
+log = logging.getLogger("ludoteca.server")
+
+
+class Host(Protocol):
+    """What the cluster uses of the hub of live games."""
+
+    store: Store
+    games: dict[str, LiveGame]
+
+    async def get(self, game_id: str) -> LiveGame: ...
+
+    def evict(self, live: LiveGame) -> bool: ...
+
+    def after_change(self, live: LiveGame) -> None: ...
+
+    def broadcast(
+        self, live: LiveGame, skip: Watcher | None = None, publish: bool = False
+    ) -> None: ...
+
+    def background(self, work: Awaitable[None]) -> None: ...
+
+
+class Cluster:
+    """The leases and news of the process whose live games ``host`` holds (through ``fanout``;
+    alone without)."""
+
+    def __init__(self, fanout: Fanout | None, host: Host) -> None:
+        self.fanout = fanout
+        self.host = host
+        self._background = host.background
+
+    async def start(self, said: Callable[[str, dict[str, Any]], None]) -> None:
+        """Listen to the other processes (games they changed; ``said`` for their chat lines)."""
+        if self.fanout is not None:
+            await self.fanout.start(self.news, said)
+
+    async def news(self, game_id: str) -> None:
+        """Another process changed a game: read it back, if held here, and tell the watchers; a
+        game held here only from before (no watchers, no duty of this process's) leaves memory
+        instead, to be read when next asked."""
+        host = self.host
+        live = host.games.get(game_id)
+        if live is None or (not self.holds(game_id) and host.evict(live)):
+            return
+        async with live.lock:
+            found = await host.store.game(game_id)
+            if found is None:
+                return
+            row, moves = found
+            for column in GameRow.__table__.columns:
+                setattr(live.row, column.key, getattr(row, column.key))
+            if [str(live.state.move_of(code)) for code in live.state.move_stack] != moves:
+                live.state = replay(row, moves)
+            live.version += 1
+        host.after_change(live)
+        host.broadcast(live)
+
+    def holds(self, game_id: str) -> bool:
+        """Whether this process does the game's duties (its clock, the computer's turn)."""
+        return self.fanout is None or game_id in self.fanout.held
+
+    async def lease(self, game_id: str) -> bool:
+        """Take the game's lease if no live process holds it; whether this process holds it."""
+        return self.fanout is None or await self.fanout.acquire(game_id)
+
+    def release(self, game_id: str) -> None:
+        """Give the game's duties up (it ended, or left memory), if held."""
+        if self.fanout is not None and game_id in self.fanout.held:
+            self._background(self.fanout.release(game_id))
+
+    def changed(self, game_id: str) -> None:
+        """Tell the others a game changed (after the change is committed)."""
+        if self.fanout is not None:
+            self._background(self.fanout.changed(game_id))
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        """Pass a chat line on to the others' watchers."""
+        if self.fanout is not None:
+            self._background(self.fanout.said(game_id, message))
+
+    async def ping(self) -> None:
+        """Raise unless Redis answers (nothing to check when alone)."""
+        if self.fanout is not None:
+            await self.fanout.ping()
+
+    async def adopt(self, every: float = 2.0) -> None:
+        """Every ``every`` seconds (with Redis): take the lease of every live game that needs a
+        process (a clock, the computer to move) and has none, and do its duties (loaded, or
+        read back); so a dead process's games carry on."""
+        host = self.host
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for game_id in await host.store.attended():
+                    if not self.holds(game_id) and await self.lease(game_id):
+                        if game_id in host.games:
+                            await self.news(game_id)
+                        else:
+                            await host.get(game_id)  # loading it does its duties
+            except Exception as error:  # the database or Redis is away: try again
+                log.warning("adopting games failed (%s); trying again", error)

@@ -1,0 +1,156 @@
+"""The games the server offers, and its one way to the engine's registry.
+
+:func:`catalogue` describes every game for the lobby (rule sets, settings, computer levels with
+their ratings, the starting picture).  Every other part of the server finds a game, a rule set
+or a starting position through the functions here (:func:`rule_set`, :func:`start_of`,
+:func:`new_state`, :func:`from_code`, :func:`games`), so the registry is called from one place.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+from ...ai.levels import Level, levels
+from ...core import LudotecaError, RuleSet, State
+from ...games import find_game, game_names, resolve
+from ...games.legacy import GameFamily
+from ...svg import board_view
+from .. import logs
+from ..errors import ActionError
+from ..store import GameRow
+
+__all__ = [
+    "catalogue",
+    "default_positions",
+    "from_code",
+    "games",
+    "level_views",
+    "new_state",
+    "replay",
+    "rule_set",
+    "start_of",
+    "static_part",
+]
+
+log = logging.getLogger("ludoteca.server")
+
+
+def games() -> list[GameFamily]:
+    """Every registered game, in registration order."""
+    return [find_game(name) for name in game_names()]
+
+
+def default_positions() -> list[State]:
+    """The usual start of every game's default rule set (the first random setup)."""
+    return [game.new(seed=0) for game in games()]
+
+
+def rule_set(game: str, rules: str | None = None) -> tuple[GameFamily, RuleSet]:
+    """The game and rule set ``game`` (a name, alias or rule-set name) and ``rules`` (a spec,
+    ``name:setting,...``) denote; :class:`~ludoteca.core.LudotecaError` if none."""
+    return resolve(game, rules)
+
+
+def new_state(game: str, rules: str, seed: int | None = None, setup: str | None = None) -> State:
+    """The usual start of a rule set (a random setup from ``seed``, or ``setup``)."""
+    game_cls, ruleset = resolve(game, rules)
+    if setup is not None:
+        return game_cls.new(ruleset, setup=setup)
+    return game_cls.new(ruleset, seed=seed)
+
+
+def from_code(game: str, rules: str, code: str) -> State:
+    """The position a position code gives; :class:`~ludoteca.core.LudotecaError` if malformed."""
+    game_cls, ruleset = resolve(game, rules)
+    return game_cls.from_position_code(code, ruleset)
+
+
+def replay(row: GameRow, moves: list[str]) -> State:
+    """The position after a stored game's moves; 500 if the engine no longer accepts them."""
+    try:
+        state = start_of(row)
+        for move in moves:
+            state.push(move)
+    except LudotecaError as error:
+        log.error("game %s cannot be replayed: %s", row.id, error, extra=logs.game(row.id))
+        raise ActionError(500, f"game {row.id!r} cannot be replayed: {error}") from None
+    return state
+
+
+def start_of(row: GameRow) -> State:
+    """A stored game's starting position (its position code, or the usual start with its
+    setup)."""
+    if row.position:
+        return from_code(row.game, row.rules, row.position)
+    game_cls, ruleset = resolve(row.game, row.rules)
+    return game_cls.new(ruleset, setup=row.setup)
+
+
+@functools.lru_cache(maxsize=256)
+def static_part(game: str, rules: str) -> dict[str, Any]:
+    """The fields of a game's view that never change for a rule set (the board's geometry,
+    titles, texts)."""
+    game_cls, ruleset = resolve(game, rules)
+    return {
+        "type": "state",
+        "game": game,
+        "title": game_cls.title_of(ruleset),
+        "summary": game_cls.summary,
+        "rules": rules,
+        "texts": game_cls.status_texts(ruleset),
+        "board": board_view(game_cls.new(ruleset, seed=0)),
+    }
+
+
+def level_views(rules: RuleSet) -> list[dict[str, Any]]:
+    """The computer levels the server plays for a rule set, with their ratings."""
+    return [_level_view(level) for level in levels(rules)]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Each game with its summary and rule sets; each rule set with its settings, computer
+    levels (with ratings) and starting picture."""
+    out = []
+    for game in games():
+        rule_sets = []
+        for definition in game.rule_sets:
+            rules = game.rules(definition.name)
+            state = game.new(rules, seed=0)
+            rule_sets.append(
+                {
+                    "name": definition.name,
+                    "title": game.title_of(rules),
+                    "description": definition.description,
+                    "settings": {
+                        k: v
+                        for k, v in definition.defaults.items()
+                        if not game.options or k in game.options
+                    },
+                    "options": {
+                        k: game.options.get(k, k.replace("_", " ")) for k in definition.defaults
+                    },
+                    "levels": level_views(rules),
+                    "board": board_view(state),
+                    "pieces": state.pieces(),
+                }
+            )
+        out.append(
+            {
+                "name": game.name,
+                "title": game.title,
+                "summary": game.summary,
+                "rule_sets": rule_sets,
+            }
+        )
+    return out
+
+
+def _level_view(level: Level) -> dict[str, Any]:
+    return {
+        "number": level.number,
+        "description": level.description,
+        "rating": None if level.rating is None else round(level.rating[0]),
+        "error": None if level.rating is None else round(level.rating[1]),
+    }

@@ -1,0 +1,39 @@
+"""What the lobby lists: the online games waiting for a second player, and the games in play to
+watch (those with a move)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from ..schemas import Status
+from ..store import GameRow, Store
+from .seats import seat
+
+__all__ = ["lobby"]
+
+
+async def lobby(store: Store) -> dict[str, Any]:
+    """``{"open": [...], "live": [...]}``, the most recently active first."""
+    return {
+        "open": [_brief(row) for row in await store.listing(Status.WAITING)],
+        "live": [_brief(row) for row in await store.listing(Status.LIVE, started=True)],
+    }
+
+
+def _brief(row: GameRow) -> dict[str, Any]:
+    white, black = seat("white"), seat("black")
+    return {
+        "id": row.id,
+        "game": row.game,
+        "rules": row.rules,
+        "mode": row.mode,
+        "ply": row.ply,
+        "white": white.kind_of(row),
+        "black": black.kind_of(row),
+        "free": "white" if white.token_of(row) is None else "black",
+        "white_name": white.display_of(row),
+        "black_name": black.display_of(row),
+        "clock": row.clock,
+        "updated": row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
+    }

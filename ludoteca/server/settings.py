@@ -1,0 +1,60 @@
+"""The server's settings, in one object: read from ``LUDOTECA_*`` environment variables (e.g.
+``LUDOTECA_DB``, ``LUDOTECA_WORKERS=4``, ``LUDOTECA_ORIGINS='["https://a.example"]'``), with
+what is given explicitly (``ludoteca serve`` flags, or keyword arguments) taking precedence.
+
+>>> Settings(db="sqlite+aiosqlite:///games.db", workers=1).workers
+1
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ..ai.agents import Limit
+from .limits import GAMES_PER_MINUTE
+
+__all__ = ["Settings"]
+
+
+class Settings(BaseSettings):
+    """How one server process runs: where it listens, stores and thinks, and what it allows."""
+
+    model_config = SettingsConfigDict(env_prefix="LUDOTECA_", frozen=True, extra="forbid")
+
+    #: the address and port to listen on
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    #: the SQLAlchemy URL of the database (None: SQLite in the user's data directory)
+    db: str | None = None
+    #: processes thinking out the computer's moves (ignored with ``queue``)
+    workers: int = Field(default=2, ge=1)
+    #: the bound on the analysis of each position when a finished game is reviewed
+    review_limit: Limit = Limit(seconds=0.2)
+    #: serve the OpenAPI pages at /api/docs
+    api_docs: bool = False
+    #: web origins, besides the server's own, whose pages may open game websockets ("*": any)
+    origins: tuple[str, ...] = ()
+    #: new games one client address may create a minute
+    games_per_minute: int = Field(default=GAMES_PER_MINUTE, ge=1)
+    #: Redis: this process is one of several sharing the database (see ``cluster/``)
+    redis: str | None = None
+    #: with ``redis``: the computer's moves go on its queue for ``ludoteca worker`` processes
+    queue: bool = False
+    #: start the worker processes at once and load the compiled search in each (a few seconds
+    #: of processor each), so that the first computer move is quick
+    warm: bool = True
+    #: open the lobby in a web browser once the server runs (``serve`` only)
+    open_browser: bool = False
+    #: build the missing solved tables in the background at low priority (``serve`` only)
+    tables: bool = False
+    #: log lines for people ("text") or one JSON object a line ("json")
+    log_format: Literal["text", "json"] = "text"
+
+    @model_validator(mode="after")
+    def _queue_needs_redis(self) -> Self:
+        if self.queue and not self.redis:
+            raise ValueError("the job queue needs Redis (queue needs redis)")
+        return self
