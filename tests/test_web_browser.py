@@ -27,10 +27,10 @@ FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from ludoteca.server import create_app
+    from ludoteca.server import Settings, create_app
 
     db = tmp_path_factory.mktemp("web") / "games.db"
-    with serving(create_app(f"sqlite+aiosqlite:///{db}", workers=1)) as port:
+    with serving(create_app(Settings(db=f"sqlite+aiosqlite:///{db}", workers=1))) as port:
         address = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(address + "/healthz", timeout=120) as answer:  # started
             assert answer.status == 200
