@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
@@ -14,6 +15,8 @@ from ludoteca.ai import Limit
 from ludoteca.server import Settings, create_app
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
+
+from .support.clocks import ServerClock
 
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
 
@@ -47,7 +50,7 @@ def wait_for(client: TestClient, game_id: str, test: Any, seconds: float = 60) -
         state = view(client, game_id)
         if test(state):
             return state
-        time.sleep(0.1)
+        time.sleep(0.1)  # polling: a test without a websocket is told of no change
     raise AssertionError(f"timed out; last state: {state}")
 
 
@@ -241,7 +244,7 @@ def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
         assert game_id in hub.games
     deadline = time.monotonic() + 5
     while game_id in hub.games and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # polling: letting a game go is announced to no one
     assert game_id not in hub.games
     state = act(client, game_id, tokens["white"], type="move", move="d4xb2", ply=1).json()
     assert state["moves"] == ["b2-c3", "d4xb2"]
@@ -453,7 +456,9 @@ def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     assert asyncio.run(read()) == (None, ["d6"])
 
 
-def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) -> None:
+def test_clocks_charge_the_mover_add_the_increment_and_flag(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert client.post("/api/games", json={"game": "morris", "clock": "5+0"}).status_code == 400
     assert (
         client.post(
@@ -461,22 +466,23 @@ def test_clocks_charge_the_mover_add_the_increment_and_flag(client: TestClient) 
         ).status_code
         == 400
     )
-    started = time.monotonic()
+    server_clock = ServerClock(monkeypatch)
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+2")
     token = tokens["white"]
     clock = view(client, game_id)["clock"]
     # the clocks start with the first move: nobody is charged before it
     assert clock["control"] == "1+2" and clock["running"] is None
     assert clock["white"] == clock["black"] == 60_000
-    time.sleep(0.3)
+    server_clock.ahead = 5_000  # White thinks 5 s over the first move
+    started = time.monotonic()
     clock = act(client, game_id, token, type="move", move="d6", ply=0).json()["clock"]
     assert clock["white"] == 60_000 and clock["running"] == "black"
-    time.sleep(0.3)
+    server_clock.ahead += 7_000  # Black thinks 7 s
     clock = act(client, game_id, token, type="move", move="f4", ply=1).json()["clock"]
-    most = (time.monotonic() - started) * 1000 + 10  # Black's thinking time at most
-    # charged Black's thinking time (between 0.3 s and the whole exchange), then added 2 s
-    assert 62_000 - most <= clock["black"] <= 62_000 - 300
-    assert clock["running"] == "white" and clock["white"] <= 60_000
+    real = (time.monotonic() - started) * 1000 + 1  # the real time between the two moves
+    # charged Black's 7 s (and the real time that passed), then added 2 s
+    assert 55_000 - real <= clock["black"] <= 55_000
+    assert clock["running"] == "white" and clock["white"] <= 60_000  # White's clock runs
     # a game of 3 seconds a side: Black lets the clock run out and loses on time
     game_id, tokens = new(client, game="felli", opponent="hotseat", clock="0.05+0")
     act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
@@ -558,7 +564,7 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
             for _ in range(200):
                 if view(client, game_id)["ply"] == 2:
                     break
-                time.sleep(0.05)
+                time.sleep(0.05)  # polling: a test without a websocket is told of no move
         waiting, _ = new(client, game="felli", opponent="online")
         kept, _ = new(client, game="felli", opponent="online")
         with sqlite3.connect(tmp_path / "games.db") as db:

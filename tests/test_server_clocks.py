@@ -10,29 +10,22 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ludoteca.server import Settings, create_app
-from ludoteca.server.play.clock import now_ms
 
-from .support.clocks import replace_everywhere
+from .support.clocks import ServerClock
 from .test_server_api import act, new, url, view
 
 
-class Ahead:
-    """How far the server's clock runs ahead of the real one (milliseconds)."""
-
-    ms = 0
-
-
 @pytest.fixture
-def ahead(monkeypatch: pytest.MonkeyPatch) -> Ahead:
-    offset = Ahead()
-    replace_everywhere(monkeypatch, now_ms, lambda: now_ms() + offset.ms)
-    return offset
+def server_clock(monkeypatch: pytest.MonkeyPatch) -> ServerClock:
+    return ServerClock(monkeypatch)
 
 
-def test_a_move_after_the_flag_fell_loses_on_time(client: TestClient, ahead: Ahead) -> None:
+def test_a_move_after_the_flag_fell_loses_on_time(
+    client: TestClient, server_clock: ServerClock
+) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+0")
     act(client, game_id, tokens["white"], type="move", move="d6", ply=0)  # Black's clock runs
-    ahead.ms = 61_000  # Black's minute is over (the flag timer has not fired yet)
+    server_clock.ahead = 61_000  # Black's minute is over (the flag timer has not fired yet)
     act(client, game_id, tokens["black"], type="move", move="f4", ply=1)
     state = view(client, game_id)
     assert state["moves"] == ["d6"]  # not played
@@ -41,26 +34,28 @@ def test_a_move_after_the_flag_fell_loses_on_time(client: TestClient, ahead: Ahe
     assert state["clock"]["black"] == 0
 
 
-def test_a_move_in_time_is_played(client: TestClient, ahead: Ahead) -> None:
+def test_a_move_in_time_is_played(client: TestClient, server_clock: ServerClock) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+0")
     act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
-    ahead.ms = 59_000
+    server_clock.ahead = 59_000
     state = act(client, game_id, tokens["black"], type="move", move="f4", ply=1).json()
     assert state["moves"] == ["d6", "f4"] and state["status"] == "live"
     assert 0 < state["clock"]["black"] <= 1_000
 
 
-def test_downtime_counts_against_the_side_to_move(tmp_path: Path, ahead: Ahead) -> None:
+def test_downtime_counts_against_the_side_to_move(
+    tmp_path: Path, server_clock: ServerClock
+) -> None:
     with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+0")
         act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
         before = view(client, game_id)["clock"]
     assert before["running"] == "black" and before["black"] > 59_000
-    ahead.ms = 40_000  # the server is down for 40 s
+    server_clock.ahead = 40_000  # the server is down for 40 s
     with TestClient(create_app(Settings(db=url(tmp_path), workers=1, warm=False))) as client:
         clock = view(client, game_id)["clock"]
         assert clock["running"] == "black" and clock["white"] == 60_000
         assert 15_000 < clock["black"] <= 20_000  # the 40 s were Black's
-        ahead.ms = 40_000 + 61_000  # and the flag falls at the usual time
+        server_clock.ahead = 40_000 + 61_000  # and the flag falls at the usual time
         act(client, game_id, tokens["black"], type="move", move="f4", ply=1)
         assert view(client, game_id)["outcome"]["result"] == "1-0"

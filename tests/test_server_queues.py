@@ -29,12 +29,12 @@ def test_a_stuck_reader_delays_no_one_and_catches_up_with_the_whole_view() -> No
         for i in range(BACKLOG + 50):  # what broadcasts do: push, never wait
             fast.push(f"u{i}")
             slow.push(f"u{i}")
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # a turn of the event loop: the pumps send
         assert fast_seen == [f"u{i}" for i in range(BACKLOG + 50)]
         assert slow_seen == []
         unblock.set()
         for _ in range(20):
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # turns of the event loop: the stuck pump catches up
         for pump in pumps:
             pump.cancel()
         return slow_seen

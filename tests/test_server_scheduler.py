@@ -81,7 +81,7 @@ def test_no_job_waits_for_ever(clock: Clock) -> None:
         await asyncio.to_thread(jobs.started.wait, 30)
         clock.now += 0.01
         slow = asyncio.ensure_future(pool.run(0.03, jobs.run, "slow"))  # due at +0.04
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # a turn of the event loop: it is queued
         clock.now += 0.05
         quick = [asyncio.ensure_future(pool.run(0.01, jobs.run, f"quick{i}")) for i in range(3)]
         await asyncio.sleep(0)  # all queued, each due at +0.07

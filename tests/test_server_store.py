@@ -92,14 +92,14 @@ def test_reads_cancelled_at_any_point_leave_nothing_running_after_close(tmp_path
             while True:
                 assert await store.game("g") is not None
                 assert len(await store.listing("live")) == 1
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)  # a turn of the event loop between reads
 
         for steps in range(40):
             async with anyio.create_task_group() as readers:
                 for _ in range(4):
                     readers.start_soon(reader)
                 for _ in range(steps):
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(0)  # cancel after this many turns of the event loop
                 readers.cancel_scope.cancel()
         found = await store.game("g")
         assert found is not None and found[1] == ["d2"]
