@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from ludoteca.games import find_game, game_names
+from ludoteca.games import family, game_names, load
 from tests.support.kernel_check import compare_perft, follow_random_games
 
 
@@ -46,10 +46,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args()
     rule_sets = args.rules or [
-        d.name
-        for g in game_names()
-        for d in find_game(g).rule_sets
-        if find_game(g).kernel(find_game(g).rules(d.name)) is not None
+        d.name for g in game_names() for d in family(g).rule_sets if load(d.name).kernel is not None
     ]
     with ProcessPoolExecutor(args.jobs) as pool:
         for line in pool.map(

@@ -13,7 +13,7 @@ import random
 import time
 
 import ludoteca
-from ludoteca.games.kernels import random_plies
+from ludoteca.compiled.drivers import random_plies
 from ludoteca.games.morelli import Morelli
 from ludoteca.perft import perft
 
@@ -25,7 +25,7 @@ def pure(games: int, seed: int) -> tuple[float, int]:
     start = time.perf_counter()
     for g in range(games):
         rng = random.Random(seed + g)
-        state = Morelli.new(seed=seed + g)
+        state = Morelli.of().new(seed=seed + g)
         while codes := state.legal_codes():
             state.push_code(rng.choice(codes))
         moves += state.ply
@@ -49,7 +49,7 @@ def main() -> None:
     moves = random_plies(start_state, games, args.seed)
     seconds = time.perf_counter() - start
     print(f"numba kernel  {moves / seconds:11,.0f} random moves/s ({games / seconds:.1f} games/s)")
-    state = Morelli.new(setup=SETUP)
+    state = Morelli.of().new(setup=SETUP)
     start = time.perf_counter()
     nodes = perft(state, 3)
     seconds = time.perf_counter() - start

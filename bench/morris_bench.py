@@ -20,7 +20,7 @@ import random
 import time
 
 import ludoteca
-from ludoteca.games.kernels import random_plies
+from ludoteca.compiled.drivers import random_plies
 from ludoteca.perft import perft
 
 CAP = 200

@@ -62,8 +62,7 @@ from ludoteca.ai import Limit
 from ludoteca.ai.search import SearchAgent
 for line in sys.stdin:
     rules, seconds, code = line.rstrip("\\n").split(" ", 2)
-    game, ruleset = ludoteca.resolve(rules)
-    state = game.from_position_code(code, ruleset)
+    state = ludoteca.load(rules).from_position_code(code)
     found = SearchAgent(0).analyse(state, Limit(seconds=float(seconds)))
     print(found.nodes, found.depth, found.seconds, flush=True)
 """

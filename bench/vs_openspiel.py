@@ -53,12 +53,12 @@ UCT_C = 2.0
 
 class KernelRollouts(mcts.Evaluator):  # type: ignore[misc]
     """Uniformly random playouts to the end of the game, played by the compiled kernel
-    (:func:`ludoteca.games.kernels.random_game`), as ``RandomRolloutEvaluator`` plays them
+    (:func:`ludoteca.compiled.drivers.random_game`), as ``RandomRolloutEvaluator`` plays them
     through the adapter, tens of times faster.  A capture chain in progress (some of its leaps
     taken as actions) is first completed by one of its legal continuations at random."""
 
     def __init__(self, rng: np.random.RandomState) -> None:
-        from ludoteca.games.kernels import random_game
+        from ludoteca.compiled.drivers import random_game
 
         self.rng = rng
         self.random_game = random_game
@@ -229,7 +229,7 @@ def main() -> None:
     os.environ["LUDOTECA_MCTS_SIMS"] = str(args.sims)
     tasks = []
     for name in args.game:
-        spec = args.agent or f"level:{len(levels(ludoteca.find_game(name).rules()))}"
+        spec = args.agent or f"level:{len(levels(ludoteca.load(name).rules))}"
         for g in range(args.games):
             for ours in (Color.WHITE, Color.BLACK):
                 tasks.append((name, spec, ours, 1000 + g))

@@ -21,7 +21,7 @@ from .core import (
     Termination,
     UnknownGameError,
 )
-from .games import find_game, game_names, new_game, resolve
+from .games import family, game_names, load, new_game
 
 __version__ = "0.1.0"
 
@@ -39,8 +39,8 @@ __all__ = [
     "State",
     "Termination",
     "UnknownGameError",
-    "find_game",
+    "family",
     "game_names",
+    "load",
     "new_game",
-    "resolve",
 ]

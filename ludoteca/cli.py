@@ -16,7 +16,7 @@ from typing import TextIO
 from . import record, svg
 from .ai import Agent, make_agent
 from .core import Color, LudotecaError, State
-from .games import find_game, game_names, resolve
+from .games import family, game_names, load
 from .perft import perft_counts
 
 __all__ = ["main"]
@@ -53,7 +53,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="ludoteca",
         description=(
             "Play and study abstract strategy games: "
-            + ", ".join(f"{find_game(g).title} ({g})" for g in game_names())
+            + ", ".join(f"{family(g).title} ({g})" for g in game_names())
         ),
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -303,10 +303,10 @@ def _add_start_options(p: argparse.ArgumentParser) -> None:
 
 
 def _start(args: argparse.Namespace) -> State:
-    game, rules = resolve(args.game, args.rules)
+    game = load(args.game, args.rules)
     if args.position:
-        return game.from_position_code(args.position, rules)
-    return game.new(rules, setup=args.setup, seed=getattr(args, "seed", None))
+        return game.from_position_code(args.position)
+    return game.new(setup=args.setup, seed=getattr(args, "seed", None))
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -316,9 +316,9 @@ def _perft(args: argparse.Namespace) -> int:
     for word in args.moves.split():
         state.push(word)
     if args.compiled:
-        from .games.kernels import perft_counts as compiled_counts
+        from .compiled.drivers import perft_counts as compiled_counts
 
-        if state.game.kernel(state.rules) is None:
+        if state.game.kernel is None:
             return _fail(f"{state.game.title} has no compiled kernel")
         if args.depth > 64:
             return _fail("a compiled perft goes at most 64 moves deep")
@@ -333,8 +333,9 @@ def _perft(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from .solve import progress_bar
 
-    game, rules = resolve(args.game, args.rules)
-    solver = game.solver(rules, args.men)
+    game = load(args.game, args.rules)
+    rules = game.rules
+    solver = game.solver(args.men)
     if solver is None:
         return _fail(
             f"no solver for {rules}: {game.title} under these rules is not solved outright"
@@ -358,7 +359,8 @@ def _solve(args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     from .ai.tournament import ProgressBar, run_tournament
 
-    game, rules = resolve(args.game, args.rules)
+    game = load(args.game, args.rules)
+    rules = game.rules
     started = time.perf_counter()
     result = run_tournament(
         game.name,
@@ -372,8 +374,7 @@ def _tournament(args: argparse.Namespace) -> int:
         adjacent=args.adjacent,
     )
     print(
-        f"{game.title_of(rules)} ({rules}), {len(result.results)} games, "
-        f"{time.perf_counter() - started:.0f}s"
+        f"{game.title} ({rules}), {len(result.results)} games, {time.perf_counter() - started:.0f}s"
     )
     print(result.crosstable())
     failures = [r.failure for r in result.results if r.failure]
@@ -393,7 +394,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _levels(args: argparse.Namespace) -> int:
     from .ai.levels import levels
 
-    _, rules = resolve(args.game, args.rules)
+    rules = load(args.game, args.rules).rules
     for level in levels(rules):
         rating = (
             "not measured"
@@ -512,7 +513,7 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         players[color] = (
             None if spec.strip().lower() == "human" else make_agent(spec, state.rules, seed)
         )
-    print(f"{state.game.title_of(state.rules)} ({state.rules}). Type 'help' for commands.")
+    print(f"{state.game.title} ({state.rules}). Type 'help' for commands.")
     print(state)
     while (outcome := state.outcome()) is None:
         agent = players[state.turn]

@@ -1,8 +1,11 @@
 """The game-agnostic interface every Ludoteca game implements.
 
-A game engine provides a :class:`Game` (its name, rule sets, board description and position-code
-reader) and a :class:`State` subclass (a mutable position with ``push``/``pop``).  Search code,
-records, the command line and the adapters only use what is defined here.
+A game engine provides a :class:`Game` subclass (its names and rule sets; an instance is the game
+bound to one rule set, with its board, declarations and position constructors) and a
+:class:`State` subclass (a mutable position with ``push``/``pop``).  Search code, records, the
+command line and the adapters only use what is defined here.  What a game declares for drawing
+(:mod:`ludoteca.drawing`), computer players (:mod:`ludoteca.ladder`) and solving
+(:mod:`ludoteca.tables`) is declared in modules of its own.
 
 Every game keeps its legal moves as small integers ("move codes") internally; the public
 :class:`Move` objects are interned values built once per code, so generating and playing moves in
@@ -14,19 +17,21 @@ from __future__ import annotations
 import copy
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
+from .ladder import LADDER, Rung
+
 if TYPE_CHECKING:
-    from .games.kernel import Kernel
+    from .compiled.registry import Kernel
+    from .drawing import BoardDescription
+    from .tables import Solver
 
 __all__ = [
     "ENDLESS",
-    "LADDER",
-    "MEN",
     "TEXTS",
-    "BoardDescription",
     "Color",
     "Game",
     "IllegalMoveError",
@@ -38,14 +43,9 @@ __all__ = [
     "LudotecaError",
     "Move",
     "Outcome",
-    "PieceStyle",
-    "Progress",
     "RuleSet",
     "RuleSetDef",
-    "Rung",
-    "Solver",
     "State",
-    "Table",
     "Termination",
     "UnknownGameError",
 ]
@@ -252,6 +252,8 @@ class RuleSetDef:
     description: str
     defaults: Mapping[str, SettingValue]
     aliases: tuple[str, ...] = ()
+    #: the name people know the rule set's game by, where it is a game of its own
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -260,7 +262,7 @@ class RuleSet:
 
     ``str(rules)`` is the canonical spec: the rule-set name, then ``:`` and the settings that differ
     from that rule set's defaults, sorted, separated by commas (``key`` for true, ``key=false``,
-    ``key=100``).  :meth:`Game.rules` parses any spec back.
+    ``key=100``).  :meth:`Game.parse_rules` parses any spec back.
     """
 
     game: str
@@ -289,43 +291,6 @@ class RuleSet:
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
-@dataclass(frozen=True)
-class PieceStyle:
-    """How one piece token is drawn and named: its side, its name for people ("man", "Mullah"),
-    its shape (``"stone"`` or ``"king"``) and whether it carries a promotion ring."""
-
-    side: Color
-    name: str
-    shape: str = "stone"
-    ring: bool = False
-
-
-#: the styles of a game whose only pieces are plain men (tokens ``"w"`` and ``"b"``)
-MEN: Mapping[str, PieceStyle] = {
-    "w": PieceStyle(Color.WHITE, "man"),
-    "b": PieceStyle(Color.BLACK, "man"),
-}
-
-
-@dataclass(frozen=True)
-class BoardDescription:
-    """A game's board as data, for drawing any game with the same code.
-
-    ``points`` are the names of the playable points or cells in code order; ``coords`` their
-    (x, y) positions in board units with y growing upwards; ``lines`` pairs of point indices to
-    draw as lines; ``cells`` whether points are drawn as square cells; ``fills`` the colour of
-    each cell (empty: the default colour); ``styles`` how each piece token of
-    :meth:`State.pieces` is drawn.
-    """
-
-    points: tuple[str, ...]
-    coords: tuple[tuple[float, float], ...]
-    lines: tuple[tuple[int, int], ...] = ()
-    cells: bool = False
-    fills: tuple[str, ...] = ()
-    styles: Mapping[str, PieceStyle] = field(default_factory=lambda: dict(MEN))
-
-
 #: what a status line tells the player to do next; a game overrides any of them in ``texts``
 TEXTS: Mapping[str, str] = {
     "place": "choose a point to place a piece",
@@ -338,81 +303,28 @@ TEXTS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Rung:
-    """One level of a computer ladder: the agent spec (see ``ludoteca.ai.agents``) and what it
-    does, in words."""
-
-    spec: str
-    description: str
-
-
 #: the longest game declared where the rules themselves do not end games (draw rules off)
 ENDLESS = 100_000
-
-#: the ladder of a game that declares none: alpha-beta search with its evaluation
-LADDER: tuple[Rung, ...] = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=2,noise=100", "sees the reply"),
-    Rung("search:depth=3", "three plies"),
-    Rung("search:time=1", "iterative deepening, 1 s a move"),
-)
-
-Progress = Callable[[str], None]
-
-
-class Table(ABC):
-    """A solved rule set, or part of one: the exact value of every position it covers."""
-
-    rules: RuleSet
-    #: how long solving took (0 when read from a file)
-    seconds: float = 0.0
-
-    def covers(self, state: State) -> bool:
-        """Whether ``state`` is one of the table's positions (endgame tables cover some)."""
-        return True
-
-    @abstractmethod
-    def lookup(self, state: State) -> tuple[int, int]:
-        """``(value, plies)`` for the side to move: 1 win, -1 loss, 0 draw, and the plies to
-        the end under best play (the winner wins fastest, the loser loses slowest).  Raises
-        :class:`InvalidRulesError` for a position the table does not cover."""
-
-    @abstractmethod
-    def summary(self) -> list[str]:
-        """Lines for people: the start position's value and plies, and the table's counts."""
-
-    def stats(self) -> list[str]:
-        """Lines for people: the counts of each material class (where the table has them)."""
-        return []
-
-
-class Solver(ABC):
-    """How a game solves one of its rule sets (declared by ``Game.solver``)."""
-
-    #: a name for the table, the same for rule sets that share it (e.g. differing draw rules)
-    key: str
-
-    @abstractmethod
-    def load(self, progress: Progress | None = None) -> tuple[Table, bool]:
-        """The table, read from the cache or solved now (and cached); and whether it was read."""
-
-    def ready(self) -> bool:
-        """Whether :meth:`load` answers in a moment: the table is cached, or quick to solve.
-        Players use a table that is not ready only when asked to (``ludoteca solve``)."""
-        return True
-
 
 S = TypeVar("S", bound="State")
 
 
 class Game(ABC):
-    """A registered game: its names, rule sets, board description and state constructors, and
-    what it declares for the rest of the house (ladder, solver, texts, longest game)."""
+    """A game bound to one of its rule sets: what the rest of the house needs to know about it
+    (title, board, ladder, kernel, solver, options, status texts, action-space size, longest
+    game) and its positions (:meth:`new`, :meth:`from_position_code`).
+
+    Each game family (Morris, Felli, Morelli) subclasses this, declares its names and rule sets
+    as class attributes and is registered in :mod:`ludoteca.games`; ``ludoteca.games.load``
+    gives the one instance for a rule set::
+
+        >>> from ludoteca.games import load
+        >>> game = load("morris-12")
+        >>> game.title, game.rules.name
+        ("Twelve Men's Morris", 'morris-12')
+    """
 
     name: ClassVar[str]
-    title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     rule_sets: ClassVar[tuple[RuleSetDef, ...]]
     #: the rules in a few sentences, for people choosing a game
@@ -422,41 +334,42 @@ class Game(ABC):
     #: the settings a player may change when starting a game, each explained in words (a
     #: setting not named here is fixed by its rule set: another rule set is chosen instead)
     options: ClassVar[Mapping[str, str]] = {}
+    #: the name people know the game by: the family's, or its rule set's own title
+    title: str
+    rules: RuleSet
+    #: the rule set's definition (a family may declare more in its own definitions)
+    definition: RuleSetDef
+
+    def __init__(self, rules: RuleSet) -> None:
+        """The game under ``rules`` (use :meth:`of`, which makes one instance per rule set)."""
+        if rules.game != self.name:
+            raise InvalidRulesError(f"rule set {rules} is not a {self.name} rule set")
+        self.rules = rules
+        self.definition = next(d for d in self.rule_sets if d.name == rules.name)
+        self.title = self.definition.title or type(self).title
 
     @classmethod
-    def title_of(cls, rules: RuleSet) -> str:
-        """The name people know a rule set's game by (a rule set may be a game of its own)."""
-        return cls.title
+    def of(cls: type[G], rules: str | RuleSet | None = None) -> G:
+        """The game under a rule set or rule-set spec (``None``: the default rule set), made
+        once per rule set and process."""
+        ruleset = cls.parse_rules(rules)
+        key = (cls, ruleset)
+        game = _BOUND.get(key)
+        if game is None:
+            game = _BOUND[key] = cls(ruleset)
+        assert isinstance(game, cls)
+        return game
 
-    @classmethod
-    def status_texts(cls, rules: RuleSet) -> dict[str, str]:
-        """What the status line says for each step of a move (keys of :data:`TEXTS`)."""
-        return {**TEXTS, **cls.texts}
+    def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
+        return (type(self).of, (self.rules,))
 
-    @classmethod
-    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
-        """The computer levels of a rule set, weakest first (measured ratings are stored by
-        rule set in ``ludoteca/games/ratings.json``)."""
-        return LADDER
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.rules}>"
 
-    @classmethod
-    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
-        """How this rule set is solved (outright, or its endgames by tables), or ``None``.
-        ``men``: the tables' size, the most men (pieces) a side, where the game has a choice
-        (``None``: the game's default)."""
-        return None
-
-    @classmethod
-    def kernel(cls, rules: RuleSet) -> Kernel | None:
-        """The rule set's compiled kernel for the compiled search (``ludoteca.games.kernel``),
-        or ``None``: the readable search then plays it."""
-        return None
-
-    @classmethod
-    def longest_game(cls, rules: RuleSet) -> int:
-        """An upper bound on the plies of a game under these rules (with the draw rules off,
-        where games could go on for ever, a large cap: :data:`ENDLESS`)."""
-        return ENDLESS
+    def title_of(self, rules: RuleSet) -> str:
+        """The title of this family's game under ``rules`` (kept for ``ludoteca.server``, which
+        calls it on ``state.game``, until it reads :attr:`title`)."""
+        return type(self).of(rules).title
 
     @classmethod
     def rule_set_names(cls) -> list[str]:
@@ -464,10 +377,10 @@ class Game(ABC):
         return [n for d in cls.rule_sets for n in (d.name, *d.aliases)]
 
     @classmethod
-    def rules(cls, spec: str | RuleSet | None = None) -> RuleSet:
+    def parse_rules(cls, spec: str | RuleSet | None = None) -> RuleSet:
         """Parse a rule-set spec ``name[:setting[=value],...]``; ``None`` means the default set.
 
-        >>> Felli.rules("felli:forced_capture").settings["forced_capture"]
+        >>> Felli.parse_rules("felli:forced_capture").settings["forced_capture"]
         True
         """
         if isinstance(spec, RuleSet):
@@ -495,29 +408,58 @@ class Game(ABC):
             settings[key] = _parse_setting(key, raw.strip() if has_value else None, settings[key])
         return RuleSet(cls.name, definition.name, settings, definition.defaults)
 
-    @classmethod
+    @property
+    def status_texts(self) -> dict[str, str]:
+        """What the status line says for each step of a move (keys of :data:`TEXTS`)."""
+        return {**TEXTS, **self.texts}
+
+    @property
+    def ladder(self) -> tuple[Rung, ...]:
+        """The computer levels, weakest first (measured ratings are stored by rule set in
+        ``ludoteca/games/ratings.json``)."""
+        return LADDER
+
+    def solver(self, men: int | None = None) -> Solver | None:
+        """How the rule set is solved (outright, or its endgames by tables), or ``None``.
+        ``men``: the tables' size, the most men (pieces) a side, where the game has a choice
+        (``None``: the game's default)."""
+        return None
+
+    @cached_property
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel for the compiled search (:mod:`ludoteca.compiled`), built when
+        first asked for, or ``None``: the readable search then plays the game."""
+        return None
+
+    @property
+    def longest_game(self) -> int:
+        """An upper bound on the plies of a game (with the draw rules off, where games could
+        go on for ever, a large cap: :data:`ENDLESS`)."""
+        return ENDLESS
+
+    @property
     @abstractmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
+    def num_distinct_actions(self) -> int:
         """The size of the integer action space (see :meth:`State.action_path`)."""
 
-    @classmethod
+    @property
     @abstractmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
-        """The board under these rules, as data."""
+    def board(self) -> BoardDescription:
+        """The board, as data."""
 
-    @classmethod
     @abstractmethod
-    def new(
-        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
-    ) -> State:
+    def new(self, setup: str | None = None, seed: int | None = None) -> State:
         """The start position. ``setup`` and ``seed`` matter only for games with random setups."""
 
-    @classmethod
     @abstractmethod
-    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> State:
+    def from_position_code(self, code: str) -> State:
         """The position a position code describes; :class:`InvalidPositionError` if impossible.
 
         The inverse of :meth:`State.position_code`."""
+
+
+G = TypeVar("G", bound=Game)
+_BOUND: dict[tuple[type[Game], RuleSet], Game] = {}
 
 
 def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingValue:
@@ -550,7 +492,8 @@ class State(ABC):
     unchecked fast path for search.
     """
 
-    game: ClassVar[type[Game]]
+    #: the game (bound to its rule set) this is a position of
+    game: Game
     rules: RuleSet
     turn: Color
     ply: int
@@ -611,7 +554,7 @@ class State(ABC):
 
     @abstractmethod
     def position_code(self) -> str:
-        """The one-line position code, readable back with ``Game.from_position_code``."""
+        """The one-line position code, readable back with :meth:`Game.from_position_code`."""
 
     def copy(self: S) -> S:
         """An independent copy, history included.
@@ -693,7 +636,7 @@ class State(ABC):
         """What stands on each point of the game's :class:`BoardDescription`, in point order:
         ``""`` for an empty point, else a token of the board's ``styles`` (``"w"``/``"b"`` a man
         of White/Black by default).  A game that does not say draws an empty board."""
-        return [""] * len(self.game.board(self.rules).points)
+        return [""] * len(self.game.board.points)
 
     def move_label(self, code: int) -> str:
         """The legal move ``code`` as a move list shows it: its notation, plus what the game
@@ -728,7 +671,7 @@ class State(ABC):
 
     # --- integer actions and observations (research adapters) ------------------------------
     def action_path(self, code: int) -> tuple[int, ...]:
-        """The integer actions, each below ``Game.num_distinct_actions``, that spell a move.
+        """The integer actions, each below :attr:`Game.num_distinct_actions`, that spell a move.
 
         Most moves are one action; a Felli capture chain is one action per leap.  No legal
         move's path is a proper prefix of another's, so the actions decode one by one.
@@ -736,11 +679,11 @@ class State(ABC):
         return (code,)
 
     def planes(self) -> list[list[float]]:
-        """Feature planes over the board's points (``Game.board(rules).points`` order): one
+        """Feature planes over the board's points (``Game.board.points`` order): one
         0/1 plane per kind of piece (the board's ``styles``, in order), then any per-game
         counters as constant planes.  The default is the piece planes of :meth:`pieces`."""
         tokens = self.pieces()
-        return [[float(t == kind) for t in tokens] for kind in self.game.board(self.rules).styles]
+        return [[float(t == kind) for t in tokens] for kind in self.game.board.styles]
 
     def occurrences(self) -> int:
         """How many times the current position has occurred in this game (at least 1)."""

@@ -1,32 +1,24 @@
 """The Ludoteca engine protocol: a line protocol over stdin/stdout in the spirit of UCI.
 
-:func:`serve` runs our AI as an engine (``ludoteca engine``); :class:`EngineAgent` drives any
-engine that speaks the protocol as an agent (the tournament runner's ``engine:COMMAND``).
-The protocol is documented in docs/engine-protocol.md.
+:func:`serve` runs our AI as an engine (``ludoteca engine``); :class:`ludoteca.ai.engine.
+EngineAgent` drives any engine that speaks the protocol as an agent (the tournament runner's
+``engine:COMMAND``).  The protocol is documented in docs/engine-protocol.md.
 """
 
 from __future__ import annotations
 
-import queue
-import shlex
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterable
 from typing import TextIO
 
 from . import __version__
 from .ai.agents import Agent, Limit, make_agent
 from .ai.search import WIN, SearchAgent, SearchResult, is_mate
-from .core import LudotecaError, Move, RuleSet, State
-from .games import game_names, resolve
+from .core import Game, LudotecaError, State
+from .games import game_names, load
 
-__all__ = ["EngineAgent", "EngineError", "serve"]
-
-
-class EngineError(LudotecaError):
-    """An outside engine hung, crashed, or answered something that is not a legal move."""
+__all__ = ["serve"]
 
 
 def _format_score(score: int) -> str:
@@ -41,8 +33,7 @@ class _Session:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.lock = threading.Lock()
-        self.game_name = game_names()[0]
-        self.rules: RuleSet | None = None
+        self.game: Game = load(game_names()[0])
         self.state: State | None = None
         self.agent_spec = "level:5"
         self.agent: Agent | None = None
@@ -76,8 +67,7 @@ class _Session:
                 self._wait()
                 if not args:
                     raise LudotecaError("newgame needs a game name")
-                game, rules = resolve(args[0], args[1] if len(args) > 1 else None)
-                self.game_name, self.rules = game.name, rules
+                self.game = load(args[0], args[1] if len(args) > 1 else None)
                 self.state = None
                 self.agent = None
             elif command == "setoption":
@@ -115,12 +105,12 @@ class _Session:
         name, value = text[5:].split(" value ", 1)
         if name.strip().lower() != "agent":
             raise LudotecaError(f"unknown option {name.strip()!r} (known: agent)")
-        make_agent(value.strip(), resolve(self.game_name, self.rules)[1])  # validate it now
+        make_agent(value.strip(), self.game.rules)  # validate it now
         self.agent_spec = value.strip()
         self.agent = None
 
     def _position(self, args: list[str]) -> None:
-        game, rules = resolve(self.game_name, self.rules)
+        game = self.game
         moves: list[str] = []
         if "moves" in args:
             at = args.index("moves")
@@ -131,9 +121,9 @@ class _Session:
                 setup = args[2]
             elif len(args) > 1:
                 raise LudotecaError("write: position startpos [setup S] [moves ...]")
-            state = game.new(rules, setup=setup)
+            state = game.new(setup=setup)
         elif args[:1] == ["code"] and len(args) > 1:
-            state = game.from_position_code(" ".join(args[1:]), rules)
+            state = game.from_position_code(" ".join(args[1:]))
         else:
             raise LudotecaError("write: position startpos|code CODE [moves m1 m2 ...]")
         for move in moves:
@@ -200,97 +190,3 @@ def serve(lines: Iterable[str] | None = None, out: TextIO | None = None) -> int:
             break
     session._wait()
     return 0
-
-
-class EngineAgent:
-    """An agent played by an outside engine process speaking this protocol.
-
-    ``timeout`` bounds the handshake and, added to the move time, each move; an engine that goes
-    past it, exits, or answers something other than a legal move raises :class:`EngineError`
-    (and is stopped).
-    """
-
-    def __init__(
-        self, command: str, rules: RuleSet, seconds: float = 1.0, timeout: float = 10.0
-    ) -> None:
-        self.name = f"engine:{command}"
-        self.rules = rules
-        self.seconds = seconds
-        self.timeout = timeout
-        self.proc = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self._send("ludo")
-        self._expect("ludook", self.timeout)
-        self._send(f"newgame {rules.game} {rules}")
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def _send(self, line: str) -> None:
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self.close()
-            raise EngineError(f"{self.name}: the engine has exited") from None
-
-    def _expect(self, prefix: str, seconds: float) -> str:
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.lines.get(timeout=max(left, 0.0))
-            except queue.Empty:
-                self.close()
-                raise EngineError(f"{self.name}: no {prefix!r} within {seconds:.1f}s") from None
-            if line is None:
-                self.close()
-                raise EngineError(f"{self.name}: the engine exited (waiting for {prefix!r})")
-            if line.startswith("error"):
-                self.close()
-                raise EngineError(f"{self.name}: {line}")
-            if line.split(" ", 1)[0] == prefix:
-                return line
-
-    def choose(self, state: State, limit: Limit | None = None) -> Move:
-        seconds = limit.seconds if limit and limit.seconds else self.seconds
-        if state.setup:
-            start = f"startpos setup {state.setup}"
-        elif state.start != state.game.new(state.rules).position_code():
-            start = f"code {state.start}"
-        else:
-            start = "startpos"
-        moves = " ".join(str(m) for m in state.moves)
-        self._send(f"position {start}" + (f" moves {moves}" if moves else ""))
-        self._send(f"go time {seconds}")
-        line = self._expect("bestmove", seconds + self.timeout)
-        text = line.split(" ", 1)[1].strip() if " " in line else ""
-        try:
-            return state.parse_move(text)
-        except LudotecaError as error:
-            self.close()
-            raise EngineError(f"{self.name}: answered {text!r}: {error}") from None
-
-    def close(self) -> None:
-        """Stop the engine process."""
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write("quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired, ValueError):
-                self.proc.kill()
-                self.proc.wait()

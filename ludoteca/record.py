@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .core import Color, InvalidRecordError, LudotecaError, State, Termination
-from .games import resolve
+from .games import load
 
 __all__ = ["GameRecord", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
 
@@ -107,7 +107,7 @@ def from_state(
     setup = getattr(state, "setup", None)
     if setup:
         tags["Setup"] = setup
-    elif state.start != state.game.new(state.rules).position_code():
+    elif state.start != state.game.new().position_code():
         tags["Position"] = state.start
     tags.update(extra or {})
     return GameRecord(state.copy(), tags, dict(comments or {}))
@@ -217,12 +217,12 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
 
 
 def _start_state(game_name: str, tags: dict[str, str]) -> State:
-    game, rules = resolve(game_name, tags.get("Rules"))
+    game = load(game_name, tags.get("Rules"))
     if "Setup" in tags and "Position" in tags:
         raise InvalidRecordError("a record gives either a Setup or a Position, not both")
     if "Position" in tags:
-        return game.from_position_code(tags["Position"], rules)
-    return game.new(rules, setup=tags.get("Setup"))
+        return game.from_position_code(tags["Position"])
+    return game.new(setup=tags.get("Setup"))
 
 
 def _check_result(tags: dict[str, str], token: str | None, state: State, where: str) -> None:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .core import Color, PieceStyle, State
+from .core import Color, State
+from .drawing import PieceStyle
 
 __all__ = ["board_view", "render"]
 
@@ -24,7 +25,7 @@ _STONE = {Color.WHITE: ("#fdfdfb", "#222"), Color.BLACK: ("#23252b", "#222")}
 def board_view(state: State) -> dict[str, Any]:
     """A state's board description as plain data for a page to draw: points, coordinates,
     lines, cell colours and how each piece token is drawn."""
-    board = state.game.board(state.rules)
+    board = state.game.board
     styles = {
         token: {
             "side": style.side.name.lower(),
@@ -56,7 +57,7 @@ def render(
     by default the last move of ``state``.  ``flipped`` turns the board half a turn; ``size``
     sets the width in pixels (default: the natural size, 100 per point).
     """
-    board = state.game.board(state.rules)
+    board = state.game.board
     if last is None and state.move_stack:
         previous = state.copy()
         last = previous.gesture(previous.pop_code())

@@ -15,6 +15,7 @@ import ludoteca
 from ludoteca import LudotecaError, record
 from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.analysis import analyse, review
+from ludoteca.ai.engine import EngineAgent
 from ludoteca.ai.levels import levels, ratings
 from ludoteca.ai.mcts import MCTSAgent
 from ludoteca.ai.perfect import PerfectAgent
@@ -22,7 +23,7 @@ from ludoteca.ai.search import WIN, SearchAgent
 from ludoteca.ai.tournament import elo_gaps, elo_ratings, run_tournament
 from ludoteca.games.felli import Felli
 from ludoteca.games.morris import Morris
-from ludoteca.protocol import EngineAgent, serve
+from ludoteca.protocol import serve
 
 ENGINES = Path(__file__).parent / "data" / "engines"
 ENGINE = f"{sys.executable} -m ludoteca.cli engine"
@@ -30,7 +31,7 @@ ENGINE = f"{sys.executable} -m ludoteca.cli engine"
 
 def test_search_takes_the_winning_mill() -> None:
     # White closes a1 d1 g1 by g4-g1 and removes one of Black's three men: Black has two left
-    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    state = Morris.of().from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
     result = SearchAgent(seed=1).analyse(state, Limit(depth=3))
     assert str(result.move).startswith("g4-g1x")
     assert result.score == WIN - 1
@@ -38,7 +39,7 @@ def test_search_takes_the_winning_mill() -> None:
 
 def test_search_blocks_a_mill_it_would_lose_to() -> None:
     # Black (to move) must stop White's g4-g1 mill against its three men: only a man on g1 does
-    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. b 0 0 0 41")
+    state = Morris.of().from_position_code("B.B/.B./.../.....W/.../.W./WW. b 0 0 0 41")
     move = SearchAgent(seed=1).choose(state, Limit(depth=4))
     assert str(move).endswith("-g1")
 
@@ -51,7 +52,7 @@ def test_search_agrees_with_the_solved_table(rules: str) -> None:
     rng = random.Random(7)
     checked = 0
     while checked < 12:
-        state = Felli.new(rules)
+        state = Felli.of(rules).new()
         for _ in range(rng.randrange(4, 30)):
             if not state.legal_codes():
                 break
@@ -77,7 +78,7 @@ def test_search_is_reproducible_with_a_seed() -> None:
 
 
 def test_mcts_finds_the_winning_capture() -> None:
-    state = Felli.from_position_code(".../..././b../w.. w 0 20")
+    state = Felli.of().from_position_code(".../..././b../w.. w 0 20")
     move = MCTSAgent(seed=1).choose(state, Limit(nodes=300))
     assert str(move) == "a1xc3"
 
@@ -101,12 +102,12 @@ def test_stored_ratings_increase_with_the_level_and_fit_the_ladders() -> None:
         values = [by_level[k]["elo"] for k in sorted(by_level, key=int)]
         assert values == sorted(values) and len(set(values)) == len(values), rules
         # every stored rating is of a level's current agent: shown, not silently dropped
-        shown = levels(ludoteca.resolve(rules)[1])
+        shown = levels(ludoteca.load(rules).rules)
         assert all(shown[int(k) - 1].rating is not None for k in by_level), rules
 
 
 def test_agent_specs_are_checked() -> None:
-    rules = Morris.rules()
+    rules = Morris.parse_rules()
     for spec in ["alphago", "search:deep=3", "search:depth=x", "level:x", "search:time=-1"]:
         with pytest.raises(LudotecaError):
             make_agent(spec, rules)
@@ -161,10 +162,10 @@ def test_an_adjacent_schedule_plays_only_neighbours() -> None:
 
 
 def test_analysis_and_review() -> None:
-    state = Felli.new()
+    state = Felli.of().new()
     found = analyse(state)
     assert found.exact and found.move in state.legal_moves and found.white_share == 0.5
-    morris = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    morris = Morris.of().from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
     hint = analyse(morris, Limit(depth=3))
     assert str(hint.move).startswith("g4-g1x") and hint.white_share == 1.0
     assert "White wins" in hint.text
@@ -173,8 +174,8 @@ def test_analysis_and_review() -> None:
 def test_review_marks_exactly_the_moves_that_give_value_away() -> None:
     """A random basic-Felli game: the review must list exactly the plies at which the solved
     table says the mover's value dropped (from a win, or from a draw), with a better move."""
-    table = PerfectAgent(Felli.rules()).table
-    state = Felli.new()
+    table = PerfectAgent(Felli.parse_rules()).table
+    state = Felli.of().new()
     rng = random.Random(11)
     dropped = []
     while len(state.move_stack) < 14 and state.outcome() is None:
@@ -215,7 +216,7 @@ def test_engine_protocol_session() -> None:
 
 
 def test_engine_agent_drives_our_engine_process() -> None:
-    rules = Morris.rules()
+    rules = Morris.parse_rules()
     engine = EngineAgent(ENGINE, rules, seconds=0.2)
     try:
         state = ludoteca.new_game("morris")
@@ -255,7 +256,7 @@ def test_a_rating_belongs_to_the_spec_it_measured(
     monkeypatch.setattr(ladder, "RATINGS_FILE", tmp_path / "ratings.json")
     ladder.ratings.cache_clear()
     try:
-        rules = Felli.rules()
+        rules = Felli.parse_rules()
         result = run_tournament("felli", ["level:1", "level:2"], games=4, jobs=1, seed=3)
         ladder.store_ratings(rules, result)
         shown = ladder.levels(rules)

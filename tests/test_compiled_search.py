@@ -24,7 +24,7 @@ def _felli_positions(count: int, seed: int) -> list[ludoteca.State]:
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        state = Felli.new("felli:repetition=0")
+        state = Felli.of("felli:repetition=0").new()
         for _ in range(rng.randrange(6, 30)):
             codes = state.legal_codes()
             if not codes:
@@ -38,7 +38,7 @@ def _felli_positions(count: int, seed: int) -> list[ludoteca.State]:
 def test_forced_results_match_the_solved_table() -> None:
     """Where the table says the mover wins or loses within 7 plies, a depth-8 compiled search
     finds exactly that distance, and so does the readable search."""
-    table = PerfectAgent(Felli.rules()).table
+    table = PerfectAgent(Felli.parse_rules()).table
     checked = 0
     for state in _felli_positions(200, 4):
         value, plies = table.lookup(state)
@@ -53,7 +53,7 @@ def test_forced_results_match_the_solved_table() -> None:
 
 
 def test_mate_in_one_in_the_flying_endgame() -> None:
-    state = Morris.from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
+    state = Morris.of().from_position_code("B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40")
     for agent in (SearchAgent(0), SearchAgent(0, compiled=False)):
         found = agent.analyse(state, Limit(depth=3))
         assert str(found.move).startswith("g4-g1x") and found.score == WIN - 1
@@ -115,26 +115,30 @@ def _one_ply_values(state: ludoteca.State, quiesce: int) -> int:
     """The best one-ply value, worked out here from the kernel's own move generation and
     evaluation: each move's reply position evaluated for its mover, negated; with ``quiesce``
     1, a tactical reply is tried too (the replier takes the better of standing and it)."""
-    from ludoteca.games.kernel import UNDO
-    from ludoteca.games.kernels import evaluate, generate, make, tactical, unmake
+    from ludoteca.compiled.kernel import UNDO
+    from ludoteca.compiled.registry import functions
 
-    kernel = state.game.kernel(state.rules)
+    kernel = state.game.kernel
     assert kernel is not None
+    k = functions(kernel.name)
+    evaluate, generate, make, tactical, unmake = (
+        k[f] for f in ("evaluate", "generate", "make", "tactical", "unmake")
+    )
     st = kernel.pack(state)
     moves = np.zeros(1024, dtype=np.int64)
     replies = np.zeros(1024, dtype=np.int64)
     undo = np.zeros((2, UNDO), dtype=np.int64)
     best = -(10**9)
-    for move in moves[: generate(kernel.kind, st, kernel.prm, moves)].tolist():
-        make(kernel.kind, st, kernel.prm, move, undo, 0)
-        stand = evaluate(kernel.kind, st, kernel.prm)
+    for move in moves[: generate(st, kernel.prm, moves)].tolist():
+        make(st, kernel.prm, move, undo, 0)
+        stand = evaluate(st, kernel.prm)
         if quiesce:
-            for reply in replies[: generate(kernel.kind, st, kernel.prm, replies)].tolist():
-                if tactical(kernel.kind, st, kernel.prm, reply):
-                    make(kernel.kind, st, kernel.prm, reply, undo, 1)
-                    stand = max(stand, -evaluate(kernel.kind, st, kernel.prm))
-                    unmake(kernel.kind, st, kernel.prm, reply, undo, 1)
-        unmake(kernel.kind, st, kernel.prm, move, undo, 0)
+            for reply in replies[: generate(st, kernel.prm, replies)].tolist():
+                if tactical(st, kernel.prm, reply):
+                    make(st, kernel.prm, reply, undo, 1)
+                    stand = max(stand, -evaluate(st, kernel.prm))
+                    unmake(st, kernel.prm, reply, undo, 1)
+        unmake(st, kernel.prm, move, undo, 0)
         best = max(best, -stand)
     return best
 

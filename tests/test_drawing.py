@@ -21,7 +21,7 @@ def test_gestures_touch_the_right_pieces_and_complete_each_move(rules: str) -> N
     rng = random.Random(rules)
     for game in range(3):
         state = ludoteca.new_game(rules, seed=game)
-        board = state.game.board(state.rules)
+        board = state.game.board
         while state.outcome() is None and len(state.move_stack) < 80:
             pieces = state.pieces()
             assert len(pieces) == len(board.points)
@@ -54,7 +54,7 @@ def test_morris_pieces_and_hand_follow_the_position() -> None:
     assert state.in_hand() == (9, 9) and state.pieces() == [""] * 24
     for text in ("a7", "g7", "d7", "g4", "d6"):
         state.push(text)
-    names = state.game.board(state.rules).points
+    names = state.game.board.points
     placed = {names[i]: t for i, t in enumerate(state.pieces()) if t}
     assert placed == {"a7": "w", "d7": "w", "d6": "w", "g7": "b", "g4": "b"}
     assert state.in_hand() == (6, 7)
@@ -63,7 +63,7 @@ def test_morris_pieces_and_hand_follow_the_position() -> None:
 
 def test_felli_and_morelli_tokens() -> None:
     felli = ludoteca.new_game("felli")
-    names = felli.game.board(felli.rules).points
+    names = felli.game.board.points
     tokens = dict(zip(names, felli.pieces(), strict=True))
     assert tokens["a1"] == "w" and tokens["e5"] == "b" and tokens["c3"] == ""
     morelli = ludoteca.new_game("morelli", seed=3)

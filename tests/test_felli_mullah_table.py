@@ -15,7 +15,7 @@ from ludoteca.games.felli_mullah_table import MullahTable, solve
 
 from .support.retro_reference import bellman, solve_graph
 
-RULES = Felli.rules("felli-mullah:repetition=0,move_rule=0")
+RULES = Felli.parse_rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]
 
 
@@ -45,7 +45,7 @@ def positions(most: int) -> list[Node]:
 
 
 def state_of(node: Node) -> FelliState:
-    return FelliState(RULES, node[0], Color(node[1]))
+    return FelliState(Felli.of(RULES), node[0], Color(node[1]))
 
 
 def children(node: Node) -> list[Node]:

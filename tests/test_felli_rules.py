@@ -23,7 +23,7 @@ def position(
     """Build a code by hand: ``pieces`` like "w:a1 b:c1 W:e5" (W/B: Mullahs)."""
     where = dict(reversed(item.split(":")) for item in pieces.split())
     rows = "/".join("".join(where.get(p, ".") for p in row.split()) for row in ROWS)
-    return Felli.from_position_code(f"{rows} {turn} {quiet} {ply}", rules)
+    return Felli.of(rules).from_position_code(f"{rows} {turn} {quiet} {ply}")
 
 
 def moves(state: ludoteca.State) -> set[str]:
@@ -196,12 +196,12 @@ def test_malformed_moves(text: str) -> None:
 )
 def test_bad_codes(code: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
-        Felli.from_position_code(code)
+        Felli.of().from_position_code(code)
 
 
 def test_promotion_corner_man_is_rejected_with_mullahs() -> None:
     with pytest.raises(InvalidPositionError, match="already be a Mullah"):
-        Felli.from_position_code("w.b/..././.../... b 0 9", "felli-mullah")
+        Felli.of("felli-mullah").from_position_code("w.b/..././.../... b 0 9")
 
 
 RULE_SETS = [

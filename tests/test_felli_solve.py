@@ -41,11 +41,10 @@ def small_positions(rules: str, count: int, seed: int) -> list[FelliState]:
             board[p] = "b"
         rows = "/".join("".join(board[p] for p in row) for row in ROWS)
         out.append(
-            Felli.from_position_code(
-                f"{rows} {rng.choice('wb')} 0 10",
+            Felli.of(
                 rules
-                + (",repetition=0,move_rule=0" if ":" in rules else ":repetition=0,move_rule=0"),
-            )
+                + (",repetition=0,move_rule=0" if ":" in rules else ":repetition=0,move_rule=0")
+            ).from_position_code(f"{rows} {rng.choice('wb')} 0 10")
         )
     return out
 
@@ -130,7 +129,7 @@ def test_value_is_consistent_with_children(table: FelliTable) -> None:
 
 
 def test_index_covers_the_start(table: FelliTable) -> None:
-    state = Felli.new(table.rules)
+    state = Felli.of(table.rules).new()
     assert index_of(state) == sum(3**p for p in range(6)) + 2 * sum(3**p for p in range(7, 13))
     assert table.value.shape == (3**13,) and set(np.unique(table.value)) <= {-1, 0, 1}
 
@@ -140,7 +139,7 @@ def test_perfect_player_never_gives_value_away(
     opponent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = Felli.rules("felli:forced_capture")
+    rules = Felli.parse_rules("felli:forced_capture")
     perfect = PerfectAgent(rules, seed=1)
     other = PerfectAgent(rules, seed=2) if opponent == "perfect" else None
     rng = random.Random(3)
@@ -173,7 +172,7 @@ def test_perfect_player_keeps_a_drawn_game_going(
     moves one that lets the fewest replies end the game in a draw by rule, so the game goes on
     far longer than a repetition needs."""
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = Felli.rules("felli")
+    rules = Felli.parse_rules("felli")
     players = [PerfectAgent(rules, seed=s) for s in (4, 5)]
     state = ludoteca.new_game("felli", rules=rules)
     while state.outcome() is None:
@@ -209,10 +208,10 @@ def test_mullah_table_waits_for_its_solve(
     """The full Mullah table takes minutes: players use it once ``ludoteca solve`` built it;
     until then the top level searches, and ``perfect`` says how to build it."""
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = Felli.rules("felli-mullah")
+    rules = Felli.parse_rules("felli-mullah")
     with pytest.raises(ludoteca.InvalidRulesError, match="ludoteca solve"):
         PerfectAgent(rules)
-    assert Felli.ladder(rules)[-1].spec == "search:time=1"
+    assert Felli.of(rules).ladder[-1].spec == "search:time=1"
     assert main(["solve", "felli", "--rules", "felli-mullah", "--men", "2"]) == 0
     out = capsys.readouterr().out
     assert "at most 2 pieces a side" in out and "value:" not in out  # the start has six
@@ -226,7 +225,7 @@ def test_solve_command(
     assert main(["solve", "felli", "--rules", "felli:forced_capture"]) == 0
     out, err = capsys.readouterr()
     table = solve("felli:forced_capture")
-    value, plies = table.lookup(Felli.new("felli:forced_capture"))
+    value, plies = table.lookup(Felli.of("felli:forced_capture").new())
     word = {1: "win", -1: "loss", 0: "draw"}[value]
     assert out.startswith(f"value: {word}")
     assert (f"plies: {plies}\n" in out) == (value != 0)

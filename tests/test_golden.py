@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 import ludoteca
-from ludoteca.games import find_game, game_names
+from ludoteca.games import family, game_names
 
 DATA = Path(__file__).parent / "data" / "golden"
 SEED = 2026
-RULE_SETS = [d.name for g in game_names() for d in find_game(g).rule_sets]
+RULE_SETS = [d.name for g in game_names() for d in family(g).rule_sets]
 
 
 def trace(rules: str, seed: int = SEED) -> str:

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Hashable, Iterator
-from typing import ClassVar
+from functools import cached_property
 
+import numpy as np
 import pytest
+from numba import njit
 
 import ludoteca
 from ludoteca import record
-from ludoteca.ai import make_agent
+from ludoteca.ai import Limit, make_agent
+from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
+from ludoteca.compiled.drivers import perft_counts, random_game
+from ludoteca.compiled.kernel import KEY, LOSS, ONGOING, STATE_SIZE, TURN, IntArray, zobrist
+from ludoteca.compiled.registry import REQUIRED, Kernel, functions
+from ludoteca.compiled.registry import register as register_kernel
+from ludoteca.compiled.search import CompiledSearch
 from ludoteca.core import (
-    BoardDescription,
     Color,
     Game,
     IllegalMoveError,
@@ -22,15 +29,16 @@ from ludoteca.core import (
     InvalidPositionError,
     Move,
     Outcome,
-    RuleSet,
     RuleSetDef,
     State,
     Termination,
 )
-from ludoteca.games import GAMES, register
+from ludoteca.drawing import BoardDescription
+from ludoteca.games import GAMES, family, game_names, register
 from ludoteca.games.morelli import MorelliMove
 from ludoteca.games.morris import MorrisMove
 from ludoteca.perft import perft
+from ludoteca.perft import perft_counts as perft_counts_engine
 from ludoteca.svg import render
 
 
@@ -106,10 +114,9 @@ TAKES = (TakeMove(0, "1"), TakeMove(1, "2"))
 class TakeState(State):
     """A pile of counters; a turn takes one or two; who cannot move (the pile is empty) loses."""
 
-    game: ClassVar[type[Game]]
-
-    def __init__(self, rules: RuleSet, pile: int = 7, turn: Color = Color.WHITE) -> None:
-        self.rules, self.pile, self.turn, self.ply = rules, pile, turn, 0
+    def __init__(self, game: Game, pile: int = 7, turn: Color = Color.WHITE) -> None:
+        self.game, self.rules = game, game.rules
+        self.pile, self.turn, self.ply = pile, turn, 0
         self.move_stack: list[int] = []
         self.start = self.position_code()
 
@@ -148,29 +155,22 @@ class Take(Game):
     title = "Take one or two"
     rule_sets = (RuleSetDef("take-test", "A pile of seven.", {}),)
 
-    @classmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
+    @property
+    def num_distinct_actions(self) -> int:
         return 2
 
-    @classmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
+    @property
+    def board(self) -> BoardDescription:
         return BoardDescription(points=("a1",), coords=((0.0, 0.0),))
 
-    @classmethod
-    def new(
-        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
-    ) -> TakeState:
-        return TakeState(cls.rules(rules))
+    def new(self, setup: str | None = None, seed: int | None = None) -> TakeState:
+        return TakeState(self)
 
-    @classmethod
-    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> TakeState:
+    def from_position_code(self, code: str) -> TakeState:
         pile, _, side = code.partition(" ")
         if not pile.isdigit() or side not in ("w", "b"):
             raise InvalidPositionError(f"{code!r}: write the pile and w or b")
-        return TakeState(cls.rules(rules), int(pile), Color.WHITE if side == "w" else Color.BLACK)
-
-
-TakeState.game = Take
+        return TakeState(self, int(pile), Color.WHITE if side == "w" else Color.BLACK)
 
 
 @pytest.fixture
@@ -199,10 +199,103 @@ def test_a_rules_only_game_is_playable_everywhere(
 
 
 def test_every_option_explained_is_a_setting_of_the_game() -> None:
-    from ludoteca.games import find_game, game_names
-
     for name in game_names():
-        game = find_game(name)
+        game = family(name)
         settings = {k for d in game.rule_sets for k in d.defaults}
         assert set(game.options) <= settings, name
         assert all(text[0].isupper() and len(text) > 15 for text in game.options.values())
+
+
+# --- the same game gains a compiled kernel through the registry alone (docs/new-game.md) ---
+# st: KEY, TURN, QUIET (the shared slots), then the pile; prm: a Zobrist key per pile, then
+# the key of Black to move
+PILE = 3
+
+
+@njit(cache=True)
+def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    n = 0
+    for code in (0, 1):
+        if code < st[PILE]:
+            out[n] = code
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _key(st: IntArray, prm: IntArray) -> int:
+    return int(prm[st[PILE]] ^ (prm[prm.size - 1] if st[TURN] else 0))
+
+
+@njit(cache=True, inline="always")
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    st[PILE] -= move + 1
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = _key(st, prm)
+
+
+@njit(cache=True, inline="always")
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    st[PILE] += move + 1
+    st[TURN] = 1 - st[TURN]
+    st[KEY] = _key(st, prm)
+
+
+@njit(cache=True, inline="always")
+def status(st: IntArray, prm: IntArray, n: int) -> int:
+    return LOSS if n == 0 else ONGOING
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    return 0
+
+
+@njit(cache=True, inline="always")
+def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
+    return False
+
+
+class CompiledTake(Take):
+    """The pile game again, now declaring a kernel: the functions above, registered by name."""
+
+    name = "take-compiled"
+    rule_sets = (RuleSetDef("take-compiled", "A pile of seven, searched compiled.", {}),)
+
+    @cached_property
+    def kernel(self) -> Kernel:
+        prm = zobrist(TakeState(self).pile + 2, 7)
+
+        def pack(state: State) -> IntArray:
+            assert isinstance(state, TakeState)
+            st = np.zeros(STATE_SIZE, dtype=np.int64)
+            st[TURN], st[PILE] = int(state.turn), state.pile
+            st[KEY] = _key(st, prm)
+            return st
+
+        return Kernel("take-compiled", prm, pack, PILE + 1)
+
+
+def test_a_game_gains_a_compiled_kernel_through_the_registry_alone() -> None:
+    register_kernel("take-compiled", __name__)
+    assert set(functions("take-compiled")) == set(REQUIRED)  # the optional ones default
+    state = CompiledTake.of().new()
+    assert perft_counts(state, 7) == [c for _, c in perft_counts_engine(state, 7)]
+    codes, counts, winner = random_game(state, seed=3)
+    replay = state.copy()
+    for code, count in zip(codes, counts, strict=True):
+        assert count == len(replay.legal_codes())
+        replay.push_code(code)
+    assert replay.outcome() == Outcome(Termination.NO_LEGAL_MOVES, winner)
+    found = CompiledSearch(CompiledTake.of().kernel).run(state, max_depth=8)
+    assert found is not None and found.moves[0] == 0  # take one, leave six: the only win
+    readable = SearchAgent(0, compiled=False).analyse(state, Limit(depth=8))
+    assert found.scores[0] == readable.score and str(readable.move) == "1"
+
+
+def test_a_kernel_lacking_a_function_is_refused_by_name() -> None:
+    register_kernel("take-incomplete", "ludoteca.games.pointboard")
+    with pytest.raises(LookupError, match="lacks generate, make, unmake, status"):
+        functions("take-incomplete")
+    with pytest.raises(LookupError, match="no kernel is registered as 'nothing'"):
+        functions("nothing")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
-from ludoteca.games.kernels import random_game, random_plies
+from ludoteca.compiled.drivers import random_game, random_plies
 
 NO_DRAW_RULES = {
     "morris": "repetition=0,move_rule=0",

@@ -9,17 +9,15 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
-from ludoteca.games import find_game, game_names
-from ludoteca.games.kernels import perft_counts
+from ludoteca.compiled.drivers import perft_counts
+from ludoteca.compiled.registry import REQUIRED, functions
+from ludoteca.games import family, game_names, load
 from ludoteca.perft import perft
 
 from .support.kernel_check import compare_perft, follow_random_games
 
 RULE_SETS = [
-    d.name
-    for g in game_names()
-    for d in find_game(g).rule_sets
-    if find_game(g).kernel(find_game(g).rules(d.name)) is not None
+    d.name for g in game_names() for d in family(g).rule_sets if load(d.name).kernel is not None
 ]
 GAMES = {
     "morris": 24,
@@ -61,3 +59,10 @@ def test_perft_from_the_start_matches_published_counts() -> None:
 def test_perft_rejects_a_depth_out_of_range() -> None:
     with pytest.raises(ValueError, match="depth"):
         perft_counts(ludoteca.new_game("felli"), 0)
+
+
+def test_every_registered_games_kernel_has_every_function() -> None:
+    for rules in RULE_SETS:
+        kernel = load(rules).kernel
+        assert kernel is not None
+        assert set(REQUIRED) <= set(functions(kernel.name)), rules

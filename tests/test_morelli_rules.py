@@ -56,7 +56,7 @@ def position(
     rows = "/".join("".join(stones.get((x, y), ".") for x in range(13)) for y in range(12, -1, -1))
     if ply is None:
         ply = 20 if turn == "b" else 21
-    return Morelli.from_position_code(f"{rows} {turn} {king} {ply}")
+    return Morelli.of().from_position_code(f"{rows} {turn} {king} {ply}")
 
 
 def targets(state: ludoteca.State, square: str) -> set[str]:
@@ -67,16 +67,16 @@ def test_setup_facts_on_random_setups() -> None:
     corners = {"A1", "A13", "M1", "M13"}
     mids = {"A7", "G13", "M7", "G1"}
     for seed in range(60):
-        state = Morelli.new(seed=seed)
+        state = Morelli.of().new(seed=seed)
         assert state.turn is Color.BLACK and state.king == 0
         assert state.legal_moves.count() == 480
         black = {s for s in corners | mids if state.board[xy(s)[1] * 13 + xy(s)[0]] == 1}
         assert len(black & corners) == 2 and len(black & mids) == 2
-    assert Morelli.new(seed=5).setup == Morelli.new(seed=5).setup
+    assert Morelli.of().new(seed=5).setup == Morelli.of().new(seed=5).setup
 
 
 def test_setup_string_order() -> None:
-    state = Morelli.new(setup=SETUP)
+    state = Morelli.of().new(setup=SETUP)
     column_a = [state.board[y * 13] for y in range(13)]
     assert column_a == [1] * 13  # A1..A13 are the first 13 letters
     assert state.board[13 * 12 + 1] == 2  # B13 is the 14th letter
@@ -94,11 +94,11 @@ def test_setup_string_order() -> None:
 )
 def test_bad_setups(setup: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
-        Morelli.new(setup=setup)
+        Morelli.of().new(setup=setup)
 
 
 def test_worked_example_1_a5() -> None:
-    state = Morelli.new(setup=SETUP)
+    state = Morelli.of().new(setup=SETUP)
     expected = {f"{c}5" for c in "BCDEFGHIJKL"} | {
         "B6",
         "C7",
@@ -130,9 +130,9 @@ def test_worked_example_3_moving_into_a_sandwich_is_safe() -> None:
 
 
 def test_worked_example_4_king_blocks_the_line() -> None:
-    start = Morelli.new(setup=SETUP)
+    start = Morelli.of().new(setup=SETUP)
     assert len(targets(start, "A7")) == 20
-    crowned = Morelli.from_position_code(start.position_code().replace(" b - 0", " b b 10"))
+    crowned = Morelli.of().from_position_code(start.position_code().replace(" b - 0", " b b 10"))
     assert len(targets(crowned, "A7")) == 15
     assert "H7" in targets(start, "A7") and "H7" not in targets(crowned, "A7")
     with pytest.raises(IllegalMoveError, match="King on the Throne blocks"):
@@ -230,7 +230,7 @@ def test_standing_frames_do_nothing_and_breaking_keeps_the_king() -> None:
 
 
 def test_moves_that_break_the_rules() -> None:
-    state = Morelli.new(setup=SETUP)
+    state = Morelli.of().new(setup=SETUP)
     before = state.position_code()
     with pytest.raises(IllegalMoveError, match="land on the Throne"):
         state.push("A1-G7")
@@ -261,7 +261,7 @@ def test_end_of_game_results() -> None:
     seen = set()
     for seed in range(60):
         rng = random.Random(seed)
-        state = Morelli.new(seed=seed)
+        state = Morelli.of().new(seed=seed)
         while state.legal_codes():
             state.push_code(rng.choice(state.legal_codes()))
         outcome = state.outcome()
@@ -276,9 +276,9 @@ def test_end_of_game_results() -> None:
 
 
 def test_position_code_checks() -> None:
-    state = Morelli.new(setup=SETUP)
+    state = Morelli.of().new(setup=SETUP)
     code = state.position_code()
-    assert Morelli.from_position_code(code).position_code() == code
+    assert Morelli.of().from_position_code(code).position_code() == code
     rows, rest = code.split(" ", 1)
     bad = [
         (rows[:-1] + " " + rest, "13 rows of 13"),
@@ -295,7 +295,7 @@ def test_position_code_checks() -> None:
     bad.append(("".join(centre) + " " + rest, "Throne"))
     for text, reason in bad:
         with pytest.raises(InvalidPositionError, match=reason):
-            Morelli.from_position_code(text)
+            Morelli.of().from_position_code(text)
 
 
 def test_annotations_are_checked() -> None:
@@ -316,7 +316,7 @@ def test_annotations_are_checked() -> None:
 
 
 def test_records_keep_the_setup() -> None:
-    state = Morelli.new(seed=11)
+    state = Morelli.of().new(seed=11)
     for _ in range(6):
         state.push(state.legal_moves[0])
     text = record.dumps(state)
@@ -331,7 +331,7 @@ def test_records_keep_the_setup() -> None:
 
 @pytest.mark.parametrize("rules", ["morelli-11", "morelli-9"])
 def test_smaller_boards(rules: str) -> None:
-    state = Morelli.new(rules, seed=3)
+    state = Morelli.of(rules).new(seed=3)
     n = state.n
     assert len(state.setup or "") == 4 * (n - 1)
     assert sum(1 for v in state.board if v) == 4 * (n - 1)
@@ -347,7 +347,7 @@ def board_dict(state: MorelliState) -> dict[tuple[int, int], str]:
 
 
 def test_perft_2_matches_an_independent_count(capsys: pytest.CaptureFixture[str]) -> None:
-    board = board_dict(Morelli.new(setup=SETUP))
+    board = board_dict(Morelli.of().new(setup=SETUP))
     first = ref.legal(board, "B", None)
     depth2 = sum(len(ref.legal(ref.play(board, move, None)[0], "W", None)) for move in first)
     assert main(["perft", "morelli", "2", "--setup", SETUP]) == 0
@@ -359,7 +359,7 @@ def test_move_lists_match_the_reference_in_random_games() -> None:
     compared = 0
     for seed in range(12):
         rng = random.Random(seed)
-        state = Morelli.new(seed=seed)
+        state = Morelli.of().new(seed=seed)
         board, king = board_dict(state), None
         while True:
             colour = "B" if state.turn is Color.BLACK else "W"
@@ -384,13 +384,13 @@ def test_move_lists_match_the_reference_in_random_games() -> None:
 def test_perft_command_checks_its_setup(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "morelli", "1", "--setup", "B" * 48]) == 2
     assert "pair rule" in capsys.readouterr().err
-    assert list(perft_counts(Morelli.new(setup=SETUP), 1)) == [(1, 480)]
+    assert list(perft_counts(Morelli.of().new(setup=SETUP), 1)) == [(1, 480)]
 
 
 def test_tactical_moves_are_the_capturing_legal_moves() -> None:
     for seed in range(8):
         rng = random.Random(seed)
-        state = Morelli.new(seed=seed)
+        state = Morelli.of().new(seed=seed)
         while codes := state.legal_codes():
             capturing = sorted(c for c in codes if state.conversions(c))
             assert state.tactical_moves() == capturing == sorted(state.tactical_codes(codes))

@@ -70,7 +70,7 @@ def test_random_games_agree_move_for_move(rules: str, seed: int) -> None:
     while True:
         ours = sorted(str(m) for m in state.legal_moves)
         assert ours == sorted(ref.legal(pos)), (seed, state.position_code())
-        again = Morris.from_position_code(state.position_code(), state.rules)
+        again = Morris.of(state.rules).from_position_code(state.position_code())
         assert again.position_code() == state.position_code()
         outcome = state.outcome()
         theirs = ref.outcome(pos)
@@ -101,17 +101,17 @@ def test_morabaraba_dark_cows_start_and_the_diagonals_are_mills() -> None:
 
 
 def test_six_mens_morris_has_no_flying_and_joins_form_no_mill() -> None:
-    state = Morris.from_position_code("W.W/.B./W..B/.B./... w 0 0 0 30", "morris-6")
+    state = Morris.of("morris-6").from_position_code("W.W/.B./W..B/.B./... w 0 0 0 30")
     assert sorted(str(m) for m in state.legal_moves) == ["a3-a1", "a3-b3", "a5-c5", "e5-c5"]
     # a3-b3 and d3-e3 hold two points each: no mill along the middle row
-    state = Morris.from_position_code("B.B/.../WW.W/.../B.. w 0 0 0 30", "morris-6")
+    state = Morris.of("morris-6").from_position_code("B.B/.../WW.W/.../B.. w 0 0 0 30")
     moves = sorted(str(m) for m in state.legal_moves)
     assert moves == ["b3-b2", "b3-b4", "e3-d3", "e3-e1"]
 
 
 def test_twelve_mens_morris_full_board_is_a_draw() -> None:
     code = "WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB b 0 0 0 24"
-    state = Morris.from_position_code(code, "morris-12")
+    state = Morris.of("morris-12").from_position_code(code)
     outcome = state.outcome()
     assert outcome is not None and outcome.termination is Termination.FULL_BOARD
     assert outcome.winner is None and not state.legal_moves
@@ -129,7 +129,7 @@ def test_lasker_may_move_while_men_are_in_hand() -> None:
 
 def test_morabaraba_three_men_rule() -> None:
     code = "B.B/.B./.../W....W/.../.W./WW. w 0 0 19 60"
-    state = Morris.from_position_code(code, "morabaraba")
+    state = Morris.of("morabaraba").from_position_code(code)
     assert state.outcome() is None
     state.push("g4-f4")
     outcome = state.outcome()

@@ -36,7 +36,7 @@ def position(
     )
     if ply is None:
         ply = 18 - sum(hands) if sum(hands) else 40
-    return Morris.from_position_code(f"{rows} {turn} {hands[0]} {hands[1]} {quiet} {ply}", rules)
+    return Morris.of(rules).from_position_code(f"{rows} {turn} {hands[0]} {hands[1]} {quiet} {ply}")
 
 
 def moves(state: ludoteca.State) -> set[str]:
@@ -223,7 +223,7 @@ def test_hundred_quiet_plies_is_a_draw_and_a_removal_resets_the_count() -> None:
 
 
 def test_draw_rules_are_settings() -> None:
-    rules = Morris.rules("morris:move_rule=4")
+    rules = Morris.parse_rules("morris:move_rule=4")
     assert str(rules) == "morris:move_rule=4"
     state = position("a1 d1 b2 f2", "a7 g7 d6 e4", ply=30, rules="morris:move_rule=4")
     for word in ["a1-a4", "a7-d7", "a4-a1"]:

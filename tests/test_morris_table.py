@@ -24,12 +24,12 @@ Node = tuple[int, int, int]  # white men, black men, side to move
 
 
 def rules_of(name: str) -> object:
-    return Morris.rules(f"{name}:repetition=0,move_rule=0")
+    return Morris.parse_rules(f"{name}:repetition=0,move_rule=0")
 
 
 def state_of(name: str, node: Node) -> MorrisState:
     white, black, turn = node
-    return MorrisState(rules_of(name), (white, black), (0, 0), Color(turn))  # type: ignore[arg-type]
+    return MorrisState(Morris.of(rules_of(name)), (white, black), (0, 0), Color(turn))  # type: ignore[arg-type]
 
 
 def children(name: str, node: Node) -> list[Node]:
@@ -50,7 +50,7 @@ def mask(names: str, board: object = NINE) -> int:
 
 @pytest.fixture(scope="module")
 def nine3() -> MorrisTable:
-    return solve(Morris.rules("morris"), 3)
+    return solve(Morris.parse_rules("morris"), 3)
 
 
 def test_every_board_has_the_sixteen_symmetries_of_the_square_and_rings() -> None:
@@ -95,7 +95,7 @@ def plain_moves(own: int, opp: int) -> list[tuple[int, int]]:
 
 
 def test_six_mens_three_against_three_matches_a_plain_retrograde() -> None:
-    table = solve(Morris.rules("morris-6"), 3)
+    table = solve(Morris.parse_rules("morris-6"), 3)
     points = range(SIX.size)
     nodes = []
     for white in itertools.combinations(points, 3):
@@ -184,7 +184,7 @@ def test_solve_command_prints_stats(
     assert line == nine3.stats()[0]
     win, loss, draw = (int(line.split()[i]) for i in (2, 4, 6))
     assert win + loss + draw == orbits((3, 3))
-    assert MorrisSolver(Morris.rules("morris")).ready()  # the largest tables built are used
+    assert MorrisSolver(Morris.parse_rules("morris")).ready()  # the largest tables built are used
     assert main(["solve", "morris", "--men", "2"]) == 2
 
 
@@ -192,10 +192,10 @@ def test_top_level_converts_every_tabled_win(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = Morris.rules("morris")
+    rules = Morris.parse_rules("morris")
     table, _ = MorrisSolver(rules, 3).load()
     # analysis, hints and review read the built table wherever it covers the position
-    state = MorrisState(rules, (mask("a1 d1 b4"), mask("d2 f4 d6")), (0, 0), Color.WHITE)
+    state = MorrisState(Morris.of(rules), (mask("a1 d1 b4"), mask("d2 f4 d6")), (0, 0), Color.WHITE)
     verdict = analyse(state)
     assert verdict.exact and str(verdict.move).startswith("b4-g1x")
     assert "wins in 1" in verdict.text and verdict.white_share > 0.99
@@ -209,7 +209,7 @@ def test_top_level_converts_every_tabled_win(
     while wins < 20 or draws < 2:
         points = rng.sample(range(24), 6)
         state = MorrisState(
-            rules,
+            Morris.of(rules),
             (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:])),
             (0, 0),
             Color.WHITE,

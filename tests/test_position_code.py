@@ -13,7 +13,7 @@ START = ".../.../.../....../.../.../... w 9 9 0 0"
 
 def test_start_code() -> None:
     assert ludoteca.new_game("morris").position_code() == START
-    state = Morris.from_position_code(START)
+    state = Morris.of().from_position_code(START)
     assert state.legal_moves.count() == 24
 
 
@@ -23,7 +23,7 @@ def test_code_round_trip_mid_game() -> None:
         state.push(word)
     code = state.position_code()
     assert code == ".../.B./.../....../.../.../WWW b 6 7 0 5"
-    again = Morris.from_position_code(code)
+    again = Morris.of().from_position_code(code)
     assert again.position_code() == code
     assert {str(m) for m in again.legal_moves} == {str(m) for m in state.legal_moves}
 
@@ -47,4 +47,4 @@ def test_code_round_trip_mid_game() -> None:
 )
 def test_impossible_codes_are_rejected(code: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
-        Morris.from_position_code(code)
+        Morris.of().from_position_code(code)

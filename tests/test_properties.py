@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import ludoteca
 from ludoteca import Termination, record
-from ludoteca.games import find_game, game_names
+from ludoteca.games import game_names
 
 GAMES = game_names()
 
@@ -53,8 +53,7 @@ def test_push_pop_restores_the_position(name: str, seed: int, plies: int) -> Non
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200))
 def test_codes_and_records_round_trip(name: str, seed: int, plies: int) -> None:
     state = random_walk(name, seed, plies)
-    game = find_game(name)
-    again = game.from_position_code(state.position_code(), state.rules)
+    again = state.game.from_position_code(state.position_code())
     assert again.position_code() == state.position_code()
     outcome = state.outcome()
     if outcome is None or outcome.termination is not Termination.THREEFOLD_REPETITION:
@@ -97,7 +96,7 @@ def test_a_moves_gesture_and_notation_depend_on_its_code_alone(
 ) -> None:
     """As State.gesture promises (the server keeps a move's entry across positions)."""
     state = random_walk(name, seed, plies)
-    fresh = find_game(name).new(state.rules, seed=0)
+    fresh = state.game.new(seed=0)
     for code in state.legal_codes():
         assert state.gesture(code) == fresh.gesture(code)
         assert str(state.move_of(code)) == str(fresh.move_of(code))

@@ -52,7 +52,7 @@ def test_json_round_trip() -> None:
 
 
 def test_finished_game_names_its_termination() -> None:
-    state = Morris.from_position_code("W.W/.W./.../....../.../.../BBB w 0 0 0 40")
+    state = Morris.of().from_position_code("W.W/.W./.../....../.../.../BBB w 0 0 0 40")
     state.push("d6-d7xg1")
     assert state.position_code() == "WWW/.../.../....../.../.../BB. b 0 0 0 41"
     text = record.dumps(state)
@@ -65,7 +65,7 @@ def test_finished_game_names_its_termination() -> None:
 
 
 def test_move_numbers_when_black_starts() -> None:
-    state = Morris.from_position_code("W../.../.../....../.../.../... b 8 9 0 1")
+    state = Morris.of().from_position_code("W../.../.../....../.../.../... b 8 9 0 1")
     state.push("d6")
     state.push("a1")
     text = record.dumps(state)

@@ -39,7 +39,7 @@ def test_morelli_cells_king_and_flip() -> None:
     cells = [r for r in root.iter(f"{NS}rect")]
     assert len(cells) == 81 and len({r.get("fill") for r in cells}) == 5  # 4 rings + Throne
     assert len(pieces(root)) == 32
-    a1 = state.game.board(state.rules).points.index("A1")
+    a1 = state.game.board.points.index("A1")
     token = state.pieces()[a1]
 
     def stone_at_bottom_left(svg: str) -> str:
@@ -48,14 +48,12 @@ def test_morelli_cells_king_and_flip() -> None:
         return "w" if corner.get("fill") == "#fdfdfb" else "b"
 
     assert stone_at_bottom_left(render(state)) == token
-    i9 = state.game.board(state.rules).points.index("I9")
+    i9 = state.game.board.points.index("I9")
     assert stone_at_bottom_left(render(state, flipped=True)) == state.pieces()[i9]
 
 
 def test_felli_mullah_is_marked(tmp_path: Path) -> None:
-    state = ludoteca.find_game("felli").from_position_code(
-        ".B./..b/./b../w.W w 0 0", "felli-mullah"
-    )
+    state = ludoteca.load("felli-mullah").from_position_code(".B./..b/./b../w.W w 0 0")
     root = parse(render(state, size=300))
     assert root.get("width") == "300"
     rings = [c for c in root.iter(f"{NS}circle") if c.get("stroke") == "#d4a017"]

@@ -22,7 +22,7 @@ def test_missing_tables_lists_each_table_once(
     assert "felli-mullah" in names and "morris-6" in names
     assert not any(r.startswith("felli:") or r == "felli" for r in names)  # quick: built on use
     assert len([r for r in names if r in ("morris", "morris-lasker")]) == 1  # one shared table
-    MullahSolver(Felli.rules("felli-mullah"), 6)._path().write_bytes(b"")  # built (as far as
+    MullahSolver(Felli.parse_rules("felli-mullah"), 6)._path().write_bytes(b"")  # built (as far as
     assert "felli-mullah" not in [r for _, r in tables.missing_tables()]  # the check goes)
 
 
@@ -30,8 +30,8 @@ def test_a_built_table_becomes_the_top_level(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
-    rules = Morris.rules("morris-6")
-    assert Morris.ladder(rules)[-1].spec.startswith("search:")
+    rules = Morris.parse_rules("morris-6")
+    assert Morris.of(rules).ladder[-1].spec.startswith("search:")
     tables._build([("morris", "morris-6")])
-    assert Morris.ladder(rules)[-1].spec == "perfect"
+    assert Morris.of(rules).ladder[-1].spec == "perfect"
     assert tables.missing_tables() and ("morris", "morris-6") not in tables.missing_tables()

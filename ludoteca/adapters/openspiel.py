@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 
 from ..core import State
-from ..games import resolve
+from ..games import load
 from .actions import ActionCursor
 
 __all__ = ["LudotecaGame", "LudotecaState", "register"]
@@ -39,17 +39,18 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         game = self.game_name
-        self.game_cls, self.rules = resolve(game, params.get("rules") or None)
+        self.game = load(game, params.get("rules") or None)
+        self.rules = self.game.rules
         self.seed = int(params.get("seed", 0))
         self.position = str(params.get("position") or "")
         probe = self._start()
-        self.points = len(self.game_cls.board(self.rules).points)
+        self.points = len(self.game.board.points)
         self.planes = len(probe.planes()) + 1
         # a capture chain is an action per leap: at most one extra action per captured piece
-        max_length = self.game_cls.longest_game(self.rules) + self.points
+        max_length = self.game.longest_game + self.points
         game_type = _game_type(game, str(self.rules))
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.game_cls.num_distinct_actions(self.rules),
+            num_distinct_actions=self.game.num_distinct_actions,
             max_chance_outcomes=0,
             num_players=2,
             min_utility=-1.0,
@@ -64,8 +65,8 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
 
     def _start(self) -> State:
         if self.position:
-            return self.game_cls.from_position_code(self.position, self.rules)
-        return self.game_cls.new(self.rules, seed=self.seed)
+            return self.game.from_position_code(self.position)
+        return self.game.new(seed=self.seed)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         return _Observer(self)
@@ -152,12 +153,12 @@ def _game_type(game: str, rules: str) -> Any:
 
 def register(game: str) -> str:
     """Register a Ludoteca game with pyspiel (once) and return its OpenSpiel short name."""
-    game_cls, rules = resolve(game)
-    name = _short_name(game_cls.name)
+    default = load(game)
+    name = _short_name(default.name)
     if name not in _REGISTERED:
         factory = type(
-            f"Ludoteca{game_cls.__name__}Game", (LudotecaGame,), {"game_name": game_cls.name}
+            f"Ludoteca{type(default).__name__}Game", (LudotecaGame,), {"game_name": default.name}
         )
-        pyspiel.register_game(_game_type(game_cls.name, str(rules)), factory)
-        _REGISTERED[name] = game_cls.name
+        pyspiel.register_game(_game_type(default.name, str(default.rules)), factory)
+        _REGISTERED[name] = default.name
     return name

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..core import Color
-from ..games import resolve
+from ..games import load
 from .actions import ActionCursor
 
 __all__ = ["LudotecaEnv", "env"]
@@ -39,17 +39,18 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.game_cls, self.rules = resolve(game, rules)
+        self.game = load(game, rules)
+        self.rules = self.game.rules
         self.position = position
         self.render_mode = render_mode
         self.metadata = {
             "render_modes": ["ansi"],
-            "name": f"ludoteca_{self.game_cls.name}_v0",
+            "name": f"ludoteca_{self.game.name}_v0",
             "is_parallelizable": False,
         }
         self.possible_agents = list(AGENTS)
         probe = ActionCursor(self._start(None))
-        self.num_actions = self.game_cls.num_distinct_actions(self.rules)
+        self.num_actions = self.game.num_distinct_actions
         shape = (len(probe.observation()), len(probe.observation()[0]))
         space = spaces.Dict(
             {
@@ -63,8 +64,8 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
 
     def _start(self, seed: int | None) -> Any:
         if self.position:
-            return self.game_cls.from_position_code(self.position, self.rules)
-        return self.game_cls.new(self.rules, seed=seed)
+            return self.game.from_position_code(self.position)
+        return self.game.new(seed=seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

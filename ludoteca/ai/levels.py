@@ -50,9 +50,9 @@ def ratings() -> Measured:
 def levels(rules: RuleSet) -> list[Level]:
     """The ladder for a rule set, with measured ratings where they exist (for the spec the
     level has now)."""
-    from ..games import find_game
+    from ..games import load
 
-    ladder = find_game(rules.game).ladder(rules)
+    ladder = load(rules).ladder
     measured = ratings().get(str(rules), {})
     out = []
     for i, rung in enumerate(ladder, start=1):

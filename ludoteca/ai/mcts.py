@@ -3,8 +3,8 @@
 Playouts prefer tactical moves (captures, removals, conversions: ``state.is_tactical``) among a
 few sampled candidates, and stop after ``playout_cap`` plies, scoring the position with the
 game's evaluation.  Values are in [0, 1] for the player who made the move into a node.  Where
-the game declares a compiled kernel, playouts run in compiled code (:func:`.compiled.playout`,
-the same policy with the kernel's evaluation).
+the game declares a compiled kernel, playouts run in compiled code
+(:func:`ludoteca.compiled.search.playout`, the same policy with the kernel's evaluation).
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import math
 import random
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core import Move, State
-from ..games.kernel import UNDO, Kernel
 from .agents import Limit
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["MCTSAgent"]
 
@@ -55,7 +58,7 @@ class MCTSAgent:
         self.candidates = candidates
         self._rng = random.Random(seed)
         self.stop_event = threading.Event()
-        self._kernel: Kernel | None = None
+        self._playouts: Callable[..., float] | None = None
 
     def stop(self) -> None:
         """Ask a running search to finish as soon as possible."""
@@ -74,13 +77,20 @@ class MCTSAgent:
         if not codes:
             raise ValueError("the game is over: there is no move to choose")
         self.stop_event.clear()
-        self._kernel = root_state.game.kernel(root_state.rules)
-        if self._kernel is not None:
-            from .compiled import MAXMOVES, seed_playouts
+        kernel = root_state.game.kernel
+        self._playouts = None
+        if kernel is not None:
+            from ..compiled.kernel import UNDO
+            from ..compiled.search import MAXMOVES, playout_of, seed_playouts
 
+            compiled = playout_of(kernel)
+            rows = np.zeros((8, MAXMOVES), dtype=np.int64)
+            undo = np.zeros((self.playout_cap + 1, UNDO), dtype=np.int64)
+            cap, candidates = self.playout_cap, self.candidates
+            self._playouts = lambda state: compiled(
+                kernel.pack(state), kernel.prm, cap, candidates, rows, undo
+            )
             seed_playouts(self._rng.randrange(1 << 31))
-            self._rows = np.zeros((8, MAXMOVES), dtype=np.int64)
-            self._undo = np.zeros((self.playout_cap + 1, UNDO), dtype=np.int64)
         root = _Node(-1, 1 - int(root_state.turn), list(codes))
         self._rng.shuffle(root.untried)
         deadline = time.perf_counter() + limit.seconds if limit.seconds else None
@@ -133,21 +143,8 @@ class MCTSAgent:
             n.value += result if n.mover == 0 else 1.0 - result
 
     def _playout(self, state: State) -> float:
-        kernel = self._kernel
-        if kernel is not None:
-            from .compiled import playout
-
-            return float(
-                playout(
-                    kernel.kind,
-                    kernel.pack(state),
-                    kernel.prm,
-                    self.playout_cap,
-                    self.candidates,
-                    self._rows,
-                    self._undo,
-                )
-            )
+        if self._playouts is not None:
+            return float(self._playouts(state))
         rng = self._rng
         pushed = 0
         try:

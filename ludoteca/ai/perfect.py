@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 
-from ..core import InvalidRulesError, Move, RuleSet, State, Table
+from ..core import InvalidRulesError, Move, RuleSet, State
+from ..tables import Table
 from .agents import Limit
 
 __all__ = ["PerfectAgent", "covering_table", "table_for"]
@@ -23,10 +24,10 @@ def table_for(rules: RuleSet) -> Table | None:
     """The solved table of a rule set (read, or solved if that is quick, once per process), or
     ``None`` when its game declares no solver for it or the table is not built yet (``ludoteca
     solve`` builds the large ones)."""
-    from ..games import find_game
+    from ..games import load
     from ..solve import progress_bar
 
-    solver = find_game(rules.game).solver(rules)
+    solver = load(rules).solver()
     if solver is None or not solver.ready():
         return None
     table = _TABLES.get(solver.key)

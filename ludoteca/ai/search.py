@@ -3,8 +3,8 @@ key, move ordering (table move, tactical moves, killers, history), a short quies
 tactical moves, and the game's own evaluation at the leaves.
 
 A rule set whose game declares a compiled kernel (``Game.kernel``) is searched by the compiled
-search (:mod:`.compiled`, the same algorithm, ~100x faster, with the kernel's evaluation); this
-readable search plays the others and stays the reference (``search:python=1``).
+search (:mod:`ludoteca.compiled.search`, the same algorithm, ~100x faster, with the kernel's
+evaluation); this readable search plays the others and stays the reference (``search:python=1``).
 
 Scores are integers for the side to move: ``WIN - plies`` for a forced win, ``-(WIN - plies)`` for
 a forced loss, and ``round(1000 * state.evaluate())`` otherwise.
@@ -22,7 +22,7 @@ from ..core import Color, Move, State
 from .agents import Limit
 
 if TYPE_CHECKING:
-    from .compiled import CompiledSearch, Iteration
+    from ..compiled.search import CompiledSearch, Iteration
 
 __all__ = ["WIN", "SearchAgent", "SearchResult", "is_mate"]
 
@@ -197,10 +197,10 @@ class SearchAgent:
     def _searcher(self, state: State) -> CompiledSearch | None:
         spec = f"{state.game.name}/{state.rules}"
         if spec not in self._searchers:
-            kernel = state.game.kernel(state.rules)
+            kernel = state.game.kernel
             if kernel is None:
                 return None
-            from .compiled import CompiledSearch
+            from ..compiled.search import CompiledSearch
 
             self._searchers[spec] = CompiledSearch(kernel)
         return self._searchers[spec]

@@ -2,8 +2,11 @@
 
 Each pair of agents plays ``games`` games, alternating colours; in games with a random setup
 each setup is played twice with colours swapped.  An agent spec ``engine:COMMAND`` is an
-outside engine driven through the engine protocol; an engine that hangs, crashes or answers
-garbage forfeits that game, which is reported, and the tournament goes on.
+outside engine driven through the engine protocol (one second a move unless a time is given);
+``engine[SPEC]:COMMAND`` is one told to play the agent spec SPEC (with SPEC's own limits unless
+a time is given).  An engine that hangs, crashes or answers garbage forfeits that game, which is
+reported, and the tournament goes on.  :func:`play_games` plays any stream of games on a process
+pool (the tournaments here, the SPRT of :mod:`.sprt_runner`).
 
 Ratings are maximum-likelihood Elo (Bradley-Terry, a draw is half a win) with one virtual draw
 per pair as a prior, anchored so that the first agent has 1000; error bars are 95% intervals from
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -23,10 +26,20 @@ from tqdm import tqdm
 
 from .. import record
 from ..core import LudotecaError, RuleSet, Termination
-from ..games import resolve
+from ..games import load
 from .agents import Agent, Limit, make_agent
+from .engine import EngineAgent
 
-__all__ = ["GameResult", "ProgressBar", "Tournament", "elo_ratings", "play_game", "run_tournament"]
+__all__ = [
+    "GameJob",
+    "GameResult",
+    "ProgressBar",
+    "Tournament",
+    "elo_ratings",
+    "play_game",
+    "play_games",
+    "run_tournament",
+]
 
 
 @dataclass
@@ -43,9 +56,10 @@ class GameResult:
 
 def _agent(spec: str, rules: RuleSet, seed: int, seconds: float | None) -> Agent:
     if spec.startswith("engine:"):
-        from ..protocol import EngineAgent
-
         return EngineAgent(spec[7:], rules, seconds=seconds or 1.0)
+    if spec.startswith("engine["):
+        agent, _, command = spec[7:].partition("]:")
+        return EngineAgent(command, rules, seconds=seconds, agent=agent)
     return make_agent(spec, rules, seed)
 
 
@@ -58,10 +72,15 @@ def play_game(
     setup_seed: int,
     seconds: float | None = None,
     max_plies: int = 1000,
+    opening: Sequence[str] = (),
 ) -> GameResult:
-    """Play one game between two agent specs (White first in ``specs``); safe in a worker."""
-    game_cls, rules = resolve(game, rules_spec)
-    state = game_cls.new(rules, seed=setup_seed)
+    """Play one game between two agent specs (White first in ``specs``) from the start (set up
+    from ``setup_seed``) after the ``opening`` moves; safe in a worker."""
+    bound = load(game, rules_spec)
+    rules = bound.rules
+    state = bound.new(seed=setup_seed)
+    for word in opening:
+        state.push(word)
     agents: list[Agent | None] = [None, None]
     failure = None
     result: str | None = None
@@ -108,6 +127,57 @@ def play_game(
         comments={len(state.move_stack): failure} if failure else None,
     )
     return GameResult(pair[0], pair[1], score, record.dumps(rec), state.ply, failure)
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: the agent specs (White first), their numbers (:attr:`GameResult.white`
+    and ``black``), the agents' seed, the setup's seed and the opening moves played first."""
+
+    specs: tuple[str, str]
+    pair: tuple[int, int]
+    seed: int
+    setup_seed: int
+    opening: tuple[str, ...] = ()
+
+
+def play_games(
+    game: str,
+    rules_spec: str,
+    jobs: Iterable[GameJob],
+    workers: int = 1,
+    seconds: float | None = None,
+) -> Generator[tuple[GameJob, GameResult]]:
+    """Play ``jobs`` on a pool of ``workers`` processes, yielding each job with its result as
+    the games finish.  A job is taken from ``jobs`` only when a process is free, so ``jobs`` may
+    be endless; closing the iterator starts no further game (the running ones finish first)."""
+    workers = max(1, workers)
+    source = iter(jobs)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        running: dict[Future[GameResult], GameJob] = {}
+        try:
+            while True:
+                while len(running) < workers and (job := next(source, None)) is not None:
+                    future = pool.submit(
+                        play_game,
+                        game,
+                        rules_spec,
+                        job.specs,
+                        job.pair,
+                        job.seed,
+                        job.setup_seed,
+                        seconds,
+                        opening=job.opening,
+                    )
+                    running[future] = job
+                if not running:
+                    return
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield running.pop(future), future.result()
+        finally:
+            for future in running:
+                future.cancel()
 
 
 @dataclass
@@ -260,11 +330,11 @@ def run_tournament(
         raise LudotecaError("a tournament needs at least two agents")
     if games < 1:
         raise LudotecaError("each pair must play at least one game")
-    game_cls, ruleset = resolve(game, rules)
+    ruleset = load(game, rules).rules
     for spec in specs:  # reject a bad spec before starting any process
-        if not spec.startswith("engine:"):
+        if not spec.startswith("engine"):
             make_agent(spec, ruleset, 0)
-    jobs_list: list[tuple[tuple[str, str], tuple[int, int], int, int]] = []
+    jobs_list: list[GameJob] = []
     pairs = (
         [(i, i + 1) for i in range(len(specs) - 1)]
         if adjacent
@@ -275,21 +345,15 @@ def run_tournament(
             white, black = (i, j) if g % 2 == 0 else (j, i)
             round_seed = seed * 100_003 + len(jobs_list)
             setup_seed = seed * 1_000_003 + (i * len(specs) + j) * 10_007 + g // 2
-            jobs_list.append(((specs[white], specs[black]), (white, black), round_seed, setup_seed))
+            jobs_list.append(
+                GameJob((specs[white], specs[black]), (white, black), round_seed, setup_seed)
+            )
     tournament = Tournament(list(specs))
     total = len(jobs_list)
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        pending: set[Future[GameResult]] = {
-            pool.submit(play_game, game_cls.name, str(ruleset), pair_specs, pair, rs, ss, seconds)
-            for pair_specs, pair, rs, ss in jobs_list
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                result = future.result()
-                tournament.results.append(result)
-                if progress:
-                    progress(len(tournament.results), total, result)
+    for _, result in play_games(ruleset.game, str(ruleset), jobs_list, jobs, seconds):
+        tournament.results.append(result)
+        if progress:
+            progress(len(tournament.results), total, result)
     tournament.results.sort(key=lambda r: (min(r.white, r.black), max(r.white, r.black)))
     return tournament
 

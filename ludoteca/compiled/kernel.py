@@ -1,26 +1,15 @@
-"""The compiled face every game may offer to the one compiled search (numba).
+"""The kernel interface: what a game's compiled kernel (numba) offers the compiled search.
 
 A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules in a flat
-``int64`` array ``prm`` (geometry, switches, Zobrist keys), and provides these ``@njit``
-functions:
-
-- ``generate(st, prm, out) -> n``: the legal move codes (the engine's own codes) into ``out``,
-  whatever the draw rules say;
-- ``make(st, prm, move, undo, ply)`` / ``unmake(st, prm, move, undo, ply)``: play and take back
-  a move, keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo[ply]`` (a row of a 2-D
-  scratch array, one per ply of a search) keeps what ``unmake`` needs;
-- ``status(st, prm, n) -> ONGOING | LOSS | DRAW | WIN``: whether the game is over for the side to
-  move, given its ``n`` legal moves (draw rules included, repetition excepted: the search tracks
-  that itself);
-- ``evaluate(st, prm) -> int``: a heuristic score for the side to move (1000: clearly won);
-- ``tactical(st, prm, move) -> bool``: a capture, removal or conversion;
-- optionally ``captures(st, prm, row, n) -> k``: the tactical moves among ``row[:n]`` moved to
-  its front, for the quiescence search, where a game finds them faster than one test a move.
+``int64`` array ``prm`` (geometry, switches, Zobrist keys).  Its module, registered in
+:mod:`.registry`, defines the ``@njit`` functions stubbed below: :func:`generate`,
+:func:`make`, :func:`unmake`, :func:`status`, :func:`evaluate` and :func:`tactical`, and
+optionally :func:`captures` and :func:`can_move`.  The search and drivers are written once
+against these names and specialised for each kernel by :mod:`.dispatch`.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
-each game lays out the rest.  ``ludoteca.games.kernels`` dispatches on a game's kind number, so
-the search is compiled once for every game and cached on disk.  Python's :class:`Kernel` says
-how a state becomes ``st``.
+each game lays out the rest.  Python's :class:`~.registry.Kernel` says how a state becomes
+``st``.
 
 Two habits keep the kernels fast.  A numba call costs tens of nanoseconds (as much as a whole
 Morris move), so ``make``, ``unmake``, ``status``, ``tactical`` and a kernel's small helpers are
@@ -31,8 +20,6 @@ arrays (``undo[ply, k]``, ``st[OFFSET + i]``) instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,8 +27,6 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
-
-from ..core import State
 
 __all__ = [
     "DRAW",
@@ -52,10 +37,17 @@ __all__ = [
     "TURN",
     "UNDO",
     "WIN",
-    "Kernel",
     "bit_count",
+    "can_move",
+    "captures",
+    "evaluate",
+    "generate",
     "low_bit",
+    "make",
     "split",
+    "status",
+    "tactical",
+    "unmake",
     "zobrist",
 ]
 
@@ -65,24 +57,6 @@ STATE_SIZE, UNDO = 512, 48
 ONGOING, LOSS, DRAW, WIN = 0, 1, 2, 3
 
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class Kernel:
-    """A game's compiled face for one rule set: its kind number (see ``kernels.py``), its
-    parameters, how a :class:`State` becomes the kernel's ``st`` array, and how many of its
-    first slots describe the position (the rest is the kernel's scratch space).
-
-    ``reduce_after`` tunes the search for the game's branching: at a node at least three plies
-    from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
-    table's move, a tactical move nor a killer) are first searched one ply shallower and
-    searched again in full only if they beat the best so far; 0 searches every move in full."""
-
-    kind: int
-    prm: IntArray
-    pack: Callable[[State], IntArray]
-    fields: int
-    reduce_after: int = 0
 
 
 def zobrist(count: int, salt: int) -> IntArray:
@@ -129,3 +103,50 @@ def split(a: int, d: int) -> tuple[int, int]:
         q += 1
         r -= d
     return q, r
+
+
+# --- the interface: each kernel module defines these (the search is written against them) ---
+def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """Write the codes of the legal moves (the engine's own codes) into ``out``; return how
+    many there are, whatever the draw rules say."""
+    raise NotImplementedError
+
+
+def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """Play ``move``, keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo[ply]`` (a row of
+    a 2-D scratch array, one per ply of a search) keeps what :func:`unmake` needs."""
+    raise NotImplementedError
+
+
+def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """Take back ``move``, played by :func:`make` with the same ``undo`` and ``ply``."""
+    raise NotImplementedError
+
+
+def status(st: IntArray, prm: IntArray, n: int) -> int:
+    """``ONGOING``, ``LOSS``, ``DRAW`` or ``WIN`` for the side to move, given its ``n`` legal
+    moves (draw rules included, repetition excepted: the search tracks that itself)."""
+    raise NotImplementedError
+
+
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """A heuristic score for the side to move (1000: clearly won)."""
+    raise NotImplementedError
+
+
+def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
+    """Whether ``move`` is a capture, removal or conversion."""
+    raise NotImplementedError
+
+
+def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
+    """Optional: move the tactical moves among ``row[:n]`` to its front and return how many
+    there are, for the quiescence search, where a game finds them faster than by one
+    :func:`tactical` test a move (the default)."""
+    raise NotImplementedError
+
+
+def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
+    """Optional: whether the side to move has a legal move, for a game that can tell without
+    generating them all (``out`` is scratch); quiescence then stands pat first."""
+    raise NotImplementedError

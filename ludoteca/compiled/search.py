@@ -11,9 +11,10 @@ every 1,024 nodes (it runs without the GIL); a stopped depth counts only through
 finished that beat the previous best (time limits only: a depth or node limit keeps the search
 deterministic).
 
-The game's rules, evaluation and hashing come from its kernel (``Game.kernel``), dispatched by
-``ludoteca.games.kernels``; nothing here knows a game.  Scores are those of
-:mod:`.search`: ``WIN - plies`` for a forced win, evaluations otherwise.
+The game's rules, evaluation and hashing come from its kernel (``Game.kernel``): the search is
+written against the kernel interface (:mod:`.kernel`) and compiled for each registered kernel by
+:mod:`.dispatch`; nothing here knows a game.  Scores are those of :mod:`ludoteca.ai.search`:
+``WIN - plies`` for a forced win, evaluations otherwise.
 """
 
 from __future__ import annotations
@@ -29,8 +30,15 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core import State
-from ..games.kernel import KEY, LOSS, ONGOING, QUIET, TURN, UNDO, WIN, Kernel
-from ..games.kernels import (
+from .dispatch import bind, specialise
+from .kernel import (
+    KEY,
+    LOSS,
+    ONGOING,
+    QUIET,
+    TURN,
+    UNDO,
+    WIN,
     can_move,
     captures,
     evaluate,
@@ -40,8 +48,9 @@ from ..games.kernels import (
     tactical,
     unmake,
 )
+from .registry import Kernel
 
-__all__ = ["CompiledSearch", "Iteration", "playout", "seed_playouts"]
+__all__ = ["MAXMOVES", "CompiledSearch", "Iteration", "playout_of", "seed_playouts"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -61,6 +70,8 @@ NEXT_DEPTH = 0.6
 PICKED = 6
 # the counters array
 NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
+#: whether the kernel defines ``can_move`` (set for each kernel by :func:`.dispatch.bind`)
+QUICK_MOVE = False
 
 
 @dataclass
@@ -82,6 +93,7 @@ class CompiledSearch:
 
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
+        self.code = bind(__name__, kernel.name)
         self.moves = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
         self.order = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
         self.undo = np.zeros((MAXPLY + 1, UNDO), dtype=np.int64)
@@ -120,8 +132,8 @@ class CompiledSearch:
         prm = kernel.prm
         st = self._position(state)
         roots = self.moves[MAXPLY].copy()
-        count = generate(kernel.kind, st, prm, roots)
-        if count == 0 or status(kernel.kind, st, prm, count) != ONGOING:
+        count = self.code.generate(st, prm, roots)
+        if count == 0 or self.code.status(st, prm, count) != ONGOING:
             return None
         roots = roots[:count].copy()
         if rng is not None:
@@ -146,8 +158,7 @@ class CompiledSearch:
         best: Iteration | None = None
         try:
             for depth in range(1, max_depth + 1):
-                done = _root(
-                    kernel.kind,
+                done = self.code._root(
                     st,
                     prm,
                     depth,
@@ -225,7 +236,7 @@ class CompiledSearch:
         keys = [int(st[KEY])]
         undo = np.zeros((1, UNDO), dtype=np.int64)
         for code in played:
-            make(kernel.kind, st, kernel.prm, code, undo, 0)
+            self.code.make(st, kernel.prm, code, undo, 0)
             keys.append(int(st[KEY]))
         self.path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
         self.path[: len(keys)] = keys
@@ -233,8 +244,7 @@ class CompiledSearch:
 
     def _pv(self, st: IntArray, first: int) -> list[int]:
         line = np.zeros(24, dtype=np.int64)
-        length = _pv(
-            self.kernel.kind,
+        length = self.code._pv(
             st,
             self.kernel.prm,
             first,
@@ -253,9 +263,8 @@ def _pack(move: int, depth: int, flag: int, score: int) -> int:
     return (move << 27) | (depth << 20) | (flag << 18) | (score + 131072)
 
 
-@njit(cache=True, nogil=True)
+@specialise(nogil=True)
 def _root(
-    kind: int,
     st: IntArray,
     prm: IntArray,
     depth: int,
@@ -279,11 +288,10 @@ def _root(
     alpha = -MATE - 1
     for i in range(roots.size):
         move = roots[i]
-        make(kind, st, prm, move, undo, 0)
+        make(st, prm, move, undo, 0)
         if exact or i == 0:
             floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
             score = -_search(
-                kind,
                 st,
                 prm,
                 depth - 1,
@@ -303,7 +311,6 @@ def _root(
             )
         else:
             score = -_search(
-                kind,
                 st,
                 prm,
                 depth - 1,
@@ -323,7 +330,6 @@ def _root(
             )
             if score > alpha:
                 score = -_search(
-                    kind,
                     st,
                     prm,
                     depth - 1,
@@ -341,7 +347,7 @@ def _root(
                     ctr,
                     flag,
                 )
-        unmake(kind, st, prm, move, undo, 0)
+        unmake(st, prm, move, undo, 0)
         if ctr[STOPPED]:
             return i
         scores[i] = score if exact or i == 0 or score > alpha else alpha - 1
@@ -375,9 +381,8 @@ def _ended(result: int, ply: int) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@specialise(nogil=True)
 def _search(
-    kind: int,
     st: IntArray,
     prm: IntArray,
     depth: int,
@@ -450,19 +455,18 @@ def _search(
                             continue
             row = moves[p]
             stand = NO_STAND
-            if frames[p, F_Q] >= 0:  # quiescence: a game that can tell cheaply whether it goes on
-                quick = can_move(kind, st, prm, row)  # stands pat before generating its moves
-                if quick >= 0:
-                    result = status(kind, st, prm, quick)
-                    if result != ONGOING:
-                        value = _ended(result, p)
-                        continue
-                    stand = evaluate(kind, st, prm)
-                    if stand >= frames[p, F_BETA] or frames[p, F_Q] == 0:
-                        value = stand
-                        continue
-            n = generate(kind, st, prm, row)
-            result = status(kind, st, prm, n)
+            if QUICK_MOVE and frames[p, F_Q] >= 0:  # quiescence: a game that can tell cheaply
+                quick = 1 if can_move(st, prm, row) else 0  # whether it goes on stands pat first
+                result = status(st, prm, quick)
+                if result != ONGOING:
+                    value = _ended(result, p)
+                    continue
+                stand = evaluate(st, prm)
+                if stand >= frames[p, F_BETA] or frames[p, F_Q] == 0:
+                    value = stand
+                    continue
+            n = generate(st, prm, row)
+            result = status(st, prm, n)
             if result != ONGOING:
                 value = _ended(result, p)
                 continue
@@ -470,20 +474,20 @@ def _search(
             frames[p, F_J] = -1
             if frames[p, F_Q] >= 0:  # quiescence: stand pat, then tactical moves only
                 if stand == NO_STAND:
-                    stand = evaluate(kind, st, prm)
+                    stand = evaluate(st, prm)
                     if stand >= frames[p, F_BETA] or frames[p, F_Q] == 0:
                         value = stand
                         continue
                 if stand > frames[p, F_ALPHA]:
                     frames[p, F_ALPHA] = stand
-                frames[p, F_N] = captures(kind, st, prm, row, n)  # tactical moves first, only those
+                frames[p, F_N] = captures(st, prm, row, n)  # tactical moves first, only those
                 action = NEXT
                 continue
             for j in range(n):
                 m = row[j]
                 if m == tt_move:
                     order[p, j] = 1 << 50
-                elif tactical(kind, st, prm, m):
+                elif tactical(st, prm, m):
                     order[p, j] = 1 << 40
                 elif m == killers[p, 0]:
                     order[p, j] = 1 << 39
@@ -535,7 +539,7 @@ def _search(
                 and rank < 1 << 38
             ):  # not the table's move, a tactical one or a killer
                 frames[p, F_CUT] = 1
-            make(kind, st, prm, moves[p, j], undo, p)
+            make(st, prm, moves[p, j], undo, p)
             if frames[p, F_Q] >= 0:
                 frames[p + 1, F_Q] = frames[p, F_Q] - 1
                 frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
@@ -561,7 +565,7 @@ def _search(
             score = -value
             move = moves[p, frames[p, F_J]]
             if ctr[STOPPED]:
-                unmake(kind, st, prm, move, undo, p)
+                unmake(st, prm, move, undo, p)
                 value = 0
                 continue
             if frames[p, F_CUT] and score > frames[p, F_ALPHA]:
@@ -582,7 +586,7 @@ def _search(
                 p += 1
                 action = ENTER
                 continue
-            unmake(kind, st, prm, move, undo, p)
+            unmake(st, prm, move, undo, p)
             if frames[p, F_Q] >= 0:
                 if score > frames[p, F_ALPHA]:
                     frames[p, F_ALPHA] = score
@@ -597,7 +601,7 @@ def _search(
                 if score > frames[p, F_ALPHA]:
                     frames[p, F_ALPHA] = score
                     if score >= frames[p, F_BETA]:
-                        if not tactical(kind, st, prm, move):
+                        if not tactical(st, prm, move):
                             if killers[p, 0] != move:
                                 killers[p, 1] = killers[p, 0]
                                 killers[p, 0] = move
@@ -624,9 +628,8 @@ def _finish(frames: IntArray, p: int, tt_key: IntArray, tt_val: IntArray, key: i
     return int(best)
 
 
-@njit(cache=True, nogil=True)
+@specialise(nogil=True)
 def _pv(
-    kind: int,
     st: IntArray,
     prm: IntArray,
     first: int,
@@ -639,15 +642,15 @@ def _pv(
     """The principal variation after ``first``, read from the table; ``st`` is restored."""
     line[0] = first
     length = 1
-    make(kind, st, prm, first, undo, 0)
+    make(st, prm, first, undo, 0)
     while length < line.size:
         key = st[KEY]
         slot = key & (tt_key.size - 1)
         if tt_key[slot] != key:
             break
         move = tt_val[slot] >> 27
-        n = generate(kind, st, prm, moves[length])
-        if status(kind, st, prm, n) != ONGOING:
+        n = generate(st, prm, moves[length])
+        if status(st, prm, n) != ONGOING:
             break
         legal = False
         for j in range(n):
@@ -656,11 +659,17 @@ def _pv(
         if not legal:
             break
         line[length] = move
-        make(kind, st, prm, move, undo, length)
+        make(st, prm, move, undo, length)
         length += 1
     for j in range(length - 1, -1, -1):
-        unmake(kind, st, prm, line[j], undo, j)
+        unmake(st, prm, line[j], undo, j)
     return length
+
+
+def playout_of(kernel: Kernel) -> Callable[..., float]:
+    """:func:`playout` compiled for ``kernel``."""
+    found: Callable[..., float] = bind(__name__, kernel.name).playout
+    return found
 
 
 @njit(cache=True)
@@ -669,9 +678,8 @@ def seed_playouts(seed: int) -> None:
     np.random.seed(seed)
 
 
-@njit(cache=True, nogil=True)
+@specialise(nogil=True)
 def playout(
-    kind: int,
     st: IntArray,
     prm: IntArray,
     cap: int,
@@ -687,8 +695,8 @@ def playout(
     value = 0.5
     while True:
         row = moves[min(pushed, moves.shape[0] - 1)]
-        n = generate(kind, st, prm, row)
-        result = status(kind, st, prm, n)
+        n = generate(st, prm, row)
+        result = status(st, prm, n)
         to_move_white = st[TURN] == 0
         if result != ONGOING:
             if result == LOSS:
@@ -699,7 +707,7 @@ def playout(
                 value = 0.5
             break
         if pushed >= cap:
-            score = evaluate(kind, st, prm)
+            score = evaluate(st, prm)
             mover = 1.0 / (1.0 + np.exp(-score / 300.0))
             value = mover if to_move_white else 1.0 - mover
             break
@@ -707,12 +715,12 @@ def playout(
         if n > 1:
             for _ in range(candidates):
                 candidate = row[np.random.randint(0, n)]
-                if tactical(kind, st, prm, candidate):
+                if tactical(st, prm, candidate):
                     code = candidate
                     break
-        make(kind, st, prm, code, undo, pushed)
+        make(st, prm, code, undo, pushed)
         played[pushed] = code
         pushed += 1
     for i in range(pushed - 1, -1, -1):
-        unmake(kind, st, prm, played[i], undo, i)
+        unmake(st, prm, played[i], undo, i)
     return value

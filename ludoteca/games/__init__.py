@@ -1,12 +1,20 @@
-"""The registry of games: find a game by name or alias, or by the name of one of its rule sets.
+"""The registry of games: find a game family by name or alias, or by the name of one of its
+rule sets, and load a game bound to a rule set.
 
-Adding a game means writing its module and registering its :class:`~ludoteca.core.Game` here.
+>>> load("morris-12").title
+"Twelve Men's Morris"
+>>> family("nine-mens-morris").name
+'morris'
+
+Adding a game means writing its module (and its kernel's, if it has one: see
+``docs/new-game.md``) and registering its :class:`~ludoteca.core.Game` here.
 """
 
 from __future__ import annotations
 
 from ..core import Game, RuleSet, State, UnknownGameError
 from .felli import Felli
+from .legacy import find_game, resolve
 from .morelli import Morelli
 from .morris import Morris
 
@@ -14,7 +22,7 @@ GAMES: dict[str, type[Game]] = {}
 
 
 def register(game: type[Game]) -> type[Game]:
-    """Add a game to the registry under its name, aliases and rule-set names."""
+    """Add a game family to the registry under its name, aliases and rule-set names."""
     for name in (game.name, *game.aliases, *game.rule_set_names()):
         owner = GAMES.get(name)
         if owner is not None and owner is not game:
@@ -28,12 +36,9 @@ def game_names() -> list[str]:
     return list(dict.fromkeys(g.name for g in GAMES.values()))
 
 
-def find_game(name: str) -> type[Game]:
-    """The game called ``name`` (a game name, alias or rule-set name, any case).
-
-    >>> find_game("nine-mens-morris").name
-    'morris'
-    """
+def family(name: str) -> type[Game]:
+    """The game family called ``name`` (a game name, alias or rule-set name, any case, with
+    or without settings after a ``:``)."""
     key = name.strip().lower().partition(":")[0]
     try:
         return GAMES[key]
@@ -43,29 +48,44 @@ def find_game(name: str) -> type[Game]:
         ) from None
 
 
-def resolve(name: str, rules: str | RuleSet | None = None) -> tuple[type[Game], RuleSet]:
-    """The game and rule set that ``name`` (and an optional explicit ``rules`` spec) denote.
-
-    A rule-set name stands for its game with that rule set: ``resolve("felli-mullah")``.  An
-    explicit ``rules`` wins over what the name implies.
-    """
-    game = find_game(name)
-    if rules is None:
-        key = name.strip().lower()
-        rules = key if key.partition(":")[0] in game.rule_set_names() else None
-    return game, game.rules(rules)
+def load(spec: str | RuleSet, rules: str | RuleSet | None = None) -> Game:
+    """The game that ``spec`` denotes, bound to its rule set: a game name or alias (its
+    default rule set), a rule-set name or alias, either with settings (``"felli:mullah"``,
+    ``"morris-12:move_rule=50"``), or a :class:`RuleSet`.  ``rules``, a rule set of that game
+    or its spec, wins over what ``spec`` implies.  One instance per rule set."""
+    if isinstance(spec, RuleSet):
+        return family(spec.game).of(spec if rules is None else rules)
+    game = family(spec)
+    if rules is not None:
+        return game.of(rules)
+    name, _, settings = spec.strip().lower().partition(":")
+    if name not in game.rule_set_names():
+        name = game.rule_sets[0].name
+    return game.of(f"{name}:{settings}" if settings else name)
 
 
 def new_game(
-    name: str, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
+    name: str | RuleSet,
+    rules: str | RuleSet | None = None,
+    setup: str | None = None,
+    seed: int | None = None,
 ) -> State:
-    """The start position of a game: ``new_game("morris")``, ``new_game("felli-mullah")``."""
-    game, ruleset = resolve(name, rules)
-    return game.new(ruleset, setup=setup, seed=seed)
+    """The start position of a game: ``new_game("morris")``, ``new_game("felli-mullah")``;
+    ``rules`` (a rule set of the game named, or its spec) wins over what the name implies."""
+    return load(name, rules).new(setup=setup, seed=seed)
 
 
 register(Morris)
 register(Felli)
 register(Morelli)
 
-__all__ = ["GAMES", "find_game", "game_names", "new_game", "register", "resolve"]
+__all__ = [
+    "GAMES",
+    "family",
+    "find_game",
+    "game_names",
+    "load",
+    "new_game",
+    "register",
+    "resolve",
+]

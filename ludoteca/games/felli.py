@@ -13,29 +13,26 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import pairwise
 from typing import ClassVar
 
+from ..compiled.registry import Kernel
 from ..core import (
     ENDLESS,
-    BoardDescription,
     Color,
-    Game,
     InvalidMoveError,
     InvalidPositionError,
     InvalidRulesError,
     Move,
     Outcome,
-    PieceStyle,
-    RuleSet,
     RuleSetDef,
-    Rung,
-    Solver,
     Termination,
 )
+from ..drawing import BoardDescription, PieceStyle
+from ..ladder import Rung
+from ..tables import Solver
 from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
-from .kernel import Kernel
 from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
@@ -180,17 +177,16 @@ def move_of_code(code: int) -> FelliMove:
 class FelliState(RepeatingState):
     """A Felli position with history."""
 
-    game: ClassVar[type[Game]]
-
     def __init__(
         self,
-        rules: RuleSet,
+        game: Felli,
         board: tuple[int, ...] = START,
         turn: Color = Color.WHITE,
         ply: int = 0,
         quiet: int = 0,
     ) -> None:
-        self.rules = rules
+        self.game = game
+        self.rules = rules = game.rules
         self.board = list(board)
         self.turn = turn
         self.ply = ply
@@ -464,13 +460,13 @@ class Felli(PointBoardGame):
         ),
     )
 
-    @classmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
-        return replace(super().board(rules), styles=STYLES)
+    @property
+    def board(self) -> BoardDescription:
+        return replace(super().board, styles=STYLES)
 
-    @classmethod
-    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
-        solver = cls.solver(rules)
+    @property
+    def ladder(self) -> tuple[Rung, ...]:
+        solver = self.solver()
         top = (
             Rung("perfect", "perfect play from the solved table")
             if solver is not None and solver.ready()
@@ -478,39 +474,37 @@ class Felli(PointBoardGame):
         )
         return (*_LADDER, top)
 
-    @classmethod
-    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
-        if rules["mullah"]:
+    def solver(self, men: int | None = None) -> Solver | None:
+        if self.rules["mullah"]:
             from .felli_mullah_table import MullahSolver
 
-            return MullahSolver(rules, men)
+            return MullahSolver(self.rules, men)
         if men not in (None, 6):
             raise InvalidRulesError("the basic game's table covers every position: no --men")
         from .felli_solver import FelliSolver
 
-        return FelliSolver(rules)
+        return FelliSolver(self.rules)
 
-    @classmethod
-    def longest_game(cls, rules: RuleSet) -> int:
+    @property
+    def longest_game(self) -> int:
         """At most ``move_rule`` plies pass between two captures or promotions (11 captures
         end a game; each side's six men can be promoted once)."""
-        quiet = int(rules["move_rule"])
-        resets = 11 + (12 if rules["mullah"] else 0)
+        quiet = int(self.rules["move_rule"])
+        resets = 11 + (12 if self.rules["mullah"] else 0)
         return (resets + 1) * quiet if quiet else ENDLESS
 
-    @classmethod
-    def kernel(cls, rules: RuleSet) -> Kernel:
+    @cached_property
+    def kernel(self) -> Kernel:
         from .felli_kernel import kernel
 
-        return kernel(rules)
+        return kernel(self)
 
-    @classmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
+    @property
+    def num_distinct_actions(self) -> int:
         return 13 * 13
 
-    @classmethod
-    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> FelliState:
-        ruleset = cls.rules(rules)
+    def from_position_code(self, code: str) -> FelliState:
+        ruleset = self.rules
         fields = code.split()
         if len(fields) != 4:
             raise InvalidPositionError(
@@ -558,8 +552,7 @@ class Felli(PointBoardGame):
                 f"{turn.other.title} has no piece left, so the game ended before "
                 f"{turn.title}'s turn"
             )
-        return FelliState(ruleset, tuple(board), turn, ply, quiet)
+        return FelliState(self, tuple(board), turn, ply, quiet)
 
 
-FelliState.game = Felli
 __all__ = ["EDGES", "LINES", "POINTS", "RAYS", "Felli", "FelliMove", "FelliState"]

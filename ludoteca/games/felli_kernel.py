@@ -12,11 +12,16 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import RuleSet, State
-from .felli import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, FelliState
-from .kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, Kernel, zobrist
+from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, zobrist
+from ..compiled.registry import Kernel, register
+from ..core import State
+from .felli import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, Felli, FelliState
 
 __all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
+
+#: the name this kernel is registered under
+NAME = "felli"
+register(NAME, __name__)
 
 IntArray = npt.NDArray[np.int64]
 B = 3  # st[B + p]: the value on point p
@@ -35,8 +40,9 @@ SAVED = INDEX + CHAIN
 PATH = SAVED + CHAIN
 
 
-def kernel(rules: RuleSet) -> Kernel:
-    """The search kernel of a Felli rule set."""
+def kernel(game: Felli) -> Kernel:
+    """The search kernel of a Felli game (bound to its rule set)."""
+    rules = game.rules
     head = [int(bool(rules[k])) for k in ("forced_capture", "multi_capture", "mullah")]
     head += [int(rules["move_rule"])] + [0] * 12
     rays_at: list[int] = []
@@ -84,7 +90,7 @@ def kernel(rules: RuleSet) -> Kernel:
         head[slot] = 16 + len(data)
         data += table
     prm = np.array(head + data, dtype=np.int64)
-    return Kernel(1, prm, lambda state: _pack(state, prm), B + 13)
+    return Kernel(NAME, prm, lambda state: _pack(state, prm), B + 13)
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:

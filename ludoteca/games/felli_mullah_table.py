@@ -27,13 +27,14 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import Color, InvalidRulesError, Progress, RuleSet, Solver, State, Table
+from ..compiled.kernel import bit_count
+from ..core import Color, InvalidRulesError, RuleSet, State
 from ..solve import cache_dir
 from ..solve.retrograde import code_value, solve_pairs, tally
+from ..tables import Progress, Solver, Table
 from .felli import FLIP, MIRROR, PROMOTION, RAYS, Felli
 from .felli_kernel import B
 from .felli_kernel import kernel as felli_kernel
-from .kernel import bit_count
 
 __all__ = ["MullahSolver", "MullahTable", "layout", "solve"]
 
@@ -329,7 +330,7 @@ class MullahTable(Table):
 
     def __post_init__(self) -> None:
         self._data = _data(self.rules, self.most)
-        self._kernel = felli_kernel(self.rules)
+        self._kernel = felli_kernel(Felli.of(self.rules))
 
     def index(self, state: State) -> int:
         """The table index of ``state`` (from its side to move)."""
@@ -349,7 +350,7 @@ class MullahTable(Table):
 
     def summary(self) -> list[str]:
         lines = []
-        state = Felli.new(self.rules)
+        state = Felli.of(self.rules).new()
         if self.covers(state):
             value, plies = self.lookup(state)
             who = "South" if state.turn is Color.WHITE else "North"
@@ -373,8 +374,8 @@ def solve(rules: RuleSet, progress: Progress | None = None, most: int = SIDE) ->
     started = time.perf_counter()
     data = _data(rules, most)
     _, _, _, pairs, size = layout(most)
-    prm = felli_kernel(rules).prm
-    codes = solve_pairs(size, pairs, 1, prm, _decode, _encode, _parents, data, progress)
+    kernel = felli_kernel(Felli.of(rules))
+    codes = solve_pairs(size, pairs, kernel, _decode, _encode, _parents, data, progress)
     return MullahTable(rules, codes, time.perf_counter() - started, most)
 
 

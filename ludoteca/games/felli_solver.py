@@ -20,8 +20,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Color, InvalidRulesError, Progress, RuleSet, Solver, State, Table
+from ..core import Color, InvalidRulesError, RuleSet, State
 from ..solve import cache_dir, parents_of
+from ..tables import Progress, Solver, Table
 from .felli import LINES, MULLAH, Felli
 
 __all__ = ["FelliSolver", "FelliTable", "index_of", "load_or_solve", "solve"]
@@ -66,7 +67,7 @@ class FelliTable(Table):
 
     def summary(self) -> list[str]:
         """The start's value (and plies), and the win/loss/draw counts."""
-        state = Felli.new(self.rules)
+        state = Felli.of(self.rules).new()
         value, plies = self.lookup(state)
         who = "South" if state.turn is Color.WHITE else "North"
         lines = [f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} (for {who}, to move)"]
@@ -192,7 +193,7 @@ def _edges(rules: RuleSet, progress: Progress) -> tuple[IntArray, IntArray]:
 
 def solve(rules: str | RuleSet | None = None, progress: Progress | None = None) -> FelliTable:
     """Solve a basic Felli rule set (any combination of forced and multi capture)."""
-    ruleset = Felli.rules(rules)
+    ruleset = Felli.parse_rules(rules)
     _check_rules(ruleset)
     say = progress or (lambda _: None)
     started = time.perf_counter()
@@ -236,10 +237,10 @@ def load_or_solve(
     rules: str | RuleSet | None = None, progress: Progress | None = None
 ) -> tuple[FelliTable, bool]:
     """The table for a rule set from the cache, or solved now and cached; and whether cached."""
-    ruleset = Felli.rules(rules)
+    ruleset = Felli.parse_rules(rules)
     _check_rules(ruleset)
     # the draw settings do not change the table: cache under the capture settings only
-    key = Felli.rules(
+    key = Felli.parse_rules(
         "felli:"
         + ",".join(
             f"{k}={str(bool(ruleset[k])).lower()}" for k in ("forced_capture", "multi_capture")

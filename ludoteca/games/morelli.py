@@ -15,11 +15,11 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import ClassVar
 
+from ..compiled.registry import Kernel
 from ..core import (
-    BoardDescription,
     Color,
     Game,
     IllegalMoveError,
@@ -27,21 +27,19 @@ from ..core import (
     InvalidPositionError,
     Move,
     Outcome,
-    PieceStyle,
     RuleSet,
     RuleSetDef,
-    Rung,
     State,
     Termination,
 )
-from .kernel import Kernel
+from ..drawing import BoardDescription, PieceStyle
+from ..ladder import Rung
 
 LETTERS = "ABCDEFGHIJKLM"
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 BAND_NAMES = ("violet", "indigo", "blue", "green", "yellow", "orange", "red")
 BLACK, WHITE = 1, 2
 #: the sizes of the rule sets
-SIZES = {"morelli": 13, "morelli-11": 11, "morelli-9": 9}
 
 
 @dataclass(frozen=True)
@@ -200,20 +198,20 @@ def _parse(text: str, n: int) -> tuple[MorelliMove, int | None, bool]:
 class MorelliState(State):
     """A Morelli position with history."""
 
-    game: ClassVar[type[Game]]
     annotation_tokens: ClassVar[tuple[str, ...]] = ("K",)
 
     def __init__(
         self,
-        rules: RuleSet,
+        game: Morelli,
         board: list[int],
         turn: Color = Color.BLACK,
         king: int = 0,
         ply: int = 0,
         setup: str | None = None,
     ) -> None:
-        self.rules = rules
-        self.n = SIZES[rules.name]
+        self.game = game
+        self.rules = game.rules
+        self.n = game.size
         self.geo = geometry(self.n)
         self.board = board
         self.turn = turn
@@ -556,6 +554,13 @@ _LADDER = (
 )
 
 
+@dataclass(frozen=True)
+class MorelliRules(RuleSetDef):
+    """A Morelli rule set: its settings and its board's side."""
+
+    size: int = 13
+
+
 class Morelli(Game):
     """Morelli: the registered game and its rule sets (13x13, 11x11, 9x9)."""
 
@@ -577,28 +582,37 @@ class Morelli(Game):
         "King wins (a draw if the Throne is empty)."
     )
     rule_sets = (
-        RuleSetDef("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
-        RuleSetDef(
+        MorelliRules("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
+        MorelliRules(
             "morelli-11",
             "The same rules on an 11x11 board (20 stones each).",
             {},
             aliases=("morelli11",),
+            size=11,
         ),
-        RuleSetDef(
+        MorelliRules(
             "morelli-9",
             "The same rules on a 9x9 board (16 stones each).",
             {},
             aliases=("morelli9",),
+            size=9,
         ),
     )
+    #: the board's side (13, 11 or 9)
+    size: int
 
-    @classmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
-        return SIZES[rules.name] ** 4
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+        assert isinstance(self.definition, MorelliRules)
+        self.size = self.definition.size
 
-    @classmethod
-    def board(cls, rules: RuleSet) -> BoardDescription:
-        geo = geometry(SIZES[rules.name])
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.size**4
+
+    @property
+    def board(self) -> BoardDescription:
+        geo = geometry(self.size)
         n = geo.n
         coords = tuple((float(s % n), float(s // n)) for s in range(n * n))
         outer = max(geo.band)
@@ -609,42 +623,37 @@ class Morelli(Game):
             points=geo.names, coords=coords, cells=True, fills=fills, styles=STYLES
         )
 
-    @classmethod
-    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+    @property
+    def ladder(self) -> tuple[Rung, ...]:
         return _LADDER
 
-    @classmethod
-    def kernel(cls, rules: RuleSet) -> Kernel:
+    @cached_property
+    def kernel(self) -> Kernel:
         from .morelli_kernel import kernel
 
-        return kernel(rules)
+        return kernel(self)
 
-    @classmethod
-    def longest_game(cls, rules: RuleSet) -> int:
+    @property
+    def longest_game(self) -> int:
         """Every move brings a stone at least one band nearer the Throne, so a game lasts at
         most as many plies as the stones can travel into the innermost squares (176 on 13x13).
         """
-        geo = geometry(SIZES[rules.name])
+        geo = geometry(self.size)
         outer = max(geo.band)
         stones = geo.band.count(outer)
         return sum(outer - b for b in sorted(b for b in geo.band if b)[:stones])
 
-    @classmethod
-    def random_setup(cls, rules: str | RuleSet | None = None, seed: int | None = None) -> str:
+    def random_setup(self, seed: int | None = None) -> str:
         """A random setup string obeying the pair rule (reproducible with a seed)."""
-        geo = geometry(SIZES[cls.rules(rules).name])
+        geo = geometry(self.size)
         rng = random.Random(seed)
         first = [rng.choice("BW") for _ in range(geo.pairs)]
         return "".join(first) + "".join("W" if c == "B" else "B" for c in first)
 
-    @classmethod
-    def new(
-        cls, rules: str | RuleSet | None = None, setup: str | None = None, seed: int | None = None
-    ) -> MorelliState:
-        ruleset = cls.rules(rules)
-        geo = geometry(SIZES[ruleset.name])
+    def new(self, setup: str | None = None, seed: int | None = None) -> MorelliState:
+        geo = geometry(self.size)
         if setup is None:
-            setup = cls.random_setup(ruleset, seed)
+            setup = self.random_setup(seed)
         setup = setup.strip().upper()
         if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W"}:
             raise InvalidPositionError(
@@ -661,12 +670,10 @@ class Morelli(Game):
         board = [0] * (geo.n * geo.n)
         for s, ch in zip(geo.perimeter, setup, strict=True):
             board[s] = BLACK if ch == "B" else WHITE
-        return MorelliState(ruleset, board, setup=setup)
+        return MorelliState(self, board, setup=setup)
 
-    @classmethod
-    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> MorelliState:
-        ruleset = cls.rules(rules)
-        geo = geometry(SIZES[ruleset.name])
+    def from_position_code(self, code: str) -> MorelliState:
+        geo = geometry(self.size)
         n = geo.n
         fields = code.split()
         if len(fields) != 4:
@@ -709,8 +716,7 @@ class Morelli(Game):
             raise InvalidPositionError(
                 f"Black moves first, so at ply {ply} it cannot be {turn.title}'s turn"
             )
-        return MorelliState(ruleset, board, turn, "-bw".index(king_text), ply)
+        return MorelliState(self, board, turn, "-bw".index(king_text), ply)
 
 
-MorelliState.game = Morelli
-__all__ = ["Morelli", "MorelliMove", "MorelliState", "frames", "geometry"]
+__all__ = ["Morelli", "MorelliMove", "MorelliRules", "MorelliState", "frames", "geometry"]

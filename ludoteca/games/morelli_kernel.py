@@ -11,11 +11,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import RuleSet, State
-from .kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, Kernel, split, zobrist
+from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, split, zobrist
+from ..compiled.registry import Kernel, register
+from ..core import State
 from .morelli import (
     _FRAME_WORTH,
-    SIZES,
+    Morelli,
     MorelliState,
     _frame_list,
     _stone_weights,
@@ -34,6 +35,10 @@ __all__ = [
     "tactical",
     "unmake",
 ]
+
+#: the name this kernel is registered under
+NAME = "morelli"
+register(NAME, __name__)
 
 IntArray = npt.NDArray[np.int64]
 
@@ -113,9 +118,9 @@ P_N, P_THRONE, P_FRAMES = 0, 1, 2
 HEAD = 20
 
 
-def kernel(rules: RuleSet) -> Kernel:
-    """The search kernel of a Morelli rule set."""
-    n = SIZES[rules.name]
+def kernel(game: Morelli) -> Kernel:
+    """The search kernel of a Morelli game (bound to its rule set)."""
+    n = game.size
     t = _tables(n)
     squares = n * n
     assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
@@ -140,7 +145,7 @@ def kernel(rules: RuleSet) -> Kernel:
         head[P_BAND + i] = at
         at += table.size
     prm = np.concatenate([head, *[np.asarray(x, dtype=np.int64) for x in tables]])
-    return Kernel(2, prm, lambda state: _pack(state, prm), S_BOARD + squares, reduce_after=3)
+    return Kernel(NAME, prm, lambda state: _pack(state, prm), S_BOARD + squares, reduce_after=3)
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:

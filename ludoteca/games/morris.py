@@ -2,9 +2,9 @@
 
 A :class:`MorrisBoard` is a set of named points and the lines drawn between them: neighbours are
 consecutive points of a line, and every line of three points is a mill.  A rule set
-(:data:`VARIANTS`) chooses a board, the men per side and the switches (flying, Lasker's moving
-while men are in hand, who starts, a full board's draw, the three-men rule).  ``docs/rules.md``
-states each rule set.
+(:class:`MorrisRules`) chooses a board, the men per side and the switches (flying, Lasker's
+moving while men are in hand, who starts, a full board's draw, the three-men rule).
+``docs/rules.md`` states each rule set.
 
 Points are numbered in rows from the bottom, left to right (on the 24-point board: a1 d1 g1 b2
 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7); a side's men are a bit mask.  With
@@ -19,25 +19,24 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import ClassVar
 
+from ..compiled.registry import Kernel
 from ..core import (
     ENDLESS,
     Color,
-    Game,
     InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
     RuleSet,
     RuleSetDef,
-    Rung,
-    Solver,
     Termination,
 )
+from ..ladder import Rung
+from ..tables import Solver
 from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
-from .kernel import Kernel
 from .pointboard import PointBoardGame
 
 _NAME = re.compile(r"([a-z])(\d+)")
@@ -158,12 +157,13 @@ BOARDS: dict[str, MorrisBoard] = {b.key: b for b in (NINE, TWELVE, SIX)}
 
 
 @dataclass(frozen=True)
-class Variant:
-    """What a Morris rule set fixes (its user settings are in the rule set itself)."""
+class MorrisRules(RuleSetDef):
+    """A Morris rule set: besides its settings, what it fixes (its board, the men per side,
+    who starts, Lasker's moving while men are in hand, a full board's draw, what a man is
+    called)."""
 
-    title: str
-    board: MorrisBoard
-    men: int
+    board: MorrisBoard = NINE
+    men: int = 9
     #: while a player has men in hand, a turn may move a man instead of placing one
     lasker: bool = False
     first: Color = Color.WHITE
@@ -172,23 +172,6 @@ class Variant:
     #: what a piece is called, and two or more
     piece: str = "man"
     pieces: str = "men"
-
-
-VARIANTS: dict[str, Variant] = {
-    "morris": Variant("Nine Men's Morris", NINE, 9),
-    "morris-6": Variant("Six Men's Morris", SIX, 6),
-    "morris-12": Variant("Twelve Men's Morris", TWELVE, 12, full_board_draw=True),
-    "morabaraba": Variant(
-        "Morabaraba",
-        TWELVE,
-        12,
-        first=Color.BLACK,
-        full_board_draw=True,
-        piece="cow",
-        pieces="cows",
-    ),
-    "morris-lasker": Variant("Lasker Morris", NINE, 10, lasker=True),
-}
 
 
 class MorrisMove(Move):
@@ -271,19 +254,18 @@ def bits(mask: int) -> list[int]:
 class MorrisState(RepeatingState):
     """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask."""
 
-    game: ClassVar[type[Game]]
-
     def __init__(
         self,
-        rules: RuleSet,
+        game: Morris,
         men: tuple[int, int] = (0, 0),
         hand: tuple[int, int] | None = None,
         turn: Color | None = None,
         ply: int = 0,
         quiet: int = 0,
     ) -> None:
-        variant = VARIANTS[rules.name]
-        self.rules = rules
+        variant = game.variant
+        self.game = game
+        self.rules = rules = game.rules
         self.variant = variant
         self.board = variant.board
         self.men = [men[0], men[1]]
@@ -646,94 +628,109 @@ class Morris(PointBoardGame):
         "Morris, Morabaraba and Lasker Morris are rule sets of the family."
     )
     rule_sets = (
-        RuleSetDef(
+        MorrisRules(
             "morris",
             "Nine Men's Morris after Marelle: flying with three men, a man in a mill is safe "
             "unless all are in mills, draws by threefold repetition and 100 quiet plies.",
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("morris-9",),
+            title="Nine Men's Morris",
         ),
-        RuleSetDef(
+        MorrisRules(
             "morris-6",
             "Six Men's Morris: two squares, 16 points, six men each, no flying.",
             {"flying": False, **DRAW_DEFAULTS},
             aliases=("six-mens-morris",),
+            title="Six Men's Morris",
+            board=SIX,
+            men=6,
         ),
-        RuleSetDef(
+        MorrisRules(
             "morris-12",
             "Twelve Men's Morris: the board with its four corner diagonals (20 mills), twelve "
             "men each; a board full when placing ends is a draw.",
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("twelve-mens-morris",),
+            title="Twelve Men's Morris",
+            board=TWELVE,
+            men=12,
+            full_board_draw=True,
         ),
-        RuleSetDef(
+        MorrisRules(
             "morabaraba",
             "Morabaraba (Mind Sports South Africa): twelve cows on the diagonal board, the dark "
             "cows (Black) start; drawn when a player has three cows and ten moves each pass "
             "without a shot.",
             {"flying": True, **DRAW_DEFAULTS, "three_men_rule": 20},
+            title="Morabaraba",
+            board=TWELVE,
+            men=12,
+            first=Color.BLACK,
+            full_board_draw=True,
+            piece="cow",
+            pieces="cows",
         ),
-        RuleSetDef(
+        MorrisRules(
             "morris-lasker",
             "Lasker Morris: ten men each; while you have men in hand you may place one or move "
             "one already on the board.",
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("lasker-morris", "lasker"),
+            title="Lasker Morris",
+            men=10,
+            lasker=True,
         ),
     )
+    variant: MorrisRules
 
-    @classmethod
-    def layout(cls, rules: RuleSet) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
-        board = VARIANTS[rules.name].board
-        return board.points, board.edges
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__(rules)
+        assert isinstance(self.definition, MorrisRules)
+        self.variant = self.definition
 
-    @classmethod
-    def title_of(cls, rules: RuleSet) -> str:
-        return VARIANTS[rules.name].title
+    @property
+    def layout(self) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+        return self.variant.board.points, self.variant.board.edges
 
-    @classmethod
-    def status_texts(cls, rules: RuleSet) -> dict[str, str]:
-        piece = VARIANTS[rules.name].piece
-        texts = super().status_texts(rules)
-        return {key: text.replace("man", piece) for key, text in texts.items()}
+    @property
+    def status_texts(self) -> dict[str, str]:
+        piece = self.variant.piece
+        return {key: text.replace("man", piece) for key, text in super().status_texts.items()}
 
-    @classmethod
-    def ladder(cls, rules: RuleSet) -> tuple[Rung, ...]:
+    @property
+    def ladder(self) -> tuple[Rung, ...]:
         from .morris_table import MorrisSolver
 
-        solver = cls.solver(rules)
+        solver = self.solver()
         if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
             return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table"))
         return _LADDER
 
-    @classmethod
-    def solver(cls, rules: RuleSet, men: int | None = None) -> Solver | None:
+    def solver(self, men: int | None = None) -> Solver | None:
         from .morris_table import MorrisSolver
 
-        return MorrisSolver(rules, men)
+        return MorrisSolver(self.rules, men)
 
-    @classmethod
-    def kernel(cls, rules: RuleSet) -> Kernel:
+    @cached_property
+    def kernel(self) -> Kernel:
         from .morris_kernel import kernel
 
-        return kernel(rules)
+        return kernel(self)
 
-    @classmethod
-    def longest_game(cls, rules: RuleSet) -> int:
+    @property
+    def longest_game(self) -> int:
         """Every man is placed once; between two removals (at most 2 x men - 5: a side is
         beaten at two) no more than ``move_rule`` plies move a man."""
-        men, quiet = VARIANTS[rules.name].men, int(rules["move_rule"])
+        men, quiet = self.variant.men, int(self.rules["move_rule"])
         return 2 * men + (2 * men - 4) * quiet if quiet else ENDLESS
 
-    @classmethod
-    def num_distinct_actions(cls, rules: RuleSet) -> int:
-        size = VARIANTS[rules.name].board.size
+    @property
+    def num_distinct_actions(self) -> int:
+        size = self.variant.board.size
         return (size + 1) * size * (size + 1)
 
-    @classmethod
-    def from_position_code(cls, code: str, rules: str | RuleSet | None = None) -> MorrisState:
-        ruleset = cls.rules(rules)
-        variant = VARIANTS[ruleset.name]
+    def from_position_code(self, code: str) -> MorrisState:
+        variant = self.variant
         board = variant.board
         fields = code.split()
         if len(fields) != 6:
@@ -799,19 +796,17 @@ class Morris(PointBoardGame):
                 f"{Color(other).title} has fewer than three men, so the game ended before "
                 f"{turn.title}'s turn"
             )
-        return MorrisState(ruleset, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet)
+        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet)
 
 
-MorrisState.game = Morris
 __all__ = [
     "BOARDS",
     "NINE",
     "SIX",
     "TWELVE",
-    "VARIANTS",
     "Morris",
     "MorrisBoard",
     "MorrisMove",
+    "MorrisRules",
     "MorrisState",
-    "Variant",
 ]

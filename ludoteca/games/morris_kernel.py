@@ -14,8 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import RuleSet, State
-from .kernel import (
+from ..compiled.kernel import (
     DRAW,
     KEY,
     LOSS,
@@ -23,15 +22,20 @@ from .kernel import (
     QUIET,
     STATE_SIZE,
     TURN,
-    Kernel,
     bit_count,
     low_bit,
     split,
     zobrist,
 )
-from .morris import VARIANTS, MorrisState
+from ..compiled.registry import Kernel, register
+from ..core import State
+from .morris import Morris, MorrisState
 
 __all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
+
+#: the name this kernel is registered under
+NAME = "morris"
+register(NAME, __name__)
 
 IntArray = npt.NDArray[np.int64]
 
@@ -44,9 +48,10 @@ P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT = range(10, 16)
 S_MEN, S_HAND = 3, 5
 
 
-def kernel(rules: RuleSet) -> Kernel:
-    """The search kernel of a Morris rule set."""
-    variant = VARIANTS[rules.name]
+def kernel(game: Morris) -> Kernel:
+    """The search kernel of a Morris game (bound to its rule set)."""
+    rules = game.rules
+    variant = game.variant
     board = variant.board
     size, men = board.size, variant.men
     width = max(len(m) for m in board.mills_at)
@@ -80,7 +85,7 @@ def kernel(rules: RuleSet) -> Kernel:
         tables += table
     head[P_ADJ : P_ZT + 1] = offsets
     prm = np.array(head + tables, dtype=np.int64)
-    return Kernel(0, prm, lambda state: _pack(state, prm), S_HAND + 2)
+    return Kernel(NAME, prm, lambda state: _pack(state, prm), S_HAND + 2)
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:

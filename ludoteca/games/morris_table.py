@@ -30,11 +30,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import InvalidRulesError, Progress, RuleSet, Solver, State, Table
+from ..compiled.kernel import bit_count
+from ..core import InvalidRulesError, RuleSet, State
 from ..solve import cache_dir
 from ..solve.retrograde import HOLE, LOST, code_value, solve_pairs
-from .kernel import bit_count
-from .morris import VARIANTS, MorrisBoard
+from ..tables import Progress, Solver, Table
+from .morris import Morris, MorrisBoard
 from .morris_kernel import S_HAND, S_MEN
 from .morris_kernel import kernel as morris_kernel
 
@@ -374,7 +375,7 @@ class MorrisTable(Table):
         if not self.covers(state):
             raise InvalidRulesError(f"{state.position_code()} is not a position of the table")
         if self._pack is None:
-            self._pack = morris_kernel(self.rules).pack
+            self._pack = morris_kernel(Morris.of(self.rules)).pack
         return code_value(self.code(int(_encode(self._pack(state), self.layout.data))))
 
     def class_counts(self) -> list[tuple[tuple[int, int, int, int], int, int, int]]:
@@ -404,9 +405,7 @@ class MorrisTable(Table):
     def summary(self) -> list[str]:
         lines = []
         if self.hands:
-            from .morris import Morris
-
-            state = Morris.new(self.rules)
+            state = Morris.of(self.rules).new()
             value, plies = self.lookup(state)
             lines.append(
                 f"value: {({1: 'win', -1: 'loss', 0: 'draw'})[value]} "
@@ -434,7 +433,7 @@ def _shape(rules: RuleSet, men: int | None) -> tuple[MorrisBoard, int, int, bool
     """The board, men a side, men in hand covered, and flying of a rule set's table: the whole
     game on a small board (16 points), else the moving phase with at most ``men`` men a side
     (``None``: the largest tables already built, else :data:`DEFAULT_MEN`)."""
-    variant = VARIANTS[rules.name]
+    variant = Morris.of(rules).variant
     flying = bool(rules["flying"])
     if variant.board.size <= 16 and men is None:
         return variant.board, variant.men, variant.men, flying  # small: the whole game
@@ -469,9 +468,9 @@ def _build(
 ) -> MorrisTable:
     started = time.perf_counter()
     plan = layout(board, most, hands, flying)
-    prm = morris_kernel(rules).prm
+    kernel = morris_kernel(Morris.of(rules))
     codes = solve_pairs(
-        plan.size, plan.pairs, 0, prm, _decode, _encode, _parents, plan.data, progress
+        plan.size, plan.pairs, kernel, _decode, _encode, _parents, plan.data, progress
     )
     pairs = {lo: codes[lo:hi] for lo, hi, _ in plan.pairs}
     return MorrisTable(rules, most, hands, plan, pairs, time.perf_counter() - started)

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from ..core import Progress
+from ..tables import Progress
 
 __all__ = ["cache_dir", "parents_of", "progress_bar"]
 

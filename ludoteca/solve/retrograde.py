@@ -9,7 +9,7 @@ pairs (a class and its mirror, contiguous in the index), in an order where every
 leaves a pair lands in a pair already solved, and provides, all compiled:
 
 - ``decode(g, st, data) -> bool``: writes position ``g`` into a kernel state ``st`` (see
-  :mod:`ludoteca.games.kernel`), whose ``generate``/``make``/``unmake`` give its moves; or
+  :mod:`ludoteca.compiled.kernel`), whose ``generate``/``make``/``unmake`` give its moves; or
   returns ``False`` if ``g`` is no position of the table (a hole in the index, such as a
   position that cannot arise or is not its class's representative);
 - ``encode(st, data) -> g``: the index of the position in ``st`` (a game with symmetries gives
@@ -38,9 +38,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ..core import Progress
-from ..games import kernels
-from ..games.kernel import STATE_SIZE, UNDO
+from ..compiled.dispatch import bind, specialise
+from ..compiled.kernel import STATE_SIZE, UNDO, generate, make, unmake
+from ..compiled.registry import Kernel
+from ..tables import Progress
 
 __all__ = ["HOLE", "LOST", "MAX_MOVES", "code_value", "solve_pairs", "tally"]
 
@@ -91,11 +92,10 @@ def _distinct(buf: npt.NDArray[np.int64], n: int) -> int:
     return m
 
 
-@njit(cache=False)  # functions passed as arguments: compiled per game, each run
+@specialise(cache=False)  # functions passed as arguments: compiled per game, each run
 def _children(
     g: int,
     out: npt.NDArray[np.int64],
-    kind: int,
     prm: npt.NDArray[np.int64],
     st: npt.NDArray[np.int64],
     moves: npt.NDArray[np.int64],
@@ -107,15 +107,15 @@ def _children(
     """The distinct children of ``g`` into ``out``; -1 if ``g`` is a hole."""
     if not decode(g, st, data):
         return -1
-    n = kernels.generate(kind, st, prm, moves)
+    n = generate(st, prm, moves)
     for i in range(n):
-        kernels.make(kind, st, prm, moves[i], undo, 0)
+        make(st, prm, moves[i], undo, 0)
         out[i] = encode(st, data)
-        kernels.unmake(kind, st, prm, moves[i], undo, 0)
+        unmake(st, prm, moves[i], undo, 0)
     return _distinct(out, n)
 
 
-@njit(cache=False, parallel=True)
+@specialise(cache=False, parallel=True)
 def _first_pass(
     lo: int,
     hi: int,
@@ -123,7 +123,6 @@ def _first_pass(
     pending: CodeArray,
     deepest: CodeArray,
     count: CodeArray,
-    kind: int,
     prm: npt.NDArray[np.int64],
     decode: Any,
     encode: Any,
@@ -139,7 +138,7 @@ def _first_pass(
         buf = np.zeros(MAX_MOVES, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             g = lo + i
-            m = _children(g, buf, kind, prm, st, moves, undo, decode, encode, data)
+            m = _children(g, buf, prm, st, moves, undo, decode, encode, data)
             if m < 0:
                 table[g] = HOLE
                 continue
@@ -271,15 +270,17 @@ def _levels(
 def solve_pairs(
     size: int,
     pairs: Sequence[tuple[int, int, str]],
-    kind: int,
-    prm: npt.NDArray[np.int64],
+    kernel: Kernel,
     decode: Callable[..., Any],
     encode: Callable[..., Any],
     parents: Callable[..., Any],
     data: tuple[Any, ...],
     progress: Progress | None = None,
 ) -> CodeArray:
-    """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order."""
+    """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order with the
+    moves of ``kernel``."""
+    code = bind(__name__, kernel.name)
+    prm = kernel.prm
     table = np.zeros(size, dtype=np.int16)
     table[LOST] = -1
     say = progress or (lambda _: None)
@@ -290,7 +291,7 @@ def solve_pairs(
         pending = np.zeros(n, dtype=np.int16)  # a win by a move leaving the pair, in plies
         deepest = np.full(n, -1, dtype=np.int16)  # the slowest won exit; -2: cannot be lost
         count = np.zeros(n, dtype=np.int16)  # distinct quiet moves not yet known to be won
-        _first_pass(lo, hi, table, pending, deepest, count, kind, prm, decode, encode, data)
+        code._first_pass(lo, hi, table, pending, deepest, count, prm, decode, encode, data)
         levels = _levels(lo, hi, table, pending, deepest, count, parents, data, found)
         done += hi - lo
         say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")

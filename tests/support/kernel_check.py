@@ -7,7 +7,7 @@
   moves) and its ending, and make, unmake and the incremental Zobrist key agree with
   packing the engine's position afresh.
 - :func:`compare_perft`: perft from positions of seeded random games, counted by the engine
-  (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.games.kernels.
+  (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.compiled.drivers.
   perft_counts`), to the deepest depth whose walk stays within a node budget.
 
 The kernels know no repetition draw (the search tracks repetition itself), so both play each
@@ -21,17 +21,11 @@ import random
 import numpy as np
 
 import ludoteca
+from ludoteca.compiled import search
+from ludoteca.compiled.dispatch import bind
+from ludoteca.compiled.drivers import perft_counts
+from ludoteca.compiled.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
 from ludoteca.core import State, Termination
-from ludoteca.games.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
-from ludoteca.games.kernels import (
-    can_move,
-    captures,
-    generate,
-    make,
-    perft_counts,
-    status,
-    unmake,
-)
 from ludoteca.perft import perft_counts as engine_perft_counts
 
 __all__ = ["compare_perft", "follow_random_games", "without_repetition"]
@@ -58,16 +52,17 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
     positions = 0
     for game in range(first_seed, first_seed + games):
         state = without_repetition(rules, game)
-        kernel = state.game.kernel(state.rules)
+        kernel = state.game.kernel
         assert kernel is not None, f"{rules} has no kernel"
         fields = kernel.fields
+        k = bind(search.__name__, kernel.name)  # the kernel's functions, as the search has them
         st = kernel.pack(state)
         while True:
             positions += 1
-            quick = can_move(kernel.kind, st, kernel.prm, out)
-            n = generate(kernel.kind, st, kernel.prm, out)
+            quick = int(k.can_move(st, kernel.prm, out)) if hasattr(k, "can_move") else -1
+            n = k.generate(st, kernel.prm, out)
             assert quick in (-1, int(n > 0)), f"can_move differs at {state.position_code()}"
-            ended = status(kernel.kind, st, kernel.prm, n)
+            ended = k.status(st, kernel.prm, n)
             outcome = state.outcome()
             if outcome is None:
                 assert ended == ONGOING, f"kernel ended {state.position_code()}"
@@ -76,7 +71,7 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
                     f"legal moves differ at {state.position_code()}"
                 )
                 row = out[:n].copy()
-                found = captures(kernel.kind, st, kernel.prm, row, n)
+                found = k.captures(st, kernel.prm, row, n)
                 assert sorted(row[:found].tolist()) == sorted(state.tactical_codes(legal)), (
                     f"tactical moves differ at {state.position_code()}"
                 )
@@ -92,14 +87,14 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
                 break
             code = rng.choice(state.legal_codes())
             before = st[:fields].copy()
-            make(kernel.kind, st, kernel.prm, code, undo, 0)
+            k.make(st, kernel.prm, code, undo, 0)
             state.push_code(code)
             assert (st[:fields] == kernel.pack(state)[:fields]).all(), (
                 f"make differs after {state.position_code()}"
             )
-            unmake(kernel.kind, st, kernel.prm, code, undo, 0)
+            k.unmake(st, kernel.prm, code, undo, 0)
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
-            make(kernel.kind, st, kernel.prm, code, undo, 0)
+            k.make(st, kernel.prm, code, undo, 0)
     return positions
 
 

@@ -1,0 +1,124 @@
+"""An outside engine as an agent: it speaks the Ludoteca engine protocol (docs/engine-protocol.md,
+served by :mod:`ludoteca.protocol`) over its stdin/stdout."""
+
+from __future__ import annotations
+
+import queue
+import shlex
+import subprocess
+import threading
+import time
+
+from ..core import LudotecaError, Move, RuleSet, State
+from .agents import Limit
+
+__all__ = ["EngineAgent", "EngineError"]
+
+
+class EngineError(LudotecaError):
+    """An outside engine hung, crashed, or answered something that is not a legal move."""
+
+
+class EngineAgent:
+    """An agent played by an outside engine process speaking this protocol.
+
+    ``timeout`` bounds the handshake and, added to the move time, each move; an engine that goes
+    past it, exits, or answers something other than a legal move raises :class:`EngineError`
+    (and is stopped).  ``agent``, if given, is the agent spec the engine is told to play
+    (``setoption name agent``); with ``seconds`` None (and no time in the move's limit) it is
+    sent a bare ``go`` and plays with that agent's own limits.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        rules: RuleSet,
+        seconds: float | None = 1.0,
+        timeout: float = 10.0,
+        agent: str | None = None,
+    ) -> None:
+        self.name = f"engine:{command}"
+        self.rules = rules
+        self.seconds = seconds
+        self.timeout = timeout
+        self.proc = subprocess.Popen(
+            shlex.split(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._send("ludo")
+        self._expect("ludook", self.timeout)
+        self._send(f"newgame {rules.game} {rules}")
+        if agent:
+            self._send(f"setoption name agent value {agent}")
+            self._send("isready")
+            self._expect("readyok", self.timeout)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def _send(self, line: str) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self.close()
+            raise EngineError(f"{self.name}: the engine has exited") from None
+
+    def _expect(self, prefix: str, seconds: float) -> str:
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(left, 0.0))
+            except queue.Empty:
+                self.close()
+                raise EngineError(f"{self.name}: no {prefix!r} within {seconds:.1f}s") from None
+            if line is None:
+                self.close()
+                raise EngineError(f"{self.name}: the engine exited (waiting for {prefix!r})")
+            if line.startswith("error"):
+                self.close()
+                raise EngineError(f"{self.name}: {line}")
+            if line.split(" ", 1)[0] == prefix:
+                return line
+
+    def choose(self, state: State, limit: Limit | None = None) -> Move:
+        seconds = limit.seconds if limit and limit.seconds else self.seconds
+        if state.setup:
+            start = f"startpos setup {state.setup}"
+        elif state.start != state.game.new().position_code():
+            start = f"code {state.start}"
+        else:
+            start = "startpos"
+        moves = " ".join(str(m) for m in state.moves)
+        self._send(f"position {start}" + (f" moves {moves}" if moves else ""))
+        self._send(f"go time {seconds}" if seconds else "go")
+        line = self._expect("bestmove", (seconds or 0.0) + self.timeout)
+        text = line.split(" ", 1)[1].strip() if " " in line else ""
+        try:
+            return state.parse_move(text)
+        except LudotecaError as error:
+            self.close()
+            raise EngineError(f"{self.name}: answered {text!r}: {error}") from None
+
+    def close(self) -> None:
+        """Stop the engine process."""
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=1)
+            except (OSError, subprocess.TimeoutExpired, ValueError):
+                self.proc.kill()
+                self.proc.wait()

@@ -1,0 +1,78 @@
+"""The registry of compiled kernels: each game's kernel module registered under a name.
+
+A game's kernel module (numba code beside the game, in ``ludoteca/games/``) registers itself
+when it is imported (``register("felli", __name__)``) and builds a :class:`Kernel` per rule set,
+named by that registered name.  The compiled search and drivers (:mod:`.dispatch`) are then
+specialised for it from the functions the module defines (see :mod:`.kernel` for the interface).
+Nothing here imports numba: a game can name its kernel without loading the compiler.
+
+>>> register("felli", "ludoteca.games.felli_kernel")
+>>> registered()["felli"]
+'ludoteca.games.felli_kernel'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..core import State
+
+__all__ = ["OPTIONAL", "REQUIRED", "Kernel", "functions", "register", "registered"]
+
+#: the functions every kernel module defines (see :mod:`.kernel`)
+REQUIRED = ("generate", "make", "unmake", "status", "evaluate", "tactical")
+#: the functions a kernel module may define where it does better than the default
+OPTIONAL = ("captures", "can_move")
+
+_MODULES: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A game's compiled face for one rule set: the name its kernel module is registered
+    under, its parameters ``prm``, how a :class:`State` becomes the kernel's ``st`` array, and
+    how many of its first slots describe the position (the rest is the kernel's scratch space).
+
+    ``reduce_after`` tunes the search for the game's branching: at a node at least three plies
+    from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
+    table's move, a tactical move nor a killer) are first searched one ply shallower and
+    searched again in full only if they beat the best so far; 0 searches every move in full."""
+
+    name: str
+    prm: npt.NDArray[np.int64]
+    pack: Callable[[State], npt.NDArray[np.int64]]
+    fields: int
+    reduce_after: int = 0
+
+
+def register(name: str, module: str) -> None:
+    """Register the kernel module ``module`` (a dotted import path) under ``name``; a name
+    registered to another module is an error."""
+    owner = _MODULES.setdefault(name, module)
+    if owner != module:
+        raise ValueError(f"kernel name {name!r} is taken by {owner}")
+
+
+def registered() -> Mapping[str, str]:
+    """Every registered kernel name and its module's import path."""
+    return dict(_MODULES)
+
+
+def functions(name: str) -> dict[str, Any]:
+    """The compiled functions of the kernel registered as ``name``: every one of
+    :data:`REQUIRED` and those of :data:`OPTIONAL` it defines.  Raises ``LookupError`` for an
+    unknown name or a module that lacks a required function."""
+    if name not in _MODULES:
+        raise LookupError(f"no kernel is registered as {name!r}")
+    module = importlib.import_module(_MODULES[name])
+    missing = [f for f in REQUIRED if not hasattr(module, f)]
+    if missing:
+        raise LookupError(f"kernel {name!r} ({module.__name__}) lacks {', '.join(missing)}")
+    return {f: getattr(module, f) for f in (*REQUIRED, *OPTIONAL) if hasattr(module, f)}

@@ -1,0 +1,26 @@
+"""What a game declares for its computer opponents: the rungs of its ladder, weakest first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["LADDER", "Rung"]
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One level of a computer ladder: the agent spec (see ``ludoteca.ai.agents``) and what it
+    does, in words."""
+
+    spec: str
+    description: str
+
+
+#: the ladder of a game that declares none: alpha-beta search with its evaluation
+LADDER: tuple[Rung, ...] = (
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
+    Rung("search:depth=2,noise=100", "sees the reply"),
+    Rung("search:depth=3", "three plies"),
+    Rung("search:time=1", "iterative deepening, 1 s a move"),
+)
