@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,3 +167,17 @@ def test_quiesce_bounds_the_plies_past_the_horizon(game: str) -> None:
             assert found.score == _one_ply_values(state, quiesce), (quiesce, state)
         checked += 1
     assert checked >= 6
+
+
+def test_warming_loads_the_search_and_drops_caches_of_earlier_fingerprints() -> None:
+    from ludoteca.compiled import dispatch, warm
+
+    cache = Path(dispatch.__file__).parent / "__pycache__"
+    cache.mkdir(exist_ok=True)
+    stale = cache / "search._root_felli_0123456789abcdef-1.py311.nbi"
+    stale.write_bytes(b"")
+    game = ludoteca.load("felli")
+    assert warm(game) and not stale.exists()
+    current = dispatch.fingerprint("felli", "ludoteca.compiled.search")
+    kept = {p.name.split("_felli_")[1].split("-")[0] for p in cache.glob("search.*_felli_*")}
+    assert kept == {current}  # the earlier fingerprint's files went too

@@ -27,6 +27,7 @@ from ludoteca.core import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    InvalidRulesError,
     Move,
     Outcome,
     RuleSetDef,
@@ -89,6 +90,25 @@ def test_morelli_codes_decode_on_the_rule_sets_board() -> None:
         assert move == state.move_of(code) and move.board == "9x9"
         assert str(move) == str(state.move_of(code))
         assert MorelliMove.from_code(code, "13x13") != move
+
+
+# --- a game bound to its rule set ------------------------------------------------------------
+def test_a_game_is_bound_to_its_rule_set() -> None:
+    game = ludoteca.load("morris-12")
+    assert game is ludoteca.load("twelve-mens-morris") is family("mills").of("morris-12")
+    assert game.title == "Twelve Men's Morris" and family("morris").title == "Nine Men's Morris"
+    assert len(game.board.points) == 24 and game.num_distinct_actions == 25 * 24 * 25
+    assert game.status_texts["place"] == "choose a point to place a man"
+    assert ludoteca.load("morabaraba").status_texts["place"] == "choose a point to place a cow"
+    state = game.new()
+    assert state.game is game and state.rules == game.rules
+    assert pickle.loads(pickle.dumps(state)).game is game
+    assert game.from_position_code(state.position_code()).position_code() == state.position_code()
+    assert ludoteca.load("morris-12:move_rule=50").rules["move_rule"] == 50
+    assert ludoteca.load("morris", "morris-6").rules.name == "morris-6"
+    assert ludoteca.load("morris").rules.name == "morris"  # a game name: its default rule set
+    with pytest.raises(InvalidRulesError, match="unknown morris rule set"):
+        ludoteca.load("morris", "felli")
 
 
 # --- a game with only its rules -----------------------------------------------------------
