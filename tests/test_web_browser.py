@@ -204,7 +204,7 @@ def morelli_capture_position() -> tuple[str, str, str, list[str]]:
             move = captures[0]
             before = state.pieces()
             after = state.child(move).pieces()
-            names = state.game.board(state.rules).points
+            names = state.game.board.points
             flipped = [
                 names[i]
                 for i, (a, b) in enumerate(zip(before, after, strict=True))
@@ -235,9 +235,9 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
     assert f"converts {len(flipped)} stone" in page.inner_text("#status")
     shot(page, "morelli-capture")
     # the reply (quick, as a computer's is) does not hide the conversions: they stay ringed
-    state = ludoteca.find_game("morelli").from_position_code(code, "morelli-9")
+    state = ludoteca.load("morelli-9").from_position_code(code)
     state.push(f"{src}-{dst}")
-    names = state.game.board(state.rules).points
+    names = state.game.board.points
     quiet = [
         m
         for m in state.legal_moves
