@@ -314,15 +314,13 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**given)
     except ValidationError as error:
-        flags = {setting: flag for flag, setting in _SERVE_FLAGS.items()}
-        return _fail(
-            "; ".join(
-                f"--{flags.get(str(e['loc'][0]), str(e['loc'][0])).replace('_', '-')}: {e['msg']}"
-                if e["loc"]
-                else str(e["msg"])
-                for e in error.errors()
-            )
-        )
+        flags = {setting: flag.replace("_", "-") for flag, setting in _SERVE_FLAGS.items()}
+        problems = []
+        for problem in error.errors():
+            where = [str(part) for part in problem["loc"]]
+            said = str(problem.get("ctx", {}).get("error", problem["msg"]))
+            problems.append(f"--{flags.get(where[0], where[0])}: {said}" if where else said)
+        return _fail("; ".join(problems))
     serve(settings)
     return 0
 

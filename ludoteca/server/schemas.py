@@ -4,10 +4,18 @@ field)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Self, cast
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from .limits import MAX_BODY
 
@@ -15,7 +23,10 @@ __all__ = [
     "HUMAN",
     "Action",
     "Advice",
+    "BoardView",
     "Claim",
+    "ClockView",
+    "Colour",
     "Credentials",
     "GameView",
     "Hello",
@@ -28,12 +39,17 @@ __all__ = [
     "MoveIntent",
     "NewGame",
     "NewPassword",
+    "OutcomeView",
     "Plain",
+    "PlayerView",
     "RecordText",
+    "RematchView",
     "Say",
     "Seat",
+    "SeatView",
     "SeekBody",
     "ServerMessage",
+    "SharedView",
     "Status",
     "Update",
     "describe",
@@ -245,8 +261,8 @@ class RematchView(BaseModel):
     token: str | None = Field(default=None, exclude_if=lambda token: token is None)
 
 
-class GameView(BaseModel):
-    """The whole game as a page draws it (``type`` "state"; see docs/web.md)."""
+class SharedView(BaseModel):
+    """The part of a game's view that is the same for everyone (see docs/web.md)."""
 
     type: Literal["state"]
     id: str
@@ -278,39 +294,51 @@ class GameView(BaseModel):
     thinking: bool
     watchers: int
     clock: ClockView | None
+
+
+class SeatView(BaseModel):
+    """The part of a game's view for the holder of some seats: which, the legal moves (on its
+    turn) and its rematch (with its seat token there)."""
+
     you: list[Colour]
     legal: list[str]
     rematch: RematchView | None
 
 
-class Update(BaseModel):
-    """What changed since the last message: any field of :class:`GameView`, each whole, with
-    ``set`` for ``pieces`` and ``moves_from`` + ``append`` for ``moves``."""
+class GameView(SharedView, SeatView):
+    """The whole game as a page draws it (``type`` "state"; see docs/web.md)."""
 
-    model_config = ConfigDict(extra="forbid")
+
+#: the fields of the view that never change (never in an update), and those sent in a compact
+#: form instead (``pieces`` as ``set``, ``moves`` as ``moves_from`` + ``append``)
+STATIC_FIELDS = frozenset({"type", "id", "game", "title", "summary", "rules", "texts", "board"})
+COMPACT_FIELDS = frozenset({"pieces", "moves"})
+_UPDATABLE = {
+    name: TypeAdapter[Any](cast(Any, field.annotation))
+    for name, field in GameView.model_fields.items()
+    if name not in STATIC_FIELDS | COMPACT_FIELDS
+}
+
+
+class Update(BaseModel):
+    """What changed since the last message: any field of :class:`GameView` but the static ones,
+    each whole (checked against the view's own field), with ``set`` for ``pieces`` and
+    ``moves_from`` + ``append`` for ``moves``."""
+
+    model_config = ConfigDict(extra="allow")
     type: Literal["update"]
     set: list[tuple[int, str]] | None = None
     moves_from: int | None = None
     append: list[str] | None = None
-    mode: Mode | None = None
-    rated: bool | None = None
-    status: Status | None = None
-    players: dict[Colour, PlayerView] | None = None
-    turn: Colour | None = None
-    ply: int | None = None
-    first_ply: int | None = None
-    last: list[Touch] | None = None
-    last_note: str | None = None
-    hand: tuple[int, int] | None = None
-    notice: str | None = None
-    outcome: OutcomeView | None = None
-    draw_offer: Colour | None = None
-    undo_offer: Colour | None = None
-    thinking: bool | None = None
-    watchers: int | None = None
-    clock: ClockView | None = None
-    legal: list[str] | None = None
-    rematch: RematchView | None = None
+
+    @model_validator(mode="after")
+    def _fields_of_the_view(self) -> Self:
+        for name, value in (self.model_extra or {}).items():
+            adapter = _UPDATABLE.get(name)
+            if adapter is None:
+                raise ValueError(f"{name!r} is not a field an update may change")
+            adapter.validate_python(value)
+        return self
 
 
 class ErrorMessage(BaseModel):

@@ -56,5 +56,5 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _queue_needs_redis(self) -> Self:
         if self.queue and not self.redis:
-            raise ValueError("the job queue needs Redis (queue needs redis)")
+            raise ValueError("queue needs redis: the job queue is kept in Redis")
         return self

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
+from platformdirs import user_data_dir
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -143,8 +144,6 @@ class MoveRow(Base):
 
 def default_url() -> str:
     """SQLite in the user's data directory (created if missing)."""
-    from platformdirs import user_data_dir
-
     folder = Path(user_data_dir("ludoteca"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{folder / 'ludoteca.db'}"
@@ -463,7 +462,7 @@ class Store:
                 connection.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, seat_token == token_hash, seat_user.is_(None))
-                    .values(**{f"{colour}_user": user})
+                    .values({seat_user: user})
                 ).rowcount
             )
         )

@@ -128,7 +128,7 @@ class Chat:
         if user is not None:
             name = user[1]
         elif seated:
-            name = " and ".join(player(live, c)["label"] for c in sorted(watcher.seats))
+            name = " and ".join(player(live, c).label for c in sorted(watcher.seats))
         else:
             name = "Spectator"
         message = await say(self.store, live.row.id, room, user[0] if user else None, name, text)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Select, and_, func, or_, select
 
 from ..errors import ActionError
+from ..play.seats import seat
 from ..store import GameRow, Store, now
 from .people import UserRow
 from .ratings import PROVISIONAL, RatingHistoryRow, RatingRow, category, current
@@ -36,13 +37,12 @@ def _rating(row: RatingRow) -> dict[str, Any]:
 
 
 def _game(row: GameRow) -> dict[str, Any]:
-    def seat(colour: str) -> dict[str, Any]:
-        kind = getattr(row, colour)
+    def shown(colour: str) -> dict[str, Any]:
+        place = seat(colour)
+        kind = place.kind_of(row)
         return {
-            "name": getattr(row, f"{colour}_name"),
-            "account": getattr(row, f"{colour}_name")
-            if getattr(row, f"{colour}_user") is not None
-            else None,
+            "name": place.display_of(row),
+            "account": place.display_of(row) if place.user_of(row) is not None else None,
             "computer": kind.replace("level:", "level ") if kind != "human" else None,
         }
 
@@ -56,8 +56,8 @@ def _game(row: GameRow) -> dict[str, Any]:
         "result": row.result,
         "termination": row.termination,
         "moves": row.ply,
-        "white": seat("white"),
-        "black": seat("black"),
+        "white": shown("white"),
+        "black": shown("black"),
         "ended": _when(row.updated),
     }
 
@@ -224,7 +224,7 @@ async def game_ratings(store: Store, game_id: str) -> dict[str, Any]:
         kind = category(row.clock)
         out: dict[str, Any] = {"rated": row.rated, "category": kind}
         for colour in ("white", "black"):
-            user = getattr(row, f"{colour}_user")
+            user = seat(colour).user_of(row)
             rating = await session.get(RatingRow, (user, row.game, kind)) if user else None
             done = changes.get(user) if user else None
             out[colour] = (

@@ -15,7 +15,6 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
@@ -25,7 +24,7 @@ from ..cluster.fanout import Fanout
 from ..community import ratings
 from ..computer.computer import Computer
 from ..errors import ActionError
-from ..schemas import Intent, Mode, NewGame
+from ..schemas import GameView, Intent, Mode, NewGame
 from ..store import GameRow, StaleError, Store
 from . import conduct, opening, views
 from .catalogue import replay
@@ -277,7 +276,7 @@ class Hub:
         for watcher, text in views.broadcast_texts(live, watchers, self.rematch_key):
             watcher.push(text)
 
-    def view(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
+    def view(self, live: LiveGame, seats: frozenset[str]) -> GameView:
         """The whole view of the game for someone holding ``seats`` (for HTTP answers)."""
         return views.full_view(live, seats, self.rematch_key)
 

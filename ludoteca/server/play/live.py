@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import Color, State
+from ..schemas import RematchView, SharedView
 from ..store import GameRow
 from .seats import COLOURS, seat
 
@@ -46,7 +47,7 @@ class Watcher:
     behind: bool = False
     #: what the last message told this watcher: whether it had legal moves, its rematch
     had_legal: bool = False
-    rematch: dict[str, str] | None = None
+    rematch: RematchView | None = None
 
     def push(self, text: str) -> None:
         """Queue a message (never waits)."""
@@ -94,7 +95,7 @@ class LiveGame:
     #: when the game was last asked for (monotonic seconds), for idle eviction
     used: float = 0.0
     #: the shared view as last sent to every watcher (updates are worked out against it)
-    sent: dict[str, Any] | None = None
+    sent: SharedView | None = None
     #: the version of the position, its legal moves as the page uses them, and their codes
     legal: tuple[int, list[str], set[int]] | None = None
     #: the moves played and their labels in the move list (see ``State.move_label``)

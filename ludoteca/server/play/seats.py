@@ -11,17 +11,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core import Color
+from ..schemas import Colour
 from ..store import GameRow
 
-__all__ = ["COLOURS", "SWAP", "Seat", "colour_name", "seat"]
+__all__ = ["COLOURS", "SWAP", "Seat", "colour_name", "colour_named", "seat"]
 
-COLOURS = {"white": Color.WHITE, "black": Color.BLACK}
-SWAP = {"white": "black", "black": "white"}
+COLOURS: dict[str, Color] = {"white": Color.WHITE, "black": Color.BLACK}
+SWAP: dict[str, str] = {"white": "black", "black": "white"}
 
 
-def colour_name(colour: Color) -> str:
+def colour_name(colour: Color) -> Colour:
     """``"white"`` or ``"black"``."""
     return "white" if colour is Color.WHITE else "black"
+
+
+def colour_named(name: str | None) -> Colour | None:
+    """The colour name ``name`` is (``None`` for anything else)."""
+    return "white" if name == "white" else "black" if name == "black" else None
 
 
 @dataclass(frozen=True)
@@ -30,8 +36,8 @@ class Seat:
     (``{seat.token: ...}``) with the attributes."""
 
     colour: Color
-    name: str
-    #: "human" or the computer player's spec ("level:N")
+    name: Colour
+    #: the column names: who sits there ("human" or the computer player's spec, "level:N")
     kind: str
     #: the SHA-256 of the seat token (None: no token given out)
     token: str
@@ -72,12 +78,15 @@ class Seat:
         return {getattr(self, key): value for key, value in columns.items()}
 
 
-_SEATS = {
-    colour: Seat(colour, name, name, f"{name}_token", f"{name}_user", f"{name}_name", f"{name}_ms")
-    for name, colour in COLOURS.items()
-}
+def _seat(colour: Color) -> Seat:
+    name = colour_name(colour)
+    return Seat(colour, name, name, f"{name}_token", f"{name}_user", f"{name}_name", f"{name}_ms")
+
+
+_BY_NAME: dict[str, Seat] = {colour_name(colour): _seat(colour) for colour in Color}
+_BY_COLOUR = {place.colour: place for place in _BY_NAME.values()}
 
 
 def seat(colour: Color | str) -> Seat:
     """The seat of ``colour`` (a :class:`Color` or its name)."""
-    return _SEATS[COLOURS[colour] if isinstance(colour, str) else colour]
+    return _BY_NAME[colour] if isinstance(colour, str) else _BY_COLOUR[colour]

@@ -1,6 +1,6 @@
-"""What pages are sent about a game: the whole view (``state``) when a page connects or asks over
-HTTP, and after each change only what changed (``update``), encoded once for every watcher who
-sees the same thing.
+"""What pages are sent about a game: the whole view (``state``, a :class:`~..schemas.GameView`)
+when a page connects or asks over HTTP, and after each change only what changed (``update``),
+encoded once for every watcher who sees the same thing.
 
 The view has a shared part (the same for everyone: board, position, moves, players, clocks,
 outcome) and a seat part (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with
@@ -14,23 +14,37 @@ absolute, so applying an update twice, or to a newer view, changes nothing.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 import orjson
+from pydantic import BaseModel
 
 from ...ai.agents import parse_spec
 from ...ai.levels import levels
-from ...core import State, Termination
+from ...core import Color, State, Termination
 from ...record import dumps, from_state
-from ..schemas import HUMAN, Mode, Status
+from ..schemas import (
+    HUMAN,
+    BoardView,
+    ClockView,
+    Colour,
+    GameView,
+    Mode,
+    OutcomeView,
+    PlayerView,
+    RematchView,
+    SeatView,
+    SharedView,
+    Status,
+    Touch,
+)
 from .catalogue import static_part
 from .clock import now_ms
-from .seats import COLOURS, SWAP, colour_name, seat
-
-if TYPE_CHECKING:
-    from .live import LiveGame, Watcher
+from .live import LiveGame, Watcher
+from .seats import COLOURS, SWAP, colour_name, colour_named, seat
 
 __all__ = [
     "apply",
@@ -49,38 +63,52 @@ __all__ = [
 _ENTRIES: dict[str, dict[int, str]] = {}
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as JSON text."""
-    return orjson.dumps(message).decode()
+def encode(message: dict[str, Any] | BaseModel) -> str:
+    """A message as JSON text (a view model, or a dict that may hold view models)."""
+    return orjson.dumps(message, default=_plain).decode()
 
 
-def shared_view(live: LiveGame) -> dict[str, Any]:
+def _plain(value: object) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not part of a message")
+
+
+@functools.lru_cache(maxsize=256)
+def _static(game: str, rules: str) -> dict[str, Any]:
+    """The fields of the view that never change for a rule set (the board checked once)."""
+    static = dict(static_part(game, rules))
+    static["board"] = BoardView.model_validate(static["board"])
+    return static
+
+
+def shared_view(live: LiveGame) -> SharedView:
     """The part of the view that is the same for everyone."""
     state, row = live.state, live.row
     last = state.gesture(state.move_stack[-1]) if state.move_stack else None
-    return {
-        **static_part(row.game, row.rules),
-        "id": row.id,
-        "mode": row.mode,
-        "rated": row.rated,
-        "status": row.status,
-        "players": {name: player(live, name) for name in COLOURS},
-        "pieces": state.pieces(),
-        "turn": colour_name(state.turn),
-        "ply": live.ply,
-        "first_ply": state.ply - live.ply,
-        "moves": live.move_labels(),
-        "last": last,
-        "last_note": live.last_note(),
-        "hand": state.in_hand(),
-        "notice": state.notice(),
-        "outcome": outcome(live),
-        "draw_offer": row.draw_offer,
-        "undo_offer": row.undo_offer,
-        "thinking": live.thinking,
-        "watchers": len(live.watchers),
-        "clock": clock_view(live),
-    }
+    return SharedView(
+        **_static(row.game, row.rules),
+        id=row.id,
+        mode=Mode(row.mode),
+        rated=bool(row.rated),
+        status=Status(row.status),
+        players={place.name: player(live, place.name) for place in map(seat, Color)},
+        pieces=state.pieces(),
+        turn=colour_name(state.turn),
+        ply=live.ply,
+        first_ply=state.ply - live.ply,
+        moves=live.move_labels(),
+        last=cast("list[Touch] | None", last),
+        last_note=live.last_note(),
+        hand=state.in_hand(),
+        notice=state.notice(),
+        outcome=outcome(live),
+        draw_offer=colour_named(row.draw_offer),
+        undo_offer=colour_named(row.undo_offer),
+        thinking=live.thinking,
+        watchers=len(live.watchers),
+        clock=clock_view(live),
+    )
 
 
 def legal_entries(live: LiveGame) -> list[str]:
@@ -112,7 +140,7 @@ def _legal(live: LiveGame) -> tuple[int, list[str], set[int]]:
     return live.legal
 
 
-def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
+def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> SeatView:
     """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
     turn) and the rematch with its seat token."""
     legal: list[str] = []
@@ -122,21 +150,25 @@ def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, An
         and live.kind(live.state.turn) == HUMAN
     ):
         legal = legal_entries(live)
-    return {"you": sorted(seats), "legal": legal, "rematch": rematch_view(live, seats, key)}
+    you: list[Colour] = [name for name in ("black", "white") if name in seats]
+    return SeatView(you=you, legal=legal, rematch=rematch_view(live, seats, key))
 
 
 def full_view(
-    live: LiveGame, seats: frozenset[str], key: bytes, shared: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    live: LiveGame, seats: frozenset[str], key: bytes, shared: SharedView | None = None
+) -> GameView:
     """Everything a page needs to draw the game for someone holding ``seats``."""
-    return {**(shared or shared_view(live)), **seat_part(live, seats, key)}
+    parts = {**vars(shared or shared_view(live)), **vars(seat_part(live, seats, key))}
+    return GameView.model_construct(**parts)  # from parts already checked
 
 
-def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """The ``update`` that turns the view ``before`` into ``after`` (only ``type`` if equal)."""
+def delta(before: SharedView | None, after: SharedView) -> dict[str, Any]:
+    """The ``update`` that turns the view ``before`` into ``after`` (only ``type`` if equal;
+    every field when there was none before)."""
     change: dict[str, Any] = {"type": "update"}
-    for name, value in after.items():
-        old = before.get(name)
+    earlier = vars(before) if before is not None else {}
+    for name, value in vars(after).items():
+        old = earlier.get(name)
         if value == old or name == "type":
             continue
         if name == "pieces" and old is not None and len(old) == len(value):
@@ -178,20 +210,19 @@ def broadcast_texts(
     """The update each watcher needs after a change (none for a watcher with nothing new), and
     the shared view remembered as sent."""
     shared = shared_view(live)
-    before = live.sent if live.sent is not None else {}
-    change = delta(before, shared)
+    change = delta(live.sent, shared)
     live.sent = shared
     common: str | None = None
     out = []
     for watcher in watchers:
         part: dict[str, Any] = {}
         seat = seat_part(live, watcher.seats, key)
-        if seat["legal"] or watcher.had_legal:
-            part["legal"] = seat["legal"]
-        if seat["rematch"] != watcher.rematch:
-            part["rematch"] = seat["rematch"]
-        watcher.had_legal = bool(seat["legal"])
-        watcher.rematch = seat["rematch"]
+        if seat.legal or watcher.had_legal:
+            part["legal"] = seat.legal
+        if seat.rematch != watcher.rematch:
+            part["rematch"] = seat.rematch
+        watcher.had_legal = bool(seat.legal)
+        watcher.rematch = seat.rematch
         if part:
             out.append((watcher, encode({**change, **part})))
         elif len(change) > 1:
@@ -205,22 +236,23 @@ def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
     if live.sent is None:
         live.sent = shared_view(live)
     view = full_view(live, watcher.seats, key, live.sent)
-    watcher.had_legal = bool(view["legal"])
-    watcher.rematch = view["rematch"]
+    watcher.had_legal = bool(view.legal)
+    watcher.rematch = view.rematch
     return encode(view)
 
 
-def clock_view(live: LiveGame) -> dict[str, Any] | None:
+def clock_view(live: LiveGame) -> ClockView | None:
     """Time left per side in ms, the side whose clock runs, and the time control."""
     if not live.row.clock:
         return None
     now = now_ms()
     running = live.row.status == Status.LIVE and live.row.clock_started is not None
-    return {
-        "control": live.row.clock,
-        "running": colour_name(live.state.turn) if running else None,
-        **{name: max(live.time_left(colour, now), 0) for name, colour in COLOURS.items()},
-    }
+    return ClockView(
+        control=live.row.clock,
+        running=colour_name(live.state.turn) if running else None,
+        white=max(live.time_left(Color.WHITE, now), 0),
+        black=max(live.time_left(Color.BLACK, now), 0),
+    )
 
 
 def rematch_token(key: bytes, rematch_id: str, seat: str) -> str:
@@ -235,7 +267,7 @@ def rematch_seat(live: LiveGame, name: str) -> str:
     return "hotseat" if live.row.mode == Mode.HOTSEAT else SWAP[name]
 
 
-def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, str] | None:
+def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> RematchView | None:
     """The rematch's id, with the seat token of a player of this game."""
     rematch = live.row.rematch
     if not rematch:
@@ -245,10 +277,10 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str,
         for seat in sorted(seats)
         if live.kind(COLOURS[seat]) == HUMAN
     ]
-    return {"id": rematch, **({"token": mine[0]} if mine else {})}
+    return RematchView(id=rematch, token=mine[0] if mine else None)
 
 
-def player(live: LiveGame, name: str) -> dict[str, Any]:
+def player(live: LiveGame, name: str) -> PlayerView:
     """How a seat is shown: a person (display name) or the computer (level and rating)."""
     row, place = live.row, seat(name)
     kind = place.kind_of(row)
@@ -256,28 +288,26 @@ def player(live: LiveGame, name: str) -> dict[str, Any]:
     seated = place.taken(row)
     if kind == HUMAN:
         chosen = place.display_of(row)
-        return {
-            "kind": "human",
-            "label": chosen or ("Player" if seated else "(free seat)"),
-            "seated": seated,
-            "account": chosen if account else None,
-        }
+        return PlayerView(
+            kind="human",
+            label=chosen or ("Player" if seated else "(free seat)"),
+            seated=seated,
+            account=chosen if account else None,
+        )
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
-    return {
-        "kind": "computer",
-        "label": f"Computer, level {number}{rating}",
-        "seated": True,
-        "account": None,
-    }
+    return PlayerView(
+        kind="computer", label=f"Computer, level {number}{rating}", seated=True, account=None
+    )
 
 
-def outcome(live: LiveGame) -> dict[str, str] | None:
+def outcome(live: LiveGame) -> OutcomeView | None:
+    """How a finished game ended: its result, the termination's label, the reason in words."""
     row = live.row
     if row.status != Status.OVER:
         return None
-    return {"result": row.result, "termination": row.termination or "", "text": row.reason or ""}
+    return OutcomeView(result=row.result, termination=row.termination or "", text=row.reason or "")
 
 
 #: how a touch's role is written in a legal move's text
@@ -308,7 +338,7 @@ def _legal_entry(state: State, code: int) -> str:
 def record_text(live: LiveGame) -> str:
     """The game's text record (the players as the page names them)."""
     row = live.row
-    names = {name: player(live, name)["label"] for name in COLOURS}
+    names = {name: player(live, name).label for name in COLOURS}
     termination = Termination.from_label(row.termination) if row.termination else None
     return dumps(
         from_state(

@@ -83,7 +83,7 @@ async def join(
 @router.get("/games/{game_id}", response_model=GameView)
 async def view(
     hub: HubDep, user: Viewer, game_id: str, x_seat_token: str | None = Header(default=None)
-) -> dict[str, Any]:
+) -> GameView:
     """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional; or
     the seats of the signed-in account)."""
     live = await hub.get(game_id)
@@ -91,7 +91,7 @@ async def view(
 
 
 @router.post("/games/{game_id}/actions", response_model=GameView)
-async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> dict[str, Any]:
+async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> GameView:
     """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
     undo, accept_undo, decline_undo, rematch, cancel (as the seat token's holder, or the
     signed-in account's seats)."""

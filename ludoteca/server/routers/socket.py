@@ -84,10 +84,11 @@ async def _serve(
     async def advice(kind: str, seat: str | None) -> None:
         """Send a hint or a game review when it is ready (the socket keeps serving)."""
         try:
+            current = await hub.get(game_id)  # (reloaded if it left memory meanwhile)
             if kind == "hint":
-                tell({"type": "hint", **await computer.hint(live, live.seats(seat, me))})
+                tell({"type": "hint", **await computer.hint(current, current.seats(seat, me))})
             else:
-                tell({"type": "review", "mistakes": await computer.review(live)})
+                tell({"type": "review", "mistakes": await computer.review(current)})
         except ActionError as error:
             tell({"type": "error", "message": error.message})
 
