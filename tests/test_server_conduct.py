@@ -247,6 +247,7 @@ def test_undo_against_the_computer_goes_back_to_before_the_players_move() -> Non
 def test_an_online_take_back_is_asked_for_then_accepted_or_declined() -> None:
     live = live_game(mode=Mode.ONLINE)
     refused(live, WHITE, plain("undo"), 409, "you have no move to take back")
+    refused(live, BLACK, plain("decline_undo"), 409, "no take-back request")
     before = live.state.position_code()
     play_first(live, WHITE)
     refused(live, BLACK, plain("undo"), 409, "you have no move to take back")

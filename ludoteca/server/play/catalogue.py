@@ -27,6 +27,7 @@ __all__ = [
     "from_code",
     "games",
     "level_views",
+    "levels_of",
     "new_state",
     "replay",
     "rule_set",
@@ -107,6 +108,15 @@ def static_part(game: str, rules: str) -> dict[str, Any]:
 def level_views(rules: RuleSet) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule set, with their ratings."""
     return [_level_view(level) for level in levels(rules)]
+
+
+def levels_of(game: str, rules: str | None) -> list[dict[str, Any]]:
+    """The computer levels of a rule-set spec (``name:setting,...``); 400 if there is none."""
+    try:
+        _, ruleset = resolve(game, rules or None)
+    except LudotecaError as error:
+        raise ActionError(400, str(error)) from None
+    return level_views(ruleset)
 
 
 def catalogue() -> list[dict[str, Any]]:

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
-from ...core import LudotecaError
 from ..deps import Client, ComputerDep, GuardsDep, HubDep, StoreDep, Viewer, csrf_guard
 from ..errors import ActionError
 from ..play import catalogue as games
@@ -40,11 +39,7 @@ async def game_levels(
     game: str = Query(max_length=64), rules: str | None = Query(default=None, max_length=200)
 ) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
-    try:
-        _, ruleset = games.rule_set(game, rules or None)
-    except LudotecaError as error:
-        raise ActionError(400, str(error)) from None
-    return games.level_views(ruleset)
+    return games.levels_of(game, rules)
 
 
 @router.get("/lobby")
