@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ludoteca.server import create_app
+from ludoteca.server import Settings, create_app
 
 from .support.need import need
 from .support.postgres import cluster, database
@@ -64,7 +64,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def client(database_url: str) -> Iterator[TestClient]:
     """The app on :func:`database_url` (its address in ``app.state.url``), started."""
-    app = create_app(database_url, workers=1, warm=False)
+    app = create_app(Settings(db=database_url, workers=1, warm=False))
     app.state.url = database_url
     with TestClient(app) as test_client:
         yield test_client
