@@ -149,7 +149,10 @@ class Status:
 
 
 def _elo(value: float) -> str:
-    return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:+.1f}"
+    return "+0.0" if text == "-0.0" else text
 
 
 def _rounded(value: Any) -> Any:
