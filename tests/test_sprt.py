@@ -247,10 +247,12 @@ def repo(tmp_path: Path) -> Path:
 
 def test_two_versions_play_through_the_engine_protocol(repo: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    base, new = checkout("HEAD", cache, repo), checkout("same", cache, repo)
-    assert base.commit == new.commit and base.path == new.path == cache / base.commit
-    assert (base.path / "ludoteca" / "__init__.py").exists()
-    assert checkout("HEAD", cache, repo) == base  # reused
+    base, new = checkout("HEAD", cache / "a", repo), checkout("same", cache / "b", repo)
+    assert base.commit == new.commit and base.path != new.path
+    for version in (base, new):
+        assert (version.path / "ludoteca" / "__init__.py").exists()
+    again = checkout("same", cache / "a", repo)  # the worktree of that commit, reused
+    assert again.path == base.path and again.commit == base.commit
     work = checkout(WORK, cache, repo)
     assert work.path == repo and work.commit == base.commit and not work.dirty
     with pytest.raises(LudotecaError, match="not a commit"):
@@ -265,4 +267,6 @@ def test_two_versions_play_through_the_engine_protocol(repo: Path, tmp_path: Pat
     assert len(games) == 2
     for game in games:
         parsed = first_record(game["record"])
-        assert str(base.path) in parsed.tags["White"] and "engine[" in parsed.tags["Black"]
+        white, black = parsed.tags["White"], parsed.tags["Black"]
+        assert {str(base.path) in white, str(new.path) in white} == {True, False}
+        assert str(base.path) in white + black and str(new.path) in white + black
