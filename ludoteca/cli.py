@@ -234,7 +234,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
     p.add_argument("--time", type=float, default=None, help="seconds per move for both")
     p.add_argument("--jobs", type=int, default=1, help="parallel games")
-    p.add_argument("--max-games", type=int, default=None, help="stop undecided after N games (whole pairs)")
+    p.add_argument(
+        "--max-games", type=int, default=None, help="stop undecided after N games (whole pairs)"
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the openings and agents")
     p.add_argument("--plies", type=int, default=2, help="random plies of each opening")
     p.add_argument("--out", type=Path, default=None, help="file for the games (JSON lines)")
