@@ -17,9 +17,10 @@ from scipy.optimize import minimize
 from ludoteca import record
 from ludoteca.ai import sprt
 from ludoteca.ai.sprt_runner import Match, Player, run_sprt, summary_path
-from ludoteca.ai.versions import WORK, checkout, engine_spec
+from ludoteca.ai.versions import WORK, checkout, engine_spec, warm_up
 from ludoteca.cli import main
 from ludoteca.core import LudotecaError
+from ludoteca.games import load
 
 A = np.array(sprt.SCORES)
 
@@ -258,6 +259,10 @@ def test_two_versions_play_through_the_engine_protocol(repo: Path, tmp_path: Pat
     with pytest.raises(LudotecaError, match="not a commit"):
         checkout("no-such-ref", cache, repo)
     agent = "search:depth=1,python=1"
+    rules = load("felli").rules
+    warm_up(base, rules, agent)
+    with pytest.raises(LudotecaError, match="unknown player"):
+        warm_up(new, rules, "grandmaster")
     players = [Player(v.ref, engine_spec(v, agent), v.commit) for v in (base, new)]
     match = Match("felli", "felli", max_games=2)
     out = tmp_path / "versions.jsonl"
