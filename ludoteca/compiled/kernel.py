@@ -4,8 +4,9 @@ A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules 
 ``int64`` array ``prm`` (geometry, switches, Zobrist keys).  Its module, registered in
 :mod:`.registry`, defines the ``@njit`` functions stubbed below: :func:`generate`,
 :func:`make`, :func:`unmake`, :func:`status`, :func:`evaluate` and :func:`tactical`, and
-optionally :func:`captures` and :func:`can_move`.  The search and drivers are written once
-against these names and specialised for each kernel by :mod:`.dispatch`.
+optionally :func:`captures` and :func:`can_move` (for the search) and :func:`planes` and
+:func:`action_path` (for the batched environments, :mod:`.batch`).  The search and drivers
+are written once against these names and specialised for each kernel by :mod:`.dispatch`.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
 each game lays out the rest.  Python's :class:`~.registry.Kernel` says how a state becomes
@@ -37,6 +38,7 @@ __all__ = [
     "TURN",
     "UNDO",
     "WIN",
+    "action_path",
     "bit_count",
     "can_move",
     "captures",
@@ -44,6 +46,7 @@ __all__ = [
     "generate",
     "low_bit",
     "make",
+    "planes",
     "split",
     "status",
     "tactical",
@@ -149,4 +152,18 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
 def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
     """Optional: whether the side to move has a legal move, for a game that can tell without
     generating them all (``out`` is scratch); quiescence then stands pat first."""
+    raise NotImplementedError
+
+
+def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
+    """Optional: write the position's feature planes, as the engine's ``State.planes`` gives
+    them, into ``out`` (plane ``k`` of point ``p`` at ``k * points + p``), for the batched
+    environments and the research adapters."""
+    raise NotImplementedError
+
+
+def action_path(prm: IntArray, move: int, out: IntArray) -> int:
+    """Optional: write the integer actions that spell ``move``, as the engine's
+    ``State.action_path`` gives them, into ``out``; return how many.  The default is the one
+    action ``move``."""
     raise NotImplementedError

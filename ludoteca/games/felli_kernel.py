@@ -17,7 +17,17 @@ from ..compiled.registry import Kernel, register
 from ..core import State
 from .felli import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, Felli, FelliState
 
-__all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
+__all__ = [
+    "action_path",
+    "evaluate",
+    "generate",
+    "kernel",
+    "make",
+    "planes",
+    "status",
+    "tactical",
+    "unmake",
+]
 
 #: the name this kernel is registered under
 NAME = "felli"
@@ -340,3 +350,31 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
             worth += 8 * (rank if v == 1 else 4 - rank)
         score += worth if v & 3 == side else -worth
     return score
+
+
+@njit(cache=True, inline="always")
+def action_path(prm: IntArray, move: int, out: IntArray) -> int:
+    """As :meth:`FelliState.action_path`: one action ``from * 13 + to`` per step, slide or leap,
+    into ``out``; how many."""
+    rest = move >> 1
+    a = rest % 14 - 1
+    rest //= 14
+    n = 0
+    while rest:
+        b = rest % 14 - 1
+        rest //= 14
+        out[n] = a * 13 + b
+        n += 1
+        a = b
+    return n
+
+
+@njit(cache=True, inline="always")
+def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
+    """As :meth:`FelliState.planes`: White men, Black men, White Mullahs, Black Mullahs."""
+    for p in range(13):
+        v = st[B + p]
+        out[p] = v == 1
+        out[13 + p] = v == 2
+        out[26 + p] = v == 5
+        out[39 + p] = v == 6

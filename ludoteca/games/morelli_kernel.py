@@ -31,6 +31,7 @@ __all__ = [
     "generate",
     "kernel",
     "make",
+    "planes",
     "status",
     "tactical",
     "unmake",
@@ -382,3 +383,17 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
     for i in range(count):
         st[marks + st[marked + i]] = 0
     return found
+
+
+@njit(cache=True, inline="always")
+def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
+    """As :meth:`MorelliState.planes`: White stones, Black stones, then White's and Black's
+    King (constant planes)."""
+    squares = prm[P_N] * prm[P_N]
+    king = st[S_KING]
+    for s in range(squares):
+        v = st[S_BOARD + s]
+        out[s] = v == 2
+        out[squares + s] = v == 1
+        out[2 * squares + s] = king == 2
+        out[3 * squares + s] = king == 1

@@ -31,7 +31,7 @@ from ..compiled.registry import Kernel, register
 from ..core import State
 from .morris import Morris, MorrisState
 
-__all__ = ["evaluate", "generate", "kernel", "make", "status", "tactical", "unmake"]
+__all__ = ["evaluate", "generate", "kernel", "make", "planes", "status", "tactical", "unmake"]
 
 #: the name this kernel is registered under
 NAME = "morris"
@@ -314,3 +314,16 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     if fly_own and twos_opp >= 2:
         score -= 250
     return int(score)
+
+
+@njit(cache=True, inline="always")
+def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
+    """As :meth:`MorrisState.planes`: White's and Black's men, then each side's men in hand as
+    a fraction of the men it starts with."""
+    size, men = prm[P_SIZE], prm[P_MEN]
+    for c in range(2):
+        bits = st[S_MEN + c]
+        hand = st[S_HAND + c] / men
+        for p in range(size):
+            out[c * size + p] = bits >> p & 1
+            out[(2 + c) * size + p] = hand

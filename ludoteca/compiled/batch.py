@@ -1,0 +1,396 @@
+"""Games played one integer action at a time by their kernels: the driver of the batched
+environments (:mod:`ludoteca.vector`) and of the research adapters' cursor
+(:mod:`ludoteca.adapters.actions`).
+
+A game in progress is one row of an ``int64`` array: the kernel's ``st`` in its first
+:data:`~.kernel.STATE_SIZE` slots, then this driver's slots (``R_*``: legal moves left, actions
+taken of the move in progress, plies, next actions, random state, result, setup), the keys of
+the game's positions (a ring, for threefold repetition, which the kernels leave to their
+callers), the distinct next actions, and the legal moves whose action paths go on with the
+actions taken so far.  An action is what ``State.action_path`` spells a move with: the move's
+code, or (a kernel's :func:`~.kernel.action_path`) one action per leap of a capture chain.
+Observations are the kernel's :func:`~.kernel.planes` and a side-to-move plane (1 where White
+is to move), as the adapters give them; a result is the kernel's ``status`` with repetition,
+or :data:`TRUNCATED` when a game reaches its ply limit.
+
+The functions marked :func:`~.dispatch.specialise` are compiled for each kernel by
+:func:`~.dispatch.bind`; :func:`layout` gives what they need for one rule set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core import Game
+from . import registry
+from .dispatch import bind, specialise
+from .kernel import (
+    DRAW,
+    KEY,
+    ONGOING,
+    QUIET,
+    STATE_SIZE,
+    TURN,
+    UNDO,
+    WIN,
+    IntArray,
+    generate,
+    make,
+    planes,
+    status,
+)
+
+__all__ = [
+    "MASK",
+    "MAX_ACTIONS",
+    "MAX_MOVES",
+    "SORT",
+    "TRUNCATED",
+    "Layout",
+    "first_illegal",
+    "layout",
+    "random_actions",
+]
+
+#: the result of a game stopped at its ply limit (beside the kernel's ``ONGOING`` ... ``WIN``)
+TRUNCATED = 4
+#: the most legal moves, and distinct next actions, a position may have
+MAX_MOVES, MAX_ACTIONS = 2048, 1024
+#: flags: keep a row's next actions in a mask array; sort them (and drop repeats) in the row
+MASK, SORT = 1, 2
+
+# a row's own slots, after the kernel's
+R_N, R_DEPTH, R_PLY, R_COUNT, R_RNG, R_RESULT, R_SETUP = range(STATE_SIZE, STATE_SIZE + 7)
+R_PATH = STATE_SIZE + 8  # scratch: one move's action path
+R_HIST = STATE_SIZE + 32  # the ring of position keys
+# cfg: the ring's size, repetitions that draw (0: off), the ply limit, 1 when every move is
+# one action (its code), where the next actions and the moves start, the kernel's slots that
+# describe a position, points, the kernel's planes
+C_HIST, C_REPEAT, C_MAXPLY, C_SINGLE, C_ACTS, C_MOVES, C_FIELDS, C_POINTS, C_PLANES = range(9)
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@njit(cache=True, inline="always")
+def action_path(prm: IntArray, move: int, out: IntArray) -> int:
+    """The default :func:`.kernel.action_path` (one action, the move's code), never called:
+    ``C_SINGLE`` is set for a kernel without its own."""
+    out[0] = move
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _random(rows: IntArray, i: int, bound: int) -> int:
+    """A uniform integer below ``bound`` from row ``i``'s generator (SplitMix64)."""
+    x = np.uint64(rows[i, R_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    rows[i, R_RNG] = np.int64(x)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return np.int64(x % np.uint64(bound))  # type: ignore[return-value]
+
+
+@njit(cache=True, nogil=True)
+def random_actions(rows: IntArray, cfg: IntArray, actions: IntArray, lo: int, hi: int) -> None:
+    """A uniformly random next action of each row ``lo`` to ``hi`` (games in progress) into
+    ``actions``, from the rows' generators."""
+    acts = cfg[C_ACTS]
+    for i in range(lo, hi):
+        actions[i] = rows[i, acts + _random(rows, i, rows[i, R_COUNT])]
+
+
+@njit(cache=True, nogil=True)
+def first_illegal(mask: BoolArray, actions: IntArray) -> int:
+    """The first row whose action its mask refuses, or -1."""
+    size = mask.shape[1]
+    for i in range(actions.size):
+        a = actions[i]
+        if a < 0 or a >= size or not mask[i, a]:
+            return i
+    return -1
+
+
+@specialise(inline="always")
+def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
+    """Take row ``i``'s position (just reached) as the next of its game: its key joins the
+    ring, its legal moves are generated, and its result is found and returned."""
+    st = rows[i]
+    n = generate(st, prm, rows[i, cfg[C_MOVES] :])
+    result = status(st, prm, n)
+    ply = rows[i, R_PLY]
+    ring = cfg[C_HIST] - 1
+    key = st[KEY]
+    rows[i, R_HIST + (ply & ring)] = key
+    if result == ONGOING and cfg[C_REPEAT]:
+        seen = 1
+        for back in range(1, min(st[QUIET], ring, ply) + 1):
+            if rows[i, R_HIST + ((ply - back) & ring)] == key:
+                seen += 1
+        if seen >= cfg[C_REPEAT]:
+            result = DRAW
+    if result == ONGOING and ply >= cfg[C_MAXPLY]:
+        result = TRUNCATED
+    rows[i, R_N] = n if result == ONGOING else 0
+    rows[i, R_DEPTH] = 0
+    rows[i, R_RESULT] = result
+    return result
+
+
+@specialise(inline="always")
+def _offer(
+    rows: IntArray, i: int, prm: IntArray, cfg: IntArray, mask: BoolArray, flags: int
+) -> None:
+    """Row ``i``'s distinct next actions (those that go on from the actions taken so far) into
+    the row, and into ``mask`` (cleared of the previous ones) under :data:`MASK`."""
+    acts, first = cfg[C_ACTS], cfg[C_MOVES]
+    if flags & MASK:
+        for k in range(rows[i, R_COUNT]):
+            mask[i, rows[i, acts + k]] = False
+    count = 0
+    n = rows[i, R_N]
+    if cfg[C_SINGLE]:
+        for j in range(n):
+            a = rows[i, first + j]
+            rows[i, acts + j] = a
+            if flags & MASK:
+                mask[i, a] = True
+        count = n
+    else:
+        depth = rows[i, R_DEPTH]
+        path = rows[i, R_PATH:R_HIST]
+        for j in range(n):
+            action_path(prm, rows[i, first + j], path)
+            a = path[depth]
+            if flags & MASK:
+                if mask[i, a]:
+                    continue
+                mask[i, a] = True
+            rows[i, acts + count] = a
+            count += 1
+    if flags & SORT and count:
+        ordered = np.sort(rows[i, acts : acts + count])
+        count = 0
+        for k in range(ordered.size):
+            if k == 0 or ordered[k] != ordered[k - 1]:
+                rows[i, acts + count] = ordered[k]
+                count += 1
+    rows[i, R_COUNT] = count
+
+
+@specialise(inline="always")
+def _observe(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, obs: FloatArray) -> None:
+    """Row ``i``'s observation into ``obs[i]``: the kernel's planes, then the side to move."""
+    out = obs[i]
+    planes(rows[i], prm, out)
+    side = 1.0 if rows[i, TURN] == 0 else 0.0
+    base = cfg[C_PLANES] * cfg[C_POINTS]
+    for p in range(cfg[C_POINTS]):
+        out[base + p] = side
+
+
+@specialise(inline="always")
+def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, undo: IntArray) -> int:
+    """Take ``action`` in row ``i``: the code of the move it completes (played), -1 when the
+    move goes on (the legal moves narrowed to those it continues), -2 when it is not legal
+    (nothing changes)."""
+    n, first = rows[i, R_N], cfg[C_MOVES]
+    code = -1
+    if cfg[C_SINGLE]:
+        for j in range(n):
+            if rows[i, first + j] == action:
+                code = action
+                break
+        if code < 0:
+            return -2
+    else:
+        depth = rows[i, R_DEPTH]
+        path = rows[i, R_PATH:R_HIST]
+        keep = 0
+        for j in range(n):
+            move = rows[i, first + j]
+            length = action_path(prm, move, path)
+            if path[depth] == action:
+                if length == depth + 1:
+                    code = move
+                rows[i, first + keep] = move
+                keep += 1
+        if keep == 0:
+            return -2
+        if code < 0:
+            rows[i, R_N] = keep
+            rows[i, R_DEPTH] = depth + 1
+            return -1
+    make(rows[i], prm, code, undo, 0)
+    rows[i, R_PLY] += 1
+    return code
+
+
+@specialise(inline="always")
+def _restart(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, starts: IntArray) -> None:
+    """Row ``i`` starts a new game from a setup among ``starts`` chosen by its generator."""
+    s = _random(rows, i, starts.shape[0]) if starts.shape[0] > 1 else 0
+    for k in range(cfg[C_FIELDS]):
+        rows[i, k] = starts[s, k]
+    rows[i, R_PLY] = 0
+    rows[i, R_SETUP] = s
+    _enter(rows, i, prm, cfg)
+
+
+@specialise(nogil=True)
+def batch_reset(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    lo: int,
+    hi: int,
+) -> None:
+    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded)."""
+    for i in range(lo, hi):
+        rows[i, R_COUNT] = 0
+        _restart(rows, i, prm, cfg, starts)
+        _offer(rows, i, prm, cfg, mask, MASK)
+        _observe(rows, i, prm, cfg, obs)
+
+
+@specialise(nogil=True)
+def batch_step(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    actions: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    rewards: FloatArray,
+    terminated: BoolArray,
+    truncated: BoolArray,
+    lo: int,
+    hi: int,
+) -> None:
+    """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
+    (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once."""
+    undo = np.zeros((1, UNDO), dtype=np.int64)
+    for i in range(lo, hi):
+        terminated[i] = False
+        truncated[i] = False
+        rewards[i, 0] = 0.0
+        rewards[i, 1] = 0.0
+        if _act(rows, i, prm, cfg, actions[i], undo) == -1:
+            _offer(rows, i, prm, cfg, mask, MASK)
+            continue
+        result = _enter(rows, i, prm, cfg)
+        if result != ONGOING:
+            turn = rows[i, TURN]
+            if result != DRAW and result != TRUNCATED:
+                winner = turn if result == WIN else 1 - turn
+                rewards[i, winner] = 1.0
+                rewards[i, 1 - winner] = -1.0
+            if result == TRUNCATED:
+                truncated[i] = True
+            else:
+                terminated[i] = True
+            _restart(rows, i, prm, cfg, starts)
+        _offer(rows, i, prm, cfg, mask, MASK)
+        _observe(rows, i, prm, cfg, obs)
+
+
+@specialise()
+def cursor_start(rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray) -> None:
+    """Row 0's position (its kernel slots and ply set) as the start of a game; its next
+    actions sorted."""
+    _enter(rows, 0, prm, cfg)
+    _offer(rows, 0, prm, cfg, mask, SORT)
+
+
+@specialise()
+def cursor_apply(rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray, action: int) -> int:
+    """Take ``action`` in row 0: as :func:`_act` (-2: not legal, nothing changed; -1: the move
+    goes on; else the code of the move played), its next actions sorted."""
+    undo = np.zeros((1, UNDO), dtype=np.int64)
+    code = _act(rows, 0, prm, cfg, action, undo)
+    if code == -2:
+        return code
+    if code >= 0:
+        _enter(rows, 0, prm, cfg)
+    _offer(rows, 0, prm, cfg, mask, SORT)
+    return code
+
+
+@specialise()
+def cursor_observe(rows: IntArray, prm: IntArray, cfg: IntArray, obs: FloatArray) -> None:
+    """Row 0's observation into ``obs[0]``."""
+    _observe(rows, 0, prm, cfg, obs)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A rule set's games as rows: the row width, the ``cfg`` array of the driver, the
+    observation's shape (the kernel's planes plus one, by points), the number of actions, the
+    driver compiled for the kernel (``code``), and the kernel."""
+
+    game: Game
+    cfg: IntArray
+    width: int
+    planes: int
+    points: int
+    actions: int
+    code: SimpleNamespace
+
+    @property
+    def prm(self) -> IntArray:
+        return self.kernel.prm
+
+    @property
+    def kernel(self) -> registry.Kernel:
+        kernel = self.game.kernel
+        assert kernel is not None
+        return kernel
+
+    @property
+    def acts(self) -> int:
+        """Where a row's next actions start (``R_COUNT`` of them)."""
+        return int(self.cfg[C_ACTS])
+
+
+def layout(game: Game, max_plies: int | None = None) -> Layout:
+    """The layout of ``game``'s rows (games stopped at ``max_plies``, default the game's
+    ``longest_game``).  ``ValueError`` for a game whose kernel is missing or declares no
+    :func:`~.kernel.planes`."""
+    kernel = game.kernel
+    if kernel is None:
+        raise ValueError(f"{game.title} has no compiled kernel")
+    found = registry.functions(kernel.name)
+    if "planes" not in found:
+        raise ValueError(f"the kernel of {game.title} ({kernel.name}) declares no planes")
+    probe = game.new(seed=0).planes()
+    settings = game.rules.settings
+    move_rule = int(settings.get("move_rule", 0))
+    ring = 1 << move_rule.bit_length() if move_rule else 1024
+    acts = R_HIST + ring
+    moves = acts + MAX_ACTIONS
+    cfg = np.zeros(16, dtype=np.int64)
+    cfg[C_HIST] = ring
+    cfg[C_REPEAT] = int(settings.get("repetition", 0))
+    cfg[C_MAXPLY] = game.longest_game if max_plies is None else max_plies
+    cfg[C_SINGLE] = "action_path" not in found
+    cfg[C_ACTS], cfg[C_MOVES] = acts, moves
+    cfg[C_FIELDS] = kernel.fields
+    cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
+    return Layout(
+        game,
+        cfg,
+        moves + MAX_MOVES,
+        len(probe) + 1,
+        len(probe[0]),
+        game.num_distinct_actions,
+        bind(__name__, kernel.name),
+    )

@@ -1,0 +1,165 @@
+"""Batched environments: N games of one rule set stepped together by its compiled kernel.
+
+>>> env = VectorEnv("felli", 4)
+>>> obs, mask = env.reset(seed=1)
+>>> obs.shape, mask.shape
+((4, 5, 13), (4, 169))
+>>> obs, mask, rewards, terminated, truncated = env.step(env.random_actions())
+
+Actions are the adapters' integer actions (``State.action_path``: one per move, one per leap of
+a Felli capture chain, the same player acting again until the chain is complete), below
+``Game.num_distinct_actions``; ``mask[i, a]`` is true for the legal next actions of game ``i``.
+Observations are the game's ``planes`` and a side-to-move plane (1 where White is to move), by
+points, as float32 (mid-chain, the position before the chain).  ``rewards[i]`` is indexed by
+colour (White 0, Black 1): +1 to the winner and -1 to the loser on the step that ends a game,
+0 otherwise (draws, and games stopped at ``max_plies``: ``truncated``); ``to_play`` says who
+acts next.  A game that ends starts again at once (the returned observation and mask are then
+the new game's), from a setup drawn by its generator among :attr:`VectorEnv.setups`.  The
+draw rules are the engine's (threefold repetition included).  Everything is deterministic
+under the seed of :meth:`~VectorEnv.reset`, whatever ``threads``.
+
+The returned arrays are the environment's own, overwritten by the next call (copy to keep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
+
+import numpy as np
+import numpy.typing as npt
+
+from .core import State
+from .games import load
+
+__all__ = ["VectorEnv"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class VectorEnv:
+    """``num_envs`` games of the rule set ``spec`` (a name or ``name:settings`` spec) stepped by
+    its kernel, split over ``threads`` threads; games start from up to ``setups`` setups a
+    seed (one for a game whose start does not depend on the seed) and stop at ``max_plies``
+    (default: the game's ``longest_game``)."""
+
+    def __init__(
+        self,
+        spec: str,
+        num_envs: int,
+        *,
+        threads: int = 1,
+        setups: int = 128,
+        max_plies: int | None = None,
+    ) -> None:
+        from .compiled import batch, kernel
+
+        self._batch = batch
+        self._turn = kernel.TURN
+        self.game = load(spec)
+        self.layout = batch.layout(self.game, max_plies)
+        self.num_envs = num_envs
+        self.num_actions = self.layout.actions
+        self.max_plies = int(self.layout.cfg[batch.C_MAXPLY])
+        self.observation_shape = (self.layout.planes, self.layout.points)
+        self._setups = setups
+        self.setups: list[State] = []
+        self._starts = np.zeros((1, 0), dtype=np.int64)
+        self._rows = np.zeros((num_envs, self.layout.width), dtype=np.int64)
+        self._mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)
+        self._obs = np.zeros((num_envs, *self.observation_shape), dtype=np.float32)
+        self._flat = self._obs.reshape(num_envs, -1)
+        self._rewards = np.zeros((num_envs, 2), dtype=np.float32)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        bounds = np.linspace(0, num_envs, max(1, threads) + 1).astype(int)
+        self._chunks = [(int(a), int(b)) for a, b in pairwise(bounds)]
+        self._pool = ThreadPoolExecutor(len(self._chunks)) if len(self._chunks) > 1 else None
+
+    def reset(self, seed: int = 0) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """New games in every slot, their setups and generators drawn from ``seed``."""
+        streams = np.random.SeedSequence(seed).generate_state(
+            self.num_envs + self._setups, "uint64"
+        )
+        self.setups = self._draw_setups([int(s) for s in streams[self.num_envs :]])
+        self._starts = np.array([self.layout.kernel.pack(s) for s in self.setups])
+        self._rows[:, self._batch.R_RNG] = streams[: self.num_envs].view(np.int64)
+        self._mask.fill(False)
+        lay = self.layout
+        self._run(lay.code.batch_reset, lay.prm, lay.cfg, self._starts, self._mask, self._flat)
+        return self._obs, self._mask
+
+    def _draw_setups(self, seeds: list[int]) -> list[State]:
+        first, second = (self.game.new(seed=s) for s in seeds[:2])
+        if first.position_code() == second.position_code():
+            return [first]
+        return [first, second, *(self.game.new(seed=s) for s in seeds[2:])]
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Take one action in every game: ``obs, mask, rewards, terminated, truncated``.
+        ``ValueError`` (and nothing changes) if an action is not legal in its game."""
+        chosen = np.asarray(actions, dtype=np.int64)
+        if chosen.shape != (self.num_envs,):
+            raise ValueError(f"step takes {self.num_envs} actions, not an array of {chosen.shape}")
+        bad = int(self._batch.first_illegal(self._mask, chosen))
+        if bad >= 0:
+            raise ValueError(f"action {int(chosen[bad])} is not legal in game {bad}")
+        lay = self.layout
+        self._run(
+            lay.code.batch_step,
+            lay.prm,
+            lay.cfg,
+            self._starts,
+            chosen,
+            self._mask,
+            self._flat,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+        )
+        return self._obs, self._mask, self._rewards, self._terminated, self._truncated
+
+    def random_actions(self) -> IntArray:
+        """A uniformly random legal action in every game, from the games' generators."""
+        self._run(self._batch.random_actions, self.layout.cfg, self._actions)
+        return self._actions
+
+    @property
+    def to_play(self) -> IntArray:
+        """The colour to act in each game (White 0, Black 1)."""
+        return self._rows[:, self._turn].copy()
+
+    @property
+    def setup(self) -> IntArray:
+        """Each game's setup (an index into :attr:`setups`)."""
+        return self._rows[:, self._batch.R_SETUP].copy()
+
+    @property
+    def plies(self) -> IntArray:
+        """The plies played in each game so far."""
+        return self._rows[:, self._batch.R_PLY].copy()
+
+    def _run(self, func: Callable[..., None], *args: object) -> None:
+        """``func(rows, *args, lo, hi)`` over the threads' shares of the rows."""
+        if self._pool is None:
+            func(self._rows, *args, 0, self.num_envs)
+            return
+        jobs = [self._pool.submit(func, self._rows, *args, lo, hi) for lo, hi in self._chunks]
+        for job in jobs:
+            job.result()
+
+    def close(self) -> None:
+        """Stop the threads; the environment then steps on the calling thread alone."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None

@@ -1,0 +1,82 @@
+"""The batched environments: step for step like the readable engine (masks, observations,
+endings, rewards, automatic resets; ``tests/support/vector_check.py``, which
+``bench/vector_check.py`` runs on 10,000 games a rule set), deterministic under a seed whatever
+the threads, and illegal actions refused without a change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ludoteca
+from ludoteca.vector import VectorEnv
+
+from .support.vector_check import follow
+
+
+@pytest.mark.parametrize(
+    ("spec", "options"),
+    [
+        ("morris", {}),
+        ("morris-lasker", {"max_plies": 40}),
+        ("felli:multi_capture,forced_capture", {}),
+        ("felli-mullah", {}),
+        ("morelli-9", {}),
+    ],
+)
+def test_the_batch_follows_the_engine(spec: str, options: dict[str, int]) -> None:
+    ended, steps = follow(spec, 24, envs=6, seed=3, **options)
+    assert ended.total() >= 24 and steps > 24
+    assert ended["truncated"] == 0 or "max_plies" in options
+    ended, _ = follow(spec, 8, envs=3, seed=4, policy="numpy", **options)
+    assert ended.total() >= 8
+
+
+def test_draw_rules_and_truncation_end_games_as_the_engine_does() -> None:
+    # short limits so that repetitions, the move rule and the ply limit all happen
+    ended, _ = follow("felli:repetition=2,move_rule=12", 40, envs=8, seed=1, max_plies=25)
+    assert ended["THREEFOLD_REPETITION"] and ended["MOVE_RULE"] and ended["truncated"]
+
+
+def test_random_setups_come_from_the_seed() -> None:
+    env = VectorEnv("morelli-9", 4, setups=8)
+    env.reset(seed=5)
+    assert len({s.position_code() for s in env.setups}) == 8
+    other = VectorEnv("morelli-9", 4, setups=8)
+    other.reset(seed=5)
+    assert [s.position_code() for s in other.setups] == [s.position_code() for s in env.setups]
+    fixed = VectorEnv("morris", 2)
+    fixed.reset(seed=5)
+    assert len(fixed.setups) == 1
+
+
+def _trajectory(threads: int, seed: int) -> list[np.ndarray]:
+    env = VectorEnv("felli", 8, threads=threads)
+    obs, mask = env.reset(seed)
+    seen = [obs.copy(), mask.copy()]
+    for _ in range(150):
+        obs, mask, rewards, terminated, truncated = env.step(env.random_actions())
+        seen += [obs.copy(), mask.copy(), rewards.copy(), terminated.copy(), env.setup]
+    env.close()
+    return seen
+
+
+def test_a_seed_fixes_every_game_whatever_the_threads() -> None:
+    one, two, other = _trajectory(1, 7), _trajectory(2, 7), _trajectory(1, 8)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(one, other, strict=True))
+    assert sum(int(t.sum()) for t in one[5::5]) > 8  # games ended and started again
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = VectorEnv("morris", 3)
+    obs, mask = env.reset(seed=0)
+    before = obs.copy(), mask.copy()
+    actions = env.random_actions().copy()
+    actions[1] = 0  # a man moving from a1 to a1: never legal
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        env.step(actions)
+    assert np.array_equal(obs, before[0]) and np.array_equal(mask, before[1])
+    assert env.plies.tolist() == [0, 0, 0]
+    assert mask.shape == (3, ludoteca.load("morris").num_distinct_actions)
+    assert obs.shape == (3, 5, 24)
