@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENDLESS",
+    "QUIET_THEME",
     "TEXTS",
     "Color",
     "Game",
@@ -305,6 +306,8 @@ TEXTS: Mapping[str, str] = {
 
 #: the longest game declared where the rules themselves do not end games (draw rules off)
 ENDLESS = 100_000
+#: a puzzle's theme where no tactic its game names applies (:meth:`Game.puzzle_theme`)
+QUIET_THEME = "quiet move"
 
 S = TypeVar("S", bound="State")
 
@@ -424,6 +427,13 @@ class Game(ABC):
         ``men``: the tables' size, the most men (pieces) a side, where the game has a choice
         (``None``: the game's default)."""
         return None
+
+    def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
+        """What a puzzle is about, in a word or two ("mill", "capture chain"), from its start
+        ``state`` (left unchanged) and its solution ``line`` (move codes, the player's first
+        move, then the opponent's reply, ...); :data:`QUIET_THEME` where no tactic the game
+        names applies (each game names its own)."""
+        return QUIET_THEME
 
     @cached_property
     def kernel(self) -> Kernel | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from itertools import pairwise
@@ -20,6 +20,7 @@ from typing import ClassVar
 from ..compiled.registry import Kernel
 from ..core import (
     ENDLESS,
+    QUIET_THEME,
     Color,
     InvalidMoveError,
     InvalidPositionError,
@@ -27,6 +28,7 @@ from ..core import (
     Move,
     Outcome,
     RuleSetDef,
+    State,
     Termination,
 )
 from ..drawing import BoardDescription, PieceStyle
@@ -484,6 +486,31 @@ class Felli(PointBoardGame):
         from .felli_solver import FelliSolver
 
         return FelliSolver(self.rules)
+
+    def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
+        """``capture chain`` (the first move leaps twice or more), ``promotion`` (it makes a
+        Mullah), ``blockade`` (the line ends with the opponent's pieces shut in), ``sacrifice``
+        (a quiet first move the opponent answers with a capture), ``capture``, else
+        :data:`~ludoteca.core.QUIET_THEME`."""
+        assert isinstance(state, FelliState)
+        path, capture = decode(line[0])
+        after = state.copy()
+        after.push_code(line[0])
+        promoted = after.board[path[-1]] != state.board[path[0]]
+        for code in line[1:]:
+            after.push_code(code)
+        ending = after.outcome()
+        loser = after.turn + 1
+        shut_in = any(piece & 3 == loser for piece in after.board)
+        if capture and len(path) > 2:
+            return "capture chain"
+        if promoted:
+            return "promotion"
+        if ending is not None and ending.termination is Termination.NO_LEGAL_MOVES and shut_in:
+            return "blockade"
+        if not capture and len(line) > 1 and decode(line[1])[1]:
+            return "sacrifice"
+        return "capture" if capture else QUIET_THEME
 
     @property
     def longest_game(self) -> int:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import ClassVar
 
 from ..compiled.registry import Kernel
 from ..core import (
+    QUIET_THEME,
     Color,
     Game,
     IllegalMoveError,
@@ -626,6 +627,16 @@ class Morelli(Game):
     @property
     def ladder(self) -> tuple[Rung, ...]:
         return _LADDER
+
+    def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
+        """``throne`` (the first move completes a frame and takes the Throne from the
+        opponent's King), ``frame`` (it seats the mover's King on a vacant Throne),
+        ``conversion`` (it converts stones), else :data:`~ludoteca.core.QUIET_THEME`."""
+        assert isinstance(state, MorelliState)
+        converted, crowned = state._effects(line[0])
+        if crowned:
+            return "throne" if state.king else "frame"
+        return "conversion" if converted else QUIET_THEME
 
     @cached_property
     def kernel(self) -> Kernel:

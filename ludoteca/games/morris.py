@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import ClassVar
@@ -25,6 +25,7 @@ from typing import ClassVar
 from ..compiled.registry import Kernel
 from ..core import (
     ENDLESS,
+    QUIET_THEME,
     Color,
     InvalidMoveError,
     InvalidPositionError,
@@ -32,6 +33,7 @@ from ..core import (
     Outcome,
     RuleSet,
     RuleSetDef,
+    State,
     Termination,
 )
 from ..ladder import Rung
@@ -710,6 +712,35 @@ class Morris(PointBoardGame):
         from .morris_table import MorrisSolver
 
         return MorrisSolver(self.rules, men)
+
+    def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
+        """``blockade`` (the line ends with the opponent shut in), ``double mill`` (the
+        player's first two moves both close a mill), ``mill`` (the first does), ``threat``
+        (a quiet first move, the second closes a mill), ``flying`` (a quiet first move by a
+        flying man), else :data:`~ludoteca.core.QUIET_THEME`."""
+        assert isinstance(state, MorrisState)
+        size = self.variant.board.size
+        after = state.copy()
+        mills = []
+        for i, code in enumerate(line):
+            if not i % 2:
+                mills.append(code % (size + 1) != size)
+            after.push_code(code)
+        ending = after.outcome()
+        if ending is not None and ending.termination is Termination.NO_LEGAL_MOVES:
+            return "blockade"
+        if mills[:2] == [True, True]:
+            return "double mill"
+        if mills[0]:
+            return "mill"
+        if mills[1:2] == [True]:
+            return "threat"
+        src = line[0] // (size + 1) // size
+        side = state.turn
+        flying = bool(self.rules["flying"]) and state.men[side].bit_count() == 3
+        if src != size and flying and not state.hand[side]:
+            return "flying"
+        return QUIET_THEME
 
     @cached_property
     def kernel(self) -> Kernel:
