@@ -14,6 +14,14 @@ export default [
     },
   },
   {
+    // the service worker: its own globals, and the two constants the server puts before it
+    files: ["ludoteca/server/static/sw.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { ...globals.serviceworker, VERSION: "readonly", ASSETS: "readonly" },
+    },
+  },
+  {
     // theme.js is a classic script, loaded in <head> before the page is drawn
     files: ["ludoteca/server/static/theme.js"],
     languageOptions: { sourceType: "script" },

@@ -1,5 +1,6 @@
 """The web app in a real browser (Debian's Chromium driven by Playwright): games are played by
-clicking and dragging, as a person would.  Screenshots go to ``test-output/screenshots``."""
+clicking and dragging, as a person would.  Screenshots go to ``bench/results/screenshots``
+(not committed: that folder's ``.gitignore`` keeps them out)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .support.need import need
 
 CHROMIUM = need("chromium")  # Debian's; under CI=true its absence fails the run
 
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+SHOTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "screenshots"
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
 FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
 
@@ -57,10 +58,10 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(300)  # let capture animations settle
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 def point(page: Any, name: str) -> Any:
@@ -129,13 +130,20 @@ def test_morris_mill_and_removal_by_clicking(page: Any, server: str) -> None:
     for n, name in enumerate(["a7", "g1", "d7", "g4"], start=1):
         point(page, name).click()
         wait_moves(page, n)
+    # the men in hand are drawn beside the board, as many as the status says
+    assert "In hand: White 7, Black 7" in page.inner_text("#status")
+    for colour in ("white", "black"):
+        assert page.locator(f'svg.hand[data-colour="{colour}"] circle').count() == 7
     point(page, "g7").click()  # closes the mill a7-d7-g7: the black men are ringed red
     assert page.locator("#board .ring.take").count() == 2
     assert "remove" in page.inner_text("#status")
+    assert piece(page, "g7") == "w"  # the man just placed stays drawn while the removal is chosen
+    assert point(page, "g7").locator(".piece.white").count() == 1
     point(page, "g1").click()
     assert wait_moves(page, 5)[-1] == "g7xg1"
     assert piece(page, "g1") == "" and piece(page, "g4") == "b" and piece(page, "g7") == "w"
     assert "In hand: White 6, Black 7" in page.inner_text("#status")
+    assert page.locator('svg.hand[data-colour="white"] circle').count() == 6
     shot(page, "morris-mill")
 
 
@@ -307,8 +315,11 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert page.inner_text("#banner") == "1-0 — White wins: the player to move has no legal move."
     # the result dialog over the board: result, reason, and what next
     page.wait_for_selector("dialog#result[open]")
-    assert page.inner_text("#result-title") == "1-0"
-    assert "no legal move" in page.inner_text("#result-reason")
+    assert page.inner_text("#result-title") == "White won"  # one screen: both seats are yours
+    assert page.inner_text("#result-reason") == (
+        "1-0 · White wins: the player to move has no legal move."
+    )
+    assert page.locator("#result-rating").is_hidden()  # not rated
     assert page.title().startswith("Ludoteca")  # no "Your move" once the game is over
     assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon.svg"
     shot(page, "felli-result-dialog")
@@ -372,11 +383,11 @@ def test_online_game_with_a_spectator(browser: Any, server: str) -> None:
             page.wait_for_selector("#banner:not([hidden])")
             assert "Draw by" in page.inner_text("#banner")
             page.wait_for_selector("dialog#result[open]")
-            assert page.inner_text("#result-title") == "1/2-1/2"
+            assert page.inner_text("#result-title") == "Draw"
+            assert page.inner_text("#result-reason").startswith("1/2-1/2 · Draw by")
             assert page.locator("#result-rematch").is_visible() == (page is not eve)
             page.click("#result-close")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        eve.screenshot(path=str(SHOTS / "online-spectator-phone.png"), full_page=True)
+        shot(eve, "online-spectator-phone")
     finally:
         for context in contexts:
             context.close()
@@ -386,6 +397,7 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     start(page, server, "morris", "computer", level=1, colour="white")
     point(page, "d6").click()
     first = wait_moves(page, 2)  # the computer answered
+    assert page.locator("#chat").is_hidden()  # no chat box against the computer
     page.reload()
     page.wait_for_selector("#board .pt")
     assert wait_moves(page, 2) == first
@@ -409,6 +421,10 @@ def test_reload_mid_game_against_the_computer(page: Any, server: str) -> None:
     page.wait_for_function("document.querySelector('#hint-text').innerText.startsWith('Hint:')")
     assert page.locator("#board .pt.hinted").count() >= 1
     assert page.locator("#evaluation").is_visible()
+    share = re.fullmatch(r"White (\d+)%", page.inner_text("#evaluation-value"))  # the bar's number
+    assert share, page.inner_text("#evaluation-value")
+    width = page.evaluate("document.querySelector('#evaluation-white').style.width")
+    assert width == f"{share.group(1)}%"
     shot(page, "morris-against-computer")
 
 
@@ -488,6 +504,16 @@ def test_keyboard_focus_stays_on_the_board_after_moves(page: Any, server: str) -
     focus is still on the point that was played, so play goes on without tabbing back."""
     start(page, server, "felli", "hotseat")
     assert page.get_attribute("#move-input", "placeholder") == "e.g. b2-c3, d4xb2 or a1xc3xe5"
+    fits = page.evaluate("""() => {  // the whole placeholder shows in the box
+        const box = document.querySelector('#move-input');
+        const style = getComputedStyle(box);
+        const pen = document.createElement('canvas').getContext('2d');
+        pen.font = `${style.fontSize} ${style.fontFamily}`;
+        const room = box.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+        return pen.measureText(box.placeholder).width <= room;
+    }""")
+    assert fits
     point(page, "c2").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("ArrowUp")  # to c3, the only empty point next to c2
@@ -748,6 +774,11 @@ def test_morelli_on_a_phone(browser: Any, server: str) -> None:
         for bar in page.locator(".player").all():  # each player's bar on one line
             box = bar.bounding_box()
             assert box is not None and box["height"] < 48
+        # and no text in them cut short ("3 on t…")
+        clipped = page.locator(".player .who, .tray .count").evaluate_all(
+            "nodes => nodes.filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent)"
+        )
+        assert clipped == []
         shot(page, "morelli-phone")
     finally:
         context.close()
@@ -823,16 +854,23 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
     try:
         sign_up_in_browser(ann, server, "Annie")
         sign_up_in_browser(bob, server, "Bobby")
-        # Ann offers a rated five-minute game of Nine Men's Morris, playing White
+        # Ann offers a rated five-minute game of Nine Men's Morris, playing White, with the one
+        # form: its game and rule set, "Anyone in the lobby" as the opponent, clock and colour
+        assert ann.locator("#seek-clock, #seek-colour").count() == 0  # no second set of controls
         ann.check('input[name="game"][value="morris"]')
-        ann.select_option("#seek-clock", "5+0")
-        ann.select_option("#seek-colour", "white")
-        ann.check("#seek-rated")
+        ann.select_option("#rules", "morris")
+        ann.check('input[name="opponent"][value="seek"]')
+        assert ann.locator("#start").is_hidden() and ann.locator("#level").is_hidden()
+        ann.select_option("#clock", "5+0")
+        ann.select_option("#colour", "white")
+        ann.check("#rated")
         ann.click("#post-seek")
         ann.locator("#seek-status", has_text="on offer").wait_for()
         offer = bob.locator("#seeks li", has_text="Annie")
         offer.wait_for()
-        assert "rated" in offer.inner_text() and "(1500)" in offer.inner_text()
+        text = offer.inner_text()
+        for words in ("Nine Men's Morris", "clock 5 min + 0 s", "rated", "(1500)", "plays white"):
+            assert words in text, text
         offer.locator("button", has_text="Accept").click()
         bob.wait_for_url("**/game/*")
         ann.wait_for_url(bob.url)  # Ann's lobby opens the game once her seek is taken
@@ -876,10 +914,18 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
         bob.click("#resign")
         win = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 1.0)])
         loss = glicko2_reference.rate(1500, 350, 0.06, [(1500, 350, 0.0)])
-        for page in (ann, bob):
-            page.wait_for_selector("dialog#result[open]")
-            page.click("#result-close")
         gain = round(win[0]) - 1500
+        # the result dialog speaks to each player, with the rating change
+        for page, title, rating in (
+            (ann, "You won", f"Your rating: {round(win[0])}? (+{gain})"),
+            (bob, "You lost", f"Your rating: {round(loss[0])}? (\u2212{1500 - round(loss[0])})"),
+        ):
+            page.wait_for_selector("dialog#result[open]")
+            assert page.inner_text("#result-title") == title
+            assert page.inner_text("#result-reason") == "1-0 · White wins: resignation."
+            page.locator("#result-rating", has_text=rating).wait_for()
+            shot(page, f"result-{title.split()[1]}")
+            page.click("#result-close")
         ann.wait_for_function(
             f"document.querySelector('.player.white').innerText.includes('+{gain}')"
         )
@@ -895,6 +941,16 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
             page.wait_for_selector("#ratings table")
             assert f"{round(expected[0])}?" in page.inner_text("#ratings")
             assert page.locator("#chart polyline").count() == 1
+            # every text of the chart (ticks, the legend) lies wholly inside its picture
+            inside = page.evaluate("""() => {
+                const box = document.querySelector('#chart').viewBox.baseVal;
+                return [...document.querySelectorAll('#chart text')].every((t) => {
+                    const b = t.getBBox();
+                    return b.x >= 0 && b.y >= 0 && b.x + b.width <= box.width
+                        && b.y + b.height <= box.height;
+                });
+            }""")
+            assert inside
             row = page.locator(
                 "#games tr", has=page.locator(f'a[href="{game_url.removeprefix(server)}"]')
             )
@@ -912,3 +968,221 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
     finally:
         for context in contexts:
             context.close()
+
+
+def laptop(browser: Any, scheme: str = "light") -> Any:
+    """A page in a 1366x768 window (the laptop screen the layout must fit)."""
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 768}, bypass_csp=True, color_scheme=scheme
+    )
+    return context.new_page()
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """The element is wholly inside the window as it is scrolled now."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return bool(
+        box
+        and box["y"] >= 0
+        and box["x"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+def test_a_refused_typed_move_keeps_its_text_and_says_why_beside_the_box(
+    browser: Any, server: str
+) -> None:
+    page = laptop(browser)
+    try:
+        start(page, server, "morris", "hotseat")
+        page.fill("#move-input", "d6-zz")
+        page.press("#move-input", "Enter")
+        page.wait_for_selector("#move-error:not([hidden])")
+        assert page.input_value("#move-input") == "d6-zz"  # kept, to be corrected
+        assert "d6-zz" in page.inner_text("#move-error")
+        assert in_view(page, "#move-error") and in_view(page, "#move-input")
+        assert page.locator("#notice").is_hidden()  # said once, beside the box
+        shot(page, "typed-move-refused", full_page=False)
+        page.press("#move-input", "Backspace")  # the next action clears it
+        assert page.locator("#move-error").is_hidden()
+        page.fill("#move-input", "d6")
+        page.press("#move-input", "Enter")
+        assert wait_moves(page, 1) == ["d6"]
+        page.wait_for_function("document.querySelector('#move-input').value === ''")
+        assert page.locator("#move-error").is_hidden()
+    finally:
+        page.context.close()
+
+
+def test_the_pages_fit_a_laptop_screen(browser: Any, server: str) -> None:
+    """At 1366x768: the lobby's quick start and "Start the game" without scrolling; the status
+    line under the board whole; the review page's step buttons with the header still there."""
+    page = laptop(browser)
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector(".quick-button")
+        assert in_view(page, "#start") and in_view(page, ".quick-button >> nth=0")
+        page.evaluate("window.scrollTo(0, 300)")  # still there with the options scrolled
+        assert in_view(page, "#start")
+        start(page, server, "morris", "hotseat", rules="morris-12")
+        point(page, "d6").click()
+        wait_moves(page, 1)
+        assert "In hand: White 11, Black 12." in page.inner_text("#status")
+        shot(page, "laptop-game", full_page=False)
+        assert page.evaluate("window.scrollY") == 0 and in_view(page, "#status")
+        status = page.locator("#status")
+        assert status.evaluate("n => n.scrollHeight <= n.clientHeight + 1")
+        page.goto(server + "/review")
+        page.fill("#record", '[Game "morris"]\n\n1. d7 a1 2. g7 a7 *\n')
+        page.click("#load button[type=submit]")
+        page.wait_for_selector("#board .pt")
+        page.evaluate("window.scrollTo(0, 0)")
+        assert in_view(page, "#next") and in_view(page, "#status")
+        page.click("#next")
+        page.click("#next")
+        assert "Move 2 of 4" in page.inner_text("#status")
+        assert page.evaluate("window.scrollY") == 0 and in_view(page, "header.top")
+    finally:
+        page.context.close()
+
+
+def test_the_board_is_one_tab_stop(page: Any, server: str) -> None:
+    """Morelli's 169 cells are one Tab stop: the arrows move within the board, Tab leaves it
+    for the toolbar (no move made yet: "Take back" is disabled, "Offer draw" comes first),
+    Shift+Tab comes back to the point last visited."""
+    start(page, server, "morelli", "hotseat")
+    stops = "document.querySelectorAll('#board [tabindex=\"0\"]').length"
+    assert page.evaluate(stops) == 1
+    page.locator("#board [tabindex='0']").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    visited = page.evaluate("document.activeElement.dataset.name")
+    assert page.evaluate(stops) == 1
+    assert page.get_attribute(f'#board .pt[data-name="{visited}"]', "tabindex") == "0"
+    presses = 0
+    while page.evaluate("document.activeElement.id") != "resign":  # past "Offer draw"
+        page.keyboard.press("Tab")
+        presses += 1
+        assert presses <= 3, page.evaluate("document.activeElement.outerHTML")
+    page.keyboard.press("Shift+Tab")
+    while page.evaluate("document.activeElement.closest('#board') === null"):
+        page.keyboard.press("Shift+Tab")
+        presses -= 1
+        assert presses > -3
+    assert page.evaluate("document.activeElement.dataset.name") == visited
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two CSS colours "rgb(r, g, b)"."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_morelli_last_move_frame_shows_on_every_band(page: Any, server: str) -> None:
+    """The last move's frame is two outlines, dark and light: against each band's colour one of
+    them has a contrast of at least 3 (WCAG's for graphics)."""
+    start(page, server, "morelli", "hotseat", rules="morelli-9")
+    page.locator("#board .pt[data-piece='w']").first.click()
+    page.locator("#board .dot").first.click()
+    wait_moves(page, 1)
+    frames = page.locator("#board .pt.last rect.glow").evaluate_all(
+        "nodes => nodes.map(n => getComputedStyle(n).stroke)"
+    )
+    assert len(frames) == 2 * page.locator("#board .pt.last").count() >= 4
+    bands = set(
+        page.locator("#board rect.cell").evaluate_all(
+            "nodes => nodes.map(n => getComputedStyle(n).fill)"
+        )
+    )
+    assert len(bands) >= 5  # the board's colours, from the server's board description
+    for band in bands:
+        assert max(contrast(band, frame) for frame in frames[:2]) >= 3, band
+
+
+def test_quick_start_opens_a_game_against_the_computer(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.click('.quick-button[data-game="felli"][data-opponent="computer"]')
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#board .pt")
+    assert page.inner_text("#title").startswith("Felli")
+    assert "White: Player (you)" in page.inner_text("#players")
+    assert "Computer" in page.inner_text(".player.black")
+    assert page.locator("#chat").is_hidden()  # no one to chat with
+    page.goto(server + "/")
+    page.click('.quick-button[data-game="morris"][data-opponent="online"]')
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#invite:not([hidden])")
+    assert "Waiting for a second player" in page.inner_text("#status")
+
+
+def test_board_themes_are_chosen_and_remembered(page: Any, server: str) -> None:
+    start(page, server, "morris", "hotseat")
+    board = "getComputedStyle(document.querySelector('#board')).backgroundColor"
+    stone = "getComputedStyle(document.querySelector('#board .stone') || document.body).fill"
+    point(page, "d6").click()
+    wait_moves(page, 1)
+    classic = page.evaluate(board)
+    page.select_option("#board-theme", "wood")
+    wood = page.evaluate(board)
+    assert wood != classic
+    page.select_option("#board-theme", "contrast")
+    assert page.evaluate(board) == "rgb(255, 255, 255)"
+    assert page.evaluate(stone) == "rgb(255, 255, 255)"
+    line = page.evaluate("getComputedStyle(document.querySelector('#board .line')).stroke")
+    assert line == "rgb(0, 0, 0)"
+    page.reload()  # remembered in this browser, on every page with a board
+    page.wait_for_selector("#board .pt")
+    assert page.input_value("#board-theme") == "contrast"
+    assert page.evaluate(board) == "rgb(255, 255, 255)"
+    page.select_option("#board-theme", "wood")
+    shot(page, "board-wood")
+    page.goto(server + "/review")
+    page.wait_for_selector("#board-theme")
+    assert page.input_value("#board-theme") == "wood"
+
+
+def test_the_app_is_installable_and_works_offline(browser: Any, server: str) -> None:
+    """Chromium's installability check (DevTools protocol) finds no error; the service worker
+    is active; with the network down the lobby comes from its cache, with the offline notice."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # the policy enforced
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector(".quick-button")
+        state = page.evaluate(
+            "navigator.serviceWorker.ready.then((r) => r.active && r.active.state)"
+        )
+        assert state in ("activating", "activated")
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')"
+        )
+        page.reload()  # now under the worker's control
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        cdp = context.new_cdp_session(page)
+        found = cdp.send("Page.getInstallabilityErrors")
+        assert found["installabilityErrors"] == [], found
+        manifest = cdp.send("Page.getAppManifest")
+        assert not manifest["errors"], manifest
+        assert page.locator("#offline").is_hidden()
+        context.set_offline(True)
+        page.wait_for_selector("#offline:not([hidden])")
+        page.reload()
+        page.wait_for_selector("#offline:not([hidden])")
+        assert "offline" in page.inner_text("#offline")
+        assert page.locator("#start").count() == 1  # the lobby's saved copy
+        shot(page, "offline-lobby-390x844")
+        context.set_offline(False)
+        page.wait_for_selector("#offline", state="hidden")
+        assert not errors, errors
+    finally:
+        context.close()

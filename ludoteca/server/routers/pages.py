@@ -1,15 +1,20 @@
 """The HTML pages (the lobby, a game, the review page, the account page, profiles, finished
 games, the leaderboard, "not found"): each a Jinja2 template in ``server/templates`` extending
 one page shell (``base.html``: the head, the header, the page's module script), rendered here;
-their scripts and styles are the static files in ``server/static``."""
+their scripts and styles are the static files in ``server/static``.  Also the installable
+app's two files that must sit at the site's root: the web app manifest and the service worker
+(``static/sw.js``, given its cache version and the static files' URLs)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
 from pathlib import Path
 
 import jinja2
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from ..deps import AccountsDep, HubDep
 from ..errors import ActionError
@@ -79,3 +84,36 @@ async def finished_page() -> HTMLResponse:
 @router.get("/leaderboard")
 async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
+
+
+@cache
+def service_worker() -> str:
+    """The service worker's text: ``VERSION`` (a digest of every static file and template, so
+    any change to them makes browsers fetch a fresh copy of everything) and ``ASSETS`` (the
+    static files' URLs, the worker itself left out) put before ``static/sw.js``."""
+    files = sorted(p for p in STATIC.rglob("*") if p.is_file() and p.name != "sw.js")
+    digest = hashlib.sha256()
+    for path in [*files, *sorted(TEMPLATES.glob("*.html"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    assets = [f"/static/{p.relative_to(STATIC).as_posix()}" for p in files]
+    source = (STATIC / "sw.js").read_text()
+    return (
+        f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\n"
+        f"const ASSETS = {json.dumps(assets)};\n{source}"
+    )
+
+
+@router.get("/sw.js")
+async def service_worker_script() -> Response:
+    return Response(
+        service_worker(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+@router.get("/manifest.webmanifest")
+async def manifest() -> Response:
+    return Response(
+        (STATIC / "manifest.webmanifest").read_bytes(), media_type="application/manifest+json"
+    )

@@ -26,7 +26,7 @@ export function guestClaims() {
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     const m = /^ludoteca:([A-Za-z0-9_-]{4,32})$/.exec(key);
-    if (m && !["name", "sound", "theme", "chat"].includes(m[1])) claims.push({ game: m[1], token: localStorage.getItem(key) });
+    if (m && !["name", "sound", "theme", "board", "chat"].includes(m[1])) claims.push({ game: m[1], token: localStorage.getItem(key) });
   }
   return claims.slice(0, 500);
 }

@@ -12,6 +12,7 @@ export function showHint(found) {
   $("evaluation").hidden = false;
   $("evaluation-white").style.width = `${share}%`;
   $("evaluation").title = `White's expected score: ${share}%`;
+  $("evaluation-value").textContent = `White ${share}%`;
   $("hint-text").textContent = `Hint: ${found.move} — ${found.text}. Line: ${found.pv.join(" ")}`;
   render();
 }

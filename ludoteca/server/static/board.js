@@ -20,6 +20,7 @@ export class Board {
     this.board = board;
     this.onPoint = onPoint;
     this.flipped = false;
+    this.current = null;  // the point that holds the board's one Tab stop (roving tabindex)
     const xs = board.coords.map((c) => c[0]);
     const ys = board.coords.map((c) => c[1]);
     this.maxX = Math.max(...xs);
@@ -51,6 +52,7 @@ export class Board {
     // a redraw replaces the points: keep the keyboard focus on the same point
     const active = document.activeElement;
     const focused = active && svg.contains(active) ? active.getAttribute("data-point") : null;
+    if (this.current === null) this.current = this._firstStop(pieces, marks);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const board = this.board;
     const ground = el("g", { class: "ground" }, svg);
@@ -90,8 +92,8 @@ export class Board {
       if (premove.has(i)) label += ", in your premove";
       if (token && converted.has(i)) label += ", converted by a recent move";
       g.setAttribute("aria-label", label);
-      if (this.onPoint) {
-        g.setAttribute("tabindex", "0");
+      if (this.onPoint) {  // one Tab stop for the whole board; the arrows move within it
+        g.setAttribute("tabindex", i === this.current ? "0" : "-1");
         g.setAttribute("role", "button");
       } else {
         g.setAttribute("role", "img");  // a picture of the point, read by screen readers
@@ -102,10 +104,15 @@ export class Board {
         : { cx, cy, r, class: "hit" }, g);
       if (last.has(i)) g.classList.add("last");
       if (hint.has(i)) g.classList.add("hinted");
-      if (last.has(i) || hint.has(i)) {
-        el(board.cells ? "rect" : "circle", board.cells
-          ? { x: cx - r + 4, y: cy - r + 4, width: 2 * r - 8, height: 2 * r - 8, class: "glow" }
-          : { cx, cy, r: r * 0.95, class: "glow" }, g);
+      if ((last.has(i) || hint.has(i)) && board.cells) {
+        // on coloured cells a tint would read as another band: a frame of two contrasting
+        // outlines (dark outside, light inside) shows on every band
+        for (const [inset, kind] of [[5, "glow outer"], [12, "glow inner"]]) {
+          el("rect", { x: cx - r + inset, y: cy - r + inset, width: 2 * (r - inset),
+                       height: 2 * (r - inset), class: kind }, g);
+        }
+      } else if (last.has(i) || hint.has(i)) {
+        el("circle", { cx, cy, r: r * 0.95, class: "glow" }, g);
       }
       if (!board.cells) el("circle", { cx, cy, r: 9, class: "spot" }, g);
       if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : jumped.has(i) ? "jumped" : "");
@@ -120,10 +127,28 @@ export class Board {
       else if (target) el("circle", { cx, cy, r: UNIT * 0.13, class: "dot" }, g);
     });
     if (this.inset) this._labels(el("g", { class: "coords" }, svg));  // over the pieces
-    if (focused !== null) {
-      const again = svg.querySelector(`.pt[data-point="${focused}"]`);
-      if (again) again.focus();
-    }
+    if (focused !== null) this._rove(Number(focused));
+  }
+
+  // The point that holds the Tab stop before any is chosen: the first selected, else the first
+  // with a piece of the side shown at the bottom, else the first point.
+  _firstStop(pieces, marks) {
+    if (marks.selected && marks.selected.length) return marks.selected[0];
+    const side = this.flipped ? "black" : "white";
+    const own = pieces.findIndex((t) => t && this.board.styles[t] && this.board.styles[t].side === side);
+    return own >= 0 ? own : 0;
+  }
+
+  // Give the Tab stop to point `p` (and the focus, when `focus`).
+  _rove(p, focus = true) {
+    const svg = this.svg;
+    const old = svg.querySelector('.pt[tabindex="0"]');
+    if (old) old.setAttribute("tabindex", "-1");
+    this.current = p;
+    const node = svg.querySelector(`.pt[data-point="${p}"]`);
+    if (!node) return;
+    node.setAttribute("tabindex", "0");
+    if (focus) node.focus();
   }
 
   _piece(g, token, cx, cy, effect) {
@@ -226,14 +251,18 @@ export class Board {
           const score = along + 2 * Math.abs((x - x0) * dy) + 2 * Math.abs((y - y0) * dx);
           if (!best || score < best[0]) best = [score, q];
         });
-        if (best) svg.querySelector(`.pt[data-point="${best[1]}"]`).focus();
+        if (best) this._rove(best[1]);
         return;
       }
       if (event.key !== "Enter" && event.key !== " ") return;
       event.preventDefault();
       this.onPoint(p);
-      const again = svg.querySelector(`.pt[data-point="${p}"]`);
-      if (again) again.focus();
+      this._rove(p);
+    });
+    // a point focused by a click or by the page takes the Tab stop
+    svg.addEventListener("focusin", (event) => {
+      const p = pointOf(event.target);
+      if (p !== null && p !== this.current) this._rove(p, false);
     });
   }
 }

@@ -36,7 +36,7 @@ export function showChat(lines, history = false) {
 export function showChatOptions() {
   const view = state.view;
   const { muted, off } = state.chat;
-  $("chat").hidden = !view || view.mode === "hotseat";
+  $("chat").hidden = !view || view.mode !== "online";  // no one to talk to on one screen or with the computer
   $("mute-label").hidden = room() !== "players" || !view || view.mode !== "online";
   $("mute").checked = muted;
   $("chat-off").checked = off;

@@ -12,6 +12,7 @@ import { loadRatings } from "/static/players.js";
 import { cancelPremove, keepPremove, playPremove, premoveControls } from "/static/premove.js";
 import { browse, render } from "/static/render.js";
 import { Connection, merge, readLegal } from "/static/socket.js";
+import { showResult, showResultRating } from "/static/result.js";
 import { play, soundSwitch } from "/static/sound.js";
 import { gameId, mine, send, state } from "/static/state.js";
 import { touch } from "/static/touch.js";
@@ -24,6 +25,7 @@ function setUp(view) {
   state.board = new Board($("board"), view.board, touch);
   document.title = `Ludoteca — ${view.title}`;
   $("move-input").placeholder = view.texts.example;
+  $("move-input").size = view.texts.example.length + 2;  // the whole example shows
   $("rules-summary").textContent = view.summary;
   const stored = localStorage.getItem(`ludoteca:flip:${gameId}`);
   state.flipped = stored === null ? view.you.length === 1 && view.you[0] === "black" : stored === "1";
@@ -41,9 +43,10 @@ function receive(next) {
     state.prefix = [];
     dropAdvice();
     notice("");
+    typedAnswered(true);
   }
   if (!state.board) setUp(next);
-  if (ended || !state.ratings) loadRatings();
+  if (ended || !state.ratings) loadRatings().then(showResultRating);
   keepPremove();
   if (state.premove.length && mine()) playPremove();
   else render();
@@ -54,19 +57,25 @@ function receive(next) {
   }
 }
 
-// The end of a game seen on this page: a dialog over the board with the result and what next.
-function showResult() {
-  const { outcome, you } = state.view;
-  $("result-title").textContent = outcome.result === "*" ? "Game cancelled" : outcome.result;
-  $("result-reason").textContent = outcome.text;
-  $("result-rematch").hidden = !(you.length && outcome.result !== "*");
-  $("result-analyse").hidden = outcome.result === "*";
-  if (!$("result").open) $("result").showModal();
+// The error of a typed move, shown beside the box until the next action ("" hides it).
+function moveError(text) {
+  $("move-error").textContent = text;
+  $("move-error").hidden = !text;
+}
+
+// The server answered the move typed in the box: played (the box empties) or refused (the text
+// stays, to be corrected, and the error is shown beside it).
+function typedAnswered(played, error = "") {
+  if (state.typed === null) return;
+  state.typed = null;
+  if (played) { $("move-input").value = ""; moveError(""); }
+  else moveError(error);
 }
 
 function onMessage(message) {
   if (message.type === "state") receive(readLegal(message));
   else if (message.type === "update" && state.view) receive(merge(state.view, readLegal(message)));
+  else if (message.type === "error" && state.typed !== null) typedAnswered(false, message.message);
   else if (message.type === "error") notice(message.message);
   else if (message.type === "hint") showHint(message);
   else if (message.type === "review") showReview(message.mistakes);
@@ -114,9 +123,12 @@ function controls() {
     event.preventDefault();
     const text = $("move-input").value.trim();
     if (!text || !state.view) return;
+    moveError("");
+    state.typed = text;
     send({ type: "move", move: text, ply: state.view.ply });
-    $("move-input").value = "";
   };
+  $("move-input").addEventListener("input", () => moveError(""));
+  $("board").addEventListener("pointerdown", () => moveError(""));
   // Escape drops the move under way and the premove; the arrows, Home and End (off the board
   // and the text boxes) look back through the game
   document.addEventListener("keydown", (event) => {

@@ -70,11 +70,22 @@ function ruleSpec() {
   return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
 }
 
+// The form's fields for the opponent chosen: a level against the computer; a clock between
+// people; for a seek, the rated box and the opponent's rating range, and the seek's buttons
+// in place of "Start the game".
 function showOpponent() {
-  $("level-label").hidden = opponent() !== "computer";
-  $("colour-label").hidden = opponent() === "hotseat";
-  $("clock-label").hidden = opponent() === "computer";
-  $("rated-label").hidden = !(signedIn && opponent() === "online");
+  const against = opponent();
+  const seek = against === "seek";
+  $("level-label").hidden = against !== "computer";
+  $("colour-label").hidden = against === "hotseat";
+  $("clock-label").hidden = against === "computer";
+  $("rated-label").hidden = !(signedIn && (against === "online" || seek));
+  $("range-label").hidden = !seek;
+  $("name-label").hidden = signedIn || seek;
+  $("start").hidden = seek;
+  $("post-seek").hidden = !seek;
+  $("quick").hidden = !seek;
+  $("details-position").hidden = seek;
 }
 
 function describe(row, open) {
@@ -121,12 +132,16 @@ async function refresh() {
 
 async function start(event) {
   event.preventDefault();
-  const body = { game: chosen().name, rules: ruleSpec(), opponent: opponent(),
+  await create({ game: chosen().name, rules: ruleSpec(), opponent: opponent(),
                  colour: $("colour").value, level: Number($("level").value),
                  position: $("position").value.trim() || null,
                  clock: opponent() === "computer" ? null : $("clock").value || null,
                  name: $("name").value.trim() || null,
-                 rated: signedIn && opponent() === "online" && $("rated").checked };
+                 rated: signedIn && opponent() === "online" && $("rated").checked });
+}
+
+// Make the game `body` asks for and open its page.
+async function create(body) {
   if (!signedIn) localStorage.setItem("ludoteca:name", $("name").value.trim());
   const answer = await send("/api/games", body);
   const data = await answer.json();
@@ -135,16 +150,47 @@ async function start(event) {
   location.href = data.url;
 }
 
-// Seeks: listed for everyone; a signed-in player posts one (the form's game, rule set, clock,
-// colour and rated box), accepts another's, or asks for quick pairing.  While this page has a
+// The quick-start buttons: per game, its first rule set with the usual settings, against the
+// computer (its first level) or a friend online (the page shows the invite link); you play White.
+function showQuickStart() {
+  const list = $("quick-games");
+  list.replaceChildren();
+  for (const game of catalogue) {
+    const li = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "quick-title";
+    name.textContent = game.title;
+    li.appendChild(name);
+    const rules = game.rule_sets[0];
+    for (const [opponent, words] of [["computer", "Play the computer"], ["online", "Play a friend"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "quick-button";
+      button.dataset.game = game.name;
+      button.dataset.opponent = opponent;
+      button.textContent = words;
+      button.setAttribute("aria-label", `${words}: ${game.title}`);
+      button.onclick = () => create({
+        game: game.name, rules: rules.name, opponent, colour: "white",
+        level: rules.levels.length ? rules.levels[0].number : 1, position: null, clock: null,
+        name: $("name").value.trim() || null, rated: false });
+      li.appendChild(button);
+    }
+    list.appendChild(li);
+  }
+}
+
+// Seeks: listed for everyone; a signed-in player posts one (the form with "Anyone in the
+// lobby" as the opponent: its game, rule set, clock, colour, rated box and rating range),
+// accepts another's, or asks for quick pairing.  While this page has a
 // seek of its own on offer it asks about it every two seconds, and opens the game once taken.
 let signedIn = false;
 let myName = null;
 
 function seekBody() {
   const rating = (id) => ($(id).value === "" ? null : Number($(id).value));
-  return { game: chosen().name, rules: ruleSpec(), clock: $("seek-clock").value || null,
-           rated: $("seek-rated").checked, colour: $("seek-colour").value,
+  return { game: chosen().name, rules: ruleSpec(), clock: $("clock").value || null,
+           rated: $("rated").checked, colour: $("colour").value,
            min_rating: rating("min-rating"), max_rating: rating("max-rating") };
 }
 
@@ -211,8 +257,8 @@ async function main() {
   signedIn = Boolean(who.name);
   myName = who.name;
   $("name").value = localStorage.getItem("ludoteca:name") || "";
-  $("name-label").hidden = signedIn;  // a signed-in player plays under the account's name
-  $("seek-form").hidden = !signedIn;
+  // a signed-in player plays under the account's name; only they may post seeks
+  $("seek-choice").querySelector("input").disabled = !signedIn;
   $("seek-hint").hidden = signedIn;
   $("post-seek").onclick = async () => {
     const data = await answerOf(await send("/api/seeks", seekBody()));
@@ -239,6 +285,7 @@ async function main() {
   $("new-game").addEventListener("submit", start);
   showGame();
   showOpponent();
+  showQuickStart();
   refresh();
   setInterval(refresh, 5000);
   refreshSeeks();

@@ -1,8 +1,8 @@
 // The players' bars over the board: colour, name (an account's links to its profile), rating
-// (accounts only: "(1500?)" and, after a rated game, the change), "(you)", the men on the board,
-// and the clock.
+// (accounts only: "(1500?)" and, after a rated game, the change), "(you)" and the clock; under
+// each bar, the count of its pieces on the board and the men still in hand, drawn as pieces.
 import { clockFor, showClocks } from "/static/clock.js";
-import { $, colourName } from "/static/dom.js";
+import { $, colourName, svgElement } from "/static/dom.js";
 import { gameId, state } from "/static/state.js";
 
 function ratingLabel(r) {
@@ -11,12 +11,28 @@ function ratingLabel(r) {
   return ` (${r.rating}${r.provisional ? "?" : ""}${change})`;
 }
 
+// The men `colour` still has in hand, drawn as pieces in a row beside the board.
+function handOf(colour, count) {
+  const size = 18;
+  const hand = svgElement("svg", { class: "hand", role: "img", "data-colour": colour,
+                                   "aria-label": `${colourName(colour)}: ${count} in hand`,
+                                   viewBox: `0 0 ${Math.max(count, 1) * size} ${size}`,
+                                   width: count * size, height: size });
+  for (let i = 0; i < count; i++) {
+    svgElement("circle", { cx: i * size + size / 2, cy: size / 2, r: size / 2 - 2,
+                           class: `stone ${colour}` }, hand);
+  }
+  return hand;
+}
+
 export function showPlayers() {
   const view = state.view;
   const players = $("players");
   players.replaceChildren();
-  for (const colour of ["white", "black"]) {
+  ["white", "black"].forEach((colour, side) => {
     const p = view.players[colour];
+    const seat = document.createElement("div");
+    seat.className = "seat";
     const div = document.createElement("div");
     div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
     const you = view.you.includes(colour) ? " (you)" : "";
@@ -29,12 +45,21 @@ export function showPlayers() {
     const name = p.account ? document.createElement("a") : document.createTextNode(p.label);
     if (p.account) { name.href = `/players/${encodeURIComponent(p.account)}`; name.textContent = p.account; }
     const rating = state.ratings && state.ratings[colour] ? ratingLabel(state.ratings[colour]) : "";
-    who.append(`${colourName(colour)}: `, name, `${rating}${you} · ${men} on the board`);
+    who.append(`${colourName(colour)}: `, name, `${rating}${you}`);
     who.title = who.textContent;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = `${men} on board`;
+    count.title = `${men} ${men === 1 ? "piece" : "pieces"} on the board`;
     div.append(who);
     if (view.clock) div.append(clockFor(colour));
-    players.appendChild(div);
-  }
+    const tray = document.createElement("div");  // under the bar: the men on the board, in hand
+    tray.className = "tray";
+    tray.append(count);
+    if (view.hand) tray.append(handOf(colour, view.hand[side]));
+    seat.append(div, tray);
+    players.appendChild(seat);
+  });
   showClocks();
 }
 

@@ -6,7 +6,8 @@ import { $, notice, svgElement } from "/static/dom.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 
-// One line per game and category: the rating before the first rated game, then after each.
+// One line per game and category: the rating before the first rated game, then after each;
+// a legend under the axes names each line (whole, however long the names).
 function chart(history) {
   const box = $("chart");
   const series = new Map();
@@ -20,13 +21,14 @@ function chart(history) {
   const high = Math.max(...all) + 20;
   const longest = Math.max(...[...series.values()].map((s) => s.length), 2);
   const width = 600;
-  const height = 240;
+  const plot = 240;
+  const height = plot + 24 * series.size;
   const x = (i) => 50 + (i * (width - 70)) / (longest - 1);
-  const y = (r) => height - 30 - ((r - low) * (height - 50)) / (high - low);
+  const y = (r) => plot - 30 - ((r - low) * (plot - 50)) / (high - low);
   box.setAttribute("viewBox", `0 0 ${width} ${height}`);
   box.replaceChildren();
-  svgElement("line", { x1: 50, y1: height - 30, x2: width - 20, y2: height - 30, class: "axis" }, box);
-  svgElement("line", { x1: 50, y1: 20, x2: 50, y2: height - 30, class: "axis" }, box);
+  svgElement("line", { x1: 50, y1: plot - 30, x2: width - 20, y2: plot - 30, class: "axis" }, box);
+  svgElement("line", { x1: 50, y1: 20, x2: 50, y2: plot - 30, class: "axis" }, box);
   for (const r of [Math.ceil(low), Math.floor(high)]) {
     svgElement("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = r;
   }
@@ -35,7 +37,9 @@ function chart(history) {
     const points = values.map((r, i) => `${x(i)},${y(r)}`).join(" ");
     svgElement("polyline", { points, class: `series s${n}`, "data-series": key }, box);
     values.forEach((r, i) => svgElement("circle", { cx: x(i), cy: y(r), r: 3, class: `dot s${n}` }, box));
-    svgElement("text", { x: x(values.length - 1) + 6, y: y(values.at(-1)) + 4, class: `tick s${n}` }, box).textContent = key;
+    const row = plot - 8 + 24 * n;
+    svgElement("rect", { x: 50, y: row, width: 16, height: 12, class: `s${n}` }, box);
+    svgElement("text", { x: 74, y: row + 11, class: "tick legend" }, box).textContent = `${key}: ${values.at(-1)}`;
     n += 1;
   }
   $("chart-box").hidden = false;

@@ -11,6 +11,7 @@ export const state = {
   view: null,           // the last view received (see socket.js for its wire form)
   board: null,          // the Board component, made when the first view arrives
   prefix: [],           // the points touched so far of the move being made
+  typed: null,          // the move sent from the text box, while its answer is awaited
   premove: [],          // points touched while the opponent is to move (see premove.js)
   hint: null,           // the computer's hint for this position, while it stands
   mistakes: null,       // the game review's mistakes, once asked for and received

@@ -1,21 +1,38 @@
-// Light or dark: the system's choice unless the player picks one with the header's switch
-// (remembered in this browser).  Loaded in <head>, so a page never flashes the other scheme.
+// The page's look: light or dark (the system's choice unless the player picks one with the
+// header's switch) and the board's theme (its colours and pieces, chosen with a page's "Board"
+// control, #board-theme), both remembered in this browser.  Loaded in <head>, so a page never
+// flashes another look.
 const THEMES = ["auto", "light", "dark"];
+const BOARDS = ["classic", "wood", "contrast"];
 const stored = localStorage.getItem("ludoteca:theme");
 let theme = THEMES.includes(stored) ? stored : "auto";
+const storedBoard = localStorage.getItem("ludoteca:board");
+let board = BOARDS.includes(storedBoard) ? storedBoard : "classic";
 
 function apply() {
-  if (theme === "auto") delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = theme;
+  const root = document.documentElement;
+  if (theme === "auto") delete root.dataset.theme;
+  else root.dataset.theme = theme;
+  root.dataset.board = board;
   const button = document.getElementById("theme");
   if (button) {
     button.textContent = { auto: "Theme: system", light: "Theme: light", dark: "Theme: dark" }[theme];
     button.setAttribute("aria-label", `${button.textContent}; change`);
   }
+  const choice = document.getElementById("board-theme");
+  if (choice) choice.value = board;
 }
 
 apply();
 document.addEventListener("DOMContentLoaded", () => {
+  const choice = document.getElementById("board-theme");
+  if (choice) {
+    choice.onchange = () => {
+      board = BOARDS.includes(choice.value) ? choice.value : "classic";
+      localStorage.setItem("ludoteca:board", board);
+      apply();
+    };
+  }
   const header = document.querySelector("header.top");
   if (!header) return;
   const button = document.createElement("button");

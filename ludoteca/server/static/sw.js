@@ -1,0 +1,54 @@
+// The service worker that makes Ludoteca an installable app, served as /sw.js (so its scope is
+// the whole site) with two constants put before this text by the server: VERSION (a digest of
+// the static files and page templates: a new one replaces the cache) and ASSETS (the URLs of
+// the static files).  It keeps the page shell (the lobby and the review page) and the static
+// files for use offline: pages are fetched from the network first and the saved copy used when
+// it is down; static files come from the cache.  The API, the websockets and any other origin
+// always go to the network, never to the cache.
+const CACHE = `ludoteca-${VERSION}`;
+const SHELL = ["/", "/review"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([...SHELL, ...ASSETS])));
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+// A page: the network's answer (saved for later), else the saved copy, else the saved lobby.
+async function page(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok) await cache.put(request, answer.clone());
+    return answer;
+  } catch (error) {
+    const saved = (await cache.match(request)) || (await cache.match("/"));
+    if (saved) return saved;
+    throw error;
+  }
+}
+
+// A static file: the saved copy, else the network's answer (saved for later).
+async function asset(request) {
+  const cache = await caches.open(CACHE);
+  const saved = await cache.match(request);
+  if (saved) return saved;
+  const answer = await fetch(request);
+  if (answer.ok) await cache.put(request, answer.clone());
+  return answer;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/")) return;
+  if (request.mode === "navigate") event.respondWith(page(request));
+  else if (url.pathname.startsWith("/static/")) event.respondWith(asset(request));
+});
