@@ -63,7 +63,8 @@ class Duties:
         """Set the computer thinking when it is its turn; set the flag of a running clock (in
         the process holding the game's lease, which is asked for first)."""
         if live.timer is not None:
-            live.timer.cancel()
+            if live.timer is not asyncio.current_task():  # (a flag falling ends its own timer)
+                live.timer.cancel()
             live.timer = None
         hub, row = self.hub, live.row
         duties = row.status == Status.LIVE and (bool(row.clock) or live.computer_to_move())
@@ -90,7 +91,6 @@ class Duties:
 
     async def _flag_later(self, live: LiveGame, ply: int, left: int) -> None:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)
-        live.timer = None  # this timer is done: the change sets the next, if any
 
         def decide() -> Change | None:
             now = now_ms()
