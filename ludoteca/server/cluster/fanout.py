@@ -5,7 +5,8 @@ changed (and each chat line); every other process holding that game in memory re
 the store and sends the update to its own watchers.  A game's duties (its clock's flag, the
 computer's turn) belong to the process holding the game's **lease** (a Redis key with an expiry,
 renewed while held): when that process dies the lease runs out and another takes the duties
-over (see ``Hub.adopt``).  Without Redis there is one process: it holds every lease.
+over (see :meth:`.adoption.Cluster.adopt`).  Without Redis there is one process: it holds every
+lease.
 """
 
 from __future__ import annotations
