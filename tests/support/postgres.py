@@ -28,11 +28,12 @@ def cluster(folder: Path, initdb: str) -> Iterator[int]:
         prefix = ["runuser", "-u", "nobody", "--"]
     pg_ctl = str(Path(initdb).resolve().with_name("pg_ctl"))
     data = folder / "data"
-    subprocess.run(
+    made = subprocess.run(
         [*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "ludoteca"],
-        check=True,
         capture_output=True,
+        text=True,
     )
+    assert made.returncode == 0, f"initdb failed: {made.stderr}"
     with reserved_port() as port:
         subprocess.run(
             [
