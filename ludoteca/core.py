@@ -369,11 +369,6 @@ class Game(ABC):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.rules}>"
 
-    def title_of(self, rules: RuleSet) -> str:
-        """The title of this family's game under ``rules`` (kept for ``ludoteca.server``, which
-        calls it on ``state.game``, until it reads :attr:`title`)."""
-        return type(self).of(rules).title
-
     @classmethod
     def rule_set_names(cls) -> list[str]:
         """Every name (and alias) a rule set of this game answers to."""

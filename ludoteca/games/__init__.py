@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from ..core import Game, RuleSet, State, UnknownGameError
 from .felli import Felli
-from .legacy import find_game, resolve
 from .morelli import Morelli
 from .morris import Morris
 
@@ -82,10 +81,8 @@ register(Morelli)
 __all__ = [
     "GAMES",
     "family",
-    "find_game",
     "game_names",
     "load",
     "new_game",
     "register",
-    "resolve",
 ]

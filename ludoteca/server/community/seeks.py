@@ -90,7 +90,7 @@ def check(
 ) -> SeekSpec:
     """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
     try:
-        game_cls, ruleset = rule_set(game, rules or None)
+        bound = rule_set(game, rules or None)
         control = TimeControl.parse(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
@@ -99,8 +99,8 @@ def check(
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise ActionError(400, "the lowest rating is above the highest")
     return SeekSpec(
-        game_cls.name,
-        str(ruleset),
+        bound.name,
+        str(bound.rules),
         str(control) if control else None,
         rated,
         colour,

@@ -27,12 +27,12 @@ def missing_tables() -> list[tuple[str, str]]:
     out = []
     for game in games():
         for definition in game.rule_sets:
-            rules = game.rules(definition.name)
-            solver = game.solver(rules)
+            bound = game.of(definition.name)
+            solver = bound.solver()
             if solver is None or solver.key in seen or solver.ready():
                 continue
             seen.add(solver.key)
-            out.append((game.name, str(rules)))
+            out.append((game.name, str(bound.rules)))
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...ai import Limit, make_agent
 from ...ai.analysis import analyse, review
+from ...compiled import warm
 from ...core import LudotecaError, State
 from ...record import loads
 from ...svg import board_view
@@ -32,9 +33,10 @@ def die_with_parent(server: int) -> None:
 
 def load_compiled() -> None:
     """Load (or, the first time on a machine, compile) the compiled search in this worker
-    process: submitted once per worker at start-up, so the first computer move is fast."""
+    process: submitted once per worker at start-up, so the first computer move is fast (and
+    cache files of earlier versions of the search are deleted)."""
     for state in default_positions():
-        make_agent("search:depth=1", state.rules, 0).choose(state)
+        warm(state.game)
 
 
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:
@@ -106,7 +108,7 @@ def replay_record(text: str) -> dict[str, Any]:
     outcome = game.state.outcome()
     return {
         "game": state.game.name,
-        "title": state.game.title_of(state.rules),
+        "title": state.game.title,
         "rules": str(state.rules),
         "first_ply": first_ply,
         "tags": game.tags,

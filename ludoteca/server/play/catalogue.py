@@ -13,9 +13,8 @@ import logging
 from typing import Any
 
 from ...ai.levels import Level, levels
-from ...core import LudotecaError, RuleSet, State
-from ...games import find_game, game_names, resolve
-from ...games.legacy import GameFamily
+from ...core import Game, LudotecaError, RuleSet, State
+from ...games import family, game_names, load
 from ...svg import board_view
 from .. import logs
 from ..errors import ActionError
@@ -38,34 +37,31 @@ __all__ = [
 log = logging.getLogger("ludoteca.server")
 
 
-def games() -> list[GameFamily]:
-    """Every registered game, in registration order."""
-    return [find_game(name) for name in game_names()]
+def games() -> list[type[Game]]:
+    """Every registered game family, in registration order."""
+    return [family(name) for name in game_names()]
 
 
 def default_positions() -> list[State]:
     """The usual start of every game's default rule set (the first random setup)."""
-    return [game.new(seed=0) for game in games()]
+    return [load(name).new(seed=0) for name in game_names()]
 
 
-def rule_set(game: str, rules: str | None = None) -> tuple[GameFamily, RuleSet]:
-    """The game and rule set ``game`` (a name, alias or rule-set name) and ``rules`` (a spec,
-    ``name:setting,...``) denote; :class:`~ludoteca.core.LudotecaError` if none."""
-    return resolve(game, rules)
+def rule_set(game: str, rules: str | None = None) -> Game:
+    """The game bound to the rule set that ``game`` (a name, alias or rule-set name) and
+    ``rules`` (a spec, ``name:setting,...``) denote; :class:`~ludoteca.core.LudotecaError` if
+    none."""
+    return load(game, rules)
 
 
 def new_state(game: str, rules: str, seed: int | None = None, setup: str | None = None) -> State:
     """The usual start of a rule set (a random setup from ``seed``, or ``setup``)."""
-    game_cls, ruleset = resolve(game, rules)
-    if setup is not None:
-        return game_cls.new(ruleset, setup=setup)
-    return game_cls.new(ruleset, seed=seed)
+    return load(game, rules).new(setup=setup, seed=seed)
 
 
 def from_code(game: str, rules: str, code: str) -> State:
     """The position a position code gives; :class:`~ludoteca.core.LudotecaError` if malformed."""
-    game_cls, ruleset = resolve(game, rules)
-    return game_cls.from_position_code(code, ruleset)
+    return load(game, rules).from_position_code(code)
 
 
 def replay(row: GameRow, moves: list[str]) -> State:
@@ -85,23 +81,22 @@ def start_of(row: GameRow) -> State:
     setup)."""
     if row.position:
         return from_code(row.game, row.rules, row.position)
-    game_cls, ruleset = resolve(row.game, row.rules)
-    return game_cls.new(ruleset, setup=row.setup)
+    return new_state(row.game, row.rules, setup=row.setup)
 
 
 @functools.lru_cache(maxsize=256)
 def static_part(game: str, rules: str) -> dict[str, Any]:
     """The fields of a game's view that never change for a rule set (the board's geometry,
     titles, texts)."""
-    game_cls, ruleset = resolve(game, rules)
+    bound = load(game, rules)
     return {
         "type": "state",
         "game": game,
-        "title": game_cls.title_of(ruleset),
-        "summary": game_cls.summary,
+        "title": bound.title,
+        "summary": bound.summary,
         "rules": rules,
-        "texts": game_cls.status_texts(ruleset),
-        "board": board_view(game_cls.new(ruleset, seed=0)),
+        "texts": bound.status_texts,
+        "board": board_view(bound.new(seed=0)),
     }
 
 
@@ -113,10 +108,10 @@ def level_views(rules: RuleSet) -> list[dict[str, Any]]:
 def levels_of(game: str, rules: str | None) -> list[dict[str, Any]]:
     """The computer levels of a rule-set spec (``name:setting,...``); 400 if there is none."""
     try:
-        _, ruleset = resolve(game, rules or None)
+        bound = load(game, rules or None)
     except LudotecaError as error:
         raise ActionError(400, str(error)) from None
-    return level_views(ruleset)
+    return level_views(bound.rules)
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -126,12 +121,12 @@ def catalogue() -> list[dict[str, Any]]:
     for game in games():
         rule_sets = []
         for definition in game.rule_sets:
-            rules = game.rules(definition.name)
-            state = game.new(rules, seed=0)
+            bound = game.of(definition.name)
+            state = bound.new(seed=0)
             rule_sets.append(
                 {
                     "name": definition.name,
-                    "title": game.title_of(rules),
+                    "title": bound.title,
                     "description": definition.description,
                     "settings": {
                         k: v
@@ -141,7 +136,7 @@ def catalogue() -> list[dict[str, Any]]:
                     "options": {
                         k: game.options.get(k, k.replace("_", " ")) for k in definition.defaults
                     },
-                    "levels": level_views(rules),
+                    "levels": level_views(bound.rules),
                     "board": board_view(state),
                     "pieces": state.pieces(),
                 }

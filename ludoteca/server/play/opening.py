@@ -13,7 +13,7 @@ from ...core import LudotecaError, State
 from ..errors import ActionError
 from ..schemas import HUMAN, Mode, NewGame, Status
 from ..store import GameRow, Store
-from .catalogue import from_code, new_state, rule_set
+from .catalogue import new_state, rule_set
 from .clock import TimeControl
 from .live import LiveGame, token_hash
 from .seats import COLOURS, SWAP, seat
@@ -97,15 +97,14 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     game, rules, opponent, colour = request.game, request.rules, request.opponent, request.colour
     position, clock, rated = request.position, request.clock, request.rated
     name = user[1] if user else display_name(request.name)
-    name = user[1] if user else display_name(name)
     if rated and (opponent != Mode.ONLINE or user is None or position):
         raise ActionError(
             400,
             "a rated game is an online game from the usual start between two signed-in players",
         )
     try:
-        game_cls, ruleset = rule_set(game, rules or None)
-        start = from_code(game_cls.name, str(ruleset), position.strip()) if position else None
+        bound = rule_set(game, rules or None)
+        start = bound.from_position_code(position.strip()) if position else None
         control = TimeControl.parse(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
@@ -122,16 +121,16 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     token = secrets.token_urlsafe(24)
     tokens = {colour: token}
     if opponent == Mode.COMPUTER:
-        ladder = levels(ruleset)
+        ladder = levels(bound.rules)
         number = request.level or 1
         if not 1 <= number <= len(ladder):
-            raise ActionError(400, f"{game_cls.title} has levels 1 to {len(ladder)}")
+            raise ActionError(400, f"{bound.title} has levels 1 to {len(ladder)}")
         kinds[other] = f"level:{number}"
     elif opponent == Mode.HOTSEAT:
         tokens[other] = token
     opening = Opening(
-        game=game_cls.name,
-        rules=str(ruleset),
+        game=bound.name,
+        rules=str(bound.rules),
         start=start,
         mode=opponent,
         kinds=kinds,
