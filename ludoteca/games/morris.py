@@ -716,8 +716,10 @@ class Morris(PointBoardGame):
     def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
         """``blockade`` (the line ends with the opponent shut in), ``double mill`` (the
         player's first two moves both close a mill), ``mill`` (the first does), ``threat``
-        (a quiet first move, the second closes a mill), ``flying`` (a quiet first move by a
-        flying man), else :data:`~ludoteca.core.QUIET_THEME`."""
+        (a quiet first move, the second closes a mill), ``double threat`` (a quiet first move
+        after which two points would close a mill), ``placement`` (a quiet first move that
+        places a man), ``flying`` (one that flies a man), else
+        :data:`~ludoteca.core.QUIET_THEME`."""
         assert isinstance(state, MorrisState)
         size = self.variant.board.size
         after = state.copy()
@@ -735,10 +737,17 @@ class Morris(PointBoardGame):
             return "mill"
         if mills[1:2] == [True]:
             return "threat"
-        src = line[0] // (size + 1) // size
         side = state.turn
-        flying = bool(self.rules["flying"]) and state.men[side].bit_count() == 3
-        if src != size and flying and not state.hand[side]:
+        first = state.child(state.move_of(line[0]))
+        again = MorrisState(
+            self, (first.men[0], first.men[1]), (first.hand[0], first.hand[1]), side
+        )
+        closing = {c // (size + 1) % size for c in again.legal_codes() if c % (size + 1) != size}
+        if len(closing) >= 2:
+            return "double threat"
+        if line[0] // (size + 1) // size == size:
+            return "placement"
+        if self.rules["flying"] and state.men[side].bit_count() == 3 and not state.hand[side]:
             return "flying"
         return QUIET_THEME
 

@@ -12,9 +12,10 @@ generator's default 2, ``--depth``), and the position is a puzzle when the best 
 **clearly winning** (at least :data:`CLEAR_WIN`, 400 of the evaluation's 1,000 for a won game:
 what :func:`ludoteca.ai.search.describe` calls "clearly ahead") and every other move scores at
 least :data:`MARGIN` (300) less (two forced wins: at least :data:`MUCH_SLOWER` plies slower),
-and the same holds, for the same move, at a search one ply deeper (and two, ``--check``); a
-puzzle found by search must also be about a tactic its game names (a theme other than
-:data:`~ludoteca.core.QUIET_THEME`: a conversion, a frame, the Throne).
+and the same holds, for the same move, at a search one ply deeper (at each of the ``check``
+depths above it: :func:`judge_for`); a puzzle found by search must also be about a tactic
+its game names (a theme other than :data:`~ludoteca.core.QUIET_THEME`: a conversion, a
+frame, the Throne).
 
 **The line.**  The player's unique winning move, the opponent's best defence (from the table:
 the reply that loses slowest; from the search: the deepest search's best reply), the player's
@@ -26,11 +27,12 @@ puzzle starts afresh from its position code (no earlier history).
 
 **The positions** come from seeded games of the rule set (a random setup where the game has
 one), each move random with probability :data:`WILD` (so that one side errs and the other has
-something to find) and otherwise the table's best move (where a table covers the position) or a
-one-ply search's: real, reachable positions.  Positions before ply :data:`OPENING` are skipped,
-and a game gives at most :data:`PER_GAME` puzzles, from positions past each other's lines.
-Endgame tables (those covering only some material) get the positions of these games that they
-cover.
+something to find) and otherwise the table's best move or, without a table, a one-ply
+search's; random while an endgame table does not cover the position yet (the positions it
+covers are then those these games reach): real, reachable positions.  Positions before ply
+:data:`OPENING` are skipped, and a game gives at most :data:`PER_GAME` puzzles, from positions
+past each other's lines.  No puzzle is won by its first move at once (the last piece taken),
+and none is one move that is the only tactical move on the board (the one capture).
 
 **Difficulty** (a number on the scale of ratings): ``800 + 200·m + 80·t + 200·q + 10·min(a,
 30)``, with ``m`` the player's moves in the solution, ``t`` the *tempting alternatives* (at
@@ -351,11 +353,15 @@ class SearchJudge(Judge):
         }
 
 
-def judge_for(game: Game, men: int | None = None, depth: int = DEPTH, check: int = 1) -> Judge:
+def judge_for(
+    game: Game, men: int | None = None, depth: int = DEPTH, check: int = 1, build: bool = True
+) -> Judge:
     """The judge of a rule set: its table where the game declares a solver (``men``: its size,
-    where the game has a choice), else the search at ``depth`` confirmed by searches of each
-    of the ``check`` depths above it."""
-    if game.solver(men) is not None:
+    where the game has a choice; a table not built yet is built, or with ``build`` false the
+    search judges instead), else the search at ``depth`` confirmed by searches of each of the
+    ``check`` depths above it."""
+    solver = game.solver(men)
+    if solver is not None and (build or solver.ready()):
         return TableJudge(game, men)
     return SearchJudge(tuple(range(depth, depth + check + 1)))
 
@@ -394,8 +400,8 @@ def find(start: State, judge: Judge, max_moves: int = MAX_MOVES) -> Puzzle | Non
     game = start.game
     state = game.from_position_code(start.position_code())
     move = judge.solution(state)
-    if move is None:
-        return None
+    if move is None or _ends(state, move) is not None:
+        return None  # a move that wins at once (the last piece taken) is no puzzle
     root = state.copy()
     line: list[int] = []
     tempting = 0
@@ -412,10 +418,12 @@ def find(start: State, judge: Judge, max_moves: int = MAX_MOVES) -> Puzzle | Non
             break
         line.append(reply)
         move = following
+    first = line[0]
+    if len(line) == 1 and [c for c in root.legal_codes() if root.is_tactical(c)] == [first]:
+        return None  # the one capture on the board, and nothing after it: no puzzle
     theme = game.puzzle_theme(root, line)
     if isinstance(judge, SearchJudge) and theme == QUIET_THEME:
         return None
-    first = line[0]
     rules = str(game.rules)
     position = root.position_code()
     notation = []

@@ -1,0 +1,189 @@
+"""Puzzles: every generated solution is the one winning move by the table itself (looked up
+here move by move), every reply the table's longest defence; Morelli's unique move holds at a
+deeper search; the shipped sets pass ``ludoteca puzzles check``; bad files get clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import ludoteca
+from ludoteca.ai.agents import Limit
+from ludoteca.ai.search import SearchAgent
+from ludoteca.cli import main
+from ludoteca.core import State
+from ludoteca.study import puzzles
+from ludoteca.study.puzzles import MUCH_SLOWER
+from ludoteca.tables import Table
+
+#: (rule set, endgame tables' size): the tables the shipped sets are checked with
+TABLED = [("felli", None), ("felli-mullah", 3), ("morris", 4), ("morris-6", None)]
+
+
+def table_of(rules: str, men: int | None) -> Table:
+    solver = ludoteca.load(rules).solver(men)
+    assert solver is not None
+    return solver.load()[0]
+
+
+def after(table: Table, state: State, code: int) -> tuple[int, int]:
+    """The mover's (value, plies) after ``code``: the game's own ending, else the table's."""
+    mover = state.turn
+    child = state.copy()
+    child.push_code(code)
+    outcome = child.outcome()
+    if outcome is not None:
+        return (0, 0) if outcome.winner is None else (1 if outcome.winner is mover else -1, 1)
+    value, plies = table.lookup(child)
+    return -value, plies + 1
+
+
+@pytest.mark.parametrize(("rules", "men"), TABLED)
+def test_solutions_are_unique_and_replies_the_best_defence_by_the_table(
+    rules: str, men: int | None
+) -> None:
+    found = puzzles.generate(rules, 6, seed=3, men=men)
+    assert len(found) == 6 and len({p.id for p in found}) == 6
+    table = table_of(rules, men)
+    for puzzle in found:
+        state = ludoteca.load(rules).from_position_code(puzzle.position)
+        assert puzzle.verification["value"] == 1
+        assert puzzle.verification["plies"] == table.lookup(state)[1]
+        assert len(puzzle.line) % 2 == 1  # it ends with the player's move
+        for i, text in enumerate(puzzle.line):
+            code = state.parse_move(text).code
+            values = {c: after(table, state, c) for c in state.legal_codes()}
+            if i % 2 == 0:
+                value, plies = values.pop(code)
+                assert value == 1, (puzzle.id, text)
+                if i == 0:
+                    assert plies > 1  # no puzzle is won by its first move at once
+                for other, (v, p) in values.items():
+                    assert v < 1 or p >= plies + MUCH_SLOWER, (puzzle.id, state.move_of(other))
+            else:
+                assert all(v == -1 for v, _ in values.values())  # every reply loses
+                assert values[code][1] == max(p for _, p in values.values()), puzzle.id
+            state.push_code(code)
+
+
+def test_morelli_solutions_hold_at_a_deeper_search() -> None:
+    found = puzzles.generate("morelli-9", 2, seed=3)
+    assert len(found) == 2
+    for puzzle in found:
+        assert puzzle.verification["method"] == "search"
+        deeper = max(puzzle.verification["depths"]) + 1
+        state = ludoteca.load("morelli-9").from_position_code(puzzle.position)
+        code = state.parse_move(puzzle.line[0]).code
+        scores = SearchAgent(0).analyse(state, Limit(depth=deeper), exact=True).scores
+        best = scores.pop(code)
+        assert best >= puzzles.CLEAR_WIN and best > max(scores.values()), puzzle.id
+        assert puzzle.theme in ("conversion", "frame", "throne")
+
+
+def test_generation_is_the_same_on_a_process_pool(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert main(["puzzles", "felli", "--count", "5", "--seed", "4", "--out", str(one)]) == 0
+    args = ["puzzles", "felli", "--count", "5", "--seed", "4", "--jobs", "2", "--out", str(two)]
+    assert main(args) == 0
+    assert one.read_text() == two.read_text() and len(one.read_text().splitlines()) == 5
+    assert main(["puzzles", "check", str(one)]) == 0
+
+
+def test_difficulty_and_theme_follow_their_definitions() -> None:
+    for puzzle in puzzles.generate("felli-mullah", 8, seed=5, men=3):
+        state = ludoteca.load("felli-mullah").from_position_code(puzzle.position)
+        codes, walk, tempting = [], state.copy(), 0
+        for i, text in enumerate(puzzle.line):
+            code = walk.parse_move(text).code
+            if i % 2 == 0:
+                tempting += sum(c != code and walk.is_tactical(c) for c in walk.legal_codes())
+            codes.append(code)
+            walk.push_code(code)
+        quiet = not state.is_tactical(codes[0])
+        others = len(state.legal_codes()) - 1
+        expected = (
+            800 + 200 * ((len(codes) + 1) // 2) + 80 * tempting + 200 * quiet + 10 * min(others, 30)
+        )
+        assert puzzle.difficulty == expected
+        assert puzzle.theme == ludoteca.load("felli-mullah").puzzle_theme(state, codes)
+        assert puzzle.id == puzzles.puzzle_id("felli-mullah", puzzle.position)
+
+
+def test_themes_name_the_games_tactics() -> None:
+    morris = ludoteca.load("morris")
+    # White flies b2-... : two men on a7 d7, g7 empty: closing a mill
+    state = morris.from_position_code("WW./.../.../B....B/.../.../W.B w 0 0 0 60")
+    mill = state.parse_move("a1-g7xa4").code
+    assert morris.puzzle_theme(state, [mill]) == "mill"
+    felli = ludoteca.load("felli:multi_capture")  # a1 leaps over b2 to c3, over c4 to c5
+    state = felli.from_position_code("..b/.b././b../w.. w 0 20")
+    chain = state.parse_move("a1xc3xc5").code
+    assert felli.puzzle_theme(state, [chain]) == "capture chain"
+    step = state.parse_move("a1-c1").code
+    assert felli.puzzle_theme(state, [step]) == "quiet move"
+    morelli = ludoteca.load("morelli-9")
+    state = morelli.new(seed=1)
+    quiet = next(c for c in state.legal_codes() if not state.conversions(c))
+    assert morelli.puzzle_theme(state, [quiet]) == "quiet move"
+
+
+def test_shipped_sets_exist_for_each_game() -> None:
+    names = {p.name for p in puzzles.shipped()}
+    assert {"felli.jsonl", "morris.jsonl", "morelli-9.jsonl"} <= names
+    for path in puzzles.shipped():
+        count = sum(1 for line in path.read_text().splitlines() if line.strip())
+        assert count >= 30, path
+
+
+@pytest.mark.parametrize("name", [p.name for p in puzzles.shipped()])
+def test_shipped_sets_pass_check(name: str) -> None:
+    path = next(p for p in puzzles.shipped() if p.name == name)
+    good, bad = puzzles.check(path)
+    assert bad is None
+    assert good == sum(1 for line in path.read_text().splitlines() if line.strip())
+
+
+def test_bad_puzzle_files_get_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = puzzles.generate("felli", 2, seed=6)
+    path = tmp_path / "bad.jsonl"
+
+    def fails(lines: list[str], message: str) -> None:
+        path.write_text("\n".join(lines) + "\n")
+        assert main(["puzzles", "check", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and message in err and err.count("\n") == 1, err
+
+    first = puzzles.dumps(good[0])
+    fails([first, "{not json"], f"{path}:2: not JSON")
+    broken = good[1].as_json()
+    del broken["line"]
+    fails([first, json.dumps(broken)], f"{path}:2: a puzzle needs the field 'line'")
+    fails([json.dumps({**good[0].as_json(), "difficulty": "hard"})], "'difficulty' must be")
+    state = ludoteca.load("felli").from_position_code(good[0].position)
+    wrong = next(str(m) for m in state.legal_moves if str(m) != good[0].line[0])
+    fails(
+        [first, json.dumps({**good[1].as_json(), "line": ["a1-b9"]})],
+        f"{path}:2: puzzle {good[1].id}:",
+    )
+    fails(
+        [json.dumps({**good[0].as_json(), "line": [wrong]})],
+        f"is not the unique winning move (the judge: {good[0].line[0]})",
+    )
+    fails([json.dumps({**good[0].as_json(), "id": "0" * 16})], "its id is not the hash")
+    fails([""], "no puzzle found")
+    assert main(["puzzles", "felli"]) == 2
+    assert "--count" in capsys.readouterr().err
+
+
+def test_a_table_not_built_is_not_built_when_asked_not_to() -> None:
+    mullah = ludoteca.load("felli-mullah")  # the whole table: minutes to build
+    solver = mullah.solver()
+    assert solver is not None and not solver.ready()
+    judge = puzzles.judge_for(mullah, build=False, depth=3)
+    assert isinstance(judge, puzzles.SearchJudge) and judge.depths == (3, 4)
+    assert not solver.ready()
+    assert isinstance(puzzles.judge_for(ludoteca.load("felli")), puzzles.TableJudge)
