@@ -39,11 +39,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def playwright() -> Iterator[Any]:
     with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM)
-        yield instance
-        instance.close()
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Any) -> Iterator[Any]:
+    instance = playwright.chromium.launch(executable_path=CHROMIUM)
+    yield instance
+    instance.close()
 
 
 @pytest.fixture
@@ -237,7 +242,7 @@ def test_morelli_capture_by_dragging(page: Any, server: str) -> None:
     # the move list and the status say what the move did
     assert moves(page) == [f"{src}-{dst}x{len(flipped)}"]
     # the last move is framed, not tinted (a tint on a red cell read as an orange band)
-    frame = point(page, dst).locator(".glow")
+    frame = point(page, dst).locator(".glow.outer")
     assert frame.evaluate("n => getComputedStyle(n).fill") == "none"
     assert frame.evaluate("n => getComputedStyle(n).stroke") != "none"
     assert f"converts {len(flipped)} stone" in page.inner_text("#status")
@@ -1090,7 +1095,8 @@ def test_morelli_last_move_frame_shows_on_every_band(page: Any, server: str) -> 
     """The last move's frame is two outlines, dark and light: against each band's colour one of
     them has a contrast of at least 3 (WCAG's for graphics)."""
     start(page, server, "morelli", "hotseat", rules="morelli-9")
-    page.locator("#board .pt[data-piece='w']").first.click()
+    mover = "b" if "(Black)" in page.inner_text("#status") else "w"
+    page.locator(f"#board .pt[data-piece='{mover}']").first.click()
     page.locator("#board .dot").first.click()
     wait_moves(page, 1)
     frames = page.locator("#board .pt.last rect.glow").evaluate_all(
@@ -1149,10 +1155,15 @@ def test_board_themes_are_chosen_and_remembered(page: Any, server: str) -> None:
     assert page.input_value("#board-theme") == "wood"
 
 
-def test_the_app_is_installable_and_works_offline(browser: Any, server: str) -> None:
+def test_the_app_is_installable_and_works_offline(
+    playwright: Any, server: str, tmp_path: Path
+) -> None:
     """Chromium's installability check (DevTools protocol) finds no error; the service worker
-    is active; with the network down the lobby comes from its cache, with the offline notice."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # the policy enforced
+    is active; with the network down the lobby comes from its cache, with the offline notice.
+    (A browser profile of its own: Chromium installs nothing from a private window.)"""
+    context = playwright.chromium.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, viewport={"width": 390, "height": 844}
+    )  # the content security policy enforced
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

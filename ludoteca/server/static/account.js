@@ -7,8 +7,8 @@ let me = null;  // {name, csrf}: name null when signed out
 
 export async function whoAmI() {
   if (!me) {
-    const answer = await fetch("/api/me");
-    me = answer.ok ? await answer.json() : { name: null, csrf: null };
+    const answer = await fetch("/api/me").catch(() => null);  // null: no network
+    me = answer && answer.ok ? await answer.json() : { name: null, csrf: null };
   }
   return me;
 }

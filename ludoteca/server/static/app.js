@@ -1,6 +1,7 @@
 // What makes every page part of the installable app: the service worker (/sw.js: the page
 // shell and static files kept for offline use) registered, and a notice at the top of the page
-// while the network is down (the pages shown are saved copies; games need the server).
+// while the network is down (the pages shown are saved copies; games need the server), checked
+// when the page opens, whenever the browser goes on or off line, and every 3 s while it is shown.
 const notice = document.createElement("p");
 notice.id = "offline";
 notice.className = "offline";
@@ -8,8 +9,22 @@ notice.setAttribute("role", "status");
 notice.textContent = "You are offline: this is a saved copy of the page. Games and lists need "
   + "the network and come back when it does.";
 
-function showNetwork() { notice.hidden = navigator.onLine; }
+let retry = null;
 
+// Show the notice while the browser says it is offline or the server cannot be reached (a
+// saved page may open while the browser still believes it is online).
+async function showNetwork() {
+  let reached = navigator.onLine;
+  if (reached) {
+    try { reached = (await fetch("/healthz", { cache: "no-store" })).ok; }
+    catch { reached = false; }
+  }
+  notice.hidden = reached;
+  clearTimeout(retry);
+  if (!reached) retry = setTimeout(showNetwork, 3000);  // until the server answers again
+}
+
+notice.hidden = true;
 document.body.prepend(notice);
 showNetwork();
 window.addEventListener("online", showNetwork);

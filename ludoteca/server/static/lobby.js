@@ -6,6 +6,17 @@ import { $ } from "/static/dom.js";
 
 let catalogue = [];
 
+// The JSON the server answers to a GET of `path`, or null (a refusal, or no network: the lists
+// keep what they show and are asked again at the next refresh).
+async function get(path) {
+  try {
+    const answer = await fetch(path);
+    return answer.ok ? await answer.json() : null;
+  } catch {
+    return null;
+  }
+}
+
 function chosen() {
   const name = document.querySelector('input[name="game"]:checked').value;
   return catalogue.find((g) => g.name === name);
@@ -30,8 +41,8 @@ function showLevels(levels) {
 // The levels the server plays for the rule set with the settings chosen now.
 async function refreshLevels() {
   const query = new URLSearchParams({ game: chosen().name, rules: ruleSpec() });
-  const answer = await fetch(`/api/levels?${query}`);
-  if (answer.ok) showLevels(await answer.json());
+  const levels = await get(`/api/levels?${query}`);
+  if (levels) showLevels(levels);
 }
 
 function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules").value); }
@@ -111,9 +122,8 @@ function ago(when) {
 }
 
 async function refresh() {
-  const answer = await fetch("/api/lobby");
-  if (!answer.ok) return;
-  const lists = await answer.json();
+  const lists = await get("/api/lobby");
+  if (!lists) return;
   for (const [id, rows, verb] of [["open", lists.open, "Join"], ["live", lists.live, "Watch"]]) {
     const list = $(id);
     list.replaceChildren();
@@ -203,11 +213,11 @@ async function answerOf(response) {
 }
 
 async function refreshSeeks() {
-  const answer = await fetch("/api/seeks");
-  if (answer.ok) {
+  const seeks = await get("/api/seeks");
+  if (seeks) {
     const list = $("seeks");
     list.replaceChildren();
-    for (const seek of await answer.json()) {
+    for (const seek of seeks) {
       const li = document.createElement("li");
       const game = catalogue.find((g) => g.name === seek.game);
       const range = seek.min_rating !== null || seek.max_rating !== null
@@ -236,9 +246,9 @@ async function refreshSeeks() {
     if (!list.children.length) list.innerHTML = "<li>None yet.</li>";
   }
   if (signedIn) {
-    const mine = await fetch("/api/seeks/mine");
-    if (mine.ok) {
-      const taken = (await mine.json()).find((s) => s.game_id && posted.has(s.id));
+    const mine = await get("/api/seeks/mine");
+    if (mine) {
+      const taken = mine.find((s) => s.game_id && posted.has(s.id));
       if (taken) location.href = `/game/${taken.game_id}`;
     }
   }
@@ -269,7 +279,8 @@ async function main() {
     if (data && data.game) location.href = `/game/${data.game}`;
     else if (data) remember(data.seek);
   };
-  catalogue = await (await fetch("/api/catalogue")).json();
+  catalogue = await get("/api/catalogue");
+  if (!catalogue) return;  // offline: the page's saved copy, with the offline notice
   const titles = catalogue.map((g) => g.title);
   $("heading").textContent = `Play ${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
   const box = $("games");
