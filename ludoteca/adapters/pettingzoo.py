@@ -6,7 +6,8 @@ capture chain: the same agent acts again until the chain is complete).  Observat
 ``{"observation": float32 planes x points, "action_mask": int8 per action}``; the planes are the
 engine's features plus a side-to-move plane.  Rewards come at the end: +1 / -1, 0 for a draw
 (the engine's own draw rules end games, so nothing is truncated).  An illegal action raises
-``ValueError`` and changes nothing.
+``ValueError`` and changes nothing.  The game is stepped by its compiled kernel
+(:class:`~.actions.ActionCursor`).
 
 Requires the optional ``pettingzoo`` package (``pip install ludoteca[research]``).
 """
@@ -51,7 +52,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = list(AGENTS)
         probe = ActionCursor(self._start(None))
         self.num_actions = self.game.num_distinct_actions
-        shape = (len(probe.observation()), len(probe.observation()[0]))
+        shape = probe.observation().shape
         space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, shape, dtype=np.float32),
@@ -90,7 +91,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         if agent == self.agent_selection and not self.terminations[agent]:
             mask[self.cursor.legal_actions()] = 1
         return {
-            "observation": np.array(self.cursor.observation(), dtype=np.float32),
+            "observation": self.cursor.observation(),
             "action_mask": mask,
         }
 
@@ -104,7 +105,7 @@ class LudotecaEnv(AECEnv):  # type: ignore[misc]
         self.cursor.apply(int(action))  # ValueError, and no change, if illegal
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: 0.0 for name in AGENTS}
-        self.agent_selection = AGENTS[int(self.cursor.engine.turn)]
+        self.agent_selection = AGENTS[self.cursor.turn]
         self._finish_if_over()
         self._accumulate_rewards()
         if self.render_mode == "ansi":

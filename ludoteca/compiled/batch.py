@@ -67,7 +67,8 @@ MASK, SORT = 1, 2
 # a row's own slots, after the kernel's
 R_N, R_DEPTH, R_PLY, R_COUNT, R_RNG, R_RESULT, R_SETUP = range(STATE_SIZE, STATE_SIZE + 7)
 R_PATH = STATE_SIZE + 8  # scratch: one move's action path
-R_HIST = STATE_SIZE + 32  # the ring of position keys
+R_UNDO = STATE_SIZE + 32  # the kernel's undo row of the last move (``rows[:, R_UNDO:]``)
+R_HIST = R_UNDO + UNDO  # the ring of position keys
 # cfg: the ring's size, repetitions that draw (0: off), the ply limit, 1 when every move is
 # one action (its code), where the next actions and the moves start, the kernel's slots that
 # describe a position, points, the kernel's planes
@@ -174,12 +175,22 @@ def _offer(
             rows[i, acts + count] = a
             count += 1
     if flags & SORT and count:
-        ordered = np.sort(rows[i, acts : acts + count])
-        count = 0
-        for k in range(ordered.size):
-            if k == 0 or ordered[k] != ordered[k - 1]:
-                rows[i, acts + count] = ordered[k]
-                count += 1
+        if count > 32:
+            rows[i, acts : acts + count] = np.sort(rows[i, acts : acts + count])
+        else:  # insertion sort: no allocation
+            for k in range(1, count):
+                a = rows[i, acts + k]
+                j = k - 1
+                while j >= 0 and rows[i, acts + j] > a:
+                    rows[i, acts + j + 1] = rows[i, acts + j]
+                    j -= 1
+                rows[i, acts + j + 1] = a
+        kept = 1
+        for k in range(1, count):
+            if rows[i, acts + k] != rows[i, acts + kept - 1]:
+                rows[i, acts + kept] = rows[i, acts + k]
+                kept += 1
+        count = kept
     rows[i, R_COUNT] = count
 
 
@@ -195,7 +206,7 @@ def _observe(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, obs: FloatArr
 
 
 @specialise(inline="always")
-def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, undo: IntArray) -> int:
+def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int) -> int:
     """Take ``action`` in row ``i``: the code of the move it completes (played), -1 when the
     move goes on (the legal moves narrowed to those it continues), -2 when it is not legal
     (nothing changes)."""
@@ -226,7 +237,7 @@ def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, undo
             rows[i, R_N] = keep
             rows[i, R_DEPTH] = depth + 1
             return -1
-    make(rows[i], prm, code, undo, 0)
+    make(rows[i], prm, code, rows[:, R_UNDO:R_HIST], i)
     rows[i, R_PLY] += 1
     return code
 
@@ -278,13 +289,12 @@ def batch_step(
 ) -> None:
     """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
     (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once."""
-    undo = np.zeros((1, UNDO), dtype=np.int64)
     for i in range(lo, hi):
         terminated[i] = False
         truncated[i] = False
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
-        if _act(rows, i, prm, cfg, actions[i], undo) == -1:
+        if _act(rows, i, prm, cfg, actions[i]) == -1:
             _offer(rows, i, prm, cfg, mask, MASK)
             continue
         result = _enter(rows, i, prm, cfg)
@@ -312,17 +322,19 @@ def cursor_start(rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray) 
 
 
 @specialise()
-def cursor_apply(rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray, action: int) -> int:
-    """Take ``action`` in row 0: as :func:`_act` (-2: not legal, nothing changed; -1: the move
-    goes on; else the code of the move played), its next actions sorted."""
-    undo = np.zeros((1, UNDO), dtype=np.int64)
-    code = _act(rows, 0, prm, cfg, action, undo)
+def cursor_apply(
+    rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray, action: int
+) -> tuple[int, int, int]:
+    """Take ``action`` in row 0, its next actions sorted: as :func:`_act` (-2: not legal,
+    nothing changed; -1: the move goes on; else the code of the move played), then the result
+    and the side to move."""
+    code = _act(rows, 0, prm, cfg, action)
     if code == -2:
-        return code
+        return code, rows[0, R_RESULT], rows[0, TURN]
     if code >= 0:
         _enter(rows, 0, prm, cfg)
     _offer(rows, 0, prm, cfg, mask, SORT)
-    return code
+    return code, rows[0, R_RESULT], rows[0, TURN]
 
 
 @specialise()
@@ -333,21 +345,18 @@ def cursor_observe(rows: IntArray, prm: IntArray, cfg: IntArray, obs: FloatArray
 
 @dataclass(frozen=True)
 class Layout:
-    """A rule set's games as rows: the row width, the ``cfg`` array of the driver, the
-    observation's shape (the kernel's planes plus one, by points), the number of actions, the
-    driver compiled for the kernel (``code``), and the kernel."""
+    """A rule set's games as rows: the kernel's ``prm``, the ``cfg`` array of the driver, the
+    row width, the observation's shape (the kernel's planes plus one, by points), the number of
+    actions, and the driver compiled for the kernel (``code``)."""
 
     game: Game
+    prm: IntArray
     cfg: IntArray
     width: int
     planes: int
     points: int
     actions: int
     code: SimpleNamespace
-
-    @property
-    def prm(self) -> IntArray:
-        return self.kernel.prm
 
     @property
     def kernel(self) -> registry.Kernel:
@@ -387,6 +396,7 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
     return Layout(
         game,
+        kernel.prm,
         cfg,
         moves + MAX_MOVES,
         len(probe) + 1,
