@@ -10,6 +10,7 @@ import pytest
 import ludoteca
 
 from .support.need import need
+from .support.vector_check import Shadow
 
 pyspiel = need("pyspiel")
 
@@ -93,3 +94,35 @@ def test_openspiel_mcts_bot_plays_our_games() -> None:
     state = game.new_initial_state()
     action = bot.step(state)
     assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    "rules", ["felli:multi_capture,forced_capture", "felli-mullah:repetition=2", "morelli-9"]
+)
+def test_openspiel_states_follow_the_engine(rules: str) -> None:
+    game = pyspiel.load_game(register(rules.split("-")[0].split(":")[0]), {"rules": rules})
+    shape = game.observation_tensor_shape()
+    rng = random.Random(rules)
+    for _ in range(4):
+        state = game.new_initial_state()
+        shadow = Shadow(ludoteca.load(rules).new(seed=0))  # the engine, action by action
+        taken: list[int] = []
+        while shadow.next_actions():
+            assert state.legal_actions() == shadow.next_actions()
+            assert state.current_player() == int(shadow.state.turn)
+            observed = np.reshape(state.observation_tensor(), shape)
+            assert np.array_equal(observed, shadow.observation())
+            action = rng.choice(state.legal_actions())
+            if len(taken) % 7 == 3:
+                state = state.clone()  # a clone goes on from the same point
+            state.apply_action(action)
+            shadow.take(action)
+            taken.append(action)
+        outcome = shadow.state.outcome()
+        assert state.is_terminal() and outcome is not None
+        expected = [0.0, 0.0]
+        if outcome.winner is not None:
+            expected = [1.0, -1.0] if outcome.winner is ludoteca.Color.WHITE else [-1.0, 1.0]
+        assert state.returns() == expected
+        assert state.history() == taken and state.move_number() == len(taken)
+        assert state.engine.move_stack == shadow.state.move_stack
