@@ -13,7 +13,7 @@ from ..core import Color, Move, State
 from .agents import Limit
 from .search import WIN, SearchAgent, SearchResult, describe, is_mate
 
-__all__ = ["Analysis", "analyse", "move_values", "review"]
+__all__ = ["Analysis", "analyse", "move_values", "review", "share_for_white"]
 
 
 @dataclass
@@ -38,7 +38,8 @@ class Analysis:
         }
 
 
-def _share(score: int, turn: Color) -> float:
+def share_for_white(score: int, turn: Color) -> float:
+    """The expected score (0..1) for White of a score for the side ``turn`` to move."""
     if is_mate(score):
         mover = 1.0 if score > 0 else 0.0
     elif score == 0:
@@ -74,13 +75,13 @@ def analyse(
             line.append(reply)
             child.push(reply)
         text = describe(score, state.turn) if value else "a draw with best play"
-        return Analysis(move, score, _share(score, state.turn), text, line, True)
+        return Analysis(move, score, share_for_white(score, state.turn), text, line, True)
     agent = SearchAgent(0 if seed is None else seed)
     result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration)
     return Analysis(
         result.move,
         result.score,
-        _share(result.score, state.turn),
+        share_for_white(result.score, state.turn),
         describe(result.score, state.turn),
         result.pv,
         False,
@@ -108,7 +109,7 @@ def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int
     best = Analysis(
         result.move,
         result.score,
-        _share(result.score, state.turn),
+        share_for_white(result.score, state.turn),
         describe(result.score, state.turn),
         result.pv,
         False,
@@ -138,7 +139,7 @@ def review(
         mover = root.turn
         top = max(values.values())
         if code in values and values[code] < top:
-            loss = _share(top, mover) - _share(values[code], mover)
+            loss = share_for_white(top, mover) - share_for_white(values[code], mover)
             if mover is not Color.WHITE:
                 loss = -loss
             if loss > threshold and best.move.code != code:

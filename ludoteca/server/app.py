@@ -40,7 +40,7 @@ from .errors import ActionError
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
-from .routers import accounts, api, community, ops, pages, socket
+from .routers import accounts, analysis, api, community, ops, pages, socket
 from .routers.pages import STATIC
 from .schemas import describe
 from .settings import Settings
@@ -178,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts.router,
         community.router,
         socket.router,
+        analysis.router,
         ops.router,
     ):
         app.include_router(router)

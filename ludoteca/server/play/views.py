@@ -52,6 +52,7 @@ __all__ = [
     "encode",
     "full_view",
     "legal_entries",
+    "legal_entry",
     "record_text",
     "rematch_token",
     "seat_part",
@@ -132,7 +133,7 @@ def _legal(live: LiveGame) -> tuple[int, list[str], set[int]]:
         for code in codes:
             entry = known.get(code)
             if entry is None:
-                entry = _legal_entry(state, code)
+                entry = legal_entry(state, code)
                 if " r" not in entry:  # the same in every position: kept
                     known[code] = entry
             entries.append(entry)
@@ -314,7 +315,7 @@ def outcome(live: LiveGame) -> OutcomeView | None:
 ROLE_LETTERS = {"from": "f", "to": "t", "take": "x"}
 
 
-def _legal_entry(state: State, code: int) -> str:
+def legal_entry(state: State, code: int) -> str:
     """A legal move for the page, as one short text: its notation, then each touch of its
     gesture (role letter and point: ``f12``, ``t15``, ``x20``), then for a move of more than two
     touches (a capture chain) ``r`` and the points whose pieces it removes, so that the page can

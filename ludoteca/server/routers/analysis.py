@@ -1,0 +1,186 @@
+"""The analysis board: its page, its websocket ``/ws/analysis`` (positions with their legal
+moves, and the engine's best lines streamed depth by depth) and the check of an edited position
+(see ``docs/web.md``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from ..computer.computer import Computer
+from ..deps import Client, ComputerDep, GuardsDep, HubDep
+from ..errors import ActionError
+from ..limits import MAX_NESTING, SOCKETS_PER_CLIENT, RateLimit, nesting, origin_allowed
+from ..play.hub import Hub
+from ..play.views import encode
+from ..schemas import describe
+from ..study.analysis import (
+    MAX_MOVES,
+    Analyst,
+    board_of,
+    check_position,
+    opening,
+    position_view,
+    state_of,
+)
+from .pages import page
+
+router = APIRouter()
+
+#: the largest message the analysis socket reads (a record, a long move list)
+MAX_ANALYSIS_MESSAGE = 65_536
+#: positions one connection may ask for in :data:`FLOOD_SECONDS` (the rest are refused)
+FLOOD_POSITIONS = 30
+FLOOD_SECONDS = 10.0
+
+
+class Show(BaseModel):
+    """Show the position after ``moves`` from the position code ``start`` (the usual start
+    when absent) and analyse it; ``id`` is echoed in the answers."""
+
+    type: Literal["show"]
+    id: int
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    start: str | None = Field(default=None, max_length=2000)
+    moves: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list, max_length=MAX_MOVES
+    )
+    analyse: bool = True
+
+
+class Open(BaseModel):
+    """Open the main line of a game of the server (``game_id``) or of a text ``record``."""
+
+    type: Literal["open"]
+    game_id: str | None = Field(default=None, max_length=64)
+    record: str | None = Field(default=None, max_length=MAX_ANALYSIS_MESSAGE)
+
+
+class Stop(BaseModel):
+    """Stop the live analysis."""
+
+    type: Literal["stop"]
+
+
+AnalysisMessage: TypeAdapter[Show | Open | Stop] = TypeAdapter(
+    Annotated[Show | Open | Stop, Field(discriminator="type")]
+)
+
+
+class EditedPosition(BaseModel):
+    """A position made in the editor: the rule set and its position code."""
+
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    code: str = Field(max_length=2000)
+
+
+@router.get("/analysis")
+async def analysis_page() -> HTMLResponse:
+    return page("analysis")
+
+
+@router.post("/api/analysis/position")
+async def edited_position(body: EditedPosition) -> dict[str, str]:
+    """The position code as the engine writes it; 400 with the reason if it is impossible."""
+    return check_position(body.game, body.rules, body.code)
+
+
+@router.websocket("/ws/analysis")
+async def analysis_socket(
+    websocket: WebSocket, hub: HubDep, computer: ComputerDep, guards: GuardsDep, address: Client
+) -> None:
+    """Messages ``open``, ``show`` and ``stop``; the server answers ``line``, ``position``,
+    then ``lines`` for each completed depth and ``done``, or ``error`` with a sentence."""
+    if not origin_allowed(
+        websocket.headers.get("origin"), websocket.headers.get("host"), guards.origins
+    ):
+        await websocket.close(code=1008, reason="this origin may not open analysis sockets")
+        return
+    sockets = guards.sockets
+    if sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
+        await websocket.close(code=1008, reason="too many connections from one address")
+        return
+    sockets[address] = sockets.get(address, 0) + 1
+    try:
+        await _serve(websocket, hub, computer)
+    finally:
+        sockets[address] -= 1
+        if not sockets[address]:
+            del sockets[address]
+
+
+async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:
+    await websocket.accept()
+
+    async def tell(message: dict[str, Any]) -> None:
+        await websocket.send_text(encode(message))
+
+    analyst = Analyst(computer, tell)
+    flood = RateLimit(FLOOD_POSITIONS, FLOOD_SECONDS)
+    boards: set[str] = set()  # the rule sets whose board this connection was sent
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            try:
+                intent = _read(message.get("text"))
+                if isinstance(intent, Stop):
+                    analyst.stop()
+                elif isinstance(intent, Open):
+                    await tell(await _opening(hub, intent))
+                else:
+                    if not flood.allow("positions"):
+                        raise ActionError(
+                            429,
+                            f"too many positions asked for: at most {FLOOD_POSITIONS} every "
+                            f"{FLOOD_SECONDS:g} seconds; this one is not analysed",
+                        )
+                    analyst.stop()  # nothing of the position before is sent after this one
+                    state = state_of(intent.game, intent.rules, intent.start, intent.moves)
+                    view = position_view(state)
+                    spec = f"{view['game']}/{view['rules']}"
+                    if spec not in boards:
+                        boards.add(spec)
+                        view |= board_of(state)
+                    await tell({"type": "position", "id": intent.id, **view})
+                    if intent.analyse:
+                        analyst.show(intent.id, state)
+            except ActionError as error:
+                await tell({"type": "error", "message": error.message})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        analyst.stop()
+
+
+async def _opening(hub: Hub, intent: Open) -> dict[str, Any]:
+    if intent.game_id is None:
+        return opening(record=intent.record)
+    live = await hub.get(intent.game_id)
+    state = live.state
+    moves = [str(state.move_of(code)) for code in state.move_stack]
+    return opening((live.row.game, live.row.rules, state.start, moves))
+
+
+def _read(text: str | None) -> Show | Open | Stop:
+    if text is None:
+        raise ActionError(400, "messages are JSON text, not binary")
+    if len(text.encode()) > MAX_ANALYSIS_MESSAGE:
+        raise ActionError(413, f"messages are limited to {MAX_ANALYSIS_MESSAGE} bytes")
+    if nesting(text) > MAX_NESTING:
+        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise ActionError(400, 'messages are JSON objects, e.g. {"type": "stop"}') from None
+    try:
+        return AnalysisMessage.validate_python(value)
+    except ValidationError as error:
+        raise ActionError(400, describe(error)) from None

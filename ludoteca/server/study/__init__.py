@@ -1,0 +1,1 @@
+"""Study tools of the server: the analysis board's positions and engine lines."""

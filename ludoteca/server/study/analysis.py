@@ -1,0 +1,224 @@
+"""The analysis board's service: positions of any rule set from a position code and moves, the
+engine's best lines streamed depth by depth, and the games and records the board opens.
+
+Multi-PV: each depth is one job in the computer's analysis pool that searches the position to
+that depth with every root move scored exactly (``exact``), keeps the :data:`MAX_LINES` best
+root moves and gives each its line (the principal variation for the best; for the others the
+move and the best reply line of a search of the position after it, one ply shallower).  A
+position a solved table covers is answered exactly from the table in one job.  Jobs are
+per-depth, so an analysis stops between depths when its position changes (the next depth is
+never asked for, a waiting one is dropped by the scheduler), and a running depth is bounded by
+:data:`DEPTH_SECONDS`.  The analysis pool is not the computer's move pool, and its deadlines
+(:data:`DEPTH_EXPECTED`) put hints first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...ai.agents import Limit
+from ...ai.analysis import analyse, move_values, share_for_white
+from ...ai.perfect import covering_table
+from ...ai.search import WIN, SearchAgent, describe, is_mate
+from ...core import Color, LudotecaError, State
+from ...record import loads
+from ..computer.computer import Computer
+from ..errors import ActionError
+from ..play.catalogue import from_code, rule_set, static_part
+from ..play.views import legal_entry
+
+__all__ = [
+    "DEPTH_SECONDS",
+    "MAX_DEPTH",
+    "MAX_LINES",
+    "MAX_MOVES",
+    "Analyst",
+    "bar_text",
+    "check_position",
+    "opening",
+    "position_view",
+    "search_lines",
+    "state_of",
+]
+
+MAX_LINES = 3
+MAX_DEPTH = 40
+MAX_MOVES = 2000  # the longest move list a position may be asked with
+DEPTH_SECONDS = 3.0  # the most one depth may search; a depth cut short ends the analysis
+DEPTH_EXPECTED = 2.0  # the deadline of a depth's job: after hints, before game reviews
+TOTAL_SECONDS = 30.0  # the engine time one position gets before its analysis stops
+
+
+def state_of(game: str, rules: str | None, start: str | None, moves: list[str]) -> State:
+    """The position after ``moves`` from the position code ``start`` (the usual start when
+    ``None``) of a rule set; 400 with the engine's sentence if anything is wrong."""
+    if len(moves) > MAX_MOVES:
+        raise ActionError(400, f"a position is asked for with at most {MAX_MOVES} moves")
+    try:
+        bound = rule_set(game, rules or None)
+        state = bound.from_position_code(start) if start else bound.new(seed=0)
+        for move in moves:
+            state.push(move)
+    except LudotecaError as error:
+        raise ActionError(400, str(error)) from None
+    return state
+
+
+def check_position(game: str, rules: str | None, code: str) -> dict[str, str]:
+    """The rule set's names and the position code, as the engine writes it, of a position an
+    editor made; 400 with the reason (:class:`~ludoteca.core.InvalidPositionError`'s sentence)
+    if it is impossible."""
+    state = state_of(game, rules, code, [])
+    return {"game": state.game.name, "rules": str(state.rules), "code": state.position_code()}
+
+
+def position_view(state: State) -> dict[str, Any]:
+    """A position as the analysis board draws it: the pieces, the side to move, the men in
+    hand, the legal moves as the game page reads them, the last move's gesture, its code and,
+    when it is over, the outcome."""
+    outcome = state.outcome()
+    last = state.move_stack[-1] if state.move_stack else None
+    return {
+        "game": state.game.name,
+        "rules": str(state.rules),
+        "pieces": state.pieces(),
+        "turn": state.turn.name.lower(),
+        "hand": state.in_hand(),
+        "notice": state.notice(),
+        "legal": [legal_entry(state, code) for code in state.legal_codes()],
+        "last": None if last is None else _last_gesture(state),
+        "code": state.position_code(),
+        "outcome": outcome.explain() if outcome else None,
+    }
+
+
+def _last_gesture(state: State) -> list[list[Any]]:
+    code = state.pop_code()
+    try:
+        return [list(touch) for touch in state.gesture(code)]
+    finally:
+        state.push_code(code)
+
+
+def board_of(state: State) -> dict[str, Any]:
+    """The rule set's title, summary and board description (what never changes)."""
+    static = static_part(state.game.name, str(state.rules))
+    return {key: static[key] for key in ("title", "summary", "board")}
+
+
+def opening(
+    hub_game: tuple[str, str, str, list[str]] | None = None, record: str | None = None
+) -> dict[str, Any]:
+    """The main line the board opens with: a game (rule set, rules, start code, moves) or a
+    text record; 400 if the record is malformed or illegal."""
+    if record is not None:
+        try:
+            parsed = loads(record)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        start = parsed.start()
+        moves = [str(move) for move in parsed.state.moves]
+        game, rules, code = start.game.name, str(start.rules), start.position_code()
+    elif hub_game is not None:
+        game, rules, code, moves = hub_game
+    else:
+        raise ActionError(400, "open a game or a record")
+    return {"type": "line", "game": game, "rules": rules, "start": code, "moves": moves}
+
+
+def bar_text(score: int, turn: Color) -> str:
+    """The evaluation bar's number for White: "+1.3" (a hundredth of the search's units, 10.0
+    being a won-looking position), "White wins in 17" (plies) or "Draw" for an exact draw."""
+    white = score if turn is Color.WHITE else -score
+    if is_mate(white):
+        winner = "White" if white > 0 else "Black"
+        return f"{winner} wins in {WIN - abs(white)}"
+    return f"{white / 100:+.1f}"
+
+
+def search_lines(game: str, rules: str, code: str, depth: int, seconds: float) -> dict[str, Any]:
+    """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
+    ``seconds`` (run in the analysis pool): ``depth`` reached, ``exact`` (from a solved table,
+    then every depth says the same), and each line's score for the mover, bar text, White's
+    share, verdict, notation and first move's gesture."""
+    state = from_code(game, rules, code)
+    exact = covering_table(state) is not None
+    if exact:
+        values, _ = move_values(state)
+        reached = depth
+    else:
+        result = SearchAgent(0).analyse(state, Limit(depth=depth, seconds=seconds), exact=True)
+        values, reached = result.scores, result.depth
+        if not values:
+            values = {result.move.code: result.score}
+    ranked = sorted(values.items(), key=lambda item: -item[1])[:MAX_LINES]
+    lines = []
+    for move, score in ranked:
+        child = state.copy()
+        child.push_code(move)
+        line = [str(state.move_of(move))]
+        if child.outcome() is None and (exact or reached > 1):
+            if exact:
+                reply = analyse(child).pv
+            else:
+                reply = SearchAgent(0).analyse(child, Limit(depth=reached - 1, seconds=seconds)).pv
+            line += [str(m) for m in reply[:11]]
+        lines.append(
+            {
+                "score": score,
+                "bar": "Draw" if exact and score == 0 else bar_text(score, state.turn),
+                "white_share": round(share_for_white(score, state.turn), 3),
+                "text": describe(score, state.turn) if score or not exact else "a draw",
+                "pv": line,
+                "gesture": [list(t) for t in state.gesture(move)],
+            }
+        )
+    return {"depth": reached, "exact": exact, "lines": lines}
+
+
+class Analyst:
+    """One connection's live analysis: at most one position analysed at a time, replaced when a
+    new one is shown; each completed depth is handed to ``tell``."""
+
+    def __init__(self, computer: Computer, tell: Callable[[dict[str, Any]], Awaitable[None]]):
+        self.computer = computer
+        self.tell = tell
+        self.task: asyncio.Task[None] | None = None
+
+    def show(self, ask: int, state: State) -> None:
+        """Analyse ``state`` (the page's request ``ask``), stopping the analysis before."""
+        self.stop()
+        if state.outcome() is None:
+            self.task = asyncio.create_task(self._run(ask, state))
+
+    def stop(self) -> None:
+        """Stop the live analysis, if any (a depth waiting for the pool is dropped)."""
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self, ask: int, state: State) -> None:
+        game, rules, code = state.game.name, str(state.rules), state.position_code()
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        depth = 1
+        while depth <= MAX_DEPTH:
+            started = loop.time()
+            found = await self.computer.advisers.run(
+                DEPTH_EXPECTED, search_lines, game, rules, code, depth, DEPTH_SECONDS
+            )
+            await self.tell({"type": "lines", "id": ask, **found})
+            took = loop.time() - started
+            lines = found["lines"]
+            if (
+                found["exact"]
+                or found["depth"] < depth
+                or not lines
+                or is_mate(lines[0]["score"])
+                or loop.time() - began + 3 * took > TOTAL_SECONDS
+            ):
+                break
+            depth += 1
+        await self.tell({"type": "done", "id": ask})

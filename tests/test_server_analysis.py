@@ -1,0 +1,128 @@
+"""The analysis board's server side: positions with their legal moves, engine lines streamed
+depth by depth and replaced when the position changes, the cap on a flood of positions, the
+games and records it opens, and the check of an edited position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+import ludoteca
+from ludoteca.server.routers.analysis import FLOOD_POSITIONS
+
+from .test_server_api import act, new, url
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """The board reads no stored games but those it opens: SQLite only."""
+    return url(tmp_path)
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = orjson.loads(ws.receive_text())
+    return message
+
+
+def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind``, skipping others."""
+    while True:
+        message = receive(ws)
+        if message["type"] == kind:
+            return message
+
+
+def test_lines_arrive_depth_by_depth_and_stop_on_a_new_position(client: TestClient) -> None:
+    start = ludoteca.load("morris").new()
+    legal = {str(start.move_of(c)) for c in start.legal_codes()}
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(orjson.dumps({"type": "show", "id": 1, "game": "morris"}).decode())
+        shown = receive(ws)
+        assert shown["type"] == "position" and shown["id"] == 1
+        assert {entry.split()[0] for entry in shown["legal"]} == legal
+        assert shown["board"]["points"] == list(start.game.board.points)
+        assert shown["code"] == start.position_code()
+        depths = []
+        while len(depths) < 3:
+            lines = next_of(ws, "lines")
+            assert lines["id"] == 1
+            depths.append(lines["depth"])
+            assert 1 <= len(lines["lines"]) <= 3
+            for line in lines["lines"]:
+                assert line["pv"][0] in legal
+                assert len(line["pv"]) <= lines["depth"] or lines["exact"]
+        assert depths == [1, 2, 3]
+        ws.send_text(
+            orjson.dumps({"type": "show", "id": 2, "game": "morris", "moves": ["d2"]}).decode()
+        )
+        while (message := receive(ws))["type"] != "position":
+            assert message["id"] == 1  # what was already on its way
+        assert message["id"] == 2 and "board" not in message  # the board is sent once
+        after = start.child("d2")
+        assert message["pieces"] == after.pieces()
+        assert message["turn"] == "black"
+        replies = {str(after.move_of(c)) for c in after.legal_codes()}
+        for _ in range(2):
+            lines = next_of(ws, "lines")
+            assert lines["id"] == 2  # nothing more of the first position
+            assert {line["pv"][0] for line in lines["lines"]} <= replies
+
+
+def test_a_flood_of_positions_is_capped_with_a_sentence(client: TestClient) -> None:
+    with client.websocket_connect("/ws/analysis") as ws:
+        answers = []
+        for i in range(FLOOD_POSITIONS + 2):
+            ask = {"type": "show", "id": i, "game": "felli", "analyse": False}
+            ws.send_text(orjson.dumps(ask).decode())
+            answers.append(receive(ws))
+        assert [a["type"] for a in answers[:FLOOD_POSITIONS]] == ["position"] * FLOOD_POSITIONS
+        for refused in answers[FLOOD_POSITIONS:]:
+            assert refused["type"] == "error"
+            assert "too many positions" in refused["message"]
+
+
+def test_illegal_moves_and_unknown_games_are_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(orjson.dumps({"type": "show", "id": 1, "game": "nosuch"}).decode())
+        assert receive(ws)["type"] == "error"
+        ask = {"type": "show", "id": 2, "game": "morris", "moves": ["d2", "d2"]}
+        ws.send_text(orjson.dumps(ask).decode())
+        refused = receive(ws)
+        assert refused["type"] == "error" and "d2" in refused["message"]
+
+
+def test_a_game_and_its_record_open_the_same_line(client: TestClient) -> None:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    for ply, move in enumerate(["d2", "d6", "f4"]):
+        answer = act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
+        assert answer.status_code == 200, answer.text
+    record = client.get(f"/api/games/{game_id}/record").text
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(orjson.dumps({"type": "open", "game_id": game_id}).decode())
+        line = receive(ws)
+        ws.send_text(orjson.dumps({"type": "open", "record": record}).decode())
+        again = receive(ws)
+        ws.send_text(orjson.dumps({"type": "open", "record": "not a record"}).decode())
+        bad = receive(ws)
+    assert line["type"] == "line" and line["moves"] == ["d2", "d6", "f4"]
+    assert line["start"] == ludoteca.load("morris").new().position_code()
+    assert {k: again[k] for k in ("game", "rules", "start", "moves")} == {
+        k: line[k] for k in ("game", "rules", "start", "moves")
+    }
+    assert bad["type"] == "error"
+
+
+def test_an_impossible_edited_position_is_refused_with_the_reason(client: TestClient) -> None:
+    game = ludoteca.load("morris")
+    code = "W../.../.../....../.../.../... b 8 9 0 1"
+    answer = client.post("/api/analysis/position", json={"game": "morris", "code": code})
+    assert answer.status_code == 200
+    assert answer.json()["code"] == game.from_position_code(code).position_code()
+    too_many = "W../.../.../....../.../.../... w 9 9 0 0"
+    refused = client.post("/api/analysis/position", json={"game": "morris", "code": too_many})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "White has more than 9 men on the board and in hand"
