@@ -1209,3 +1209,80 @@ def test_the_app_is_installable_and_works_offline(
         assert not errors, errors
     finally:
         context.close()
+
+
+def legal_after(code: str, moves: list[str]) -> set[str]:
+    """The notations of the legal moves after ``moves`` from the position ``code``
+    (Felli)."""
+    state = ludoteca.load("felli").from_position_code(code)
+    for move in moves:
+        state.push(move)
+    return {str(state.move_of(c)) for c in state.legal_codes()}
+
+
+def engine_moves(page: Any) -> set[str]:
+    """The first moves of the engine lines shown."""
+    return {li.get_attribute("data-move") for li in page.locator("#lines li").all()}
+
+
+def test_the_analysis_board_from_a_finished_game(page: Any, server: str) -> None:
+    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+        point(page, a).click()
+        point(page, b).click()
+        wait_moves(page, n)
+    page.wait_for_selector("dialog#result[open]")
+    page.click("#result-close")
+    page.click("#analysis-board")
+    page.wait_for_url("**/analysis?*")
+    page.wait_for_selector("#tree button.move")
+    assert page.locator("#tree button.move").all_inner_texts() == ["1. a1-b2", "b4-c3", "2. b2xd4"]
+    page.wait_for_function("document.querySelector('#status').innerText.includes('White wins')")
+    # back to Black's mistake: the engine's lines for Black, the best move as an arrow
+    page.click('#tree button.move:text-is("1. a1-b2")')
+    page.wait_for_function("document.querySelectorAll('#lines li').length > 0")
+    assert engine_moves(page) <= legal_after(FELLI_ENDGAME, ["a1-b2"])
+    assert page.locator("#board .arrows .arrow").count() >= 1
+    assert re.fullmatch(
+        r"[+-]\d+\.\d|(White|Black) wins in \d+|Draw", page.inner_text("#eval-number")
+    )
+    # a variation: Black steps aside instead; the lines are replaced by White's
+    point(page, "b4").click()
+    point(page, "c4").click()
+    page.wait_for_selector("#tree .variation button.move.current")
+    assert page.inner_text("#tree .variation button.move.current") == "1... b4-c4"
+    white = legal_after(FELLI_ENDGAME, ["a1-b2", "b4-c4"])
+    shown = "[...document.querySelectorAll('#lines li')]"
+    page.wait_for_function(
+        f"{shown}.length > 0 && {shown}.every(li => {sorted(white)}.includes(li.dataset.move))"
+    )
+    assert piece(page, "c4") == "b" and piece(page, "b4") == ""
+    # jump back to the main line, then promote the variation
+    page.click('#tree button.move:text-is("b4-c3")')
+    page.wait_for_function("document.querySelector('#status').innerText.includes('b4-c3')")
+    assert piece(page, "c3") == "b"
+    page.click("#tree .variation button.move")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('b4-c4')")
+    page.click("#promote")
+    main = page.locator("#tree > button.move").all_inner_texts()
+    assert main == ["1. a1-b2", "b4-c4"]
+    assert page.locator("#tree .variation button.move").all_inner_texts() == [
+        "1... b4-c3",
+        "2. b2xd4",
+    ]
+    shot(page, "analysis-board")
+
+
+def test_the_position_editor_refuses_an_impossible_position(page: Any, server: str) -> None:
+    page.goto(server + "/analysis?game=morris")
+    page.wait_for_selector("#board .pt")
+    page.fill("#editor-code", "W../.../.../....../.../.../... w 9 9 0 0")
+    page.click("#editor button[type=submit]")
+    page.wait_for_selector("#editor-error:not([hidden])")
+    assert page.inner_text("#editor-error") == "White has more than 9 men on the board and in hand"
+    assert piece(page, "a7") == ""  # nothing changed
+    page.fill("#editor-code", "W../.../.../....../.../.../... b 8 9 0 1")
+    page.click("#editor button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('Black to move')")
+    assert piece(page, "a7") == "w"
+    assert page.locator("#editor-error").is_hidden()

@@ -130,6 +130,28 @@ export class Board {
     if (focused !== null) this._rove(Number(focused));
   }
 
+  // Draw arrows over the board as last drawn (the next draw clears them): each [from, to, kind]
+  // (kind: a class, e.g. "best"); from === to rings the point (a man placed there).
+  arrows(list) {
+    const layer = el("g", { class: "arrows", "aria-hidden": "true" }, this.svg);
+    for (const [from, to, kind = "best"] of list) {
+      const [x1, y1] = this.xy(from);
+      const [x2, y2] = this.xy(to);
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      if (!length) {
+        el("circle", { cx: x1, cy: y1, r: UNIT * 0.45, class: `arrow ${kind}` }, layer);
+        continue;
+      }
+      const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
+      const [tx, ty] = [x2 - ux * UNIT * 0.3, y2 - uy * UNIT * 0.3];  // the head's base
+      el("line", { x1: x1 + ux * UNIT * 0.2, y1: y1 + uy * UNIT * 0.2, x2: tx, y2: ty,
+                   class: `arrow ${kind}` }, layer);
+      const [px, py] = [-uy * UNIT * 0.18, ux * UNIT * 0.18];
+      el("polygon", { points: `${x2},${y2} ${tx + px},${ty + py} ${tx - px},${ty - py}`,
+                      class: `arrow-head ${kind}` }, layer);
+    }
+  }
+
   // The point that holds the Tab stop before any is chosen: the first selected, else the first
   // with a piece of the side shown at the bottom, else the first point.
   _firstStop(pieces, marks) {

@@ -104,6 +104,11 @@ function controls() {
     localStorage.setItem(`ludoteca:flip:${gameId}`, state.flipped ? "1" : "0");
     if (state.board) render();
   };
+  // the analysis board opens on the position on screen (the one looked back at, if any)
+  $("analysis-board").onclick = () => {
+    const ply = state.viewing === null ? state.view.ply : state.viewing;
+    location.href = `/analysis?game_id=${encodeURIComponent(gameId)}&ply=${ply}`;
+  };
   $("offer-yes").onclick = () => send({ type: `accept_${$("offer").dataset.kind}` });
   $("offer-no").onclick = () => send({ type: `decline_${$("offer").dataset.kind}` });
   $("copy-invite").onclick = async () => {

@@ -41,6 +41,11 @@ $("first").onclick = () => go(0);
 $("back").onclick = () => go(ply - 1);
 $("next").onclick = () => go(ply + 1);
 $("last").onclick = () => go(Infinity);
+// the analysis board opens the record (left for it in this tab) on the position shown
+$("analysis-board").onclick = () => {
+  sessionStorage.setItem("ludoteca:analysis-record", $("record").value);
+  location.href = `/analysis?record=1&ply=${ply}`;
+};
 $("flip").onclick = () => { if (board) { board.flipped = !board.flipped; show(); } };
 document.addEventListener("keydown", (event) => {
   if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
