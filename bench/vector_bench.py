@@ -8,7 +8,8 @@ two of its actions and one ply).  Ours: ``ludoteca.vector.VectorEnv`` with N gam
 ``env.step(env.random_actions())`` in a loop (every step writes every game's observation
 planes and action mask; games restart as they end), on one thread and on two; a step is one
 action of every game (one ply, except each further leap of a Felli capture chain).  Prints
-steps/s and the ratio to OpenSpiel's plies/s.
+steps/s of wall time and of CPU time (all threads; what a shared machine leaves comparable)
+and the ratios to OpenSpiel's plies/s.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.vector import VectorEnv
 
 
-def openspiel_plies(seconds: float, seed: int) -> float:
+def openspiel_plies(seconds: float, seed: int) -> tuple[float, float]:
+    """Plies a second of wall time and of CPU time."""
     import pyspiel
 
     game = pyspiel.load_game("nine_mens_morris")
     rng = random.Random(seed)
     plies = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -37,25 +39,28 @@ def openspiel_plies(seconds: float, seed: int) -> float:
             state.apply_action(rng.choice(state.legal_actions()))
             if state.is_terminal() or state.current_player() != player:
                 plies += 1
-    return plies / (time.perf_counter() - start)
+    return plies / (time.perf_counter() - start), plies / (time.process_time() - cpu)
 
 
-def ours(rules: str, envs: int, threads: int, seconds: float, seed: int) -> tuple[float, int]:
-    """Steps (one action in each game) a second, and the games ended."""
+def ours(
+    rules: str, envs: int, threads: int, seconds: float, seed: int
+) -> tuple[float, float, int]:
+    """Steps (one action in each game) a second of wall time and of CPU time (all threads),
+    and the games ended."""
     env = VectorEnv(rules, envs, threads=threads)
     env.reset(seed)
     for _ in range(20):  # compiled or loaded from the cache, outside the timing
         env.step(env.random_actions())
     steps = ended = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for _ in range(10):
             _, _, _, terminated, truncated = env.step(env.random_actions())
             ended += int(terminated.sum() + truncated.sum())
         steps += 10 * envs
-    rate = steps / (time.perf_counter() - start)
+    wall, used = time.perf_counter() - start, time.process_time() - cpu
     env.close()
-    return rate, ended
+    return steps / wall, steps / used, ended
 
 
 def main() -> None:
@@ -65,17 +70,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="+", default=["morris", "morelli", "felli"])
     args = parser.parse_args()
-    base = openspiel_plies(args.seconds, args.seed)
-    print(f"openspiel nine_mens_morris (C++ through pyspiel): {base:12,.0f} plies/s")
+    wall, cpu = openspiel_plies(args.seconds, args.seed)
+    print(
+        f"openspiel nine_mens_morris (C++ through pyspiel): {wall:12,.0f} plies/s "
+        f"({cpu:,.0f} a CPU second)"
+    )
     for rules in args.rules:
         for threads in (1, 2):
-            rate, ended = ours(rules, args.envs, threads, args.seconds, args.seed)
+            rate, per_cpu, ended = ours(rules, args.envs, threads, args.seconds, args.seed)
             print(
                 f"ludoteca.vector {rules:10} {args.envs} games, {threads} thread(s): "
-                f"{rate:12,.0f} steps/s  {rate / base:6.1f}x openspiel  ({ended:,} games ended)",
+                f"{rate:12,.0f} steps/s {rate / wall:6.1f}x openspiel  "
+                f"({per_cpu:12,.0f} a CPU second, {per_cpu / cpu:5.1f}x; {ended:,} games ended)",
                 flush=True,
             )
-    print(f"openspiel again: {openspiel_plies(args.seconds, args.seed + 1):12,.0f} plies/s")
+    wall, cpu = openspiel_plies(args.seconds, args.seed + 1)
+    print(f"openspiel again: {wall:12,.0f} plies/s ({cpu:,.0f} a CPU second)")
 
 
 if __name__ == "__main__":

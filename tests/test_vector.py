@@ -11,6 +11,7 @@ import pytest
 import ludoteca
 from ludoteca.vector import VectorEnv
 
+from .support.need import need
 from .support.vector_check import follow
 
 
@@ -55,7 +56,7 @@ def _trajectory(threads: int, seed: int) -> list[np.ndarray]:
     obs, mask = env.reset(seed)
     seen = [obs.copy(), mask.copy()]
     for _ in range(150):
-        obs, mask, rewards, terminated, truncated = env.step(env.random_actions())
+        obs, mask, rewards, terminated, _ = env.step(env.random_actions())
         seen += [obs.copy(), mask.copy(), rewards.copy(), terminated.copy(), env.setup]
     env.close()
     return seen
@@ -80,3 +81,23 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert env.plies.tolist() == [0, 0, 0]
     assert mask.shape == (3, ludoteca.load("morris").num_distinct_actions)
     assert obs.shape == (3, 5, 24)
+
+
+def test_the_gymnasium_vector_environment_rewards_the_actor() -> None:
+    need("gymnasium")
+    from ludoteca.adapters.gymnasium import VectorGame
+
+    env = VectorGame("felli", 6)
+    obs, info = env.reset(seed=2)
+    assert env.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+    ended = 0
+    for _ in range(300):
+        actor = info["to_play"]
+        legal = [np.flatnonzero(row) for row in obs["action_mask"]]
+        actions = np.array([row[len(row) // 2] for row in legal])
+        obs, reward, terminated, _, info = env.step(actions)
+        assert reward.tolist() == info["rewards"][np.arange(6), actor].tolist()
+        assert (reward[~terminated] == 0).all()
+        ended += int(terminated.sum())
+    assert ended > 6 and env.action_space.shape == (6,)
+    env.close()

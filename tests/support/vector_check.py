@@ -52,10 +52,13 @@ class Shadow:
 def _agree(env: VectorEnv, shadows: list[Shadow], obs: np.ndarray, mask: np.ndarray) -> None:
     turns = env.to_play
     for i, shadow in enumerate(shadows):
-        where = f"slot {i} at {shadow.state.position_code()} after {shadow.prefix}"
-        assert np.flatnonzero(mask[i]).tolist() == shadow.next_actions(), where
-        assert np.array_equal(obs[i], shadow.observation()), where
-        assert turns[i] == int(shadow.state.turn), where
+        assert np.flatnonzero(mask[i]).tolist() == shadow.next_actions(), _where(i, shadow)
+        assert np.array_equal(obs[i], shadow.observation()), _where(i, shadow)
+        assert turns[i] == int(shadow.state.turn), _where(i, shadow)
+
+
+def _where(i: int, shadow: Shadow) -> str:
+    return f"slot {i} at {shadow.state.position_code()} after {shadow.prefix}"
 
 
 def follow(
@@ -86,14 +89,13 @@ def follow(
             completed = shadow.take(int(actions[i]))
             outcome = shadow.state.outcome() if completed else None
             stopped = completed and outcome is None and shadow.state.ply - shadow.start_ply >= limit
-            where = f"slot {i} at {shadow.state.position_code()}"
-            assert bool(terminated[i]) == (outcome is not None), where
-            assert bool(truncated[i]) == stopped, where
+            assert bool(terminated[i]) == (outcome is not None), _where(i, shadow)
+            assert bool(truncated[i]) == stopped, _where(i, shadow)
             expected = [0.0, 0.0]
             if outcome is not None and outcome.winner is not None:
                 expected[outcome.winner] = 1.0
                 expected[outcome.winner.other] = -1.0
-            assert rewards[i].tolist() == expected, where
+            assert rewards[i].tolist() == expected, _where(i, shadow)
             if outcome is not None or stopped:
                 ended[outcome.termination.name if outcome else "truncated"] += 1
                 shadows[i] = Shadow(env.setups[setups[i]].copy())
