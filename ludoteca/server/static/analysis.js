@@ -3,7 +3,7 @@
 // screen.  The page knows no rules: each position arrives with its legal moves as gestures.
 import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
-import { editorControls, showCode } from "/static/editor.js";
+import { Editor, showCode } from "/static/editor.js";
 import { numbered } from "/static/moves.js";
 import { readLegal } from "/static/socket.js";
 import { Tree } from "/static/tree.js";
@@ -24,6 +24,8 @@ const page = {
   lines: null,     // the engine's last lines for the position shown
   engine: true,
   flipped: false,
+  editor: null,    // the position editor (editor.js)
+  boardView: null, // the board description from the server
 };
 
 function sendMessage(message) {
@@ -56,6 +58,7 @@ function onPosition(message) {
   if (message.board) {
     $("board").replaceChildren();
     page.board = new Board($("board"), message.board, touch);
+    page.boardView = message.board;
     $("title").textContent = `Analysis board · ${message.title}`;
     document.title = `Ludoteca — analysis · ${message.title}`;
   }
@@ -82,6 +85,7 @@ function candidates() {
 // the existing one) and shows it.
 function touch(point) {
   if (!page.view) return;
+  if (page.editor.editing) { page.editor.touch(point); return; }
   const at = (m, i) => m.g[i] && m.g[i][1] === point;
   let options = candidates().filter((m) => at(m, page.prefix.length));
   if (!options.length && page.prefix.length) {
@@ -99,6 +103,11 @@ function draw() {
   const view = page.view;
   if (!view || !page.board) return;
   page.board.flipped = page.flipped;
+  if (page.editor.editing) {
+    page.board.draw(page.editor.pieces);
+    $("status").textContent = "Editing: choose a piece (or empty) and click the points.";
+    return;
+  }
   const targets = [];
   for (const m of candidates()) {
     const next = m.g[page.prefix.length];
@@ -229,8 +238,11 @@ function controls() {
     if (event.key === "ArrowLeft") step(-1);
     if (event.key === "ArrowRight") step(1);
   });
-  editorControls(() => ({ game: page.game, rules: page.rules }),
-                 (position) => openLine({ ...position, start: position.code, moves: [] }));
+  page.editor = new Editor(
+    () => ({ game: page.game, rules: page.rules, view: page.view, board: page.boardView }),
+    (position) => openLine({ ...position, start: position.code, moves: [] }),
+    draw,
+  );
 }
 
 // What the address asks for: a game of the server, the record the review page left, or a rule
