@@ -462,6 +462,17 @@ class Game(ABC):
 
         The inverse of :meth:`State.position_code`."""
 
+    def position_code_of(
+        self, pieces: Sequence[str], turn: Color, hand: tuple[int, int] | None = None
+    ) -> str:
+        """The position code of a position set up by hand (the analysis board's editor):
+        ``pieces`` a token per point as :meth:`State.pieces` gives them ("" for empty), the side
+        to move and, where the game has them, the men in hand (White's, Black's); the code's
+        other counters (ply, quiet plies) as small as the position allows.  The position need
+        not be possible: :meth:`from_position_code` then says why.  ``NotImplementedError`` for
+        a game without an editor."""
+        raise NotImplementedError(f"{self.title} has no position editor")
+
 
 G = TypeVar("G", bound=Game)
 _BOUND: dict[tuple[type[Game], RuleSet], Game] = {}

@@ -4,6 +4,7 @@ games and records it opens, and the check of an edited position."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,43 @@ def test_an_impossible_edited_position_is_refused_with_the_reason(client: TestCl
     refused = client.post("/api/analysis/position", json={"game": "morris", "code": too_many})
     assert refused.status_code == 400
     assert refused.json()["error"] == "White has more than 9 men on the board and in hand"
+
+
+@pytest.mark.parametrize("name", ["morris", "morris-6", "morris-12", "felli", "morelli"])
+def test_the_editor_code_of_a_played_position_gives_that_position(name: str) -> None:
+    game = ludoteca.load(name)
+    rng = random.Random(name)
+    for seed in range(20):
+        state = game.new(seed=seed)
+        for _ in range(rng.randrange(80)):
+            if state.outcome() is not None:
+                break
+            state.push_code(rng.choice(state.legal_codes()))
+        if state.outcome() is not None:
+            continue
+        code = game.position_code_of(state.pieces(), state.turn, state.in_hand())
+        back = game.from_position_code(code)
+        assert (back.pieces(), back.turn, back.in_hand()) == (
+            state.pieces(),
+            state.turn,
+            state.in_hand(),
+        )
+
+
+def test_pieces_from_the_editor_are_checked_by_the_game(client: TestClient) -> None:
+    points = ludoteca.load("felli").board.points
+    pieces = [""] * len(points)
+    pieces[points.index("c3")] = "w"
+    lonely = {"game": "felli", "pieces": pieces, "turn": "white"}
+    refused = client.post("/api/analysis/position", json=lonely)
+    assert refused.status_code == 400
+    assert refused.json()["error"] == (
+        "Black has no piece left, so the game ended before White's turn"
+    )
+    pieces[points.index("a5")] = "b"
+    answer = client.post("/api/analysis/position", json={**lonely, "pieces": pieces})
+    assert answer.status_code == 200
+    state = ludoteca.load("felli").from_position_code(answer.json()["code"])
+    assert state.pieces() == pieces and state.turn.name == "WHITE"
+    short = client.post("/api/analysis/position", json={**lonely, "pieces": ["w"]})
+    assert short.status_code == 400 and "13 points" in short.json()["error"]

@@ -1276,13 +1276,28 @@ def test_the_analysis_board_from_a_finished_game(page: Any, server: str) -> None
 def test_the_position_editor_refuses_an_impossible_position(page: Any, server: str) -> None:
     page.goto(server + "/analysis?game=morris")
     page.wait_for_selector("#board .pt")
-    page.fill("#editor-code", "W../.../.../....../.../.../... w 9 9 0 0")
-    page.click("#editor button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('White to move')")
+    page.click("#edit")
+    page.check('#palette input[value="w"]')
+    point(page, "a7").click()
+    assert piece(page, "a7") == "w"
+    assert page.input_value("#editor-hand-white") == "9"  # as in the position shown
+    page.click("#editor button[type=submit]")  # a tenth white man
     page.wait_for_selector("#editor-error:not([hidden])")
     assert page.inner_text("#editor-error") == "White has more than 9 men on the board and in hand"
-    assert piece(page, "a7") == ""  # nothing changed
-    page.fill("#editor-code", "W../.../.../....../.../.../... b 8 9 0 1")
+    page.fill("#editor-hand-white", "8")
+    page.select_option("#editor-turn", "black")
     page.click("#editor button[type=submit]")
     page.wait_for_function("document.querySelector('#status').innerText.includes('Black to move')")
-    assert piece(page, "a7") == "w"
+    assert piece(page, "a7") == "w" and page.locator("#editor").is_hidden()
     assert page.locator("#editor-error").is_hidden()
+    # a position code typed in: refused with the reason, changing nothing
+    page.fill("#editor-code", "W../.../.../....../.../.../... w 9 9 0 0")
+    page.click("#code-form button[type=submit]")
+    page.wait_for_selector("#editor-error:not([hidden])")
+    assert page.inner_text("#editor-error") == "White has more than 9 men on the board and in hand"
+    assert "Black to move" in page.inner_text("#status")
+    page.fill("#editor-code", ".../.../.../....../.../.../..W w 8 8 0 2")
+    page.click("#code-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('White to move')")
+    assert piece(page, "g1") == "w" and piece(page, "a7") == ""

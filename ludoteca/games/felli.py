@@ -530,6 +530,12 @@ class Felli(PointBoardGame):
     def num_distinct_actions(self) -> int:
         return 13 * 13
 
+    def position_code_of(
+        self, pieces: Sequence[str], turn: Color, hand: tuple[int, int] | None = None
+    ) -> str:
+        rows = "/".join("".join(pieces[p] or "." for p in row) for row in _ROWS)
+        return f"{rows} {'w' if turn is Color.WHITE else 'b'} 0 0"
+
     def from_position_code(self, code: str) -> FelliState:
         ruleset = self.rules
         fields = code.split()

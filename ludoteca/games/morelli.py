@@ -683,6 +683,17 @@ class Morelli(Game):
             board[s] = BLACK if ch == "B" else WHITE
         return MorelliState(self, board, setup=setup)
 
+    def position_code_of(
+        self, pieces: Sequence[str], turn: Color, hand: tuple[int, int] | None = None
+    ) -> str:
+        geo = geometry(self.size)
+        n = geo.n
+        king = pieces[geo.throne][1:] if pieces[geo.throne].startswith("k") else "-"
+        cells = ["." if i == geo.throne and king != "-" else t or "." for i, t in enumerate(pieces)]
+        rows = "/".join("".join(cells[y * n : (y + 1) * n]) for y in range(n - 1, -1, -1))
+        black = turn is Color.BLACK
+        return f"{rows} {'b' if black else 'w'} {king} {0 if black else 1}"
+
     def from_position_code(self, code: str) -> MorelliState:
         geo = geometry(self.size)
         n = geo.n

@@ -769,6 +769,17 @@ class Morris(PointBoardGame):
         size = self.variant.board.size
         return (size + 1) * size * (size + 1)
 
+    def position_code_of(
+        self, pieces: Sequence[str], turn: Color, hand: tuple[int, int] | None = None
+    ) -> str:
+        hand_w, hand_b = hand or (0, 0)
+        chars = {"w": "W", "b": "B", "": "."}
+        rows = "/".join(
+            "".join(chars.get(pieces[p], "?") for p in row) for row in self.variant.board.rows
+        )
+        placed = max(2 * self.variant.men - hand_w - hand_b, 0)
+        return f"{rows} {'w' if turn is Color.WHITE else 'b'} {hand_w} {hand_b} 0 {placed}"
+
     def from_position_code(self, code: str) -> MorrisState:
         variant = self.variant
         board = variant.board

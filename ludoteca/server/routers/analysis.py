@@ -73,11 +73,17 @@ AnalysisMessage: TypeAdapter[Show | Open | Stop] = TypeAdapter(
 
 
 class EditedPosition(BaseModel):
-    """A position made in the editor: the rule set and its position code."""
+    """A position made in the editor: the rule set and its position code, or the pieces on
+    its points (a token each, "" for empty), the side to move and the men in hand."""
 
     game: str = Field(max_length=64)
     rules: str | None = Field(default=None, max_length=200)
-    code: str = Field(max_length=2000)
+    code: str | None = Field(default=None, max_length=2000)
+    pieces: list[Annotated[str, Field(max_length=8)]] | None = Field(default=None, max_length=400)
+    turn: Literal["white", "black"] = "white"
+    hand: tuple[Annotated[int, Field(ge=0, le=99)], Annotated[int, Field(ge=0, le=99)]] | None = (
+        None
+    )
 
 
 @router.get("/analysis")
@@ -88,7 +94,7 @@ async def analysis_page() -> HTMLResponse:
 @router.post("/api/analysis/position")
 async def edited_position(body: EditedPosition) -> dict[str, str]:
     """The position code as the engine writes it; 400 with the reason if it is impossible."""
-    return check_position(body.game, body.rules, body.code)
+    return check_position(body.game, body.rules, body.code, body.pieces, body.turn, body.hand)
 
 
 @router.websocket("/ws/analysis")

@@ -66,10 +66,32 @@ def state_of(game: str, rules: str | None, start: str | None, moves: list[str]) 
     return state
 
 
-def check_position(game: str, rules: str | None, code: str) -> dict[str, str]:
+def check_position(
+    game: str,
+    rules: str | None,
+    code: str | None = None,
+    pieces: list[str] | None = None,
+    turn: str = "white",
+    hand: tuple[int, int] | None = None,
+) -> dict[str, str]:
     """The rule set's names and the position code, as the engine writes it, of a position an
-    editor made; 400 with the reason (:class:`~ludoteca.core.InvalidPositionError`'s sentence)
-    if it is impossible."""
+    editor made: a position ``code``, or ``pieces`` (a token per point of the game's board),
+    the side to move and the men in hand, of which the game builds the code; 400 with the
+    reason (:class:`~ludoteca.core.InvalidPositionError`'s sentence) if it is impossible."""
+    if code is None:
+        try:
+            bound = rule_set(game, rules or None)
+        except LudotecaError as error:
+            raise ActionError(400, str(error)) from None
+        points = len(bound.board.points)
+        if pieces is None or len(pieces) != points:
+            raise ActionError(
+                400, f"a position of {bound.title} has a token for each of {points} points"
+            )
+        try:
+            code = bound.position_code_of(pieces, Color[turn.upper()], hand)
+        except NotImplementedError as error:
+            raise ActionError(400, str(error)) from None
     state = state_of(game, rules, code, [])
     return {"game": state.game.name, "rules": str(state.rules), "code": state.position_code()}
 
