@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 import ludoteca
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
 
-from .test_server_api import act, new, url
+from .test_server_api import act, new, url, wait_for
 
 
 @pytest.fixture
@@ -167,3 +167,24 @@ def test_pieces_from_the_editor_are_checked_by_the_game(client: TestClient) -> N
     assert state.pieces() == pieces and state.turn.name == "WHITE"
     short = client.post("/api/analysis/position", json={**lonely, "pieces": ["w"]})
     assert short.status_code == 400 and "13 points" in short.json()["error"]
+
+
+def metric(text: str, line: str) -> float:
+    """The value of one series in the Prometheus text ``text``."""
+    return float(next(row for row in text.splitlines() if row.startswith(line + " ")).split()[-1])
+
+
+def test_a_live_analysis_never_delays_a_computer_move(client: TestClient) -> None:
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(orjson.dumps({"type": "show", "id": 1, "game": "morelli"}).decode())
+        next_of(ws, "lines")  # the analysis process is at work on deeper depths now
+        busy = client.get("/metrics").text
+        assert metric(busy, 'ludoteca_jobs_running{queue="analysis"}') == 1
+        game_id, _ = new(client, game="morris", opponent="computer", level=1, colour="black")
+        wait_for(client, game_id, lambda state: state["ply"] == 1, seconds=120)
+        text = client.get("/metrics").text
+    waited = 'ludoteca_job_wait_seconds_bucket{le="0.01",queue="moves"}'
+    asked = metric(text, 'ludoteca_job_wait_seconds_count{queue="moves"}')
+    # the scheduler's bound: a move job starts as soon as a worker of its own pool is free
+    # (none is busy here), whatever the analysis pool is doing
+    assert asked >= 1 and metric(text, waited) == asked
