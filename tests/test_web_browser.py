@@ -477,6 +477,8 @@ def test_pages_work_under_the_content_security_policy(browser: Any, server: str)
         page.wait_for_selector("#moves li")
         page.goto(server + "/review")
         page.wait_for_selector("#record")
+        page.goto(server + "/analysis?game=felli")
+        page.wait_for_selector("#lines li")  # the evaluation bar is set too
         assert not problems, problems
     finally:
         context.close()
@@ -591,9 +593,10 @@ def serious_violations(page: Any) -> list[str]:
 def test_every_page_passes_the_audit_and_is_pictured(
     browser: Any, server: str, scheme: str
 ) -> None:
-    """Lobby, game, review, account, profile, finished games, leaderboard and the 404 page, at
-    1366x768 and 390x844: no serious accessibility violation (axe-core), and a screenshot of
-    each in ``bench/results/screenshots`` (the window, and the whole page when it is longer)."""
+    """Lobby, game, review, account, profile, finished games, leaderboard, analysis board and
+    the 404 page, at 1366x768 and 390x844: no serious accessibility violation (axe-core), and
+    a screenshot of each in ``bench/results/screenshots`` (the window, and the whole page when
+    it is longer)."""
     for width, height in ((1366, 768), (390, 844)):
         context = browser.new_context(
             color_scheme=scheme, bypass_csp=True, viewport={"width": width, "height": height}
@@ -614,6 +617,7 @@ def test_every_page_passes_the_audit_and_is_pictured(
                 "profile": f"{server}/players/{player}",
                 "finished": server + "/games",
                 "leaderboard": server + "/leaderboard",
+                "analysis": server + "/analysis?game=morris&moves=d2,d6",
             }
             for name, url in pages.items():
                 page.goto(url)
@@ -628,6 +632,8 @@ def test_every_page_passes_the_audit_and_is_pictured(
                     page.wait_for_selector("#board .pt")
                 if name == "profile":
                     page.wait_for_selector("#games table")
+                if name == "analysis":
+                    page.wait_for_selector("#lines li")
                 if width > 1000:  # one audit per scheme and page
                     assert serious_violations(page) == [], (scheme, name)
                 shot(page, f"{name}-{width}x{height}-{scheme}", full_page=False)
@@ -1301,3 +1307,18 @@ def test_the_position_editor_refuses_an_impossible_position(page: Any, server: s
     page.click("#code-form button[type=submit]")
     page.wait_for_function("document.querySelector('#status').innerText.includes('White to move')")
     assert piece(page, "g1") == "w" and piece(page, "a7") == ""
+
+
+def test_the_review_page_opens_its_record_on_the_analysis_board(page: Any, server: str) -> None:
+    page.goto(server + "/review")
+    page.fill("#record", '[Game "morris"]\n\n1. d7 a1 2. g7 a7 *\n')
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#board .pt")
+    page.click("#next")
+    page.click("#next")
+    page.click("#analysis-board")
+    page.wait_for_url("**/analysis?*")
+    page.wait_for_selector("#tree button.move.current")
+    assert page.locator("#tree button.move").all_inner_texts() == ["1. d7", "a1", "2. g7", "a7"]
+    assert page.inner_text("#tree button.move.current") == "a1"  # the position shown
+    assert piece(page, "d7") == "w" and piece(page, "a1") == "b" and piece(page, "g7") == ""
