@@ -45,7 +45,7 @@ __all__ = [
 
 MAX_LINES = 3
 MAX_DEPTH = 40
-MAX_MOVES = 2000  # the longest move list a position may be asked with
+MAX_MOVES = 1000  # the longest move list a position may be asked with (replayed in the loop)
 DEPTH_SECONDS = 3.0  # the most one depth may search; a depth cut short ends the analysis
 DEPTH_EXPECTED = 2.0  # the deadline of a depth's job: after hints, before game reviews
 TOTAL_SECONDS = 30.0  # the engine time one position gets before its analysis stops
