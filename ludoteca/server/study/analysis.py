@@ -1,11 +1,12 @@
 """The analysis board's service: positions of any rule set from a position code and moves, the
 engine's best lines streamed depth by depth, and the games and records the board opens.
 
-Multi-PV: each depth is one job in the computer's analysis pool that searches the position to
-that depth with every root move scored exactly (``exact``), keeps the :data:`MAX_LINES` best
-root moves and gives each its line (the principal variation for the best; for the others the
-move and the best reply line of a search of the position after it, one ply shallower).  A
-position a solved table covers is answered exactly from the table in one job.  Jobs are
+Multi-PV (the k best root moves): each depth is one job in the computer's analysis pool
+(:func:`search_lines`).  Depth 1 scores every root move exactly; a deeper one searches the
+position for the best move and its principal variation, then the :data:`CANDIDATES` best root
+moves of the depth before, each one ply shallower from the position after it, and keeps the
+:data:`MAX_LINES` best.  A position a solved table covers is answered exactly from the table in
+one job.  Jobs are
 per-depth, so an analysis stops between depths when its position changes (the next depth is
 never asked for, a waiting one is dropped by the scheduler), and a running depth is bounded by
 :data:`DEPTH_SECONDS`.  The analysis pool is not the computer's move pool, and its deadlines
@@ -49,6 +50,7 @@ MAX_MOVES = 1000  # the longest move list a position may be asked with (replayed
 DEPTH_SECONDS = 3.0  # the most one depth may search; a depth cut short ends the analysis
 DEPTH_EXPECTED = 2.0  # the deadline of a depth's job: after hints, before game reviews
 TOTAL_SECONDS = 30.0  # the engine time one position gets before its analysis stops
+CANDIDATES = 6  # the root moves of the depth before searched again for the other lines
 
 
 def state_of(game: str, rules: str | None, start: str | None, moves: list[str]) -> State:
@@ -160,44 +162,74 @@ def bar_text(score: int, turn: Color) -> str:
     return f"{white / 100:+.1f}"
 
 
-def search_lines(game: str, rules: str, code: str, depth: int, seconds: float) -> dict[str, Any]:
+def search_lines(
+    game: str, rules: str, code: str, depth: int, seconds: float, candidates: list[int]
+) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` (run in the analysis pool): ``depth`` reached, ``exact`` (from a solved table,
-    then every depth says the same), and each line's score for the mover, bar text, White's
-    share, verdict, notation and first move's gesture."""
+    then every depth says the same), each line's score for the mover, bar text, White's share,
+    verdict, notation and first move's gesture, and ``candidates`` (the root moves' codes,
+    best first) to hand to the next depth.
+
+    Depth 1 scores every root move exactly; a deeper one searches the position for the best
+    move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
+    before (the k best root moves) one ply shallower from the position after it."""
     state = from_code(game, rules, code)
-    exact = covering_table(state) is not None
-    if exact:
+    if covering_table(state) is not None:
         values, _ = move_values(state)
-        reached = depth
-    else:
-        result = SearchAgent(0).analyse(state, Limit(depth=depth, seconds=seconds), exact=True)
-        values, reached = result.scores, result.depth
-        if not values:
-            values = {result.move.code: result.score}
-    ranked = sorted(values.items(), key=lambda item: -item[1])[:MAX_LINES]
-    lines = []
-    for move, score in ranked:
+        ranked = sorted(values, key=lambda move: -values[move])
+        lines = [
+            _line(state, move, values[move], _table_line(state, move), True)
+            for move in ranked[:MAX_LINES]
+        ]
+        return {"depth": depth, "exact": True, "lines": lines, "candidates": ranked}
+    limit = Limit(depth=depth, seconds=seconds)
+    if depth == 1:
+        result = SearchAgent(0).analyse(state, limit, exact=True)
+        values = result.scores or {result.move.code: result.score}
+        ranked = sorted(values, key=lambda move: -values[move])
+        lines = [_line(state, move, values[move], [], False) for move in ranked[:MAX_LINES]]
+        return {"depth": 1, "exact": False, "lines": lines, "candidates": ranked}
+    found = SearchAgent(0).analyse(state, limit)
+    best = found.move.code
+    scored = {best: (found.score, [str(m) for m in found.pv[1:]])}
+    for move in [c for c in candidates if c != best][: CANDIDATES - 1]:
         child = state.copy()
         child.push_code(move)
-        line = [str(state.move_of(move))]
-        if child.outcome() is None and (exact or reached > 1):
-            if exact:
-                reply = analyse(child).pv
-            else:
-                reply = SearchAgent(0).analyse(child, Limit(depth=reached - 1, seconds=seconds)).pv
-            line += [str(m) for m in reply[:11]]
-        lines.append(
-            {
-                "score": score,
-                "bar": "Draw" if exact and score == 0 else bar_text(score, state.turn),
-                "white_share": round(share_for_white(score, state.turn), 3),
-                "text": describe(score, state.turn) if score or not exact else "a draw",
-                "pv": line,
-                "gesture": [list(t) for t in state.gesture(move)],
-            }
-        )
-    return {"depth": reached, "exact": exact, "lines": lines}
+        if child.outcome() is not None:
+            continue
+        reply = SearchAgent(0).analyse(child, Limit(depth=found.depth - 1, seconds=seconds))
+        scored[move] = (_parent_score(reply.score), [str(m) for m in reply.pv])
+    ranked = sorted(scored, key=lambda move: -scored[move][0])
+    lines = [_line(state, move, *scored[move], False) for move in ranked[:MAX_LINES]]
+    rest = [c for c in candidates if c not in scored]
+    return {"depth": found.depth, "exact": False, "lines": lines, "candidates": ranked + rest}
+
+
+def _table_line(state: State, move: int) -> list[Any]:
+    """The solved table's line after ``move`` (empty if it ends the game)."""
+    child = state.copy()
+    child.push_code(move)
+    return [] if child.outcome() is not None else analyse(child).pv
+
+
+def _parent_score(score: int) -> int:
+    """The score for the mover of a root move whose reply position scores ``score``."""
+    if is_mate(score):  # one ply further from the root
+        return -score + (1 if score > 0 else -1)
+    return -score
+
+
+def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) -> dict[str, Any]:
+    """One engine line for the page: ``move`` then the ``reply`` line (notation)."""
+    return {
+        "score": score,
+        "bar": "Draw" if exact and score == 0 else bar_text(score, state.turn),
+        "white_share": round(share_for_white(score, state.turn), 3),
+        "text": describe(score, state.turn) if score or not exact else "a draw",
+        "pv": [str(state.move_of(move)), *(str(m) for m in reply[:11])],
+        "gesture": [list(t) for t in state.gesture(move)],
+    }
 
 
 class Analyst:
@@ -226,11 +258,13 @@ class Analyst:
         loop = asyncio.get_running_loop()
         began = loop.time()
         depth = 1
+        candidates: list[int] = []
         while depth <= MAX_DEPTH:
             started = loop.time()
             found = await self.computer.advisers.run(
-                DEPTH_EXPECTED, search_lines, game, rules, code, depth, DEPTH_SECONDS
+                DEPTH_EXPECTED, search_lines, game, rules, code, depth, DEPTH_SECONDS, candidates
             )
+            candidates = found.pop("candidates")
             await self.tell({"type": "lines", "id": ask, **found})
             took = loop.time() - started
             lines = found["lines"]
