@@ -40,7 +40,7 @@ from .errors import ActionError
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
-from .routers import accounts, analysis, api, community, ops, pages, socket
+from .routers import accounts, analysis, api, community, ops, pages, reports, socket
 from .routers.pages import STATIC
 from .schemas import describe
 from .settings import Settings
@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
         background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
+        hub.background(hub.reports.resume(hub.get))
         # what start-up loaded (modules, compiled code, tables) stays: the collector's full
         # passes skip it from now on, which keeps their pauses short under load
         gc.collect()
@@ -179,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         community.router,
         socket.router,
         analysis.router,
+        reports.router,
         ops.router,
     ):
         app.include_router(router)

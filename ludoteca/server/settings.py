@@ -31,8 +31,9 @@ class Settings(BaseSettings):
     db: str | None = None
     #: processes thinking out the computer's moves (ignored with ``queue``)
     workers: int = Field(default=2, ge=1)
-    #: the bound on the analysis of each position when a finished game is reviewed
-    review_limit: Limit = Limit(seconds=0.2)
+    #: the bound on the analysis of each position of a game report (a node budget, so that
+    #: every game's positions get the same effort and the report is the same on any machine)
+    review_limit: Limit = Limit(depth=12, nodes=100_000)
     #: serve the OpenAPI pages at /api/docs
     api_docs: bool = False
     #: web origins, besides the server's own, whose pages may open game websockets ("*": any)

@@ -7,6 +7,7 @@ pickles cheaply and needs no shared state.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import os
 import signal
 import sys
@@ -17,6 +18,7 @@ from ...ai.analysis import analyse, review
 from ...compiled import warm
 from ...core import LudotecaError, State
 from ...record import loads
+from ...study.report import analyse_ply
 from ...svg import board_view
 from ..play.catalogue import default_positions, from_code
 
@@ -78,6 +80,32 @@ def review_game(
         }
         for ply, move, best, loss in review(state, limit)
     ]
+
+
+def report_ply(
+    game: str, rules: str, start: str, moves: list[str], ply: int, limit: Limit
+) -> dict[str, Any]:
+    """The report's analysis of the position after the first ``ply`` of ``moves`` (see
+    :class:`~ludoteca.study.report.PlyValue`), with the move played from it."""
+    state = position(game, rules, start, moves[:ply])
+    played = state.parse_move(moves[ply]).code if ply < len(moves) else None
+    return dataclasses.asdict(analyse_ply(state, played, limit))
+
+
+def record_line(text: str) -> dict[str, Any]:
+    """What a text record plays: its game, rule set, start (a position code) and moves; or
+    ``{"error": reason}`` for a bad record."""
+    try:
+        game = loads(text)
+    except LudotecaError as error:
+        return {"error": str(error)}
+    start = game.start()
+    return {
+        "game": start.game.name,
+        "rules": str(start.rules),
+        "start": start.position_code(),
+        "moves": [str(move) for move in game.state.moves],
+    }
 
 
 def replay_record(text: str) -> dict[str, Any]:

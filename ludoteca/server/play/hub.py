@@ -26,6 +26,7 @@ from ..computer.computer import Computer
 from ..errors import ActionError
 from ..schemas import GameView, Intent, Mode, NewGame
 from ..store import GameRow, StaleError, Store
+from ..study.reports import Reports
 from . import conduct, opening, views
 from .catalogue import replay
 from .clock import now_ms
@@ -63,6 +64,7 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.duties = Duties(self)
+        self.reports = Reports(store, computer, self.background)
         self.quota = opening.ComputerQuota(COMPUTER_GAMES)
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
@@ -281,8 +283,10 @@ class Hub:
         return views.full_view(live, seats, self.rematch_key)
 
     def after_change(self, live: LiveGame) -> None:
-        """Set the game's duties after it changed (see :meth:`.Duties.after_change`)."""
+        """Set the game's duties after it changed (see :meth:`.Duties.after_change`); a game
+        over gets its report."""
         self.duties.after_change(live)
+        self.reports.game_changed(live)
 
     def background(self, work: Awaitable[None]) -> None:
         """Run ``work`` as a task of the hub's (kept until done, cancelled on close)."""

@@ -1,0 +1,367 @@
+"""Game reports, computed once and stored: every position of a finished game (or of an imported
+record) analysed in the computer's analysis pool, one stored row a position, served to everyone
+who opens the game afterwards (see :mod:`ludoteca.study.report` for the figures).
+
+A report is a row of ``reports`` (keyed ``game-ID`` for a game, ``record-SHA256`` of its rule
+set, start and moves for a record) with its status: ``pending``, ``running`` (claimed by one
+server process, whose claim lasts :data:`LEASE` after its last stored position), ``ready``.
+Only the process whose claim is stored computes: several processes asked for the same report
+compute it once; a claim left by a process that died lapses, and whoever asks next (or a
+restarted server) takes it over and computes only the positions still missing.  Each position is
+one job of the analysis pool, with a deadline after hints and live analysis, so a report never
+holds up anyone's hint, and never the computer's moves (another pool).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import hashlib
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, func, insert, select
+from sqlalchemy import update as sql_update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ...ai.analysis import share_for_white
+from ...core import Color
+from ...study.report import PlyValue, assess
+from ..computer import workers
+from ..computer.computer import REPLAY_EXPECTED, Computer
+from ..errors import ActionError
+from ..schemas import Status
+from ..store import Base, GameRow, Store, now
+from .analysis import bar_text
+
+if TYPE_CHECKING:
+    from ..play.live import LiveGame
+
+__all__ = ["LEASE", "ReportPlyRow", "ReportRow", "Reports", "game_key", "record_key"]
+
+log = logging.getLogger("ludoteca.server")
+
+#: how long a claim on a report lasts after its last stored position
+LEASE = datetime.timedelta(seconds=120)
+#: the deadline of one position's job: after hints (1 s) and live analysis (2 s)
+PLY_EXPECTED = 5.0
+#: finished reports kept in memory, ready to serve (they never change)
+REPORTS_KEPT = 256
+#: at start-up, finished games this recent without a report get one
+RECENT = datetime.timedelta(days=1)
+
+
+class ReportRow(Base):
+    """A report: what is analysed, how far it has got and who computes it."""
+
+    __tablename__ = "reports"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    game: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[str] = mapped_column(String(200))
+    start: Mapped[str] = mapped_column(String(400))
+    moves: Mapped[str] = mapped_column(Text)  # JSON: the moves' notations
+    total: Mapped[int] = mapped_column(Integer)  # positions: moves + 1
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | running | ready
+    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    claimed_at: Mapped[datetime.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ReportPlyRow(Base):
+    """One analysed position of a report (see :class:`~ludoteca.study.report.PlyValue`)."""
+
+    __tablename__ = "report_plies"
+
+    key: Mapped[str] = mapped_column(
+        ForeignKey("reports.key", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    white: Mapped[int] = mapped_column(Integer)
+    exact: Mapped[bool] = mapped_column(Boolean)
+    turn: Mapped[str] = mapped_column(String(8))
+    best: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    line: Mapped[str] = mapped_column(Text)
+    best_touches: Mapped[str] = mapped_column(Text)
+    played: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    played_touches: Mapped[str] = mapped_column(Text)
+
+
+JSON_FIELDS = ("line", "best_touches", "played_touches")
+
+
+def game_key(game_id: str) -> str:
+    return f"game-{game_id}"
+
+
+def record_key(rules: str, start: str, moves: list[str]) -> str:
+    """A record's report key: the hash of what it plays (its tags aside)."""
+    content = json.dumps([rules, start, moves]).encode()
+    return f"record-{hashlib.sha256(content).hexdigest()}"
+
+
+def _ply_of(row: ReportPlyRow) -> PlyValue:
+    return PlyValue(
+        row.white,
+        row.exact,
+        row.turn,
+        row.best,
+        json.loads(row.line),
+        json.loads(row.best_touches),
+        row.played,
+        json.loads(row.played_touches),
+    )
+
+
+def _ply_row(key: str, ply: int, value: dict[str, Any]) -> dict[str, Any]:
+    fields = {k: json.dumps(v) if k in JSON_FIELDS else v for k, v in value.items()}
+    return {"key": key, "ply": ply, **fields}
+
+
+def report_view(plies: list[PlyValue]) -> dict[str, Any]:
+    """A ready report as the pages show it: every position's value (with its text and White's
+    share), best move and line; every move's verdict; each side's figures."""
+    verdicts, sides = assess(plies)
+    shown = []
+    for value in plies:
+        text = "Draw" if value.exact and value.white == 0 else bar_text(value.white, Color.WHITE)
+        share = share_for_white(value.white, Color.WHITE)
+        shown.append({**dataclasses.asdict(value), "text": text, "share": round(share, 3)})
+    return {
+        "plies": shown,
+        "moves": [dataclasses.asdict(v) for v in verdicts],
+        "sides": {side: dataclasses.asdict(s) for side, s in sides.items()},
+    }
+
+
+class Reports:
+    """The reports of this server process: computed in ``computer``'s analysis pool within
+    ``computer.review_limit`` a position, stored in ``store``; ``spawn`` runs background work
+    (cancelled when the server stops)."""
+
+    def __init__(
+        self, store: Store, computer: Computer, spawn: Callable[[Awaitable[None]], None]
+    ) -> None:
+        self.store = store
+        self.computer = computer
+        self.spawn = spawn
+        self.me = secrets.token_hex(8)
+        self.running: set[str] = set()  # reports this process is computing
+        self._seen: set[str] = set()  # finished games whose report is known to exist
+        self._ready: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    # --- asked for ------------------------------------------------------------------------------
+    def game_changed(self, live: LiveGame) -> None:
+        """A game changed (or was loaded): once it is over with a move, its report is made."""
+        row = live.row
+        if row.status == Status.OVER and live.ply and row.id not in self._seen:
+            self._seen.add(row.id)
+            self.spawn(self._ensure_game(live))
+
+    async def ensure_game(self, live: LiveGame) -> str:
+        """The key of a finished game's report, which is stored and under way if it was not."""
+        state = live.state
+        moves = [str(state.move_of(c)) for c in state.move_stack]
+        key = game_key(live.row.id)
+        await self._ensure(key, live.row.id, live.row.game, live.row.rules, state.start, moves)
+        return key
+
+    async def _ensure_game(self, live: LiveGame) -> None:
+        await self.ensure_game(live)
+
+    async def for_game(self, live: LiveGame) -> dict[str, Any]:
+        """A game's report (its status and progress until it is ready); 409 while the game is
+        in play or when it has no move."""
+        if live.row.status != Status.OVER:
+            raise ActionError(409, "games are analysed once they are over")
+        if not live.ply:
+            raise ActionError(409, "a game without a move has nothing to analyse")
+        self._seen.add(live.row.id)
+        return await self.view(await self.ensure_game(live))
+
+    async def for_record(self, text: str) -> dict[str, Any]:
+        """The report of a text record (its ``key``, then as :meth:`view`); 400 with the reason
+        if the record is malformed or illegal (and then nothing is stored)."""
+        line = await self.computer.advisers.run(REPLAY_EXPECTED, workers.record_line, text)
+        if "error" in line:
+            raise ActionError(400, line["error"])
+        if not line["moves"]:
+            raise ActionError(400, "the record has no move to analyse")
+        key = record_key(line["rules"], line["start"], line["moves"])
+        await self._ensure(key, None, line["game"], line["rules"], line["start"], line["moves"])
+        return {"key": key, **await self.view(key)}
+
+    async def view(self, key: str) -> dict[str, Any]:
+        """A report by its key: ``status`` (``pending``, ``running``, ``ready``), ``done`` and
+        ``total`` positions, and once ready the report itself; 404 if there is none.  A report
+        whose claim has lapsed is taken over."""
+        ready = self._ready.get(key)
+        if ready is not None:
+            self._ready.move_to_end(key)
+            return ready
+        async with self.store.session() as session:
+            row = await session.get(ReportRow, key)
+            if row is None:
+                raise ActionError(404, f"no report {key!r}")
+            if row.status != "ready":
+                done = (
+                    await session.execute(select(func.count()).where(ReportPlyRow.key == key))
+                ).scalar_one()
+                if self._lapsed(row):
+                    self._kick(key)
+                return {"status": row.status, "done": done, "total": row.total}
+            plies = list(
+                await session.scalars(
+                    select(ReportPlyRow).where(ReportPlyRow.key == key).order_by(ReportPlyRow.ply)
+                )
+            )
+        answer = {
+            "status": "ready",
+            "done": row.total,
+            "total": row.total,
+            "game": row.game,
+            "rules": row.rules,
+            **report_view([_ply_of(p) for p in plies]),
+        }
+        self._ready[key] = answer
+        while len(self._ready) > REPORTS_KEPT:
+            self._ready.popitem(last=False)
+        return answer
+
+    async def resume(self, load: Callable[[str], Awaitable[object]]) -> None:
+        """Take up the reports left unfinished (by this process before a restart, or by one
+        that died) and make those of the games finished recently without one (``load``-ing
+        each game makes its report)."""
+        async with self.store.session() as session:
+            keys = list(
+                await session.scalars(select(ReportRow.key).where(ReportRow.status != "ready"))
+            )
+            missing = list(
+                await session.scalars(
+                    select(GameRow.id).where(
+                        GameRow.status == Status.OVER,
+                        GameRow.ply > 0,
+                        GameRow.updated > now() - RECENT,
+                        GameRow.id.not_in(
+                            select(ReportRow.game_id).where(ReportRow.game_id.is_not(None))
+                        ),
+                    )
+                )
+            )
+        for key in keys:
+            self._kick(key)
+        for game_id in missing:
+            with contextlib.suppress(ActionError):  # (logged) the others carry on
+                await load(game_id)
+
+    # --- computing ------------------------------------------------------------------------------
+    async def _ensure(
+        self, key: str, game_id: str | None, game: str, rules: str, start: str, moves: list[str]
+    ) -> None:
+        if key in self._ready:
+            return
+        values = {
+            "key": key,
+            "game_id": game_id,
+            "game": game,
+            "rules": rules,
+            "start": start,
+            "moves": json.dumps(moves),
+            "total": len(moves) + 1,
+            "status": "pending",
+            "created": now(),
+        }
+        with contextlib.suppress(IntegrityError):  # stored already (here or elsewhere)
+            await self.store.write(lambda c: c.execute(insert(ReportRow).values(**values)))
+        self._kick(key)
+
+    def _lapsed(self, row: ReportRow) -> bool:
+        if row.status == "ready" or row.key in self.running:
+            return False
+        claimed = row.claimed_at
+        if row.claimed_by is None or claimed is None:
+            return True
+        if claimed.tzinfo is None:
+            claimed = claimed.replace(tzinfo=datetime.UTC)
+        return claimed < now() - LEASE
+
+    def _kick(self, key: str) -> None:
+        if key not in self.running:
+            self.running.add(key)
+            self.spawn(self._run(key))
+
+    async def _claim(self, key: str) -> bool:
+        at = now()
+        lapsed = (
+            ReportRow.claimed_by.is_(None)
+            | (ReportRow.claimed_by == self.me)
+            | (ReportRow.claimed_at < at - LEASE)
+        )
+        statement = (
+            sql_update(ReportRow)
+            .where(ReportRow.key == key, ReportRow.status != "ready", lapsed)
+            .values(status="running", claimed_by=self.me, claimed_at=at)
+        )
+        return bool(await self.store.write(lambda c: c.execute(statement).rowcount))
+
+    async def _run(self, key: str) -> None:
+        try:
+            if await self._claim(key):
+                await self._compute(key)
+        except Exception:
+            log.exception("the report %s failed", key)
+            release = (
+                sql_update(ReportRow)
+                .where(ReportRow.key == key, ReportRow.claimed_by == self.me)
+                .values(status="pending", claimed_by=None, claimed_at=None)
+            )
+            await self.store.write(lambda c: c.execute(release))
+        finally:
+            self.running.discard(key)
+
+    async def _compute(self, key: str) -> None:
+        async with self.store.session() as session:
+            row = await session.get(ReportRow, key)
+            assert row is not None
+            have = set(
+                await session.scalars(select(ReportPlyRow.ply).where(ReportPlyRow.key == key))
+            )
+        moves = json.loads(row.moves)
+        limit = self.computer.review_limit
+        for ply in range(row.total):
+            if ply in have:
+                continue
+            value = await self.computer.advisers.run(
+                PLY_EXPECTED, workers.report_ply, row.game, row.rules, row.start, moves, ply, limit
+            )
+            stored = _ply_row(key, ply, value)
+            beat = (
+                sql_update(ReportRow)
+                .where(ReportRow.key == key, ReportRow.claimed_by == self.me)
+                .values(claimed_at=now())
+            )
+
+            def work(connection: Any, stored: dict[str, Any] = stored, beat: Any = beat) -> None:
+                connection.execute(insert(ReportPlyRow).values(**stored))
+                connection.execute(beat)
+
+            with contextlib.suppress(IntegrityError):  # stored by a process that took over
+                await self.store.write(work)
+        finish = (
+            sql_update(ReportRow)
+            .where(ReportRow.key == key)
+            .values(status="ready", claimed_by=None, claimed_at=None)
+        )
+        await self.store.write(lambda c: c.execute(finish))
+        log.info("the report %s is ready (%d positions)", key, row.total)

@@ -1,0 +1,139 @@
+"""The game report (docs/web.md): computed once when a game ends, stored, served to everyone who
+opens the game afterwards, across restarts, on SQLite and PostgreSQL; imported records get one
+keyed by what they play; a malformed record is refused and changes nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from ludoteca.ai import Limit
+from ludoteca.server import Settings, create_app
+from ludoteca.server.study.reports import ReportPlyRow, ReportRow
+
+from .test_server_api import act, new
+
+#: White builds a mill; Black's d6 ignores the threat of a second one and loses a man at once
+PLAYED = ["a7", "b6", "d7", "a1", "g7xb6", "a4", "g4", "d6", "g1xd6"]
+FELLI_ENDGAME = ".../b.././.../w.. w 0 0"  # White a1-b2; Black's b4-c3 walks into b2xd4
+
+
+def app_on(database_url: str) -> Any:
+    # a depth limit, so that a busy machine finds the same values
+    return create_app(Settings(db=database_url, workers=1, warm=False, review_limit=Limit(depth=3)))
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    with TestClient(app_on(database_url)) as test_client:
+        yield test_client
+
+
+def ready(client: TestClient, path: str, seconds: float = 120) -> dict[str, Any]:
+    """The report at ``path`` once ready, checking its progress on the way."""
+    deadline = time.monotonic() + seconds
+    seen = 0
+    while time.monotonic() < deadline:
+        answer = client.get(path)
+        assert answer.status_code == 200, answer.text
+        report: dict[str, Any] = answer.json()
+        assert report["status"] in ("pending", "running", "ready")
+        assert seen <= report["done"] <= report["total"]
+        seen = report["done"]
+        if report["status"] == "ready":
+            return report
+        time.sleep(0.1)  # polling: the API tells of no change
+    raise AssertionError(f"timed out; last: {report}")
+
+
+def rows(client: TestClient) -> tuple[int, int]:
+    async def count() -> tuple[int, int]:
+        store = client.app.state.services.store  # type: ignore[attr-defined]
+        async with store.session() as session:
+            reports = (await session.execute(select(func.count()).select_from(ReportRow))).scalar()
+            plies = (await session.execute(select(func.count()).select_from(ReportPlyRow))).scalar()
+            return int(reports), int(plies)
+
+    return client.portal.call(count)  # type: ignore[union-attr]
+
+
+def morris_game(client: TestClient) -> str:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    assert client.get(f"/api/games/{game_id}/report").status_code == 409  # not over yet
+    for ply, move in enumerate(PLAYED):
+        answer = act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
+        assert answer.status_code == 200, answer.text
+    act(client, game_id, tokens["black"], type="resign")
+    return game_id
+
+
+def test_a_finished_game_is_reported_once_and_served_after_a_restart(database_url: str) -> None:
+    with TestClient(app_on(database_url)) as client:
+        game_id = morris_game(client)
+        report = ready(client, f"/api/games/{game_id}/report")
+        assert rows(client) == (1, len(PLAYED) + 1)  # one row a position
+    assert report["total"] == len(report["plies"]) == len(PLAYED) + 1
+    assert [p["played"] for p in report["plies"]] == [*PLAYED, None]
+    assert [m["side"] for m in report["moves"]] == ["white", "black"] * 4 + ["white"]
+    # Black's d6 let the mill g7-g4-g1 close: a man lost
+    d6 = report["moves"][7]
+    assert d6["judgement"] in ("mistake", "blunder") and d6["loss"] >= 0.15
+    assert report["plies"][7]["best"] != "d6"
+    assert report["sides"]["black"]["mistakes"] + report["sides"]["black"]["blunders"] >= 1
+    for ply in report["plies"][:-1]:
+        assert ply["best"] and ply["line"][0] == ply["best"] and ply["best_touches"]
+        assert ply["played_touches"]
+    for side in ("white", "black"):
+        own = [m["accuracy"] for m in report["moves"] if m["side"] == side]
+        assert report["sides"][side]["accuracy"] == round(sum(own) / len(own), 1)
+    # a second server on the same database serves it at once, without computing it again
+    with TestClient(app_on(database_url)) as again:
+        answer = again.get(f"/api/games/{game_id}/report").json()
+        assert answer["status"] == "ready" and answer["plies"] == report["plies"]
+        assert rows(again) == (1, len(PLAYED) + 1)
+
+
+def test_a_solved_position_gives_exact_values_and_a_blunder(client: TestClient) -> None:
+    game_id, tokens = new(client, game="felli", opponent="hotseat", position=FELLI_ENDGAME)
+    for ply, move in enumerate(["a1-b2", "b4-c3", "b2xd4"]):
+        act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
+    report = ready(client, f"/api/games/{game_id}/report")
+    plies = report["plies"]
+    assert all(p["exact"] for p in plies)
+    assert plies[-1]["text"] == "White wins in 0" and plies[-1]["best"] is None
+    assert report["moves"][1]["judgement"] == "blunder"  # a draw or better thrown away
+    assert plies[1]["best"] != "b4-c3"
+    assert report["sides"]["black"]["blunders"] == 1
+    assert report["sides"]["white"] == {
+        "inaccuracies": 0,
+        "mistakes": 0,
+        "blunders": 0,
+        "accuracy": 100.0,
+    }
+
+
+def test_a_record_is_reported_by_what_it_plays(client: TestClient) -> None:
+    text = '[Game "morris"]\n[Result "*"]\n\n1. a7 g1 2. d7 g4 3. g7xg1 *\n'
+    first = client.post("/api/records/report", json={"text": text})
+    assert first.status_code == 200, first.text
+    key = first.json()["key"]
+    report = ready(client, f"/api/reports/{key}")
+    assert [p["played"] for p in report["plies"]] == ["a7", "g1", "d7", "g4", "g7xg1", None]
+    # the same moves under other tags: the same report, already made
+    retagged = text.replace('[Result "*"]', '[White "Ann"]\n[Result "*"]')
+    again = client.post("/api/records/report", json={"text": retagged}).json()
+    assert again["key"] == key and again["status"] == "ready"
+
+
+def test_a_malformed_record_is_refused_and_changes_nothing(client: TestClient) -> None:
+    before = rows(client)
+    answer = client.post("/api/records/report", json={"text": '[Game "morris"]\n\n1. a7 a7 *\n'})
+    assert answer.status_code == 400 and "a7" in answer.json()["error"]
+    assert client.post("/api/records/report", json={"text": "not a record"}).status_code == 400
+    assert rows(client) == before
+    assert client.get("/api/reports/record-unknown").status_code == 404
