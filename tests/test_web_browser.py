@@ -333,12 +333,13 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert not page.locator("dialog#result[open]").count()
     assert page.locator("#resign").is_disabled()
     assert page.locator("#undo").is_disabled() and page.locator("#move-input").is_disabled()
-    page.wait_for_selector("#moves .mistake")
+    page.wait_for_selector("#moves .mistake")  # the game report, made when the game ended
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
-    assert "better" in page.inner_text("#review")
-    for line in page.locator("#review li").all_inner_texts():  # never "b4-c3: better b4-c3"
-        played, best = re.match(r"\S+ (\S+): better (\S+)", line).groups()  # type: ignore[union-attr]
-        assert played != best, line
+    marked = page.locator("#report .marked button")
+    assert marked.count() == 1 and "b4-c3?? blunder" in marked.inner_text()
+    marked.click()
+    better = re.search(r"Better (\S+) ", page.inner_text("#report .detail"))
+    assert better and better.group(1) != "b4-c3"  # never the move played
     shot(page, "felli-hot-seat-end")
     finished = page.url
     page.click("#rematch-button")  # same position, a new game
@@ -1322,3 +1323,40 @@ def test_the_review_page_opens_its_record_on_the_analysis_board(page: Any, serve
     assert page.locator("#tree button.move").all_inner_texts() == ["1. d7", "a1", "2. g7", "a7"]
     assert page.inner_text("#tree button.move.current") == "a1"  # the position shown
     assert piece(page, "d7") == "w" and piece(page, "a1") == "b" and piece(page, "g7") == ""
+
+
+def test_the_stored_report_survives_a_restart(page: Any, tmp_path: Path) -> None:
+    """A finished game's report is made once and stored: a restarted server shows it at once,
+    with its graph, and a marked move draws the move played and the better move as arrows."""
+    from ludoteca.ai import Limit
+    from ludoteca.server import Settings, create_app
+
+    settings = Settings(
+        db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, review_limit=Limit(depth=3)
+    )
+    with serving(create_app(settings)) as port:
+        address = f"http://127.0.0.1:{port}"
+        start(page, address, "felli", "hotseat", position=FELLI_ENDGAME)
+        for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+            point(page, a).click()
+            point(page, b).click()
+            wait_moves(page, n)
+        page.wait_for_selector("dialog#result[open]")
+        page.click("#result-analyse")
+        page.wait_for_selector("#report svg.graph")
+        path = page.url.removeprefix(address)
+    with serving(create_app(settings)) as port:  # the server restarted on the same database
+        page.goto(f"http://127.0.0.1:{port}{path}")
+        page.wait_for_selector("#report svg.graph")
+        assert "Analysing" not in page.inner_text("#report")
+        assert page.locator("#report svg.graph .point").count() == 4  # one a position
+        assert page.locator("#report svg.graph .point.blunder").count() == 1
+        assert page.locator('#report tr[data-side="black"]').inner_text().split()[-1] == "1"
+        page.click("#report .marked button")
+        page.wait_for_selector("#board .arrow.played")
+        assert page.locator("#board .arrow.best").count() >= 1
+        assert "Looking back: move 1 of 3" in page.inner_text("#status")
+        assert "Line: " in page.inner_text("#report .detail")
+        page.locator("#report svg.graph .point").nth(3).click()  # the graph jumps too
+        page.wait_for_function("!document.querySelector('#board .arrow')")
+        shot(page, "game-report")

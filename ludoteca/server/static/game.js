@@ -2,7 +2,7 @@
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
 // The page's modules share one state object (state.js); this one wires them together.
 import { send as request } from "/static/account.js";
-import { adviceControls, dropAdvice, showHint, showReview } from "/static/advice.js";
+import { adviceControls, dropAdvice, showHint } from "/static/advice.js";
 import { Board } from "/static/board.js";
 import { chatControls, showChat } from "/static/chat.js";
 import { clockReceived, runClocks } from "/static/clock.js";
@@ -11,6 +11,7 @@ import { effectsOf, noteEffects } from "/static/effects.js";
 import { loadRatings } from "/static/players.js";
 import { cancelPremove, keepPremove, playPremove, premoveControls } from "/static/premove.js";
 import { browse, render } from "/static/render.js";
+import { Report } from "/static/report.js";
 import { Connection, merge, readLegal } from "/static/socket.js";
 import { showResult, showResultRating } from "/static/result.js";
 import { play, soundSwitch } from "/static/sound.js";
@@ -50,11 +51,23 @@ function receive(next) {
   keepPremove();
   if (state.premove.length && mine()) playPremove();
   else render();
+  if (next.status === "over" && next.moves.length && !state.report) followReport();
   if (ended) { play("end"); showResult(); }
   else if (stepped) {
     const { changed, removed } = effectsOf(next.ply);
     play(changed.length || removed.length ? "capture" : "move");
   }
+}
+
+// The finished game's report, shown beside the moves once the server has it; a marked move or
+// a point of the graph shows its position (with the played and better moves as arrows).
+function followReport() {
+  state.report = new Report($("report"), {
+    firstPly: state.view.first_ply,
+    jump: (ply, arrows) => { state.arrows = { ply, list: arrows }; browse(ply); state.report.draw(ply); },
+    changed: () => render(),
+  });
+  state.report.follow(`/api/games/${encodeURIComponent(gameId)}/report`);
 }
 
 // The error of a typed move, shown beside the box until the next action ("" hides it).
@@ -78,7 +91,6 @@ function onMessage(message) {
   else if (message.type === "error" && state.typed !== null) typedAnswered(false, message.message);
   else if (message.type === "error") notice(message.message);
   else if (message.type === "hint") showHint(message);
-  else if (message.type === "review") showReview(message.mistakes);
   else if (message.type === "chat") showChat([message]);
   else if (message.type === "chat_history") showChat(message.lines, true);
 }
@@ -98,7 +110,7 @@ function controls() {
   $("rematch-button").onclick = () => { state.askedRematch = true; send({ type: "rematch" }); };
   $("result-close").onclick = () => $("result").close();
   $("result-rematch").onclick = () => { $("result").close(); $("rematch-button").click(); };
-  $("result-analyse").onclick = () => { $("result").close(); $("analyse").click(); };
+  $("result-analyse").onclick = () => { $("result").close(); $("report").scrollIntoView(); };
   $("flip").onclick = () => {
     state.flipped = !state.flipped;
     localStorage.setItem(`ludoteca:flip:${gameId}`, state.flipped ? "1" : "0");

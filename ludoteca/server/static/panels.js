@@ -65,7 +65,6 @@ export function showPanels() {
   const others = view.watchers - (seated ? 1 : 0);
   $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
   if (!state.hint) $("evaluation").hidden = true;
-  $("analyse").hidden = view.status !== "over" || state.mistakes !== null;
   $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
   showRematch(view);
 }

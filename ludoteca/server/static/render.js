@@ -6,6 +6,7 @@ import { showChatOptions } from "/static/chat.js";
 import { $, notice } from "/static/dom.js";
 import { effectMarks } from "/static/effects.js";
 import { afterMove, drawMoves } from "/static/moves.js";
+import { symbolOf } from "/static/report.js";
 import { showPanels } from "/static/panels.js";
 import { showPlayers } from "/static/players.js";
 import { showStatus } from "/static/status.js";
@@ -63,6 +64,7 @@ export function render(pending = null) {
   if (viewing !== null && positions) {
     const shown = positions[viewing];
     board.draw(shown.pieces, { last: shown.last || [] });
+    if (state.arrows && state.arrows.ply === viewing) board.arrows(state.arrows.list);
     const where = afterMove(view.first_ply, viewing, shown.move);
     $("status").textContent = `Looking back: move ${viewing} of ${view.ply} (${where}). `
       + "→ or End returns to the game.";
@@ -80,14 +82,14 @@ export function render(pending = null) {
 function renderMoves() {
   const { view, viewing } = state;
   const list = $("moves");
-  const marked = new Map((state.mistakes || []).map((m) => [m.index, m]));
+  const marked = state.report ? state.report.marks() : new Map();
   drawMoves(list, view.moves, view.first_ply, viewing === null ? view.moves.length : viewing, browse,
     (i, button) => {
       const mistake = marked.get(i);
       if (!mistake) return;
       button.classList.add("mistake");
-      button.textContent += mistake.loss >= 0.4 ? "??" : "?";
-      button.title = `better: ${mistake.best}`;
+      button.textContent += symbolOf(mistake.judgement);
+      button.title = `${mistake.judgement}: better ${state.report.data.plies[i].best}`;
     });
   if (viewing === null) list.scrollTop = list.scrollHeight;
 }

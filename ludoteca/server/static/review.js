@@ -1,21 +1,46 @@
-// Step through an imported record: the server replays it and sends every position.
+// Step through an imported record: the server replays it and sends every position, and
+// makes its report (stored, keyed by what the record plays), shown once ready.
 import { send } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
 import { afterMove, drawMoves } from "/static/moves.js";
+import { Report, symbolOf } from "/static/report.js";
 
 let game = null;
 let board = null;
 let ply = 0;
+let report = null;
+let arrows = null;  // {ply, list}: arrows over the position shown
 
 function show() {
   const position = game.positions[ply];
   board.draw(position.pieces, { last: position.last || [] });
+  if (arrows && arrows.ply === ply) board.arrows(arrows.list);
   const total = game.positions.length - 1;
   const end = ply === total && game.ending ? ` ${game.ending}` : "";
   const note = position.note ? `: ${position.note}` : "";
   $("status").textContent = `Move ${ply} of ${total} (${afterMove(game.first_ply, ply, position.move)}${note}).${end}`;
-  drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go);
+  const marks = report ? report.marks() : new Map();
+  drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go, (i, button) => {
+    const mark = marks.get(i);
+    if (!mark) return;
+    button.classList.add("mistake");
+    button.textContent += symbolOf(mark.judgement);
+  });
+}
+
+// Ask for the record's report and follow it until it is ready.
+async function loadReport(text) {
+  if (report) report.stop();
+  report = new Report($("report"), {
+    firstPly: game.first_ply,
+    jump: (target, list) => { arrows = { ply: target, list }; go(target); report.draw(target); },
+    changed: () => show(),
+  });
+  const answer = await send("/api/records/report", { text });
+  const data = await answer.json();
+  if (!answer.ok) { notice(data.error); return; }
+  report.follow(`/api/reports/${encodeURIComponent(data.key)}`);
 }
 
 function go(target) {
@@ -31,10 +56,12 @@ $("load").onsubmit = async (event) => {
   notice(answer.ok ? "" : data.error);
   if (!answer.ok) return;
   game = data;
+  arrows = null;
   $("board").replaceChildren();
   board = new Board($("board"), game.board);
   $("title").textContent = `${game.title} · ${game.rules} · ${game.result}`;
   go(0);
+  if (game.positions.length > 1) loadReport($("record").value);
 };
 $("file").onchange = async () => { const f = $("file").files[0]; if (f) $("record").value = await f.text(); };
 $("first").onclick = () => go(0);

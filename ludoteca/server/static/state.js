@@ -14,7 +14,8 @@ export const state = {
   typed: null,          // the move sent from the text box, while its answer is awaited
   premove: [],          // points touched while the opponent is to move (see premove.js)
   hint: null,           // the computer's hint for this position, while it stands
-  mistakes: null,       // the game review's mistakes, once asked for and received
+  report: null,         // the finished game's report (a report.js Report), once over
+  arrows: null,         // {ply, list}: arrows drawn over the position looked back at
   effects: new Map(),   // ply → what the move to it did besides moving (see effects.js)
   viewing: null,        // the ply shown while looking back (null: the game as it stands)
   positions: null,      // every position so far, replayed by the server from the record
