@@ -5,6 +5,7 @@ games and records it opens, and the check of an edited position."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,28 @@ def test_a_live_analysis_never_delays_a_computer_move(client: TestClient) -> Non
     # the scheduler's bound: a move job starts as soon as a worker of its own pool is free
     # (none is busy here), whatever the analysis pool is doing
     assert asked >= 1 and metric(text, waited) == asked
+
+
+def test_a_solved_position_is_answered_exactly_once(client: TestClient) -> None:
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_text(orjson.dumps({"type": "show", "id": 1, "game": "felli"}).decode())
+        lines = next_of(ws, "lines")
+        assert receive(ws) == {"type": "done", "id": 1}  # the table says all at once
+    assert lines["exact"] and len(lines["lines"]) == 3
+    # Felli is a draw with best play (its solved value), so its best moves all draw
+    assert lines["lines"][0]["bar"] == "Draw" and lines["lines"][0]["white_share"] == 0.5
+
+
+def test_a_forced_win_ends_the_analysis_with_the_winner_named(client: TestClient) -> None:
+    mill = "B.B/.B./.../.....W/.../.W./WW. w 0 0 0 40"  # g4-g1 closes a mill and wins
+    with client.websocket_connect("/ws/analysis") as ws:
+        ask = {"type": "show", "id": 7, "game": "morris", "start": mill}
+        ws.send_text(orjson.dumps(ask).decode())
+        shown = []
+        while (message := receive(ws))["type"] != "done":
+            if message["type"] == "lines":
+                shown.append(message)
+    best = shown[-1]["lines"][0]
+    assert best["pv"][0].startswith("g4-g1x")
+    assert re.fullmatch(r"White wins in \d+", best["bar"]) and best["white_share"] == 1.0
+    assert [m["depth"] for m in shown] == list(range(1, len(shown) + 1))
