@@ -1351,7 +1351,8 @@ def test_the_stored_report_survives_a_restart(page: Any, tmp_path: Path) -> None
         assert "Analysing" not in page.inner_text("#report")
         assert page.locator("#report svg.graph .point").count() == 4  # one a position
         assert page.locator("#report svg.graph .point.blunder").count() == 1
-        assert page.locator('#report tr[data-side="black"]').inner_text().split()[-1] == "1"
+        blunders = page.locator('#report tr[data-figure="blunders"] td[data-side="black"]')
+        assert blunders.inner_text() == "1"
         page.click("#report .marked button")
         page.wait_for_selector("#board .arrow.played")
         assert page.locator("#board .arrow.best").count() >= 1

@@ -132,26 +132,32 @@ function paragraph(text, className = "") {
   return p;
 }
 
+// Each side's figures, a column a side: accuracy, then the count of each judgement.
 function sides(figures) {
   const table = document.createElement("table");
   table.className = "sides";
   const head = table.createTHead().insertRow();
-  for (const text of ["", "Accuracy", "Inaccuracies", "Mistakes", "Blunders"]) {
+  for (const text of ["", "White", "Black"]) {
     const th = document.createElement("th");
+    th.scope = "col";
     th.textContent = text;
     head.appendChild(th);
   }
   const body = table.createTBody();
-  for (const side of ["white", "black"]) {
-    const f = figures[side];
+  const rows = [["accuracy", "Accuracy"], ["inaccuracies", "Inaccuracies"], ["mistakes", "Mistakes"],
+                ["blunders", "Blunders"]];
+  for (const [key, label] of rows) {
     const row = body.insertRow();
-    row.dataset.side = side;
+    row.dataset.figure = key;
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = side === "white" ? "White" : "Black";
+    th.textContent = label;
     row.appendChild(th);
-    for (const value of [f.accuracy === null ? "–" : `${f.accuracy}%`, f.inaccuracies, f.mistakes, f.blunders]) {
-      row.insertCell().textContent = String(value);
+    for (const side of ["white", "black"]) {
+      const value = figures[side][key];
+      const cell = row.insertCell();
+      cell.dataset.side = side;
+      cell.textContent = key !== "accuracy" ? String(value) : value === null ? "–" : `${value}%`;
     }
   }
   return table;
