@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 import ludoteca
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
+from ludoteca.server.study.analysis import search_lines
 
 from .test_server_api import act, new, url, wait_for
 
@@ -214,3 +215,15 @@ def test_a_forced_win_ends_the_analysis_with_the_winner_named(client: TestClient
     assert best["pv"][0].startswith("g4-g1x")
     assert re.fullmatch(r"White wins in \d+", best["bar"]) and best["white_share"] == 1.0
     assert [m["depth"] for m in shown] == list(range(1, len(shown) + 1))
+
+
+def test_a_table_line_counts_the_plies_from_the_position_shown() -> None:
+    endgame = ludoteca.load("felli").from_position_code(".../b.././.../w.. w 0 0")
+    endgame.push("a1-b2")
+    found = search_lines(endgame.game.name, str(endgame.rules), endgame.position_code(), 1, 3.0, [])
+    assert found["exact"]
+    lines = {line["pv"][0]: line for line in found["lines"]}
+    # b4-c3 walks into b2xd4, which takes Black's last man: White wins 2 plies from here
+    assert lines["b4-c3"]["pv"] == ["b4-c3", "b2xd4"]
+    assert lines["b4-c3"]["bar"] == "White wins in 2"
+    assert found["lines"][-1]["pv"][0] == "b4-c3"  # the worst for Black comes last

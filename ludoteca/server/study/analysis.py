@@ -176,7 +176,8 @@ def search_lines(
     before (the k best root moves) one ply shallower from the position after it."""
     state = from_code(game, rules, code)
     if covering_table(state) is not None:
-        values, _ = move_values(state)
+        after, _ = move_values(state)  # a win or loss counted in plies after the move
+        values = {move: _parent_score(-score) for move, score in after.items()}
         ranked = sorted(values, key=lambda move: -values[move])
         lines = [
             _line(state, move, values[move], _table_line(state, move), True)
