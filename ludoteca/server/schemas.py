@@ -4,8 +4,9 @@ field)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Self, cast
+from typing import Annotated, Any, Literal, Self, TypeVar, cast
 
+import orjson
 from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BaseModel,
@@ -17,7 +18,8 @@ from pydantic import (
     model_validator,
 )
 
-from .limits import MAX_BODY
+from .errors import ActionError
+from .limits import MAX_BODY, MAX_NESTING, nesting
 
 __all__ = [
     "HUMAN",
@@ -34,7 +36,6 @@ __all__ = [
     "Intent",
     "Joining",
     "Message",
-    "Mistake",
     "Mode",
     "MoveIntent",
     "NewGame",
@@ -134,10 +135,10 @@ class Say(BaseModel):
 
 
 class Advice(BaseModel):
-    """Ask for a hint (a player of a game against the computer) or a finished game's review;
-    the answer comes to this websocket when ready."""
+    """Ask for a hint (a player of a game against the computer); the answer comes to this
+    websocket when ready."""
 
-    type: Literal["hint", "review"]
+    type: Literal["hint"]
 
 
 class MoveAction(MoveIntent):
@@ -158,6 +159,9 @@ Message = TypeAdapter[Hello | MoveIntent | Plain | Advice | Say](
 )
 
 
+T = TypeVar("T")
+
+
 def describe(error: ValidationError | RequestValidationError) -> str:
     """A validation error as one sentence for the user."""
     problems = []
@@ -165,6 +169,26 @@ def describe(error: ValidationError | RequestValidationError) -> str:
         where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
         problems.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
     return "bad request: " + "; ".join(problems)
+
+
+def read_message(text: str | None, shape: TypeAdapter[T], limit: int, example: str) -> T:
+    """A websocket message checked before it is parsed (text, at most ``limit`` bytes, nested
+    at most :data:`MAX_NESTING` deep), then against ``shape``; :class:`ActionError` (400, or
+    413 when too long) saying what is wrong, with ``example`` as a well-formed message."""
+    if text is None:
+        raise ActionError(400, "messages are JSON text, not binary")
+    if len(text.encode()) > limit:
+        raise ActionError(413, f"messages are limited to {limit} bytes")
+    if nesting(text) > MAX_NESTING:
+        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise ActionError(400, f"messages are JSON objects, e.g. {example}") from None
+    try:
+        return shape.validate_python(value)
+    except ValidationError as error:
+        raise ActionError(400, describe(error)) from None
 
 
 class Seat(BaseModel):
@@ -362,23 +386,6 @@ class HintMessage(HintView):
     type: Literal["hint"]
 
 
-class Mistake(BaseModel):
-    """A mistake of a finished game: the move's index, the move, the better one, the share of
-    the expected score it gave away (0..1), the verdict before it and the better line."""
-
-    index: int
-    move: str
-    best: str
-    loss: float
-    text: str
-    pv: list[str]
-
-
-class ReviewMessage(BaseModel):
-    type: Literal["review"]
-    mistakes: list[Mistake]
-
-
 class ChatMessage(BaseModel):
     """A line of chat (its text is plain text: pages never read it as markup)."""
 
@@ -400,10 +407,10 @@ class ChatHistory(BaseModel):
 
 #: a message the server sends on a game's websocket
 ServerMessage = TypeAdapter[
-    GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage | ChatHistory
+    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory
 ](
     Annotated[
-        GameView | Update | ErrorMessage | HintMessage | ReviewMessage | ChatMessage | ChatHistory,
+        GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory,
         Field(discriminator="type"),
     ]
 )

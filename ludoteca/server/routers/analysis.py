@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter
 
 from ..computer.computer import Computer
 from ..deps import Client, ComputerDep, GuardsDep, HubDep
 from ..errors import ActionError
-from ..limits import MAX_NESTING, SOCKETS_PER_CLIENT, RateLimit, nesting, origin_allowed
+from ..limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
 from ..play.hub import Hub
 from ..play.views import encode
-from ..schemas import describe
+from ..schemas import read_message
 from ..study.analysis import (
     MAX_MOVES,
     Analyst,
@@ -176,17 +175,4 @@ async def _opening(hub: Hub, intent: Open) -> dict[str, Any]:
 
 
 def _read(text: str | None) -> Show | Open | Stop:
-    if text is None:
-        raise ActionError(400, "messages are JSON text, not binary")
-    if len(text.encode()) > MAX_ANALYSIS_MESSAGE:
-        raise ActionError(413, f"messages are limited to {MAX_ANALYSIS_MESSAGE} bytes")
-    if nesting(text) > MAX_NESTING:
-        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise ActionError(400, 'messages are JSON objects, e.g. {"type": "stop"}') from None
-    try:
-        return AnalysisMessage.validate_python(value)
-    except ValidationError as error:
-        raise ActionError(400, describe(error)) from None
+    return read_message(text, AnalysisMessage, MAX_ANALYSIS_MESSAGE, '{"type": "stop"}')

@@ -1,25 +1,23 @@
 """A game's websocket: the whole view on ``hello``, an update after every change, intents
-checked by the hub, hints and reviews sent when ready (see ``docs/web.md``)."""
+checked by the hub, hints sent when ready (see ``docs/web.md``)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import ValidationError
 
 from ..community.chat import Chat
 from ..community.people import User
 from ..computer.computer import Computer
 from ..deps import ChatDep, Client, ComputerDep, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
-from ..limits import MAX_MESSAGE, MAX_NESTING, SOCKETS_PER_CLIENT, nesting, origin_allowed
+from ..limits import MAX_MESSAGE, SOCKETS_PER_CLIENT, origin_allowed
 from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
-from ..schemas import Advice, Hello, Message, MoveIntent, Plain, Say, describe
+from ..schemas import Advice, Hello, Message, MoveIntent, Plain, Say, read_message
 
 router = APIRouter()
 
@@ -81,14 +79,11 @@ async def _serve(
     def tell(message: dict[str, Any]) -> None:
         watcher.push(encode(message))
 
-    async def advice(kind: str, seat: str | None) -> None:
-        """Send a hint or a game review when it is ready (the socket keeps serving)."""
+    async def advice(seat: str | None) -> None:
+        """Send a hint when it is ready (the socket keeps serving)."""
         try:
             current = await hub.get(game_id)  # (reloaded if it left memory meanwhile)
-            if kind == "hint":
-                tell({"type": "hint", **await computer.hint(current, current.seats(seat, me))})
-            else:
-                tell({"type": "review", "mistakes": await computer.review(current)})
+            tell({"type": "hint", **await computer.hint(current, current.seats(seat, me))})
         except ActionError as error:
             tell({"type": "error", "message": error.message})
 
@@ -118,7 +113,7 @@ async def _serve(
                         (user.id, user.name) if user else None,
                     )
                 elif isinstance(intent, Advice):
-                    task = asyncio.create_task(advice(intent.type, token))
+                    task = asyncio.create_task(advice(token))
                     pending.add(task)
                     task.add_done_callback(pending.discard)
                 else:
@@ -137,18 +132,5 @@ async def _serve(
 
 
 def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
-    """A websocket message, checked: size and nesting before it is parsed, then its shape."""
-    if text is None:
-        raise ActionError(400, "messages are JSON text, not binary")
-    if len(text.encode()) > MAX_MESSAGE:
-        raise ActionError(413, f"messages are limited to {MAX_MESSAGE} bytes")
-    if nesting(text) > MAX_NESTING:
-        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise ActionError(400, 'messages are JSON objects, e.g. {"type": "hello"}') from None
-    try:
-        return Message.validate_python(value)
-    except ValidationError as error:
-        raise ActionError(400, describe(error)) from None
+    """A game websocket message, checked (see :func:`read_message`)."""
+    return read_message(text, Message, MAX_MESSAGE, '{"type": "hello"}')
