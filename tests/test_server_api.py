@@ -11,7 +11,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
-from ludoteca.ai import Limit
 from ludoteca.server import Settings, create_app
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
@@ -325,31 +324,6 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     state = act(client, game_id, tokens["white"], type="resign").json()
     assert state["outcome"]["result"] == "0-1" and "resign" in state["outcome"]["text"]
-
-
-def test_finished_games_are_reviewed(tmp_path: Path) -> None:
-    # a depth limit, not the default time limit, so that a busy machine finds the same mistakes
-    with TestClient(
-        create_app(Settings(db=url(tmp_path), workers=1, warm=False, review_limit=Limit(depth=3)))
-    ) as client:
-        check_review(client)
-
-
-def check_review(client: TestClient) -> None:
-    game_id, tokens = new(client, game="morris", opponent="hotseat")
-    assert client.post(f"/api/games/{game_id}/review").status_code == 409  # not over yet
-    # White builds a mill; Black ignores the threat of a second one and loses a man at once
-    played = ["a7", "b6", "d7", "a1", "g7xb6", "a4", "g4", "d6", "g1xd6"]
-    for ply, move in enumerate(played):
-        answer = act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
-        assert answer.status_code == 200, answer.text
-    act(client, game_id, tokens["black"], type="resign")
-    mistakes = client.post(f"/api/games/{game_id}/review").json()
-    assert mistakes, "Black's d6 let the mill g7-g4-g1 close"
-    for mistake in mistakes:
-        assert played[mistake["index"]] == mistake["move"] and mistake["best"] != mistake["move"]
-        assert 0.15 < mistake["loss"] <= 1
-    assert any(m["index"] == 7 for m in mistakes)
 
 
 def test_records_replay_and_reject_bad_ones(client: TestClient) -> None:

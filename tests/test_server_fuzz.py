@@ -37,7 +37,7 @@ ROUTES = [
     "/api/games/{id}",
     "/api/games/{id}/actions",
     "/api/games/{id}/hint",
-    "/api/games/{id}/review",
+    "/api/games/{id}/report",
     "/api/games/{id}/record",
     "/api/games/{id}/picture.svg",
     "/api/records/replay",

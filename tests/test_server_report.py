@@ -25,7 +25,7 @@ FELLI_ENDGAME = ".../b.././.../w.. w 0 0"  # White a1-b2; Black's b4-c3 walks in
 
 def app_on(database_url: str) -> Any:
     # a depth limit, so that a busy machine finds the same values
-    return create_app(Settings(db=database_url, workers=1, warm=False, review_limit=Limit(depth=3)))
+    return create_app(Settings(db=database_url, workers=1, warm=False, report_limit=Limit(depth=3)))
 
 
 @pytest.fixture

@@ -1332,7 +1332,7 @@ def test_the_stored_report_survives_a_restart(page: Any, tmp_path: Path) -> None
     from ludoteca.server import Settings, create_app
 
     settings = Settings(
-        db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, review_limit=Limit(depth=3)
+        db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, report_limit=Limit(depth=3)
     )
     with serving(create_app(settings)) as port:
         address = f"http://127.0.0.1:{port}"

@@ -11,13 +11,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import multiprocessing
 import os
 import sys
 import threading
 import webbrowser
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 
 import uvicorn
@@ -32,6 +30,7 @@ from .community.chat import Chat
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
+from .computer.pool import WorkerPool
 from .computer.queue import JobQueue
 from .computer.tables import start_building
 from .computer.workers import die_with_parent, load_compiled
@@ -58,7 +57,7 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _load_compiled(first: ProcessPoolExecutor, rest: list[ProcessPoolExecutor]) -> None:
+async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
     """Load the compiled search in ``first``'s process, then once in each of ``rest`` (a pool
     listed N times: N of its processes): on a fresh machine the first compiles it and the others
     load numba's cache, rather than each compiling it at the same time.  A failure is logged
@@ -87,19 +86,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db or default_url())
         await store.open()
-        spawn = multiprocessing.get_context("spawn")
-        analysis = ProcessPoolExecutor(
-            1, mp_context=spawn, initializer=die_with_parent, initargs=(os.getpid(),)
-        )
+        analysis = WorkerPool(1, die_with_parent, (os.getpid(),))
         pool = (
             analysis
             if settings.queue
-            else ProcessPoolExecutor(
-                settings.workers,
-                mp_context=spawn,
-                initializer=die_with_parent,
-                initargs=(os.getpid(),),
-            )
+            else WorkerPool(settings.workers, die_with_parent, (os.getpid(),))
         )
         background = []
         if settings.warm:
@@ -114,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if jobs is not None:
             await jobs.start()
         computer = Computer(
-            pool, settings.workers, analysis, settings.review_limit, guards.registry, jobs
+            pool, settings.workers, analysis, settings.report_limit, guards.registry, jobs
         )
         hub = Hub(store, computer, fanout, guards.registry)
         chat = Chat(store, hub.games, hub.cluster)

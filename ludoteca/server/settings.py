@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ai.agents import Limit
+from ..study.report import REPORT_LIMIT
 from .limits import GAMES_PER_MINUTE
 
 __all__ = ["Settings"]
@@ -31,9 +32,8 @@ class Settings(BaseSettings):
     db: str | None = None
     #: processes thinking out the computer's moves (ignored with ``queue``)
     workers: int = Field(default=2, ge=1)
-    #: the bound on the analysis of each position of a game report (a node budget, so that
-    #: every game's positions get the same effort and the report is the same on any machine)
-    review_limit: Limit = Limit(depth=12, nodes=100_000)
+    #: the bound on the analysis of each position of a game report
+    report_limit: Limit = REPORT_LIMIT
     #: serve the OpenAPI pages at /api/docs
     api_docs: bool = False
     #: web origins, besides the server's own, whose pages may open game websockets ("*": any)

@@ -33,6 +33,7 @@ __all__ = [
     "BLUNDER",
     "INACCURACY",
     "MISTAKE",
+    "REPORT_LIMIT",
     "MoveVerdict",
     "PlyValue",
     "SideSummary",
@@ -43,6 +44,9 @@ __all__ = [
     "outcome_value",
 ]
 
+#: the bound on the analysis of each position: a node budget, so that every game's positions get
+#: the same effort and a game's report is the same on any machine
+REPORT_LIMIT = Limit(depth=12, nodes=100_000)
 INACCURACY = 0.10
 MISTAKE = 0.15
 BLUNDER = 0.30

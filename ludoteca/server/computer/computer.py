@@ -1,13 +1,12 @@
-"""The computer's work for live games: its moves, players' hints and game reviews, each in
-worker processes through a :class:`~.scheduler.Scheduler` (moves in their own pool; hints,
-reviews and record replays in another), with the answers that never change kept."""
+"""The computer's work for live games: its moves, players' hints and the positions of game
+reports, each in worker processes through a :class:`~.scheduler.Scheduler` (moves in their own
+pool; hints, report positions and record replays in another)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any
 
@@ -16,55 +15,71 @@ from prometheus_client import CollectorRegistry
 from ...ai.agents import Limit, parse_spec
 from ...ai.levels import levels
 from ...core import RuleSet
+from ...study.report import REPORT_LIMIT
 from .. import logs
 from ..errors import ActionError
 from ..play.live import LiveGame
 from ..play.seats import colour_name
 from ..schemas import Mode, Status
 from . import workers
+from .pool import JobKilled
 from .queue import JobQueue
-from .scheduler import JobMetrics, Scheduler
+from .scheduler import HARD_GRACE, JobMetrics, Scheduler
 
-__all__ = ["HINT_SECONDS", "REVIEW_LIMIT", "Computer"]
+__all__ = ["HINT_SECONDS", "REPLAY_EXPECTED", "Computer"]
 
 log = logging.getLogger("ludoteca.server")
 
 HINT_SECONDS = 1.0
-REVIEW_LIMIT = Limit(seconds=0.2)  # per position
-REVIEWS_KEPT = 512  # reviews of finished games kept in memory
-REVIEW_EXPECTED = 5.0  # seconds added to a review's deadline, so that hints go first
-REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before reviews
+REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before report positions
 QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
 class Computer:
     """The computer's moves in ``pool`` (``slots`` processes), or on the Redis ``queue`` for
-    ``ludoteca worker`` processes when given; hints, reviews (each position analysed within
-    ``review_limit``) and replays in ``analysis`` (one process; default: ``pool``), so that
-    what people ask for never queues in front of a computer move.  Metrics go to
-    ``registry``."""
+    ``ludoteca worker`` processes when given; hints, the positions of game reports (each
+    analysed within ``report_limit``) and replays in ``analysis`` (one process; default:
+    ``pool``), so that what people ask for never queues in front of a computer move.  Metrics
+    go to ``registry``."""
 
     def __init__(
         self,
         pool: Executor,
         slots: int = 1,
         analysis: Executor | None = None,
-        review_limit: Limit = REVIEW_LIMIT,
+        report_limit: Limit = REPORT_LIMIT,
         registry: CollectorRegistry | None = None,
         queue: JobQueue | None = None,
+        grace: float = HARD_GRACE,
     ) -> None:
         jobs = JobMetrics(registry or CollectorRegistry())
-        self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs)
-        self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs)
-        self.review_limit = review_limit
-        #: the reviews of finished games, newest last (they never change)
-        self._reviews: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self.thinkers: Scheduler | JobQueue = queue or Scheduler(
+            pool, slots, "moves", jobs, grace
+        )
+        self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs, grace)
+        self.report_limit = report_limit
 
     async def move(self, live: LiveGame) -> str:
-        """The move (its notation) of the computer player whose turn it is."""
+        """The move (its notation) of the computer player whose turn it is; if its job is
+        killed at its hard deadline, the move of the easiest level instead (logged)."""
+        spec = live.kind(live.state.turn)
+        try:
+            return await self._move(live, spec)
+        except JobKilled as killed:
+            easiest = levels(live.state.rules)[0].spec
+            log.warning(
+                "game %s: the move of %s was killed (%s); playing %s instead",
+                live.row.id,
+                spec,
+                killed,
+                easiest,
+                extra=logs.game(live.row.id),
+            )
+            return await self._move(live, easiest)
+
+    async def _move(self, live: LiveGame, spec: str) -> str:
         row = live.row
         moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-        spec = live.kind(live.state.turn)
         return await self.thinkers.run(
             think_time(spec, live.state.rules),
             workers.computer_move,
@@ -120,41 +135,6 @@ class Computer:
         if "error" in answer:
             raise ActionError(400, answer["error"])
         return answer
-
-    async def review(self, live: LiveGame) -> list[dict[str, Any]]:
-        """The mistakes of a finished game (worked out once)."""
-        game_id = live.row.id
-        if live.row.status != Status.OVER:
-            raise ActionError(409, "games are analysed once they are over")
-        if game_id in self._reviews:
-            self._reviews.move_to_end(game_id)
-            return self._reviews[game_id]
-        if live.review is None:
-            row = live.row
-            moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
-            # after hints: a review's deadline is set by its length
-            expected = REVIEW_EXPECTED + len(moves) * (self.review_limit.seconds or 0.2)
-            live.review = asyncio.ensure_future(
-                self.advisers.run(
-                    expected,
-                    workers.review_game,
-                    row.game,
-                    row.rules,
-                    live.state.start,
-                    moves,
-                    self.review_limit,
-                )
-            )
-        try:
-            mistakes = await asyncio.shield(live.review)
-        except Exception:
-            live.review = None
-            log.exception("review of game %s failed", game_id, extra=logs.game(game_id))
-            raise ActionError(500, "the analysis failed; try again") from None
-        self._reviews[game_id] = mistakes
-        while len(self._reviews) > REVIEWS_KEPT:
-            self._reviews.popitem(last=False)
-        return mistakes
 
 
 def think_time(spec: str, rules: RuleSet) -> float:

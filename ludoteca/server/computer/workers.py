@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from ...ai import Limit, make_agent
-from ...ai.analysis import analyse, review
+from ...ai.analysis import analyse
 from ...compiled import warm
 from ...core import LudotecaError, State
 from ...record import loads
@@ -60,26 +60,6 @@ def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) ->
     state = position(game, rules, start, moves)
     found = analyse(state, Limit(seconds=seconds), seed=0)
     return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
-
-
-def review_game(
-    game: str, rules: str, start: str, moves: list[str], limit: Limit
-) -> list[dict[str, Any]]:
-    """The mistakes of a game: for each, the index of the move played, the better move, how
-    much of the expected score (0..1) it gave away, and the verdict on the position before."""
-    state = position(game, rules, start, moves)
-    first = position(game, rules, start, []).ply
-    return [
-        {
-            "index": ply - first - 1,
-            "move": str(move),
-            "best": str(best.move),
-            "loss": round(loss, 3),
-            "text": best.text,
-            "pv": [str(m) for m in best.pv],
-        }
-        for ply, move, best, loss in review(state, limit)
-    ]
 
 
 def report_ply(

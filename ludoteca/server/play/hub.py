@@ -254,7 +254,6 @@ class Hub:
         busy = (
             live.thinking_for is not None
             or live.timer is not None
-            or (live.review is not None and not live.review.done())
             or (live.hint is not None and not live.hint[1].done())
         )
         if not live.watchers and not busy and self.games.get(live.row.id) is live:

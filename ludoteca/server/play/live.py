@@ -1,7 +1,7 @@
 """A game in memory while it is played or watched, and the connections watching it.
 
 :class:`LiveGame` holds the stored row, the engine state after its moves and the work under
-way for it (the computer's turn, the clock's flag timer, a hint, a review);
+way for it (the computer's turn, the clock's flag timer, a hint);
 :class:`Watcher` is one open connection with its own queue of outgoing messages.
 """
 
@@ -89,7 +89,6 @@ class LiveGame:
     thinking_for: int | None = None  # the version the computer is thinking about
     failed_for: int | None = None  # the version the computer could not move in (logged)
     timer: asyncio.Task[None] | None = None
-    review: asyncio.Future[list[dict[str, Any]]] | None = None
     #: the hint being worked out, and the position version it is for (one at a time a game)
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction

@@ -1,5 +1,5 @@
 """The JSON API (see ``docs/web.md``): the catalogue, the lobby, games and their actions,
-hints, reviews, pictures and records."""
+hints, pictures and records."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from ..schemas import (
     GameView,
     HintView,
     Joining,
-    Mistake,
     NewGame,
     RecordText,
     Seat,
@@ -103,12 +102,6 @@ async def hint(
     """The computer's best move for you, its evaluation and the line it expects."""
     live = await hub.get(game_id)
     return await computer.hint(live, live.seats(body.token, user.id if user else None))
-
-
-@router.post("/games/{game_id}/review", response_model=list[Mistake])
-async def review(hub: HubDep, computer: ComputerDep, game_id: str) -> list[dict[str, Any]]:
-    """The mistakes of a finished game: move index, move, better move, loss (0..1)."""
-    return await computer.review(await hub.get(game_id))
 
 
 @router.get("/games/{game_id}/picture.svg")

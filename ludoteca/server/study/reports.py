@@ -147,7 +147,7 @@ def report_view(plies: list[PlyValue]) -> dict[str, Any]:
 
 class Reports:
     """The reports of this server process: computed in ``computer``'s analysis pool within
-    ``computer.review_limit`` a position, stored in ``store``; ``spawn`` runs background work
+    ``computer.report_limit`` a position, stored in ``store``; ``spawn`` runs background work
     (cancelled when the server stops)."""
 
     def __init__(
@@ -338,7 +338,7 @@ class Reports:
                 await session.scalars(select(ReportPlyRow.ply).where(ReportPlyRow.key == key))
             )
         moves = json.loads(row.moves)
-        limit = self.computer.review_limit
+        limit = self.computer.report_limit
         for ply in range(row.total):
             if ply in have:
                 continue
