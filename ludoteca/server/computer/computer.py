@@ -53,9 +53,7 @@ class Computer:
         grace: float = HARD_GRACE,
     ) -> None:
         jobs = JobMetrics(registry or CollectorRegistry())
-        self.thinkers: Scheduler | JobQueue = queue or Scheduler(
-            pool, slots, "moves", jobs, grace
-        )
+        self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs, grace)
         self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs, grace)
         self.report_limit = report_limit
 

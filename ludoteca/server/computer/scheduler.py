@@ -6,7 +6,9 @@ asked for plus how long it is expected to think) goes first.  A level-1 move (ex
 a few hundredths of a second) asked for while top-level moves (a second each) wait therefore
 gets the next free worker, and no job waits for ever: every waiting job's deadline only comes
 closer.  A job whose asker has gone (its game moved on, its page closed) is dropped before it
-starts.
+starts.  In a :class:`~.pool.WorkerPool`, a job still running at its *hard deadline*
+(:data:`HARD_FACTOR` times its expected time plus the scheduler's ``grace``, from its start)
+is killed with its process, which is replaced: its asker gets :class:`~.pool.JobKilled`.
 """
 
 from __future__ import annotations
@@ -23,15 +25,22 @@ from typing import Any, TypeVar
 
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 
-__all__ = ["JobMetrics", "Scheduler"]
+from .pool import WorkerPool
+
+__all__ = ["HARD_FACTOR", "HARD_GRACE", "JobMetrics", "Scheduler"]
 
 T = TypeVar("T")
+
+#: a job's hard deadline: this many times its expected time, plus the grace, after it starts
+HARD_FACTOR = 3.0
+HARD_GRACE = 10.0  # seconds
 
 
 @dataclass(order=True)
 class _Job:
     deadline: float
     order: int
+    expected: float = field(compare=False)
     fn: Callable[..., Any] = field(compare=False)
     args: tuple[Any, ...] = field(compare=False)
     done: asyncio.Future[Any] = field(compare=False)
@@ -73,11 +82,20 @@ class JobMetrics:
 
 class Scheduler:
     """Run jobs in ``pool`` (``slots`` processes), earliest deadline first; ``name`` labels its
-    series in ``metrics``."""
+    series in ``metrics``; ``grace``: the seconds a job may run past :data:`HARD_FACTOR` times
+    its expected time before it is killed (in a :class:`~.pool.WorkerPool`)."""
 
-    def __init__(self, pool: Executor, slots: int, name: str, metrics: JobMetrics) -> None:
+    def __init__(
+        self,
+        pool: Executor,
+        slots: int,
+        name: str,
+        metrics: JobMetrics,
+        grace: float = HARD_GRACE,
+    ) -> None:
         self.pool = pool
         self.slots = slots
+        self.grace = grace
         self._waiting: list[_Job] = []
         self._running = 0
         self._order = itertools.count()
@@ -92,7 +110,7 @@ class Scheduler:
         waits drops it."""
         loop = asyncio.get_running_loop()
         now = time.monotonic()
-        job = _Job(now + expected, next(self._order), fn, args, loop.create_future(), now)
+        job = _Job(now + expected, next(self._order), expected, fn, args, loop.create_future(), now)
         heapq.heappush(self._waiting, job)
         self._queued.set(len(self._waiting))
         self._start_next()
@@ -112,7 +130,13 @@ class Scheduler:
             self._running += 1
             started = time.monotonic()
             self._wait.observe(started - job.asked)
-            future = loop.run_in_executor(self.pool, job.fn, *job.args)
+            future: asyncio.Future[Any] = (
+                asyncio.ensure_future(
+                    self.pool.run(HARD_FACTOR * job.expected + self.grace, job.fn, *job.args)
+                )
+                if isinstance(self.pool, WorkerPool)
+                else loop.run_in_executor(self.pool, job.fn, *job.args)
+            )
             future.add_done_callback(functools.partial(self._finished, job=job, started=started))
         self._queued.set(len(self._waiting))
         self._busy.set(self._running)

@@ -1,0 +1,93 @@
+"""A process pool whose stuck jobs are killed: :class:`WorkerPool`.
+
+A :class:`~concurrent.futures.ProcessPoolExecutor` cannot stop one task, so a job that runs
+past its hard deadline (a search that never returns) would hold its process for ever.  A
+:class:`WorkerPool` kills the processes of its current pool when that happens and builds a
+fresh one with the same settings: the late job fails with :class:`JobKilled`, and every other
+job that was running in the killed pool is submitted again to the new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+__all__ = ["JobKilled", "WorkerPool"]
+
+T = TypeVar("T")
+log = logging.getLogger("ludoteca.server")
+
+
+class JobKilled(Exception):
+    """A job ran past its hard deadline; its process was killed and replaced."""
+
+
+class WorkerPool(Executor):
+    """``processes`` spawned worker processes, each started with ``initializer(*initargs)``;
+    :meth:`run` stops a job at its hard deadline (:meth:`submit` runs one without one)."""
+
+    def __init__(
+        self,
+        processes: int,
+        initializer: Callable[..., object] | None = None,
+        initargs: tuple[Any, ...] = (),
+    ) -> None:
+        self.processes = processes
+        self._initializer = initializer
+        self._initargs = initargs
+        #: how many times the pool's processes were killed and replaced
+        self.replaced = 0
+        self._pool = self._build()
+
+    def _build(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=self._initializer,
+            initargs=self._initargs,
+        )
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    async def run(self, hard: float, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process, killed (with the pool's other processes, whose
+        jobs are run again) if it has not finished within ``hard`` seconds: then
+        :class:`JobKilled`.  A job whose pool was killed for another job is run again."""
+        while True:
+            pool = self._pool
+            future = asyncio.wrap_future(pool.submit(fn, *args))
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), hard)
+            except TimeoutError:
+                future.add_done_callback(_retrieved)
+                if pool is self._pool:
+                    self._replace(pool)
+                raise JobKilled(f"{fn.__name__} ran past its hard deadline ({hard:g} s)") from None
+            except BrokenProcessPool:
+                if pool is self._pool:  # broken by a crash, not by a kill: replace it as well
+                    self._replace(pool)
+                log.warning("job %s lost its worker process: running it again", fn.__name__)
+
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        processes = list(getattr(pool, "_processes", {}).values())  # no public accessor
+        self._pool = self._build()
+        self.replaced += 1
+        for process in processes:
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        log.warning("killed %d worker processes and started %d new", len(processes), self.processes)
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Mark the outcome of an abandoned job as seen (its pool was killed)."""
+    if not future.cancelled():
+        future.exception()
