@@ -7,7 +7,7 @@
 >>> obs, mask, rewards, terminated, truncated = env.step(env.random_actions())
 
 Actions are the adapters' integer actions (``State.action_path``: one per move, one per leap of
-a Felli capture chain, the same player acting again until the chain is complete), below
+a capture chain, the same player acting again until the chain is complete), below
 ``Game.num_distinct_actions``; ``mask[i, a]`` is true for the legal next actions of game ``i``.
 Observations are the game's ``planes`` and a side-to-move plane (1 where White is to move), by
 points, as float32 (mid-chain, the position before the chain).  ``rewards[i]`` is indexed by

@@ -47,7 +47,6 @@ from .kernel import (
 
 __all__ = [
     "MASK",
-    "MAX_ACTIONS",
     "MAX_MOVES",
     "SORT",
     "TRUNCATED",
@@ -59,8 +58,8 @@ __all__ = [
 
 #: the result of a game stopped at its ply limit (beside the kernel's ``ONGOING`` ... ``WIN``)
 TRUNCATED = 4
-#: the most legal moves, and distinct next actions, a position may have
-MAX_MOVES, MAX_ACTIONS = 2048, 1024
+#: the most legal moves a position may have (and so distinct next actions)
+MAX_MOVES = 2048
 #: flags: keep a row's next actions in a mask array; sort them (and drop repeats) in the row
 MASK, SORT = 1, 2
 
@@ -385,7 +384,7 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     move_rule = int(settings.get("move_rule", 0))
     ring = 1 << move_rule.bit_length() if move_rule else 1024
     acts = R_HIST + ring
-    moves = acts + MAX_ACTIONS
+    moves = acts + MAX_MOVES
     cfg = np.zeros(16, dtype=np.int64)
     cfg[C_HIST] = ring
     cfg[C_REPEAT] = int(settings.get("repetition", 0))
