@@ -1,13 +1,18 @@
 """No runaway work (docs/scaling.md): a job still running at its hard deadline is killed with
 its worker process, the pool serves the next job in a fresh process, the jobs that shared the
-killed pool are run again, and a game whose computer move was killed still gets a move."""
+killed pool are run again, and a game whose computer move was killed still gets a move; the
+same in a ``ludoteca worker`` on the Redis queue."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
+import signal
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,12 +20,17 @@ import pytest
 from prometheus_client import CollectorRegistry
 
 import ludoteca
+from ludoteca.server.computer import workers
 from ludoteca.server.computer.computer import Computer
 from ludoteca.server.computer.pool import JobKilled, WorkerPool
+from ludoteca.server.computer.queue import JobQueue
 from ludoteca.server.computer.scheduler import HARD_FACTOR, JobMetrics, Scheduler
 
 EXPECTED = 0.1  # seconds: what the jobs below say they take
 GRACE = 1.0
+#: a pure-Python search with no limit but depth 60: far past any hard deadline
+HANGING = "search:depth=60,python=1"
+WORKER_TIMEOUT = 8.0  # seconds: the hard deadline of the test's ``ludoteca worker``
 
 
 def test_a_hanging_job_is_killed_at_its_hard_deadline_and_the_pool_goes_on() -> None:
@@ -49,24 +59,81 @@ def test_a_hanging_job_is_killed_at_its_hard_deadline_and_the_pool_goes_on() -> 
     assert after != before  # the next job ran in a new process
 
 
+def hanging_game() -> tuple[Any, Callable[[str], bool]]:
+    """What the computer reads of a game whose computer player hangs, and whether a move is
+    legal in it."""
+    state = ludoteca.new_game("morris")
+    row = SimpleNamespace(id="g1", game="morris", rules=str(state.rules))
+    live = SimpleNamespace(row=row, state=state, kind=lambda turn: HANGING)
+    legal = {str(state.move_of(code)) for code in state.legal_codes()}
+    return live, legal.__contains__
+
+
+def killed_logged(caplog: pytest.LogCaptureFixture) -> bool:
+    return any("was killed" in record.getMessage() for record in caplog.records)
+
+
 def test_a_game_whose_computer_move_is_killed_still_gets_a_move(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    state = ludoteca.new_game("morris")
-    # a pure-Python search with no limit but depth 60: far past any hard deadline
-    row = SimpleNamespace(id="g1", game="morris", rules=str(state.rules))
-    live = SimpleNamespace(row=row, state=state, kind=lambda turn: "search:depth=60,python=1")
+    live, legal = hanging_game()
 
     async def scenario() -> tuple[str, int]:
         pool = WorkerPool(1)
         try:
             computer = Computer(pool, 1, pool, registry=CollectorRegistry(), grace=5.0)
-            return await computer.move(live), pool.replaced  # type: ignore[arg-type]
+            return await computer.move(live), pool.replaced
         finally:
             pool.shutdown()
 
     with caplog.at_level(logging.WARNING, logger="ludoteca.server"):
         move, replaced = asyncio.run(scenario())
     assert replaced == 1
-    assert move in {str(state.move_of(code)) for code in state.legal_codes()}
-    assert any("was killed" in record.getMessage() for record in caplog.records)
+    assert legal(move)
+    assert killed_logged(caplog)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+def test_a_queued_move_past_the_workers_deadline_is_killed_and_the_game_gets_a_move(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = redis_url.rsplit("/", 1)[0] + "/5"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from ludoteca.server.computer import queue; "
+            f"queue.JOB_TIMEOUT = {WORKER_TIMEOUT}; queue.run_worker(sys.argv[1], 1)",
+            url,
+        ]
+    )
+    live, legal = hanging_game()
+    start = live.state.start
+
+    async def scenario() -> tuple[Any, float, str]:
+        jobs = JobQueue(url, CollectorRegistry())
+        await jobs.start()
+        try:
+            asked = time.monotonic()
+            outcome = await asyncio.gather(
+                jobs.run(
+                    EXPECTED, workers.computer_move, "morris", "morris", start, [], HANGING, 1
+                ),
+                return_exceptions=True,
+            )
+            killed_after = time.monotonic() - asked
+            computer = Computer(WorkerPool(1), registry=CollectorRegistry(), queue=jobs)
+            return outcome[0], killed_after, await computer.move(live)
+        finally:
+            await jobs.close()
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="ludoteca.server"):
+            outcome, killed_after, move = asyncio.run(scenario())
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+    assert isinstance(outcome, JobKilled)
+    assert WORKER_TIMEOUT <= killed_after < WORKER_TIMEOUT + 30  # the worker's start included
+    assert legal(move)  # the next job, in the worker's new process
+    assert killed_logged(caplog)

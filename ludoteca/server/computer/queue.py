@@ -13,9 +13,13 @@ processes, on any machine, take the jobs and think in their own process pools.
 - **Answers**: a worker publishes each answer on the asking server's own channel as soon as it
   has it; a server that missed the message finds the result arq keeps, looking every
   :data:`CHECK` seconds past the job's expected time.
+- **Runaway jobs**: a job still thinking after :data:`JOB_TIMEOUT` seconds is killed with its
+  process, which the worker replaces (see :class:`~.pool.WorkerPool`); its asker gets
+  :class:`~.pool.JobKilled`.
 - **Crashes**: a job whose worker dies (even by ``kill -9``) stays on the queue, marked in
-  progress for :data:`JOB_TIMEOUT` plus arq's 10 seconds; then another worker takes it again
-  (at most :data:`TRIES` times).  A job whose asker has gone (the game moved on) is aborted.
+  progress for :data:`JOB_TIMEOUT` plus :data:`BACKSTOP` plus arq's 10 seconds; then another
+  worker takes it again (at most :data:`TRIES` times).  A job whose asker has gone (the game
+  moved on) is aborted.
 """
 
 from __future__ import annotations
@@ -24,12 +28,11 @@ import asyncio
 import contextlib
 import json
 import logging
-import multiprocessing
 import os
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import wait
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
@@ -40,6 +43,7 @@ from arq.worker import Worker, func
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 
 from . import workers
+from .pool import JobKilled, WorkerPool
 
 __all__ = ["JOBS", "QUEUE", "JobQueue", "run_worker"]
 
@@ -50,8 +54,10 @@ QUEUE = "ludoteca:jobs"
 REPLIES = "ludoteca:replies:"
 #: how far into the past a job's deadline is moved to make its score (see the module's text)
 HORIZON = 3600.0
-#: a job running longer is stopped; a dead worker's job is taken again this long plus 10 s on
+#: a job thinking longer is killed with its process (its worker replaces the process)
 JOB_TIMEOUT = 10.0
+#: arq's own timeout comes this much later, should the kill itself not end the job
+BACKSTOP = 2.0
 TRIES = 3
 #: a job not started within this many seconds is dropped (its game has long moved on)
 EXPIRES = 120.0
@@ -141,6 +147,8 @@ class JobQueue:
                         if await job.status() == JobStatus.not_found:  # expired unstarted
                             raise RuntimeError("the job queue dropped the job") from None
                         continue
+                    if isinstance(info.result, JobKilled):
+                        raise info.result from None
                     if not info.success:
                         raise RuntimeError(f"the worker failed: {info.result!r}") from None
                     result = info.result
@@ -166,6 +174,8 @@ class JobQueue:
                     continue
                 if reply["ok"]:
                     answer.set_result(reply["result"])
+                elif reply.get("killed"):
+                    answer.set_exception(JobKilled(reply["error"]))
                 else:
                     answer.set_exception(RuntimeError(f"the worker failed: {reply['error']}"))
             except asyncio.CancelledError:
@@ -181,18 +191,20 @@ async def _abort(job: Job) -> None:
 
 
 def _job(fn: Callable[..., Any]) -> WorkerCoroutine:
-    """The worker's coroutine for ``fn``: run it in the worker's process pool and publish the
-    answer on the asking server's channel."""
+    """The worker's coroutine for ``fn``: run it in the worker's process pool (killed after
+    :data:`JOB_TIMEOUT`) and publish the answer on the asking server's channel."""
 
     async def job(ctx: dict[str, Any], reply_to: str, *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
         redis: ArqRedis = ctx["redis"]
+        pool: WorkerPool = ctx["pool"]
         try:
-            result = await loop.run_in_executor(ctx["pool"], fn, *args)
+            result = await pool.run(JOB_TIMEOUT, fn, *args)
         except Exception as error:
-            await redis.publish(
-                reply_to, json.dumps({"id": ctx["job_id"], "ok": False, "error": str(error)[:300]})
-            )
+            reply = {"id": ctx["job_id"], "ok": False, "error": str(error)[:300]}
+            if isinstance(error, JobKilled):
+                log.warning("job %s: %s", ctx["job_id"], error)
+                reply["killed"] = True
+            await redis.publish(reply_to, json.dumps(reply))
             raise
         await redis.publish(
             reply_to, json.dumps({"id": ctx["job_id"], "ok": True, "result": result})
@@ -209,10 +221,7 @@ def run_worker(url: str, slots: int) -> None:
     ``4 * slots`` in deadline order at each look), until SIGTERM or
     Ctrl-C: then no new job is taken and the running ones are finished (within
     :data:`JOB_TIMEOUT`; a job stopped after that is taken again by another worker)."""
-    spawn = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        slots, mp_context=spawn, initializer=workers.die_with_parent, initargs=(os.getpid(),)
-    )
+    pool = WorkerPool(slots, workers.die_with_parent, (os.getpid(),))
     wait([pool.submit(workers.load_compiled) for _ in range(slots)])
 
     async def startup(ctx: dict[str, Any]) -> None:
@@ -224,7 +233,7 @@ def run_worker(url: str, slots: int) -> None:
         redis_settings=RedisSettings.from_dsn(url),
         max_jobs=2 * slots,
         queue_read_limit=4 * slots,
-        job_timeout=JOB_TIMEOUT,
+        job_timeout=JOB_TIMEOUT + BACKSTOP,
         max_tries=TRIES,
         poll_delay=POLL,
         allow_abort_jobs=True,
