@@ -4,17 +4,20 @@ keyed by what they play; a malformed record is refused and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 
 from ludoteca.ai import Limit
 from ludoteca.server import Settings, create_app
-from ludoteca.server.study.reports import ReportPlyRow, ReportRow
+from ludoteca.server.store import Store, now
+from ludoteca.server.study.reports import LEASE, ReportPlyRow, ReportRow, Reports
 
 from .test_server_api import act, new
 
@@ -137,3 +140,45 @@ def test_a_malformed_record_is_refused_and_changes_nothing(client: TestClient) -
     assert client.post("/api/records/report", json={"text": "not a record"}).status_code == 400
     assert rows(client) == before
     assert client.get("/api/reports/record-unknown").status_code == 404
+
+
+def test_a_finished_game_without_a_report_gets_one_after_a_restart(database_url: str) -> None:
+    with TestClient(app_on(database_url)) as client:
+        game_id, tokens = new(client, game="felli", opponent="hotseat", position=FELLI_ENDGAME)
+        for ply, move in enumerate(["a1-b2", "b4-c3", "b2xd4"]):
+            act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
+        ready(client, f"/api/games/{game_id}/report")
+        store = client.app.state.services.store  # type: ignore[attr-defined]
+        for table in (ReportPlyRow, ReportRow):  # the report is lost
+            client.portal.call(store.write, lambda c, t=table: c.execute(delete(t)))  # type: ignore[union-attr]
+        assert rows(client) == (0, 0)
+    with TestClient(app_on(database_url)) as again:  # nobody asks: the server makes it
+        deadline = time.monotonic() + 60
+        while again.get(f"/api/reports/game-{game_id}").status_code == 404:
+            assert time.monotonic() < deadline, "the report was not made again"
+            time.sleep(0.1)  # polling: the API tells of no change
+        assert ready(again, f"/api/reports/game-{game_id}")["sides"]["black"]["blunders"] == 1
+
+
+def test_one_process_claims_a_report_until_its_claim_lapses(database_url: str) -> None:
+    async def scenario() -> list[bool]:
+        store = Store(database_url)
+        await store.open()
+        spawned: list[Any] = []
+
+        def keep(work: Any) -> None:
+            spawned.append(work)
+            work.close()  # (the computing itself is not under test)
+
+        one, other = (Reports(store, None, keep) for _ in range(2))  # type: ignore[arg-type]
+        await one._ensure("record-test", None, "morris", "morris", "code", ["d6"])
+        claims = [await one._claim("record-test"), await other._claim("record-test")]
+        claims.append(await one._claim("record-test"))  # its own claim, renewed
+        old = now() - LEASE - datetime.timedelta(seconds=1)
+        await store.write(lambda c: c.execute(update(ReportRow).values(claimed_at=old)))
+        claims.append(await other._claim("record-test"))  # lapsed: taken over
+        claims.append(await one._claim("record-test"))
+        await store.close()
+        return claims
+
+    assert asyncio.run(scenario()) == [True, False, True, True, False]

@@ -49,7 +49,9 @@ export class Report {
     if (path !== this.path) return;
     if (!answer.ok) { this.root.hidden = false; this.root.textContent = data.error; return; }
     this.show(data);
-    if (data.status !== "ready") this.timer = setTimeout(() => this.follow(path), POLL);
+    if (data.status === "pending" || data.status === "running") {
+      this.timer = setTimeout(() => this.follow(path), POLL);
+    }
   }
 
   stop() { clearTimeout(this.timer); this.path = null; }
@@ -63,6 +65,10 @@ export class Report {
   show(data) {
     const root = this.root;
     root.hidden = false;
+    if (data.status === "failed") {
+      root.replaceChildren(paragraph("The analysis failed; it is tried again when the server restarts."));
+      return;
+    }
     if (data.status !== "ready") {
       root.replaceChildren(paragraph(`Analysing: ${data.done} of ${data.total} positions…`, "progress"));
       return;

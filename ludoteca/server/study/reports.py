@@ -4,7 +4,8 @@ who opens the game afterwards (see :mod:`ludoteca.study.report` for the figures)
 
 A report is a row of ``reports`` (keyed ``game-ID`` for a game, ``record-SHA256`` of its rule
 set, start and moves for a record) with its status: ``pending``, ``running`` (claimed by one
-server process, whose claim lasts :data:`LEASE` after its last stored position), ``ready``.
+server process, whose claim lasts :data:`LEASE` after its last stored position), ``ready``, or
+``failed`` (an analysis raised; tried again when next asked for, and at start-up).
 Only the process whose claim is stored computes: several processes asked for the same report
 compute it once; a claim left by a process that died lapses, and whoever asks next (or a
 restarted server) takes it over and computes only the positions still missing.  Each position is
@@ -203,7 +204,8 @@ class Reports:
         return {"key": key, **await self.view(key)}
 
     async def view(self, key: str) -> dict[str, Any]:
-        """A report by its key: ``status`` (``pending``, ``running``, ``ready``), ``done`` and
+        """A report by its key: ``status`` (``pending``, ``running``, ``ready``, or ``failed``:
+        tried again when it is next asked to be made, or at the next start), ``done`` and
         ``total`` positions, and once ready the report itself; 404 if there is none.  A report
         whose claim has lapsed is taken over."""
         ready = self._ready.get(key)
@@ -287,7 +289,7 @@ class Reports:
         self._kick(key)
 
     def _lapsed(self, row: ReportRow) -> bool:
-        if row.status == "ready" or row.key in self.running:
+        if row.status in ("ready", "failed") or row.key in self.running:
             return False
         claimed = row.claimed_at
         if row.claimed_by is None or claimed is None:
@@ -324,7 +326,7 @@ class Reports:
             release = (
                 sql_update(ReportRow)
                 .where(ReportRow.key == key, ReportRow.claimed_by == self.me)
-                .values(status="pending", claimed_by=None, claimed_at=None)
+                .values(status="failed", claimed_by=None, claimed_at=None)
             )
             await self.store.write(lambda c: c.execute(release))
         finally:
