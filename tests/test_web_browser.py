@@ -1361,3 +1361,19 @@ def test_the_stored_report_survives_a_restart(page: Any, tmp_path: Path) -> None
         page.locator("#report svg.graph .point").nth(3).click()  # the graph jumps too
         page.wait_for_function("!document.querySelector('#board .arrow')")
         shot(page, "game-report")
+
+
+def test_an_imported_record_gets_its_report(page: Any, server: str) -> None:
+    text = (
+        f'[Game "felli"]\n[Position "{FELLI_ENDGAME}"]\n[Result "1-0"]\n\n'
+        "1. a1-b2 b4-c3 2. b2xd4 1-0\n"
+    )
+    page.goto(server + "/review")
+    page.fill("#record", text)
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#report svg.graph")
+    assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
+    page.click("#report .marked button")
+    page.wait_for_selector("#board .arrow.played")
+    assert page.locator("#board .arrow.best").count() >= 1
+    assert "Move 1 of 3" in page.inner_text("#status")
