@@ -15,6 +15,7 @@ from typing import Any
 
 from ...ai import Limit, make_agent
 from ...ai.analysis import analyse
+from ...ai.perfect import covering_table
 from ...compiled import warm
 from ...core import LudotecaError, State
 from ...record import loads
@@ -70,6 +71,24 @@ def report_ply(
     state = position(game, rules, start, moves[:ply])
     played = state.parse_move(moves[ply]).code if ply < len(moves) else None
     return dataclasses.asdict(analyse_ply(state, played, limit))
+
+
+def load_tables(game: str, rules: str, start: str, moves: list[str]) -> None:
+    """Load into this process every part of a solved table that the positions of a game and
+    their children need (a large table loads in tens of seconds, part by part), so that the
+    report's jobs, each bounded in time, find them loaded."""
+    state = position(game, rules, start, [])
+    for move in [None, *moves]:
+        if move is not None:
+            state.push(move)
+        table = covering_table(state)
+        if table is None or state.outcome() is not None:
+            continue
+        for code in state.legal_codes():
+            state.push_code(code)
+            if table.covers(state):
+                table.lookup(state)
+            state.pop_code()
 
 
 def record_line(text: str) -> dict[str, Any]:

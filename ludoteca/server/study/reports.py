@@ -10,7 +10,8 @@ Only the process whose claim is stored computes: several processes asked for the
 compute it once; a claim left by a process that died lapses, and whoever asks next (or a
 restarted server) takes it over and computes only the positions still missing.  Each position is
 one job of the analysis pool, with a deadline after hints and live analysis, so a report never
-holds up anyone's hint, and never the computer's moves (another pool).
+holds up anyone's hint, and never the computer's moves (another pool); a first job loads the
+parts of the solved tables its positions need, which can take far longer than a position.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ log = logging.getLogger("ludoteca.server")
 LEASE = datetime.timedelta(seconds=120)
 #: the deadline of one position's job: after hints (1 s) and live analysis (2 s)
 PLY_EXPECTED = 5.0
+#: the expected time of loading the solved tables a report needs (first of its jobs)
+TABLES_EXPECTED = 60.0
 #: finished reports kept in memory, ready to serve (they never change)
 REPORTS_KEPT = 256
 #: at start-up, finished games this recent without a report get one
@@ -341,6 +344,9 @@ class Reports:
             )
         moves = json.loads(row.moves)
         limit = self.computer.report_limit
+        await self.computer.advisers.run(
+            TABLES_EXPECTED, workers.load_tables, row.game, row.rules, row.start, moves
+        )
         for ply in range(row.total):
             if ply in have:
                 continue
