@@ -1,0 +1,142 @@
+"""``scripts/cluster`` survives its parts (docs/scaling.md): started as an operator would (two
+servers, a worker, Redis, PostgreSQL, nginx in front), a game against the computer is played
+through nginx; one server it started is killed (SIGKILL, by the pid the script wrote), the
+script logs it and starts it again, and the game goes on through nginx; Ctrl-C (SIGINT) then
+stops everything the script started."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .support.need import need
+from .support.ports import reserved_port
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def call(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        base + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    return json.load(urllib.request.urlopen(request, timeout=30))
+
+
+def play_and_wait(base: str, game: dict[str, Any], ply: int) -> list[str]:
+    """Play a legal move for White at ``ply`` and return the moves once the computer (Black)
+    has answered it."""
+    token = game["tokens"]["white"]
+    state = call(base, f"/api/games/{game['id']}")
+    move = next(
+        m for m in ("d6", "f4", "b4", "d2", "a7", "g7", "a1", "g1") if m not in state["moves"]
+    )
+    call(
+        base,
+        f"/api/games/{game['id']}/actions",
+        {"token": token, "type": "move", "move": move, "ply": ply},
+    )
+    deadline = time.monotonic() + 30
+    while len(moves := call(base, f"/api/games/{game['id']}")["moves"]) < ply + 2:
+        assert time.monotonic() < deadline, f"the computer did not answer: {moves}"
+        time.sleep(0.1)  # polling: the test holds no websocket to be told on
+    return list(moves)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """The cluster's folder: as root, the script runs PostgreSQL as nobody, who must reach it
+    all along (pytest's own folders are closed to others whenever a pytest session starts)."""
+    made = Path(tempfile.mkdtemp(prefix="ludoteca-cluster-"))
+    made.chmod(0o755)
+    try:
+        yield made
+    finally:
+        shutil.rmtree(made, ignore_errors=True)
+
+
+def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path) -> None:
+    for program in ("nginx", "initdb", "redis-server"):
+        need(program)
+    with reserved_port() as port:
+        env = {
+            **os.environ,
+            "CLUSTER_DIR": str(folder),
+            "PORT": str(port),
+            "SERVERS": "2",
+            "WORKERS": "1",
+            "PATH": f"{os.environ.get('PATH', '')}:/usr/sbin",
+        }
+        script = subprocess.Popen(
+            [str(ROOT / "scripts" / "cluster")],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        started: list[int] = []
+        try:
+            assert script.stdout is not None
+            said = []
+            for line in script.stdout:
+                said.append(line)
+                if "Ludoteca is running" in line:
+                    break
+            else:
+                pytest.fail(f"the cluster did not start ({script.wait()}): {''.join(said)}")
+            names = ("server1", "server2", "worker1", "redis", "nginx")
+            started = [int((folder / f"{name}.pid").read_text()) for name in names]
+            postgres = int((folder / "postgres" / "postmaster.pid").read_text().split()[0])
+            base = f"http://127.0.0.1:{port}"
+            game = call(
+                base,
+                "/api/games",
+                {"game": "morris", "opponent": "computer", "level": 1, "colour": "white"},
+            )
+            assert len(play_and_wait(base, game, 0)) == 2
+
+            killed = started[0]
+            os.kill(killed, signal.SIGKILL)
+            deadline = time.monotonic() + 20
+            while (pid := int((folder / "server1.pid").read_text())) == killed:
+                assert time.monotonic() < deadline, "the killed server was not started again"
+                time.sleep(0.1)  # polling the pid file: the script tells no one else
+            started.append(pid)
+            log = (folder / "cluster.log").read_text()
+            assert f"server1 (pid {killed}) exited" in log
+            assert all(alive(p) for p in started[1:])  # the others carried on
+
+            moves = play_and_wait(base, game, 2)
+            assert len(moves) == 4
+            assert len(play_and_wait(base, game, 4)) == 6
+        finally:
+            script.send_signal(signal.SIGINT)  # Ctrl-C
+            script.wait(60)
+        assert not any(alive(p) for p in started)
+        assert not alive(postgres)
