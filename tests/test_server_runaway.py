@@ -1,7 +1,8 @@
 """No runaway work (docs/scaling.md): a job still running at its hard deadline is killed with
 its worker process, the pool serves the next job in a fresh process, the jobs that shared the
 killed pool are run again, and a game whose computer move was killed still gets a move; the
-same in a ``ludoteca worker`` on the Redis queue."""
+same in a ``ludoteca worker`` on the Redis queue.  And one client address has only so many
+record replays worked out at once."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,11 +23,13 @@ import pytest
 from prometheus_client import CollectorRegistry
 
 import ludoteca
+from ludoteca.server.computer import computer as computer_module
 from ludoteca.server.computer import workers
-from ludoteca.server.computer.computer import Computer
+from ludoteca.server.computer.computer import REPLAYS_PER_CLIENT, Computer
 from ludoteca.server.computer.pool import JobKilled, WorkerPool
 from ludoteca.server.computer.queue import JobQueue
 from ludoteca.server.computer.scheduler import HARD_FACTOR, JobMetrics, Scheduler
+from ludoteca.server.errors import ActionError
 
 EXPECTED = 0.1  # seconds: what the jobs below say they take
 GRACE = 1.0
@@ -137,3 +142,39 @@ def test_a_queued_move_past_the_workers_deadline_is_killed_and_the_game_gets_a_m
     assert WORKER_TIMEOUT <= killed_after < WORKER_TIMEOUT + 30  # the worker's start included
     assert legal(move)  # the next job, in the worker's new process
     assert killed_logged(caplog)
+
+
+def test_one_address_has_only_so_many_record_replays_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+
+    def replay_record(text: str) -> dict[str, Any]:
+        gate.wait(30)
+        return {"text": text}
+
+    monkeypatch.setattr(computer_module.workers, "replay_record", replay_record)
+
+    async def scenario() -> tuple[list[Any], Any, Any, Any]:
+        pool = ThreadPoolExecutor(REPLAYS_PER_CLIENT + 1)
+        computer = Computer(pool, 1, pool, registry=CollectorRegistry())
+        computer.advisers.slots = REPLAYS_PER_CLIENT + 1  # all may run at once here
+        held = [
+            asyncio.ensure_future(computer.replay(f"r{n}", "10.0.0.1"))
+            for n in range(REPLAYS_PER_CLIENT)
+        ]
+        await asyncio.sleep(0)  # they have started
+        refused = await asyncio.gather(computer.replay("more", "10.0.0.1"), return_exceptions=True)
+        other = asyncio.ensure_future(computer.replay("other", "10.0.0.2"))
+        await asyncio.sleep(0)
+        gate.set()
+        answers = await asyncio.gather(*held)
+        again = await computer.replay("again", "10.0.0.1")  # the first ones are done
+        pool.shutdown()
+        return answers, refused[0], await other, again
+
+    answers, refused, other, again = asyncio.run(scenario())
+    assert answers == [{"text": f"r{n}"} for n in range(REPLAYS_PER_CLIENT)]
+    assert isinstance(refused, ActionError) and refused.status == 429
+    assert other == {"text": "other"}
+    assert again == {"text": "again"}

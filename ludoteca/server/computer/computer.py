@@ -26,12 +26,13 @@ from .pool import JobKilled
 from .queue import JobQueue
 from .scheduler import HARD_GRACE, JobMetrics, Scheduler
 
-__all__ = ["HINT_SECONDS", "REPLAY_EXPECTED", "Computer"]
+__all__ = ["HINT_SECONDS", "REPLAYS_PER_CLIENT", "REPLAY_EXPECTED", "Computer"]
 
 log = logging.getLogger("ludoteca.server")
 
 HINT_SECONDS = 1.0
 REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before report positions
+REPLAYS_PER_CLIENT = 2  # record replays one client address may have worked out at once
 QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
@@ -56,6 +57,8 @@ class Computer:
         self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs, grace)
         self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs, grace)
         self.report_limit = report_limit
+        #: per client address, its record replays being worked out
+        self._replays: dict[str, int] = {}
 
     async def move(self, live: LiveGame) -> str:
         """The move (its notation) of the computer player whose turn it is; if its job is
@@ -125,11 +128,22 @@ class Computer:
             live.hint = pending
         return await asyncio.shield(pending[1])
 
-    async def replay(self, text: str) -> dict[str, Any]:
+    async def replay(self, text: str, client: str) -> dict[str, Any]:
         """Every position of a text record from its start, for stepping through it (worked out
-        in the analysis process: a long record never holds up the server); 400 if the record is
-        malformed or illegal."""
-        answer = await self.advisers.run(REPLAY_EXPECTED, workers.replay_record, text)
+        in the analysis process: a long record never holds up the server), for the address
+        ``client``; 400 if the record is malformed or illegal, 429 if that address already has
+        :data:`REPLAYS_PER_CLIENT` replays being worked out.  (Hints need no such cap: one a
+        game at a time, for the player of a computer game, whose games an address may have
+        only so many of.)"""
+        if self._replays.get(client, 0) >= REPLAYS_PER_CLIENT:
+            raise ActionError(429, "too many records being replayed at once; wait for them")
+        self._replays[client] = self._replays.get(client, 0) + 1
+        try:
+            answer = await self.advisers.run(REPLAY_EXPECTED, workers.replay_record, text)
+        finally:
+            self._replays[client] -= 1
+            if not self._replays[client]:
+                del self._replays[client]
         if "error" in answer:
             raise ActionError(400, answer["error"])
         return answer

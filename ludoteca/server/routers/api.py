@@ -121,7 +121,7 @@ async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
 
 
 @router.post("/records/replay")
-async def replay(computer: ComputerDep, body: RecordText) -> dict[str, Any]:
+async def replay(computer: ComputerDep, client: Client, body: RecordText) -> dict[str, Any]:
     """Replay a text record: every position from the start, for stepping through it (in a
-    worker process: a long record never holds up the server)."""
-    return await computer.replay(body.text)
+    worker process: a long record never holds up the server; a few at once per address)."""
+    return await computer.replay(body.text, client)
