@@ -73,22 +73,21 @@ def report_ply(
     return dataclasses.asdict(analyse_ply(state, played, limit))
 
 
-def load_tables(game: str, rules: str, start: str, moves: list[str]) -> None:
-    """Load into this process every part of a solved table that the positions of a game and
-    their children need (a large table loads in tens of seconds, part by part), so that the
-    report's jobs, each bounded in time, find them loaded."""
+def exact_plies(
+    game: str, rules: str, start: str, moves: list[str], limit: Limit
+) -> dict[int, dict[str, Any]]:
+    """The report's analyses of every position of a game that a solved table covers (or
+    that is over), by ply: they load the parts of the tables they need, which takes tens of
+    seconds for a large table, so they are one job of their own rather than one a position."""
     state = position(game, rules, start, [])
-    for move in [None, *moves]:
-        if move is not None:
-            state.push(move)
-        table = covering_table(state)
-        if table is None or state.outcome() is not None:
-            continue
-        for code in state.legal_codes():
-            state.push_code(code)
-            if table.covers(state):
-                table.lookup(state)
-            state.pop_code()
+    found = {}
+    for ply in range(len(moves) + 1):
+        if covering_table(state) is not None or state.outcome() is not None:
+            played = state.parse_move(moves[ply]).code if ply < len(moves) else None
+            found[ply] = dataclasses.asdict(analyse_ply(state, played, limit))
+        if ply < len(moves):
+            state.push(moves[ply])
+    return found
 
 
 def record_line(text: str) -> dict[str, Any]:

@@ -10,8 +10,9 @@ Only the process whose claim is stored computes: several processes asked for the
 compute it once; a claim left by a process that died lapses, and whoever asks next (or a
 restarted server) takes it over and computes only the positions still missing.  Each position is
 one job of the analysis pool, with a deadline after hints and live analysis, so a report never
-holds up anyone's hint, and never the computer's moves (another pool); a first job loads the
-parts of the solved tables its positions need, which can take far longer than a position.
+holds up anyone's hint, and never the computer's moves (another pool); a first job answers
+the positions a solved table covers (loading the parts of the tables they need, which can take
+tens of seconds), the others are searched one a job.
 """
 
 from __future__ import annotations
@@ -53,8 +54,10 @@ log = logging.getLogger("ludoteca.server")
 LEASE = datetime.timedelta(seconds=120)
 #: the deadline of one position's job: after hints (1 s) and live analysis (2 s)
 PLY_EXPECTED = 5.0
-#: the expected time of loading the solved tables a report needs (first of its jobs)
-TABLES_EXPECTED = 60.0
+#: the expected time of the job answering a report's positions from the solved tables: this
+#: much, plus :data:`EXACT_EXPECTED` a position
+TABLES_EXPECTED = 30.0
+EXACT_EXPECTED = 1.5
 #: finished reports kept in memory, ready to serve (they never change)
 REPORTS_KEPT = 256
 #: at start-up, finished games this recent without a report get one
@@ -344,15 +347,23 @@ class Reports:
             )
         moves = json.loads(row.moves)
         limit = self.computer.report_limit
-        await self.computer.advisers.run(
-            TABLES_EXPECTED, workers.load_tables, row.game, row.rules, row.start, moves
+        exact = await self.computer.advisers.run(
+            TABLES_EXPECTED + EXACT_EXPECTED * row.total,
+            workers.exact_plies,
+            *(row.game, row.rules, row.start, moves, limit),
         )
         for ply in range(row.total):
             if ply in have:
                 continue
-            value = await self.computer.advisers.run(
-                PLY_EXPECTED, workers.report_ply, row.game, row.rules, row.start, moves, ply, limit
-            )
+            value = exact.get(ply)
+            if value is None:
+                value = await self.computer.advisers.run(
+                    PLY_EXPECTED,
+                    workers.report_ply,
+                    *(row.game, row.rules, row.start, moves),
+                    ply,
+                    limit,
+                )
             stored = _ply_row(key, ply, value)
             beat = (
                 sql_update(ReportRow)
