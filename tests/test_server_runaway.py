@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,7 +27,7 @@ import ludoteca
 from ludoteca.server.computer import computer as computer_module
 from ludoteca.server.computer import workers
 from ludoteca.server.computer.computer import REPLAYS_PER_CLIENT, Computer
-from ludoteca.server.computer.pool import JobKilled, WorkerPool
+from ludoteca.server.computer.pool import RUNS, JobKilled, WorkerPool
 from ludoteca.server.computer.queue import JobQueue
 from ludoteca.server.computer.scheduler import HARD_FACTOR, JobMetrics, Scheduler
 from ludoteca.server.errors import ActionError
@@ -62,6 +63,21 @@ def test_a_hanging_job_is_killed_at_its_hard_deadline_and_the_pool_goes_on() -> 
     assert replaced == 1
     assert neighbour is None  # time.sleep's answer: it ran again to its end in the new pool
     assert after != before  # the next job ran in a new process
+
+
+def test_a_job_that_kills_its_process_is_run_three_times_then_fails() -> None:
+    async def scenario() -> tuple[Any, int, int]:
+        pool = WorkerPool(1)
+        try:
+            outcome = await asyncio.gather(pool.run(30.0, os._exit, 1), return_exceptions=True)
+            return outcome[0], pool.replaced, await pool.run(30.0, os.getpid)
+        finally:
+            pool.shutdown()
+
+    outcome, replaced, pid = asyncio.run(scenario())
+    assert isinstance(outcome, BrokenProcessPool)
+    assert replaced == RUNS
+    assert pid != os.getpid()  # and the pool serves the next job
 
 
 def hanging_game() -> tuple[Any, Callable[[str], bool]]:

@@ -22,6 +22,9 @@ __all__ = ["JobKilled", "WorkerPool"]
 T = TypeVar("T")
 log = logging.getLogger("ludoteca.server")
 
+#: how many times a job whose process died under it is run in all
+RUNS = 3
+
 
 class JobKilled(Exception):
     """A job ran past its hard deadline; its process was killed and replaced."""
@@ -61,11 +64,13 @@ class WorkerPool(Executor):
     async def run(self, hard: float, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process, killed (with the pool's other processes, whose
         jobs are run again) if it has not finished within ``hard`` seconds: then
-        :class:`JobKilled`.  A job whose pool was killed for another job is run again."""
-        while True:
+        :class:`JobKilled`.  A job whose process died under it (its pool killed for another
+        job, or a crash) is run again, :data:`RUNS` times in all, then fails with
+        :class:`~concurrent.futures.process.BrokenProcessPool`."""
+        for _ in range(RUNS):
             pool = self._pool
-            future = asyncio.wrap_future(pool.submit(fn, *args))
             try:
+                future = asyncio.wrap_future(pool.submit(fn, *args))
                 return await asyncio.wait_for(asyncio.shield(future), hard)
             except TimeoutError:
                 future.add_done_callback(_retrieved)
@@ -75,7 +80,8 @@ class WorkerPool(Executor):
             except BrokenProcessPool:
                 if pool is self._pool:  # broken by a crash, not by a kill: replace it as well
                     self._replace(pool)
-                log.warning("job %s lost its worker process: running it again", fn.__name__)
+                log.warning("job %s lost its worker process", fn.__name__)
+        raise BrokenProcessPool(f"{fn.__name__} lost its worker process {RUNS} times")
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         processes = list(getattr(pool, "_processes", {}).values())  # no public accessor
