@@ -249,14 +249,9 @@ class Hub:
         self.broadcast(live)
 
     def evict(self, live: LiveGame) -> bool:
-        """Drop a game from memory, unless watched or busy (computer turn, clock, analysis);
+        """Drop a game from memory, unless watched or busy (:attr:`.LiveGame.busy`);
         whether it was (it is reloaded from the store when next asked for)."""
-        busy = (
-            live.thinking_for is not None
-            or live.timer is not None
-            or (live.hint is not None and not live.hint[1].done())
-        )
-        if not live.watchers and not busy and self.games.get(live.row.id) is live:
+        if not live.watchers and not live.busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
             self.cluster.release(live.row.id)
             return True

@@ -135,6 +135,15 @@ class LiveGame:
         return self.label_notes[-1] if self.label_notes else ""
 
     @property
+    def busy(self) -> bool:
+        """Whether work runs for the game: a computer turn, a clock timer or a hint."""
+        return (
+            self.thinking_for is not None
+            or self.timer is not None
+            or (self.hint is not None and not self.hint[1].done())
+        )
+
+    @property
     def ply(self) -> int:
         return len(self.state.move_stack)
 
