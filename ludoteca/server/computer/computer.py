@@ -36,6 +36,12 @@ REPLAYS_PER_CLIENT = 2  # record replays one client address may have worked out 
 QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
 
 
+#: the player whose move replaces a killed one: a one-ply readable search, which answers at once
+#: even in the fresh process that replaced the killed one (the compiled search would first be
+#: loaded there, for seconds)
+FALLBACK = "search:depth=1,python=1"
+
+
 class Computer:
     """The computer's moves in ``pool`` (``slots`` processes), or on the Redis ``queue`` for
     ``ludoteca worker`` processes when given; hints, the positions of game reports (each
@@ -62,21 +68,20 @@ class Computer:
 
     async def move(self, live: LiveGame) -> str:
         """The move (its notation) of the computer player whose turn it is; if its job is
-        killed at its hard deadline, the move of the easiest level instead (logged)."""
+        killed at its hard deadline, the move of :data:`FALLBACK` instead (logged)."""
         spec = live.kind(live.state.turn)
         try:
             return await self._move(live, spec)
         except JobKilled as killed:
-            easiest = levels(live.state.rules)[0].spec
             log.warning(
                 "game %s: the move of %s was killed (%s); playing %s instead",
                 live.row.id,
                 spec,
                 killed,
-                easiest,
+                FALLBACK,
                 extra=logs.game(live.row.id),
             )
-            return await self._move(live, easiest)
+            return await self._move(live, FALLBACK)
 
     async def _move(self, live: LiveGame, spec: str) -> str:
         row = live.row
