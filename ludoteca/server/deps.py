@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, WebSocket
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
@@ -17,7 +17,7 @@ from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
 from .computer.computer import Computer
 from .errors import ActionError
-from .limits import RateLimit, origin_allowed
+from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
 from .play.hub import Hub
 from .settings import Settings
 from .store import Store
@@ -66,6 +66,26 @@ class Guards:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
             registry=self.registry,
         )
+
+    async def admit(self, websocket: WebSocket, address: str, what: str) -> bool:
+        """Whether a websocket may be served: from an allowed origin, and one of at most
+        :data:`SOCKETS_PER_CLIENT` open from its ``address`` (counted until :meth:`release`).
+        A refused one is closed (1008) with a reason naming ``what`` it is ("game sockets")."""
+        headers = websocket.headers
+        if not origin_allowed(headers.get("origin"), headers.get("host"), self.origins):
+            await websocket.close(code=1008, reason=f"this origin may not open {what}")
+            return False
+        if self.sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
+            await websocket.close(code=1008, reason="too many connections from one address")
+            return False
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A websocket :meth:`admit` let in has closed."""
+        self.sockets[address] -= 1
+        if not self.sockets[address]:
+            del self.sockets[address]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from ..store import GameRow
 
 __all__ = [
     "catalogue",
+    "default_game",
     "default_positions",
     "from_code",
     "games",
@@ -40,6 +41,11 @@ log = logging.getLogger("ludoteca.server")
 def games() -> list[type[Game]]:
     """Every registered game family, in registration order."""
     return [family(name) for name in game_names()]
+
+
+def default_game() -> str:
+    """The name of the first registered game: what a page shows when none is asked for."""
+    return game_names()[0]
 
 
 def default_positions() -> list[State]:

@@ -13,7 +13,8 @@ from pydantic import BaseModel, Field, TypeAdapter
 from ..computer.computer import Computer
 from ..deps import Client, ComputerDep, GuardsDep, HubDep
 from ..errors import ActionError
-from ..limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
+from ..limits import RateLimit
+from ..play.catalogue import default_game
 from ..play.hub import Hub
 from ..play.views import encode
 from ..schemas import read_message
@@ -87,7 +88,7 @@ class EditedPosition(BaseModel):
 
 @router.get("/analysis")
 async def analysis_page() -> HTMLResponse:
-    return page("analysis")
+    return page("analysis", default_game=default_game())
 
 
 @router.post("/api/analysis/position")
@@ -102,22 +103,12 @@ async def analysis_socket(
 ) -> None:
     """Messages ``open``, ``show`` and ``stop``; the server answers ``line``, ``position``,
     then ``lines`` for each completed depth and ``done``, or ``error`` with a sentence."""
-    if not origin_allowed(
-        websocket.headers.get("origin"), websocket.headers.get("host"), guards.origins
-    ):
-        await websocket.close(code=1008, reason="this origin may not open analysis sockets")
+    if not await guards.admit(websocket, address, "analysis sockets"):
         return
-    sockets = guards.sockets
-    if sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
-        await websocket.close(code=1008, reason="too many connections from one address")
-        return
-    sockets[address] = sockets.get(address, 0) + 1
     try:
         await _serve(websocket, hub, computer)
     finally:
-        sockets[address] -= 1
-        if not sockets[address]:
-            del sockets[address]
+        guards.release(address)
 
 
 async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:

@@ -31,10 +31,11 @@ _pages = jinja2.Environment(
 )
 
 
-def page(name: str, status_code: int = 200) -> HTMLResponse:
-    """The page ``name`` (a template's name without ``.html``) as an HTML response.  Every
-    page is rendered here, in English for now (``lang`` in the shell)."""
-    html = _pages.get_template(f"{name}.html").render(lang="en")
+def page(name: str, status_code: int = 200, **context: object) -> HTMLResponse:
+    """The page ``name`` (a template's name without ``.html``), rendered with ``context``, as
+    an HTML response.  Every page is rendered here, in English for now (``lang`` in the
+    shell)."""
+    html = _pages.get_template(f"{name}.html").render(lang="en", **context)
     return HTMLResponse(html, status_code=status_code)
 
 

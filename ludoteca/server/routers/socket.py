@@ -13,7 +13,7 @@ from ..community.people import User
 from ..computer.computer import Computer
 from ..deps import ChatDep, Client, ComputerDep, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
-from ..limits import MAX_MESSAGE, SOCKETS_PER_CLIENT, origin_allowed
+from ..limits import MAX_MESSAGE
 from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
@@ -35,22 +35,12 @@ async def socket(
     """First message ``{"type": "hello", "token": ...}`` (token optional: watching); then
     intents as for ``/actions``.  The server sends ``state``, then an ``update`` after every
     change, and ``error`` to the sender of a refused intent."""
-    if not origin_allowed(
-        websocket.headers.get("origin"), websocket.headers.get("host"), guards.origins
-    ):
-        await websocket.close(code=1008, reason="this origin may not open game sockets")
+    if not await guards.admit(websocket, address, "game sockets"):
         return
-    sockets = guards.sockets
-    if sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
-        await websocket.close(code=1008, reason="too many connections from one address")
-        return
-    sockets[address] = sockets.get(address, 0) + 1
     try:
         await _serve(websocket, game_id, hub, computer, chat, guards, await viewer(websocket))
     finally:
-        sockets[address] -= 1
-        if not sockets[address]:
-            del sockets[address]
+        guards.release(address)
 
 
 async def _serve(

@@ -257,7 +257,7 @@ function opened() {
     sendMessage({ type: "open", record: sessionStorage.getItem(RECORD_KEY) || "" });
   } else {
     const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
-    openLine({ game: params.get("game") || "morris", rules: params.get("rules"),
+    openLine({ game: params.get("game") || $("board-area").dataset.defaultGame, rules: params.get("rules"),
                start: params.get("position"), moves }, ply);
   }
 }
