@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from itertools import pairwise
 
 import pytest
 
@@ -238,17 +237,7 @@ def reference_perft(board: dict[str, str], side: str, depth: int, forced: bool, 
         return len(moves)
     total = 0
     for move in moves:
-        after = dict(board)
-        path = move.replace("-", "x").split("x")
-        piece = after[path[0]]
-        after[path[0]] = ""
-        if "x" in move:
-            for a, b in pairwise(path):
-                line = next(line for line in ref.LINES if a in line and b in line)
-                i, j = sorted((line.index(a), line.index(b)))
-                for q in line[i + 1 : j]:
-                    after[q] = ""
-        after[path[-1]] = piece
+        after = ref.play(board, move, mullahs=False)
         total += reference_perft(after, "b" if side == "w" else "w", depth - 1, forced, multi)
     return total
 

@@ -7,7 +7,6 @@ ending.  The files are read as text; nothing of ``ludoteca`` is used."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -106,7 +105,6 @@ FELLI_ROWS = [
 ]
 #: (forced capture, multi-capture, Mullahs) as docs/rules.md sets them for each rule set
 FELLI_RULES = {"felli": (False, False, False), "felli-mullah": (True, True, True)}
-PROMOTION = {"w": ("a5", "e5"), "b": ("a1", "e1")}
 
 
 def felli_board(code: str) -> tuple[dict[str, str], str]:
@@ -116,25 +114,6 @@ def felli_board(code: str) -> tuple[dict[str, str], str]:
         for point, mark in zip(points, row, strict=True):
             board[point] = "" if mark == "." else mark
     return board, side
-
-
-def felli_play(board: dict[str, str], move: str, mullahs: bool) -> dict[str, str]:
-    """The board after ``move`` by the reference's rules: each leap removes the piece it jumps
-    (on the line between its ends); a man ending its turn on a far corner becomes a Mullah."""
-    after = dict(board)
-    path = move.replace("-", "x").split("x")
-    piece = after[path[0]]
-    after[path[0]] = ""
-    if "x" in move:
-        for a, b in pairwise(path):
-            line = next(line for line in felli.LINES if a in line and b in line)
-            i, j = sorted((line.index(a), line.index(b)))
-            for point in line[i + 1 : j]:
-                after[point] = ""
-    if mullahs and piece.islower() and path[-1] in PROMOTION[piece]:
-        piece = piece.upper()
-    after[path[-1]] = piece
-    return after
 
 
 @pytest.mark.parametrize("rules", list(FELLI_RULES))
@@ -147,7 +126,7 @@ def test_the_felli_reference_replays_the_golden_game(rules: str) -> None:
         if ply.played is None:
             break
         agree(ply, felli.legal(board, side, forced, multi))
-        board = felli_play(board, ply.played, mullahs)
+        board = felli.play(board, ply.played, mullahs)
         side = "b" if side == "w" else "w"
     assert game.plies[-1].count == 0  # the game is over
     if game.reason == "no legal moves":  # the side to move has none and loses

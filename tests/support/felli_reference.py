@@ -6,6 +6,8 @@ It shares no code with ludoteca.games.felli: the lines are copied from docs/rule
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 LINES = [
     "a1 b2 c3 d4 e5".split(),
     "e1 d2 c3 b4 a5".split(),
@@ -85,3 +87,26 @@ def legal(board: dict[str, str], side: str, forced: bool, multi: bool) -> set[st
     if forced and captures:
         return captures
     return captures | steps
+
+
+#: the far corners where a man becomes a Mullah, by side
+PROMOTION = {"w": ("a5", "e5"), "b": ("a1", "e1")}
+
+
+def play(board: dict[str, str], move: str, mullahs: bool) -> dict[str, str]:
+    """The board after ``move``: each leap removes the piece it jumps (on the line between its
+    ends); with ``mullahs``, a man ending its turn on a far corner becomes a Mullah."""
+    after = dict(board)
+    path = move.replace("-", "x").split("x")
+    piece = after[path[0]]
+    after[path[0]] = ""
+    if "x" in move:
+        for a, b in pairwise(path):
+            line = next(line for line in LINES if a in line and b in line)
+            i, j = sorted((line.index(a), line.index(b)))
+            for point in line[i + 1 : j]:
+                after[point] = ""
+    if mullahs and piece.islower() and path[-1] in PROMOTION[piece]:
+        piece = piece.upper()
+    after[path[-1]] = piece
+    return after
