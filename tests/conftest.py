@@ -18,6 +18,9 @@ from .support.need import need
 from .support.postgres import cluster, database
 from .support.redis_server import redis_server
 
+#: the browser tests' fixtures (server, playwright, browser, page)
+pytest_plugins = ["tests.support.browser"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Before xdist starts its processes, load the compiled search into numba's cache (compiling

@@ -1,0 +1,126 @@
+"""The web app in a real browser, for the browser tests (Debian's Chromium driven by
+Playwright): a module-wide server on a fresh SQLite database, the browser, a page that fails its
+test on any script error, screenshots (to ``bench/results/screenshots``, not committed), and the
+steps every test takes (start a game from the lobby, join it, read the move list).  The fixtures
+reach every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
+
+from __future__ import annotations
+
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from .live_server import serving
+from .need import need
+
+SHOTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results" / "screenshots"
+FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
+FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from ludoteca.server import Settings, create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.db"
+    with serving(create_app(Settings(db=f"sqlite+aiosqlite:///{db}", workers=1))) as port:
+        address = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(address + "/healthz", timeout=120) as answer:  # started
+            assert answer.status == 200
+        yield address
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Any]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Any) -> Iterator[Any]:
+    # Debian's Chromium; under CI=true its absence fails the run
+    instance = playwright.chromium.launch(executable_path=need("chromium"))
+    yield instance
+    instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # the tests' own waits evaluate strings, which the app's policy forbids to its pages
+    context = browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(300)  # let capture animations settle
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def point(page: Any, name: str) -> Any:
+    return page.locator(f'#board .pt[data-name="{name}"]')
+
+
+def piece(page: Any, name: str) -> str:
+    value: str = point(page, name).get_attribute("data-piece") or ""
+    return value
+
+
+def start(
+    page: Any,
+    server: str,
+    game: str,
+    opponent: str,
+    rules: str | None = None,
+    position: str | None = None,
+    level: int | None = None,
+    colour: str = "white",
+    settings: tuple[str, ...] | list[str] = (),
+    clock: str = "",
+) -> None:
+    """Create a game from the lobby, as a person does, and wait for its page."""
+    page.goto(server + "/")
+    page.check(f'input[name="game"][value="{game}"]')
+    if rules:
+        page.select_option("#rules", rules)
+    for name in settings:
+        page.check(f'#settings input[name="{name}"]')
+    page.check(f'input[name="opponent"][value="{opponent}"]')
+    if level:
+        page.select_option("#level", str(level))
+    if opponent != "hotseat":
+        page.select_option("#colour", colour)
+    if clock:
+        page.select_option("#clock", clock)
+    if position:
+        page.click("details summary")
+        page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#board .pt")
+
+
+def join(page: Any) -> None:
+    """Take the free seat of the game open on `page` and wait until the page knows it is seated
+    (the game going live may reach the page before the answer to its own greeting)."""
+    page.click("#join-button")
+    page.wait_for_selector("#join", state="hidden")
+    page.wait_for_selector("#undo", state="visible")
+
+
+def moves(page: Any) -> list[str]:
+    return [text.strip() for text in page.locator("#moves button.move").all_inner_texts()]
+
+
+def wait_moves(page: Any, count: int) -> list[str]:
+    page.wait_for_function(f"document.querySelectorAll('#moves button.move').length >= {count}")
+    return moves(page)
