@@ -20,6 +20,7 @@ from .support.browser import (
     moves,
     piece,
     point,
+    serious_violations,
     shot,
     start,
     wait_moves,
@@ -475,18 +476,6 @@ def test_dark_mode_follows_the_system(browser: Any, server: str) -> None:
         shot(page, "lobby-dark")
     finally:
         context.close()
-
-
-def serious_violations(page: Any) -> list[str]:
-    """The accessibility audit (axe-core) of a page: its serious and critical violations."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    report = Axe().run(page).response
-    return [
-        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
-        for v in report["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

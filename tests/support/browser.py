@@ -124,3 +124,15 @@ def moves(page: Any) -> list[str]:
 def wait_moves(page: Any, count: int) -> list[str]:
     page.wait_for_function(f"document.querySelectorAll('#moves button.move').length >= {count}")
     return moves(page)
+
+
+def serious_violations(page: Any) -> list[str]:
+    """The accessibility audit (axe-core) of a page: its serious and critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    report = Axe().run(page).response
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in report["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
