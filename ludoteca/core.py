@@ -27,6 +27,7 @@ from .ladder import LADDER, Rung
 if TYPE_CHECKING:
     from .compiled.registry import Kernel
     from .drawing import BoardDescription
+    from .lessons import Lesson
     from .tables import Solver
 
 __all__ = [
@@ -74,6 +75,7 @@ class Termination(enum.Enum):
 
     FEWER_THAN_THREE = "the loser has fewer than three pieces"
     NO_LEGAL_MOVES = "the player to move has no legal move"
+    ALL_CAPTURED = "every man of the loser has been taken"
     THREEFOLD_REPETITION = "threefold repetition"
     MOVE_RULE = "the move rule (too many plies without a capture)"
     FULL_BOARD = "a full board: every point is taken when placing ends, so nobody can move"
@@ -429,6 +431,12 @@ class Game(ABC):
         move, then the opponent's reply, ...); :data:`QUIET_THEME` where no tactic the game
         names applies (each game names its own)."""
         return QUIET_THEME
+
+    def lessons(self) -> tuple[Lesson, ...]:
+        """The interactive lessons that teach the game's rules, in the order to take them (the
+        family's, whichever of its rule sets this is; each lesson names the rule set its
+        positions are of): see :mod:`ludoteca.lessons`.  ``()`` for a game without any."""
+        return ()
 
     @cached_property
     def kernel(self) -> Kernel | None:

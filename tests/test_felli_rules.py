@@ -85,7 +85,7 @@ def test_multi_capture_chain_lands_where_a_captured_piece_stood() -> None:
     assert state.position_code() == ".../..././.../.w. b 0 21"
     outcome = state.outcome()
     assert outcome is not None
-    assert (outcome.termination, outcome.winner) == (Termination.NO_LEGAL_MOVES, Color.WHITE)
+    assert (outcome.termination, outcome.winner) == (Termination.ALL_CAPTURED, Color.WHITE)
 
 
 def test_multi_capture_choice_among_continuations() -> None:
@@ -150,6 +150,9 @@ def test_no_pieces_or_no_moves_loses() -> None:
     state.push("c3xa5")
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is Color.WHITE
+    # Black's last man was taken: the ending says so, not that Black is shut in
+    assert outcome.termination is Termination.ALL_CAPTURED
+    assert outcome.explain() == "White wins: every man of the loser has been taken."
 
 
 def test_threefold_repetition_and_move_rule() -> None:

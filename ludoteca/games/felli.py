@@ -363,8 +363,14 @@ class FelliState(RepeatingState):
 
     # --- ending -----------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
+        """The side to move loses when every man of theirs has been taken
+        (:attr:`~ludoteca.core.Termination.ALL_CAPTURED`) or when none can move; else a draw by
+        the draw rules, if one applies."""
         if not self._generate():
-            return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - self.turn))
+            side = self.turn + 1
+            left = any(piece & 3 == side for piece in self.board)
+            ending = Termination.NO_LEGAL_MOVES if left else Termination.ALL_CAPTURED
+            return Outcome(ending, Color(1 - self.turn))
         return self._drawn()
 
     def _key(self) -> int:
