@@ -76,7 +76,8 @@ def level_agent(rules: RuleSet, number: int, seed: int | None = None) -> Agent:
 
 def store_ratings(rules: RuleSet, tournament: Tournament) -> None:
     """Save the measured ratings of the ``level:N`` agents of a tournament, re-anchored so that
-    level 1 has 1000 when it took part."""
+    level 1 has 1000 when it took part; the other rule sets' entries are those in the file now
+    (another tournament may have stored its own since this one started)."""
     elo = elo_ratings(tournament.scores(), tournament.games_between())
     games = tournament.games_between()
     ladder = levels(rules)
@@ -95,6 +96,7 @@ def store_ratings(rules: RuleSet, tournament: Tournament) -> None:
         shift = 1000 - measured["1"]["elo"]
         for entry in measured.values():
             entry["elo"] = round(entry["elo"] + shift, 1)
+    ratings.cache_clear()
     data = dict(ratings())
     data[str(rules)] = measured
     RATINGS_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
