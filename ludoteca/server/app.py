@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db or default_url())
+        store.timings = guards.timings
         await store.open()
         analysis = WorkerPool(1, die_with_parent, (os.getpid(),))
         pool = (
@@ -107,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         computer = Computer(
             pool, settings.workers, analysis, settings.report_limit, guards.registry, jobs
         )
-        hub = Hub(store, computer, fanout, guards.registry)
+        hub = Hub(store, computer, fanout, guards.registry, guards.timings)
         chat = Chat(store, hub.games, hub.cluster)
         if fanout is not None:
             await hub.cluster.start(chat.said_elsewhere)
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
         background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
+        background.append(asyncio.get_running_loop().create_task(guards.timings.watch_loop()))
         hub.background(hub.reports.resume(hub.get))
         # what start-up loaded (modules, compiled code, tables) stays: the collector's full
         # passes skip it from now on, which keeps their pauses short under load

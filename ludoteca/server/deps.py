@@ -21,6 +21,7 @@ from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
 from .play.hub import Hub
 from .settings import Settings
 from .store import Store
+from .timings import Timings
 
 __all__ = [
     "COOKIE",
@@ -66,6 +67,8 @@ class Guards:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1),
             registry=self.registry,
         )
+        #: where the time of each stage of a change goes (see :mod:`.timings`)
+        self.timings = Timings(self.registry)
 
     async def admit(self, websocket: WebSocket, address: str, what: str) -> bool:
         """Whether a websocket may be served: from an allowed origin, and one of at most

@@ -13,6 +13,7 @@ import contextlib
 import datetime
 import functools
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from .timings import Timings
 
 __all__ = ["Base", "GameRow", "MoveRow", "Reads", "SettingRow", "Store", "default_url", "now"]
 
@@ -173,6 +176,8 @@ class _MoveWrite:
     done: asyncio.Future[None]
     #: more work for the move's transaction (a finished game's ratings), or None
     then: Callable[[Connection], None] | None = None
+    #: when it was queued (``time.perf_counter()``)
+    queued: float = 0.0
 
 
 def _write_moves(
@@ -262,6 +267,8 @@ class Store:
         self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
         self._flusher: asyncio.Task[None] | None = None
         self._counts_many = bool(self.engine.dialect.supports_sane_multi_rowcount)
+        #: where the moves' batch waits and commits are timed (set by the app)
+        self.timings: Timings | None = None
         # a SQLite file is written on a plain connection (see ``_write``)
         self._sync: Engine | None = None
         database = self.engine.url.database
@@ -347,7 +354,9 @@ class Store:
         arrive together are committed together (one transaction, one sync to disk), each still
         checked on its own; ``then`` runs in the move's transaction, after it."""
         loop = asyncio.get_running_loop()
-        write = _MoveWrite(game_id, ply, move, changes, loop.create_future(), then)
+        write = _MoveWrite(
+            game_id, ply, move, changes, loop.create_future(), then, time.perf_counter()
+        )
         self._moves.append(write)
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush_moves())
@@ -356,6 +365,11 @@ class Store:
     async def _flush_moves(self) -> None:
         while self._moves:
             batch, self._moves = self._moves, []
+            started = time.perf_counter()
+            if self.timings is not None:
+                for write in batch:
+                    self.timings.observe("batch", started - write.queued)
+                self.timings.batch_moves.observe(len(batch))
             try:
                 try:
                     # a driver that cannot count the rows of a many-row statement (asyncpg)
@@ -374,6 +388,8 @@ class Store:
                     if not write.done.done():
                         write.done.set_exception(error)
                 continue
+            if self.timings is not None:
+                self.timings.observe("commit", time.perf_counter() - started)
             for index, write in enumerate(batch):
                 if index in stale:
                     write.done.set_exception(StaleError(write.game_id))

@@ -27,6 +27,7 @@ from ..errors import ActionError
 from ..schemas import GameView, Intent, Mode, NewGame
 from ..store import GameRow, StaleError, Store
 from ..study.reports import Reports
+from ..timings import Timings
 from . import conduct, opening, views
 from .catalogue import replay
 from .clock import now_ms
@@ -52,8 +53,11 @@ class Hub:
         computer: Computer,
         fanout: Fanout | None = None,
         registry: CollectorRegistry | None = None,
+        timings: Timings | None = None,
     ) -> None:
         self.store = store
+        #: where each stage of a change is timed (see :mod:`..timings`)
+        self.timings = timings or Timings()
         self.computer = computer
         self.cluster = Cluster(fanout, self)
         registry = registry or CollectorRegistry()
@@ -176,11 +180,13 @@ class Hub:
         """Under the game's lock: ``decide()`` the change (None: nothing to do; it raises to
         refuse), store it, apply it; then (``tell``) set the game's duties and broadcast it."""
         async with live.lock:
-            change = decide()
+            with self.timings.stage("check"):
+                change = decide()
             if change is None:
                 return
             await self._store(live, change)
-            conduct.apply(live, change)
+            with self.timings.stage("apply"):
+                conduct.apply(live, change)
             if change.push is not None:
                 self.moves.inc()
             if change.note:
@@ -266,11 +272,12 @@ class Hub:
     def broadcast(self, live: LiveGame, skip: Watcher | None = None, publish: bool = False) -> None:
         """Queue for every watcher (but ``skip``) what changed since the last broadcast; with
         ``publish``, after a committed change, tell the other processes too."""
-        if publish:
-            self.cluster.changed(live.row.id)
-        watchers = [w for w in live.watchers if w is not skip]
-        for watcher, text in views.broadcast_texts(live, watchers, self.rematch_key):
-            watcher.push(text)
+        with self.timings.stage("fanout"):
+            if publish:
+                self.cluster.changed(live.row.id)
+            watchers = [w for w in live.watchers if w is not skip]
+            for watcher, text in views.broadcast_texts(live, watchers, self.rematch_key):
+                watcher.push(text)
 
     def view(self, live: LiveGame, seats: frozenset[str]) -> GameView:
         """The whole view of the game for someone holding ``seats`` (for HTTP answers)."""

@@ -77,9 +77,13 @@ async def _serve(
         except ActionError as error:
             tell({"type": "error", "message": error.message})
 
-    pump = asyncio.create_task(
-        watcher.pump(websocket.send_text, lambda: hub.whole_view(live, watcher))
-    )
+    timings = guards.timings
+
+    async def send(text: str) -> None:
+        with timings.stage("send"):
+            await websocket.send_text(text)
+
+    pump = asyncio.create_task(watcher.pump(send, lambda: hub.whole_view(live, watcher)))
     try:
         while True:
             # (a connection that fails while sending is seen here as a disconnect)
@@ -87,7 +91,8 @@ async def _serve(
             if message["type"] == "websocket.disconnect":
                 break
             try:
-                intent = _read_intent(message.get("text"))
+                with timings.stage("parse"):
+                    intent = _read_intent(message.get("text"))
                 if isinstance(intent, Hello):
                     token = intent.token
                     hub.watch(live, watcher, token, me)

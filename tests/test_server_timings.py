@@ -1,0 +1,68 @@
+"""Where a move's time goes, as ``/metrics`` tells it (docs/web.md): every stage of a websocket
+move is counted once per move, the commits carry exactly the moves played, and the event loop's
+lag histogram sees the loop held up."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from fastapi.testclient import TestClient
+
+from ludoteca.server.timings import STAGES
+
+MOVES = ["d6", "f4", "d2", "f6"]  # four placements of Nine Men's Morris, no mill
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """The value of the sample ``name{labels}`` in a Prometheus text page (0 when absent)."""
+    wanted = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    pattern = rf"^{re.escape(name)}(?:\{{([^}}]*)\}})? (\S+)$"
+    for line in text.splitlines():
+        found = re.match(pattern, line)
+        if found and (found.group(1) or "") == wanted:
+            return float(found.group(2))
+    return 0.0
+
+
+def test_every_stage_of_a_move_is_counted(client: TestClient) -> None:
+    game = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"}).json()
+    before = client.get("/metrics").text
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        ws.send_json({"type": "hello", "token": game["tokens"]["white"]})
+        assert ws.receive_json()["type"] == "state"
+        for ply, move in enumerate(MOVES):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            while (update := ws.receive_json())["type"] != "update":
+                pass  # (a watcher count or chat note may come first)
+            assert update["type"] == "update"
+    after = client.get("/metrics").text
+
+    def grew(name: str, **labels: str) -> float:
+        return metric(after, name, **labels) - metric(before, name, **labels)
+
+    for stage in ("parse", "check", "batch", "apply", "fanout"):
+        assert grew("ludoteca_stage_seconds_count", stage=stage) >= len(MOVES), stage
+    # each move's update was written to the socket (and the greeting's whole view)
+    assert grew("ludoteca_stage_seconds_count", stage="send") >= len(MOVES) + 1
+    commits = grew("ludoteca_stage_seconds_count", stage="commit")
+    assert 1 <= commits <= len(MOVES)
+    # the commits carried the moves played, each once, however they were batched
+    assert grew("ludoteca_commit_moves_sum") == len(MOVES)
+    assert grew("ludoteca_commit_moves_count") == commits
+    assert set(STAGES) == {"parse", "check", "batch", "commit", "apply", "fanout", "send"}
+
+
+def test_the_event_loop_lag_histogram_sees_the_loop_held(client: TestClient) -> None:
+    def slow_samples() -> float:
+        page = client.get("/metrics").text
+        total = metric(page, "ludoteca_event_loop_lag_seconds_count")
+        return total - metric(page, "ludoteca_event_loop_lag_seconds_bucket", le="0.1")
+
+    held_before = slow_samples()
+    # hold the server's event loop for 0.3 s (the portal runs a plain function in its thread)
+    client.portal.call(time.sleep, 0.3)  # type: ignore[union-attr]
+    deadline = time.monotonic() + 30
+    while slow_samples() == held_before and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling /metrics: the sample lands when the loop's timer runs
+    assert slow_samples() == held_before + 1  # one sample saw a lag over 0.1 s
