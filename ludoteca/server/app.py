@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..i18n import Languages
 from .cluster.fanout import Fanout
 from .community.chat import Chat
 from .community.people import Accounts
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Languages)
 
     @app.exception_handler(ActionError)
     async def refused(request: Request, error: ActionError) -> JSONResponse:

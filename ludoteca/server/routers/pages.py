@@ -14,8 +14,10 @@ from pathlib import Path
 
 import jinja2
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from ... import i18n
+from ...i18n import _
 from ..deps import AccountsDep, HubDep
 from ..errors import ActionError
 
@@ -28,14 +30,28 @@ _pages = jinja2.Environment(
     autoescape=True,
     undefined=jinja2.StrictUndefined,
     auto_reload=False,
+    extensions=["jinja2.ext.i18n"],
 )
+_pages.install_gettext_callables(  # type: ignore[attr-defined]  # (added by the extension)
+    lambda msgid: i18n.translations(i18n.current()).gettext(msgid),
+    lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(singular, plural, n),
+    newstyle=True,
+)
+#: how long the switcher's choice of language is remembered (a year, in seconds)
+LANGUAGE_SECONDS = 365 * 24 * 3600
 
 
 def page(name: str, status_code: int = 200, **context: object) -> HTMLResponse:
-    """The page ``name`` (a template's name without ``.html``), rendered with ``context``, as
-    an HTML response.  Every page is rendered here, in English for now (``lang`` in the
-    shell)."""
-    html = _pages.get_template(f"{name}.html").render(lang="en", **context)
+    """The page ``name`` (a template's name without ``.html``), rendered with ``context`` in
+    the request's language (``lang`` and ``dir`` of the shell, ``languages`` for the header's
+    switcher; texts through ``_()``/``ngettext`` of Jinja2's i18n extension), as an HTML
+    response."""
+    html = _pages.get_template(f"{name}.html").render(
+        lang=i18n.current(),
+        dir=i18n.direction(),
+        languages=i18n.LANGUAGES,
+        **context,
+    )
     return HTMLResponse(html, status_code=status_code)
 
 
@@ -85,6 +101,32 @@ async def finished_page() -> HTMLResponse:
 @router.get("/leaderboard")
 async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
+
+
+@router.get("/i18n/{language}.json")
+async def catalogue(language: str) -> Response:
+    """The catalogue of a shipped language for the pages' scripts (see :func:`.i18n.catalogue`;
+    404 for a language not shipped)."""
+    if language not in i18n.LANGUAGES:
+        return Response(status_code=404)
+    return Response(
+        json.dumps(i18n.catalogue(language), ensure_ascii=False),
+        media_type="application/json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/language")
+async def choose_language(lang: str, back: str = "/") -> Response:
+    """The header's switcher: remember ``lang`` (a shipped language) in the ``lang`` cookie and
+    go back to the page ``back`` (a path of this site; else the lobby).  An unknown language is
+    refused with a sentence and changes nothing."""
+    if lang not in i18n.LANGUAGES:
+        raise ActionError(400, _("Unknown language %(lang)s.", lang=repr(lang)[:40]))
+    path = back if back.startswith("/") and not back.startswith("//") else "/"
+    answer = RedirectResponse(path, status_code=303)
+    answer.set_cookie(i18n.COOKIE, lang, max_age=LANGUAGE_SECONDS, samesite="lax")
+    return answer
 
 
 @cache

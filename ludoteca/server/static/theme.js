@@ -1,7 +1,8 @@
 // The page's look: light or dark (the system's choice unless the player picks one with the
 // header's switch) and the board's theme (its colours and pieces, chosen with a page's "Board"
 // control, #board-theme), both remembered in this browser.  Loaded in <head>, so a page never
-// flashes another look.
+// flashes another look.  A classic script (it cannot import i18n.js): the switch's texts come
+// translated from the header's data-theme-* attributes (base.html).
 const THEMES = ["auto", "light", "dark"];
 const BOARDS = ["classic", "wood", "contrast"];
 const stored = localStorage.getItem("ludoteca:theme");
@@ -16,8 +17,9 @@ function apply() {
   root.dataset.board = board;
   const button = document.getElementById("theme");
   if (button) {
-    button.textContent = { auto: "Theme: system", light: "Theme: light", dark: "Theme: dark" }[theme];
-    button.setAttribute("aria-label", `${button.textContent}; change`);
+    const texts = document.querySelector("header.top").dataset;
+    button.textContent = { auto: texts.themeAuto, light: texts.themeLight, dark: texts.themeDark }[theme];
+    button.setAttribute("aria-label", `${button.textContent}; ${texts.themeChange}`);
   }
   const choice = document.getElementById("board-theme");
   if (choice) choice.value = board;
