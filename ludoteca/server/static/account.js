@@ -2,6 +2,7 @@
 // send(): JSON requests that repeat the session's CSRF token, as the server asks of every
 // state-changing request made with the session cookie.
 import { link } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 let me = null;  // {name, csrf}: name null when signed out
 
@@ -36,8 +37,8 @@ async function header() {
   if (!top) return;
   const nav = document.createElement("nav");
   nav.className = "account";
-  nav.setAttribute("aria-label", "Site");
-  nav.append(link("/games", "Finished games"), link("/leaderboard", "Leaderboard"));
+  nav.setAttribute("aria-label", t("Site"));
+  nav.append(link("/games", t("Finished games")), link("/leaderboard", t("Leaderboard")));
   top.appendChild(nav);
   const who = await whoAmI();
   if (who.name) {
@@ -47,11 +48,11 @@ async function header() {
     out.type = "button";
     out.id = "sign-out";
     out.className = "theme";
-    out.textContent = "Sign out";
+    out.textContent = t("Sign out");
     out.onclick = async () => { await send("/api/logout"); location.reload(); };
     nav.append(mine, out);
   } else {
-    const signIn = link(`/account?next=${encodeURIComponent(location.pathname)}`, "Sign in");
+    const signIn = link(`/account?next=${encodeURIComponent(location.pathname)}`, t("Sign in"));
     signIn.id = "sign-in";
     nav.append(signIn);
   }

@@ -4,15 +4,16 @@
 import { $ } from "/static/dom.js";
 import { render } from "/static/render.js";
 import { send, state } from "/static/state.js";
+import { t } from "/static/i18n.js";
 
 export function showHint(found) {
   state.hint = found;
   const share = Math.round(found.white_share * 100);
   $("evaluation").hidden = false;
   $("evaluation-white").style.width = `${share}%`;
-  $("evaluation").title = `White's expected score: ${share}%`;
-  $("evaluation-value").textContent = `White ${share}%`;
-  $("hint-text").textContent = `Hint: ${found.move} — ${found.text}. Line: ${found.pv.join(" ")}`;
+  $("evaluation").title = t("White's expected score: %(share)s%%", { share });
+  $("evaluation-value").textContent = t("White %(share)s%%", { share });
+  $("hint-text").textContent = t("Hint: %(move)s — %(why)s. Line: %(line)s", { move: found.move, why: found.text, line: found.pv.join(" ") });
   render();
 }
 
@@ -24,5 +25,5 @@ export function dropAdvice() {
 
 // The hint button.
 export function adviceControls() {
-  $("hint").onclick = () => { $("hint-text").textContent = "Thinking about a hint…"; send({ type: "hint" }); };
+  $("hint").onclick = () => { $("hint-text").textContent = t("Thinking about a hint…"); send({ type: "hint" }); };
 }

@@ -1,6 +1,7 @@
 // What the community pages share: a finished game as a table row, a table, a rating.  Names
 // come from the server as text and are only ever set as text.
 import { link } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 function cell(row, content) {
   const td = document.createElement("td");
@@ -10,9 +11,9 @@ function cell(row, content) {
 }
 
 function seat(player) {
-  if (player.computer) return document.createTextNode(`Computer (${player.computer})`);
+  if (player.computer) return document.createTextNode(t("Computer (%(level)s)", { level: player.computer }));
   if (player.account) return link(`/players/${encodeURIComponent(player.account)}`, player.account);
-  return document.createTextNode(player.name || "Guest");
+  return document.createTextNode(player.name || t("Guest"));
 }
 
 // A row: date, players, game and rule set, result (and how), moves, replay and record links.
@@ -20,14 +21,14 @@ export function gameRow(game) {
   const row = document.createElement("tr");
   cell(row, new Date(game.ended).toLocaleDateString());
   const players = document.createElement("span");
-  players.append(seat(game.white), " v ", seat(game.black));
+  players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);
-  cell(row, `${game.rules}${game.clock ? `, ${game.clock}` : ""}${game.rated ? ", rated" : ""}`);
-  cell(row, game.result === "*" ? "unfinished" : `${game.result}${game.termination ? ` (${game.termination})` : ""}`);
+  cell(row, `${game.rules}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
+  cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${t(game.termination)})` : ""}`);
   cell(row, String(game.moves));
   const links = document.createElement("span");
-  links.append(link(`/game/${game.id}`, "Replay"), " · ",
-               link(`/api/games/${game.id}/record`, "Record"));
+  links.append(link(`/game/${game.id}`, t("Replay")), " · ",
+               link(`/api/games/${game.id}/record`, t("Record")));
   cell(row, links);
   return row;
 }
@@ -46,7 +47,7 @@ export function table(headings) {
   return t;
 }
 
-export const GAME_HEADINGS = ["Date", "Players", "Rule set", "Result", "Moves", ""];
+export const GAME_HEADINGS = [t("Date"), t("Players"), t("Rule set"), t("Result"), t("Moves"), ""];
 
 export function ratingText(r) {
   return `${r.rating}${r.provisional ? "?" : ""}`;

@@ -1,5 +1,7 @@
 // What every page's script shares for the page itself: an element by its id, new elements
 // (links, SVG), and the notice line (the page's `#notice`, shown while it has a text).
+import { t } from "/static/i18n.js";
+
 export const $ = (id) => document.getElementById(id);
 
 // A link to `href` reading `text` (set as text, never markup).
@@ -27,4 +29,4 @@ export function notice(text, good = false) {
 }
 
 // "White" or "Black" for a colour's name on the wire.
-export const colourName = (colour) => (colour === "white" ? "White" : "Black");
+export const colourName = (colour) => (colour === "white" ? t("White") : t("Black"));

@@ -5,6 +5,7 @@
 import { send } from "/static/account.js";
 import { pieceName } from "/static/board.js";
 import { $ } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 function editorError(text) {
   $("editor-error").textContent = text;
@@ -54,7 +55,7 @@ export class Editor {
       input.name = "token";
       input.value = token;
       input.checked = token === "";
-      label.append(input, ` ${token ? pieceName(board, token) : "empty (take off)"}`);
+      label.append(input, ` ${token ? pieceName(board, token) : t("empty (take off)")}`);
       palette.appendChild(label);
     }
     $("editor-turn").value = view.turn;
@@ -62,7 +63,7 @@ export class Editor {
     if (view.hand) [$("editor-hand-white").value, $("editor-hand-black").value] = view.hand;
     $("editor").hidden = false;
     $("edit").setAttribute("aria-pressed", "true");
-    $("edit").textContent = "Stop editing";
+    $("edit").textContent = t("Stop editing");
     editorError("");
     this.redraw();
   }
@@ -71,7 +72,7 @@ export class Editor {
     this.pieces = null;
     $("editor").hidden = true;
     $("edit").setAttribute("aria-pressed", "false");
-    $("edit").textContent = "Edit the board";
+    $("edit").textContent = t("Edit the board");
     this.redraw();
   }
 

@@ -3,6 +3,7 @@
 import "/static/account.js";
 import { GAME_HEADINGS, gameRow, table } from "/static/community.js";
 import { $, notice } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const FIELDS = ["player", "game", "rules", "result", "since", "until"];
 let page = 0;
@@ -21,7 +22,7 @@ async function search(more = false) {
     $("games").replaceChildren(results);
   }
   for (const g of data.games) results.tBodies[0].appendChild(gameRow(g));
-  if (!results.tBodies[0].rows.length) $("games").replaceChildren("No finished game matches.");
+  if (!results.tBodies[0].rows.length) $("games").replaceChildren(t("No finished game matches."));
   $("more").hidden = !data.more;
 }
 

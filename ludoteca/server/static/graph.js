@@ -2,6 +2,8 @@
 // position, the start first), White's part filled from the bottom, the marked moves dotted, the
 // position shown ringed; a click (or Enter on a point) jumps to that position.
 import { svgElement as el } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+import { judgementName } from "/static/moves.js";
 
 const WIDTH = 600;
 const HEIGHT = 120;
@@ -27,7 +29,8 @@ export function drawGraph(svg, plies, marks, current, pick) {
     const [x, y] = at(i);
     const mark = marks.get(i);
     const g = el("g", { class: `point ${mark || ""}`.trim(), "data-ply": i, tabindex: "-1",
-                        role: "button", "aria-label": `position ${i}: ${ply.text}${mark ? `, then a ${mark}` : ""}` }, svg);
+                        role: "button", "aria-label": mark ? t("position %(ply)s: %(text)s, then a %(mark)s", { ply: i, text: ply.text, mark: judgementName(mark) })
+                          : t("position %(ply)s: %(text)s", { ply: i, text: ply.text }) }, svg);
     el("rect", { x: x - step / 2, y: 0, width: Math.max(step, 4), height: HEIGHT, class: "hit" }, g);
     if (mark) el("circle", { cx: x, cy: y, r: 5, class: "dot" }, g);
     g.onclick = () => pick(i);

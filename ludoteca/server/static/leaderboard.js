@@ -2,11 +2,12 @@
 import "/static/account.js";
 import { table } from "/static/community.js";
 import { $ } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 async function show() {
   const query = new URLSearchParams({ game: $("game").value, category: $("category").value });
   const rows = await (await fetch(`/api/leaderboard?${query}`)).json();
-  const board = table(["#", "Player", "Rating", "Deviation", "Rated games"]);
+  const board = table(["#", t("Player"), t("Rating"), t("Deviation"), t("Rated games")]);
   rows.forEach((r, i) => {
     const row = board.tBodies[0].insertRow();
     row.insertCell().textContent = String(i + 1);
@@ -16,7 +17,7 @@ async function show() {
     row.insertCell().appendChild(a);
     for (const text of [String(r.rating), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
   });
-  $("board").replaceChildren(rows.length ? board : "No established rating yet.");
+  $("board").replaceChildren(rows.length ? board : t("No established rating yet."));
 }
 
 const catalogue = await (await fetch("/api/catalogue")).json();

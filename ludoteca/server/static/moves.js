@@ -1,6 +1,7 @@
 // The move list of the game and review pages: moves numbered as records number them ("12. d6 f4";
 // "12... f4" when the list starts on the second move of a pair), each a button that shows the
 // position after it.  firstPly: the ply the game started from (0 unless set up from a position).
+import { t } from "/static/i18n.js";
 
 // The number of a game's `count`-th move (from 1) with the move: "2... b4-c4".
 export function numbered(firstPly, count, move) {
@@ -10,7 +11,7 @@ export function numbered(firstPly, count, move) {
 
 // The words for the position after `count` moves: "the start" or "after 2... b4-c4".
 export function afterMove(firstPly, count, move) {
-  return count ? `after ${numbered(firstPly, count, move)}` : "the start";
+  return count ? t("after %(move)s", { move: numbered(firstPly, count, move) }) : t("the start");
 }
 
 // Fill the list element with one <li> per numbered pair.  current: how many moves the shown
@@ -42,3 +43,8 @@ export function drawMoves(list, moves, firstPly, current, pick, mark = null) {
     row.append(button, " ");
   });
 }
+
+// A judgement ("inaccuracy", "mistake", "blunder", as the server names them) in words.
+export const judgementName = (judgement) => ({
+  inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
+}[judgement] || judgement);

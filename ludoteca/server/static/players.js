@@ -4,6 +4,7 @@
 import { clockFor, showClocks } from "/static/clock.js";
 import { $, colourName, svgElement } from "/static/dom.js";
 import { gameId, state } from "/static/state.js";
+import { t, tn } from "/static/i18n.js";
 
 function ratingLabel(r) {
   const change = r.change === null || r.change === undefined ? ""
@@ -15,7 +16,7 @@ function ratingLabel(r) {
 function handOf(colour, count) {
   const size = 18;
   const hand = svgElement("svg", { class: "hand", role: "img", "data-colour": colour,
-                                   "aria-label": `${colourName(colour)}: ${count} in hand`,
+                                   "aria-label": tn("%(colour)s: %(num)s in hand", "%(colour)s: %(num)s in hand", count, { colour: colourName(colour) }),
                                    viewBox: `0 0 ${Math.max(count, 1) * size} ${size}`,
                                    width: count * size, height: size });
   for (let i = 0; i < count; i++) {
@@ -35,7 +36,7 @@ export function showPlayers() {
     seat.className = "seat";
     const div = document.createElement("div");
     div.className = `player ${colour}${view.turn === colour && view.status === "live" ? " to-move" : ""}`;
-    const you = view.you.includes(colour) ? " (you)" : "";
+    const you = view.you.includes(colour) ? t(" (you)") : "";
     const men = view.pieces.filter((t) => {
       const style = t && view.board.styles[t];
       return style && style.side === colour && style.shape !== "king";
@@ -45,12 +46,12 @@ export function showPlayers() {
     const name = p.account ? document.createElement("a") : document.createTextNode(p.label);
     if (p.account) { name.href = `/players/${encodeURIComponent(p.account)}`; name.textContent = p.account; }
     const rating = state.ratings && state.ratings[colour] ? ratingLabel(state.ratings[colour]) : "";
-    who.append(`${colourName(colour)}: `, name, `${rating}${you}`);
+    who.append(t("%(colour)s: ", { colour: colourName(colour) }), name, `${rating}${you}`);
     who.title = who.textContent;
     const count = document.createElement("span");
     count.className = "count";
-    count.textContent = `${men} on board`;
-    count.title = `${men} ${men === 1 ? "piece" : "pieces"} on the board`;
+    count.textContent = tn("%(num)s on board", "%(num)s on board", men);
+    count.title = tn("%(num)s piece on the board", "%(num)s pieces on the board", men);
     div.append(who);
     if (view.clock) div.append(clockFor(colour));
     const tray = document.createElement("div");  // under the bar: the men on the board, in hand

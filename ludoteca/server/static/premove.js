@@ -4,6 +4,7 @@
 import { notice } from "/static/dom.js";
 import { pointName, send, state } from "/static/state.js";
 import { render } from "/static/render.js";
+import { t } from "/static/i18n.js";
 
 // A touch now would be kept as a premove.
 export function canPremove() {
@@ -32,7 +33,7 @@ export function playPremove() {
     return;
   }
   if (fits.length) state.prefix = queued;
-  else notice(`The premove (${queued.map(pointName).join(" → ")}) is not legal now; it was cancelled.`);
+  else notice(t("The premove (%(points)s) is not legal now; it was cancelled.", { points: queued.map(pointName).join(" → ") }));
   render();
 }
 

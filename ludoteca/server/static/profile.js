@@ -3,6 +3,7 @@
 import "/static/account.js";
 import { GAME_HEADINGS, gameRow, ratingText, table } from "/static/community.js";
 import { $, notice, svgElement } from "/static/dom.js";
+import { lang, t } from "/static/i18n.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 
@@ -12,7 +13,7 @@ function chart(history) {
   const box = $("chart");
   const series = new Map();
   for (const h of history) {
-    const key = `${h.game} ${h.category}`;
+    const key = `${h.game} ${t(h.category)}`;
     if (!series.has(key)) series.set(key, [h.rating - h.change]);  // from the rating before
     series.get(key).push(h.rating);
   }
@@ -52,20 +53,20 @@ if (!answer.ok) {
 } else {
   document.title = `Ludoteca — ${data.name}`;
   $("title").textContent = data.name;
-  $("joined").textContent = `Joined ${new Date(data.joined).toLocaleDateString()}`;
+  $("joined").textContent = t("Joined %(date)s", { date: new Date(data.joined).toLocaleDateString(lang) });
   const c = data.counts;
-  $("counts").textContent = `${c.wins} won, ${c.draws} drawn, ${c.losses} lost`;
-  const ratings = table(["Game", "Time control", "Rating", "Deviation", "Rated games"]);
+  $("counts").textContent = t("%(wins)s won, %(draws)s drawn, %(losses)s lost", { wins: c.wins, draws: c.draws, losses: c.losses });
+  const ratings = table([t("Game"), t("Time control"), t("Rating"), t("Deviation"), t("Rated games")]);
   for (const r of data.ratings) {
     const row = ratings.tBodies[0].insertRow();
-    for (const text of [r.game, r.category, ratingText(r), `±${r.deviation}`, String(r.games)]) {
+    for (const text of [r.game, t(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
       row.insertCell().textContent = text;
     }
   }
-  $("ratings").replaceChildren(data.ratings.length ? ratings : "No rated games yet.");
+  $("ratings").replaceChildren(data.ratings.length ? ratings : t("No rated games yet."));
   if (data.history.length) chart(data.history);
   const games = table(GAME_HEADINGS);
   for (const g of data.games) games.tBodies[0].appendChild(gameRow(g));
-  $("games").replaceChildren(data.games.length ? games : "No games yet.");
+  $("games").replaceChildren(data.games.length ? games : t("No games yet."));
   $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
 }

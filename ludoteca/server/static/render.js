@@ -5,12 +5,13 @@ import { send as request } from "/static/account.js";
 import { showChatOptions } from "/static/chat.js";
 import { $, notice } from "/static/dom.js";
 import { effectMarks } from "/static/effects.js";
-import { afterMove, drawMoves } from "/static/moves.js";
+import { afterMove, drawMoves, judgementName } from "/static/moves.js";
 import { symbolOf } from "/static/report.js";
 import { showPanels } from "/static/panels.js";
 import { showPlayers } from "/static/players.js";
 import { showStatus } from "/static/status.js";
 import { candidates, gameId, mine, state } from "/static/state.js";
+import { t } from "/static/i18n.js";
 
 // The token of a man of `side` (the piece a placement puts down).
 function manOf(side) {
@@ -66,8 +67,7 @@ export function render(pending = null) {
     board.draw(shown.pieces, { last: shown.last || [] });
     if (state.arrows && state.arrows.ply === viewing) board.arrows(state.arrows.list);
     const where = afterMove(view.first_ply, viewing, shown.move);
-    $("status").textContent = `Looking back: move ${viewing} of ${view.ply} (${where}). `
-      + "→ or End returns to the game.";
+    $("status").textContent = t("Looking back: move %(shown)s of %(ply)s (%(where)s). → or End returns to the game.", { shown: viewing, ply: view.ply, where });
   } else {
     const { pieces, marks } = livePosition();
     board.draw(pieces, marks);
@@ -89,7 +89,7 @@ function renderMoves() {
       if (!mistake) return;
       button.classList.add("mistake");
       button.textContent += symbolOf(mistake.judgement);
-      button.title = `${mistake.judgement}: better ${state.report.data.plies[i].best}`;
+      button.title = t("%(judgement)s: better %(move)s", { judgement: judgementName(mistake.judgement), move: state.report.data.plies[i].best });
     });
   if (viewing === null) list.scrollTop = list.scrollHeight;
 }

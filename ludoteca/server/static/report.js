@@ -4,7 +4,8 @@
 // the position before it with the move played and the better move as arrows, and the better
 // line in notation.
 import { drawGraph } from "/static/graph.js";
-import { numbered } from "/static/moves.js";
+import { t } from "/static/i18n.js";
+import { judgementName, numbered } from "/static/moves.js";
 
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const POLL = 1000;  // ms between two questions while the report is computed
@@ -66,11 +67,11 @@ export class Report {
     const root = this.root;
     root.hidden = false;
     if (data.status === "failed") {
-      root.replaceChildren(paragraph("The analysis failed; it is tried again when the server restarts."));
+      root.replaceChildren(paragraph(t("The analysis failed; it is tried again when the server restarts.")));
       return;
     }
     if (data.status !== "ready") {
-      root.replaceChildren(paragraph(`Analysing: ${data.done} of ${data.total} positions…`, "progress"));
+      root.replaceChildren(paragraph(t("Analysing: %(done)s of %(total)s positions…", { done: data.done, total: data.total }), "progress"));
       return;
     }
     this.data = data;
@@ -84,11 +85,11 @@ export class Report {
     const marks = this.marks();
     root.replaceChildren();
     const title = document.createElement("h2");
-    title.textContent = "Game report";
+    title.textContent = t("Game report");
     root.appendChild(title);
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.classList.add("graph");
-    svg.setAttribute("aria-label", "evaluation graph: White's expected score after each move");
+    svg.setAttribute("aria-label", t("evaluation graph: White's expected score after each move"));
     const judged = new Map([...marks].map(([i, m]) => [i, m.judgement]));
     drawGraph(svg, data.plies, judged, current, (i) => { this.chosen = null; this.jump(i, []); });
     root.appendChild(svg);
@@ -102,13 +103,13 @@ export class Report {
       button.className = `link ${move.judgement}`;
       const played = data.plies[index].played;
       button.textContent = `${numbered(this.firstPly, index + 1, played)}${symbolOf(move.judgement)}`
-        + ` ${move.judgement} (−${Math.round(move.loss * 100)}%)`;
+        + ` ${judgementName(move.judgement)} (−${Math.round(move.loss * 100)}%)`;
       if (this.chosen === index) button.setAttribute("aria-current", "true");
       button.onclick = () => this.choose(index);
       li.appendChild(button);
       list.appendChild(li);
     }
-    if (!marks.size) root.appendChild(paragraph("No inaccuracy, mistake or blunder found."));
+    if (!marks.size) root.appendChild(paragraph(t("No inaccuracy, mistake or blunder found.")));
     root.appendChild(list);
     if (this.chosen !== null) root.appendChild(this.detail(this.chosen));
   }
@@ -125,9 +126,11 @@ export class Report {
     const move = this.data.moves[index];
     const line = ply.line.map((m, i) => (i === 0 || (this.firstPly + index + i) % 2 === 0
       ? numbered(this.firstPly, index + i + 1, m) : m)).join(" ");
-    return paragraph(`${numbered(this.firstPly, index + 1, ply.played)} was a ${move.judgement}: `
-      + `the position was ${ply.text} for White, then ${this.data.plies[index + 1].text}. `
-      + `Better ${ply.best} (green arrow; the move played is red). Line: ${line}`, "detail");
+    return paragraph(t("%(move)s was a %(judgement)s: the position was %(before)s for White, then "
+      + "%(after)s. Better %(best)s (green arrow; the move played is red). Line: %(line)s", {
+      move: numbered(this.firstPly, index + 1, ply.played), judgement: judgementName(move.judgement),
+      before: ply.text, after: this.data.plies[index + 1].text, best: ply.best, line,
+    }), "detail");
   }
 }
 
@@ -143,15 +146,15 @@ function sides(figures) {
   const table = document.createElement("table");
   table.className = "sides";
   const head = table.createTHead().insertRow();
-  for (const text of ["", "White", "Black"]) {
+  for (const text of ["", t("White"), t("Black")]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = text;
     head.appendChild(th);
   }
   const body = table.createTBody();
-  const rows = [["accuracy", "Accuracy"], ["inaccuracies", "Inaccuracies"], ["mistakes", "Mistakes"],
-                ["blunders", "Blunders"]];
+  const rows = [["accuracy", t("Accuracy")], ["inaccuracies", t("Inaccuracies")],
+                ["mistakes", t("Mistakes")], ["blunders", t("Blunders")]];
   for (const [key, label] of rows) {
     const row = body.insertRow();
     row.dataset.figure = key;

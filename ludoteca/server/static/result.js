@@ -4,15 +4,16 @@
 // the server has them, the rating changes of a rated game.
 import { $, colourName } from "/static/dom.js";
 import { state } from "/static/state.js";
+import { t } from "/static/i18n.js";
 
 const WINNER = { "1-0": "white", "0-1": "black" };
 
 function title(outcome, you) {
-  if (outcome.result === "*") return "Game cancelled";
+  if (outcome.result === "*") return t("Game cancelled");
   const winner = WINNER[outcome.result];
-  if (!winner) return "Draw";
-  if (you.length === 1) return you[0] === winner ? "You won" : "You lost";
-  return `${colourName(winner)} won`;
+  if (!winner) return t("Draw");
+  if (you.length === 1) return you[0] === winner ? t("You won") : t("You lost");
+  return winner === "white" ? t("White won") : t("Black won");
 }
 
 // The rating changes of a finished rated game, the reader's own first: "Your rating: 1662?
@@ -28,7 +29,7 @@ function ratingText(view) {
   };
   if (view.you.length === 1) {
     const mine = one(view.you[0]);
-    return mine ? `Your rating: ${mine}` : "";
+    return mine ? t("Your rating: %(rating)s", { rating: mine }) : "";
   }
   const both = ["white", "black"].map((c) => [c, one(c)]).filter(([, text]) => text);
   return both.map(([c, text]) => `${colourName(c)}: ${text}`).join(", ");

@@ -2,6 +2,7 @@
 // change the password.
 import { guestClaims, send, whoAmI } from "/static/account.js";
 import { $, notice } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const next = new URLSearchParams(location.search).get("next");
 const back = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
@@ -28,13 +29,13 @@ $("sign-up-form").onsubmit = async (event) => {
 $("password-form").onsubmit = async (event) => {
   event.preventDefault();
   const data = await submit("/api/password", { old: $("old-password").value, new: $("new-password").value });
-  if (data) { notice("Your password is changed; your other sessions have ended.", true); event.target.reset(); }
+  if (data) { notice(t("Your password is changed; your other sessions have ended."), true); event.target.reset(); }
 };
 
 const who = await whoAmI();
 $("guest").hidden = Boolean(who.name);
 $("member").hidden = !who.name;
 if (who.name) {
-  $("member-title").textContent = `Signed in as ${who.name}`;
+  $("member-title").textContent = t("Signed in as %(name)s", { name: who.name });
   $("profile").href = `/players/${encodeURIComponent(who.name)}`;
 }

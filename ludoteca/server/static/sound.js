@@ -1,6 +1,7 @@
 // Sounds, made here (Web Audio, no files): a move, a capture, the end of the game, low time.
 // The switch is remembered in this browser; the last sound's name is kept on <body> for tests.
 import { $ } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const KEY = "ludoteca:sound";
 const SOUNDS = { move: [[520, 0.06]], capture: [[440, 0.07], [330, 0.09]],
@@ -31,7 +32,7 @@ export function play(name) {
 
 function showSwitch() {
   const on = soundOn();
-  $("sound").textContent = on ? "Sound: on" : "Sound: off";
+  $("sound").textContent = on ? t("Sound: on") : t("Sound: off");
   $("sound").setAttribute("aria-pressed", String(on));
 }
 

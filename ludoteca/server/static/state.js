@@ -3,6 +3,7 @@
 // position, the legal moves as gestures, whose turn, the players, the clock); everything else
 // is what this page adds while it is open.
 import { notice } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 export const gameId = decodeURIComponent(location.pathname.split("/").pop());
 
@@ -33,7 +34,7 @@ export const state = {
 
 // Send an intent to the server (a notice says so when the page is not connected).
 export function send(message) {
-  if (!state.connection || !state.connection.send(message)) notice("Not connected; reconnecting…");
+  if (!state.connection || !state.connection.send(message)) notice(t("Not connected; reconnecting…"));
 }
 
 // It is this page's turn, with at least one legal move.
