@@ -2,7 +2,8 @@
 // marked data-listed once filled from the server).
 import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
-import { $ } from "/static/dom.js";
+import { $, colourName } from "/static/dom.js";
+import { lang, t, tn } from "/static/i18n.js";
 
 let catalogue = [];
 
@@ -31,10 +32,17 @@ function showGame() {
   showRules();
 }
 
+// "Level 3 — a three-ply search (Elo 1450 ± 40)": a computer level as the selector lists it.
+function levelText(l) {
+  const text = t("Level %(number)s — %(description)s", { number: l.number, description: l.description });
+  if (!l.rating) return text;
+  return l.error ? t("%(level)s (Elo %(rating)s ± %(error)s)", { level: text, rating: l.rating, error: l.error })
+    : t("%(level)s (Elo %(rating)s)", { level: text, rating: l.rating });
+}
+
 function showLevels(levels) {
   const keep = $("level").value;
-  $("level").replaceChildren(...levels.map((l) => new Option(
-    `Level ${l.number} — ${l.description}${l.rating ? ` (Elo ${l.rating}${l.error ? ` ± ${l.error}` : ""})` : ""}`, l.number)));
+  $("level").replaceChildren(...levels.map((l) => new Option(levelText(l), l.number)));
   if (levels.some((l) => String(l.number) === keep)) $("level").value = keep;
 }
 
@@ -103,39 +111,54 @@ function describe(row, open) {
   const game = catalogue.find((g) => g.name === row.game);
   const ruleSet = game && game.rule_sets.find((r) => r.name === row.rules.split(":")[0]);
   const title = ruleSet ? ruleSet.title : game ? game.title : row.game;
-  const seat = (colour) => (open && row.free === colour ? "an open seat"
+  const seat = (colour) => (open && row.free === colour ? t("an open seat")
     : who(row[colour], row[`${colour}_name`]));
-  const who = (kind, name) => (kind === "human" ? name || "player" : `computer ${kind.replace("level:", "level ")}`);
-  const moves = row.ply === 1 ? "1 move" : `${row.ply} moves`;
-  const clock = row.clock ? `, clock ${row.clock.replace("+", " min + ")} s` : "";
-  return `${title} (${row.rules}${clock}) — ${row.mode === "hotseat" ? "on one screen" : `${seat("white")} v ${seat("black")}`}, ${moves}, ${ago(row.updated)}`;
+  const who = (kind, name) => (kind === "human" ? name || t("player")
+    : t("computer level %(level)s", { level: kind.replace("level:", "") }));
+  const moves = tn("%(num)s move", "%(num)s moves", row.ply);
+  const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
+  const players = row.mode === "hotseat" ? t("on one screen")
+    : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
+  return `${title} (${row.rules}${clock}) — ${players}, ${moves}, ${ago(row.updated)}`;
+}
+
+// A time control in words: "3+2" is "3 min + 2 s".
+function clockText(control) {
+  const [minutes, seconds] = control.split("+");
+  return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
 }
 
 // "just now", "5 min ago", "3 h ago", "2 days ago"
 function ago(when) {
   const seconds = Math.max(0, (Date.now() - Date.parse(when)) / 1000);
-  if (seconds < 60) return "active just now";
-  if (seconds < 3600) return `active ${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `active ${Math.floor(seconds / 3600)} h ago`;
-  const days = Math.floor(seconds / 86400);
-  return `active ${days} day${days > 1 ? "s" : ""} ago`;
+  if (seconds < 60) return t("active just now");
+  if (seconds < 3600) return t("active %(minutes)s min ago", { minutes: Math.floor(seconds / 60) });
+  if (seconds < 86400) return t("active %(hours)s h ago", { hours: Math.floor(seconds / 3600) });
+  return tn("active %(num)s day ago", "active %(num)s days ago", Math.floor(seconds / 86400));
+}
+
+// The item of an empty list.
+function noneYet() {
+  const li = document.createElement("li");
+  li.textContent = t("None yet.");
+  return li;
 }
 
 async function refresh() {
   const lists = await get("/api/lobby");
   if (!lists) return;
-  for (const [id, rows, verb] of [["open", lists.open, "Join"], ["live", lists.live, "Watch"]]) {
+  for (const [id, rows, join] of [["open", lists.open, true], ["live", lists.live, false]]) {
     const list = $(id);
     list.replaceChildren();
     for (const row of rows) {
       const li = document.createElement("li");
       const link = document.createElement("a");
       link.href = `/game/${row.id}`;
-      link.textContent = verb === "Join" ? `Join as ${row.free}` : verb;
-      li.append(`${describe(row, verb === "Join")} `, link);
+      link.textContent = join ? t("Join as %(colour)s", { colour: colourName(row.free) }) : t("Watch");
+      li.append(`${describe(row, join)} `, link);
       list.appendChild(li);
     }
-    if (!rows.length) list.innerHTML = "<li>None yet.</li>";
+    if (!rows.length) list.replaceChildren(noneYet());
     list.dataset.listed = "true";  // the server's list, not the page's placeholder
   }
 }
@@ -172,7 +195,7 @@ function showQuickStart() {
     name.textContent = game.title;
     li.appendChild(name);
     const rules = game.rule_sets[0];
-    for (const [opponent, words] of [["computer", "Play the computer"], ["online", "Play a friend"]]) {
+    for (const [opponent, words] of [["computer", t("Play the computer")], ["online", t("Play a friend")]]) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "quick-button";
@@ -221,19 +244,21 @@ async function refreshSeeks() {
       const li = document.createElement("li");
       const game = catalogue.find((g) => g.name === seek.game);
       const range = seek.min_rating !== null || seek.max_rating !== null
-        ? `, for ${seek.min_rating ?? "any"}–${seek.max_rating ?? "any"}` : "";
+        ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
+      const plays = seek.colour === "random" ? t("plays either colour")
+        : seek.colour === "white" ? t("plays White") : t("plays Black");
       li.append(`${seek.player} (${seek.rating}) — ${game ? game.title : seek.game} (${seek.rules}), `
-        + `${seek.clock ? `clock ${seek.clock.replace("+", " min + ")} s` : "no clock"}, `
-        + `${seek.rated ? "rated" : "casual"}, plays ${seek.colour === "random" ? "either colour" : seek.colour}${range} `);
+        + `${seek.clock ? t("clock %(clock)s", { clock: clockText(seek.clock) }) : t("no clock")}, `
+        + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
       const button = document.createElement("button");
       button.type = "button";
       if (seek.player === myName) {
-        button.textContent = "Cancel";
+        button.textContent = t("Cancel");
         button.onclick = async () => {
           if (await answerOf(await send(`/api/seeks/${seek.id}`, undefined, "DELETE"))) refreshSeeks();
         };
       } else {
-        button.textContent = "Accept";
+        button.textContent = t("Accept");
         button.disabled = !signedIn;
         button.onclick = async () => {
           const data = await answerOf(await send(`/api/seeks/${seek.id}/accept`));
@@ -243,7 +268,7 @@ async function refreshSeeks() {
       li.appendChild(button);
       list.appendChild(li);
     }
-    if (!list.children.length) list.innerHTML = "<li>None yet.</li>";
+    if (!list.children.length) list.replaceChildren(noneYet());
   }
   if (signedIn) {
     const mine = await get("/api/seeks/mine");
@@ -258,7 +283,7 @@ const posted = new Set(JSON.parse(sessionStorage.getItem("ludoteca:seeks") || "[
 function remember(seekId) {
   posted.add(seekId);
   sessionStorage.setItem("ludoteca:seeks", JSON.stringify([...posted]));
-  seekStatus("Your seek is on offer; the game opens here when someone accepts it.");
+  seekStatus(t("Your seek is on offer; the game opens here when someone accepts it."));
   refreshSeeks();
 }
 
@@ -282,7 +307,7 @@ async function main() {
   catalogue = await get("/api/catalogue");
   if (!catalogue) return;  // offline: the page's saved copy, with the offline notice
   const titles = catalogue.map((g) => g.title);
-  $("heading").textContent = `Play ${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}`;
+  $("heading").textContent = t("Play %(games)s", { games: new Intl.ListFormat(lang).format(titles) });
   const box = $("games");
   catalogue.forEach((game, i) => {
     const label = document.createElement("label");
