@@ -1,7 +1,8 @@
 // The one board component: draws any game from its board description (points, coordinates,
 // lines, cells and their colours) and the pieces on each point.  It knows no rules: the page
 // says which points are selected, which are targets and what the last move touched.
-import { svgElement as el } from "/static/dom.js";
+import { colourName, svgElement as el } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const UNIT = 100;
 const MARGIN = 100;
@@ -9,7 +10,8 @@ const MARGIN = 100;
 // A piece token's name for people, from the game's styles: "white man", "black King".
 export function pieceName(board, token) {
   const style = token && board.styles[token];
-  return style ? `${style.side} ${style.name}` : "empty";
+  if (!style) return t("empty");
+  return t("%(colour)s %(piece)s", { colour: colourName(style.side), piece: style.name });
 }
 
 export class Board {
@@ -86,11 +88,11 @@ export class Board {
                           "data-piece": token }, svg);
       const target = targets.get(i);
       let label = `${name}, ${pieceName(board, token)}`;
-      if (target === "take") label += ", can be taken";
-      else if (target) label += ", possible move";
-      if (selected.has(i)) label += ", selected";
-      if (premove.has(i)) label += ", in your premove";
-      if (token && converted.has(i)) label += ", converted by a recent move";
+      if (target === "take") label += t(", can be taken");
+      else if (target) label += t(", possible move");
+      if (selected.has(i)) label += t(", selected");
+      if (premove.has(i)) label += t(", in your premove");
+      if (token && converted.has(i)) label += t(", converted by a recent move");
       g.setAttribute("aria-label", label);
       if (this.onPoint) {  // one Tab stop for the whole board; the arrows move within it
         g.setAttribute("tabindex", i === this.current ? "0" : "-1");

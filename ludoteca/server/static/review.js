@@ -5,6 +5,7 @@ import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
 import { afterMove, drawMoves } from "/static/moves.js";
 import { Report, symbolOf } from "/static/report.js";
+import { t } from "/static/i18n.js";
 
 let game = null;
 let board = null;
@@ -19,7 +20,7 @@ function show() {
   const total = game.positions.length - 1;
   const end = ply === total && game.ending ? ` ${game.ending}` : "";
   const note = position.note ? `: ${position.note}` : "";
-  $("status").textContent = `Move ${ply} of ${total} (${afterMove(game.first_ply, ply, position.move)}${note}).${end}`;
+  $("status").textContent = t("Move %(ply)s of %(total)s (%(where)s).", { ply, total, where: afterMove(game.first_ply, ply, position.move) + note }) + end;
   const marks = report ? report.marks() : new Map();
   drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go, (i, button) => {
     const mark = marks.get(i);

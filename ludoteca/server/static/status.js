@@ -1,7 +1,11 @@
 // The status line under the board (whose turn, what to do next, the men in hand), the result
 // banner, the heading, and the tab's title and icon (a green dot while it is your move).
 import { $, colourName } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 import { candidates, mine, pointName, state } from "/static/state.js";
+
+// The men in hand, as the status lines say them.
+export const inHand = (hand) => t("In hand: White %(white)s, Black %(black)s.", { white: hand[0], black: hand[1] });
 
 // What to do next with the points touched so far, in the game's own words.
 function instruction() {
@@ -9,7 +13,7 @@ function instruction() {
   const texts = view.texts;
   if (!state.prefix.length) {
     const touched = view.legal.filter((m) => m.g.length);
-    if (!touched.length) return "type your move";
+    if (!touched.length) return t("type your move");
     const kinds = new Set(touched.map((m) => m.g[0][0]));
     return kinds.has("from") ? (kinds.has("to") ? texts.place_or_move : texts.move) : texts.place;
   }
@@ -21,22 +25,25 @@ function instruction() {
 // pending: the move just sent, while its answer is awaited.
 export function showStatus(pending = null) {
   const view = state.view;
-  const hand = view.hand ? ` In hand: White ${view.hand[0]}, Black ${view.hand[1]}.` : "";
+  const hand = view.hand ? ` ${inHand(view.hand)}` : "";
   let text;
   if (view.status === "over") text = view.outcome.text;
-  else if (view.status === "waiting") text = "Waiting for a second player to join.";
-  else if (pending) text = `Sending ${pending.n}…`;
+  else if (view.status === "waiting") text = t("Waiting for a second player to join.");
+  else if (pending) text = t("Sending %(move)s…", { move: pending.n });
   else if (state.premove.length) {
-    text = `Premove: ${state.premove.map(pointName).join(" → ")}, played when your turn comes `
-      + "(click elsewhere or press Escape to cancel).";
+    text = t("Premove: %(points)s, played when your turn comes (click elsewhere or press Escape to "
+      + "cancel).", { points: state.premove.map(pointName).join(" → ") });
   }
-  else if (view.thinking) text = `${colourName(view.turn)} to move — the computer is thinking…`;
-  else if (mine()) text = `Your move (${colourName(view.turn)}): ${instruction()}.`;
-  else if (view.you.length) text = `${colourName(view.turn)} to move — waiting for your opponent.`;
-  else text = `${colourName(view.turn)} to move. You are watching.`;
-  const last = view.moves.length && view.status !== "over"
-    ? `${colourName(view.turn === "white" ? "black" : "white")} played ${view.moves[view.moves.length - 1]}`
-      + `${view.last_note ? ` (${view.last_note})` : ""}. ` : "";
+  else if (view.thinking) text = t("%(colour)s to move — the computer is thinking…", { colour: colourName(view.turn) });
+  else if (mine()) text = t("Your move (%(colour)s): %(what)s.", { colour: colourName(view.turn), what: instruction() });
+  else if (view.you.length) text = t("%(colour)s to move — waiting for your opponent.", { colour: colourName(view.turn) });
+  else text = t("%(colour)s to move. You are watching.", { colour: colourName(view.turn) });
+  let last = "";
+  if (view.moves.length && view.status !== "over") {
+    const params = { colour: colourName(view.turn === "white" ? "black" : "white"),
+                     move: view.moves[view.moves.length - 1], note: view.last_note };
+    last = `${view.last_note ? t("%(colour)s played %(move)s (%(note)s).", params) : t("%(colour)s played %(move)s.", params)} `;
+  }
   const notice = view.notice && view.status === "live" ? ` ${view.notice}` : "";
   $("status").textContent = last + text + (view.status === "over" ? "" : hand + notice);
   const banner = $("banner");
@@ -44,7 +51,7 @@ export function showStatus(pending = null) {
   if (view.status === "over") banner.textContent = `${view.outcome.result} — ${view.outcome.text}`;
   $("title").textContent = `${view.title} · ${view.rules}`;
   const yourMove = mine() && view.status === "live";
-  document.title = `${yourMove ? "Your move · " : ""}Ludoteca — ${view.title}`;
+  document.title = `${yourMove ? t("Your move · ") : ""}Ludoteca — ${view.title}`;
   const icon = document.querySelector("link[rel=icon]");
   const wanted = yourMove ? "/static/favicon-move.svg" : "/static/favicon.svg";
   if (icon.getAttribute("href") !== wanted) icon.setAttribute("href", wanted);
