@@ -92,6 +92,11 @@ class SearchAgent:
 
     # --- public -----------------------------------------------------------------------------
     def choose(self, state: State, limit: Limit | None = None) -> Move:
+        """The move to play: a forced move at once, a table's where one covers the position
+        (with ``tables``), else the search's within the limit."""
+        codes = state.legal_codes()
+        if len(codes) == 1:
+            return state.move_of(codes[0])
         if self.tables:
             from .perfect import PerfectAgent, covering_table
 

@@ -9,7 +9,9 @@ search path (a repeated position scores as a draw), and node and time limits che
 the search: a timer thread or :meth:`CompiledSearch.stop` raises a flag that the search reads
 every 1,024 nodes (it runs without the GIL); a stopped depth counts only through a root move it
 finished that beat the previous best (time limits only: a depth or node limit keeps the search
-deterministic).
+deterministic).  With a time limit the search deepens until the time is up, not until the next
+depth is predicted not to finish: the time of a move cannot be saved for a later one, and the
+unfinished depth still searches the previous best deeper and may find a better move.
 
 The game's rules, evaluation and hashing come from its kernel (``Game.kernel``): the search is
 written against the kernel interface (:mod:`.kernel`) and compiled for each registered kernel by
@@ -23,7 +25,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -63,9 +65,6 @@ MAXMOVES = 1024
 QDEPTH = 4
 TT_BITS = 20
 HISTORY = 1 << 16
-#: with a time limit, a new depth starts only before this share of the time has passed (an
-#: unfinished depth still counts if a root move it searched beat the previous best)
-NEXT_DEPTH = 0.6
 #: after this many moves picked one by one, a node sorts the rest of its moves at once
 PICKED = 6
 # the counters array
@@ -77,7 +76,8 @@ QUICK_MOVE = False
 @dataclass
 class Iteration:
     """One completed depth: the root moves' scores (exact for the best; the others exact too
-    when asked for, else upper bounds), the principal variation and the effort so far."""
+    when asked for, else upper bounds), the principal variation and the effort so far (in the
+    search's answer, the whole search's)."""
 
     depth: int
     moves: list[int]
@@ -197,11 +197,11 @@ class CompiledSearch:
                     on_iteration(best)
                 if abs(int(scores[0])) >= MATE_BOUND and not exact:
                     break
-                if seconds is not None and time.perf_counter() - started > NEXT_DEPTH * seconds:
-                    break  # the next depth would search too few root moves to matter
         finally:
             if timer is not None:
                 timer.cancel()
+        if best is not None:  # the effort of the whole search, the unfinished depth included
+            best = replace(best, nodes=int(self.ctr[NODES]), seconds=time.perf_counter() - started)
         return best
 
     def _partial(
