@@ -40,7 +40,7 @@ from .errors import ActionError
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
-from .routers import accounts, analysis, api, community, ops, pages, reports, socket
+from .routers import accounts, analysis, api, community, ops, pages, puzzles, reports, socket
 from .routers.pages import STATIC
 from .schemas import describe
 from .settings import Settings
@@ -176,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         socket.router,
         analysis.router,
         reports.router,
+        puzzles.router,
         ops.router,
     ):
         app.include_router(router)

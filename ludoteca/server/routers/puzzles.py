@@ -1,0 +1,156 @@
+"""The puzzle pages and their JSON API (see ``docs/web.md``): a puzzle by its id, the next
+one of a rule set, the daily puzzle, answers and solutions, streak and rush runs, a player's
+rating and history, and own puzzles made from a position."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi import Path as PathPart
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
+
+from ..deps import Client, ServicesDep, SignedIn, Viewer, csrf_guard
+from ..errors import ActionError
+from ..study.puzzles import library
+from ..study.training import Training
+from .pages import not_found, page
+
+router = APIRouter()
+api = APIRouter(prefix="/api/puzzles", dependencies=[Depends(csrf_guard)])
+
+PuzzleId = Annotated[str, PathPart(max_length=16, pattern=r"^[0-9a-f]+$")]
+Move = Annotated[str, Field(max_length=64)]
+
+
+def _training(services: ServicesDep, connection: HTTPConnection) -> Training:
+    """The server's puzzle service, made on first use (and again for a restarted app)."""
+    state = connection.app.state
+    found: Training | None = getattr(state, "training", None)
+    if found is None or found.store is not services.store:
+        found = state.training = Training(services.store, services.computer.advisers)
+    return found
+
+
+TrainingDep = Annotated[Training, Depends(_training)]
+
+
+class AnswerBody(BaseModel):
+    """The player's moves so far (theirs alone, in order), in a ``run`` or alone."""
+
+    moves: list[Move] = Field(max_length=64)
+    run: str | None = Field(default=None, max_length=32)
+
+
+class RunBody(BaseModel):
+    mode: Literal["streak", "rush"]
+    rules: str = Field(max_length=200)
+
+
+class OwnBody(BaseModel):
+    """An analysis-board position to make a puzzle of."""
+
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    position: str = Field(max_length=400)
+
+
+@router.get("/puzzles", include_in_schema=False)
+async def puzzles_page() -> HTMLResponse:
+    return page("puzzles", puzzle_id="")
+
+
+@router.get("/puzzles/{puzzle_id}", include_in_schema=False)
+async def puzzle_page(training: TrainingDep, puzzle_id: str) -> HTMLResponse:
+    try:
+        await training.puzzle(puzzle_id[:16])
+    except ActionError:
+        return not_found()
+    return page("puzzles", puzzle_id=puzzle_id)
+
+
+@api.get("/sets")
+async def sets() -> list[dict[str, Any]]:
+    """Every rule set that has puzzles, with its title, count and themes."""
+    return library().sets()
+
+
+@api.get("/daily")
+async def daily(training: TrainingDep) -> dict[str, Any]:
+    """Today's puzzle (the same for everyone on a UTC day) and the day."""
+    return await training.daily()
+
+
+@api.get("/next")
+async def next_puzzle(
+    training: TrainingDep,
+    user: Viewer,
+    rules: str = Query(max_length=200),
+    theme: str | None = Query(default=None, max_length=40),
+    difficulty: str = Query(default="normal", max_length=16),
+) -> dict[str, Any]:
+    """The next puzzle of a rule set for the player, of a ``theme`` if asked, at a
+    ``difficulty`` (easier, normal or harder than the player's rating)."""
+    return await training.next(user, rules, theme or None, difficulty)
+
+
+@api.get("/me")
+async def me(training: TrainingDep, user: SignedIn) -> dict[str, Any]:
+    """The signed-in player's puzzle rating, best streak and rush, and history."""
+    return await training.me(user)
+
+
+@api.post("/runs")
+async def start_run(
+    training: TrainingDep, user: Viewer, address: Client, body: RunBody
+) -> dict[str, Any]:
+    """A new run (a streak or a rush) of a rule set, on its first puzzle."""
+    return await training.start_run(user, address, body.mode, body.rules)
+
+
+@api.get("/runs/{run_id}")
+async def run(
+    training: TrainingDep, user: Viewer, run_id: str = PathPart(max_length=32)
+) -> dict[str, Any]:
+    """A run of the player's as it stands."""
+    return await training.run(user, run_id)
+
+
+@api.post("/own", status_code=201)
+async def own(
+    training: TrainingDep, user: Viewer, address: Client, body: OwnBody
+) -> dict[str, Any]:
+    """Make a position a puzzle: 201 with the puzzle once its judge confirms a unique solution,
+    422 with the reason otherwise, 400 for an impossible position."""
+    return await training.own(user, address, body.game, body.rules, body.position)
+
+
+@api.get("/{puzzle_id}")
+async def puzzle(training: TrainingDep, puzzle_id: PuzzleId) -> dict[str, Any]:
+    """A puzzle to play (never its solution)."""
+    return await training.view(puzzle_id)
+
+
+@api.post("/{puzzle_id}/answer")
+async def answer(
+    training: TrainingDep, user: Viewer, address: Client, puzzle_id: PuzzleId, body: AnswerBody
+) -> dict[str, Any]:
+    """Judge the player's moves: ``verdict`` right (with the ``reply`` and the ``position``
+    after it), solved (with the solution's ``frames``) or wrong, the ``rating`` change when
+    this outcome counted, and the ``run``; 400 for a move that is not legal, 409 for an answer
+    that is not this puzzle's (or not the run's puzzle), 429 for a flood."""
+    return await training.answer(user, address, puzzle_id, body.moves, body.run)
+
+
+@api.post("/{puzzle_id}/solution")
+async def solution(
+    training: TrainingDep, user: Viewer, address: Client, puzzle_id: PuzzleId
+) -> dict[str, Any]:
+    """The solution (line and frames); asked for before the puzzle counted, it counts as not
+    solved."""
+    return await training.solution(user, address, puzzle_id)
+
+
+router.include_router(api)

@@ -1,0 +1,250 @@
+"""The puzzles the server offers, and how one is played (see ``docs/web.md``).
+
+**The library** is the puzzle sets shipped in the package (:func:`ludoteca.study.puzzles.shipped`:
+each puzzle with its rule set, theme and difficulty), read once, by rule set; players' own
+puzzles (from an analysis-board position) are kept in the store and played the same way.
+
+**Playing** is checked here, never in the page: the page sends the moves the player has made
+so far (the player's alone, in order); each but the last must be the solution's, the opponent's
+replies between them are the stored line's, and the last is judged at once: *right* (the reply
+follows), *solved* (the line is complete) or *wrong*.  The solution stays on the server until a
+puzzle is solved or its solution is asked for.
+
+**Choosing**: the next puzzle of a rule set is one of the :data:`NEAREST` whose difficulty is
+nearest the player's rating (1500 for a guest) shifted by the difficulty asked for, among those
+the player has not tried (a theme may be asked for); streak and rush runs take
+:data:`RUN_PUZZLES` puzzles of the set drawn by the run's seed, in rising difficulty; the daily
+puzzle is the same for everyone on a UTC day: the puzzle whose place in every shipped puzzle
+(ordered by id) is the day's SHA-256 modulo their number.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...core import LudotecaError, State
+from ...study import puzzles as generator
+from ...study.puzzles import Judge, Puzzle, SearchJudge, TableJudge
+from ..errors import ActionError
+from ..play.catalogue import rule_set
+from .analysis import board_of, position_view
+
+__all__ = [
+    "DIFFICULTY_STEPS",
+    "NEAREST",
+    "RUN_PUZZLES",
+    "Answer",
+    "Library",
+    "daily",
+    "follow",
+    "frames",
+    "judge_own",
+    "library",
+    "puzzle_view",
+]
+
+#: how many of the puzzles nearest the player's level the next one is drawn from
+NEAREST = 8
+#: the puzzles a streak or rush run draws from its rule set
+RUN_PUZZLES = 60
+#: the difficulties a player may ask for, as a shift from their rating
+DIFFICULTY_STEPS = {"easier": -300, "normal": 0, "harder": 300}
+
+
+@dataclass(frozen=True)
+class Library:
+    """The shipped puzzles: by id, and by rule set in rising difficulty."""
+
+    by_id: dict[str, Puzzle]
+    by_rules: dict[str, list[Puzzle]]
+
+    def sets(self) -> list[dict[str, Any]]:
+        """Each rule set that has puzzles: its game, name, title, how many and their themes."""
+        out = []
+        for rules, found in self.by_rules.items():
+            game = rule_set(found[0].game, rules)
+            out.append(
+                {
+                    "game": game.name,
+                    "rules": rules,
+                    "title": game.title,
+                    "count": len(found),
+                    "themes": sorted({p.theme for p in found}),
+                }
+            )
+        return sorted(out, key=lambda s: (s["game"], s["title"]))
+
+    def of(self, rules: str) -> list[Puzzle]:
+        """The puzzles of a rule set (by its name); 400 if it has none."""
+        found = self.by_rules.get(rules)
+        if not found:
+            names = ", ".join(sorted(self.by_rules))
+            raise ActionError(400, f"there are no puzzles of {rules!r}; there are of {names}")
+        return found
+
+    def choose(
+        self,
+        rules: str,
+        level: float,
+        tried: set[str],
+        theme: str | None = None,
+        difficulty: str = "normal",
+        rng: random.Random | None = None,
+    ) -> Puzzle:
+        """The next puzzle of a rule set for a player at ``level`` (see the module's
+        docstring); the player's tried puzzles again once none is left; 400 for an unknown
+        theme or difficulty."""
+        if difficulty not in DIFFICULTY_STEPS:
+            raise ActionError(400, f"the difficulty is one of {', '.join(DIFFICULTY_STEPS)}")
+        pool = self.of(rules)
+        if theme:
+            pool = [p for p in pool if p.theme == theme]
+            if not pool:
+                raise ActionError(400, f"there are no puzzles of {rules!r} about {theme!r}")
+        fresh = [p for p in pool if p.id not in tried] or pool
+        target = level + DIFFICULTY_STEPS[difficulty]
+        nearest = sorted(fresh, key=lambda p: (abs(p.difficulty - target), p.id))[:NEAREST]
+        return (rng or random.Random()).choice(nearest)
+
+    def run(self, rules: str, seed: int) -> list[Puzzle]:
+        """A run's puzzles: :data:`RUN_PUZZLES` of the set drawn by ``seed``, in rising
+        difficulty (ties by id)."""
+        pool = self.of(rules)
+        drawn = random.Random(seed).sample(pool, min(RUN_PUZZLES, len(pool)))
+        return sorted(drawn, key=lambda p: (p.difficulty, p.id))
+
+
+@functools.cache
+def library() -> Library:
+    """The shipped puzzles, read once a process."""
+    by_id: dict[str, Puzzle] = {}
+    by_rules: dict[str, list[Puzzle]] = {}
+    for path in generator.shipped():
+        for _, puzzle in generator.read(path):
+            by_id[puzzle.id] = puzzle
+            by_rules.setdefault(puzzle.rules, []).append(puzzle)
+    for found in by_rules.values():
+        found.sort(key=lambda p: (p.difficulty, p.id))
+    return Library(by_id, by_rules)
+
+
+def daily(day: datetime.date) -> Puzzle:
+    """The puzzle of a UTC day (see the module's docstring)."""
+    every = sorted(library().by_id.values(), key=lambda p: p.id)
+    digest = hashlib.sha256(day.isoformat().encode()).hexdigest()
+    return every[int(digest, 16) % len(every)]
+
+
+def _start(puzzle: Puzzle) -> State:
+    return rule_set(puzzle.game, puzzle.rules).from_position_code(puzzle.position)
+
+
+def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> dict[str, Any]:
+    """A puzzle as the page shows it before it is solved: its id, rule set and title, theme,
+    rating (its own, which moves with every rated attempt), how many moves the player makes,
+    whether it is a player's own, the board and the start position with its legal moves (the
+    side to move is the player's); never the solution."""
+    state = _start(puzzle)
+    return {
+        "id": puzzle.id,
+        "game": puzzle.game,
+        "rules": puzzle.rules,
+        "theme": puzzle.theme,
+        "rating": round(rating),
+        "moves": (len(puzzle.line) + 1) // 2,
+        "own": own,
+        "player": state.turn.name.lower(),
+        "position": position_view(state),
+        **board_of(state),
+    }
+
+
+def frames(puzzle: Puzzle) -> list[dict[str, Any]]:
+    """The solution as pictures: the start, then each move of the line with the pieces after
+    it and its gesture (``move`` its notation)."""
+    state = _start(puzzle)
+    out: list[dict[str, Any]] = [{"move": None, "pieces": state.pieces(), "last": []}]
+    for text in puzzle.line:
+        code = state.parse_move(text).code
+        gesture = [list(t) for t in state.gesture(code)]
+        state.push_code(code)
+        out.append({"move": text, "pieces": state.pieces(), "last": gesture})
+    return out
+
+
+@dataclass(frozen=True)
+class Answer:
+    """How the player's last move was judged: ``verdict`` right, solved or wrong; after a
+    right move, the opponent's ``reply`` and the position after it."""
+
+    verdict: str
+    reply: str | None = None
+    position: dict[str, Any] | None = None
+
+
+def follow(puzzle: Puzzle, moves: Iterable[str]) -> Answer:
+    """Judge the player's ``moves`` (see the module's docstring): 409 if an earlier one is not
+    the solution's (an answer for another puzzle, or after a wrong move), 400 if the last is
+    not a legal move there; nothing is stored."""
+    played = list(moves)
+    if not played:
+        raise ActionError(400, "an answer has at least one move")
+    if 2 * len(played) - 1 > len(puzzle.line):
+        raise ActionError(409, "this puzzle is solved in fewer moves than that answer has")
+    state = _start(puzzle)
+    for i, text in enumerate(played):
+        expected = state.parse_move(puzzle.line[2 * i]).code
+        try:
+            code = state.parse_move(text).code
+        except LudotecaError as error:
+            raise ActionError(400, f"{text!r} is not a move of this position: {error}") from None
+        last = i == len(played) - 1
+        if code != expected:
+            if last:
+                return Answer("wrong")
+            raise ActionError(
+                409, f"move {i + 1} of that answer ({text}) is not this puzzle's: start it again"
+            )
+        state.push_code(code)
+        if 2 * i + 1 == len(puzzle.line):
+            return Answer("solved")
+        reply = puzzle.line[2 * i + 1]
+        state.push(reply)
+    return Answer("right", reply, position_view(state))
+
+
+def _judge(state: State) -> Judge:
+    """An own puzzle's judge: the rule set's table where it is built and covers the position,
+    else the generator's search (at its default depth, checked one ply deeper)."""
+    judge = generator.judge_for(state.game, build=False)
+    if isinstance(judge, TableJudge) and not judge.covers(state):
+        return SearchJudge((generator.DEPTH, generator.DEPTH + 1))
+    return judge
+
+
+def judge_own(game: str, rules: str | None, code: str) -> dict[str, Any]:
+    """A position made into a puzzle (run in the analysis pool): ``{"puzzle": ...}`` (its JSON,
+    ``docs/formats.md``) when its judge confirms a unique solution, else ``{"refused": ...}``
+    with a sentence saying why; an impossible position raises the engine's error."""
+    state = rule_set(game, rules).from_position_code(code)
+    if state.outcome() is not None:
+        return {"refused": "The game is over in this position: there is nothing to find."}
+    judge = _judge(state)
+    found = generator.find(state, judge)
+    if found is not None:
+        return {"puzzle": found.as_json()}
+    if isinstance(judge, TableJudge):
+        return {
+            "refused": "Not a puzzle: the solved table finds no single winning move for "
+            "the side to move here (none, or several about as fast)."
+        }
+    return {
+        "refused": "Not a puzzle: the engine's search finds no single clearly winning tactical "
+        "move for the side to move here (none, or others nearly as good)."
+    }
