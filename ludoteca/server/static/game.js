@@ -1,12 +1,13 @@
 // The game page: draws what the server sends and sends the player's intents.  It holds no rules:
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
 // The page's modules share one state object (state.js); this one wires them together.
-import { send as request } from "/static/account.js";
+import { send as request, whoAmI } from "/static/account.js";
 import { adviceControls, dropAdvice, showHint } from "/static/advice.js";
 import { Board } from "/static/board.js";
 import { chatControls, showChat } from "/static/chat.js";
 import { clockReceived, runClocks } from "/static/clock.js";
 import { $, notice } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 import { effectsOf, noteEffects } from "/static/effects.js";
 import { loadRatings } from "/static/players.js";
 import { cancelPremove, keepPremove, playPremove, premoveControls } from "/static/premove.js";
@@ -32,6 +33,13 @@ function setUp(view) {
   state.flipped = stored === null ? view.you.length === 1 && view.you[0] === "black" : stored === "1";
 }
 
+// Whether the view `next` tells this page's one seat that its draw offer was declined: the
+// offer is gone, the game goes on, and no move of this seat's withdrew it.
+function declined(view, next) {
+  const offered = view && view.draw_offer && view.you.length === 1 && view.you[0] === view.draw_offer;
+  return offered && !next.draw_offer && next.status === "live" && (next.ply === view.ply || next.turn === view.draw_offer);
+}
+
 function receive(next) {
   const view = state.view;
   const ended = view && view.status !== "over" && next.status === "over";
@@ -46,6 +54,7 @@ function receive(next) {
     notice("");
     typedAnswered(true);
   }
+  if (declined(view, next)) notice(t("Your draw offer was declined."));
   if (!state.board) setUp(next);
   if (ended || !state.ratings) loadRatings().then(showResultRating);
   keepPremove();
@@ -128,8 +137,12 @@ function controls() {
     try { await navigator.clipboard.writeText($("invite-link").value); notice("Link copied."); }
     catch { notice("Select the link and copy it."); }
   };
+  // a guest joins under the name typed in (kept for the next game); an account under its own
   $("join-button").onclick = async () => {
-    const name = (localStorage.getItem("ludoteca:name") || "").trim();
+    const signedIn = Boolean((await whoAmI()).name);
+    const name = $("join-name").value.trim();
+    if (!signedIn && !name) { notice(t("Type your name, then join.")); $("join-name").focus(); return; }
+    if (!signedIn) localStorage.setItem("ludoteca:name", name);
     const answer = await request(`/api/games/${encodeURIComponent(gameId)}/join`, { name: name || null });
     const data = await answer.json();
     if (!answer.ok) { notice(data.error); return; }
@@ -161,6 +174,8 @@ function controls() {
 }
 
 controls();
+$("join-name").value = localStorage.getItem("ludoteca:name") || "";
+whoAmI().then((who) => { $("join-name-label").hidden = Boolean(who.name); });
 adviceControls();
 chatControls();
 premoveControls();

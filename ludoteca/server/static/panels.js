@@ -62,7 +62,7 @@ export function showPanels() {
   $("resign").disabled = !live;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
   $("picture").href = `/api/games/${encodeURIComponent(gameId)}/picture.svg${state.flipped ? "?flipped=true" : ""}`;
-  const others = view.watchers - (seated ? 1 : 0);
+  const others = view.watchers - 1;  // this page is one of the game's watchers, seated or not
   $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
   if (!state.hint) $("evaluation").hidden = true;
   $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);

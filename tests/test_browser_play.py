@@ -1,0 +1,63 @@
+"""Play feel in a real browser (issue 28): what the players of an online game are told, the
+names they play under, the count of other pages open, rule sets by their titles and computer
+levels by their names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .support.browser import start, wait_moves
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[list[Any]]:
+    """Three pages, each in a browser of its own (a host, a friend and a spectator)."""
+    contexts = [
+        browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
+        for _ in range(3)
+    ]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
+def test_an_invited_friend_joins_under_a_name_and_hears_of_a_declined_draw(
+    pages: list[Any], server: str
+) -> None:
+    ann, bob, eve = pages
+    start(ann, server, "morris", "online", colour="white")
+    link = ann.input_value("#invite-link")
+    bob.goto(link)
+    bob.wait_for_selector("#join:not([hidden])")
+    bob.click("#join-button")  # no name yet: asked for one, the seat stays free
+    assert "name" in bob.inner_text("#notice").lower()
+    assert bob.locator("#join").is_visible()
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-button")
+    bob.wait_for_selector("#join", state="hidden")
+    ann.wait_for_function("document.querySelector('#players').innerText.includes('Bob')")
+    eve.goto(link)
+    eve.wait_for_selector("#board .pt")
+    # each page counts the two others, whether it plays or watches
+    for page in (ann, bob, eve):
+        page.wait_for_function(
+            "document.querySelector('#watchers').textContent.startsWith('2 other pages')"
+        )
+    ann.locator('#board .pt[data-name="d6"]').click()
+    wait_moves(bob, 1)
+    bob.click("#draw")
+    ann.wait_for_selector("#offer:not([hidden])")
+    ann.click("#offer-no")
+    bob.wait_for_selector("#notice:not([hidden])")
+    assert bob.inner_text("#notice") == "Your draw offer was declined."
+    assert ann.locator("#notice").is_hidden()  # the one who declined is not told
+    ann.on("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
+    ann.click("#resign")
+    for page in (ann, bob):
+        page.wait_for_selector("dialog#result[open]")
+    ann.goto(server + "/games")
+    ann.wait_for_selector("#games tbody tr")
+    assert "Bob" in ann.inner_text("#games tbody tr")
