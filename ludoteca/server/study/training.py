@@ -83,8 +83,9 @@ ANSWERS_PER_MINUTE = 90
 OWN_PER_MINUTE = 6
 #: runs one client address may start in a minute
 RUNS_PER_MINUTE = 20
-#: the deadline of judging an own puzzle in the analysis pool (after hints and live analysis)
-JUDGE_EXPECTED = 10.0
+#: the deadline of judging an own puzzle in the analysis pool (after hints, live analysis and
+#: report positions; long enough for a process still loading the compiled search)
+JUDGE_EXPECTED = 20.0
 #: the attempts a player's history lists
 HISTORY = 50
 
