@@ -24,12 +24,13 @@ _STONE = {Color.WHITE: ("#fdfdfb", "#222"), Color.BLACK: ("#23252b", "#222")}
 
 def board_view(state: State) -> dict[str, Any]:
     """A state's board description as plain data for a page to draw: points, coordinates,
-    lines, cell colours and how each piece token is drawn."""
+    lines, cell colours and how each piece token is drawn (its name in the current
+    language)."""
     board = state.game.board
     styles = {
         token: {
             "side": style.side.name.lower(),
-            "name": style.name,
+            "name": _(style.name),
             "shape": style.shape,
             "ring": style.ring,
         }

@@ -15,6 +15,7 @@ from typing import Any
 from ...ai.levels import Level, levels
 from ...core import Game, LudotecaError, RuleSet, State
 from ...games import family, game_names, load
+from ...i18n import _, use
 from ...svg import board_view
 from .. import logs
 from ..errors import ActionError
@@ -78,7 +79,9 @@ def replay(row: GameRow, moves: list[str]) -> State:
             state.push(move)
     except LudotecaError as error:
         log.error("game %s cannot be replayed: %s", row.id, error, extra=logs.game(row.id))
-        raise ActionError(500, f"game {row.id!r} cannot be replayed: {error}") from None
+        raise ActionError(
+            500, _("Game %(id)s cannot be replayed: %(error)s", id=repr(row.id), error=str(error))
+        ) from None
     return state
 
 
@@ -91,19 +94,20 @@ def start_of(row: GameRow) -> State:
 
 
 @functools.lru_cache(maxsize=256)
-def static_part(game: str, rules: str) -> dict[str, Any]:
+def static_part(game: str, rules: str, language: str) -> dict[str, Any]:
     """The fields of a game's view that never change for a rule set (the board's geometry,
-    titles, texts)."""
+    titles, texts), its texts in ``language``."""
     bound = load(game, rules)
-    return {
-        "type": "state",
-        "game": game,
-        "title": bound.title,
-        "summary": bound.summary,
-        "rules": rules,
-        "texts": bound.status_texts,
-        "board": board_view(bound.new(seed=0)),
-    }
+    with use(language):
+        return {
+            "type": "state",
+            "game": game,
+            "title": _(bound.title),
+            "summary": _(bound.summary),
+            "rules": rules,
+            "texts": {key: _(text) if text else "" for key, text in bound.status_texts.items()},
+            "board": board_view(bound.new(seed=0)),
+        }
 
 
 def level_views(rules: RuleSet) -> list[dict[str, Any]]:
@@ -122,7 +126,7 @@ def levels_of(game: str, rules: str | None) -> list[dict[str, Any]]:
 
 def catalogue() -> list[dict[str, Any]]:
     """Each game with its summary and rule sets; each rule set with its settings, computer
-    levels (with ratings) and starting picture."""
+    levels (with ratings) and starting picture; the texts in the current language."""
     out = []
     for game in games():
         rule_sets = []
@@ -132,15 +136,16 @@ def catalogue() -> list[dict[str, Any]]:
             rule_sets.append(
                 {
                     "name": definition.name,
-                    "title": bound.title,
-                    "description": definition.description,
+                    "title": _(bound.title),
+                    "description": _(definition.description),
                     "settings": {
                         k: v
                         for k, v in definition.defaults.items()
                         if not game.options or k in game.options
                     },
                     "options": {
-                        k: game.options.get(k, k.replace("_", " ")) for k in definition.defaults
+                        k: _(game.options[k]) if k in game.options else k.replace("_", " ")
+                        for k in definition.defaults
                     },
                     "levels": level_views(bound.rules),
                     "board": board_view(state),
@@ -150,8 +155,8 @@ def catalogue() -> list[dict[str, Any]]:
         out.append(
             {
                 "name": game.name,
-                "title": game.title,
-                "summary": game.summary,
+                "title": _(game.title),
+                "summary": _(game.summary),
                 "rule_sets": rule_sets,
             }
         )
@@ -161,7 +166,7 @@ def catalogue() -> list[dict[str, Any]]:
 def _level_view(level: Level) -> dict[str, Any]:
     return {
         "number": level.number,
-        "description": level.description,
+        "description": _(level.description),
         "rating": None if level.rating is None else round(level.rating[0]),
         "error": None if level.rating is None else round(level.rating[1]),
     }

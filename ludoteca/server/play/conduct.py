@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import Color, LudotecaError, Move, Outcome, Termination
+from ...i18n import N_, SOURCE, _, use
 from ..errors import ActionError
 from ..schemas import HUMAN, Mode, MoveIntent, Plain, Status
 from . import views
@@ -76,7 +77,7 @@ def apply(live: LiveGame, change: Change) -> None:
     """Make a stored change in memory: the moves pushed or popped, then the row's fields."""
     if change.push is not None:
         live.state.push_code(change.push.code)
-    for _ in range(change.pop):
+    for _step in range(change.pop):
         live.state.pop_code()
     if change.push is not None or change.pop:
         live.version += 1
@@ -88,9 +89,9 @@ def apply(live: LiveGame, change: Change) -> None:
 def require_live(live: LiveGame) -> None:
     """409 unless the game is in play."""
     if live.row.status == Status.WAITING:
-        raise ActionError(409, "the game has not started: the other seat is still free")
+        raise ActionError(409, _("the game has not started: the other seat is still free"))
     if live.row.status != Status.LIVE:
-        raise ActionError(409, "the game is over")
+        raise ActionError(409, _("the game is over"))
 
 
 def mover(live: LiveGame, seats: frozenset[str]) -> Color:
@@ -105,8 +106,9 @@ def pending(live: LiveGame, seats: frozenset[str], offer: str) -> str:
     may answer; 409 if there is none or it is their own."""
     colour: str | None = getattr(live.row, offer)
     if colour is None or seats == {colour}:
-        what = "draw offer" if offer == "draw_offer" else "take-back request"
-        raise ActionError(409, f"there is no {what} to answer")
+        if offer == "draw_offer":
+            raise ActionError(409, _("there is no draw offer to answer"))
+        raise ActionError(409, _("there is no take-back request to answer"))
     return colour
 
 
@@ -124,12 +126,15 @@ def moves_of(live: LiveGame, colour: Color) -> int:
 
 # --- ends -------------------------------------------------------------------------------------
 def ending(outcome: Outcome) -> dict[str, Any]:
-    """The fields of a game that ended with ``outcome``."""
+    """The fields of a game that ended with ``outcome`` (the reason stored in English; pages
+    read it in their language)."""
+    with use(SOURCE):
+        reason = outcome.explain()
     return {
         "status": Status.OVER,
         "result": outcome.result,
         "termination": outcome.termination.label,
-        "reason": outcome.explain(),
+        "reason": reason,
     }
 
 
@@ -154,8 +159,10 @@ def play(live: LiveGame, text: str, ply: int, context: Context) -> Change:
     if ply != live.ply:
         raise ActionError(
             409,
-            "the position has changed since this move was chosen; "
-            "the board now shows the current position",
+            _(
+                "the position has changed since this move was chosen; "
+                "the board now shows the current position"
+            ),
         )
     state = live.state
     try:
@@ -189,7 +196,7 @@ def move(live: LiveGame, seats: frozenset[str], intent: MoveIntent, context: Con
     require_live(live)
     turn = live.state.turn
     if colour_name(turn) not in seats or live.kind(turn) != HUMAN:
-        raise ActionError(409, f"it is {turn.title}'s turn, not yours")
+        raise ActionError(409, _("it is %(colour)s's turn, not yours", colour=_(turn.title)))
     return play(live, intent.move, intent.ply, context)
 
 
@@ -213,14 +220,16 @@ def cancel(live: LiveGame, seats: frozenset[str], intent: Plain, context: Contex
     if live.row.status != Status.WAITING:
         raise ActionError(
             409,
-            "only a game still waiting for its second player can be "
-            "cancelled; resign or offer a draw instead",
+            _(
+                "only a game still waiting for its second player can be "
+                "cancelled; resign or offer a draw instead"
+            ),
         )
     fields = {
         "status": Status.OVER,
         "result": "*",
         "termination": "cancelled",
-        "reason": "The game was cancelled before a second player joined.",
+        "reason": N_("The game was cancelled before a second player joined."),
     }
     return Change(fields)
 
@@ -232,7 +241,7 @@ def offer_draw(live: LiveGame, seats: frozenset[str], intent: Plain, context: Co
     other = Color(1 - offerer)
     if live.kind(other) != HUMAN:
         if live.state.evaluate() * (1 if live.state.turn is other else -1) > 0.1:
-            raise ActionError(409, "the computer declines the draw")
+            raise ActionError(409, _("the computer declines the draw"))
         return finish(live, Outcome(Termination.DRAW_AGREED, None), context)
     return Change({"draw_offer": colour_name(offerer)})
 
@@ -256,7 +265,7 @@ def take_back(live: LiveGame, colour: Color | None, context: Context) -> Change:
     game is in play again (a running clock restarts for the side to move then)."""
     count = 1 if colour is None else moves_of(live, colour)
     if count == 0:
-        raise ActionError(409, "there is no move of yours to take back")
+        raise ActionError(409, _("there is no move of yours to take back"))
     fields: dict[str, Any] = {
         "status": Status.LIVE,
         "result": "*",
@@ -279,10 +288,10 @@ def undo(live: LiveGame, seats: frozenset[str], intent: Plain, context: Context)
     if live.row.mode == Mode.ONLINE:
         asker = mover(live, seats)
         if not moves_of(live, asker):
-            raise ActionError(409, "you have no move to take back")
+            raise ActionError(409, _("you have no move to take back"))
         return Change({"undo_offer": colour_name(asker)})
     if not live.state.move_stack:
-        raise ActionError(409, "there is no move to take back")
+        raise ActionError(409, _("there is no move to take back"))
     human = mover(live, seats) if live.row.mode == Mode.COMPUTER else None
     return take_back(live, human, context)
 
@@ -299,9 +308,9 @@ def rematch(live: LiveGame, seats: frozenset[str], intent: Plain, context: Conte
     (see :func:`~.views.rematch_token`)."""
     row = live.row
     if row.status != Status.OVER:
-        raise ActionError(409, "a rematch follows a finished game")
+        raise ActionError(409, _("a rematch follows a finished game"))
     if row.rematch:
-        raise ActionError(409, "the rematch has already been started")
+        raise ActionError(409, _("the rematch has already been started"))
     rematch_id = secrets.token_urlsafe(8)
     seats_of = {name: seat(name) for name in COLOURS}
     tokens = {
@@ -335,12 +344,12 @@ def join(
     free or the account holds the other, 403 for a rated game without an account."""
     row = live.row
     if row.status != Status.WAITING:
-        raise ActionError(409, "this game has no free seat; you can watch it")
+        raise ActionError(409, _("this game has no free seat; you can watch it"))
     if row.rated and user is None:
-        raise ActionError(403, "sign in to play a rated game")
+        raise ActionError(403, _("sign in to play a rated game"))
     white, black = seat(Color.WHITE), seat(Color.BLACK)
     if user is not None and user[0] in (white.user_of(row), black.user_of(row)):
-        raise ActionError(409, "you already hold the other seat of this game")
+        raise ActionError(409, _("you already hold the other seat of this game"))
     free = black if white.taken(row) else white
     account = user[0] if user else None
     fields = {
@@ -373,5 +382,5 @@ def decide(
 ) -> Change:
     """What the holder of ``seats`` doing ``intent`` changes; :class:`ActionError` if refused."""
     if not seats:
-        raise ActionError(403, "you do not hold a seat in this game (watching only)")
+        raise ActionError(403, _("you do not hold a seat in this game (watching only)"))
     return HANDLERS[intent.type](live, seats, intent, context)

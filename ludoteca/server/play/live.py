@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import Color, State
+from ...i18n import current
 from ..schemas import RematchView, SharedView
 from ..store import GameRow
 from .seats import COLOURS, seat
@@ -41,6 +42,8 @@ class Watcher:
     """
 
     seats: frozenset[str] = frozenset()
+    #: the language its texts are sent in (the connection's, see :mod:`ludoteca.i18n`)
+    language: str = field(default_factory=current)
     queue: deque[str] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: the queue overflowed: the next message is the whole view
@@ -93,8 +96,9 @@ class LiveGame:
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction
     used: float = 0.0
-    #: the shared view as last sent to every watcher (updates are worked out against it)
-    sent: SharedView | None = None
+    #: per language, the shared view as last sent to the watchers who read it (updates are
+    #: worked out against it)
+    sent: dict[str, SharedView] = field(default_factory=dict)
     #: the version of the position, its legal moves as the page uses them, and their codes
     legal: tuple[int, list[str], set[int]] | None = None
     #: the moves played and their labels in the move list (see ``State.move_label``)

@@ -2,8 +2,8 @@
 when a page connects or asks over HTTP, and after each change only what changed (``update``),
 encoded once for every watcher who sees the same thing.
 
-The view has a shared part (the same for everyone: board, position, moves, players, clocks,
-outcome) and a seat part (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with
+The view has a shared part (the same for everyone who reads the same language: board,
+position, moves, players, clocks, outcome; its texts in that language) and a seat part (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with
 the holder's seat token).  An update holds the shared fields whose value changed, with two
 compact forms: ``set`` (``[[point, token], ...]``, the points whose piece changed) instead of
 ``pieces``, and ``moves_from`` with ``append`` (keep that many moves of the list, then add these)
@@ -24,7 +24,8 @@ from pydantic import BaseModel
 
 from ...ai.agents import parse_spec
 from ...ai.levels import levels
-from ...core import Color, State, Termination
+from ...core import Color, Outcome, State, Termination
+from ...i18n import _, current, use
 from ...record import dumps, from_state
 from ..schemas import (
     HUMAN,
@@ -76,19 +77,20 @@ def _plain(value: object) -> Any:
 
 
 @functools.lru_cache(maxsize=256)
-def _static(game: str, rules: str) -> dict[str, Any]:
-    """The fields of the view that never change for a rule set (the board checked once)."""
-    static = dict(static_part(game, rules))
+def _static(game: str, rules: str, language: str) -> dict[str, Any]:
+    """The fields of the view that never change for a rule set and a language (the board
+    checked once)."""
+    static = dict(static_part(game, rules, language))
     static["board"] = BoardView.model_validate(static["board"])
     return static
 
 
 def shared_view(live: LiveGame) -> SharedView:
-    """The part of the view that is the same for everyone."""
+    """The part of the view that is the same for everyone, its texts in the current language."""
     state, row = live.state, live.row
     last = state.gesture(state.move_stack[-1]) if state.move_stack else None
     return SharedView(
-        **_static(row.game, row.rules),
+        **_static(row.game, row.rules, current()),
         id=row.id,
         mode=Mode(row.mode),
         rated=bool(row.rated),
@@ -208,11 +210,29 @@ def apply(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
 def broadcast_texts(
     live: LiveGame, watchers: list[Watcher], key: bytes
 ) -> list[tuple[Watcher, str]]:
-    """The update each watcher needs after a change (none for a watcher with nothing new), and
-    the shared view remembered as sent."""
-    shared = shared_view(live)
-    change = delta(live.sent, shared)
-    live.sent = shared
+    """The update each watcher needs after a change (none for a watcher with nothing new), its
+    texts in the watcher's language, and the shared view of each language remembered as sent
+    (that of a language no watcher reads now is forgotten: it is made afresh when needed)."""
+    languages: dict[str, list[Watcher]] = {}
+    for watcher in watchers:
+        languages.setdefault(watcher.language, []).append(watcher)
+    for language in set(live.sent) - set(languages):
+        del live.sent[language]
+    out = []
+    for language, readers in languages.items():
+        with use(language):
+            shared = shared_view(live)
+        change = delta(live.sent.get(language), shared)
+        live.sent[language] = shared
+        out += _updates(live, readers, change, key)
+    return out
+
+
+def _updates(
+    live: LiveGame, watchers: list[Watcher], change: dict[str, Any], key: bytes
+) -> list[tuple[Watcher, str]]:
+    """The texts of the update ``change`` to the shared view, with each watcher's seat part
+    where it changed (none for a watcher with nothing new)."""
     common: str | None = None
     out = []
     for watcher in watchers:
@@ -233,10 +253,11 @@ def broadcast_texts(
 
 
 def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
-    """The whole view for a watcher that just connected (or fell behind)."""
-    if live.sent is None:
-        live.sent = shared_view(live)
-    view = full_view(live, watcher.seats, key, live.sent)
+    """The whole view for a watcher that just connected (or fell behind), in its language."""
+    with use(watcher.language):
+        if watcher.language not in live.sent:
+            live.sent[watcher.language] = shared_view(live)
+        view = full_view(live, watcher.seats, key, live.sent[watcher.language])
     watcher.had_legal = bool(view.legal)
     watcher.rematch = view.rematch
     return encode(view)
@@ -291,24 +312,33 @@ def player(live: LiveGame, name: str) -> PlayerView:
         chosen = place.display_of(row)
         return PlayerView(
             kind="human",
-            label=chosen or ("Player" if seated else "(free seat)"),
+            label=chosen or (_("Player") if seated else _("(free seat)")),
             seated=seated,
             account=chosen if account else None,
         )
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
-    rating = f" (Elo {level.rating[0]:.0f})" if level.rating else ""
-    return PlayerView(
-        kind="computer", label=f"Computer, level {number}{rating}", seated=True, account=None
+    label = (
+        _("Computer, level %(number)s (Elo %(rating)s)", number=number, rating=f"{level.rating[0]:.0f}")
+        if level.rating
+        else _("Computer, level %(number)s", number=number)
     )
+    return PlayerView(kind="computer", label=label, seated=True, account=None)
 
 
 def outcome(live: LiveGame) -> OutcomeView | None:
-    """How a finished game ended: its result, the termination's label, the reason in words."""
+    """How a finished game ended: its result, the termination's label, the reason in words (in
+    the current language: worked out again from the termination and the result, or the stored
+    sentence translated)."""
     row = live.row
     if row.status != Status.OVER:
         return None
-    return OutcomeView(result=row.result, termination=row.termination or "", text=row.reason or "")
+    winner = {"1-0": Color.WHITE, "0-1": Color.BLACK}.get(row.result or "")
+    if row.termination and (winner is not None or row.result == "1/2-1/2"):
+        text = Outcome(Termination.from_label(row.termination), winner).explain()
+    else:
+        text = _(row.reason) if row.reason else ""
+    return OutcomeView(result=row.result, termination=row.termination or "", text=text)
 
 
 #: how a touch's role is written in a legal move's text

@@ -5,6 +5,7 @@ import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
 import { Editor, showCode } from "/static/editor.js";
 import { numbered } from "/static/moves.js";
+import { makePuzzle } from "/static/own-puzzle.js";
 import { readLegal } from "/static/socket.js";
 import { Tree } from "/static/tree.js";
 
@@ -225,6 +226,7 @@ function controls() {
   $("flip").onclick = () => { page.flipped = !page.flipped; draw(); };
   $("promote").onclick = () => { page.tree.promote(page.current); showTree(); };
   $("delete").onclick = () => go(page.tree.remove(page.current));
+  $("make-puzzle").onclick = () => page.view && makePuzzle(page.game, page.rules, page.view.code);
   $("engine").onclick = () => {
     page.engine = !page.engine;
     $("engine").setAttribute("aria-pressed", String(page.engine));

@@ -27,6 +27,7 @@ from ...core import Color, LudotecaError, State
 from ...record import loads
 from ..computer.computer import Computer
 from ..errors import ActionError
+from ...i18n import current
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
 
@@ -128,7 +129,7 @@ def _last_gesture(state: State) -> list[list[Any]]:
 
 def board_of(state: State) -> dict[str, Any]:
     """The rule set's title, summary and board description (what never changes)."""
-    static = static_part(state.game.name, str(state.rules))
+    static = static_part(state.game.name, str(state.rules), current())
     return {key: static[key] for key in ("title", "summary", "board")}
 
 
