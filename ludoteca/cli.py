@@ -17,6 +17,7 @@ from . import record, svg
 from .ai import Agent, make_agent
 from .core import Color, LudotecaError, State
 from .games import family, game_names, load
+from .jobs import Pool
 from .perft import perft_counts
 
 __all__ = ["main"]
@@ -199,6 +200,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only neighbouring agents play each other (a ladder's next levels)",
     )
+    _add_ray_option(p)
     p.set_defaults(handler=_tournament)
 
     p = sub.add_parser(
@@ -241,6 +243,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plies", type=int, default=2, help="random plies of each opening")
     p.add_argument("--out", type=Path, default=None, help="file for the games (JSON lines)")
     p.add_argument("--resume", action="store_true", help="replay --out and go on")
+    _add_ray_option(p)
     p.set_defaults(handler=_sprt)
 
     p = sub.add_parser("levels", help="the computer levels of a game and their ratings")
@@ -361,6 +364,25 @@ def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_ray_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        default=None,
+        metavar="ADDRESS",
+        help="spread the work over a Ray cluster (default address: auto, the cluster this "
+        "machine joined with `ray start`; docs/scaling.md)",
+    )
+
+
+def _pool(args: argparse.Namespace) -> Pool:
+    """Where a long job runs: ``--jobs`` local processes, or the ``--ray`` cluster."""
+    if getattr(args, "jobs", 1) < 1:
+        raise LudotecaError("--jobs is at least 1")
+    return Pool(getattr(args, "jobs", 1), args.ray)
+
+
 def _add_start_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default=None, help="rule set, e.g. NAME:SETTING,SETTING=VALUE")
     p.add_argument("--setup", default=None, help="setup string (games with a random setup)")
@@ -431,7 +453,7 @@ def _tournament(args: argparse.Namespace) -> int:
         game.name,
         args.agents,
         args.games,
-        args.jobs,
+        _pool(args),
         str(rules),
         args.seed,
         args.time,
@@ -493,7 +515,7 @@ def _sprt(args: argparse.Namespace) -> int:
     out = args.out or Path(f"sprt-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
     started = time.perf_counter()
     status = run_sprt(
-        match, players[0], players[1], out, args.jobs, args.resume, lambda s: print(s.line())
+        match, players[0], players[1], out, _pool(args), args.resume, lambda s: print(s.line())
     )
     print(f"{status.verdict_text()} ({time.perf_counter() - started:.0f}s)")
     if status.forfeits:

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core import LudotecaError
 from ..games import load
+from ..jobs import Pool
 from . import sprt
 from .agents import RandomAgent, make_agent
 from .tournament import GameJob, play_games
@@ -235,11 +236,12 @@ def run_sprt(
     base: Player,
     new: Player,
     out: Path,
-    jobs: int = 1,
+    jobs: int | Pool = 1,
     resume: bool = False,
     progress: Callable[[Status], None] | None = None,
 ) -> Status:
-    """Play the match (``jobs`` games at a time) until the test decides; ``progress(status)``
+    """Play the match (on ``jobs``: a :class:`~ludoteca.jobs.Pool`, or that many local
+    processes) until the test decides; ``progress(status)``
     after every pair counted (when resuming, once for the pairs replayed from ``out``).
 
     ``out`` must not exist unless ``resume``; resuming needs the same settings and players

@@ -5,8 +5,9 @@ each setup is played twice with colours swapped.  An agent spec ``engine:COMMAND
 outside engine driven through the engine protocol (one second a move unless a time is given);
 ``engine[SPEC]:COMMAND`` is one told to play the agent spec SPEC (with SPEC's own limits unless
 a time is given).  An engine that hangs, crashes or answers garbage forfeits that game, which is
-reported, and the tournament goes on.  :func:`play_games` plays any stream of games on a process
-pool (the tournaments here, the SPRT of :mod:`.sprt_runner`).
+reported, and the tournament goes on.  :func:`play_games` plays any stream of games on local
+processes or a Ray cluster (:mod:`ludoteca.jobs`): the tournaments here, the SPRT of
+:mod:`.sprt_runner`.
 
 Ratings are maximum-likelihood Elo (Bradley-Terry, a draw is half a win) with one virtual draw
 per pair as a prior, anchored so that the first agent has 1000; error bars are 95% intervals from
@@ -18,8 +19,8 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Generator, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 
 from tqdm import tqdm
@@ -27,6 +28,7 @@ from tqdm import tqdm
 from .. import record
 from ..core import LudotecaError, RuleSet, Termination
 from ..games import load
+from ..jobs import Pool, parallel_map
 from .agents import Agent, Limit, make_agent
 from .engine import EngineAgent
 
@@ -141,43 +143,32 @@ class GameJob:
     opening: tuple[str, ...] = ()
 
 
+def _play(game: str, rules_spec: str, seconds: float | None, job: GameJob) -> GameResult:
+    return play_game(
+        game,
+        rules_spec,
+        job.specs,
+        job.pair,
+        job.seed,
+        job.setup_seed,
+        seconds,
+        opening=job.opening,
+    )
+
+
 def play_games(
     game: str,
     rules_spec: str,
     jobs: Iterable[GameJob],
-    workers: int = 1,
+    workers: int | Pool = 1,
     seconds: float | None = None,
 ) -> Generator[tuple[GameJob, GameResult]]:
-    """Play ``jobs`` on a pool of ``workers`` processes, yielding each job with its result as
-    the games finish.  A job is taken from ``jobs`` only when a process is free, so ``jobs`` may
-    be endless; closing the iterator starts no further game (the running ones finish first)."""
-    workers = max(1, workers)
-    source = iter(jobs)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: dict[Future[GameResult], GameJob] = {}
-        try:
-            while True:
-                while len(running) < workers and (job := next(source, None)) is not None:
-                    future = pool.submit(
-                        play_game,
-                        game,
-                        rules_spec,
-                        job.specs,
-                        job.pair,
-                        job.seed,
-                        job.setup_seed,
-                        seconds,
-                        opening=job.opening,
-                    )
-                    running[future] = job
-                if not running:
-                    return
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield running.pop(future), future.result()
-        finally:
-            for future in running:
-                future.cancel()
+    """Play ``jobs`` on a :class:`~ludoteca.jobs.Pool` (an int: that many local processes),
+    yielding each job with its result as the games finish.  A job is taken from ``jobs`` only
+    when a worker is free, so ``jobs`` may be endless; closing the iterator starts no further
+    game (the running ones finish first)."""
+    pool = workers if isinstance(workers, Pool) else Pool(workers)
+    return parallel_map(partial(_play, game, rules_spec, seconds), jobs, pool)
 
 
 @dataclass
@@ -317,7 +308,7 @@ def run_tournament(
     game: str,
     specs: list[str],
     games: int,
-    jobs: int = 1,
+    jobs: int | Pool = 1,
     rules: str | None = None,
     seed: int = 1,
     seconds: float | None = None,
@@ -325,7 +316,8 @@ def run_tournament(
     adjacent: bool = False,
 ) -> Tournament:
     """Play the round robin (or, with ``adjacent``, only neighbours in ``specs``: a ladder's
-    consecutive levels); ``progress(done, total, result)`` after every game."""
+    consecutive levels) on ``jobs`` (a :class:`~ludoteca.jobs.Pool`, or that many local
+    processes); ``progress(done, total, result)`` after every game."""
     if len(specs) < 2:
         raise LudotecaError("a tournament needs at least two agents")
     if games < 1:
@@ -350,11 +342,12 @@ def run_tournament(
             )
     tournament = Tournament(list(specs))
     total = len(jobs_list)
-    for _, result in play_games(ruleset.game, str(ruleset), jobs_list, jobs, seconds):
-        tournament.results.append(result)
+    played: list[tuple[int, GameResult]] = []
+    for job, result in play_games(ruleset.game, str(ruleset), jobs_list, jobs, seconds):
+        played.append((job.seed, result))
         if progress:
-            progress(len(tournament.results), total, result)
-    tournament.results.sort(key=lambda r: (min(r.white, r.black), max(r.white, r.black)))
+            progress(len(played), total, result)
+    tournament.results = [result for _, result in sorted(played, key=lambda p: p[0])]
     return tournament
 
 
