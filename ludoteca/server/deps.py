@@ -12,6 +12,7 @@ from fastapi import Depends, Request, WebSocket
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
+from ..i18n import _
 from .community.chat import Chat
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
@@ -175,16 +176,16 @@ async def csrf_guard(request: Request) -> None:
         request.headers.get("host"),
         _services(request).guards.origins,
     ):
-        raise ActionError(403, "requests from another site are refused")
+        raise ActionError(403, _("requests from another site are refused"))
     user = await viewer(request)
     if user is not None and not csrf_matches(user, request.headers.get("x-csrf-token")):
-        raise ActionError(403, "missing or wrong CSRF token (X-CSRF-Token): reload the page")
+        raise ActionError(403, _("missing or wrong CSRF token (X-CSRF-Token): reload the page"))
 
 
 async def _signed_in(request: Request) -> User:
     user = await viewer(request)
     if user is None:
-        raise ActionError(401, "sign in first")
+        raise ActionError(401, _("sign in first"))
     return user
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ...i18n import _
 from ..cluster.adoption import Cluster
 from ..errors import ActionError
 from ..limits import RateLimit
@@ -51,11 +52,13 @@ def clean(text: str) -> str:
     holding control characters."""
     tidy = " ".join(text.split())
     if not tidy:
-        raise ActionError(400, "say something")
+        raise ActionError(400, _("say something"))
     if len(tidy) > MAX_TEXT:
-        raise ActionError(400, f"a chat line is at most {MAX_TEXT} characters")
+        raise ActionError(
+            400, _("a chat line is at most %(max_text)s characters", max_text=MAX_TEXT)
+        )
     if not tidy.isprintable():
-        raise ActionError(400, "a chat line is plain text")
+        raise ActionError(400, _("a chat line is plain text"))
     return tidy
 
 
@@ -122,9 +125,16 @@ class Chat:
         spectators' room everyone else's; sent to the room's watchers only."""
         seated = bool(watcher.seats)
         if (room == "players") != seated:
-            raise ActionError(403, "players talk in the players' room, spectators in theirs")
+            raise ActionError(403, _("players talk in the players' room, spectators in theirs"))
         if not self.limit.allow(str(id(watcher))):
-            raise ActionError(429, f"at most {LINES_PER_WINDOW} lines in {WINDOW:.0f} seconds")
+            raise ActionError(
+                429,
+                _(
+                    "at most %(lines_per_window)s lines in %(window)s seconds",
+                    lines_per_window=LINES_PER_WINDOW,
+                    window=format(WINDOW, ".0f"),
+                ),
+            )
         if user is not None:
             name = user[1]
         elif seated:

@@ -33,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ...i18n import _
 from ..errors import ActionError
 from ..limits import RateLimit
 from ..store import Base, Store, now
@@ -122,17 +123,21 @@ def check_username(name: str) -> str:
     """The username, or :class:`ActionError` saying what a username may be."""
     if not USERNAME.fullmatch(name):
         raise ActionError(
-            400, "a username is 3 to 20 letters, digits, '_' or '-', starting with a letter"
+            400, _("a username is 3 to 20 letters, digits, '_' or '-', starting with a letter")
         )
     if name.lower() in RESERVED:
-        raise ActionError(400, f"the username {name!r} is reserved; choose another")
+        raise ActionError(
+            400, _("the username %(name)s is reserved; choose another", name=repr(name))
+        )
     return name
 
 
 def _check_password(password: str) -> None:
     low, high = PASSWORD_LENGTH
     if not low <= len(password) <= high:
-        raise ActionError(400, f"a password is {low} to {high} characters long")
+        raise ActionError(
+            400, _("a password is %(low)s to %(high)s characters long", low=low, high=high)
+        )
 
 
 def _digest(token: str) -> str:
@@ -166,7 +171,7 @@ class Accounts:
                 )
             )
         except IntegrityError:
-            raise ActionError(409, f"the username {name!r} is taken") from None
+            raise ActionError(409, _("the username %(name)s is taken", name=repr(name))) from None
         return await self._open_session(user_id, name)
 
     async def sign_in(self, name: str, password: str, client: str) -> tuple[User, str]:
@@ -174,7 +179,7 @@ class Accounts:
         name and a wrong password) or 429 when too many attempts failed."""
         key = name.lower()[:40]
         if not self.by_address.peek(client) or not self.by_name.peek(key):
-            raise ActionError(429, "too many failed sign-ins; wait a few minutes")
+            raise ActionError(429, _("too many failed sign-ins; wait a few minutes"))
         async with self.store.session() as session:
             row = (await session.scalars(select(UserRow).where(UserRow.name_key == key))).first()
         stored = row.password if row is not None else _DUMMY
@@ -186,7 +191,7 @@ class Accounts:
         if not ok or row is None:
             self.by_address.allow(client)
             self.by_name.allow(key)
-            raise ActionError(401, "wrong username or password")
+            raise ActionError(401, _("wrong username or password"))
         return await self._open_session(row.id, row.name)
 
     async def _open_session(self, user_id: int, name: str) -> tuple[User, str]:
@@ -238,7 +243,7 @@ class Accounts:
         try:
             await asyncio.to_thread(self.hasher.verify, row.password, old)
         except (VerificationError, InvalidHashError):
-            raise ActionError(403, "the current password is wrong") from None
+            raise ActionError(403, _("the current password is wrong")) from None
         hashed = await asyncio.to_thread(self.hasher.hash, new)
 
         def work(connection: Connection) -> None:

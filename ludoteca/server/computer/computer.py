@@ -15,6 +15,7 @@ from prometheus_client import CollectorRegistry
 from ...ai.agents import Limit, parse_spec
 from ...ai.levels import levels
 from ...core import RuleSet
+from ...i18n import _
 from ...study.report import REPORT_LIMIT
 from .. import logs
 from ..errors import ActionError
@@ -101,9 +102,9 @@ class Computer:
         """The computer's advice for the side to move, for the holder of ``seats`` in a
         computer game."""
         if live.row.mode != Mode.COMPUTER or not seats:
-            raise ActionError(403, "hints are for the player of a game against the computer")
+            raise ActionError(403, _("hints are for the player of a game against the computer"))
         if live.row.status != Status.LIVE or colour_name(live.state.turn) not in seats:
-            raise ActionError(409, "a hint is for your own turn in a game in play")
+            raise ActionError(409, _("a hint is for your own turn in a game in play"))
         pending = live.hint
         if (
             pending is None
@@ -141,7 +142,7 @@ class Computer:
         game at a time, for the player of a computer game, whose games an address may have
         only so many of.)"""
         if self._replays.get(client, 0) >= REPLAYS_PER_CLIENT:
-            raise ActionError(429, "too many records being replayed at once; wait for them")
+            raise ActionError(429, _("too many records being replayed at once; wait for them"))
         self._replays[client] = self._replays.get(client, 0) + 1
         try:
             answer = await self.advisers.run(REPLAY_EXPECTED, workers.replay_record, text)

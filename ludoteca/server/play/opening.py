@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ...ai.levels import levels
 from ...core import LudotecaError, State
+from ...i18n import _
 from ..errors import ActionError
 from ..schemas import HUMAN, Mode, NewGame, Status
 from ..store import GameRow, Store
@@ -64,8 +65,11 @@ class ComputerQuota:
         if len(mine) >= self.most:
             raise ActionError(
                 429,
-                f"at most {self.most} games against the computer at "
-                "once from one address; finish or resign one first",
+                _(
+                    "at most %(most)s games against the computer at once from one address; "
+                    "finish or resign one first",
+                    most=self.most,
+                ),
             )
         self._games[client] = mine
 
@@ -84,7 +88,7 @@ def display_name(name: str | None) -> str | None:
     if len(tidy) > 24 or not tidy.isprintable() or any(c in tidy for c in '"[]\\'):
         raise ActionError(
             400,
-            "a name is at most 24 printable characters, without quotes, brackets or backslashes",
+            _("a name is at most 24 printable characters, without quotes, brackets or backslashes"),
         )
     return tidy
 
@@ -100,7 +104,7 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     if rated and (opponent != Mode.ONLINE or user is None or position):
         raise ActionError(
             400,
-            "a rated game is an online game from the usual start between two signed-in players",
+            _("a rated game is an online game from the usual start between two signed-in players"),
         )
     try:
         bound = rule_set(game, rules or None)
@@ -109,13 +113,22 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
     if control and opponent == Mode.COMPUTER:
-        raise ActionError(400, "clocks are for games between people")
+        raise ActionError(400, _("clocks are for games between people"))
     if opponent not in set(Mode):
-        raise ActionError(400, f"opponent is one of {', '.join(Mode)}, not {opponent!r}")
+        raise ActionError(
+            400,
+            _(
+                "opponent is one of %(choices)s, not %(opponent)s",
+                choices=", ".join(Mode),
+                opponent=repr(opponent),
+            ),
+        )
     if colour == "random":
         colour = secrets.choice(["white", "black"])
     if colour not in COLOURS:
-        raise ActionError(400, f"colour is white, black or random, not {colour!r}")
+        raise ActionError(
+            400, _("colour is white, black or random, not %(colour)s", colour=repr(colour))
+        )
     other = SWAP[colour]
     kinds = {"white": HUMAN, "black": HUMAN}
     token = secrets.token_urlsafe(24)
@@ -124,7 +137,9 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
         ladder = levels(bound.rules)
         number = request.level or 1
         if not 1 <= number <= len(ladder):
-            raise ActionError(400, f"{bound.title} has levels 1 to {len(ladder)}")
+            raise ActionError(
+                400, _("%(title)s has levels 1 to %(count)s", title=bound.title, count=len(ladder))
+            )
         kinds[other] = f"level:{number}"
     elif opponent == Mode.HOTSEAT:
         tokens[other] = token

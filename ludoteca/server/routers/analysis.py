@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field, TypeAdapter
 
+from ...i18n import _
 from ..computer.computer import Computer
 from ..deps import Client, ComputerDep, GuardsDep, HubDep
 from ..errors import ActionError
@@ -135,8 +136,12 @@ async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:
                     if not flood.allow("positions"):
                         raise ActionError(
                             429,
-                            f"too many positions asked for: at most {FLOOD_POSITIONS} every "
-                            f"{FLOOD_SECONDS:g} seconds; this one is not analysed",
+                            _(
+                                "too many positions asked for: at most %(flood_positions)s every "
+                                "%(flood_seconds)s seconds; this one is not analysed",
+                                flood_positions=FLOOD_POSITIONS,
+                                flood_seconds=format(FLOOD_SECONDS, "g"),
+                            ),
                         )
                     analyst.stop()  # nothing of the position before is sent after this one
                     state = state_of(intent.game, intent.rules, intent.start, intent.moves)

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
+from ...i18n import _
 from ..community import history, seeks
 from ..community.ratings import CATEGORIES
 from ..deps import SeeksDep, SignedIn, StoreDep, csrf_guard
@@ -45,7 +46,7 @@ async def leaderboard(
 ) -> list[dict[str, Any]]:
     """The best established ratings of a game and time-control category."""
     if category not in CATEGORIES:
-        raise ActionError(400, f"category is one of {', '.join(CATEGORIES)}")
+        raise ActionError(400, _("category is one of %(choices)s", choices=", ".join(CATEGORIES)))
     return await history.leaderboard(store, game, category)
 
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from ...i18n import _
 from ..deps import Client, GuardsDep, HubDep
 from ..errors import ActionError
 
@@ -17,7 +18,7 @@ router = APIRouter(include_in_schema=False)
 async def metrics(guards: GuardsDep, client: Client) -> Response:
     """The server's metrics in Prometheus' text format, for this machine only."""
     if client not in LOCAL:
-        raise ActionError(404, "not found")
+        raise ActionError(404, _("not found"))
     return Response(generate_latest(guards.registry), media_type=CONTENT_TYPE_LATEST)
 
 
