@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from websockets.sync.client import connect
+
+from ludoteca.server.cluster.fanout import channel
 
 from .support.postgres import database
 from .support.servers import Command, Server, Worker
@@ -128,6 +131,44 @@ def test_a_process_lets_go_of_a_game_played_elsewhere(pair: tuple[Server, Server
         assert time.monotonic() < deadline, "the first process kept the game"
         time.sleep(0.1)  # polling a metric: letting go of a game is announced to no one
     assert len(first.call(f"/api/games/{game_id}")["moves"]) == 1  # read back when asked
+
+
+def listeners(redis_url: str, game_id: str) -> int:
+    """How many processes listen to the game's channel, as Redis counts them."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return int(dict(client.pubsub_numsub(channel(game_id)))[channel(game_id).encode()])
+    finally:
+        client.close()
+
+
+def until(test: Any, what: str, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)  # polling Redis: subscribing is announced to no one
+
+
+def test_a_process_hears_only_of_the_games_it_holds(
+    pair: tuple[Server, Server], services: tuple[str, str, Path]
+) -> None:
+    """Each game has its own channel; a process listens to it while the game is in its memory,
+    so news of a game reaches only the processes that hold it."""
+    first, second = pair
+    redis_url = services[1]
+    made = first.call("/api/games", {"game": "felli", "opponent": "hotseat"})
+    game_id, token = made["id"], made["tokens"]["white"]
+    assert listeners(redis_url, game_id) == 1  # the first process made it; the second never heard
+    with connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        assert listeners(redis_url, game_id) == 2  # the second listens before it reads the game
+        ws.send(json.dumps({"type": "move", "move": "c2-c3", "ply": 0}))
+        receive_until(ws, lambda m: m.get("append") == ["c2-c3"])
+        # the first process heard of the move, let the unwatched game go, and stopped listening
+        until(lambda: listeners(redis_url, game_id) == 1, "the first process kept listening")
+    until(lambda: listeners(redis_url, game_id) == 0, "the second process kept listening")
+    assert len(first.call(f"/api/games/{game_id}")["moves"]) == 1
 
 
 def test_the_computers_turn_and_a_clock_survive_their_server(

@@ -33,6 +33,7 @@ from ..core import (
 )
 from ..drawing import BoardDescription, PieceStyle
 from ..ladder import Rung
+from ..lessons import Lesson
 from ..tables import Solver
 from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
 from .pointboard import PointBoardGame
@@ -492,6 +493,11 @@ class Felli(PointBoardGame):
         from .felli_solver import FelliSolver
 
         return FelliSolver(self.rules)
+
+    def lessons(self) -> tuple[Lesson, ...]:
+        from .felli_lessons import lessons
+
+        return lessons()
 
     def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
         """``capture chain`` (the first move leaps twice or more), ``promotion`` (it makes a

@@ -35,6 +35,7 @@ from ..core import (
 )
 from ..drawing import BoardDescription, PieceStyle
 from ..ladder import Rung
+from ..lessons import Lesson
 
 LETTERS = "ABCDEFGHIJKLM"
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -627,6 +628,11 @@ class Morelli(Game):
     @property
     def ladder(self) -> tuple[Rung, ...]:
         return _LADDER
+
+    def lessons(self) -> tuple[Lesson, ...]:
+        from .morelli_lessons import lessons
+
+        return lessons()
 
     def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
         """``throne`` (the first move completes a frame and takes the Throne from the

@@ -37,6 +37,7 @@ from ..core import (
     Termination,
 )
 from ..ladder import Rung
+from ..lessons import Lesson
 from ..tables import Solver
 from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
 from .pointboard import PointBoardGame
@@ -712,6 +713,11 @@ class Morris(PointBoardGame):
         from .morris_table import MorrisSolver
 
         return MorrisSolver(self.rules, men)
+
+    def lessons(self) -> tuple[Lesson, ...]:
+        from .morris_lessons import lessons
+
+        return lessons()
 
     def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
         """``blockade`` (the line ends with the opponent shut in), ``double mill`` (the

@@ -40,7 +40,19 @@ from .errors import ActionError
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
-from .routers import accounts, analysis, api, community, ops, pages, puzzles, reports, socket
+from .routers import (
+    accounts,
+    analysis,
+    api,
+    community,
+    explorer,
+    lessons,
+    ops,
+    pages,
+    puzzles,
+    reports,
+    socket,
+)
 from .routers.pages import STATIC
 from .schemas import describe
 from .settings import Settings
@@ -100,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             background.append(
                 asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
             )
-        fanout = Fanout(settings.redis) if settings.redis else None
+        fanout = Fanout(settings.redis, guards.registry) if settings.redis else None
         jobs = (
             JobQueue(settings.redis, guards.registry) if settings.queue and settings.redis else None
         )
@@ -123,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
         background.append(asyncio.get_running_loop().create_task(guards.timings.watch_loop()))
         hub.background(hub.reports.resume(hub.get))
+        hub.background(hub.explorer.refresh())
         # what start-up loaded (modules, compiled code, tables) stays: the collector's full
         # passes skip it from now on, which keeps their pauses short under load
         gc.collect()
@@ -176,6 +189,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         socket.router,
         analysis.router,
         reports.router,
+        explorer.router,
+        lessons.router,
         puzzles.router,
         ops.router,
     ):

@@ -82,10 +82,22 @@ class Cluster:
         """Take the game's lease if no live process holds it; whether this process holds it."""
         return self.fanout is None or await self.fanout.acquire(game_id)
 
+    async def follow(self, game_id: str) -> None:
+        """Hear of the game's changes elsewhere from now on (call before reading it from the
+        store, to hold it in memory)."""
+        if self.fanout is not None:
+            await self.fanout.follow(game_id)
+
     def release(self, game_id: str) -> None:
         """Give the game's duties up (it ended, or left memory), if held."""
         if self.fanout is not None and game_id in self.fanout.held:
             self._background(self.fanout.release(game_id))
+
+    def forget(self, game_id: str) -> None:
+        """The game left memory: give its duties up and stop hearing of it."""
+        self.release(game_id)
+        if self.fanout is not None:
+            self._background(self.fanout.unfollow(game_id))
 
     def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""

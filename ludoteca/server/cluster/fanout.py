@@ -1,8 +1,12 @@
 """Several server processes: changes fanned out through Redis, and leases on each game's duties.
 
 With ``ludoteca serve --redis URL`` every process publishes, after its commit, that a game
-changed (and each chat line); every other process holding that game in memory reads it back from
-the store and sends the update to its own watchers.  A game's duties (its clock's flag, the
+changed (and each chat line) on **the game's own channel**; a process subscribes to the channel
+of each game it holds in memory (:meth:`Fanout.follow`, before it reads the game from the store,
+so no change committed after that read goes unheard) and leaves it when the game leaves memory,
+so a process hears only of the games it holds: adding processes adds capacity instead of
+multiplying everyone's work.  A process holding the game reads it back from the store and sends
+the update to its own watchers.  A game's duties (its clock's flag, the
 computer's turn) belong to the process holding the game's **lease** (a Redis key with an expiry,
 renewed while held): when that process dies the lease runs out and another takes the duties
 over (see :meth:`.adoption.Cluster.adopt`).  Without Redis there is one process: it holds every
@@ -20,10 +24,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+from prometheus_client import CollectorRegistry, Counter
 
-__all__ = ["CHANNEL", "LEASE_MS", "Fanout"]
+__all__ = ["LEASE_MS", "Fanout", "channel"]
 
-CHANNEL = "ludoteca:changes"
 LEASE_MS = 10_000  # a lease lasts this long unless renewed
 RENEW_SECONDS = 3.0
 log = logging.getLogger("ludoteca.server")
@@ -48,13 +52,30 @@ def _lease(game_id: str) -> str:
     return f"ludoteca:lease:{game_id}"
 
 
+def channel(game_id: str) -> str:
+    """The Redis channel of a game's news."""
+    return f"ludoteca:game:{game_id}"
+
+
+#: how long :meth:`Fanout.follow` waits for Redis to confirm a subscription
+CONFIRM_SECONDS = 2.0
+
+
 class Fanout:
     """This process's link to the others: publish changes, hear theirs, hold leases."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, registry: CollectorRegistry | None = None) -> None:
         self.redis = aioredis.Redis.from_url(url)
         self.me = secrets.token_hex(8)  # this process, in messages and lease values
         self.held: set[str] = set()  # games whose lease this process holds
+        self.followed: set[str] = set()  # games whose channel this process listens to
+        self.heard = Counter(
+            "ludoteca_fanout_heard",
+            "News of other processes heard (games held here changed elsewhere, chat lines)",
+            registry=registry or CollectorRegistry(),
+        )
+        self._pubsub: Any = None
+        self._confirm: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -65,8 +86,8 @@ class Fanout:
         """Listen to the other processes: ``changed(game_id)`` when one changed a game,
         ``said(game_id, message)`` for a chat line; renew the held leases."""
         await self.redis.ping()
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        pubsub = self._pubsub = self.redis.pubsub()
+        await pubsub.subscribe(self._own())  # (a pubsub without a channel would not listen)
         self._tasks = [
             asyncio.create_task(self._listen(pubsub, changed, said)),
             asyncio.create_task(self._keep()),
@@ -82,14 +103,39 @@ class Fanout:
     async def ping(self) -> None:
         await self.redis.ping()
 
+    def _own(self) -> str:
+        return f"ludoteca:process:{self.me}"
+
+    async def follow(self, game_id: str) -> None:
+        """Listen to the game's news from now on (confirmed by Redis before this returns, or
+        after :data:`CONFIRM_SECONDS`, logged)."""
+        if game_id in self.followed or self._pubsub is None:
+            return
+        self.followed.add(game_id)
+        name = channel(game_id)
+        confirmed = self._confirm.setdefault(name, asyncio.get_running_loop().create_future())
+        await self._pubsub.subscribe(name)
+        try:
+            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
+        except TimeoutError:
+            log.warning("Redis did not confirm listening to game %s in time", game_id)
+        finally:
+            self._confirm.pop(name, None)
+
+    async def unfollow(self, game_id: str) -> None:
+        """Stop listening to the game's news (it left memory)."""
+        if game_id in self.followed and self._pubsub is not None:
+            self.followed.discard(game_id)
+            await self._pubsub.unsubscribe(channel(game_id))
+
     async def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""
-        await self.redis.publish(CHANNEL, json.dumps({"from": self.me, "game": game_id}))
+        await self.redis.publish(channel(game_id), json.dumps({"from": self.me, "game": game_id}))
 
     async def said(self, game_id: str, message: dict[str, Any]) -> None:
         """Pass a chat line on to the others' watchers."""
         await self.redis.publish(
-            CHANNEL, json.dumps({"from": self.me, "game": game_id, "chat": message})
+            channel(game_id), json.dumps({"from": self.me, "game": game_id, "chat": message})
         )
 
     async def _listen(
@@ -101,11 +147,17 @@ class Fanout:
         while True:
             try:
                 async for message in pubsub.listen():
+                    if message.get("type") == "subscribe":
+                        name = message["channel"].decode()
+                        if name in self._confirm and not self._confirm[name].done():
+                            self._confirm[name].set_result(None)
+                        continue
                     if message.get("type") != "message":
                         continue
                     data = json.loads(message["data"])
                     if data.get("from") == self.me:
                         continue
+                    self.heard.inc()
                     if "chat" in data:
                         said(data["game"], data["chat"])
                     else:
@@ -116,7 +168,7 @@ class Fanout:
                 log.warning("listening to the other processes failed (%s); retrying", error)
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(self._own(), *map(channel, self.followed))
 
     # --- leases ----------------------------------------------------------------------------------
     async def acquire(self, game_id: str) -> bool:

@@ -26,6 +26,7 @@ from ..computer.computer import Computer
 from ..errors import ActionError
 from ..schemas import GameView, Intent, Mode, NewGame
 from ..store import GameRow, StaleError, Store
+from ..study.explorer import Explorer
 from ..study.reports import Reports
 from ..timings import Timings
 from . import conduct, opening, views
@@ -69,6 +70,7 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.duties = Duties(self)
         self.reports = Reports(store, computer, self.background)
+        self.explorer = Explorer(store, computer)
         self.quota = opening.ComputerQuota(COMPUTER_GAMES)
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
@@ -109,6 +111,7 @@ class Hub:
             *(row.id, row.game, row.rules, row.mode, row.white, row.black),
             extra=logs.game(row.id),
         )
+        await self.cluster.follow(row.id)
         live = LiveGame(row, state)
         self.games[row.id] = live
         self.after_change(live)
@@ -123,8 +126,12 @@ class Hub:
         async with self._loading:
             if game_id in self.games:
                 return self.games[game_id]
-            found = await self.store.game(game_id) if len(game_id) <= 32 else None
+            if len(game_id) > 32:
+                raise ActionError(404, f"no game {game_id!r}")
+            await self.cluster.follow(game_id)  # first: no change after the read goes unheard
+            found = await self.store.game(game_id)
             if found is None:
+                self.cluster.forget(game_id)
                 raise ActionError(404, f"no game {game_id!r}")
             live = LiveGame(found[0], replay(*found), used=time.monotonic())
             self.games[game_id] = live
@@ -259,7 +266,7 @@ class Hub:
         whether it was (it is reloaded from the store when next asked for)."""
         if not live.watchers and not live.busy and self.games.get(live.row.id) is live:
             del self.games[live.row.id]
-            self.cluster.release(live.row.id)
+            self.cluster.forget(live.row.id)
             return True
         return False
 
@@ -285,9 +292,10 @@ class Hub:
 
     def after_change(self, live: LiveGame) -> None:
         """Set the game's duties after it changed (see :meth:`.Duties.after_change`); a game
-        over gets its report."""
+        over gets its report and is counted by the opening explorer."""
         self.duties.after_change(live)
         self.reports.game_changed(live)
+        self.explorer.game_changed(live)
 
     def background(self, work: Awaitable[None]) -> None:
         """Run ``work`` as a task of the hub's (kept until done, cancelled on close)."""

@@ -4,6 +4,8 @@
 import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
 import { Editor, showCode } from "/static/editor.js";
+import { Explorer } from "/static/explorer.js";
+import { extend, targets } from "/static/gesture.js";
 import { numbered } from "/static/moves.js";
 import { makePuzzle } from "/static/own-puzzle.js";
 import { readLegal } from "/static/socket.js";
@@ -27,6 +29,7 @@ const page = {
   flipped: false,
   editor: null,    // the position editor (editor.js)
   boardView: null, // the board description from the server
+  explorer: null,  // the opening explorer's panel (explorer.js)
 };
 
 function sendMessage(message) {
@@ -70,6 +73,7 @@ function onPosition(message) {
   showLines();
   draw();
   showCode(message.code);
+  page.explorer.show(message.game, message.rules, message.code);
 }
 
 // The ply a position code ends with (every game's code ends with it).
@@ -78,24 +82,13 @@ function plyOf(code) {
   return Number.isInteger(last) ? last : 0;
 }
 
-function candidates() {
-  return page.view.legal.filter((m) => page.prefix.every((p, i) => m.g[i] && m.g[i][1] === p));
-}
-
 // A touch on the board: extend the move being made; a complete move adds a node (or goes to
 // the existing one) and shows it.
 function touch(point) {
   if (!page.view) return;
   if (page.editor.editing) { page.editor.touch(point); return; }
-  const at = (m, i) => m.g[i] && m.g[i][1] === point;
-  let options = candidates().filter((m) => at(m, page.prefix.length));
-  if (!options.length && page.prefix.length) {
-    page.prefix = [];
-    options = candidates().filter((m) => at(m, 0));
-  }
-  if (!options.length) { draw(); return; }
-  page.prefix.push(point);
-  const done = options.find((m) => m.g.length === page.prefix.length);
+  const { prefix, done } = extend(page.view.legal, page.prefix, point);
+  page.prefix = prefix;
   if (done) { go(page.tree.add(page.current, done.n)); return; }
   draw();
 }
@@ -109,12 +102,8 @@ function draw() {
     $("status").textContent = "Editing: choose a piece (or empty) and click the points.";
     return;
   }
-  const targets = [];
-  for (const m of candidates()) {
-    const next = m.g[page.prefix.length];
-    if (next && page.prefix.length) targets.push({ point: next[1], kind: next[0] });
-  }
-  page.board.draw(view.pieces, { last: view.last || [], selected: page.prefix.slice(), targets });
+  page.board.draw(view.pieces, { last: view.last || [], selected: page.prefix.slice(),
+                                 targets: targets(view.legal, page.prefix) });
   const best = page.lines && page.lines.lines[0];
   if (best && !page.prefix.length) page.board.arrows(arrowsOf(best.gesture));
   const depth = page.tree.depth(page.current);
@@ -240,6 +229,7 @@ function controls() {
     if (event.key === "ArrowLeft") step(-1);
     if (event.key === "ArrowRight") step(1);
   });
+  page.explorer = new Explorer((move) => go(page.tree.add(page.current, move)));
   page.editor = new Editor(
     () => ({ game: page.game, rules: page.rules, view: page.view, board: page.boardView }),
     (position) => openLine({ ...position, start: position.code, moves: [] }),

@@ -1,0 +1,96 @@
+"""The rules lessons' service: the lessons every game declares (:meth:`Game.lessons
+<ludoteca.core.Game.lessons>`), their steps' positions as the board draws them, and the
+engine's verdict on a move made in a step (:func:`ludoteca.lessons.check`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import LudotecaError, State
+from ...lessons import Lesson, Step, check
+from ..errors import ActionError
+from ..play.catalogue import from_code, games, rule_set
+from .analysis import board_of, position_view
+
+__all__ = ["answer", "lesson_view", "listing"]
+
+
+def listing() -> list[dict[str, Any]]:
+    """Every game that has lessons: its name and title, and its lessons (key, title, intro,
+    number of steps), in order."""
+    out = []
+    for family in games():
+        lessons = family.of().lessons()
+        if lessons:
+            out.append(
+                {
+                    "game": family.name,
+                    "title": family.title,
+                    "lessons": [
+                        {
+                            "key": ls.key,
+                            "title": ls.title,
+                            "intro": ls.intro,
+                            "steps": len(ls.steps),
+                        }
+                        for ls in lessons
+                    ],
+                }
+            )
+    return out
+
+
+def _lesson(game: str, key: str) -> Lesson:
+    try:
+        family = rule_set(game)
+    except LudotecaError as error:
+        raise ActionError(404, str(error)) from None
+    for lesson in family.lessons():
+        if lesson.key == key:
+            return lesson
+    raise ActionError(404, f"{family.title} has no lesson {key!r}")
+
+
+def _position(lesson: Lesson, step: Step) -> State:
+    return from_code(rule_set(lesson.rules).name, lesson.rules, step.position)
+
+
+def lesson_view(game: str, key: str) -> dict[str, Any]:
+    """A lesson for the page: its title, intro, rule set, board, and each step's sentence,
+    hint and position (as the analysis board draws one); 404 if there is no such lesson."""
+    lesson = _lesson(game, key)
+    steps = []
+    for step in lesson.steps:
+        state = _position(lesson, step)
+        steps.append({"ask": step.ask, "hint": step.hint, "position": position_view(state)})
+    first = _position(lesson, lesson.steps[0])
+    return {
+        "game": rule_set(game).name,
+        "key": lesson.key,
+        "title": lesson.title,
+        "intro": lesson.intro,
+        "rules": lesson.rules,
+        "board": board_of(first)["board"],
+        "steps": steps,
+    }
+
+
+def answer(game: str, key: str, number: int, move: str) -> dict[str, Any]:
+    """The engine's verdict on ``move`` (its notation) made in step ``number`` (from 0) of a
+    lesson: ``right``, the ``sentence`` saying why, and the position after the move (when it is
+    right); 404 for a lesson or step that does not exist, 400 with the rules' reason for a move
+    that is unreadable or not legal there."""
+    lesson = _lesson(game, key)
+    if not 0 <= number < len(lesson.steps):
+        raise ActionError(404, f"the lesson {lesson.title!r} has steps 1 to {len(lesson.steps)}")
+    step = lesson.steps[number]
+    state = _position(lesson, step)
+    try:
+        verdict = check(state, step, move)
+    except LudotecaError as error:
+        raise ActionError(400, str(error)) from None
+    after = None
+    if verdict.right:
+        state.push(move)
+        after = position_view(state)
+    return {"right": verdict.right, "sentence": verdict.sentence, "after": after}
