@@ -507,6 +507,7 @@ def test_every_page_passes_the_audit_and_is_pictured(
                 "finished": server + "/games",
                 "leaderboard": server + "/leaderboard",
                 "analysis": server + "/analysis?game=morris&moves=d2,d6",
+                "puzzle": server + "/puzzles?rules=morris",
             }
             for name, url in pages.items():
                 page.goto(url)
@@ -523,6 +524,8 @@ def test_every_page_passes_the_audit_and_is_pictured(
                     page.wait_for_selector("#games table")
                 if name == "analysis":
                     page.wait_for_selector("#lines li")
+                if name == "puzzle":
+                    page.wait_for_selector("#board .pt")
                 if width > 1000:  # one audit per scheme and page
                     assert serious_violations(page) == [], (scheme, name)
                 shot(page, f"{name}-{width}x{height}-{scheme}", full_page=False)

@@ -259,7 +259,7 @@ async function showMe() {
   const who = await whoAmI();
   if (!who.name) return;
   const me = await call("/api/puzzles/me");
-  $("me").textContent = TEXT.me(me);
+  $("my-rating").textContent = TEXT.me(me);
   $("history").replaceChildren(...me.history.slice(0, 10).map((h) => {
     const item = document.createElement("li");
     item.append(link(`/puzzles/${h.puzzle}`, h.puzzle), ` ${TEXT.tried(h)}`);

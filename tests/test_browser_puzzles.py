@@ -1,0 +1,127 @@
+"""The puzzle page in a real browser: a puzzle solved and one failed by clicking the board (an
+account's puzzle rating moving as shown), streak and rush runs started and scored, and the
+daily puzzle on the lobby opened."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import ludoteca
+from ludoteca.study import puzzles as generator
+from ludoteca.study.puzzles import Puzzle
+
+from .support.browser import point, serious_violations
+from .test_web_browser import sign_up_in_browser
+
+
+def shipped() -> dict[str, Puzzle]:
+    return {p.id: p for path in generator.shipped() for _, p in generator.read(path)}
+
+
+def click_move(page: Any, state: ludoteca.core.State, text: str) -> None:
+    """Make the move ``text`` of ``state`` by clicking each point of its gesture."""
+    names = state.game.board.points
+    for _, index in state.gesture(state.parse_move(text).code):
+        point(page, names[index]).click()
+
+
+def solve_on_page(page: Any, puzzle: Puzzle) -> None:
+    """Play a puzzle's solution on the page, waiting for each reply."""
+    state = ludoteca.load(puzzle.rules).from_position_code(puzzle.position)
+    for i, move in enumerate(puzzle.line):
+        if i % 2 == 0:
+            click_move(page, state, move)
+            if i + 1 < len(puzzle.line):
+                page.wait_for_function(
+                    "document.getElementById('verdict').textContent.startsWith('Right')"
+                )
+                page.wait_for_function(
+                    "(n) => document.getElementById('verdict').textContent.includes(n)",
+                    arg=puzzle.line[i + 1],
+                )
+        state.push(move)
+    page.wait_for_function("document.getElementById('verdict').textContent.startsWith('Solved')")
+
+
+def wrong_move(puzzle: Puzzle) -> tuple[ludoteca.core.State, str]:
+    state = ludoteca.load(puzzle.rules).from_position_code(puzzle.position)
+    solution = state.parse_move(puzzle.line[0]).code
+    return state, next(str(state.move_of(c)) for c in state.legal_codes() if c != solution)
+
+
+def shown_id(page: Any) -> str:
+    page.wait_for_function("document.getElementById('permalink').href.includes('/puzzles/')")
+    href: str = page.get_attribute("#permalink", "href")
+    return href.rsplit("/", 1)[1]
+
+
+def test_a_puzzle_solved_and_one_failed_move_the_rating(page: Any, server: str) -> None:
+    sign_up_in_browser(page, server, "Solver")
+    solved, failed = [p for p in shipped().values() if p.rules == "felli" and len(p.line) >= 3][:2]
+    page.goto(f"{server}/puzzles/{solved.id}")
+    page.wait_for_selector("#board .pt")
+    assert "to move: find the winning move" in page.inner_text("#status")
+    solve_on_page(page, solved)
+    verdict = page.inner_text("#verdict")
+    assert "Your puzzle rating: 1500 →" in verdict, verdict
+    page.wait_for_function("document.getElementById('my-rating').textContent.includes('1 puzzles')")
+    gained = float(page.inner_text("#my-rating").split()[0].rstrip("?"))
+    assert gained > 1500
+    assert page.locator("#history li").count() == 1
+    # the second: a wrong first move is taken back and counted as failed
+    page.goto(f"{server}/puzzles/{failed.id}")
+    page.wait_for_selector("#board .pt")
+    before = [point(page, n).get_attribute("data-piece") for n in ("a1", "c3", "e5")]
+    state, wrong = wrong_move(failed)
+    click_move(page, state, wrong)
+    page.wait_for_function("document.getElementById('verdict').textContent.startsWith('Not the')")
+    assert [point(page, n).get_attribute("data-piece") for n in ("a1", "c3", "e5")] == before
+    page.wait_for_function("document.getElementById('my-rating').textContent.includes('2 puzzles')")
+    assert float(page.inner_text("#my-rating").split()[0].rstrip("?")) < gained
+    assert page.locator("#history li").count() == 2
+    # the solution can then be shown, step by step
+    page.click("#show-solution")
+    page.wait_for_selector("#step-next", state="visible")
+    assert "The solution, move 1 of" in page.inner_text("#status")
+    page.click("#step-next")
+    assert "The solution, move 2 of" in page.inner_text("#status")
+
+
+def test_a_streak_and_a_rush_are_started_and_scored(page: Any, server: str) -> None:
+    page.goto(f"{server}/puzzles")
+    page.wait_for_selector("#board .pt")
+    page.select_option("#set", "morris-6")
+    page.click("#streak")
+    page.wait_for_selector("#run", state="visible")
+    assert page.inner_text("#run-title") == "Streak"
+    first = shown_id(page)
+    solve_on_page(page, shipped()[first])
+    page.wait_for_function("document.getElementById('run-score').textContent === '1'")
+    page.wait_for_function(f"!document.getElementById('permalink').href.endsWith('{first}')")
+    second = shipped()[shown_id(page)]
+    assert second.difficulty >= shipped()[first].difficulty
+    state, wrong = wrong_move(second)
+    click_move(page, state, wrong)
+    page.wait_for_selector("#run-over", state="visible")
+    assert "The streak is over: 1 solved" in page.inner_text("#run-over")
+    page.click("#rush")
+    page.wait_for_function("document.getElementById('run-title').textContent === 'Rush'")
+    assert page.inner_text("#run-score") == "0"
+    clock = page.inner_text("#run-clock")
+    assert clock in ("3:00", "2:59", "2:58"), clock
+
+
+def test_the_daily_puzzle_on_the_lobby_opens(page: Any, server: str) -> None:
+    with urllib.request.urlopen(server + "/api/puzzles/daily") as answer:
+        daily = json.load(answer)
+    page.goto(server + "/")
+    page.wait_for_selector("#daily-board .pt")
+    assert daily["title"] in page.inner_text("#daily-text")
+    assert serious_violations(page) == []
+    page.click("#daily-link")
+    page.wait_for_url(f"**/puzzles/{daily['id']}")
+    page.wait_for_selector("#board .pt")
+    assert shown_id(page) == daily["id"]
+    assert serious_violations(page) == []
