@@ -312,6 +312,9 @@ def _build_parser() -> argparse.ArgumentParser:
                 help="also write the final position as an SVG picture to this file "
                 "(NAME-2.svg, NAME-3.svg, ... for further games)",
             )
+    from .ai.book_build import register as register_book  # ludoteca book build/show
+
+    register_book(sub)
     return parser
 
 

@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from .ladder import LADDER, Rung
@@ -449,6 +450,25 @@ class Game(ABC):
         """An upper bound on the plies of a game (with the draw rules off, where games could
         go on for ever, a large cap: :data:`ENDLESS`)."""
         return ENDLESS
+
+    @property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The permutations of the board's points (``board.points`` order) under which the
+        rules do not change: ``perm[p]`` is where point ``p`` goes.  A position and its image
+        (each point's piece moved to its image, the same side to move and men in hand) have
+        the same value, and a move's image (its :meth:`State.gesture` with every point mapped)
+        is legal there.  A game that declares any also writes position codes of set-up
+        positions (:meth:`position_code_of`), and its moves have gestures.  Empty (the
+        default): none is used, not even the identity."""
+        return ()
+
+    @property
+    def book_path(self) -> Path | None:
+        """The file of the rule set's opening book (``ludoteca book build`` writes it, the
+        ``book`` option of the search players and hints read it; the format is
+        :mod:`ludoteca.ai.book`'s), or ``None`` where the game declares none.  The file need
+        not exist: a rule set whose book was not built has none."""
+        return None
 
     @property
     @abstractmethod

@@ -6,10 +6,12 @@ depth or node limits; a time limit depends on the machine).
 Agent specs, used by the command line, the tournament runner and the engine protocol:
 
 - ``random``: a uniformly random legal move;
-- ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1]``: alpha-beta
+- ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1,book=1]``: alpha-beta
   (:mod:`.search`; compiled where the game has a kernel, the readable Python search with
   ``python=1``; ``quiesce``: the most plies of tactical moves searched past the horizon, 4 by
-  default; with ``tables=1`` it plays perfectly wherever a built table covers the position);
+  default; with ``tables=1`` it plays perfectly wherever a built table covers the position;
+  with ``book=1`` it plays from the rule set's opening book, :mod:`.book`, while it has the
+  position);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`).
@@ -68,6 +70,7 @@ _OPTIONS = {
     "python": int,
     "tables": int,
     "quiesce": int,
+    "book": int,
 }
 
 
@@ -106,7 +109,7 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
 
         depth = options.get("depth")
         nodes = options.get("nodes")
-        return SearchAgent(
+        searcher = SearchAgent(
             seed,
             depth=None if depth is None else int(depth),
             seconds=options.get("time"),
@@ -117,6 +120,11 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
             tables=bool(options.get("tables")),
             quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
         )
+        if options.get("book"):
+            from .book import BookAgent
+
+            return BookAgent(searcher, seed)
+        return searcher
     if kind == "mcts":
         from .mcts import MCTSAgent
 

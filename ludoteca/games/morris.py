@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from pathlib import Path
 from typing import ClassVar
 
 from ..compiled.registry import Kernel
@@ -594,9 +595,9 @@ _LADDER = (
     Rung("search:depth=4", "four plies"),
     Rung("search:depth=7", "seven plies"),
     Rung(
-        "search:time=1,tables=1",
-        "about a second a move (ten plies and more), perfect "
-        "wherever a built endgame table covers the position",
+        "search:time=1,tables=1,book=1",
+        "about a second a move (ten plies and more), from the opening book while placing, "
+        "perfect wherever a built endgame table covers the position",
     ),
 )
 
@@ -708,6 +709,19 @@ class Morris(PointBoardGame):
         if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
             return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table"))
         return _LADDER
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetries (16 on each board: the square's eight, times swapping the
+        inner and outer rings); every rule of the family is the same under them."""
+        from .morris_table import symmetries
+
+        return tuple(symmetries(self.variant.board))
+
+    @property
+    def book_path(self) -> Path:
+        """``ludoteca/games/books/<rule set>.json.xz`` (the rule set with its settings)."""
+        return Path(__file__).parent / "books" / f"{self.rules}.json.xz"
 
     def solver(self, men: int | None = None) -> Solver | None:
         from .morris_table import MorrisSolver
