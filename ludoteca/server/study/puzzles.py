@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core import LudotecaError, State
+from ...i18n import N_, _
 from ...study import puzzles as generator
 from ...study.puzzles import Judge, Puzzle, SearchJudge, TableJudge
 from ..errors import ActionError
@@ -38,6 +39,7 @@ from .analysis import board_of, position_view
 __all__ = [
     "DIFFICULTY_STEPS",
     "NEAREST",
+    "REFUSALS",
     "RUN_PUZZLES",
     "Answer",
     "Library",
@@ -85,7 +87,14 @@ class Library:
         found = self.by_rules.get(rules)
         if not found:
             names = ", ".join(sorted(self.by_rules))
-            raise ActionError(400, f"there are no puzzles of {rules!r}; there are of {names}")
+            raise ActionError(
+                400,
+                _(
+                    "there are no puzzles of %(rules)s; there are of %(names)s",
+                    rules=repr(rules),
+                    names=names,
+                ),
+            )
         return found
 
     def choose(
@@ -101,12 +110,21 @@ class Library:
         docstring); the player's tried puzzles again once none is left; 400 for an unknown
         theme or difficulty."""
         if difficulty not in DIFFICULTY_STEPS:
-            raise ActionError(400, f"the difficulty is one of {', '.join(DIFFICULTY_STEPS)}")
+            raise ActionError(
+                400, _("the difficulty is one of %(names)s", names=", ".join(DIFFICULTY_STEPS))
+            )
         pool = self.of(rules)
         if theme:
             pool = [p for p in pool if p.theme == theme]
             if not pool:
-                raise ActionError(400, f"there are no puzzles of {rules!r} about {theme!r}")
+                raise ActionError(
+                    400,
+                    _(
+                        "there are no puzzles of %(rules)s about %(theme)s",
+                        rules=repr(rules),
+                        theme=repr(theme),
+                    ),
+                )
         fresh = [p for p in pool if p.id not in tried] or pool
         target = level + DIFFICULTY_STEPS[difficulty]
         nearest = sorted(fresh, key=lambda p: (abs(p.difficulty - target), p.id))[:NEAREST]
@@ -126,7 +144,7 @@ def library() -> Library:
     by_id: dict[str, Puzzle] = {}
     by_rules: dict[str, list[Puzzle]] = {}
     for path in generator.shipped():
-        for _, puzzle in generator.read(path):
+        for _line, puzzle in generator.read(path):
             by_id[puzzle.id] = puzzle
             by_rules.setdefault(puzzle.rules, []).append(puzzle)
     for found in by_rules.values():
@@ -194,22 +212,35 @@ def follow(puzzle: Puzzle, moves: Iterable[str]) -> Answer:
     not a legal move there; nothing is stored."""
     played = list(moves)
     if not played:
-        raise ActionError(400, "an answer has at least one move")
+        raise ActionError(400, _("an answer has at least one move"))
     if 2 * len(played) - 1 > len(puzzle.line):
-        raise ActionError(409, "this puzzle is solved in fewer moves than that answer has")
+        raise ActionError(409, _("this puzzle is solved in fewer moves than that answer has"))
     state = _start(puzzle)
     for i, text in enumerate(played):
         expected = state.parse_move(puzzle.line[2 * i]).code
         try:
             code = state.parse_move(text).code
         except LudotecaError as error:
-            raise ActionError(400, f"{text!r} is not a move of this position: {error}") from None
+            raise ActionError(
+                400,
+                _(
+                    "%(move)s is not a move of this position: %(why)s",
+                    move=repr(text),
+                    why=str(error),
+                ),
+            ) from None
         last = i == len(played) - 1
         if code != expected:
             if last:
                 return Answer("wrong")
             raise ActionError(
-                409, f"move {i + 1} of that answer ({text}) is not this puzzle's: start it again"
+                409,
+                _(
+                    "move %(number)s of that answer (%(move)s) is not this puzzle's: "
+                    "start it again",
+                    number=i + 1,
+                    move=text,
+                ),
             )
         state.push_code(code)
         if 2 * i + 1 == len(puzzle.line):
@@ -230,21 +261,28 @@ def _judge(state: State) -> Judge:
 
 def judge_own(game: str, rules: str | None, code: str) -> dict[str, Any]:
     """A position made into a puzzle (run in the analysis pool): ``{"puzzle": ...}`` (its JSON,
-    ``docs/formats.md``) when its judge confirms a unique solution, else ``{"refused": ...}``
-    with a sentence saying why; an impossible position raises the engine's error."""
+    ``docs/formats.md``) when its judge confirms a unique solution, else ``{"refused": WHY}``
+    with WHY ``over`` (the game is over), ``table`` or ``search`` (the judge that found no
+    unique solution: :data:`REFUSALS`); an impossible position raises the engine's error."""
     state = rule_set(game, rules).from_position_code(code)
     if state.outcome() is not None:
-        return {"refused": "The game is over in this position: there is nothing to find."}
+        return {"refused": "over"}
     judge = _judge(state)
     found = generator.find(state, judge)
     if found is not None:
         return {"puzzle": found.as_json()}
-    if isinstance(judge, TableJudge):
-        return {
-            "refused": "Not a puzzle: the solved table finds no single winning move for "
-            "the side to move here (none, or several about as fast)."
-        }
-    return {
-        "refused": "Not a puzzle: the engine's search finds no single clearly winning tactical "
-        "move for the side to move here (none, or others nearly as good)."
-    }
+    return {"refused": "table" if isinstance(judge, TableJudge) else "search"}
+
+
+#: why a position is not made a puzzle, by :func:`judge_own`'s answer
+REFUSALS = {
+    "over": N_("The game is over in this position: there is nothing to find."),
+    "table": N_(
+        "Not a puzzle: the solved table finds no single winning move for the side to move "
+        "here (none, or several about as fast)."
+    ),
+    "search": N_(
+        "Not a puzzle: the engine's search finds no single clearly winning tactical move for "
+        "the side to move here (none, or others nearly as good)."
+    ),
+}

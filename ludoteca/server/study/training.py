@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import LudotecaError
+from ...i18n import _
 from ...study.puzzles import Puzzle
 from ..community import glicko2
 from ..community.people import User
@@ -57,7 +58,7 @@ from ..computer.scheduler import Scheduler
 from ..errors import ActionError
 from ..limits import RateLimit
 from ..store import Base, Store, now
-from .puzzles import Answer, daily, follow, frames, judge_own, library, puzzle_view
+from .puzzles import REFUSALS, Answer, daily, follow, frames, judge_own, library, puzzle_view
 
 __all__ = [
     "ANSWERS_PER_MINUTE",
@@ -266,7 +267,7 @@ class Training:
         async with self.store.session() as session:
             row = await session.get(OwnPuzzleRow, puzzle_id[:16])
         if row is None:
-            raise ActionError(404, f"there is no puzzle {puzzle_id!r}")
+            raise ActionError(404, _("there is no puzzle %(id)s", id=repr(puzzle_id)))
         return Puzzle.from_json(json.loads(row.body)), True
 
     async def rating(self, puzzle: Puzzle) -> float:
@@ -306,8 +307,11 @@ class Training:
         if not self.answers.allow(address):
             raise ActionError(
                 429,
-                f"too many answers: at most {ANSWERS_PER_MINUTE} a minute; this one is not "
-                "counted, try again in a moment",
+                _(
+                    "too many answers: at most %(count)s a minute; this one is not counted, "
+                    "try again in a moment",
+                    count=ANSWERS_PER_MINUTE,
+                ),
             )
 
     async def _counted(self, user: User | None, puzzle: Puzzle, own: bool, solved: bool) -> Any:
@@ -404,10 +408,12 @@ class Training:
     ) -> dict[str, Any]:
         """A new streak or rush run of a rule set, on its first puzzle."""
         if mode not in (STREAK, RUSH):
-            raise ActionError(400, f"a run is a {STREAK} or a {RUSH}")
+            raise ActionError(400, _("a run is a streak or a rush"))
         library().of(rules)
         if not self.runs.allow(address):
-            raise ActionError(429, f"at most {RUNS_PER_MINUTE} runs a minute may be started")
+            raise ActionError(
+                429, _("at most %(count)s runs a minute may be started", count=RUNS_PER_MINUTE)
+            )
         at = now()
         values = {
             "id": secrets.token_urlsafe(18),
@@ -429,18 +435,23 @@ class Training:
         async with self.store.session() as session:
             row = await session.get(PuzzleRunRow, run_id[:32])
         if row is None or row.user_id != (None if user is None else user.id):
-            raise ActionError(404, "there is no such run of yours: start a new one")
+            raise ActionError(404, _("there is no such run of yours: start a new one"))
         return row
 
     def _check_turn(self, row: PuzzleRunRow, puzzle: Puzzle) -> None:
         if row.over:
-            raise ActionError(409, "this run is over: start a new one")
+            raise ActionError(409, _("this run is over: start a new one"))
         if self._ended(row):
-            raise ActionError(409, "the time is up: this run is over")
+            raise ActionError(409, _("the time is up: this run is over"))
         on = library().run(row.rules, row.seed)[row.turn]
         if on.id != puzzle.id:
             raise ActionError(
-                409, f"that answer is for puzzle {puzzle.id}, but the run is on puzzle {on.id}"
+                409,
+                _(
+                    "that answer is for puzzle %(answered)s, but the run is on puzzle %(on)s",
+                    answered=puzzle.id,
+                    on=on.id,
+                ),
             )
 
     @staticmethod
@@ -475,7 +486,7 @@ class Training:
             return done.rowcount
 
         if await self.store.write(work) != 1:
-            raise ActionError(409, "this puzzle of the run was answered already")
+            raise ActionError(409, _("this puzzle of the run was answered already"))
         if over and user is not None:
             await self._best(user.id, row.mode, score)
         return await self.run_view(await self._run(row.id, user))
@@ -568,13 +579,15 @@ class Training:
         solution (stored, unless it is one already), else 422 with the judge's sentence; 400
         for an impossible position."""
         if not self.owns.allow(address):
-            raise ActionError(429, f"at most {OWN_PER_MINUTE} positions a minute may be judged")
+            raise ActionError(
+                429, _("at most %(count)s positions a minute may be judged", count=OWN_PER_MINUTE)
+            )
         try:
             judged = await self.analysis.run(JUDGE_EXPECTED, judge_own, game, rules, position)
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
         if "refused" in judged:
-            raise ActionError(422, judged["refused"])
+            raise ActionError(422, _(REFUSALS[judged["refused"]]))
         puzzle = Puzzle.from_json(judged["puzzle"])
         if puzzle.id not in library().by_id:
             values = {
