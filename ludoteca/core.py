@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
+from .i18n import N_, _
 from .ladder import LADDER, Rung
 
 if TYPE_CHECKING:
@@ -74,19 +75,21 @@ class Color(enum.IntEnum):
 class Termination(enum.Enum):
     """Why a game ended; the value is a phrase that completes "… by …" / "… because …"."""
 
-    FEWER_THAN_THREE = "the loser has fewer than three pieces"
-    NO_LEGAL_MOVES = "the player to move has no legal move"
-    ALL_CAPTURED = "every man of the loser has been taken"
-    THREEFOLD_REPETITION = "threefold repetition"
-    MOVE_RULE = "the move rule (too many plies without a capture)"
-    FULL_BOARD = "a full board: every point is taken when placing ends, so nobody can move"
-    THREE_MEN_RULE = "the three-men rule (a player has three men and no shot for ten moves each)"
-    THRONE = "no legal move is left and a King holds the Throne"
-    VACANT_THRONE = "no legal move is left and the Throne is vacant"
-    RESIGNATION = "resignation"
-    DRAW_AGREED = "agreement"
-    TIME_FORFEIT = "time forfeit"
-    FORFEIT = "forfeit (the engine failed: it hung, crashed or played an illegal move)"
+    FEWER_THAN_THREE = N_("the loser has fewer than three pieces")
+    NO_LEGAL_MOVES = N_("the player to move has no legal move")
+    ALL_CAPTURED = N_("every man of the loser has been taken")
+    THREEFOLD_REPETITION = N_("threefold repetition")
+    MOVE_RULE = N_("the move rule (too many plies without a capture)")
+    FULL_BOARD = N_("a full board: every point is taken when placing ends, so nobody can move")
+    THREE_MEN_RULE = N_(
+        "the three-men rule (a player has three men and no shot for ten moves each)"
+    )
+    THRONE = N_("no legal move is left and a King holds the Throne")
+    VACANT_THRONE = N_("no legal move is left and the Throne is vacant")
+    RESIGNATION = N_("resignation")
+    DRAW_AGREED = N_("agreement")
+    TIME_FORFEIT = N_("time forfeit")
+    FORFEIT = N_("forfeit (the engine failed: it hung, crashed or played an illegal move)")
 
     @property
     def label(self) -> str:
@@ -117,12 +120,15 @@ class Outcome:
             return "1/2-1/2"
         return "1-0" if self.winner is Color.WHITE else "0-1"
 
-    def explain(self, white: str = "White", black: str = "Black") -> str:
-        """A sentence for people, e.g. ``"White wins: the player to move has no legal move."``."""
+    def explain(self, white: str | None = None, black: str | None = None) -> str:
+        """A sentence for people in the current language (:mod:`ludoteca.i18n`), e.g. ``"White
+        wins: the player to move has no legal move."``; ``white`` and ``black`` name the
+        players (default: the colours)."""
+        reason = _(self.termination.value)
         if self.winner is None:
-            return f"Draw by {self.termination.value}."
-        name = white if self.winner is Color.WHITE else black
-        return f"{name} wins: {self.termination.value}."
+            return _("Draw by %(reason)s.", reason=reason)
+        name = (white or _("White")) if self.winner is Color.WHITE else (black or _("Black"))
+        return _("%(winner)s wins: %(reason)s.", winner=name, reason=reason)
 
 
 class LudotecaError(ValueError):
@@ -297,12 +303,12 @@ class RuleSet:
 
 #: what a status line tells the player to do next; a game overrides any of them in ``texts``
 TEXTS: Mapping[str, str] = {
-    "place": "choose a point to place a piece",
-    "move": "choose a piece to move",
-    "place_or_move": "place a piece or choose one to move",
-    "to": "choose where it goes (dotted)",
-    "take": "choose an enemy piece to remove (ringed red)",
-    "continue": "choose the next point of the move",
+    "place": N_("choose a point to place a piece"),
+    "move": N_("choose a piece to move"),
+    "place_or_move": N_("place a piece or choose one to move"),
+    "to": N_("choose where it goes (dotted)"),
+    "take": N_("choose an enemy piece to remove (ringed red)"),
+    "continue": N_("choose the next point of the move"),
     "example": "",  # how a move is typed, e.g. "d6 or a1-a4xg7"
 }
 
@@ -585,8 +591,9 @@ class State(ABC):
         """The move written ``text``, legal here or not; :class:`InvalidMoveError` if unreadable."""
 
     def why_illegal(self, move: Move, legal: list[int]) -> str:
-        """Why a readable move is not among the ``legal`` codes, for the error message."""
-        return "not a legal move here"
+        """Why a readable move is not among the ``legal`` codes, for the error message (in the
+        current language)."""
+        return _("not a legal move here")
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -636,7 +643,11 @@ class State(ABC):
             raise IllegalMoveError(f"{move!r} is not a move of {where}")
         elif move.code not in self.legal_codes():
             over = self.outcome()
-            reason = f"the game is over ({over.result})" if over else "not a legal move here"
+            reason = (
+                _("the game is over (%(result)s)", result=over.result)
+                if over
+                else _("not a legal move here")
+            )
             raise IllegalMoveError(f"{move}: {reason}")
         self.push_code(move.code)
         return move
@@ -748,8 +759,8 @@ class State(ABC):
         """The moves played so far, as :class:`Move` objects."""
         return [self.move_of(c) for c in self.move_stack]
 
-    def _illegal(self, text: str, reason: str = "not a legal move here") -> IllegalMoveError:
+    def _illegal(self, text: str, reason: str | None = None) -> IllegalMoveError:
         over = self.outcome()
         if over is not None:
-            reason = f"the game is over ({over.result})"
-        return IllegalMoveError(f"{text}: {reason}")
+            reason = _("the game is over (%(result)s)", result=over.result)
+        return IllegalMoveError(f"{text}: {reason or _('not a legal move here')}")
