@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from ..core import Outcome, RuleSet, State, Termination
+from ..i18n import N_
 
 __all__ = ["DRAW_DEFAULTS", "DRAW_OPTIONS", "RepeatingState"]
 
@@ -19,8 +20,8 @@ __all__ = ["DRAW_DEFAULTS", "DRAW_OPTIONS", "RepeatingState"]
 DRAW_DEFAULTS: dict[str, bool | int] = {"repetition": 3, "move_rule": 100}
 #: the draw settings explained for players (``Game.options``)
 DRAW_OPTIONS: dict[str, str] = {
-    "repetition": "Draw when the same position occurs this many times (0: never)",
-    "move_rule": "Draw after this many plies without a capture (0: never)",
+    "repetition": N_("Draw when the same position occurs this many times (0: never)"),
+    "move_rule": N_("Draw after this many plies without a capture (0: never)"),
 }
 
 
