@@ -37,6 +37,7 @@ from ..core import (
     State,
     Termination,
 )
+from ..i18n import N_, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
@@ -214,18 +215,25 @@ class MorrisMove(Move):
         m = _MOVE_RE.fullmatch(text.strip().lower())
         if not m:
             raise InvalidMoveError(
-                f"{text!r} is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)"
+                _(
+                    "%(text)s is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)",
+                    text=repr(text),
+                )
             )
         bad = [g for g in m.groups() if g is not None and g not in geometry.index]
         if bad:
             raise InvalidMoveError(
-                f"{text!r} is not a Morris move: {bad[0]} is not a point of this board"
+                _(
+                    "%(text)s is not a Morris move: %(point)s is not a point of this board",
+                    text=repr(text),
+                    point=bad[0],
+                )
             )
         first, second, rem = m.groups()
         index, size = geometry.index, geometry.size
         src, dst = (size, index[first]) if second is None else (index[first], index[second])
         if src == dst:
-            raise InvalidMoveError(f"{text!r} moves a piece onto its own point")
+            raise InvalidMoveError(_("%(text)s moves a piece onto its own point", text=repr(text)))
         return moves_of(geometry)[encode(geometry, src, dst, size if rem is None else index[rem])]
 
 
@@ -380,25 +388,39 @@ class MorrisState(RepeatingState):
         c = self.turn
         names = self.board.points
         own, opp = self.men[c], self.men[1 - c]
+        side = _(self.turn.title)
         if self.hand[c] and move.src is not None and not self.variant.lasker:
-            return f"{self.turn.title} still has men in hand and must place one"
+            return _("%(side)s still has men in hand and must place one", side=side)
         if not self.hand[c] and move.src is None:
-            return f"{self.turn.title} has no men in hand; move a man instead (e.g. a1-a4)"
+            return _("%(side)s has no men in hand; move a man instead (e.g. a1-a4)", side=side)
         if move.src is not None and not own >> move.src & 1:
-            return f"{self.turn.title} has no man on {names[move.src]}"
+            return _("%(side)s has no man on %(point)s", side=side, point=names[move.src])
         if (own | opp) >> move.dst & 1:
-            return f"{names[move.dst]} is occupied"
+            return _("%(point)s is occupied", point=names[move.dst])
         per_pair = self.board.size + 1
         base = [m for m in legal if m // per_pair == move.code // per_pair]
         if not base:
-            return f"{names[move.src or 0]} and {names[move.dst]} are not neighbours"
+            return _(
+                "%(first)s and %(second)s are not neighbours",
+                first=names[move.src or 0],
+                second=names[move.dst],
+            )
         if move.remove is None:
-            return "this closes a mill: name the man to remove, e.g. " + str(self._moves[base[0]])
+            return _(
+                "this closes a mill: name the man to remove, e.g. %(move)s",
+                move=str(self._moves[base[0]]),
+            )
         if base == [move.code - move.remove + self.board.size]:
-            return "this does not close a mill, so nothing is removed"
+            return _("this does not close a mill, so nothing is removed")
         if not opp >> move.remove & 1:
-            return f"there is no {self.turn.other.title.lower()} man on {names[move.remove]}"
-        return f"{names[move.remove]} stands in a mill and other men are free to take"
+            return _(
+                "there is no %(side)s man on %(point)s",
+                side=_(self.turn.other.title),
+                point=names[move.remove],
+            )
+        return _(
+            "%(point)s stands in a mill and other men are free to take", point=names[move.remove]
+        )
 
     # --- knowledge for computer players ------------------------------------------------------
     def is_tactical(self, code: int) -> bool:
@@ -459,16 +481,25 @@ class MorrisState(RepeatingState):
         """Who may fly (three men left, none in hand, under a rule set with flying)."""
         if not self._flying:
             return None
-        pieces = self.variant.pieces
         flyers = [
-            Color(c).title for c in (0, 1) if not self.hand[c] and self.men[c].bit_count() == 3
+            _(Color(c).title) for c in (0, 1) if not self.hand[c] and self.men[c].bit_count() == 3
         ]
         if not flyers:
             return None
-        who = " and ".join(flyers)
-        return (
-            f"{who} {'has' if len(flyers) == 1 else 'have'} three {pieces} left and may "
-            f"fly to any empty point."
+        who = _("%(first)s and %(second)s", first=flyers[0], second=flyers[1])
+        who = flyers[0] if len(flyers) == 1 else who
+        if self.variant.pieces == "cows":
+            return ngettext(
+                "%(who)s has three cows left and may fly to any empty point.",
+                "%(who)s have three cows left and may fly to any empty point.",
+                len(flyers),
+                who=who,
+            )
+        return ngettext(
+            "%(who)s has three men left and may fly to any empty point.",
+            "%(who)s have three men left and may fly to any empty point.",
+            len(flyers),
+            who=who,
         )
 
     def planes(self) -> list[list[float]]:
@@ -606,24 +637,33 @@ class Morris(PointBoardGame):
     """The Morris family: the registered game and its rule sets."""
 
     name = "morris"
-    title = "Nine Men's Morris"
+    title = N_("Nine Men's Morris")
     aliases = ("nine-mens-morris", "nine_mens_morris", "ninemensmorris", "mills")
     state_class = MorrisState
     options: ClassVar[Mapping[str, str]] = {
-        "flying": "With three men left, a man may fly to any empty point",
+        "flying": N_("With three men left, a man may fly to any empty point"),
         "repetition": DRAW_OPTIONS["repetition"],
-        "move_rule": "Draw after this many plies of moving without a removal (0: never)",
-        "three_men_rule": "Draw when a player with three men and the other have each made this "
-        "many moves without a mill (0: never)",
+        "move_rule": N_("Draw after this many plies of moving without a removal (0: never)"),
+        "three_men_rule": N_(
+            "Draw when a player with three men and the other have each made this "
+            "many moves without a mill (0: never)"
+        ),
     }
     texts: ClassVar[Mapping[str, str]] = {
-        "place": "choose a point to place a man",
-        "place_or_move": "place a man or choose one to move",
-        "move": "choose a man to move",
-        "take": "choose an enemy man to remove (ringed red)",
-        "example": "e.g. d6, a1-a4 or d6xg7",
+        "place": N_("choose a point to place a man"),
+        "place_or_move": N_("place a man or choose one to move"),
+        "move": N_("choose a man to move"),
+        "take": N_("choose an enemy man to remove (ringed red)"),
+        "example": N_("e.g. d6, a1-a4 or d6xg7"),
     }
-    summary = (
+    #: the status texts that name the pieces, where they are cows (Morabaraba)
+    cow_texts: ClassVar[Mapping[str, str]] = {
+        "place": N_("choose a point to place a cow"),
+        "place_or_move": N_("place a cow or choose one to move"),
+        "move": N_("choose a cow to move"),
+        "take": N_("choose an enemy cow to remove (ringed red)"),
+    }
+    summary = N_(
         "Each player has nine men. Take turns placing them on the 24 points, then move "
         "them along the lines to a neighbouring empty point. Three of your men in a row "
         "on a line form a mill: then remove one enemy man (not one standing in a mill, "
@@ -634,39 +674,45 @@ class Morris(PointBoardGame):
     rule_sets = (
         MorrisRules(
             "morris",
-            "Nine Men's Morris after Marelle: flying with three men, a man in a mill is safe "
-            "unless all are in mills, draws by threefold repetition and 100 quiet plies.",
+            N_(
+                "Nine Men's Morris after Marelle: flying with three men, a man in a mill is safe "
+                "unless all are in mills, draws by threefold repetition and 100 quiet plies."
+            ),
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("morris-9",),
-            title="Nine Men's Morris",
+            title=N_("Nine Men's Morris"),
         ),
         MorrisRules(
             "morris-6",
-            "Six Men's Morris: two squares, 16 points, six men each, no flying.",
+            N_("Six Men's Morris: two squares, 16 points, six men each, no flying."),
             {"flying": False, **DRAW_DEFAULTS},
             aliases=("six-mens-morris",),
-            title="Six Men's Morris",
+            title=N_("Six Men's Morris"),
             board=SIX,
             men=6,
         ),
         MorrisRules(
             "morris-12",
-            "Twelve Men's Morris: the board with its four corner diagonals (20 mills), twelve "
-            "men each; a board full when placing ends is a draw.",
+            N_(
+                "Twelve Men's Morris: the board with its four corner diagonals (20 mills), "
+                "twelve men each; a board full when placing ends is a draw."
+            ),
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("twelve-mens-morris",),
-            title="Twelve Men's Morris",
+            title=N_("Twelve Men's Morris"),
             board=TWELVE,
             men=12,
             full_board_draw=True,
         ),
         MorrisRules(
             "morabaraba",
-            "Morabaraba (Mind Sports South Africa): twelve cows on the diagonal board, the dark "
-            "cows (Black) start; drawn when a player has three cows and ten moves each pass "
-            "without a shot.",
+            N_(
+                "Morabaraba (Mind Sports South Africa): twelve cows on the diagonal board, the "
+                "dark cows (Black) start; drawn when a player has three cows and ten moves each "
+                "pass without a shot."
+            ),
             {"flying": True, **DRAW_DEFAULTS, "three_men_rule": 20},
-            title="Morabaraba",
+            title=N_("Morabaraba"),
             board=TWELVE,
             men=12,
             first=Color.BLACK,
@@ -676,11 +722,13 @@ class Morris(PointBoardGame):
         ),
         MorrisRules(
             "morris-lasker",
-            "Lasker Morris: ten men each; while you have men in hand you may place one or move "
-            "one already on the board.",
+            N_(
+                "Lasker Morris: ten men each; while you have men in hand you may place one or "
+                "move one already on the board."
+            ),
             {"flying": True, **DRAW_DEFAULTS},
             aliases=("lasker-morris", "lasker"),
-            title="Lasker Morris",
+            title=N_("Lasker Morris"),
             men=10,
             lasker=True,
         ),
@@ -698,8 +746,9 @@ class Morris(PointBoardGame):
 
     @property
     def status_texts(self) -> dict[str, str]:
-        piece = self.variant.piece
-        return {key: text.replace("man", piece) for key, text in super().status_texts.items()}
+        if self.variant.piece == "cow":
+            return {**super().status_texts, **self.cow_texts}
+        return super().status_texts
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
