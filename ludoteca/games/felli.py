@@ -32,6 +32,7 @@ from ..core import (
     Termination,
 )
 from ..drawing import BoardDescription, PieceStyle
+from ..i18n import N_, _
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
@@ -153,15 +154,30 @@ class FelliMove(Move):
         """The move written ``text``, legal or not; :class:`InvalidMoveError` if unreadable."""
         clean = text.strip().lower()
         if not _MOVE_RE.fullmatch(clean):
-            raise InvalidMoveError(f"{text!r} is not a Felli move (write b2-c3, d4xb2 or a1xc3xe5)")
+            raise InvalidMoveError(
+                _("%(text)s is not a Felli move (write b2-c3, d4xb2 or a1xc3xe5)", text=repr(text))
+            )
         names = re.split(r"[-x]", clean)
         bad = [n for n in names if n not in INDEX]
         if bad:
-            raise InvalidMoveError(f"{text!r}: {bad[0]} is not a point of the Felli board")
+            raise InvalidMoveError(
+                _(
+                    "%(text)s: %(point)s is not a point of the Felli board",
+                    text=repr(text),
+                    point=bad[0],
+                )
+            )
         path = [INDEX[n] for n in names]
         for a, b in pairwise(path):
             if BETWEEN[a][b] is None:
-                raise InvalidMoveError(f"{text!r}: {POINTS[a]} and {POINTS[b]} are not on one line")
+                raise InvalidMoveError(
+                    _(
+                        "%(text)s: %(first)s and %(second)s are not on one line",
+                        text=repr(text),
+                        first=POINTS[a],
+                        second=POINTS[b],
+                    )
+                )
         return move_of_code(encode(path, "x" in clean))
 
 
@@ -316,20 +332,27 @@ class FelliState(RepeatingState):
         side = self.turn + 1
         start = move.path[0]
         if self.board[start] & 3 != side:
-            return f"{self.turn.title} has no piece on {POINTS[start]}"
+            return _(
+                "%(side)s has no piece on %(point)s", side=_(self.turn.title), point=POINTS[start]
+            )
         moves = [move_of_code(c) for c in legal]
         mine = [m for m in moves if m.path[0] == start]
         if not move.capture and any(m.capture for m in moves) and self._forced:
-            return "a capture is compulsory: " + ", ".join(str(m) for m in moves)
+            return _("a capture is compulsory: %(moves)s", moves=", ".join(map(str, moves)))
         longer = [m for m in mine if m.capture and m.path[: len(move.path)] == move.path]
         if move.capture and longer:
-            return "the capturing piece must go on capturing: " + ", ".join(str(m) for m in longer)
+            return _(
+                "the capturing piece must go on capturing: %(moves)s",
+                moves=", ".join(map(str, longer)),
+            )
         if move.capture and len(move.path) > 2 and not self._multi:
-            return "a turn makes at most one leap in this rule set"
+            return _("a turn makes at most one leap in this rule set")
         if not mine:
-            return f"the piece on {POINTS[start]} cannot move"
-        return "not a legal move here; the piece on {} can play {}".format(
-            POINTS[start], ", ".join(str(m) for m in mine)
+            return _("the piece on %(point)s cannot move", point=POINTS[start])
+        return _(
+            "not a legal move here; the piece on %(point)s can play %(moves)s",
+            point=POINTS[start],
+            moves=", ".join(map(str, mine)),
         )
 
     # --- knowledge for computer players ------------------------------------------------------
@@ -415,10 +438,10 @@ _PICTURE = """\
 
 
 STYLES = {
-    "w": PieceStyle(Color.WHITE, "man"),
-    "b": PieceStyle(Color.BLACK, "man"),
-    "W": PieceStyle(Color.WHITE, "Mullah", ring=True),
-    "B": PieceStyle(Color.BLACK, "Mullah", ring=True),
+    "w": PieceStyle(Color.WHITE, N_("man")),
+    "b": PieceStyle(Color.BLACK, N_("man")),
+    "W": PieceStyle(Color.WHITE, N_("Mullah"), ring=True),
+    "B": PieceStyle(Color.BLACK, N_("Mullah"), ring=True),
 }
 _LADDER = (
     Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
@@ -432,22 +455,22 @@ class Felli(PointBoardGame):
     """Felli: the registered game and its rule sets."""
 
     name = "felli"
-    title = "Felli"
+    title = N_("Felli")
     aliases = ("fich",)
     points = POINTS
     edges = EDGES
     state_class = FelliState
     options: ClassVar[Mapping[str, str]] = {
-        "forced_capture": "Capturing is compulsory when a capture is possible",
-        "multi_capture": "After a leap, the same piece goes on leaping while it can",
+        "forced_capture": N_("Capturing is compulsory when a capture is possible"),
+        "multi_capture": N_("After a leap, the same piece goes on leaping while it can"),
         **DRAW_OPTIONS,
     }
     texts: ClassVar[Mapping[str, str]] = {
-        "continue": "continue the capture: choose the next landing point",
-        "example": "e.g. b2-c3, d4xb2 or a1xc3xe5",
-        "move": "choose a piece to move",
+        "continue": N_("continue the capture: choose the next landing point"),
+        "example": N_("e.g. b2-c3, d4xb2 or a1xc3xe5"),
+        "move": N_("choose a piece to move"),
     }
-    summary = (
+    summary = N_(
         "Six men each on two triangles that meet at the empty centre. A man steps one "
         "point along a line, in any direction, or captures by leaping over an adjacent "
         "enemy man to the empty point beyond, removing it. White (South) moves first. You "
@@ -458,12 +481,12 @@ class Felli(PointBoardGame):
     rule_sets = (
         RuleSetDef(
             "felli",
-            "The basic game: steps and single optional leaps in any direction.",
+            N_("The basic game: steps and single optional leaps in any direction."),
             {"forced_capture": False, "multi_capture": False, "mullah": False, **DRAW_DEFAULTS},
         ),
         RuleSetDef(
             "felli-mullah",
-            "Compulsory multi-captures, and men promoted to Mullahs on the far corners.",
+            N_("Compulsory multi-captures, and men promoted to Mullahs on the far corners."),
             {"forced_capture": True, "multi_capture": True, "mullah": True, **DRAW_DEFAULTS},
             aliases=("mullah",),
         ),
