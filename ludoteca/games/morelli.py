@@ -34,12 +34,21 @@ from ..core import (
     Termination,
 )
 from ..drawing import BoardDescription, PieceStyle
+from ..i18n import N_, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
 
 LETTERS = "ABCDEFGHIJKLM"
 DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-BAND_NAMES = ("violet", "indigo", "blue", "green", "yellow", "orange", "red")
+BAND_NAMES = (
+    N_("violet"),
+    N_("indigo"),
+    N_("blue"),
+    N_("green"),
+    N_("yellow"),
+    N_("orange"),
+    N_("red"),
+)
 BLACK, WHITE = 1, 2
 #: the sizes of the rule sets
 
@@ -180,15 +189,25 @@ def _parse(text: str, n: int) -> tuple[MorelliMove, int | None, bool]:
     m = _MOVE_RE.fullmatch(text.strip())
     if not m:
         raise InvalidMoveError(
-            f"{text!r} is not a Morelli move (write from-to, e.g. A5-L5, optionally A5-E5x3 or "
-            "D13-D11K)"
+            _(
+                "%(text)s is not a Morelli move (write from-to, e.g. A5-L5, optionally A5-E5x3 "
+                "or D13-D11K)",
+                text=repr(text),
+            )
         )
     a, i, b, j, captures, king = m.groups()
     squares = []
     for letter, number in ((a, i), (b, j)):
         x, y = LETTERS.index(letter.upper()), int(number) - 1
         if not (x < n and 0 <= y < n):
-            raise InvalidMoveError(f"{text!r}: {letter.upper()}{number} is off the {n}x{n} board")
+            raise InvalidMoveError(
+                _(
+                    "%(text)s: %(square)s is off the %(size)sx%(size)s board",
+                    text=repr(text),
+                    square=f"{letter.upper()}{number}",
+                    size=n,
+                )
+            )
         squares.append(y * n + x)
     return (
         move_of(n, squares[0] * n * n + squares[1]),
@@ -344,10 +363,22 @@ class MorelliState(State):
 
     def move_note(self, code: int) -> str:
         converted, crowned = self._effects(code)
-        words = [f"converts {converted} stone{'s' if converted > 1 else ''}"] if converted else []
+        words = (
+            [ngettext("converts %(num)s stone", "converts %(num)s stones", converted)]
+            if converted
+            else []
+        )
         if crowned:
-            words.append(f"seats the {self.turn.name.capitalize()} King on the Throne")
-        return " and ".join(words)
+            words.append(
+                _("seats the White King on the Throne")
+                if self.turn is Color.WHITE
+                else _("seats the Black King on the Throne")
+            )
+        return (
+            _("%(first)s and %(second)s", first=words[0], second=words[1])
+            if len(words) == 2
+            else "".join(words)
+        )
 
     def check_annotation(
         self, move: MorelliMove, captures: int | None, king: bool, text: str
@@ -377,26 +408,34 @@ class MorelliState(State):
         mover = BLACK if self.turn is Color.BLACK else WHITE
         src, dst = move.src, move.dst
         if self.board[src] != mover:
-            return f"{self.turn.title} has no stone on {geo.name(src)}"
+            return _(
+                "%(side)s has no stone on %(square)s", side=_(self.turn.title), square=geo.name(src)
+            )
         if dst == geo.throne:
-            return "no stone may land on the Throne"
+            return _("no stone may land on the Throne")
         if self.board[dst]:
-            return f"{geo.name(dst)} is occupied"
+            return _("%(point)s is occupied", point=geo.name(dst))
         if geo.band[dst] >= geo.band[src]:
-            return (
-                f"a stone must come to rest on a band closer to the Throne, and "
-                f"{geo.name(dst)} ({BAND_NAMES[geo.band[dst]]}) is not closer than "
-                f"{geo.name(src)} ({BAND_NAMES[geo.band[src]]})"
+            return _(
+                "a stone must come to rest on a band closer to the Throne, and %(target)s "
+                "(%(target_band)s) is not closer than %(source)s (%(source_band)s)",
+                target=geo.name(dst),
+                target_band=_(BAND_NAMES[geo.band[dst]]),
+                source=geo.name(src),
+                source_band=_(BAND_NAMES[geo.band[src]]),
             )
         ray = next((r for r in geo.rays[src] if dst in r), None)
         if ray is None:
-            return f"{geo.name(src)}-{geo.name(dst)} is not along a row, column or diagonal"
+            return _(
+                "%(move)s is not along a row, column or diagonal",
+                move=f"{geo.name(src)}-{geo.name(dst)}",
+            )
         for t in ray[: ray.index(dst)]:
             if self.board[t]:
-                return f"the stone on {geo.name(t)} is in the way"
+                return _("the stone on %(square)s is in the way", square=geo.name(t))
             if t == geo.throne:
-                return "the King on the Throne blocks the line"
-        return "not a legal move here"
+                return _("the King on the Throne blocks the line")
+        return _("not a legal move here")
 
     # --- knowledge for computer players ------------------------------------------------------
     def is_tactical(self, code: int) -> bool:
@@ -542,10 +581,10 @@ class MorelliState(State):
 #: the bands from the outside in (red, orange, yellow, green, blue, indigo), then the Throne
 RAINBOW = ("#d9413a", "#ee8a2e", "#f2cf3b", "#5bb55a", "#3f86d1", "#4b4aa8", "#8e4fb8")
 STYLES = {
-    "w": PieceStyle(Color.WHITE, "stone"),
-    "b": PieceStyle(Color.BLACK, "stone"),
-    "kw": PieceStyle(Color.WHITE, "King", shape="king"),
-    "kb": PieceStyle(Color.BLACK, "King", shape="king"),
+    "w": PieceStyle(Color.WHITE, N_("stone")),
+    "b": PieceStyle(Color.BLACK, N_("stone")),
+    "kw": PieceStyle(Color.WHITE, N_("King"), shape="king"),
+    "kb": PieceStyle(Color.BLACK, N_("King"), shape="king"),
 }
 _LADDER = (
     Rung("search:depth=1,noise=1500,quiesce=2", "looks one move ahead and often misjudges it"),
@@ -567,14 +606,14 @@ class Morelli(Game):
     """Morelli: the registered game and its rule sets (13x13, 11x11, 9x9)."""
 
     name = "morelli"
-    title = "Morelli"
+    title = N_("Morelli")
     texts: ClassVar[Mapping[str, str]] = {
-        "place": "choose a square",
-        "move": "choose a stone to move",
-        "example": "e.g. A5-L5",
-        "take": "choose a stone to remove",
+        "place": N_("choose a square"),
+        "move": N_("choose a stone to move"),
+        "example": N_("e.g. A5-L5"),
+        "take": N_("choose a stone to remove"),
     }
-    summary = (
+    summary = N_(
         "Stones start on the red outer ring of a rainbow board. A stone moves like a "
         "chess queen, any distance, but must end on a band nearer the centre. When the "
         "moved stone flanks a single enemy stone against one of yours, in any of the "
@@ -584,17 +623,17 @@ class Morelli(Game):
         "King wins (a draw if the Throne is empty)."
     )
     rule_sets = (
-        MorelliRules("morelli", "The 2015 rules on the 13x13 board (24 stones each).", {}),
+        MorelliRules("morelli", N_("The 2015 rules on the 13x13 board (24 stones each)."), {}),
         MorelliRules(
             "morelli-11",
-            "The same rules on an 11x11 board (20 stones each).",
+            N_("The same rules on an 11x11 board (20 stones each)."),
             {},
             aliases=("morelli11",),
             size=11,
         ),
         MorelliRules(
             "morelli-9",
-            "The same rules on a 9x9 board (16 stones each).",
+            N_("The same rules on a 9x9 board (16 stones each)."),
             {},
             aliases=("morelli9",),
             size=9,
