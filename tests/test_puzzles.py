@@ -40,6 +40,29 @@ def after(table: Table, state: State, code: int) -> tuple[int, int]:
     return -value, plies + 1
 
 
+def assert_unique_by_table(puzzle: puzzles.Puzzle, table: Table) -> None:
+    """Each of the puzzle's moves is the one winning move by the table (every other win at least
+    :data:`MUCH_SLOWER` plies slower), each reply the longest defence, the start won."""
+    state = ludoteca.load(puzzle.rules).from_position_code(puzzle.position)
+    assert puzzle.verification["value"] == 1
+    assert puzzle.verification["plies"] == table.lookup(state)[1]
+    assert len(puzzle.line) % 2 == 1  # it ends with the player's move
+    for i, text in enumerate(puzzle.line):
+        code = state.parse_move(text).code
+        values = {c: after(table, state, c) for c in state.legal_codes()}
+        if i % 2 == 0:
+            value, plies = values.pop(code)
+            assert value == 1, (puzzle.id, text)
+            if i == 0:
+                assert plies > 1  # no puzzle is won by its first move at once
+            for other, (v, p) in values.items():
+                assert v < 1 or p >= plies + MUCH_SLOWER, (puzzle.id, state.move_of(other))
+        else:
+            assert all(v == -1 for v, _ in values.values())  # every reply loses
+            assert values[code][1] == max(p for _, p in values.values()), puzzle.id
+        state.push_code(code)
+
+
 @pytest.mark.parametrize(("rules", "men"), TABLED)
 def test_solutions_are_unique_and_replies_the_best_defence_by_the_table(
     rules: str, men: int | None
@@ -48,38 +71,47 @@ def test_solutions_are_unique_and_replies_the_best_defence_by_the_table(
     assert len(found) == 6 and len({p.id for p in found}) == 6
     table = table_of(rules, men)
     for puzzle in found:
-        state = ludoteca.load(rules).from_position_code(puzzle.position)
-        assert puzzle.verification["value"] == 1
-        assert puzzle.verification["plies"] == table.lookup(state)[1]
-        assert len(puzzle.line) % 2 == 1  # it ends with the player's move
-        for i, text in enumerate(puzzle.line):
-            code = state.parse_move(text).code
-            values = {c: after(table, state, c) for c in state.legal_codes()}
-            if i % 2 == 0:
-                value, plies = values.pop(code)
-                assert value == 1, (puzzle.id, text)
-                if i == 0:
-                    assert plies > 1  # no puzzle is won by its first move at once
-                for other, (v, p) in values.items():
-                    assert v < 1 or p >= plies + MUCH_SLOWER, (puzzle.id, state.move_of(other))
-            else:
-                assert all(v == -1 for v, _ in values.values())  # every reply loses
-                assert values[code][1] == max(p for _, p in values.values()), puzzle.id
-            state.push_code(code)
+        assert_unique_by_table(puzzle, table)
+
+
+@pytest.mark.parametrize(("rules", "men"), TABLED)
+def test_every_shipped_puzzle_of_a_solved_game_is_unique_by_the_table(
+    rules: str, men: int | None
+) -> None:
+    """What the puzzle page serves, for each game with a table (Morelli's are checked by a
+    deeper search, below)."""
+    path = next(p for p in puzzles.shipped() if p.name == f"{rules}.jsonl")
+    table = table_of(rules, men)
+    shipped = [puzzle for _, puzzle in puzzles.read(path)]
+    assert len(shipped) >= 30
+    for puzzle in shipped:
+        assert puzzle.verification["men"] == men
+        assert_unique_by_table(puzzle, table)
+
+
+def assert_holds_deeper(puzzle: puzzles.Puzzle) -> None:
+    """The first move is still clearly winning, and the best, one ply deeper than its judge."""
+    assert puzzle.verification["method"] == "search"
+    deeper = max(puzzle.verification["depths"]) + 1
+    state = ludoteca.load(puzzle.rules).from_position_code(puzzle.position)
+    code = state.parse_move(puzzle.line[0]).code
+    scores = SearchAgent(0).analyse(state, Limit(depth=deeper), exact=True).scores
+    best = scores.pop(code)
+    assert best >= puzzles.CLEAR_WIN and best > max(scores.values()), puzzle.id
+    assert puzzle.theme in ("conversion", "frame", "throne")
 
 
 def test_morelli_solutions_hold_at_a_deeper_search() -> None:
     found = puzzles.generate("morelli-9", 2, seed=3)
     assert len(found) == 2
     for puzzle in found:
-        assert puzzle.verification["method"] == "search"
-        deeper = max(puzzle.verification["depths"]) + 1
-        state = ludoteca.load("morelli-9").from_position_code(puzzle.position)
-        code = state.parse_move(puzzle.line[0]).code
-        scores = SearchAgent(0).analyse(state, Limit(depth=deeper), exact=True).scores
-        best = scores.pop(code)
-        assert best >= puzzles.CLEAR_WIN and best > max(scores.values()), puzzle.id
-        assert puzzle.theme in ("conversion", "frame", "throne")
+        assert_holds_deeper(puzzle)
+
+
+def test_shipped_morelli_solutions_hold_at_a_deeper_search() -> None:
+    path = next(p for p in puzzles.shipped() if p.name == "morelli-9.jsonl")
+    for _, puzzle in list(puzzles.read(path))[:8]:
+        assert_holds_deeper(puzzle)
 
 
 def test_generation_is_the_same_on_a_process_pool(tmp_path: Path) -> None:
