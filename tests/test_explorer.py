@@ -6,6 +6,7 @@ the index is rebuilt from the games table when the server starts; a bad position
 from __future__ import annotations
 
 import datetime
+import time
 from typing import Any
 
 import pytest
@@ -42,11 +43,17 @@ def play(client: TestClient, game: str, moves: list[str], resign: bool) -> str:
 
 
 def explore(client: TestClient, game: str, position: str | None = None) -> dict[str, Any]:
+    """The explorer's answer for a position, asked again until its values have come."""
     query = {"game": game} | ({"position": position} if position else {})
-    answer = client.get("/api/explorer", params=query)
-    assert answer.status_code == 200, answer.text
-    found: dict[str, Any] = answer.json()
-    return found
+    deadline = time.monotonic() + 300
+    while True:
+        answer = client.get("/api/explorer", params=query)
+        assert answer.status_code == 200, answer.text
+        found: dict[str, Any] = answer.json()
+        if found["valued"] or time.monotonic() > deadline:
+            return found
+        assert all(move["value"] is None for move in found["moves"])
+        time.sleep(0.5)  # polling: the values are worked out meanwhile
 
 
 def code_after(game: str, moves: list[str]) -> str:

@@ -28,7 +28,7 @@ class ExplorerMove(BaseModel):
     white: int  # games White won
     draws: int
     black: int  # games Black won
-    value: MoveValue | None  # None only where the position is over
+    value: MoveValue | None  # None while the values are worked out
 
 
 class ExplorerView(BaseModel):
@@ -43,6 +43,7 @@ class ExplorerView(BaseModel):
     draws: int
     black: int
     moves: list[ExplorerMove]
+    valued: bool  # false while the moves' values are still worked out: ask again
 
 
 @router.get("/explorer")

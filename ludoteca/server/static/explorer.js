@@ -6,6 +6,7 @@ import { $ } from "/static/dom.js";
 import { t, tn } from "/static/i18n.js";
 
 const percent = (part, whole) => `${Math.round((100 * part) / whole)}%`;
+const AGAIN = 1500;  // ms before asking again for values still worked out
 
 export class Explorer {
   // play(move): called with a move's notation when it is clicked.
@@ -26,7 +27,9 @@ export class Explorer {
       if (asked === this.asked) $("explorer-summary").textContent = error.message;
       return;
     }
-    if (asked === this.asked) this.draw(answer);
+    if (asked !== this.asked) return;
+    this.draw(answer);
+    if (!answer.valued) setTimeout(() => { if (asked === this.asked) this.show(game, rules, code); }, AGAIN);
   }
 
   draw(answer) {
@@ -54,7 +57,7 @@ export class Explorer {
       });
       results.title = t("White won %(white)s, drawn %(draws)s, Black won %(black)s", move);
       const value = row.insertCell();
-      value.textContent = move.value ? move.value.bar : "";
+      value.textContent = move.value ? move.value.bar : t("…");
       if (move.value) value.title = move.value.exact ? t("%(text)s (exact, from the solved table)", move.value) : move.value.text;
     }
   }

@@ -14,15 +14,17 @@ back to a position counts once for it, and once for each different move it playe
 The index lives in memory, built from the games table: when the server starts, and afterwards
 from the games finished since the last look (a game ending in this process marks the index
 stale; the games other processes sharing the database finished are picked up at the latest
-:data:`REFRESH` seconds later), each batch of games replayed in the analysis pool.  The moves'
-values are one job of the analysis pool per position (:func:`move_scores`), kept for the
-:data:`VALUES_KEPT` positions asked for last.
+:data:`REFRESH` seconds later), each batch of games replayed in a thread.  The moves' values
+are one job of the analysis pool per position (:func:`move_scores`), kept for the
+:data:`VALUES_KEPT` positions asked for last; an answer waits for them at most
+:data:`VALUE_WAIT` seconds, and says when they are still to come.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -48,17 +50,20 @@ if TYPE_CHECKING:
 
 __all__ = ["REFRESH", "VALUE_LIMIT", "Explorer", "game_positions", "move_scores"]
 
+log = logging.getLogger("ludoteca.server")
+
 #: the most seconds the index lags behind games finished by other server processes
 REFRESH = 30.0
 #: the search limit of a move's value where no solved table covers the position (a depth and
 #: node limit: the same position always gets the same values)
 VALUE_LIMIT = Limit(depth=8, nodes=40_000)
 #: the expected seconds of a position's values job (after hints, live analysis and report
-#: positions; a fresh worker process first loads the compiled search), and of a batch
+#: positions; a fresh worker process first loads the compiled search)
 VALUES_EXPECTED = 10.0
-BATCH_EXPECTED = 5.0
 #: games replayed in one job
 BATCH = 200
+#: the most seconds an answer waits for its moves' values
+VALUE_WAIT = 2.0
 #: positions whose values are kept
 VALUES_KEPT = 512
 #: a game's row may be committed this long after the time it carries (``updated``): each look
@@ -72,8 +77,8 @@ Played = tuple[str, str, str | None, list[str], str]
 
 def game_positions(games: list[Played]) -> list[list[tuple[Hashable, str | None]]]:
     """For each game, each position it went through (its key) with the move played from it
-    (``None`` after the last move), run in a worker process.  A game the engine no longer
-    replays gives the positions up to its first refused move."""
+    (``None`` after the last move), run in a thread (moves are replayed, never searched).  A
+    game the engine no longer replays gives the positions up to its first refused move."""
     found = []
     for game, rules, setup, moves, _ in games:
         state = new_state(game, rules, setup=setup)
@@ -143,8 +148,8 @@ class Node:
 
 
 class Explorer:
-    """The explorer's index of the games in ``store``; games are replayed and moves valued in
-    ``computer``'s analysis pool."""
+    """The explorer's index of the games in ``store``; moves are valued in ``computer``'s
+    analysis pool."""
 
     def __init__(self, store: Store, computer: Computer) -> None:
         self.store = store
@@ -157,6 +162,7 @@ class Explorer:
         self._stale = True
         self._lock = asyncio.Lock()
         self._values: OrderedDict[tuple[str, Hashable], dict[str, dict[str, Any]]] = OrderedDict()
+        self._valuing: dict[tuple[str, Hashable], asyncio.Future[dict[str, dict[str, Any]]]] = {}
 
     def game_changed(self, live: LiveGame) -> None:
         """A game changed: once it is over, the index is looked at again when next asked."""
@@ -179,7 +185,7 @@ class Explorer:
                     (row.game, row.rules, row.setup, moves.get(row.id, []), row.result)
                     for row in batch
                 ]
-                seen = await self.computer.advisers.run(BATCH_EXPECTED, game_positions, games)
+                seen = await asyncio.to_thread(game_positions, games)
                 for row, played, positions in zip(batch, games, seen, strict=True):
                     self._count(row.id, row.rules, played[4], positions)
 
@@ -231,7 +237,8 @@ class Explorer:
     async def view(self, game: str, rules: str | None, position: str | None) -> dict[str, Any]:
         """The explorer's answer for a position code (``None``: the rule set's usual start) of
         a rule set: its games and results, and each move played from it (most played first)
-        with its games, results and value; 400 with the reason if the rule set or position is
+        with its games, results and value (``valued`` false, and no value, while the values
+        are still worked out: ask again); 400 with the reason if the rule set or position is
         not one."""
         try:
             bound = rule_set(game, rules)
@@ -245,7 +252,7 @@ class Explorer:
         code = state.position_code()
         values = await self._valued(key, bound.name, spec, code) if node.moves else {}
         moves = [
-            {"move": move, **_tally(tally), "value": values.get(move)}
+            {"move": move, **_tally(tally), "value": values.get(move) if values else None}
             for move, tally in sorted(node.moves.items(), key=lambda item: -item[1].games)
         ]
         return {
@@ -254,21 +261,45 @@ class Explorer:
             "position": code,
             **_tally(node.reached),
             "moves": moves,
+            "valued": values is not None,
         }
 
     async def _valued(
         self, key: tuple[str, Hashable], game: str, rules: str, code: str
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, dict[str, Any]] | None:
+        """The moves' values of a position, waiting for them at most :data:`VALUE_WAIT`
+        seconds (``None`` then: they are still worked out, and kept when found)."""
         values = self._values.get(key)
-        if values is None:
-            values = await self.computer.advisers.run(
-                VALUES_EXPECTED, move_scores, game, rules, code, VALUE_LIMIT
+        if values is not None:
+            self._values.move_to_end(key)
+            return values
+        task = self._valuing.get(key)
+        if task is None:
+            task = asyncio.ensure_future(
+                self.computer.advisers.run(
+                    VALUES_EXPECTED, move_scores, game, rules, code, VALUE_LIMIT
+                )
             )
-            self._values[key] = values
-            while len(self._values) > VALUES_KEPT:
-                self._values.popitem(last=False)
-        self._values.move_to_end(key)
-        return values
+            self._valuing[key] = task
+            task.add_done_callback(lambda done: self._valued_now(key, done))
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), VALUE_WAIT)
+        except TimeoutError:
+            return None
+
+    def _valued_now(
+        self, key: tuple[str, Hashable], task: asyncio.Future[dict[str, dict[str, Any]]]
+    ) -> None:
+        """Keep a position's values once found (a failed job is asked again next time)."""
+        del self._valuing[key]
+        if task.cancelled():
+            return
+        if task.exception() is not None:
+            log.warning("the explorer's values of a position failed: %s", task.exception())
+            return
+        self._values[key] = task.result()
+        while len(self._values) > VALUES_KEPT:
+            self._values.popitem(last=False)
 
 
 def _tally(tally: Tally) -> dict[str, int]:
