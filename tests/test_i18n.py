@@ -1,0 +1,235 @@
+"""The translation catalogue: every text of the code translated in each shipped language, with
+the same placeholders; the plural forms; the compiled catalogues in step with the translators'
+files; how a request's language is chosen; a server refusal and a game's status text read in
+French."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from ludoteca import i18n
+from ludoteca.core import Color, Outcome, Termination
+from ludoteca.games import load
+from ludoteca.i18n import LANGUAGES, LOCALE, SOURCE, Text, _, negotiate, ngettext, use
+from ludoteca.server.app import create_app
+from ludoteca.server.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = [language for language in LANGUAGES if language != SOURCE]
+#: the keywords scripts/translations extracts (Python, templates, the pages' scripts)
+KEYWORDS = {"_": None, "N_": None, "Text": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def code_msgids() -> dict[str, str | None]:
+    """Every msgid in the code as it is now (extracted afresh, as ``scripts/translations``
+    does), with its plural msgid if it has one."""
+    with open(ROOT / "babel.cfg") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    found: dict[str, str | None] = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=KEYWORDS
+    ):
+        if isinstance(message, tuple):
+            found[message[0]] = message[1]
+        elif message:
+            found[message] = None
+    return found
+
+
+def catalogue(language: str) -> object:
+    with open(LOCALE / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po, locale=language)
+
+
+@pytest.fixture(scope="module")
+def msgids() -> dict[str, str | None]:
+    return code_msgids()
+
+
+def test_the_code_has_the_texts_of_every_part(msgids: dict[str, str | None]) -> None:
+    """The extraction sees templates, scripts, the server and the games (a msgid of each)."""
+    for text in (
+        "Start the game",  # lobby.html
+        "Your move (%(colour)s): %(what)s.",  # status.js
+        "the game is over",  # the server's refusal
+        "choose a man to move",  # Morris's status text
+        "Draw by %(reason)s.",  # Outcome.explain
+    ):
+        assert text in msgids
+    assert msgids["%(num)s move"] == "%(num)s moves"
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_every_text_of_the_code_is_translated(language: str, msgids: dict[str, str | None]) -> None:
+    """Each msgid in the code has a translation (every plural form of it) in the language."""
+    translated = {}
+    for message in catalogue(language):  # type: ignore[attr-defined]
+        if not message.id:
+            continue
+        key = message.id[0] if message.pluralizable else message.id
+        forms = message.string if message.pluralizable else (message.string,)
+        translated[key] = all(forms) and "fuzzy" not in message.flags
+    missing = sorted(m for m in msgids if not translated.get(m))
+    assert not missing, f"{len(missing)} texts untranslated in {language}: {missing[:10]}"
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_translations_keep_the_placeholders(language: str) -> None:
+    """A translation has exactly its msgid's placeholders (a plural form may leave out the
+    number, as in Arabic's "one" and "two": the form says it)."""
+    for message in catalogue(language):  # type: ignore[attr-defined]
+        if not message.id:
+            continue
+        if message.pluralizable:
+            wanted = set(PLACEHOLDER.findall(message.id[0])) | set(
+                PLACEHOLDER.findall(message.id[1])
+            )
+            for form in message.string:
+                found = set(PLACEHOLDER.findall(form))
+                assert found - {"num"} == wanted - {"num"}, (message.id, form)
+        else:
+            found = set(PLACEHOLDER.findall(message.string))
+            assert found == set(PLACEHOLDER.findall(message.id)), (message.id, message.string)
+            assert message.string.count("%%") == message.id.count("%%"), message.id
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_plural_forms_follow_the_language(language: str) -> None:
+    """Each plural message has as many forms as the language's rule (CLDR, via Babel) has
+    categories, and the header says the same rule."""
+    rule = get_plural(language)
+    entries = catalogue(language)
+    assert entries.num_plurals == rule.num_plurals  # type: ignore[attr-defined]
+    plurals = [m for m in entries if m.id and m.pluralizable]  # type: ignore[attr-defined]
+    assert plurals
+    for message in plurals:
+        assert len(message.string) == rule.num_plurals, message.id
+
+
+def test_plurals_in_use() -> None:
+    """The forms chosen for numbers: independent facts of each language's grammar."""
+    with use("de"):
+        assert ngettext("%(num)s move", "%(num)s moves", 1) == "1 Zug"
+        assert ngettext("%(num)s move", "%(num)s moves", 2) == "2 Züge"
+    with use("fr"):  # French counts 0 and 1 as singular
+        assert ngettext("%(num)s move", "%(num)s moves", 0) == "0 coup"
+        assert ngettext("%(num)s move", "%(num)s moves", 5) == "5 coups"
+    with use("ar"):  # Arabic: "two" has a form of its own, 3-10 another, 11-99 another
+        two, few, many = (ngettext("%(num)s move", "%(num)s moves", n) for n in (2, 3, 11))
+        assert two == "نقلتان"
+        assert few == "3 نقلات"
+        assert many == "11 نقلة"
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_compiled_catalogues_match_the_translators_files(language: str) -> None:
+    """The committed .mo file is the .po file compiled (``scripts/translations compile``)."""
+    compiled = io.BytesIO()
+    write_mo(compiled, catalogue(language))  # type: ignore[arg-type]
+    committed = (LOCALE / language / "LC_MESSAGES" / "messages.mo").read_bytes()
+    assert _entries(compiled.getvalue()) == _entries(committed)
+
+
+def _entries(mo: bytes) -> dict[object, str]:
+    import gettext
+
+    return dict(gettext.GNUTranslations(io.BytesIO(mo))._catalog)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("cookie", "header", "expected"),
+    [
+        (None, None, "en"),
+        (None, "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", "fr"),
+        (None, "it, de;q=0.5, es;q=0.9", "es"),  # the first shipped one by preference
+        (None, "ar-MA", "ar"),
+        (None, "pt-BR, ja", "en"),  # none shipped
+        (None, "de;q=0, fr;q=0.1", "fr"),  # q=0: not acceptable
+        (None, "garbage;;q=x, de", "de"),
+        ("es", "fr", "es"),  # the switcher's choice first
+        ("xx", "de", "de"),  # an unknown cookie is ignored
+    ],
+)
+def test_the_language_of_a_request(cookie: str | None, header: str | None, expected: str) -> None:
+    assert negotiate(cookie, header) == expected
+
+
+def test_texts_outside_a_request_are_english_and_lazy_texts_follow_the_language() -> None:
+    outcome = Outcome(Termination.RESIGNATION, Color.BLACK)
+    assert outcome.explain() == "Black wins: resignation."
+    with use("fr"):
+        assert outcome.explain() == "Les Noirs gagnent : abandon."
+        assert i18n.direction() == "ltr"
+    with use("ar"):
+        assert i18n.direction() == "rtl"
+    lazy = Text("%(point)s is occupied", point="d6")
+    assert str(lazy) == "d6 is occupied"
+    with use("de"):
+        assert str(lazy) == "d6 ist besetzt"
+        assert _("the game is over") == "die Partie ist vorbei"
+
+
+def test_a_refused_move_reads_in_the_players_language() -> None:
+    """The engine's reason, made while a French request is served, is French."""
+    state = load("morris").new()
+    with use("fr"), pytest.raises(ValueError) as refused:
+        state.push("a1-a4")
+    assert "Les Blancs ont encore des pions en main et doivent en poser un" in str(refused.value)
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1))
+    with TestClient(app) as client:
+        yield client
+
+
+def test_a_server_message_and_a_status_text_come_out_in_french(app_client: TestClient) -> None:
+    french = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+    refused = app_client.post(
+        "/api/games",
+        json={"game": "morris", "opponent": "computer", "colour": "mauve"},
+        headers=french,
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "la couleur est white, black ou random, pas 'mauve'"
+    made = app_client.post(
+        "/api/games",
+        json={"game": "morris", "opponent": "hotseat", "colour": "white"},
+        headers=french,
+    ).json()
+    view = app_client.get(f"/api/games/{made['id']}", headers=french).json()
+    assert view["texts"]["place"] == "choisissez un point où poser un pion"
+    assert view["title"] == "Jeu du moulin"
+    assert view["board"]["styles"]["w"]["name"] == "pion"
+    english = app_client.get(f"/api/games/{made['id']}").json()
+    assert english["texts"]["place"] == "choose a point to place a man"
+    switched = app_client.get(
+        "/language", params={"lang": "de", "back": "/review"}, follow_redirects=False
+    )
+    assert switched.status_code == 303 and switched.headers["location"] == "/review"
+    page = app_client.get("/review", headers=french)  # the cookie now says German
+    assert '<html lang="de" dir="ltr">' in page.text
+    assert "Partienotation durchsehen" in page.text
+    assert app_client.get("/language", params={"lang": "xx"}).status_code == 400
+
+
+def test_the_scripts_catalogue(app_client: TestClient) -> None:
+    arabic = app_client.get("/i18n/ar.json").json()
+    assert arabic["dir"] == "rtl"
+    assert arabic["tags"] == ["zero", "one", "two", "few", "many", "other"]
+    assert arabic["messages"]["Resign"] == "استسلم"
+    assert len(arabic["plurals"]["%(num)s move"]) == 6
+    assert app_client.get("/i18n/klingon.json").status_code == 404
