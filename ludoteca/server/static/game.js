@@ -105,17 +105,17 @@ function onMessage(message) {
 }
 
 function onClose(code) {
-  if (code === 4404) { $("status").textContent = "There is no such game."; return false; }
-  $("status").textContent = code === 1012 ? "The server is restarting; reconnecting…"
-    : "Connection lost; reconnecting…";
+  if (code === 4404) { $("status").textContent = t("There is no such game."); return false; }
+  $("status").textContent = code === 1012 ? t("The server is restarting; reconnecting…")
+    : t("Connection lost; reconnecting…");
   return true;
 }
 
 function controls() {
   $("undo").onclick = () => send({ type: "undo" });
   $("draw").onclick = () => send({ type: "offer_draw" });
-  $("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
-  $("cancel").onclick = () => { if (confirm("Cancel this game? It leaves the lobby.")) send({ type: "cancel" }); };
+  $("resign").onclick = () => { if (confirm(t("Resign this game?"))) send({ type: "resign" }); };
+  $("cancel").onclick = () => { if (confirm(t("Cancel this game? It leaves the lobby."))) send({ type: "cancel" }); };
   $("rematch-button").onclick = () => { state.askedRematch = true; send({ type: "rematch" }); };
   $("result-close").onclick = () => $("result").close();
   $("result-rematch").onclick = () => { $("result").close(); $("rematch-button").click(); };
@@ -134,8 +134,8 @@ function controls() {
   $("offer-no").onclick = () => send({ type: `decline_${$("offer").dataset.kind}` });
   $("copy-invite").onclick = async () => {
     $("invite-link").select();
-    try { await navigator.clipboard.writeText($("invite-link").value); notice("Link copied."); }
-    catch { notice("Select the link and copy it."); }
+    try { await navigator.clipboard.writeText($("invite-link").value); notice(t("Link copied.")); }
+    catch { notice(t("Select the link and copy it.")); }
   };
   // a guest joins under the name typed in (kept for the next game); an account under its own
   $("join-button").onclick = async () => {

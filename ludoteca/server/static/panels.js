@@ -2,6 +2,7 @@
 // allow: joining, the invite link, an offer to answer, the rematch, the toolbar, the move box.
 import { $, colourName } from "/static/dom.js";
 import { gameId, mine, state } from "/static/state.js";
+import { t, tn } from "/static/i18n.js";
 
 // An offer (draw or take-back) from the other side, which this page may answer.
 function theirOffer(view, seated, colour) {
@@ -15,10 +16,10 @@ function showOffer(view, seated) {
   offer.hidden = !(view.status === "live" && (draw || undo));
   if (draw) {
     offer.dataset.kind = "draw";
-    $("offer-text").textContent = `${colourName(view.draw_offer)} offers a draw.`;
+    $("offer-text").textContent = t("%(colour)s offers a draw.", { colour: colourName(view.draw_offer) });
   } else if (undo) {
     offer.dataset.kind = "undo";
-    $("offer-text").textContent = `${colourName(view.undo_offer)} asks to take back a move.`;
+    $("offer-text").textContent = t("%(colour)s asks to take back a move.", { colour: colourName(view.undo_offer) });
   }
 }
 
@@ -30,11 +31,11 @@ function showRematch(view) {
   if (rematch.token) {
     localStorage.setItem(`ludoteca:${rematch.id}`, rematch.token);
     if (state.askedRematch) location.href = `/game/${rematch.id}`;
-    $("rematch-text").textContent = "A rematch has started, with colours swapped.";
-    $("rematch-go").textContent = "Play the rematch";
+    $("rematch-text").textContent = t("A rematch has started, with colours swapped.");
+    $("rematch-go").textContent = t("Play the rematch");
   } else {
-    $("rematch-text").textContent = "The players started a rematch.";
-    $("rematch-go").textContent = "Watch the rematch";
+    $("rematch-text").textContent = t("The players started a rematch.");
+    $("rematch-go").textContent = t("Watch the rematch");
   }
 }
 
@@ -47,12 +48,13 @@ export function showPanels() {
   $("move-form").hidden = !seated;
   const free = view.players.white.seated ? "black" : "white";
   $("join").hidden = !(view.status === "waiting" && !seated);
-  $("join-text").textContent = `This game waits for a player for ${colourName(free)}.`;
+  $("join-text").textContent = free === "white" ? t("This game waits for a player for White.")
+    : t("This game waits for a player for Black.");
   $("invite").hidden = !(view.status === "waiting" && seated);
   $("invite-link").value = `${location.origin}/game/${gameId}`;
   showOffer(view, seated);
   $("undo").hidden = !seated;
-  $("undo").textContent = view.mode === "online" ? "Ask to take back" : "Take back";
+  $("undo").textContent = view.mode === "online" ? t("Ask to take back") : t("Take back");
   $("undo").disabled = !view.moves.length || !live;
   $("hint").hidden = view.mode !== "computer" || !seated;
   $("hint").disabled = !mine();
@@ -63,7 +65,8 @@ export function showPanels() {
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;
   $("picture").href = `/api/games/${encodeURIComponent(gameId)}/picture.svg${state.flipped ? "?flipped=true" : ""}`;
   const others = view.watchers - 1;  // this page is one of the game's watchers, seated or not
-  $("watchers").textContent = others > 0 ? `${others} other page${others > 1 ? "s" : ""} open on this game` : "";
+  $("watchers").textContent = others > 0
+    ? tn("%(num)s other page open on this game", "%(num)s other pages open on this game", others) : "";
   if (!state.hint) $("evaluation").hidden = true;
   $("rematch-button").hidden = !(seated && view.status === "over" && !view.rematch);
   showRematch(view);
