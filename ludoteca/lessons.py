@@ -8,6 +8,8 @@ game's own rules (the move closes a mill, leaps, converts, seats a King), never 
 notation where several moves do it.  A player's move is checked by the engine (:func:`check`):
 an unreadable or illegal move is refused with the rules' reason; a legal move that does not do
 what is asked gets the step's ``wrong`` sentence and its hint; a right one its explanation.
+A lesson's texts are marked for the translation catalogue where they are written and translated
+where they are shown (:func:`check` says its sentence in the current language).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .i18n import _
 
 if TYPE_CHECKING:
     from .core import Color, Game, State
@@ -73,8 +77,8 @@ def check(state: State, step: Step, move: str) -> Verdict:
     not legal there."""
     code = state.parse_move(move).code
     if step.goal(state, code):
-        return Verdict(True, step.explain)
-    return Verdict(False, f"{step.wrong} {step.hint}")
+        return Verdict(True, _(step.explain))
+    return Verdict(False, _("%(wrong)s %(hint)s", wrong=_(step.wrong), hint=_(step.hint)))
 
 
 def setup(game: Game, turn: Color, hand: tuple[int, int] | None = None, **where: str) -> str:

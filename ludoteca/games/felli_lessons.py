@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..core import Color, State
+from ..i18n import N_
 from ..lessons import Lesson, Step, setup
 from .felli import MULLAH, POINTS, Felli, FelliState
 
@@ -67,73 +68,92 @@ def lessons() -> tuple[Lesson, ...]:
     return (
         Lesson(
             "steps",
-            "Steps and leaps",
+            N_("Steps and leaps"),
             BASIC,
-            "A man steps one point along a line, in any direction, or captures by leaping "
-            "over an enemy man next to it onto the empty point beyond.",
+            N_(
+                "A man steps one point along a line, in any direction, or captures by leaping "
+                "over an enemy man next to it onto the empty point beyond."
+            ),
             (
                 Step(
                     setup(basic, white, w="c1 b2", b="c5 b4"),
-                    "Step a man forward, towards Black's side of the board.",
+                    N_("Step a man forward, towards Black's side of the board."),
                     steps_forward,
-                    "Forward is up the board: b2 may go to c3, c1 to c2.",
-                    "A man may step in any direction along a line, backwards and sideways "
-                    "too; forward brings it into the fight.",
-                    "That move does not step a man forward.",
+                    N_("Forward is up the board: b2 may go to c3, c1 to c2."),
+                    N_(
+                        "A man may step in any direction along a line, backwards and sideways "
+                        "too; forward brings it into the fight."
+                    ),
+                    N_("That move does not step a man forward."),
                 ),
                 Step(
                     setup(basic, white, w="b2 c1", b="c3 c5"),
-                    "Capture: leap over the black man next to yours onto the empty point "
-                    "beyond it.",
+                    N_(
+                        "Capture: leap over the black man next to yours onto the empty point "
+                        "beyond it."
+                    ),
                     leaps,
-                    "b2, c3 and d4 are on one line, and d4 is empty.",
-                    "The man you leap over is taken off the board. In this rule set a "
-                    "capture is never compulsory.",
-                    "That move captures nothing.",
+                    N_("b2, c3 and d4 are on one line, and d4 is empty."),
+                    N_(
+                        "The man you leap over is taken off the board. In this rule set a "
+                        "capture is never compulsory."
+                    ),
+                    N_("That move captures nothing."),
                 ),
             ),
         ),
         Lesson(
             "chains",
-            "Capture chains",
+            N_("Capture chains"),
             MULLAHS,
-            "With the Mullah rules a capture is compulsory, and a man that lands where it "
-            "can leap again goes on leaping in the same move.",
+            N_(
+                "With the Mullah rules a capture is compulsory, and a man that lands where it "
+                "can leap again goes on leaping in the same move."
+            ),
             (
                 Step(
                     setup(mullahs, white, w="a1 d4", b="b2 c4 e5"),
-                    "Capture two black men in one move.",
+                    N_("Capture two black men in one move."),
                     chains,
-                    "From a1, leap over b2 to c3; from c3 a second leap is waiting.",
-                    "A chain goes on as long as a leap is possible: choose the capture that "
-                    "takes the most.",
-                    "That capture takes only one man.",
+                    N_("From a1, leap over b2 to c3; from c3 a second leap is waiting."),
+                    N_(
+                        "A chain goes on as long as a leap is possible: choose the capture that "
+                        "takes the most."
+                    ),
+                    N_("That capture takes only one man."),
                 ),
             ),
         ),
         Lesson(
             "mullahs",
-            "Mullahs",
+            N_("Mullahs"),
             MULLAHS,
-            "A man reaching one of the far corners becomes a Mullah, which moves and leaps "
-            "any distance along a line, like a flying king in draughts.",
+            N_(
+                "A man reaching one of the far corners becomes a Mullah, which moves and leaps "
+                "any distance along a line, like a flying king in draughts."
+            ),
             (
                 Step(
                     setup(mullahs, white, w="b4 c1", b="d2 c5"),
-                    "Make a Mullah: bring a man to one of Black's corners, a5 or e5.",
+                    N_("Make a Mullah: bring a man to one of Black's corners, a5 or e5."),
                     promotes,
-                    "The man on b4 is one step from a5.",
-                    "The man is now a Mullah, drawn with a ring.",
-                    "That move makes no Mullah.",
+                    N_("The man on b4 is one step from a5."),
+                    N_("The man is now a Mullah, drawn with a ring."),
+                    N_("That move makes no Mullah."),
                 ),
                 Step(
                     setup(mullahs, white, w="c1", W="a1", b="c2 d4"),
-                    "Capture with your Mullah, from a distance.",
+                    N_("Capture with your Mullah, from a distance."),
                     mullah_captures,
-                    "Your Mullah on a1 looks along the line to d4: the points between are empty.",
-                    "A Mullah leaps over an enemy man however far it stands, onto any empty "
-                    "point beyond.",
-                    "That capture is by a man, not by your Mullah.",
+                    N_(
+                        "Your Mullah on a1 looks along the line to d4: the points between "
+                        "are empty."
+                    ),
+                    N_(
+                        "A Mullah leaps over an enemy man however far it stands, onto any empty "
+                        "point beyond."
+                    ),
+                    N_("That capture is by a man, not by your Mullah."),
                 ),
             ),
         ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..core import Color, State
+from ..i18n import N_
 from ..lessons import Lesson, Step, setup
 from .morelli import Morelli, MorelliState, geometry
 
@@ -87,74 +88,86 @@ def lessons() -> tuple[Lesson, ...]:
     return (
         Lesson(
             "bands",
-            "Bands and moves",
+            N_("Bands and moves"),
             RULES,
-            "The board is a rainbow of square bands around the Throne in the centre. A stone "
-            "moves like a chess queen, any distance along a line over empty squares, but it "
-            "must end on a band nearer the centre. Black moves first.",
+            N_(
+                "The board is a rainbow of square bands around the Throne in the centre. A stone "
+                "moves like a chess queen, any distance along a line over empty squares, but it "
+                "must end on a band nearer the centre. Black moves first."
+            ),
             (
                 Step(
                     position(black),
-                    "Move a stone all the way to the innermost band, next to the Throne.",
+                    N_("Move a stone all the way to the innermost band, next to the Throne."),
                     next_to_throne,
-                    "The stone on A1 can run along the diagonal to D4.",
-                    "The nearer the centre, the fewer moves a stone has left: stones move "
-                    "inward only, never back.",
-                    "That move stops short of the innermost band.",
+                    N_("The stone on A1 can run along the diagonal to D4."),
+                    N_(
+                        "The nearer the centre, the fewer moves a stone has left: stones move "
+                        "inward only, never back."
+                    ),
+                    N_("That move stops short of the innermost band."),
                 ),
                 Step(
                     position(black),
-                    "Move a stone diagonally, like a bishop.",
+                    N_("Move a stone diagonally, like a bishop."),
                     diagonal,
-                    "A corner stone has a long diagonal in front of it.",
-                    "Straight or diagonal, any distance: a queen's move, as long as it ends "
-                    "nearer the centre.",
-                    "That move goes straight, not along a diagonal.",
+                    N_("A corner stone has a long diagonal in front of it."),
+                    N_(
+                        "Straight or diagonal, any distance: a queen's move, as long as it ends "
+                        "nearer the centre."
+                    ),
+                    N_("That move goes straight, not along a diagonal."),
                 ),
             ),
         ),
         Lesson(
             "flanking",
-            "Flanking",
+            N_("Flanking"),
             RULES,
-            "When the stone you move ends next to a single enemy stone that has one of your "
-            "stones right behind it, in any of the eight directions, the enemy stone turns "
-            "to your colour.",
+            N_(
+                "When the stone you move ends next to a single enemy stone that has one of your "
+                "stones right behind it, in any of the eight directions, the enemy stone turns "
+                "to your colour."
+            ),
             (
                 Step(
                     position(black, "A2-C3 A1-B2"),
-                    "Turn the white stone on C3 black: flank it.",
+                    N_("Turn the white stone on C3 black: flank it."),
                     converts,
-                    "C3 lies between B2, which is yours, and D4: bring a stone to D4.",
-                    "Flanked stones change colour; they are never taken off the board.",
-                    "That move flanks no white stone.",
+                    N_("C3 lies between B2, which is yours, and D4: bring a stone to D4."),
+                    N_("Flanked stones change colour; they are never taken off the board."),
+                    N_("That move flanks no white stone."),
                 ),
             ),
         ),
         Lesson(
             "throne",
-            "Frames and the Throne",
+            N_("Frames and the Throne"),
             RULES,
-            "Four stones of yours a quarter turn apart around the centre make a frame: your "
-            "King takes the Throne. When the player to move has no move, the owner of the "
-            "King wins.",
+            N_(
+                "Four stones of yours a quarter turn apart around the centre make a frame: your "
+                "King takes the Throne. When the player to move has no move, the owner of the "
+                "King wins."
+            ),
             (
                 Step(
                     position(black, framed),
-                    "Seat your King: complete the frame C3, G3, G7, C7.",
+                    N_("Seat your King: complete the frame C3, G3, G7, C7."),
                     seats_king,
-                    "C7 is still empty, and the stone on A9 can reach it.",
-                    "Your King now holds the Throne: keep it until nobody can move.",
-                    "That move completes no frame.",
+                    N_("C7 is still empty, and the stone on A9 can reach it."),
+                    N_("Your King now holds the Throne: keep it until nobody can move."),
+                    N_("That move completes no frame."),
                 ),
                 Step(
                     position(black, framed, kw="E5"),
-                    "White's King holds the Throne: take it from White by completing a frame.",
+                    N_("White's King holds the Throne: take it from White by completing a frame."),
                     seats_king,
-                    "The frame C3, G3, G7, C7 lacks only C7.",
-                    "The Throne has changed hands: a frame of yours seats your King in place "
-                    "of the opponent's.",
-                    "That move completes no frame.",
+                    N_("The frame C3, G3, G7, C7 lacks only C7."),
+                    N_(
+                        "The Throne has changed hands: a frame of yours seats your King in place "
+                        "of the opponent's."
+                    ),
+                    N_("That move completes no frame."),
                 ),
             ),
         ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..core import Color, State
+from ..i18n import N_
 from ..lessons import Lesson, Step, setup
 from .morris import Morris, MorrisState
 
@@ -77,82 +78,103 @@ def lessons() -> tuple[Lesson, ...]:
     return (
         Lesson(
             "placing",
-            "Placing and mills",
+            N_("Placing and mills"),
             RULES,
-            "Each player has nine men and places them one at a time on the empty points. "
-            "Three of your men in a row on a line make a mill.",
+            N_(
+                "Each player has nine men and places them one at a time on the empty points. "
+                "Three of your men in a row on a line make a mill."
+            ),
             (
                 Step(
                     setup(game, white, (8, 8), w="a1", b="g7"),
-                    "Place a man on a line with your man on a1, so that one more man there "
-                    "would make a mill.",
+                    N_(
+                        "Place a man on a line with your man on a1, so that one more man there "
+                        "would make a mill."
+                    ),
                     makes_two,
-                    "The lines through a1 run up to a4 and a7, and across to d1 and g1.",
-                    "Two men in a line with the third point empty threaten a mill: your "
-                    "opponent has to block it.",
-                    "That man makes no line of two with an empty third point.",
+                    N_("The lines through a1 run up to a4 and a7, and across to d1 and g1."),
+                    N_(
+                        "Two men in a line with the third point empty threaten a mill: your "
+                        "opponent has to block it."
+                    ),
+                    N_("That man makes no line of two with an empty third point."),
                 ),
                 Step(
                     setup(game, white, (7, 7), w="a1 a4", b="g7 d2"),
-                    "Close a mill: place your third man in the line a1, a4, a7.",
+                    N_("Close a mill: place your third man in the line a1, a4, a7."),
                     closes_mill,
-                    "The empty point of the line is a7.",
-                    "A mill! Whenever you close one, you remove one of your opponent's men.",
-                    "That move closes no mill.",
+                    N_("The empty point of the line is a7."),
+                    N_("A mill! Whenever you close one, you remove one of your opponent's men."),
+                    N_("That move closes no mill."),
                 ),
             ),
         ),
         Lesson(
             "removal",
-            "Removing a man",
+            N_("Removing a man"),
             RULES,
-            "Closing a mill removes an enemy man of your choice, but not one standing in a "
-            "mill of its own, unless every enemy man does.",
+            N_(
+                "Closing a mill removes an enemy man of your choice, but not one standing in a "
+                "mill of its own, unless every enemy man does."
+            ),
             (
                 Step(
                     setup(game, white, (6, 6), w="a1 a4 d6", b="g1 g4 d2"),
-                    "Close your mill and remove a black man that threatens to close a mill "
-                    "of Black's next move.",
+                    N_(
+                        "Close your mill and remove a black man that threatens to close a mill "
+                        "of Black's next move."
+                    ),
                     removes_threat,
-                    "Black has two men on the line g1, g4, g7 with g7 empty: take one of them.",
-                    "Taking a man out of your opponent's line of two stops the mill it threatened.",
-                    "That move does not take a man out of Black's threatening line.",
+                    N_("Black has two men on the line g1, g4, g7 with g7 empty: take one of them."),
+                    N_(
+                        "Taking a man out of your opponent's line of two stops the mill it "
+                        "threatened."
+                    ),
+                    N_("That move does not take a man out of Black's threatening line."),
                 ),
             ),
         ),
         Lesson(
             "moving",
-            "Moving",
+            N_("Moving"),
             RULES,
-            "Once every man is placed, a move takes a man along a line to a neighbouring "
-            "empty point. Mills are closed, and men removed, as before.",
+            N_(
+                "Once every man is placed, a move takes a man along a line to a neighbouring "
+                "empty point. Mills are closed, and men removed, as before."
+            ),
             (
                 Step(
                     setup(game, white, (0, 0), w="a1 a4 d7 e4", b="g1 g4 f4 b2"),
-                    "Move a man to a neighbouring point so that it closes a mill.",
+                    N_("Move a man to a neighbouring point so that it closes a mill."),
                     moves_into_mill,
-                    "The man on d7 is next to a7, the empty point of the line a1, a4, a7.",
-                    "Moving a man into a line closes a mill just like placing one; moving it "
-                    "out and back in closes it again.",
-                    "That move closes no mill.",
+                    N_("The man on d7 is next to a7, the empty point of the line a1, a4, a7."),
+                    N_(
+                        "Moving a man into a line closes a mill just like placing one; moving it "
+                        "out and back in closes it again."
+                    ),
+                    N_("That move closes no mill."),
                 ),
             ),
         ),
         Lesson(
             "flying",
-            "Flying",
+            N_("Flying"),
             RULES,
-            "A player down to three men may fly: move a man to any empty point, not only to "
-            "a neighbour. With fewer than three men, or no move, you lose.",
+            N_(
+                "A player down to three men may fly: move a man to any empty point, not only to "
+                "a neighbour. With fewer than three men, or no move, you lose."
+            ),
             (
                 Step(
                     setup(game, white, (0, 0), w="a1 a4 e4", b="g1 g4 f2 f6 b2"),
-                    "You have three men left: fly a man to a7 to close the mill a1, a4, a7.",
+                    N_("You have three men left: fly a man to a7 to close the mill a1, a4, a7."),
                     flies_into_mill,
-                    "The man on e4 may fly to a7 at once.",
-                    "Flying makes three men dangerous: any empty point of a line of two is "
-                    "one move away.",
-                    "That move does not fly a man into a mill.",
+                    N_("The man on e4 may fly to a7 at once."),
+                    N_(
+                        "Flying makes three men dangerous: any empty point of a line of two is "
+                        "one move away."
+                    ),
+                    N_("That move does not fly a man into a mill."),
                 ),
             ),
         ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import LudotecaError, State
+from ...i18n import _
 from ...lessons import Lesson, Step, check
 from ..errors import ActionError
 from ..play.catalogue import from_code, games, rule_set
@@ -25,12 +26,12 @@ def listing() -> list[dict[str, Any]]:
             out.append(
                 {
                     "game": family.name,
-                    "title": family.title,
+                    "title": _(family.title),
                     "lessons": [
                         {
                             "key": ls.key,
-                            "title": ls.title,
-                            "intro": ls.intro,
+                            "title": _(ls.title),
+                            "intro": _(ls.intro),
                             "steps": len(ls.steps),
                         }
                         for ls in lessons
@@ -48,7 +49,7 @@ def _lesson(game: str, key: str) -> Lesson:
     for lesson in family.lessons():
         if lesson.key == key:
             return lesson
-    raise ActionError(404, f"{family.title} has no lesson {key!r}")
+    raise ActionError(404, _("%(game)s has no lesson %(key)r", game=_(family.title), key=key))
 
 
 def _position(lesson: Lesson, step: Step) -> State:
@@ -62,13 +63,13 @@ def lesson_view(game: str, key: str) -> dict[str, Any]:
     steps = []
     for step in lesson.steps:
         state = _position(lesson, step)
-        steps.append({"ask": step.ask, "hint": step.hint, "position": position_view(state)})
+        steps.append({"ask": _(step.ask), "hint": _(step.hint), "position": position_view(state)})
     first = _position(lesson, lesson.steps[0])
     return {
         "game": rule_set(game).name,
         "key": lesson.key,
-        "title": lesson.title,
-        "intro": lesson.intro,
+        "title": _(lesson.title),
+        "intro": _(lesson.intro),
         "rules": lesson.rules,
         "board": board_of(first)["board"],
         "steps": steps,
@@ -82,7 +83,14 @@ def answer(game: str, key: str, number: int, move: str) -> dict[str, Any]:
     that is unreadable or not legal there."""
     lesson = _lesson(game, key)
     if not 0 <= number < len(lesson.steps):
-        raise ActionError(404, f"the lesson {lesson.title!r} has steps 1 to {len(lesson.steps)}")
+        raise ActionError(
+            404,
+            _(
+                "the lesson %(title)r has steps 1 to %(last)s",
+                title=_(lesson.title),
+                last=len(lesson.steps),
+            ),
+        )
     step = lesson.steps[number]
     state = _position(lesson, step)
     try:
