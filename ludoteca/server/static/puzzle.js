@@ -6,6 +6,7 @@
 import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { $, link, notice } from "/static/dom.js";
+import { extend, targets } from "/static/gesture.js";
 import { t } from "/static/i18n.js";
 import { readLegal } from "/static/socket.js";
 
@@ -96,22 +97,11 @@ function show(puzzle) {
   draw();
 }
 
-function candidates() {
-  return page.view.legal.filter((m) => page.prefix.every((p, i) => m.g[i] && m.g[i][1] === p));
-}
-
 // A touch on the board: extend the move being made; a complete move is sent as the answer.
 function touch(point) {
   if (!page.view || page.over || page.busy) return;
-  const at = (m) => m.g[page.prefix.length] && m.g[page.prefix.length][1] === point;
-  let options = candidates().filter(at);
-  if (!options.length && page.prefix.length) {
-    page.prefix = [];
-    options = candidates().filter(at);
-  }
-  if (!options.length) { draw(); return; }
-  page.prefix.push(point);
-  const done = options.find((m) => m.g.length === page.prefix.length);
+  const { prefix, done } = extend(page.view.legal, page.prefix, point);
+  page.prefix = prefix;
   if (done) answer(done.n);
   else draw();
 }
@@ -125,12 +115,8 @@ function draw() {
     $("status").textContent = TEXT.solution(page.frame, page.frames.length - 1);
     return;
   }
-  const targets = [];
-  for (const m of candidates()) {
-    const next = m.g[page.prefix.length];
-    if (next && page.prefix.length) targets.push({ point: next[1], kind: next[0] });
-  }
-  page.board.draw(page.view.pieces, { last: page.view.last || [], selected: page.prefix.slice(), targets });
+  page.board.draw(page.view.pieces, { last: page.view.last || [], selected: page.prefix.slice(),
+                                      targets: targets(page.view.legal, page.prefix) });
   const left = page.puzzle.moves - page.played.length;
   $("status").textContent = page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
 }
@@ -198,7 +184,7 @@ function step(delta) {
 async function nextPuzzle() {
   stopRun();
   const query = new URLSearchParams({ rules: $("set").value, difficulty: $("difficulty").value });
-  if ($("theme").value) query.set("theme", $("theme").value);
+  if ($("puzzle-theme").value) query.set("theme", $("puzzle-theme").value);
   show(await call(`/api/puzzles/next?${query}`));
 }
 
@@ -270,7 +256,7 @@ async function showMe() {
 function showThemes() {
   const set = page.sets.find((s) => s.rules === $("set").value);
   const themes = set ? set.themes : [];
-  $("theme").replaceChildren(new Option(TEXT.anyTheme(), ""), ...themes.map((name) => new Option(name, name)));
+  $("puzzle-theme").replaceChildren(new Option(TEXT.anyTheme(), ""), ...themes.map((name) => new Option(name, name)));
 }
 
 async function main() {
