@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 
 from .core import Color, State
 from .drawing import PieceStyle
+from .i18n import _
 
 __all__ = ["board_view", "render"]
 
@@ -99,7 +100,7 @@ def render(
             x, y = xy(i)
             out.append(f'<circle cx="{x:g}" cy="{y:g}" r="9" fill="#4a3b22"/>')
     out.extend(_labels(board.points, xy, max_y, board.cells))
-    for _, point in last or ():
+    for _role, point in last or ():
         x, y = xy(point)
         out.append(
             f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.42:g}" '
