@@ -535,9 +535,10 @@ def _levels(args: argparse.Namespace) -> int:
         rating = (
             "not measured"
             if level.rating is None
-            else f"Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} ({level.rating[2]} games)"
+            else f"ladder Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} (level 1 = 1000, "
+            f"{level.rating[2]} games between the levels)"
         )
-        print(f"level {level.number}: {level.description} [{level.spec}] - {rating}")
+        print(f"level {level.number}, {level.name}: {level.description} [{level.spec}] - {rating}")
     return 0
 
 

@@ -264,6 +264,9 @@ class RuleSetDef:
     aliases: tuple[str, ...] = ()
     #: the name people know the rule set's game by, where it is a game of its own
     title: str = ""
+    #: what sets the rule set apart among its game's, after the game's title ("with Mullahs",
+    #: "11x11"), where it is no game of its own
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -414,6 +417,22 @@ class Game(ABC):
                 )
             settings[key] = _parse_setting(key, raw.strip() if has_value else None, settings[key])
         return RuleSet(cls.name, definition.name, settings, definition.defaults)
+
+    @property
+    def rules_title(self) -> str:
+        """The rule set as people call it, with the settings that differ from its defaults
+        in words: ``"Six Men's Morris"``, ``"Felli with Mullahs"``, ``"Felli (multi capture)"``,
+        ``"Nine Men's Morris (no flying, move rule 50)"``."""
+        name = self.definition.title or " ".join(filter(None, (self.title, self.definition.label)))
+        changed = []
+        for key in sorted(self.rules.settings):
+            value, words = self.rules.settings[key], key.replace("_", " ")
+            if value == self.definition.defaults.get(key):
+                continue
+            changed.append(
+                words if value is True else f"no {words}" if value is False else f"{words} {value}"
+            )
+        return f"{name} ({', '.join(changed)})" if changed else name
 
     @property
     def status_texts(self) -> dict[str, str]:

@@ -9,18 +9,19 @@ __all__ = ["LADDER", "Rung"]
 
 @dataclass(frozen=True)
 class Rung:
-    """One level of a computer ladder: the agent spec (see ``ludoteca.ai.agents``) and what it
-    does, in words."""
+    """One level of a computer ladder: the agent spec (see ``ludoteca.ai.agents``), what it
+    does in words, and its name for people ("Beginner", "Club player")."""
 
     spec: str
     description: str
+    name: str
 
 
 #: the ladder of a game that declares none: alpha-beta search with its evaluation
 LADDER: tuple[Rung, ...] = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=2,noise=100", "sees the reply"),
-    Rung("search:depth=3", "three plies"),
-    Rung("search:time=1", "iterative deepening, 1 s a move"),
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
+    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges", "Novice"),
+    Rung("search:depth=2,noise=100", "sees the reply", "Casual"),
+    Rung("search:depth=3", "three plies", "Club player"),
+    Rung("search:time=1", "iterative deepening, 1 s a move", "Expert"),
 )

@@ -61,3 +61,20 @@ def test_an_invited_friend_joins_under_a_name_and_hears_of_a_declined_draw(
     ann.goto(server + "/games")
     ann.wait_for_selector("#games tbody tr")
     assert "Bob" in ann.inner_text("#games tbody tr")
+
+
+def test_rule_sets_and_computer_levels_are_shown_by_their_names(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.check('input[name="game"][value="felli"]')
+    assert page.locator("#rules option").all_inner_texts() == ["Felli", "Felli with Mullahs"]
+    page.select_option("#rules", "felli-mullah")
+    page.check('input[name="opponent"][value="computer"]')
+    levels = page.locator("#level option").all_inner_texts()
+    assert levels[0].startswith("1. Beginner — looks one move ahead")
+    # no ladder Elo passed off as a rating: no level has people's games against it yet
+    assert not any("Elo" in text or "rated" in text for text in levels)
+    page.check('input[name="game"][value="morelli"]')
+    assert "Morelli 9x9" in page.locator("#rules option").all_inner_texts()
+    start(page, server, "felli", "computer", rules="felli-mullah", level=2)
+    page.wait_for_function("document.querySelector('#title').textContent === 'Felli with Mullahs'")
+    assert "Computer: Novice (level 2)" in page.inner_text("#players")

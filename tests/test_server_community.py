@@ -257,10 +257,12 @@ def test_a_rated_game_settles_both_ratings(client: TestClient) -> None:
     )
     record = client.get(f"/api/games/{game_id}/record").text
     assert '[White "Ann"]' in record and '[Black "Bob"]' in record
-    # provisional ratings stay off the leaderboard
-    assert (
-        client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json() == []
-    )
+    # a new site's leaderboard is not empty: provisional ratings are listed, marked
+    board = client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json()
+    assert [(entry["name"], entry["provisional"]) for entry in board] == [
+        ("Ann", True),
+        ("Bob", True),
+    ]
 
 
 def test_quick_pairing_matches_compatible_seeks(client: TestClient) -> None:
@@ -488,7 +490,9 @@ def test_computer_games_count_in_the_history_unrated(client: TestClient) -> None
     assert profile["counts"] == {"wins": 0, "draws": 0, "losses": 1}
 
 
-def test_the_leaderboard_shows_established_ratings_best_first(client: TestClient) -> None:
+def test_the_leaderboard_shows_established_ratings_best_first_then_provisional_ones(
+    client: TestClient,
+) -> None:
     import datetime
 
     from sqlalchemy import insert
@@ -529,7 +533,11 @@ def test_the_leaderboard_shows_established_ratings_best_first(client: TestClient
 
     asyncio.run(store())
     board = client.get("/api/leaderboard", params={"game": "morris", "category": "blitz"}).json()
-    assert [(entry["name"], entry["rating"]) for entry in board] == [("Ann", 1700), ("Cleo", 1600)]
+    assert [(entry["name"], entry["rating"], entry["provisional"]) for entry in board] == [
+        ("Ann", 1700, False),
+        ("Cleo", 1600, False),
+        ("Bob", 1800, True),
+    ]
     assert (
         client.get("/api/leaderboard", params={"game": "morris", "category": "rapid"}).json() == []
     )

@@ -26,11 +26,14 @@ RATINGS_FILE = Path(__file__).parent.parent / "games" / "ratings.json"
 
 @dataclass(frozen=True)
 class Level:
-    """One rung: its number, the agent spec, a description, and its measured rating if any."""
+    """One rung: its number, the agent spec, a description, its name for people, and its
+    measured ladder Elo if any (against the other levels, level 1 = 1000: not a rating on
+    people's scale)."""
 
     number: int
     spec: str
     description: str
+    name: str
     rating: tuple[float, float, int] | None = None  # Elo, 95% error, games
 
 
@@ -60,7 +63,7 @@ def levels(rules: RuleSet) -> list[Level]:
         rating = None
         if isinstance(entry, dict) and entry.get("spec") == rung.spec:
             rating = (float(entry["elo"]), float(entry["error"]), int(entry["games"]))
-        out.append(Level(i, rung.spec, rung.description, rating))
+        out.append(Level(i, rung.spec, rung.description, rung.name, rating))
     return out
 
 

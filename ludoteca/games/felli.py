@@ -444,10 +444,10 @@ STYLES = {
     "B": PieceStyle(Color.BLACK, N_("Mullah"), ring=True),
 }
 _LADDER = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
-    Rung("search:depth=3,noise=150", "three plies, sometimes misjudged"),
-    Rung("search:depth=3,noise=60", "three plies, now and then misjudged"),
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
+    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges", "Novice"),
+    Rung("search:depth=3,noise=150", "three plies, sometimes misjudged", "Casual"),
+    Rung("search:depth=3,noise=60", "three plies, now and then misjudged", "Club player"),
 )
 
 
@@ -489,6 +489,7 @@ class Felli(PointBoardGame):
             N_("Compulsory multi-captures, and men promoted to Mullahs on the far corners."),
             {"forced_capture": True, "multi_capture": True, "mullah": True, **DRAW_DEFAULTS},
             aliases=("mullah",),
+            label="with Mullahs",
         ),
     )
 
@@ -500,9 +501,9 @@ class Felli(PointBoardGame):
     def ladder(self) -> tuple[Rung, ...]:
         solver = self.solver()
         top = (
-            Rung("perfect", "perfect play from the solved table")
+            Rung("perfect", "perfect play from the solved table", "Perfect")
             if solver is not None and solver.ready()
-            else Rung("search:time=1", "about a second a move (twelve plies and more)")
+            else Rung("search:time=1", "about a second a move (twelve plies and more)", "Expert")
         )
         return (*_LADDER, top)
 

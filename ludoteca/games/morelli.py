@@ -587,11 +587,17 @@ STYLES = {
     "kb": PieceStyle(Color.BLACK, N_("King"), shape="king"),
 }
 _LADDER = (
-    Rung("search:depth=1,noise=1500,quiesce=2", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=1,noise=300,quiesce=2", "looks one move ahead, sometimes misjudges"),
-    Rung("search:depth=2", "sees the reply"),
-    Rung("search:depth=3", "three plies"),
-    Rung("search:time=1", "about a second a move"),
+    Rung(
+        "search:depth=1,noise=1500,quiesce=2",
+        "looks one move ahead and often misjudges it",
+        "Beginner",
+    ),
+    Rung(
+        "search:depth=1,noise=300,quiesce=2", "looks one move ahead, sometimes misjudges", "Novice"
+    ),
+    Rung("search:depth=2", "sees the reply", "Casual"),
+    Rung("search:depth=3", "three plies", "Club player"),
+    Rung("search:time=1", "about a second a move", "Expert"),
 )
 
 
@@ -629,6 +635,7 @@ class Morelli(Game):
             N_("The same rules on an 11x11 board (20 stones each)."),
             {},
             aliases=("morelli11",),
+            label="11x11",
             size=11,
         ),
         MorelliRules(
@@ -636,6 +643,7 @@ class Morelli(Game):
             N_("The same rules on a 9x9 board (16 stones each)."),
             {},
             aliases=("morelli9",),
+            label="9x9",
             size=9,
         ),
     )

@@ -620,15 +620,16 @@ def _spot(name: str) -> tuple[int, int]:
 
 
 _LADDER = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it"),
-    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges"),
-    Rung("search:depth=3,noise=100", "three plies, sometimes misjudged"),
-    Rung("search:depth=4", "four plies"),
-    Rung("search:depth=7", "seven plies"),
+    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
+    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges", "Novice"),
+    Rung("search:depth=3,noise=100", "three plies, sometimes misjudged", "Casual"),
+    Rung("search:depth=4", "four plies", "Club player"),
+    Rung("search:depth=7", "seven plies", "Expert"),
     Rung(
         "search:time=1,tables=1,book=1",
         "about a second a move (ten plies and more), from the opening book while placing, "
         "perfect wherever a built endgame table covers the position",
+        "Master",
     ),
 )
 
@@ -756,7 +757,7 @@ class Morris(PointBoardGame):
 
         solver = self.solver()
         if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
-            return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table"))
+            return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table", "Perfect"))
         return _LADDER
 
     @cached_property

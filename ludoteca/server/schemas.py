@@ -294,6 +294,8 @@ class SharedView(BaseModel):
     title: str
     summary: str
     rules: str
+    #: the rule set as people call it ("Felli with Mullahs")
+    rules_title: str
     mode: Mode
     #: a rated game (between two accounts; its result changes their ratings)
     rated: bool
@@ -335,7 +337,9 @@ class GameView(SharedView, SeatView):
 
 #: the fields of the view that never change (never in an update), and those sent in a compact
 #: form instead (``pieces`` as ``set``, ``moves`` as ``moves_from`` + ``append``)
-STATIC_FIELDS = frozenset({"type", "id", "game", "title", "summary", "rules", "texts", "board"})
+STATIC_FIELDS = frozenset(
+    {"type", "id", "game", "title", "summary", "rules", "rules_title", "texts", "board"}
+)
 COMPACT_FIELDS = frozenset({"pieces", "moves"})
 _UPDATABLE = {
     name: TypeAdapter[Any](cast(Any, field.annotation))

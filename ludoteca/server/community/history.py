@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Select, and_, func, or_, select
 
 from ..errors import ActionError
+from ..play.catalogue import game_title, rules_title
 from ..play.seats import seat
 from ..store import GameRow, Store, now
 from .people import UserRow
@@ -28,6 +29,7 @@ def _rating(row: RatingRow) -> dict[str, Any]:
     now_ = current(row)
     return {
         "game": row.game,
+        "title": game_title(row.game),
         "category": row.category,
         "rating": round(now_.rating),
         "deviation": round(now_.deviation),
@@ -50,6 +52,7 @@ def _game(row: GameRow) -> dict[str, Any]:
         "id": row.id,
         "game": row.game,
         "rules": row.rules,
+        "rules_title": rules_title(row.game, row.rules),
         "mode": row.mode,
         "rated": row.rated,
         "clock": row.clock,
@@ -168,6 +171,7 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
         "history": [
             {
                 "game": h.game,
+                "title": game_title(h.game),
                 "category": h.category,
                 "game_id": h.game_id,
                 "rating": round(h.rating),
@@ -184,8 +188,9 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
 async def leaderboard(
     store: Store, game: str, category: str, limit: int = 50
 ) -> list[dict[str, Any]]:
-    """The best established ratings (not provisional, a rated game in the last year) of a
-    game and time-control category."""
+    """The best ratings of a game and time-control category with a rated game in the last
+    year: the established ones first, then the provisional ones (each marked ``provisional``),
+    each part best first."""
     since = now() - datetime.timedelta(days=365)
     async with store.session() as session:
         rows = (
@@ -201,8 +206,7 @@ async def leaderboard(
             )
         ).all()
     board = [{"name": name, **_rating(row)} for row, name in rows]
-    board = [entry for entry in board if not entry["provisional"]]
-    board.sort(key=lambda entry: -entry["rating"])
+    board.sort(key=lambda entry: (entry["provisional"], -entry["rating"]))
     return board[:limit]
 
 

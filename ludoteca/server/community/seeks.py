@@ -26,7 +26,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import LudotecaError
 from ..errors import ActionError
-from ..play.catalogue import rule_set
+from ..play.catalogue import rule_set, rules_title
 from ..play.clock import TimeControl
 from ..play.opening import Opening
 from ..schemas import HUMAN, Mode
@@ -318,6 +318,7 @@ def _brief(seek: SeekRow) -> dict[str, Any]:
         "id": seek.id,
         "game": seek.game,
         "rules": seek.rules,
+        "rules_title": rules_title(seek.game, seek.rules),
         "clock": seek.clock,
         "rated": seek.rated,
         "colour": seek.colour,

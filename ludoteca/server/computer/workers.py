@@ -136,6 +136,7 @@ def replay_record(text: str) -> dict[str, Any]:
         "game": state.game.name,
         "title": state.game.title,
         "rules": str(state.rules),
+        "rules_title": state.game.rules_title,
         "first_ply": first_ply,
         "tags": game.tags,
         "result": game.result,

@@ -18,6 +18,7 @@ from ...games import family, game_names, load
 from ...i18n import _, use
 from ...svg import board_view
 from .. import logs
+from ..community.levels import Estimates, LevelRating
 from ..errors import ActionError
 from ..store import GameRow
 
@@ -26,12 +27,14 @@ __all__ = [
     "default_game",
     "default_positions",
     "from_code",
+    "game_title",
     "games",
     "level_views",
     "levels_of",
     "new_state",
     "replay",
     "rule_set",
+    "rules_title",
     "start_of",
     "static_part",
 ]
@@ -105,28 +108,51 @@ def static_part(game: str, rules: str, language: str) -> dict[str, Any]:
             "title": _(bound.title),
             "summary": _(bound.summary),
             "rules": rules,
+            "rules_title": bound.rules_title,
             "texts": {key: _(text) if text else "" for key, text in bound.status_texts.items()},
             "board": board_view(bound.new(seed=0)),
         }
 
 
-def level_views(rules: RuleSet) -> list[dict[str, Any]]:
-    """The computer levels the server plays for a rule set, with their ratings."""
-    return [_level_view(level) for level in levels(rules)]
+def level_views(rules: RuleSet, estimates: Estimates) -> list[dict[str, Any]]:
+    """The computer levels the server plays for a rule set: number, name, description and,
+    once people's games against it give one, its rating on people's scale (``estimates``)."""
+    return [
+        _level_view(level, estimates.get((str(rules), level.number))) for level in levels(rules)
+    ]
 
 
-def levels_of(game: str, rules: str | None) -> list[dict[str, Any]]:
+def levels_of(game: str, rules: str | None, estimates: Estimates) -> list[dict[str, Any]]:
     """The computer levels of a rule-set spec (``name:setting,...``); 400 if there is none."""
     try:
         bound = load(game, rules or None)
     except LudotecaError as error:
         raise ActionError(400, str(error)) from None
-    return level_views(bound.rules)
+    return level_views(bound.rules, estimates)
 
 
-def catalogue() -> list[dict[str, Any]]:
-    """Each game with its summary and rule sets; each rule set with its settings, computer
-    levels (with ratings) and starting picture; the texts in the current language."""
+def game_title(game: str) -> str:
+    """The title of a game family (``"Nine Men's Morris"``), or its name if unknown."""
+    try:
+        return family(game).title
+    except LudotecaError:
+        return game
+
+
+@functools.lru_cache(maxsize=1024)
+def rules_title(game: str, rules: str) -> str:
+    """The title of a stored game's rule set (:attr:`~ludoteca.core.Game.rules_title`), or its
+    spec if the engine no longer knows it."""
+    try:
+        return load(game, rules).rules_title
+    except LudotecaError:
+        return rules
+
+
+def catalogue(estimates: Estimates) -> list[dict[str, Any]]:
+    """Each game with its summary and rule sets; each rule set with its title, settings,
+    computer levels (with their ratings on people's scale, ``estimates``) and starting picture;
+    the texts in the current language."""
     out = []
     for game in games():
         rule_sets = []
@@ -136,7 +162,7 @@ def catalogue() -> list[dict[str, Any]]:
             rule_sets.append(
                 {
                     "name": definition.name,
-                    "title": _(bound.title),
+                    "title": bound.rules_title,
                     "description": _(definition.description),
                     "settings": {
                         k: v
@@ -147,7 +173,7 @@ def catalogue() -> list[dict[str, Any]]:
                         k: _(game.options[k]) if k in game.options else k.replace("_", " ")
                         for k in definition.defaults
                     },
-                    "levels": level_views(bound.rules),
+                    "levels": level_views(bound.rules, estimates),
                     "board": board_view(state),
                     "pieces": state.pieces(),
                 }
@@ -163,10 +189,12 @@ def catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def _level_view(level: Level) -> dict[str, Any]:
+def _level_view(level: Level, estimate: LevelRating | None) -> dict[str, Any]:
     return {
         "number": level.number,
+        "name": _(level.name),
         "description": _(level.description),
-        "rating": None if level.rating is None else round(level.rating[0]),
-        "error": None if level.rating is None else round(level.rating[1]),
+        "rating": None if estimate is None else round(estimate.rating),
+        "deviation": None if estimate is None else round(estimate.deviation),
+        "games": 0 if estimate is None else estimate.games,
     }

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..schemas import Status
 from ..store import GameRow, Store
+from .catalogue import rules_title
 from .seats import seat
 
 __all__ = ["lobby"]
@@ -27,6 +28,7 @@ def _brief(row: GameRow) -> dict[str, Any]:
         "id": row.id,
         "game": row.game,
         "rules": row.rules,
+        "rules_title": rules_title(row.game, row.rules),
         "mode": row.mode,
         "ply": row.ply,
         "white": white.kind_of(row),

@@ -303,7 +303,8 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> RematchVi
 
 
 def player(live: LiveGame, name: str) -> PlayerView:
-    """How a seat is shown: a person (display name) or the computer (level and rating)."""
+    """How a seat is shown: a person (display name) or the computer (its level's name and
+    number)."""
     row, place = live.row, seat(name)
     kind = place.kind_of(row)
     account = place.user_of(row) is not None
@@ -318,11 +319,7 @@ def player(live: LiveGame, name: str) -> PlayerView:
         )
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
-    label = (
-        _("Computer, level %(number)s (Elo %(rating)s)", number=number, rating=f"{level.rating[0]:.0f}")
-        if level.rating
-        else _("Computer, level %(number)s", number=number)
-    )
+    label = _("Computer: %(name)s (level %(number)s)", name=_(level.name), number=level.number)
     return PlayerView(kind="computer", label=label, seated=True, account=None)
 
 

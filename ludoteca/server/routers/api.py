@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
+from ..community.levels import estimates as level_ratings
 from ..deps import Client, ComputerDep, GuardsDep, HubDep, StoreDep, Viewer, csrf_guard
 from ..errors import ActionError
 from ..play import catalogue as games
@@ -28,17 +29,19 @@ router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/catalogue")
-async def catalogue() -> list[dict[str, Any]]:
+async def catalogue(store: StoreDep) -> list[dict[str, Any]]:
     """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
-    return games.catalogue()
+    return games.catalogue(await level_ratings(store))
 
 
 @router.get("/levels")
 async def game_levels(
-    game: str = Query(max_length=64), rules: str | None = Query(default=None, max_length=200)
+    store: StoreDep,
+    game: str = Query(max_length=64),
+    rules: str | None = Query(default=None, max_length=200),
 ) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
-    return games.levels_of(game, rules)
+    return games.levels_of(game, rules, await level_ratings(store))
 
 
 @router.get("/lobby")

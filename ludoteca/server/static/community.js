@@ -23,7 +23,7 @@ export function gameRow(game) {
   const players = document.createElement("span");
   players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);
-  cell(row, `${game.rules}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
+  cell(row, `${game.rules_title}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
   cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${t(game.termination)})` : ""}`);
   cell(row, String(game.moves));
   const links = document.createElement("span");

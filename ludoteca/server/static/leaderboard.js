@@ -1,6 +1,7 @@
-// The best established ratings of a game and time control.
+// The best ratings of a game and time control: the established ones, then the provisional
+// ones (marked "?", as everywhere).
 import "/static/account.js";
-import { table } from "/static/community.js";
+import { ratingText, table } from "/static/community.js";
 import { $ } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
@@ -15,9 +16,10 @@ async function show() {
     a.href = `/players/${encodeURIComponent(r.name)}`;
     a.textContent = r.name;
     row.insertCell().appendChild(a);
-    for (const text of [String(r.rating), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
+    if (r.provisional) row.className = "provisional";
+    for (const text of [ratingText(r), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
   });
-  $("board").replaceChildren(rows.length ? board : t("No established rating yet."));
+  $("board").replaceChildren(rows.length ? board : t("No rated game yet."));
 }
 
 const catalogue = await (await fetch("/api/catalogue")).json();

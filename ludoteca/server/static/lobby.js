@@ -28,16 +28,16 @@ function opponent() { return document.querySelector('input[name="opponent"]:chec
 function showGame() {
   const game = chosen();
   $("summary").textContent = game.summary;
-  $("rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.name, r.name)));
+  $("rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.title, r.name)));
   showRules();
 }
 
-// "Level 3 — a three-ply search (Elo 1450 ± 40)": a computer level as the selector lists it.
+// "3. Casual — three plies, sometimes misjudged (rated 1450 ± 40)": a computer level as the
+// selector lists it; the rating is on people's scale, given once enough people have played it.
 function levelText(l) {
-  const text = t("Level %(number)s — %(description)s", { number: l.number, description: l.description });
-  if (!l.rating) return text;
-  return l.error ? t("%(level)s (Elo %(rating)s ± %(error)s)", { level: text, rating: l.rating, error: l.error })
-    : t("%(level)s (Elo %(rating)s)", { level: text, rating: l.rating });
+  const text = t("%(number)s. %(name)s — %(description)s", { number: l.number, name: l.name, description: l.description });
+  if (l.rating === null) return text;
+  return t("%(level)s (rated %(rating)s ± %(deviation)s)", { level: text, rating: l.rating, deviation: l.deviation });
 }
 
 function showLevels(levels) {
@@ -108,9 +108,6 @@ function showOpponent() {
 }
 
 function describe(row, open) {
-  const game = catalogue.find((g) => g.name === row.game);
-  const ruleSet = game && game.rule_sets.find((r) => r.name === row.rules.split(":")[0]);
-  const title = ruleSet ? ruleSet.title : game ? game.title : row.game;
   const seat = (colour) => (open && row.free === colour ? t("an open seat")
     : who(row[colour], row[`${colour}_name`]));
   const who = (kind, name) => (kind === "human" ? name || t("player")
@@ -119,7 +116,7 @@ function describe(row, open) {
   const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
   const players = row.mode === "hotseat" ? t("on one screen")
     : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
-  return `${title} (${row.rules}${clock}) — ${players}, ${moves}, ${ago(row.updated)}`;
+  return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
 }
 
 // A time control in words: "3+2" is "3 min + 2 s".
@@ -242,12 +239,11 @@ async function refreshSeeks() {
     list.replaceChildren();
     for (const seek of seeks) {
       const li = document.createElement("li");
-      const game = catalogue.find((g) => g.name === seek.game);
       const range = seek.min_rating !== null || seek.max_rating !== null
         ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
       const plays = seek.colour === "random" ? t("plays either colour")
         : seek.colour === "white" ? t("plays White") : t("plays Black");
-      li.append(`${seek.player} (${seek.rating}) — ${game ? game.title : seek.game} (${seek.rules}), `
+      li.append(`${seek.player} (${seek.rating}) — ${seek.rules_title}, `
         + `${seek.clock ? t("clock %(clock)s", { clock: clockText(seek.clock) }) : t("no clock")}, `
         + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
       const button = document.createElement("button");

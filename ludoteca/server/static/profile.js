@@ -13,7 +13,7 @@ function chart(history) {
   const box = $("chart");
   const series = new Map();
   for (const h of history) {
-    const key = `${h.game} ${t(h.category)}`;
+    const key = `${h.title} ${t(h.category)}`;
     if (!series.has(key)) series.set(key, [h.rating - h.change]);  // from the rating before
     series.get(key).push(h.rating);
   }
@@ -59,7 +59,7 @@ if (!answer.ok) {
   const ratings = table([t("Game"), t("Time control"), t("Rating"), t("Deviation"), t("Rated games")]);
   for (const r of data.ratings) {
     const row = ratings.tBodies[0].insertRow();
-    for (const text of [r.game, t(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
+    for (const text of [r.title, t(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
       row.insertCell().textContent = text;
     }
   }

@@ -60,7 +60,7 @@ $("load").onsubmit = async (event) => {
   arrows = null;
   $("board").replaceChildren();
   board = new Board($("board"), game.board);
-  $("title").textContent = `${game.title} · ${game.rules} · ${game.result}`;
+  $("title").textContent = `${game.rules_title} · ${game.result}`;
   go(0);
   if (game.positions.length > 1) loadReport($("record").value);
 };

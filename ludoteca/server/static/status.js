@@ -49,7 +49,7 @@ export function showStatus(pending = null) {
   const banner = $("banner");
   banner.hidden = view.status !== "over";
   if (view.status === "over") banner.textContent = `${view.outcome.result} — ${view.outcome.text}`;
-  $("title").textContent = `${view.title} · ${view.rules}`;
+  $("title").textContent = view.rules_title;
   const yourMove = mine() && view.status === "live";
   document.title = `${yourMove ? t("Your move · ") : ""}Ludoteca — ${view.title}`;
   const icon = document.querySelector("link[rel=icon]");
