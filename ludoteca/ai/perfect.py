@@ -11,7 +11,9 @@ among the rest so that games vary.
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 
 from ..core import InvalidRulesError, Move, RuleSet, State
 from ..tables import Table
@@ -19,11 +21,14 @@ from .agents import Limit
 
 __all__ = ["PerfectAgent", "covering_table", "table_for"]
 
+log = logging.getLogger("ludoteca.tables")
+
 
 def table_for(rules: RuleSet) -> Table | None:
     """The solved table of a rule set (read, or solved if that is quick, once per process), or
     ``None`` when its game declares no solver for it or the table is not built yet (``ludoteca
-    solve`` builds the large ones)."""
+    solve`` builds the large ones).  A table solved here shows its progress on a terminal, and
+    is logged in one line (``ludoteca.tables``), never one line per step."""
     from ..games import load
     from ..solve import progress_bar
 
@@ -32,11 +37,18 @@ def table_for(rules: RuleSet) -> Table | None:
         return None
     table = _TABLES.get(solver.key)
     if table is None:
-        report, bar = progress_bar()
+        started = time.perf_counter()
+        report, bar = progress_bar(f"solving the table of {rules}", steps=False)
         try:
-            table, _ = solver.load(report)
+            table, cached = solver.load(report)
         finally:
             bar.close()
+        if not cached:
+            log.info(
+                "solved the table of %s in %.1f s (kept for next time)",
+                rules,
+                time.perf_counter() - started,
+            )
         _TABLES[solver.key] = table
     return table
 

@@ -33,7 +33,7 @@ from .community.seeks import Seeks
 from .computer.computer import Computer
 from .computer.pool import WorkerPool
 from .computer.queue import JobQueue
-from .computer.tables import start_building
+from .computer.tables import start_building, stop_building
 from .computer.workers import die_with_parent, load_compiled
 from .deps import Guards, Services
 from .errors import ActionError
@@ -219,15 +219,17 @@ def serve(settings: Settings | None = None) -> None:
     )
     if settings.open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    if settings.tables:
-        start_building()
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
-        timeout_graceful_shutdown=10,
-        log_config=None,
-    )
+    builds = start_building() if settings.tables else None
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
+            timeout_graceful_shutdown=10,
+            log_config=None,
+        )
+    finally:
+        stop_building(builds)

@@ -38,17 +38,18 @@ def parents_of(
     return by_child[shift + np.arange(total)].astype(np.int64)
 
 
-def progress_bar(label: str = "solving") -> tuple[Progress, tqdm]:
-    """A progress callback for the command line (a tqdm status bar on standard error, one line
-    per step when standard error is not a terminal) and the bar, to close when done."""
+def progress_bar(label: str = "solving", steps: bool = True) -> tuple[Progress, tqdm]:
+    """A progress callback for the command line (a tqdm status bar on standard error; when
+    standard error is not a terminal, one line per step, or none without ``steps``: the caller
+    then says in one line what was done) and the bar, to close when done."""
     bar = tqdm(
         desc=label, bar_format="{desc}: {postfix} [{elapsed}]", file=sys.stderr, disable=None
     )
 
     def report(message: str) -> None:
-        if bar.disable:
-            print(f"  {message}", file=sys.stderr, flush=True)
-        else:
+        if not bar.disable:
             bar.set_postfix_str(message)
+        elif steps:
+            print(f"  {message}", file=sys.stderr, flush=True)
 
     return report, bar

@@ -15,13 +15,13 @@ from typing import Any
 
 from ...ai import Limit, make_agent
 from ...ai.analysis import analyse
-from ...ai.perfect import covering_table
+from ...ai.perfect import covering_table, table_for
 from ...compiled import warm
 from ...core import LudotecaError, State
 from ...record import loads
 from ...study.report import analyse_ply
 from ...svg import board_view
-from ..play.catalogue import default_positions, from_code
+from ..play.catalogue import default_positions, from_code, games
 
 
 def die_with_parent(server: int) -> None:
@@ -36,10 +36,23 @@ def die_with_parent(server: int) -> None:
 
 def load_compiled() -> None:
     """Load (or, the first time on a machine, compile) the compiled search in this worker
-    process: submitted once per worker at start-up, so the first computer move is fast (and
-    cache files of earlier versions of the search are deleted)."""
+    process, and the tables its computer levels play from (:func:`load_tables`): submitted once
+    per worker at start-up, so the first computer move is fast (and cache files of earlier
+    versions of the search are deleted)."""
     for state in default_positions():
         warm(state.game)
+    load_tables()
+
+
+def load_tables() -> None:
+    """Read into this process the solved table of every rule set whose ladder has a perfect
+    level (a table quick to solve is solved now, the first time on a machine, rather than
+    inside that level's first move)."""
+    for game in games():
+        for definition in game.rule_sets:
+            bound = game.of(definition.name)
+            if any(rung.spec == "perfect" for rung in bound.ladder):
+                table_for(bound.rules)
 
 
 def position(game: str, rules: str, start: str, moves: list[str]) -> State:

@@ -1,0 +1,63 @@
+"""The solved tables on the server's side: a worker reads (or, once per machine, solves) the
+tables of its perfect levels when it starts, not inside a level's first move, saying so in one
+line; a server that stops ends the table build under way, logged as stopped, not failed, and
+starts no other."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+import ludoteca
+from ludoteca.ai import perfect
+from ludoteca.games import felli_solver
+from ludoteca.server.computer import tables, workers
+
+
+def test_a_worker_solves_its_perfect_levels_tables_when_it_starts_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))  # nothing solved yet on this "machine"
+    monkeypatch.setattr(perfect, "_TABLES", {})
+    caplog.set_level(logging.INFO, logger="ludoteca.tables")
+    felli = ludoteca.load("felli")
+    assert felli.ladder[-1].spec == "perfect"
+    workers.load_tables()
+    # the table is in this process and on disk: the perfect level's first move looks it up
+    solver = felli.solver()
+    assert solver is not None and solver.key in perfect._TABLES
+    assert list(tmp_path.iterdir())
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the move solved the table")
+
+    monkeypatch.setattr(felli_solver, "solve", no_solving)
+    assert perfect.PerfectAgent(felli.rules).choose(felli.new()) in felli.new().legal_moves
+    # one line for the solve, none for its steps ("ply 12: ... positions won")
+    solved = [r.getMessage() for r in caplog.records if "solved the table" in r.getMessage()]
+    assert solved and all("felli" in line for line in solved)
+    assert len(solved) == len({line.split(" in ")[0] for line in solved})  # once per table
+    assert "ply " not in capsys.readouterr().err
+
+
+def test_a_stopped_server_ends_its_table_build_without_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    caplog.set_level(logging.INFO, logger="ludoteca.tables")
+    thread = tables.start_building([("felli", "felli"), ("felli", "felli:forced_capture")])
+    assert thread is not None
+    time.sleep(1.0)  # the first build is under way (it takes seconds)
+    tables.stop_building(thread)
+    assert not thread.is_alive()
+    lines = [r.getMessage() for r in caplog.records]
+    assert any(line.startswith("stopped building the table of felli;") for line in lines), lines
+    assert not any("failed" in line for line in lines), lines
+    assert not any("felli:forced_capture" in line for line in lines), lines  # none started
+    assert not list(tmp_path.iterdir())  # the first was not finished
