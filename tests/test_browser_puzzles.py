@@ -118,7 +118,7 @@ def test_the_daily_puzzle_on_the_lobby_opens(page: Any, server: str) -> None:
         daily = json.load(answer)
     page.goto(server + "/")
     page.wait_for_selector("#daily-board .pt")
-    assert daily["title"] in page.inner_text("#daily-text")
+    assert daily["rules_title"] in page.inner_text("#daily-text")
     assert serious_violations(page) == []
     page.click("#daily-link")
     page.wait_for_url(f"**/puzzles/{daily['id']}")

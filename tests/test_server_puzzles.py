@@ -140,6 +140,18 @@ def test_a_puzzle_is_played_and_rated_once_by_glicko2(client: TestClient) -> Non
     assert client.get("/api/puzzles/me").status_code == 401  # guests have no history
 
 
+def test_every_rule_set_with_puzzles_is_offered_by_its_title(client: TestClient) -> None:
+    sets = client.get("/api/puzzles/sets").json()
+    files = {p.name.removesuffix(".jsonl"): p for p in generator.shipped()}
+    assert {s["rules"] for s in sets} == set(files)
+    for offered in sets:
+        found = shipped(offered["rules"])
+        assert offered["count"] == len(found)
+        assert offered["themes"] == sorted({p.theme for p in found})
+        assert offered["title"] == ludoteca.load(offered["rules"]).rules_title
+    assert len({s["title"] for s in sets}) == len(sets)  # told apart by their titles
+
+
 def test_bad_input_gets_a_sentence_and_changes_nothing(client: TestClient) -> None:
     ann = sign_up(client, "Ann")
     first, other = [p for p in shipped("morris") if len(p.line) >= 3][:2]
@@ -183,6 +195,8 @@ def test_the_daily_puzzle_is_chosen_by_the_utc_date(client: TestClient) -> None:
         today = datetime.date.fromisoformat(first["date"])
         digest = int(hashlib.sha256(today.isoformat().encode()).hexdigest(), 16)
     assert first["id"] == every[digest % len(every)]
+    expected = by_id()[first["id"]]
+    assert first["rules_title"] == ludoteca.load(expected.rules).rules_title
     assert client.get("/api/puzzles/daily").json()["id"] == first["id"]
     days = [today + datetime.timedelta(days=i) for i in range(30)]
     chosen = [daily(day).id for day in days]

@@ -13,7 +13,7 @@ async function daily() {
   board.draw(puzzle.position.pieces);
   const side = puzzle.player === "white" ? t("White") : t("Black");
   $("daily-text").textContent = t("%(title)s · %(side)s to move and win · rating %(rating)s",
-    { title: puzzle.title, side, rating: puzzle.rating });
+    { title: puzzle.rules_title, side, rating: puzzle.rating });
   $("daily-link").href = `/puzzles/${puzzle.id}`;
 }
 

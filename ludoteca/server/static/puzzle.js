@@ -87,10 +87,10 @@ function show(puzzle) {
     page.boardRules = puzzle.rules;
   }
   page.flipped = puzzle.player === "black";
-  $("about").textContent = TEXT.about(puzzle);
+  $("about").textContent = TEXT.about({ ...puzzle, title: puzzle.rules_title });
   $("permalink").href = `/puzzles/${puzzle.id}`;
   if (!page.run) history.replaceState(null, "", `/puzzles/${puzzle.id}`);
-  $("title").textContent = TEXT.title(puzzle.title);
+  $("title").textContent = TEXT.title(puzzle.rules_title);
   $("set").value = page.sets.some((s) => s.rules === puzzle.rules) ? puzzle.rules : $("set").value;
   verdict("");
   steps();

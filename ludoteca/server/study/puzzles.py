@@ -67,7 +67,8 @@ class Library:
     by_rules: dict[str, list[Puzzle]]
 
     def sets(self) -> list[dict[str, Any]]:
-        """Each rule set that has puzzles: its game, name, title, how many and their themes."""
+        """Each rule set that has puzzles: its game, name, title (the rule set's, as people call
+        it), how many and their themes."""
         out = []
         for rules, found in self.by_rules.items():
             game = rule_set(found[0].game, rules)
@@ -75,7 +76,7 @@ class Library:
                 {
                     "game": game.name,
                     "rules": rules,
-                    "title": game.title,
+                    "title": _(game.rules_title),
                     "count": len(found),
                     "themes": sorted({p.theme for p in found}),
                 }
@@ -164,7 +165,8 @@ def _start(puzzle: Puzzle) -> State:
 
 
 def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> dict[str, Any]:
-    """A puzzle as the page shows it before it is solved: its id, rule set and title, theme,
+    """A puzzle as the page shows it before it is solved: its id, rule set, the game's title and
+    the rule set's (``rules_title``), theme,
     rating (its own, which moves with every rated attempt), how many moves the player makes,
     whether it is a player's own, the board and the start position with its legal moves (the
     side to move is the player's); never the solution."""
@@ -180,6 +182,7 @@ def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> dict[str, A
         "player": state.turn.name.lower(),
         "position": position_view(state),
         **board_of(state),
+        "rules_title": _(state.game.rules_title),
     }
 
 
