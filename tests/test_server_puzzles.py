@@ -275,6 +275,17 @@ def test_a_rush_ends_at_three_mistakes_or_when_its_time_is_up(client: TestClient
             "/api/puzzles/runs", json={"mode": "marathon", "rules": "felli"}, headers=csrf
         )
         assert wrong.status_code == 400
+    # runs of more than a week ago are forgotten when another starts; the bests stay
+    week = datetime.timedelta(days=8)
+    execute(
+        client,
+        update(PuzzleRunRow).where(PuzzleRunRow.id == late["id"]).values(started=now() - week),
+    )
+    start()
+    ids = {row[0] for row in query(client, "SELECT id FROM puzzle_runs")}
+    assert late["id"] not in ids and run["id"] in ids and len(ids) == 2
+    with acting(client, ann):
+        assert client.get("/api/puzzles/me").json()["best_rush"] == 1
 
 
 def test_an_own_puzzle_is_accepted_only_with_a_unique_solution(client: TestClient) -> None:

@@ -248,7 +248,8 @@ async function showMe() {
   $("my-rating").textContent = TEXT.me(me);
   $("history").replaceChildren(...me.history.slice(0, 10).map((h) => {
     const item = document.createElement("li");
-    item.append(link(`/puzzles/${h.puzzle}`, h.puzzle), ` ${TEXT.tried(h)}`);
+    const set = page.sets.find((s) => s.rules === h.rules);
+    item.append(link(`/puzzles/${h.puzzle}`, set ? set.title : h.rules), ` ${TEXT.tried(h)}`);
     return item;
   }));
 }

@@ -16,7 +16,8 @@ wrong move; a rush (:data:`RUSH`) lasts :data:`RUSH_SECONDS` and ends at the
 :data:`RUSH_MISTAKES`-th wrong move; either ends when its puzzles run out.  The run is kept in
 the store (its seed, which puzzle it is on, score and mistakes), so the page cannot skip a
 puzzle or count one twice: an answer names the run's current puzzle or is refused; the best
-score of each kind is kept for an account.
+score of each kind is kept for an account.  Runs started more than :data:`RUNS_KEPT` ago
+are deleted when another starts.
 
 **Own puzzles**: an analysis-board position is judged in the analysis pool
 (:func:`.puzzles.judge_own`: the table, else the search) and stored when its solution is
@@ -41,6 +42,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    delete,
     insert,
     select,
     update,
@@ -87,6 +89,8 @@ RUNS_PER_MINUTE = 20
 #: the deadline of judging an own puzzle in the analysis pool (after hints, live analysis and
 #: report positions; long enough for a process still loading the compiled search)
 JUDGE_EXPECTED = 20.0
+#: how long a run is kept (a new run's start forgets the older ones; their best scores stay)
+RUNS_KEPT = datetime.timedelta(days=7)
 #: the attempts a player's history lists
 HISTORY = 50
 
@@ -428,7 +432,13 @@ class Training:
             "started": at,
             "ends": at + datetime.timedelta(seconds=RUSH_SECONDS) if mode == RUSH else None,
         }
-        await self.store.write(functools.partial(_insert, row=PuzzleRunRow, values=values))
+        stale = PuzzleRunRow.started < at - RUNS_KEPT
+
+        def work(connection: Connection) -> None:
+            connection.execute(delete(PuzzleRunRow).where(stale))  # their bests are kept
+            _insert(connection, PuzzleRunRow, values)
+
+        await self.store.write(work)
         return await self.run_view(await self._run(str(values["id"]), user))
 
     async def _run(self, run_id: str, user: User | None) -> PuzzleRunRow:
