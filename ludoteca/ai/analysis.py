@@ -6,10 +6,12 @@ Rule sets with a solved table are answered from it (exact); the others by alpha-
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import Color, Move, State
+from ..i18n import _
 from .agents import Limit
 from .search import WIN, SearchAgent, SearchResult, describe, is_mate
 
@@ -26,6 +28,7 @@ class Analysis:
     text: str
     pv: list[Move]
     exact: bool  # from a solved table, not an estimate
+    book: bool = False  # from the opening book (its depth is in the text)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -35,6 +38,7 @@ class Analysis:
             "text": self.text,
             "pv": [str(m) for m in self.pv],
             "exact": self.exact,
+            "book": self.book,
         }
 
 
@@ -54,12 +58,14 @@ def analyse(
     limit: Limit | None = None,
     seed: int | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    book: bool = True,
 ) -> Analysis:
     """Analyse a position that is not over (within ``limit``; default one second).
 
     Deterministic for a depth or node limit: the same position and limit give the same answer
     (``seed`` only varies the choice among equal moves).  ``on_iteration`` hears each completed
-    depth of a search."""
+    depth of a search.  A position of the rule set's opening book (:mod:`.book`) is answered
+    from it (``book`` set, the text says so), unless ``book`` is false."""
     from .perfect import PerfectAgent, covering_table
 
     table = covering_table(state)
@@ -76,6 +82,9 @@ def analyse(
             child.push(reply)
         text = describe(score, state.turn) if value else "a draw with best play"
         return Analysis(move, score, share_for_white(score, state.turn), text, line, True)
+    found = book_analysis(state, seed) if book else None
+    if found is not None:
+        return found
     agent = SearchAgent(0 if seed is None else seed)
     result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration)
     return Analysis(
@@ -85,6 +94,28 @@ def analyse(
         describe(result.score, state.turn),
         result.pv,
         False,
+    )
+
+
+def book_analysis(state: State, seed: int | None = None) -> Analysis | None:
+    """The opening book's verdict on ``state`` (a best move, chosen by ``seed`` among equal
+    ones, and the book's line after it), or ``None`` if the book does not have it."""
+    from .book import book_for
+
+    book = book_for(state.game)
+    entry = book.lookup(state) if book is not None else None
+    if book is None or entry is None:
+        return None
+    pick = random.Random(seed).choice(entry.best())
+    child = state.child(pick.move)
+    line = [pick.move, *book.line(child, 11)]
+    text = _(
+        "%(verdict)s (opening book, depth %(depth)s)",
+        verdict=describe(pick.value, state.turn),
+        depth=pick.depth,
+    )
+    return Analysis(
+        pick.move, pick.value, share_for_white(pick.value, state.turn), text, line, False, True
     )
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, LudotecaError, Move, State
+from ..i18n import Text
 from .agents import Agent, Limit
 
 __all__ = [
@@ -111,7 +112,12 @@ class Book:
         by_gesture = {state.gesture(c): c for c in state.legal_codes()} if back else {}
         out = []
         for text, value in moves:
-            code = keyed.parse_move(text).code
+            try:
+                code = keyed.parse_move(text).code
+            except LudotecaError as error:
+                raise InvalidBookError(
+                    Text("the opening book's move in %(key)s: %(why)s", key=key, why=error)
+                ) from None
             if back is not None:
                 image = tuple((role, back[p]) for role, p in keyed.gesture(code))
                 code = by_gesture[image]
@@ -196,14 +202,16 @@ def load_book(path: Path, game: Game) -> Book:
         data = json.loads(lzma.decompress(path.read_bytes()))
     except (lzma.LZMAError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InvalidBookError(
-            f"{path}: not an xz-compressed JSON opening book ({error})"
+            Text("%(path)s: not an xz-compressed JSON opening book (%(why)s)", path=path, why=error)
         ) from None
     return _parse(data, game, path)
 
 
 def _parse(data: object, game: Game, path: Path) -> Book:
     def bad(reason: str) -> InvalidBookError:
-        return InvalidBookError(f"{path}: not a valid opening book: {reason}")
+        return InvalidBookError(
+            Text("%(path)s: not a valid opening book: %(why)s", path=path, why=reason)
+        )
 
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise bad(f"the format field is not {FORMAT!r}")
@@ -211,8 +219,12 @@ def _parse(data: object, game: Game, path: Path) -> Book:
         raise bad(f"version {data.get('version')!r}, this Ludoteca reads version {VERSION}")
     if data.get("game") != game.name or data.get("rules") != str(game.rules):
         raise InvalidBookError(
-            f"{path}: the book of {data.get('game')} {data.get('rules')}, not of "
-            f"{game.name} {game.rules}"
+            Text(
+                "%(path)s: the opening book of %(theirs)s, not of %(ours)s",
+                path=path,
+                theirs=f"{data.get('game')} {data.get('rules')}",
+                ours=f"{game.name} {game.rules}",
+            )
         )
     positions: dict[str, tuple[int, list[tuple[str, int]]]] = {}
     raw = data.get("positions")

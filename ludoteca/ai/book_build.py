@@ -100,7 +100,9 @@ class Progress:
     @classmethod
     def open(cls, path: Path, settings: Settings) -> Progress:
         """The work file at ``path``, read back if it exists (a last line cut short by a kill
-        is dropped) and checked to hold a build with the same settings; created if not."""
+        is dropped) and checked to hold a build with the same settings but perhaps another
+        number of plies (its positions are the same, so a build stopped in a late ply can
+        be finished with fewer); created if not."""
         progress = cls(path, settings, {})
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -113,7 +115,7 @@ class Progress:
             header = json.loads(lines[0])["settings"] if lines else None
         except (json.JSONDecodeError, KeyError, TypeError):
             header = None
-        if header != asdict(settings):
+        if header is None or {**header, "plies": settings.plies} != asdict(settings):
             raise LudotecaError(
                 f"{path} holds another build ({header}); run it with those settings, or "
                 "delete the file to start afresh"
@@ -189,6 +191,9 @@ def build(
     resumed = len(work.done)
     started = time.perf_counter()
     frontier = [book_key(game.new())]
+    from .search import SearchAgent
+
+    SearchAgent(0).analyse(game.new(), Limit(depth=1))  # loads the compiled search for workers
     book = None
     with work.path.open("a") as sink:
         for ply in range(settings.plies):

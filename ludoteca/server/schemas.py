@@ -383,6 +383,7 @@ class HintView(BaseModel):
     text: str
     pv: list[str]
     exact: bool
+    book: bool = False  # from the opening book
     gesture: list[Touch]
 
 

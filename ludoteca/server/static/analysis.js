@@ -6,6 +6,7 @@ import { $, notice } from "/static/dom.js";
 import { Editor, showCode } from "/static/editor.js";
 import { Explorer } from "/static/explorer.js";
 import { extend, targets } from "/static/gesture.js";
+import { t } from "/static/i18n.js";
 import { numbered } from "/static/moves.js";
 import { makePuzzle } from "/static/own-puzzle.js";
 import { readLegal } from "/static/socket.js";
@@ -134,7 +135,8 @@ function showLines() {
   const list = $("lines");
   list.replaceChildren();
   const lines = page.lines;
-  $("depth").textContent = lines ? (lines.exact ? "(exact, from the solved table)" : `(depth ${lines.depth})`) : "";
+  $("depth").textContent = !lines ? "" : lines.exact ? "(exact, from the solved table)"
+    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth }) : `(depth ${lines.depth})`;
   if (!lines || !lines.lines.length) {
     $("eval-number").textContent = page.view && page.view.outcome ? page.view.outcome : page.engine ? "…" : "off";
     $("eval-white").style.width = "50%";

@@ -21,13 +21,14 @@ from typing import Any
 
 from ...ai.agents import Limit
 from ...ai.analysis import analyse, move_values, share_for_white
+from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
+from ...i18n import current
 from ...record import loads
 from ..computer.computer import Computer
 from ..errors import ActionError
-from ...i18n import current
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
 
@@ -168,9 +169,10 @@ def search_lines(
 ) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` (run in the analysis pool): ``depth`` reached, ``exact`` (from a solved table,
-    then every depth says the same), each line's score for the mover, bar text, White's share,
-    verdict, notation and first move's gesture, and ``candidates`` (the root moves' codes,
-    best first) to hand to the next depth.
+    then every depth says the same), ``book`` (present and true when the opening book answers:
+    its moves, their values and depth, and the book's line after each), each line's score
+    for the mover, bar text, White's share, verdict, notation and first move's gesture, and
+    ``candidates`` (the root moves' codes, best first) to hand to the next depth.
 
     Depth 1 scores every root move exactly; a deeper one searches the position for the best
     move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
@@ -185,6 +187,21 @@ def search_lines(
             for move in ranked[:MAX_LINES]
         ]
         return {"depth": depth, "exact": True, "lines": lines, "candidates": ranked}
+    book = book_for(state.game)
+    entry = book.lookup(state) if book is not None else None
+    if book is not None and entry is not None:
+        lines = [
+            _line(state, m.move.code, m.value, book.line(state.child(m.move), 11), False)
+            for m in entry.moves[:MAX_LINES]
+        ]
+        ranked = [m.move.code for m in entry.moves]
+        return {
+            "depth": entry.depth,
+            "exact": False,
+            "book": True,
+            "lines": lines,
+            "candidates": ranked,
+        }
     limit = Limit(depth=depth, seconds=seconds)
     if depth == 1:
         result = SearchAgent(0).analyse(state, limit, exact=True)
@@ -272,6 +289,7 @@ class Analyst:
             lines = found["lines"]
             if (
                 found["exact"]
+                or found.get("book")
                 or found["depth"] < depth
                 or not lines
                 or is_mate(lines[0]["score"])
