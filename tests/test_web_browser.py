@@ -508,6 +508,7 @@ def test_every_page_passes_the_audit_and_is_pictured(
                 "leaderboard": server + "/leaderboard",
                 "analysis": server + "/analysis?game=morris&moves=d2,d6",
                 "puzzle": server + "/puzzles?rules=morris",
+                "lessons": server + "/lessons?game=felli&lesson=chains",
             }
             for name, url in pages.items():
                 page.goto(url)
@@ -525,6 +526,9 @@ def test_every_page_passes_the_audit_and_is_pictured(
                 if name == "analysis":
                     page.wait_for_selector("#lines li")
                 if name == "puzzle":
+                    page.wait_for_selector("#board .pt")
+                if name == "lessons":
+                    page.wait_for_selector("#lessons li")
                     page.wait_for_selector("#board .pt")
                 if width > 1000:  # one audit per scheme and page
                     assert serious_violations(page) == [], (scheme, name)
