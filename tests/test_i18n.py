@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [language for language in LANGUAGES if language != SOURCE]
 #: the keywords scripts/translations extracts (Python, templates, the pages' scripts)
 KEYWORDS = {"_": None, "N_": None, "Text": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[a-z]")
 
 
 def code_msgids() -> dict[str, str | None]:
