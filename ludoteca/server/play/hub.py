@@ -70,7 +70,7 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.duties = Duties(self)
         self.reports = Reports(store, computer, self.background)
-        self.explorer = Explorer(store, computer)
+        self.explorer = Explorer(store, computer, self.tasks)
         self.quota = opening.ComputerQuota(COMPUTER_GAMES)
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""

@@ -56,6 +56,10 @@ function listing() {
       button.textContent = lesson.title;
       button.dataset.lesson = `${game.game}/${lesson.key}`;
       button.onclick = () => open(game.game, lesson.key);
+      if (page.lesson && page.lesson.game === game.game && page.lesson.key === lesson.key) {
+        button.setAttribute("aria-current", "page");
+        item.classList.add("current");
+      }
       const steps = Math.min(done[`${game.game}/${lesson.key}`] || 0, lesson.steps);
       const state = document.createElement("span");
       state.className = "small";
@@ -74,6 +78,7 @@ async function open(game, key) {
   const lesson = await answer.json();
   if (!answer.ok) { notice(lesson.error); return; }
   page.lesson = lesson;
+  listing();
   history.replaceState(null, "", `?game=${encodeURIComponent(game)}&lesson=${encodeURIComponent(key)}`);
   $("lesson").hidden = false;
   $("lesson-title").textContent = lesson.title;

@@ -149,11 +149,15 @@ class Node:
 
 class Explorer:
     """The explorer's index of the games in ``store``; moves are valued in ``computer``'s
-    analysis pool."""
+    analysis pool, each position's job a task of ``tasks`` while it runs (the hub's: cancelled
+    when the server stops)."""
 
-    def __init__(self, store: Store, computer: Computer) -> None:
+    def __init__(
+        self, store: Store, computer: Computer, tasks: set[asyncio.Task[Any]] | None = None
+    ) -> None:
         self.store = store
         self.computer = computer
+        self.tasks = set() if tasks is None else tasks
         self.nodes: dict[tuple[str, Hashable], Node] = {}
         self.indexed: set[str] = set()  # the ids of the games counted
         self.games = 0
@@ -162,7 +166,7 @@ class Explorer:
         self._stale = True
         self._lock = asyncio.Lock()
         self._values: OrderedDict[tuple[str, Hashable], dict[str, dict[str, Any]]] = OrderedDict()
-        self._valuing: dict[tuple[str, Hashable], asyncio.Future[dict[str, dict[str, Any]]]] = {}
+        self._valuing: dict[tuple[str, Hashable], asyncio.Task[dict[str, dict[str, Any]]]] = {}
 
     def game_changed(self, live: LiveGame) -> None:
         """A game changed: once it is over, the index is looked at again when next asked."""
@@ -275,12 +279,14 @@ class Explorer:
             return values
         task = self._valuing.get(key)
         if task is None:
-            task = asyncio.ensure_future(
+            task = asyncio.get_running_loop().create_task(
                 self.computer.advisers.run(
                     VALUES_EXPECTED, move_scores, game, rules, code, VALUE_LIMIT
                 )
             )
             self._valuing[key] = task
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
             task.add_done_callback(lambda done: self._valued_now(key, done))
         try:
             return await asyncio.wait_for(asyncio.shield(task), VALUE_WAIT)
@@ -288,7 +294,7 @@ class Explorer:
             return None
 
     def _valued_now(
-        self, key: tuple[str, Hashable], task: asyncio.Future[dict[str, dict[str, Any]]]
+        self, key: tuple[str, Hashable], task: asyncio.Task[dict[str, dict[str, Any]]]
     ) -> None:
         """Keep a position's values once found (a failed job is asked again next time)."""
         del self._valuing[key]
