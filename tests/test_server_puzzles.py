@@ -147,7 +147,7 @@ def test_every_rule_set_with_puzzles_is_offered_by_its_title(client: TestClient)
     for offered in sets:
         found = shipped(offered["rules"])
         assert offered["count"] == len(found)
-        assert offered["themes"] == sorted({p.theme for p in found})
+        assert list(offered["themes"]) == sorted({p.theme for p in found})
         assert offered["title"] == ludoteca.load(offered["rules"]).rules_title
     assert len({s["title"] for s in sets}) == len(sets)  # told apart by their titles
 

@@ -87,7 +87,7 @@ function show(puzzle) {
     page.boardRules = puzzle.rules;
   }
   page.flipped = puzzle.player === "black";
-  $("about").textContent = TEXT.about({ ...puzzle, title: puzzle.rules_title });
+  $("about").textContent = TEXT.about({ ...puzzle, title: puzzle.rules_title, theme: puzzle.theme_text });
   $("permalink").href = `/puzzles/${puzzle.id}`;
   if (!page.run) history.replaceState(null, "", `/puzzles/${puzzle.id}`);
   $("title").textContent = TEXT.title(puzzle.rules_title);
@@ -256,8 +256,9 @@ async function showMe() {
 
 function showThemes() {
   const set = page.sets.find((s) => s.rules === $("set").value);
-  const themes = set ? set.themes : [];
-  $("puzzle-theme").replaceChildren(new Option(TEXT.anyTheme(), ""), ...themes.map((name) => new Option(name, name)));
+  const themes = Object.entries(set ? set.themes : {});
+  $("puzzle-theme").replaceChildren(new Option(TEXT.anyTheme(), ""),
+    ...themes.map(([name, words]) => new Option(words, name)));
 }
 
 async function main() {

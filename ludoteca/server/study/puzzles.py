@@ -68,7 +68,7 @@ class Library:
 
     def sets(self) -> list[dict[str, Any]]:
         """Each rule set that has puzzles: its game, name, title (the rule set's, as people call
-        it), how many and their themes."""
+        it), how many and their themes (each with its words in the current language)."""
         out = []
         for rules, found in self.by_rules.items():
             game = rule_set(found[0].game, rules)
@@ -78,7 +78,7 @@ class Library:
                     "rules": rules,
                     "title": _(game.rules_title),
                     "count": len(found),
-                    "themes": sorted({p.theme for p in found}),
+                    "themes": {theme: _(theme) for theme in sorted({p.theme for p in found})},
                 }
             )
         return sorted(out, key=lambda s: (s["game"], s["title"]))
@@ -176,6 +176,7 @@ def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> dict[str, A
         "game": puzzle.game,
         "rules": puzzle.rules,
         "theme": puzzle.theme,
+        "theme_text": _(puzzle.theme),
         "rating": round(rating),
         "moves": (len(puzzle.line) + 1) // 2,
         "own": own,
