@@ -22,9 +22,12 @@ class EngineError(LudotecaError):
 class EngineAgent:
     """An agent played by an outside engine process speaking this protocol.
 
-    ``timeout`` bounds the handshake and, added to the move time, each move; an engine that goes
-    past it, exits, or answers something other than a legal move raises :class:`EngineError`
-    (and is stopped).  ``agent``, if given, is the agent spec the engine is told to play
+    ``timeout`` bounds the handshake and, added to the move time, each move (the first move
+    also gets ``startup`` more: an engine may load its search then, which takes seconds on a
+    busy machine); an engine that goes past it, exits, or answers something other than a legal
+    move raises :class:`EngineError` (and is stopped).
+
+    ``agent``, if given, is the agent spec the engine is told to play
     (``setoption name agent``); with ``seconds`` None (and no time in the move's limit) it is
     sent a bare ``go`` and plays with that agent's own limits.
     """
@@ -36,11 +39,13 @@ class EngineAgent:
         seconds: float | None = 1.0,
         timeout: float = 10.0,
         agent: str | None = None,
+        startup: float = 0.0,
     ) -> None:
         self.name = f"engine:{command}"
         self.rules = rules
         self.seconds = seconds
         self.timeout = timeout
+        self.startup = startup  # spent by the first move
         self.proc = subprocess.Popen(
             shlex.split(command),
             stdin=subprocess.PIPE,
@@ -103,7 +108,8 @@ class EngineAgent:
         moves = " ".join(str(m) for m in state.moves)
         self._send(f"position {start}" + (f" moves {moves}" if moves else ""))
         self._send(f"go time {seconds}" if seconds else "go")
-        line = self._expect("bestmove", (seconds or 0.0) + self.timeout)
+        line = self._expect("bestmove", (seconds or 0.0) + self.timeout + self.startup)
+        self.startup = 0.0
         text = line.split(" ", 1)[1].strip() if " " in line else ""
         try:
             return state.parse_move(text)

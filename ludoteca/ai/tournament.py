@@ -56,12 +56,17 @@ class GameResult:
     failure: str | None = None
 
 
+#: the seconds an engine version's first move may take beyond its time: it loads its compiled
+#: search then (a second of a core, far longer on a busy machine)
+STARTUP = 60.0
+
+
 def _agent(spec: str, rules: RuleSet, seed: int, seconds: float | None) -> Agent:
     if spec.startswith("engine:"):
         return EngineAgent(spec[7:], rules, seconds=seconds or 1.0)
-    if spec.startswith("engine["):
+    if spec.startswith("engine["):  # a version of this engine: it loads its search at first
         agent, _, command = spec[7:].partition("]:")
-        return EngineAgent(command, rules, seconds=seconds, agent=agent)
+        return EngineAgent(command, rules, seconds=seconds, agent=agent, startup=STARTUP)
     return make_agent(spec, rules, seed)
 
 
