@@ -220,6 +220,9 @@ def test_a_streak_rises_in_difficulty_and_ends_at_the_first_mistake(client: Test
     for solved in range(1, 4):
         puzzle = by_id()[run["puzzle"]["id"]]
         seen.append(puzzle)
+        with acting(client, ann) as csrf:  # no peeking at the run's puzzle
+            peek = client.post(f"/api/puzzles/{puzzle.id}/solution", headers=csrf)
+            assert peek.status_code == 409 and "finish the run" in peek.json()["error"]
         # an answer for another puzzle than the run's is refused and changes nothing
         other = next(p for p in shipped("felli") if p.id != puzzle.id)
         refused = answer(client, other, [other.line[0]], ann, run["id"])

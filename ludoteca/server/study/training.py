@@ -400,13 +400,29 @@ class Training:
 
     async def solution(self, user: User | None, address: str, puzzle_id: str) -> dict[str, Any]:
         """A puzzle's solution (its line and frames); asked for before it was counted, it
-        counts as not solved."""
+        counts as not solved; refused (409) while it is the current puzzle of a run of the
+        player's."""
         self._admit(address)
         puzzle, own = await self.puzzle(puzzle_id)
+        if user is not None and await self._running(user, puzzle):
+            raise ActionError(409, _("this puzzle is part of a run of yours: finish the run first"))
         rating = await self._counted(user, puzzle, own, False)
         return {"line": list(puzzle.line), "frames": frames(puzzle), "rating": rating}
 
     # --- runs ---------------------------------------------------------------------------
+    async def _running(self, user: User, puzzle: Puzzle) -> bool:
+        """Whether ``puzzle`` is the current puzzle of a run of the player's under way."""
+        async with self.store.session() as session:
+            runs = await session.scalars(
+                select(PuzzleRunRow).where(
+                    PuzzleRunRow.user_id == user.id,
+                    PuzzleRunRow.rules == puzzle.rules,
+                    PuzzleRunRow.over.is_(False),
+                )
+            )
+            open_runs = [run for run in runs if not self._ended(run)]
+        return any(library().run(r.rules, r.seed)[r.turn].id == puzzle.id for r in open_runs)
+
     async def start_run(
         self, user: User | None, address: str, mode: str, rules: str
     ) -> dict[str, Any]:
