@@ -316,10 +316,23 @@ def test_an_own_puzzle_is_accepted_only_with_a_unique_solution(client: TestClien
     assert counts(client)[4] == 1
     assert client.get(f"/puzzles/{found.id}").status_code == 200  # playable by its link
     assert solve(client, found, ann)["rating"] is None  # own puzzles are unrated
+    # an endgame table the rule set's shipped puzzles use judges where the whole is not built
+    mullah = next(
+        p
+        for seed in range(90, 120)
+        for p in generator.generate("felli-mullah", 1, seed=seed, men=3)
+        if p.id not in known
+    )
+    made = client.post(
+        "/api/puzzles/own",
+        json={"game": "felli", "rules": "felli-mullah", "position": mullah.position},
+    )
+    assert made.status_code == 201 and made.json()["id"] == mullah.id
+    assert counts(client)[4] == 2
     # refused: the solved table finds no single winning move at the start
     start = ludoteca.load("felli").new().position_code()
     refused = client.post("/api/puzzles/own", json={"game": "felli", "position": start})
     assert refused.status_code == 422 and "solved table" in refused.json()["error"]
     impossible = client.post("/api/puzzles/own", json={"game": "felli", "position": "www/www"})
     assert impossible.status_code == 400 and impossible.json()["error"]
-    assert counts(client)[4] == 1
+    assert counts(client)[4] == 2

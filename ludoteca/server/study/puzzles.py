@@ -255,12 +255,19 @@ def follow(puzzle: Puzzle, moves: Iterable[str]) -> Answer:
 
 
 def _judge(state: State) -> Judge:
-    """An own puzzle's judge: the rule set's table where it is built and covers the position,
-    else the generator's search (at its default depth, checked one ply deeper)."""
-    judge = generator.judge_for(state.game, build=False)
-    if isinstance(judge, TableJudge) and not judge.covers(state):
-        return SearchJudge((generator.DEPTH, generator.DEPTH + 1))
-    return judge
+    """An own puzzle's judge: the first of the rule set's built tables that covers the position
+    (its default, then the sizes its shipped puzzles were judged by), else the generator's
+    search (at its default depth, checked one ply deeper)."""
+    game = state.game
+    shipped = library().by_rules.get(str(game.rules), [])
+    sizes = sorted({m for p in shipped if isinstance(m := p.verification.get("men"), int)})
+    for men in [None, *sizes]:
+        solver = game.solver(men)
+        if solver is not None and solver.ready():
+            judge = TableJudge(game, men)
+            if judge.covers(state):
+                return judge
+    return SearchJudge((generator.DEPTH, generator.DEPTH + 1))
 
 
 def judge_own(game: str, rules: str | None, code: str) -> dict[str, Any]:
