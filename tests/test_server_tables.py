@@ -1,12 +1,17 @@
 """The solved tables on the server's side: a worker reads (or, once per machine, solves) the
 tables of its perfect levels when it starts, not inside a level's first move, saying so in one
 line; a server that stops ends the table build under way, logged as stopped, not failed, and
-starts no other."""
+starts no other, and leaves its console clean (no leaked semaphores of its worker pools)."""
 
 from __future__ import annotations
 
 import logging
+import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -61,3 +66,39 @@ def test_a_stopped_server_ends_its_table_build_without_a_failure(
     assert not any("failed" in line for line in lines), lines
     assert not any("felli:forced_capture" in line for line in lines), lines  # none started
     assert not list(tmp_path.iterdir())  # the first was not finished
+
+
+def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ludoteca",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        for _ in range(240):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the server did not start")
+        server.send_signal(signal.SIGTERM)
+        console, _ = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert server.returncode in (0, -signal.SIGTERM), console  # uvicorn raises it again
+    assert "leaked" not in console and "Traceback" not in console, console

@@ -141,9 +141,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        builds = start_building() if settings.tables else None
         try:
             yield
         finally:
+            stop_building(builds)
             for task in background:
                 task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
@@ -152,8 +154,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await fanout.close()
             if jobs is not None:
                 await jobs.close()
-            pool.shutdown(wait=False, cancel_futures=True)
-            analysis.shutdown(wait=False, cancel_futures=True)
+            pool.close()
+            analysis.close()
             await store.close()
 
     app = FastAPI(
@@ -219,17 +221,13 @@ def serve(settings: Settings | None = None) -> None:
     )
     if settings.open_browser and graphical:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
-    builds = start_building() if settings.tables else None
-    try:
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
-            timeout_graceful_shutdown=10,
-            log_config=None,
-        )
-    finally:
-        stop_building(builds)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=10,
+        log_config=None,
+    )
