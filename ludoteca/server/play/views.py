@@ -3,8 +3,9 @@ when a page connects or asks over HTTP, and after each change only what changed 
 encoded once for every watcher who sees the same thing.
 
 The view has a shared part (the same for everyone who reads the same language: board,
-position, moves, players, clocks, outcome; its texts in that language) and a seat part (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with
-the holder's seat token).  An update holds the shared fields whose value changed, with two
+position, moves, players, clocks, outcome; its texts in that language) and a seat part
+(``you``, ``legal`` for the holder of the seat to move, ``rematch`` with the holder's seat
+token).  An update holds the shared fields whose value changed, with two
 compact forms: ``set`` (``[[point, token], ...]``, the points whose piece changed) instead of
 ``pieces``, and ``moves_from`` with ``append`` (keep that many moves of the list, then add these)
 instead of ``moves``; then the seat part where it changed.  Every value in an update is
