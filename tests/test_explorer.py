@@ -17,6 +17,7 @@ from ludoteca.ai import Limit
 from ludoteca.ai.analysis import move_values
 from ludoteca.ai.perfect import covering_table
 from ludoteca.server import Settings, create_app
+from ludoteca.server.study import explorer
 from ludoteca.server.study.explorer import VALUE_LIMIT
 
 from .test_server_api import act, new
@@ -127,3 +128,15 @@ def test_a_bad_position_or_rule_set_is_refused_with_a_sentence(
         answer = client.get("/api/explorer", params=query)
         assert answer.status_code == 400
         assert words in answer.json()["error"]
+
+
+def test_games_finished_by_another_process_are_counted(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two server processes on one database: the games one finishes reach the other's index
+    when it next looks at the games table (here at once: its refresh period made 0)."""
+    monkeypatch.setattr(explorer, "REFRESH", 0.0)
+    with TestClient(app_on(database_url)) as reader, TestClient(app_on(database_url)) as player:
+        assert explore(reader, "morris")["games"] == 0
+        play(player, "morris", WHITE_WINS, True)
+        assert moves_of(explore(reader, "morris")) == {"a7": (1, 1, 0, 0)}
