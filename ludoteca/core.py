@@ -422,8 +422,13 @@ class Game(ABC):
     def rules_title(self) -> str:
         """The rule set as people call it, with the settings that differ from its defaults
         in words: ``"Six Men's Morris"``, ``"Felli with Mullahs"``, ``"Felli (multi capture)"``,
-        ``"Nine Men's Morris (no flying, move rule 50)"``."""
-        name = self.definition.title or " ".join(filter(None, (self.title, self.definition.label)))
+        ``"Nine Men's Morris (no flying, move rule 50)"``; the names in the current language."""
+        if self.definition.title:
+            name = _(self.definition.title)
+        elif self.definition.label:
+            name = _("%(game)s %(label)s", game=_(self.title), label=_(self.definition.label))
+        else:
+            name = _(self.title)
         changed = []
         for key in sorted(self.rules.settings):
             value, words = self.rules.settings[key], key.replace("_", " ")

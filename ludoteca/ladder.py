@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import N_
+
 __all__ = ["LADDER", "Rung"]
 
 
@@ -19,9 +21,13 @@ class Rung:
 
 #: the ladder of a game that declares none: alpha-beta search with its evaluation
 LADDER: tuple[Rung, ...] = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
-    Rung("search:depth=1,noise=400", "looks one move ahead, sometimes misjudges", "Novice"),
-    Rung("search:depth=2,noise=100", "sees the reply", "Casual"),
-    Rung("search:depth=3", "three plies", "Club player"),
-    Rung("search:time=1", "iterative deepening, 1 s a move", "Expert"),
+    Rung(
+        "search:depth=1,noise=1500",
+        N_("looks one move ahead and often misjudges it"),
+        N_("Beginner"),
+    ),
+    Rung("search:depth=1,noise=400", N_("looks one move ahead, sometimes misjudges"), N_("Novice")),
+    Rung("search:depth=2,noise=100", N_("sees the reply"), N_("Casual")),
+    Rung("search:depth=3", N_("three plies"), N_("Club player")),
+    Rung("search:time=1", N_("iterative deepening, 1 s a move"), N_("Expert")),
 )

@@ -444,10 +444,14 @@ STYLES = {
     "B": PieceStyle(Color.BLACK, N_("Mullah"), ring=True),
 }
 _LADDER = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
-    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges", "Novice"),
-    Rung("search:depth=3,noise=150", "three plies, sometimes misjudged", "Casual"),
-    Rung("search:depth=3,noise=60", "three plies, now and then misjudged", "Club player"),
+    Rung(
+        "search:depth=1,noise=1500",
+        N_("looks one move ahead and often misjudges it"),
+        N_("Beginner"),
+    ),
+    Rung("search:depth=2,noise=400", N_("sees the reply, but often misjudges"), N_("Novice")),
+    Rung("search:depth=3,noise=150", N_("three plies, sometimes misjudged"), N_("Casual")),
+    Rung("search:depth=3,noise=60", N_("three plies, now and then misjudged"), N_("Club player")),
 )
 
 
@@ -489,7 +493,7 @@ class Felli(PointBoardGame):
             N_("Compulsory multi-captures, and men promoted to Mullahs on the far corners."),
             {"forced_capture": True, "multi_capture": True, "mullah": True, **DRAW_DEFAULTS},
             aliases=("mullah",),
-            label="with Mullahs",
+            label=N_("with Mullahs"),
         ),
     )
 
@@ -501,9 +505,11 @@ class Felli(PointBoardGame):
     def ladder(self) -> tuple[Rung, ...]:
         solver = self.solver()
         top = (
-            Rung("perfect", "perfect play from the solved table", "Perfect")
+            Rung("perfect", N_("perfect play from the solved table"), N_("Perfect"))
             if solver is not None and solver.ready()
-            else Rung("search:time=1", "about a second a move (twelve plies and more)", "Expert")
+            else Rung(
+                "search:time=1", N_("about a second a move (twelve plies and more)"), N_("Expert")
+            )
         )
         return (*_LADDER, top)
 

@@ -589,15 +589,17 @@ STYLES = {
 _LADDER = (
     Rung(
         "search:depth=1,noise=1500,quiesce=2",
-        "looks one move ahead and often misjudges it",
-        "Beginner",
+        N_("looks one move ahead and often misjudges it"),
+        N_("Beginner"),
     ),
     Rung(
-        "search:depth=1,noise=300,quiesce=2", "looks one move ahead, sometimes misjudges", "Novice"
+        "search:depth=1,noise=300,quiesce=2",
+        N_("looks one move ahead, sometimes misjudges"),
+        N_("Novice"),
     ),
-    Rung("search:depth=2", "sees the reply", "Casual"),
-    Rung("search:depth=3", "three plies", "Club player"),
-    Rung("search:time=1", "about a second a move", "Expert"),
+    Rung("search:depth=2", N_("sees the reply"), N_("Casual")),
+    Rung("search:depth=3", N_("three plies"), N_("Club player")),
+    Rung("search:time=1", N_("about a second a move"), N_("Expert")),
 )
 
 
@@ -635,7 +637,7 @@ class Morelli(Game):
             N_("The same rules on an 11x11 board (20 stones each)."),
             {},
             aliases=("morelli11",),
-            label="11x11",
+            label=N_("11x11"),
             size=11,
         ),
         MorelliRules(
@@ -643,7 +645,7 @@ class Morelli(Game):
             N_("The same rules on a 9x9 board (16 stones each)."),
             {},
             aliases=("morelli9",),
-            label="9x9",
+            label=N_("9x9"),
             size=9,
         ),
     )

@@ -620,16 +620,22 @@ def _spot(name: str) -> tuple[int, int]:
 
 
 _LADDER = (
-    Rung("search:depth=1,noise=1500", "looks one move ahead and often misjudges it", "Beginner"),
-    Rung("search:depth=2,noise=400", "sees the reply, but often misjudges", "Novice"),
-    Rung("search:depth=3,noise=100", "three plies, sometimes misjudged", "Casual"),
-    Rung("search:depth=4", "four plies", "Club player"),
-    Rung("search:depth=7", "seven plies", "Expert"),
+    Rung(
+        "search:depth=1,noise=1500",
+        N_("looks one move ahead and often misjudges it"),
+        N_("Beginner"),
+    ),
+    Rung("search:depth=2,noise=400", N_("sees the reply, but often misjudges"), N_("Novice")),
+    Rung("search:depth=3,noise=100", N_("three plies, sometimes misjudged"), N_("Casual")),
+    Rung("search:depth=4", N_("four plies"), N_("Club player")),
+    Rung("search:depth=7", N_("seven plies"), N_("Expert")),
     Rung(
         "search:time=1,tables=1,book=1",
-        "about a second a move (ten plies and more), from the opening book while placing, "
-        "perfect wherever a built endgame table covers the position",
-        "Master",
+        N_(
+            "about a second a move (ten plies and more), from the opening book while placing, "
+            "perfect wherever a built endgame table covers the position"
+        ),
+        N_("Master"),
     ),
 )
 
@@ -757,7 +763,10 @@ class Morris(PointBoardGame):
 
         solver = self.solver()
         if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
-            return (*_LADDER[:-1], Rung("perfect", "perfect play from the solved table", "Perfect"))
+            return (
+                *_LADDER[:-1],
+                Rung("perfect", N_("perfect play from the solved table"), N_("Perfect")),
+            )
         return _LADDER
 
     @cached_property
