@@ -165,7 +165,7 @@ def test_one_address_has_only_so_many_record_replays_at_once(
 ) -> None:
     gate = threading.Event()
 
-    def replay_record(text: str) -> dict[str, Any]:
+    def replay_record(text: str, language: str) -> dict[str, Any]:
         gate.wait(30)
         return {"text": text}
 

@@ -15,7 +15,7 @@ from prometheus_client import CollectorRegistry
 from ...ai.agents import Limit, parse_spec
 from ...ai.levels import levels
 from ...core import RuleSet
-from ...i18n import _
+from ...i18n import _, current
 from ...study.report import REPORT_LIMIT
 from .. import logs
 from ..errors import ActionError
@@ -145,7 +145,9 @@ class Computer:
             raise ActionError(429, _("too many records being replayed at once; wait for them"))
         self._replays[client] = self._replays.get(client, 0) + 1
         try:
-            answer = await self.advisers.run(REPLAY_EXPECTED, workers.replay_record, text)
+            answer = await self.advisers.run(
+                REPLAY_EXPECTED, workers.replay_record, text, current()
+            )
         finally:
             self._replays[client] -= 1
             if not self._replays[client]:

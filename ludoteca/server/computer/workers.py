@@ -18,6 +18,7 @@ from ...ai.analysis import analyse
 from ...ai.perfect import covering_table, table_for
 from ...compiled import warm
 from ...core import LudotecaError, State
+from ...i18n import SOURCE, _, use
 from ...record import loads
 from ...study.report import analyse_ply
 from ...svg import board_view
@@ -119,9 +120,15 @@ def record_line(text: str) -> dict[str, Any]:
     }
 
 
-def replay_record(text: str) -> dict[str, Any]:
+def replay_record(text: str, language: str = SOURCE) -> dict[str, Any]:
     """Every position of a text record from its start, for stepping through it; or
-    ``{"error": reason}`` for a bad record.  (The request body limit bounds its length.)"""
+    ``{"error": reason}`` for a bad record; its texts (title, move notes, ending, reason) in
+    ``language``.  (The request body limit bounds its length.)"""
+    with use(language):
+        return _replay(text)
+
+
+def _replay(text: str) -> dict[str, Any]:
     try:
         game = loads(text)
     except LudotecaError as error:
@@ -147,7 +154,7 @@ def replay_record(text: str) -> dict[str, Any]:
     outcome = game.state.outcome()
     return {
         "game": state.game.name,
-        "title": state.game.title,
+        "title": _(state.game.title),
         "rules": str(state.rules),
         "rules_title": state.game.rules_title,
         "first_ply": first_ply,
