@@ -7,7 +7,7 @@ import { Editor, showCode } from "/static/editor.js";
 import { Explorer } from "/static/explorer.js";
 import { extend, targets } from "/static/gesture.js";
 import { t } from "/static/i18n.js";
-import { numbered } from "/static/moves.js";
+import { afterMove, inHand, numbered } from "/static/moves.js";
 import { makePuzzle } from "/static/own-puzzle.js";
 import { readLegal } from "/static/socket.js";
 import { Tree } from "/static/tree.js";
@@ -35,7 +35,7 @@ const page = {
 
 function sendMessage(message) {
   if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
-  else notice("Not connected; reload the page.");
+  else notice(t("Not connected; reload the page."));
 }
 
 // Show node `id`: ask the server for its position (and its analysis).
@@ -64,7 +64,7 @@ function onPosition(message) {
     $("board").replaceChildren();
     page.board = new Board($("board"), message.board, touch);
     page.boardView = message.board;
-    $("title").textContent = `Analysis board · ${message.title}`;
+    $("title").textContent = t("Analysis board · %(title)s", { title: message.title });
     document.title = `Ludoteca — analysis · ${message.title}`;
   }
   if (page.current === page.tree.root) page.firstPly = plyOf(message.code);
@@ -100,7 +100,7 @@ function draw() {
   page.board.flipped = page.flipped;
   if (page.editor.editing) {
     page.board.draw(page.editor.pieces);
-    $("status").textContent = "Editing: choose a piece (or empty) and click the points.";
+    $("status").textContent = t("Editing: choose a piece (or empty) and click the points.");
     return;
   }
   page.board.draw(view.pieces, { last: view.last || [], selected: page.prefix.slice(),
@@ -109,11 +109,11 @@ function draw() {
   if (best && !page.prefix.length) page.board.arrows(arrowsOf(best.gesture));
   const depth = page.tree.depth(page.current);
   const move = page.tree.node(page.current).move;
-  const where = depth ? `after ${numbered(page.firstPly, depth, move)}` : "the start";
-  const hand = view.hand ? ` In hand: White ${view.hand[0]}, Black ${view.hand[1]}.` : "";
-  const side = view.turn === "white" ? "White" : "Black";
-  $("status").textContent = view.outcome ? `${where}: ${view.outcome}`
-    : `${where}: ${side} to move.${hand}${view.notice ? ` ${view.notice}` : ""}`;
+  const where = afterMove(page.firstPly, depth, move);
+  const hand = view.hand ? ` ${inHand(view.hand)}` : "";
+  const side = view.turn === "white" ? t("White to move.") : t("Black to move.");
+  $("status").textContent = view.outcome ? t("%(where)s: %(what)s", { where, what: view.outcome })
+    : t("%(where)s: %(what)s", { where, what: `${side}${hand}${view.notice ? ` ${view.notice}` : ""}` });
   showTree();
 }
 
@@ -221,7 +221,7 @@ function controls() {
   $("engine").onclick = () => {
     page.engine = !page.engine;
     $("engine").setAttribute("aria-pressed", String(page.engine));
-    $("engine").textContent = page.engine ? "Engine on" : "Engine off";
+    $("engine").textContent = page.engine ? t("Engine on") : t("Engine off");
     if (!page.engine) sendMessage({ type: "stop" });
     go(page.current);
   };
@@ -260,7 +260,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   page.socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
   page.socket.onopen = opened;
-  page.socket.onclose = () => { $("status").textContent = "Connection lost; reload the page."; };
+  page.socket.onclose = () => { $("status").textContent = t("Connection lost; reload the page."); };
   page.socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "position") onPosition(message);

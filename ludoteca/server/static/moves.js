@@ -48,3 +48,6 @@ export function drawMoves(list, moves, firstPly, current, pick, mark = null) {
 export const judgementName = (judgement) => ({
   inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"),
 }[judgement] || judgement);
+
+// The men in hand, as the status lines say them.
+export const inHand = (hand) => t("In hand: White %(white)s, Black %(black)s.", { white: hand[0], black: hand[1] });

@@ -2,10 +2,8 @@
 // banner, the heading, and the tab's title and icon (a green dot while it is your move).
 import { $, colourName } from "/static/dom.js";
 import { t } from "/static/i18n.js";
+import { inHand } from "/static/moves.js";
 import { candidates, mine, pointName, state } from "/static/state.js";
-
-// The men in hand, as the status lines say them.
-export const inHand = (hand) => t("In hand: White %(white)s, Black %(black)s.", { white: hand[0], black: hand[1] });
 
 // What to do next with the points touched so far, in the game's own words.
 function instruction() {
