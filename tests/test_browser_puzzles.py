@@ -5,6 +5,7 @@ daily puzzle on the lobby opened."""
 from __future__ import annotations
 
 import json
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -125,3 +126,29 @@ def test_the_daily_puzzle_on_the_lobby_opens(page: Any, server: str) -> None:
     page.wait_for_selector("#board .pt")
     assert shown_id(page) == daily["id"]
     assert serious_violations(page) == []
+
+
+def test_a_position_of_the_analysis_board_becomes_a_puzzle(page: Any, server: str) -> None:
+    known = shipped()
+    own = next(
+        p
+        for seed in range(50, 80)
+        for p in generator.generate("felli", 1, seed=seed)
+        if p.id not in known
+    )
+    page.goto(f"{server}/analysis?game=felli&position={urllib.parse.quote(own.position)}")
+    page.wait_for_selector("#board .pt")
+    page.click("#make-puzzle")
+    page.wait_for_selector("#notice a", timeout=120_000)
+    assert "This position is a puzzle" in page.inner_text("#notice")
+    page.click("#notice a")
+    page.wait_for_url(f"**/puzzles/{own.id}")
+    page.wait_for_selector("#board .pt")
+    solve_on_page(page, own)
+    # the start, with no single winning move, is refused with the judge's sentence
+    page.goto(f"{server}/analysis?game=felli")
+    page.wait_for_selector("#board .pt")
+    page.click("#make-puzzle")
+    page.wait_for_function(
+        "document.getElementById('notice').textContent.includes('Not a puzzle')", timeout=120_000
+    )
