@@ -140,3 +140,17 @@ def test_games_finished_by_another_process_are_counted(
         assert explore(reader, "morris")["games"] == 0
         play(player, "morris", WHITE_WINS, True)
         assert moves_of(explore(reader, "morris")) == {"a7": (1, 1, 0, 0)}
+
+
+def test_values_are_worked_out_for_a_few_positions_at_a_time(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`~ludoteca.server.study.explorer.VALUING` positions under way (here none may
+    be), an answer comes with its counts and without values, and asks the pool for nothing."""
+    monkeypatch.setattr(explorer, "VALUING", 0)
+    with TestClient(app_on(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")) as client:
+        play(client, "morris", WHITE_WINS, True)
+        found = client.get("/api/explorer", params={"game": "morris"}).json()
+        assert not found["valued"]
+        assert [(m["move"], m["games"], m["value"]) for m in found["moves"]] == [("a7", 1, None)]
+        assert client.app.state.services.hub.explorer._valuing == {}  # type: ignore[attr-defined]

@@ -64,6 +64,9 @@ VALUES_EXPECTED = 10.0
 BATCH = 200
 #: the most seconds an answer waits for its moves' values
 VALUE_WAIT = 2.0
+#: positions whose values are worked out at once, at most (the others wait for their turn:
+#: their answers come without values), so that no one floods the analysis pool
+VALUING = 4
 #: positions whose values are kept
 VALUES_KEPT = 512
 #: a game's row may be committed this long after the time it carries (``updated``): each look
@@ -272,13 +275,16 @@ class Explorer:
         self, key: tuple[str, Hashable], game: str, rules: str, code: str
     ) -> dict[str, dict[str, Any]] | None:
         """The moves' values of a position, waiting for them at most :data:`VALUE_WAIT`
-        seconds (``None`` then: they are still worked out, and kept when found)."""
+        seconds (``None`` then: they are still worked out, and kept when found; or, with
+        :data:`VALUING` positions under way already, not yet asked for)."""
         values = self._values.get(key)
         if values is not None:
             self._values.move_to_end(key)
             return values
         task = self._valuing.get(key)
         if task is None:
+            if len(self._valuing) >= VALUING:
+                return None
             task = asyncio.get_running_loop().create_task(
                 self.computer.advisers.run(
                     VALUES_EXPECTED, move_scores, game, rules, code, VALUE_LIMIT
