@@ -53,7 +53,8 @@ function go(target) {
 $("load").onsubmit = async (event) => {
   event.preventDefault();
   const answer = await send("/api/records/replay", { text: $("record").value });
-  const data = await answer.json();
+  // (a server too busy to answer in time sends no JSON: say so, and the record can be sent again)
+  const data = await answer.json().catch(() => ({ error: t("The server could not replay the record in time; try again.") }));
   notice(answer.ok ? "" : data.error);
   if (!answer.ok) return;
   game = data;
