@@ -11,6 +11,8 @@ import hashlib
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import update
 
 import ludoteca
@@ -336,3 +338,31 @@ def test_an_own_puzzle_is_accepted_only_with_a_unique_solution(client: TestClien
     impossible = client.post("/api/puzzles/own", json={"game": "felli", "position": "www/www"})
     assert impossible.status_code == 400 and impossible.json()["error"]
     assert counts(client)[4] == 2
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    which=st.integers(0, 3),
+    moves=st.lists(
+        st.one_of(st.text(max_size=20), st.sampled_from(["a1-b2", "d6", "b4-c4", "a1xc3xe5"])),
+        max_size=5,
+    ),
+    run=st.none() | st.text(max_size=40),
+    solution=st.booleans(),
+)
+def test_random_answers_get_no_500_and_count_once(
+    client: TestClient, which: int, moves: list[str], run: str | None, solution: bool
+) -> None:
+    puzzle = shipped("felli")[which]
+    state = client.app.state  # type: ignore[attr-defined]
+    if not hasattr(state, "fuzzer"):  # one account for all the examples
+        state.fuzzer = sign_up(client, "Fuzz")
+    path = f"/api/puzzles/{puzzle.id}/{'solution' if solution else 'answer'}"
+    with acting(client, state.fuzzer) as csrf:
+        got = client.post(path, json={"moves": moves, "run": run}, headers=csrf)
+    assert got.status_code < 500, got.text
+    assert "error" in got.json() or got.status_code == 200
+    counted = query(client, "SELECT puzzle_id FROM puzzle_attempts")
+    assert len(counted) == len({row[0] for row in counted})  # one per player and puzzle
