@@ -95,7 +95,15 @@ RUNS_KEPT = datetime.timedelta(days=7)
 HISTORY = 50
 
 
-class PuzzlePlayerRow(Base):
+class _Glicko:
+    """A Glicko-2 rating's three numbers, as columns of a row."""
+
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+
+
+class PuzzlePlayerRow(_Glicko, Base):
     """An account's puzzle rating and best run scores."""
 
     __tablename__ = "puzzle_players"
@@ -103,24 +111,18 @@ class PuzzlePlayerRow(Base):
     user_id: Mapped[int] = mapped_column(
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)
-    volatility: Mapped[float] = mapped_column(Float)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     best_streak: Mapped[int] = mapped_column(Integer, default=0)
     best_rush: Mapped[int] = mapped_column(Integer, default=0)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-class PuzzleRatingRow(Base):
+class PuzzleRatingRow(_Glicko, Base):
     """A shipped puzzle's own rating, once it has been tried."""
 
     __tablename__ = "puzzle_ratings"
 
     puzzle_id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float] = mapped_column(Float)
-    volatility: Mapped[float] = mapped_column(Float)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     solved: Mapped[int] = mapped_column(Integer, default=0)
 
