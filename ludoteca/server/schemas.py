@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..i18n import _
 from .errors import ActionError
 from .limits import MAX_BODY, MAX_NESTING, nesting
 
@@ -163,12 +164,13 @@ T = TypeVar("T")
 
 
 def describe(error: ValidationError | RequestValidationError) -> str:
-    """A validation error as one sentence for the user."""
+    """A validation error as one sentence for the user (the field names and pydantic's own
+    words stay as they are; the sentence around them is translated)."""
     problems = []
     for item in error.errors():
         where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
         problems.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-    return "bad request: " + "; ".join(problems)
+    return _("bad request: %(problems)s", problems="; ".join(problems))
 
 
 def read_message(text: str | None, shape: TypeAdapter[T], limit: int, example: str) -> T:
@@ -176,15 +178,19 @@ def read_message(text: str | None, shape: TypeAdapter[T], limit: int, example: s
     at most :data:`MAX_NESTING` deep), then against ``shape``; :class:`ActionError` (400, or
     413 when too long) saying what is wrong, with ``example`` as a well-formed message."""
     if text is None:
-        raise ActionError(400, "messages are JSON text, not binary")
+        raise ActionError(400, _("messages are JSON text, not binary"))
     if len(text.encode()) > limit:
-        raise ActionError(413, f"messages are limited to {limit} bytes")
+        raise ActionError(413, _("messages are limited to %(limit)s bytes", limit=limit))
     if nesting(text) > MAX_NESTING:
-        raise ActionError(400, f"messages nest at most {MAX_NESTING} levels deep")
+        raise ActionError(
+            400, _("messages nest at most %(max_nesting)s levels deep", max_nesting=MAX_NESTING)
+        )
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ActionError(400, f"messages are JSON objects, e.g. {example}") from None
+        raise ActionError(
+            400, _("messages are JSON objects, e.g. %(example)s", example=example)
+        ) from None
     try:
         return shape.validate_python(value)
     except ValidationError as error:

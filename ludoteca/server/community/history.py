@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import Select, and_, func, or_, select
 
+from ...i18n import _
 from ..errors import ActionError
 from ..play.catalogue import game_title, rules_title
 from ..play.seats import seat
@@ -96,7 +97,7 @@ async def finished(
         query = query.where(or_(GameRow.rules == rules, GameRow.rules.startswith(rules + ":")))
     if result:
         if result not in RESULTS:
-            raise ActionError(400, f"result is one of {', '.join(RESULTS)}")
+            raise ActionError(400, _("result is one of %(choices)s", choices=", ".join(RESULTS)))
         query = query.where(GameRow.result == result)
     if since:
         query = query.where(
@@ -126,7 +127,7 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
             await session.scalars(select(UserRow).where(UserRow.name_key == name.lower()[:40]))
         ).first()
         if user is None:
-            raise ActionError(404, f"no player {name!r}")
+            raise ActionError(404, _("no player %(name)s", name=repr(name)))
         ratings = (
             await session.scalars(
                 select(RatingRow)
@@ -216,7 +217,7 @@ async def game_ratings(store: Store, game_id: str) -> dict[str, Any]:
     async with store.session() as session:
         row = await session.get(GameRow, game_id)
         if row is None:
-            raise ActionError(404, f"no game {game_id!r}")
+            raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
         changes = {
             h.user_id: h
             for h in (

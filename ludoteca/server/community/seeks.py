@@ -25,6 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...core import LudotecaError
+from ...i18n import _
 from ..errors import ActionError
 from ..play.catalogue import rule_set, rules_title
 from ..play.clock import TimeControl
@@ -95,9 +96,11 @@ def check(
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
     if colour not in COLOURS:
-        raise ActionError(400, f"colour is white, black or random, not {colour!r}")
+        raise ActionError(
+            400, _("colour is white, black or random, not %(colour)s", colour=repr(colour))
+        )
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
-        raise ActionError(400, "the lowest rating is above the highest")
+        raise ActionError(400, _("the lowest rating is above the highest"))
     return SeekSpec(
         bound.name,
         str(bound.rules),
@@ -152,7 +155,13 @@ class Seeks:
                 ).all()
             )
         if mine >= SEEKS_PER_PLAYER:
-            raise ActionError(429, f"at most {SEEKS_PER_PLAYER} open seeks at once; cancel one")
+            raise ActionError(
+                429,
+                _(
+                    "at most %(seeks_per_player)s open seeks at once; cancel one",
+                    seeks_per_player=SEEKS_PER_PLAYER,
+                ),
+            )
         seek_id = secrets.token_urlsafe(8)
         at = now()
         await self.store.write(
@@ -229,7 +238,7 @@ class Seeks:
             )
         )
         if not done:
-            raise ActionError(404, "no open seek of yours with that id")
+            raise ActionError(404, _("no open seek of yours with that id"))
 
     async def accept(self, user: User, seek_id: str) -> str:
         """Accept a seek: the new game's id (409 if it was taken or withdrawn first, 403 if
@@ -238,17 +247,21 @@ class Seeks:
             seek = await session.get(SeekRow, seek_id)
             poster = await session.get(UserRow, seek.user_id) if seek else None
         if seek is None or poster is None or seek.game_id is not None:
-            raise ActionError(409, "that seek is no longer open")
+            raise ActionError(409, _("that seek is no longer open"))
         if seek.user_id == user.id:
-            raise ActionError(403, "that is your own seek")
+            raise ActionError(403, _("that is your own seek"))
         mine = await self.rating(user.id, seek.game, seek.clock)
         if (seek.min_rating is not None and mine < seek.min_rating) or (
             seek.max_rating is not None and mine > seek.max_rating
         ):
             raise ActionError(
                 403,
-                f"the seek is for ratings {seek.min_rating or '…'} to "
-                f"{seek.max_rating or '…'}; yours is {mine:.0f}",
+                _(
+                    "the seek is for ratings %(low)s to %(high)s; yours is %(mine)s",
+                    low=seek.min_rating or "…",
+                    high=seek.max_rating or "…",
+                    mine=format(mine, ".0f"),
+                ),
             )
         game_id = secrets.token_urlsafe(8)
         claimed = await self.store.write(
@@ -261,7 +274,7 @@ class Seeks:
             )
         )
         if not claimed:
-            raise ActionError(409, "that seek was taken a moment ago")
+            raise ActionError(409, _("that seek was taken a moment ago"))
         colour = seek.colour if seek.colour != "random" else secrets.choice(["white", "black"])
         them, me = (poster.id, poster.name), (user.id, user.name)
         white, black = (them, me) if colour == "white" else (me, them)

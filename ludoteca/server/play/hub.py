@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
+from ...i18n import _
 from .. import logs
 from ..cluster.adoption import Cluster
 from ..cluster.fanout import Fanout
@@ -127,12 +128,12 @@ class Hub:
             if game_id in self.games:
                 return self.games[game_id]
             if len(game_id) > 32:
-                raise ActionError(404, f"no game {game_id!r}")
+                raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
             await self.cluster.follow(game_id)  # first: no change after the read goes unheard
             found = await self.store.game(game_id)
             if found is None:
                 self.cluster.forget(game_id)
-                raise ActionError(404, f"no game {game_id!r}")
+                raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
             live = LiveGame(found[0], replay(*found), used=time.monotonic())
             self.games[game_id] = live
         # a game loaded from the store may be waiting for the computer, or have a clock running
@@ -223,7 +224,9 @@ class Hub:
             elif change.rematch is not None:
                 if not await self.store.claim_rematch(game_id, change.rematch.game_id or ""):
                     self.games.pop(game_id, None)  # asked for elsewhere first
-                    raise ActionError(409, "the rematch has already been started; reload the game")
+                    raise ActionError(
+                        409, _("the rematch has already been started; reload the game")
+                    )
                 await self.open(change.rematch)
             else:
                 await self.store.change(game_id, **fields)
@@ -231,7 +234,7 @@ class Hub:
                     await ratings.ensure(self.store, change.rate, live.row.game, live.row.clock)
         except StaleError:
             self.games.pop(game_id, None)
-            raise ActionError(409, "the game changed elsewhere; reload it") from None
+            raise ActionError(409, _("the game changed elsewhere; reload it")) from None
 
     async def claim(self, user: int, claims: list[tuple[str, str]]) -> int:
         """Give the account ``user`` the guest seats of ``claims`` (see :func:`.opening.claim`)."""

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
+from ...i18n import _
 from ..community.levels import estimates as level_ratings
 from ..deps import Client, ComputerDep, GuardsDep, HubDep, StoreDep, Viewer, csrf_guard
 from ..errors import ActionError
@@ -58,7 +59,10 @@ async def create(
     if not guards.creations.allow(client):
         raise ActionError(
             429,
-            f"at most {guards.games_per_minute} new games a minute from one address; wait a moment",
+            _(
+                "at most %(games_per_minute)s new games a minute from one address; wait a moment",
+                games_per_minute=guards.games_per_minute,
+            ),
         )
     me = (user.id, user.name) if user else None
     game_id, tokens = await hub.create(body, client, me)
