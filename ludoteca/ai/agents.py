@@ -14,7 +14,9 @@ Agent specs, used by the command line, the tournament runner and the engine prot
   position);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
-- ``level:N``: level N of the game's ladder (:mod:`.levels`).
+- ``level:N``: level N of the game's ladder (:mod:`.levels`);
+- ``net:PATH``, ``net[sims=N]:PATH``: a trained policy-value network's tree search
+  (:mod:`ludoteca.learn.agent`; ``sims=0``: its policy alone).
 """
 
 from __future__ import annotations
@@ -101,6 +103,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
 
 def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
     """The agent a spec names, for a rule set, seeded (see the module docstring)."""
+    if spec.strip().startswith(("net:", "net[")):  # a path keeps its case, may hold "," or "="
+        from ..learn.agent import net_agent
+
+        return net_agent(spec.strip(), rules, seed)
     kind, options = parse_spec(spec)
     if kind == "random":
         return RandomAgent(seed)
@@ -144,5 +150,5 @@ def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
 
         return level_agent(rules, int(options["level"]), seed)
     raise LudotecaError(
-        f"unknown player {spec!r} (known: human, random, search, mcts, perfect, level:N)"
+        f"unknown player {spec!r} (known: human, random, search, mcts, perfect, level:N, net:PATH)"
     )
