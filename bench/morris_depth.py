@@ -1,8 +1,9 @@
-"""Nodes to depth and the time a move takes, side by side: the search of this working tree
-against the search of an earlier revision, on the Nine Men's Morris positions of issue 27 (the
-placement positions of the games the top level lost to an outside engine).
+"""Nodes to depth and the time a move takes, side by side: the search of this working tree (or
+of other revisions, ``--new``) against the search of an earlier revision, on the Nine Men's
+Morris positions of issue 27 (the placement positions of the games the top level lost to an
+outside engine).
 
-Two measurements, each run by both versions in processes of their own (an earlier revision is
+Two measurements, each run by every version in processes of their own (an earlier revision is
 checked out as a git worktree, as ``ludoteca sprt`` does):
 
 * ``depth``: the nodes and seconds the compiled search takes to complete each depth up to
@@ -104,14 +105,19 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the earlier revision (a git ref)")
+    parser.add_argument(
+        "--new", nargs="+", default=[WORK], help="the revisions to compare (default WORK)"
+    )
     parser.add_argument("--depth", type=int, default=12, help="the depth of the nodes count")
     parser.add_argument("--seconds", type=float, default=1.0, help="the time a move")
     parser.add_argument("--what", choices=["depth", "time", "both"], default="both")
     args = parser.parse_args()
-    base = checkout(args.base)
-    work = checkout(WORK)
-    versions = [Version(args.base, base.path), Version("work", work.path)]
-    print(f"base {args.base} = {base.commit[:10]}; work = {work.commit[:10]} (dirty: {work.dirty})")
+    versions = []
+    for ref in [args.base, *args.new]:
+        found = checkout(ref)
+        label = "work" if ref == WORK else ref[:10]
+        print(f"{label} = {found.commit[:10]}" + (" (with changes)" if found.dirty else ""))
+        versions.append(Version(label, found.path))
     try:
         if args.what in ("depth", "both"):
             depth_table(versions, args.depth)
