@@ -52,6 +52,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..i18n import N_
 from .timings import Timings
 
 __all__ = ["Base", "GameRow", "MoveRow", "Reads", "SettingRow", "Store", "default_url", "now"]
@@ -538,8 +539,8 @@ class Store:
                     .values(
                         status="over",
                         result="*",
-                        termination="abandoned",
-                        reason="The game was abandoned: no move for a long time.",
+                        termination=N_("abandoned"),
+                        reason=N_("The game was abandoned: no move for a long time."),
                         updated=at,
                     )
                 )

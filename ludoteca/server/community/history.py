@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import Select, and_, func, or_, select
 
+from ...core import LudotecaError, Termination
 from ...i18n import _
 from ..errors import ActionError
 from ..play.catalogue import game_title, rules_title
@@ -39,6 +40,17 @@ def _rating(row: RatingRow) -> dict[str, Any]:
     }
 
 
+def termination_text(label: str | None) -> str | None:
+    """How a game ended (its termination's label, as stored) in words of the current language:
+    ``"resignation"`` reads ``"abandon"`` in French."""
+    if not label:
+        return None
+    try:
+        return _(Termination.from_label(label).value)
+    except LudotecaError:  # the server's own endings ("cancelled", "abandoned")
+        return _(label)
+
+
 def _game(row: GameRow) -> dict[str, Any]:
     def shown(colour: str) -> dict[str, Any]:
         place = seat(colour)
@@ -59,6 +71,7 @@ def _game(row: GameRow) -> dict[str, Any]:
         "clock": row.clock,
         "result": row.result,
         "termination": row.termination,
+        "termination_text": termination_text(row.termination),
         "moves": row.ply,
         "white": shown("white"),
         "black": shown("black"),

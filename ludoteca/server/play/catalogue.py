@@ -15,7 +15,7 @@ from typing import Any
 from ...ai.levels import Level, levels
 from ...core import Game, LudotecaError, RuleSet, State
 from ...games import family, game_names, load
-from ...i18n import _, use
+from ...i18n import _, current, use
 from ...svg import board_view
 from .. import logs
 from ..community.levels import Estimates, LevelRating
@@ -132,21 +132,27 @@ def levels_of(game: str, rules: str | None, estimates: Estimates) -> list[dict[s
 
 
 def game_title(game: str) -> str:
-    """The title of a game family (``"Nine Men's Morris"``), or its name if unknown."""
+    """The title of a game family (``"Nine Men's Morris"``) in the current language, or its name
+    if unknown."""
     try:
-        return family(game).title
+        return _(family(game).title)
     except LudotecaError:
         return game
 
 
-@functools.lru_cache(maxsize=1024)
 def rules_title(game: str, rules: str) -> str:
-    """The title of a stored game's rule set (:attr:`~ludoteca.core.Game.rules_title`), or its
-    spec if the engine no longer knows it."""
-    try:
-        return load(game, rules).rules_title
-    except LudotecaError:
-        return rules
+    """The title of a stored game's rule set (:attr:`~ludoteca.core.Game.rules_title`) in the
+    current language, or its spec if the engine no longer knows it."""
+    return _rules_title(game, rules, current())
+
+
+@functools.lru_cache(maxsize=1024)
+def _rules_title(game: str, rules: str, language: str) -> str:
+    with use(language):
+        try:
+            return load(game, rules).rules_title
+        except LudotecaError:
+            return rules
 
 
 def catalogue(estimates: Estimates) -> list[dict[str, Any]]:

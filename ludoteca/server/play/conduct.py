@@ -228,7 +228,7 @@ def cancel(live: LiveGame, seats: frozenset[str], intent: Plain, context: Contex
     fields = {
         "status": Status.OVER,
         "result": "*",
-        "termination": "cancelled",
+        "termination": N_("cancelled"),
         "reason": N_("The game was cancelled before a second player joined."),
     }
     return Change(fields)

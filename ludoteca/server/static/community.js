@@ -24,7 +24,7 @@ export function gameRow(game) {
   players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);
   cell(row, `${game.rules_title}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
-  cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${t(game.termination)})` : ""}`);
+  cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${game.termination_text})` : ""}`);
   cell(row, String(game.moves));
   const links = document.createElement("span");
   links.append(link(`/game/${game.id}`, t("Replay")), " · ",
