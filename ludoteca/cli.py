@@ -174,6 +174,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--stats", action="store_true", help="print each material class's win, loss and draw counts"
     )
+    _add_ray_option(p)
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("tournament", help="a round robin between agents, with Elo ratings")
@@ -315,6 +316,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .ai.book_build import register as register_book  # ludoteca book build/show
 
     register_book(sub)
+    from .solve.transfer import register as register_tables  # ludoteca tables export/import
+
+    register_tables(sub)
     return parser
 
 
@@ -433,7 +437,7 @@ def _solve(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     report, bar = progress_bar()
     try:
-        table, cached = solver.load(report)
+        table, cached = solver.load(report, _pool(args))
     finally:
         bar.close()
     for line in table.summary():

@@ -21,6 +21,7 @@ on processes as on Ray.
 from __future__ import annotations
 
 import logging
+import socket
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -143,6 +144,12 @@ def ray_connect(address: str) -> None:
     if ray.is_initialized():
         ray.shutdown()
     _connected.clear()
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if colon and port.isdigit():  # Ray waits minutes for an address where nothing listens
+        try:
+            socket.create_connection((host, int(port)), timeout=10).close()
+        except OSError as error:
+            raise LudotecaError(f"no Ray cluster answers at {address}: {error}") from None
     own: dict[str, Any] = {"include_dashboard": False} if address == "local" else {}
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING, **own)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .core import RuleSet, State
+    from .jobs import Pool
 
 __all__ = ["Progress", "Solver", "Table"]
 
@@ -44,12 +46,25 @@ class Table(ABC):
 class Solver(ABC):
     """How a game solves one of its rule sets (declared by ``Game.solver``)."""
 
+    #: the rule set it solves
+    rules: RuleSet
     #: a name for the table, the same for rule sets that share it (e.g. differing draw rules)
     key: str
+    #: the ``men`` that ``Game.solver`` gives this very solver back for (None: the default)
+    choice: int | None = None
 
     @abstractmethod
-    def load(self, progress: Progress | None = None) -> tuple[Table, bool]:
-        """The table, read from the cache or solved now (and cached); and whether it was read."""
+    def path(self) -> Path:
+        """The file the table is cached in (its name ends with the table format's version,
+        ``-vN``); it exists once the table is built."""
+
+    @abstractmethod
+    def load(
+        self, progress: Progress | None = None, pool: Pool | None = None
+    ) -> tuple[Table, bool]:
+        """The table, read from the cache or solved now (and cached); and whether it was read.
+        A table solved now is solved on ``pool`` where the game spreads its build (a Ray
+        cluster: :func:`ludoteca.solve.retrograde.solve_pairs`), else in this process."""
 
     def ready(self) -> bool:
         """Whether :meth:`load` answers in a moment: the table is cached, or quick to solve.

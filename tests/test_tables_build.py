@@ -22,7 +22,7 @@ def test_missing_tables_lists_each_table_once(
     assert "felli-mullah" in names and "morris-6" in names
     assert not any(r.startswith("felli:") or r == "felli" for r in names)  # quick: built on use
     assert len([r for r in names if r in ("morris", "morris-lasker")]) == 1  # one shared table
-    MullahSolver(Felli.parse_rules("felli-mullah"), 6)._path().write_bytes(b"")  # built (as far as
+    MullahSolver(Felli.parse_rules("felli-mullah"), 6).path().write_bytes(b"")  # built (as far as
     assert "felli-mullah" not in [r for _, r in tables.missing_tables()]  # the check goes)
 
 

@@ -29,6 +29,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import Color, InvalidRulesError, RuleSet, State
+from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.retrograde import code_value, solve_pairs, tally
 from ..tables import Progress, Solver, Table
@@ -79,10 +80,11 @@ def _label(cls: tuple[int, int, int, int]) -> str:
 
 def layout(
     most: int = SIDE,
-) -> tuple[IntArray, IntArray, IntArray, list[tuple[int, int, str]], int]:
+) -> tuple[IntArray, IntArray, IntArray, list[tuple[int, int, str]], int, list[tuple[int, int]]]:
     """For the positions with at most ``most`` pieces a side: every class's first index (by
     class id; -1 for none), the sorted first indices and their class ids (for finding a class
-    from an index), the pairs in solving order, and the size of the index."""
+    from an index), the pairs in solving order, the size of the index, and each pair's stage
+    (pieces, men: a capture lowers the first, a promotion the second)."""
     classes = [
         (a, b, c, d)
         for a in range(most + 1)
@@ -95,6 +97,7 @@ def layout(
     starts: list[int] = []
     ids: list[int] = []
     pairs: list[tuple[int, int, str]] = []
+    stages: list[tuple[int, int]] = []
     at = 1  # entry 0 is the retrograde's reserved "lost at once"
     for cls in classes:
         if offset[_class_id(*cls)] >= 0:
@@ -107,7 +110,9 @@ def layout(
             ids.append(_class_id(*member))
             at += _class_size(*member)
         pairs.append((lo, at, _label(cls)))
-    return offset, np.array(starts, dtype=np.int64), np.array(ids, dtype=np.int64), pairs, at
+        stages.append((sum(cls), cls[0] + cls[2]))
+    starts_a, ids_a = np.array(starts, dtype=np.int64), np.array(ids, dtype=np.int64)
+    return offset, starts_a, ids_a, pairs, at, stages
 
 
 @njit(cache=True)
@@ -303,7 +308,7 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
 
 
 def _data(rules: RuleSet, most: int) -> tuple[Any, ...]:
-    offset, starts, ids, _, _ = layout(most)
+    offset, starts, ids, _, _, _ = layout(most)
     return (
         offset,
         starts,
@@ -368,14 +373,19 @@ class MullahTable(Table):
         return lines
 
 
-def solve(rules: RuleSet, progress: Progress | None = None, most: int = SIDE) -> MullahTable:
+def solve(
+    rules: RuleSet, progress: Progress | None = None, most: int = SIDE, pool: Pool | None = None
+) -> MullahTable:
     """Solve a Felli rule set with Mullahs, for the positions with at most ``most`` pieces a
-    side (captures only lower material, so every such set of positions is closed)."""
+    side (captures only lower material, so every such set of positions is closed), on
+    ``pool`` (see :func:`~ludoteca.solve.retrograde.solve_pairs`)."""
     started = time.perf_counter()
     data = _data(rules, most)
-    _, _, _, pairs, size = layout(most)
+    _, _, _, pairs, size, stages = layout(most)
     kernel = felli_kernel(Felli.of(rules))
-    codes = solve_pairs(size, pairs, kernel, _decode, _encode, _parents, data, progress)
+    codes = solve_pairs(
+        size, pairs, kernel, _decode, _encode, _parents, data, progress, pool, stages
+    )
     return MullahTable(rules, codes, time.perf_counter() - started, most)
 
 
@@ -387,6 +397,7 @@ class MullahSolver(Solver):
     def __init__(self, rules: RuleSet, men: int | None = None) -> None:
         self.rules = rules
         self.most = SIDE if men is None else men
+        self.choice = self.most
         if not 0 <= self.most <= SIDE:
             raise InvalidRulesError(f"Felli has at most {SIDE} pieces a side, not {men}")
         self.key = "felli-mullah-" + "-".join(
@@ -395,21 +406,23 @@ class MullahSolver(Solver):
         if self.most < SIDE:
             self.key += f"-{self.most}"
 
-    def _path(self) -> Path:
+    def path(self) -> Path:
         return cache_dir() / f"{self.key}-v1.npy"
 
     def ready(self) -> bool:
-        return self._path().exists()
+        return self.path().exists()
 
-    def load(self, progress: Progress | None = None) -> tuple[MullahTable, bool]:
-        path = self._path()
+    def load(
+        self, progress: Progress | None = None, pool: Pool | None = None
+    ) -> tuple[MullahTable, bool]:
+        path = self.path()
         if path.exists():
             try:
                 codes = np.load(path, mmap_mode="r")
                 return MullahTable(self.rules, codes, most=self.most), True
             except (OSError, ValueError):
                 pass  # a damaged cache file is solved again and overwritten
-        table = solve(self.rules, progress, self.most)
+        table = solve(self.rules, progress, self.most, pool)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npy")
         np.save(tmp, table.codes)

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Color, InvalidRulesError, RuleSet, State
+from ..jobs import Pool
 from ..solve import cache_dir, parents_of
 from ..tables import Progress, Solver, Table
 from .felli import LINES, MULLAH, Felli
@@ -92,7 +93,13 @@ class FelliSolver(Solver):
             f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture")
         )
 
-    def load(self, progress: Progress | None = None) -> tuple[FelliTable, bool]:
+    def path(self) -> Path:
+        return _cache_path(_table_rules(self.rules))
+
+    def load(
+        self, progress: Progress | None = None, pool: Pool | None = None
+    ) -> tuple[FelliTable, bool]:
+        """The table, solved in this process whatever the ``pool`` (a matter of seconds)."""
         return load_or_solve(self.rules, progress)
 
 
@@ -229,6 +236,17 @@ def solve(rules: str | RuleSet | None = None, progress: Progress | None = None) 
     return FelliTable(ruleset, value, depth, time.perf_counter() - started)
 
 
+def _table_rules(rules: RuleSet) -> RuleSet:
+    """The rule set a table is cached under: the draw settings do not change it, only the
+    capture settings."""
+    return Felli.parse_rules(
+        "felli:"
+        + ",".join(
+            f"{k}={str(bool(rules[k])).lower()}" for k in ("forced_capture", "multi_capture")
+        )
+    )
+
+
 def _cache_path(rules: RuleSet) -> Path:
     return cache_dir() / f"{str(rules).replace(':', '_').replace(',', '+')}-v1.npz"
 
@@ -239,14 +257,7 @@ def load_or_solve(
     """The table for a rule set from the cache, or solved now and cached; and whether cached."""
     ruleset = Felli.parse_rules(rules)
     _check_rules(ruleset)
-    # the draw settings do not change the table: cache under the capture settings only
-    key = Felli.parse_rules(
-        "felli:"
-        + ",".join(
-            f"{k}={str(bool(ruleset[k])).lower()}" for k in ("forced_capture", "multi_capture")
-        )
-    )
-    path = _cache_path(key)
+    path = _cache_path(_table_rules(ruleset))
     if path.exists():
         try:
             with np.load(path) as data:

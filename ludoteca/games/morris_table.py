@@ -32,6 +32,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import InvalidRulesError, RuleSet, State
+from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.retrograde import HOLE, LOST, code_value, solve_pairs
 from ..tables import Progress, Solver, Table
@@ -95,6 +96,8 @@ class Layout:
     pair_starts: IntArray  # each pair's first index
     offset: IntArray  # by (men, hand, opponent men, opponent hand): first index, -1 for none
     data: tuple[Any, ...] = field(repr=False)
+    #: each pair's stage, (men in hand, men): every move leaving a pair lowers one of them
+    stages: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _label(cls: tuple[int, int, int, int]) -> str:
@@ -149,6 +152,7 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
     starts: list[int] = []
     params: list[tuple[int, int, int, int, int]] = []
     pairs: list[tuple[int, int, str]] = []
+    stages: list[tuple[int, int]] = []
     ordered: list[tuple[int, int, int, int]] = []
     at = 1  # entry 0 is the retrograde's reserved "lost at once"
     for cls in classes:
@@ -166,6 +170,7 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
             ordered.append(member)
             at += int(rep_count[member[0]]) * sets
         pairs.append((lo, at, "  ".join(_label(m) for m in members)))
+        stages.append((h + k, a + h + b + k))
     starts_a = np.array(starts, dtype=np.int64)
     params_a = np.array(params, dtype=np.int64)
     width = max(len(m) for m in board.mills_at)
@@ -187,7 +192,7 @@ def layout(board: MorrisBoard, men: int, hands: int, flying: bool) -> Layout:
         int(flying),
     )
     pair_starts = np.array([lo for lo, _, _ in pairs], dtype=np.int64)
-    return Layout(at, ordered, starts_a, params_a, pairs, pair_starts, offset, data)
+    return Layout(at, ordered, starts_a, params_a, pairs, pair_starts, offset, data, stages)
 
 
 def _comb_rank(mask: int, bino: IntArray) -> int:
@@ -452,10 +457,16 @@ def _file(board: MorrisBoard, men: int, hands: int, flying: bool) -> Path:
     return cache_dir() / f"morris-{board.key}-{'flying' if flying else 'noflying'}-{what}-v1.npz"
 
 
-def solve(rules: RuleSet, men: int | None = None, progress: Progress | None = None) -> MorrisTable:
+def solve(
+    rules: RuleSet,
+    men: int | None = None,
+    progress: Progress | None = None,
+    pool: Pool | None = None,
+) -> MorrisTable:
     """Build a rule set's table: the whole game where it is small (``men`` None on a board of
-    16 points), else the moving phase with at most ``men`` men a side (default 5)."""
-    return _build(rules, *_shape(rules, men), progress)
+    16 points), else the moving phase with at most ``men`` men a side (default 5); on ``pool``
+    (see :func:`~ludoteca.solve.retrograde.solve_pairs`)."""
+    return _build(rules, *_shape(rules, men), progress, pool)
 
 
 def _build(
@@ -465,12 +476,22 @@ def _build(
     hands: int,
     flying: bool,
     progress: Progress | None,
+    pool: Pool | None = None,
 ) -> MorrisTable:
     started = time.perf_counter()
     plan = layout(board, most, hands, flying)
     kernel = morris_kernel(Morris.of(rules))
     codes = solve_pairs(
-        plan.size, plan.pairs, kernel, _decode, _encode, _parents, plan.data, progress
+        plan.size,
+        plan.pairs,
+        kernel,
+        _decode,
+        _encode,
+        _parents,
+        plan.data,
+        progress,
+        pool,
+        plan.stages,
     )
     pairs = {lo: codes[lo:hi] for lo, hi, _ in plan.pairs}
     return MorrisTable(rules, most, hands, plan, pairs, time.perf_counter() - started)
@@ -484,15 +505,18 @@ class MorrisSolver(Solver):
         self.rules = rules
         self.board, self.men, self.hands, self.flying = _shape(rules, men)
         self.key = _file(self.board, self.men, self.hands, self.flying).stem
+        self.choice = None if self.hands else self.men
 
-    def _path(self) -> Path:
+    def path(self) -> Path:
         return _file(self.board, self.men, self.hands, self.flying)
 
     def ready(self) -> bool:
-        return self._path().exists()
+        return self.path().exists()
 
-    def load(self, progress: Progress | None = None) -> tuple[MorrisTable, bool]:
-        path = self._path()
+    def load(
+        self, progress: Progress | None = None, pool: Pool | None = None
+    ) -> tuple[MorrisTable, bool]:
+        path = self.path()
         if path.exists():
             try:
                 plan = layout(self.board, self.men, self.hands, self.flying)
@@ -501,7 +525,7 @@ class MorrisSolver(Solver):
                 ), True
             except (OSError, ValueError):
                 pass  # a damaged cache file is built again and overwritten
-        table = _build(self.rules, self.board, self.men, self.hands, self.flying, progress)
+        table = _build(self.rules, self.board, self.men, self.hands, self.flying, progress, pool)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
         arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}

@@ -26,12 +26,16 @@ Within a pair, the classic level-by-level algorithm runs with a count of each po
 distinct unresolved quiet moves; the values of moves leaving the pair are read once at the start
 (a win through a capture waits for its level, so that a faster quiet win is found first).  The
 first pass and the search for parents run on every core (numba threads); the updates that
-depend on each other run in order.
+depend on each other run in order.  On a Ray cluster (:mod:`ludoteca.jobs`) the pairs of one
+*stage* (a game's promise that moves leaving them land in earlier stages) are solved at once,
+one task a pair.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -40,7 +44,8 @@ from numba import njit, prange
 
 from ..compiled.dispatch import bind, specialise
 from ..compiled.kernel import STATE_SIZE, UNDO, generate, make, unmake
-from ..compiled.registry import Kernel
+from ..compiled.registry import Kernel, registered
+from ..jobs import Pool, parallel_map
 from ..tables import Progress
 
 __all__ = ["HOLE", "LOST", "MAX_MOVES", "code_value", "solve_pairs", "tally"]
@@ -276,23 +281,104 @@ def solve_pairs(
     parents: Callable[..., Any],
     data: tuple[Any, ...],
     progress: Progress | None = None,
+    pool: Pool | None = None,
+    stages: Sequence[Hashable] | None = None,
 ) -> CodeArray:
     """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order with the
-    moves of ``kernel``."""
-    code = bind(__name__, kernel.name)
-    prm = kernel.prm
+    moves of ``kernel``, in this process (on every core: numba threads).
+
+    With a Ray ``pool`` (:class:`~ludoteca.jobs.Pool` with an address), consecutive pairs of
+    equal ``stages`` (one per pair: the game promises that every move leaving such a pair lands
+    in a pair of an earlier stage) are solved at once, one Ray task a pair, each given the
+    table of the earlier stages; the table is the same as solved here."""
     table = np.zeros(size, dtype=np.int16)
     table[LOST] = -1
     say = progress or (lambda _: None)
     done = 0
-    found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
-    for lo, hi, label in pairs:
-        n = hi - lo
-        pending = np.zeros(n, dtype=np.int16)  # a win by a move leaving the pair, in plies
-        deepest = np.full(n, -1, dtype=np.int16)  # the slowest won exit; -2: cannot be lost
-        count = np.zeros(n, dtype=np.int16)  # distinct quiet moves not yet known to be won
-        code._first_pass(lo, hi, table, pending, deepest, count, prm, decode, encode, data)
-        levels = _levels(lo, hi, table, pending, deepest, count, parents, data, found)
-        done += hi - lo
-        say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
+    if pool is None or pool.ray is None:
+        code = bind(__name__, kernel.name)
+        found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
+        for lo, hi, label in pairs:
+            levels = _solve_pair(
+                code, table, lo, hi, kernel.prm, decode, encode, parents, data, found
+            )
+            done += hi - lo
+            say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
+        return table
+    keys = list(stages) if stages is not None else list(range(len(pairs)))
+    home = registered()[kernel.name]
+    start = 0
+    while start < len(pairs):
+        stop = start + 1
+        while stop < len(pairs) and keys[stop] == keys[start]:
+            stop += 1
+        piece = partial(
+            _piece,
+            table,
+            home,
+            kernel.name,
+            kernel.prm,
+            (_name(decode), _name(encode), _name(parents)),
+            data,
+        )
+        for (lo, hi, label), (codes, levels) in parallel_map(piece, pairs[start:stop], pool):
+            table[lo:hi] = codes
+            done += hi - lo
+            say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
+        start = stop
     return table
+
+
+def _solve_pair(
+    code: Any,
+    table: CodeArray,
+    lo: int,
+    hi: int,
+    prm: npt.NDArray[np.int64],
+    decode: Any,
+    encode: Any,
+    parents: Any,
+    data: Any,
+    found: npt.NDArray[np.int64],
+) -> int:
+    """Solves the pair ``[lo, hi)`` of ``table`` in place (``code``: this module bound to the
+    kernel); returns its number of levels."""
+    n = hi - lo
+    pending = np.zeros(n, dtype=np.int16)  # a win by a move leaving the pair, in plies
+    deepest = np.full(n, -1, dtype=np.int16)  # the slowest won exit; -2: cannot be lost
+    count = np.zeros(n, dtype=np.int16)  # distinct quiet moves not yet known to be won
+    code._first_pass(lo, hi, table, pending, deepest, count, prm, decode, encode, data)
+    return int(_levels(lo, hi, table, pending, deepest, count, parents, data, found))
+
+
+def _name(function: Callable[..., Any]) -> str:
+    """``module:name`` of a game's compiled function, for a worker to import it (a numba
+    function sent by value would be compiled again in every task)."""
+    return f"{function.__module__}:{function.__name__}"
+
+
+def _named(name: str) -> Any:
+    module, _, attribute = name.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _piece(
+    earlier: CodeArray,
+    home: str,
+    kernel: str,
+    prm: npt.NDArray[np.int64],
+    names: tuple[str, str, str],
+    data: Any,
+    pair: tuple[int, int, str],
+) -> tuple[CodeArray, int]:
+    """One pair solved in a worker (a Ray task) from the table of the earlier stages: its codes
+    and its number of levels.  ``home``: the kernel's module, imported to register it;
+    ``names``: the game's decode, encode and parents functions (see :func:`_name`)."""
+    importlib.import_module(home)
+    lo, hi, _ = pair
+    table = np.array(earlier)  # a writable copy: the pair's own entries are filled here
+    found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
+    code = bind(__name__, kernel)
+    decode, encode, parents = (_named(name) for name in names)
+    levels = _solve_pair(code, table, lo, hi, prm, decode, encode, parents, data, found)
+    return table[lo:hi].copy(), levels
