@@ -183,6 +183,20 @@ def test_every_morris_rule_set_with_a_moving_phase_plays_its_book_at_the_top() -
         assert game.book_path is not None and game.book_path.name == f"{name}.json.xz"
 
 
+def test_the_shipped_books_moves_are_legal() -> None:
+    assert book_for(ludoteca.load("morris")) is not None
+    for definition in family("morris").rule_sets:
+        game = ludoteca.load(definition.name)
+        book = book_for(game)
+        if book is None:
+            continue
+        assert book.lookup(game.new()) is not None, definition.name
+        for state in _positions(book):
+            entry = book.lookup(state)
+            assert entry is not None
+            assert all(m.move.code in state.legal_codes() for m in entry.moves)
+
+
 def test_hints_and_the_analysis_board_say_they_answer_from_the_book(shipped: Game) -> None:
     from ludoteca.server.study.analysis import search_lines
 

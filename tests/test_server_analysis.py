@@ -40,10 +40,11 @@ def next_of(ws: Any, kind: str) -> dict[str, Any]:
 
 
 def test_lines_arrive_depth_by_depth_and_stop_on_a_new_position(client: TestClient) -> None:
-    start = ludoteca.load("morris").new()
+    start = ludoteca.load("morris").new().child("a1")  # out of the opening book: searched
     legal = {str(start.move_of(c)) for c in start.legal_codes()}
     with client.websocket_connect("/ws/analysis") as ws:
-        ws.send_text(orjson.dumps({"type": "show", "id": 1, "game": "morris"}).decode())
+        ask = {"type": "show", "id": 1, "game": "morris", "moves": ["a1"]}
+        ws.send_text(orjson.dumps(ask).decode())
         shown = receive(ws)
         assert shown["type"] == "position" and shown["id"] == 1
         assert {entry.split()[0] for entry in shown["legal"]} == legal
@@ -60,14 +61,16 @@ def test_lines_arrive_depth_by_depth_and_stop_on_a_new_position(client: TestClie
                 assert len(line["pv"]) <= lines["depth"] or lines["exact"]
         assert depths == [1, 2, 3]
         ws.send_text(
-            orjson.dumps({"type": "show", "id": 2, "game": "morris", "moves": ["d2"]}).decode()
+            orjson.dumps(
+                {"type": "show", "id": 2, "game": "morris", "moves": ["a1", "d2"]}
+            ).decode()
         )
         while (message := receive(ws))["type"] != "position":
             assert message["id"] == 1  # what was already on its way
         assert message["id"] == 2 and "board" not in message  # the board is sent once
         after = start.child("d2")
         assert message["pieces"] == after.pieces()
-        assert message["turn"] == "black"
+        assert message["turn"] == "white"
         replies = {str(after.move_of(c)) for c in after.legal_codes()}
         for _ in range(2):
             lines = next_of(ws, "lines")
