@@ -233,7 +233,14 @@ def register(sub: Any) -> None:
     limit.add_argument("--time", type=float, default=None, help="search each position S s")
     b.add_argument("--margin", type=int, default=MARGIN, help="keep moves this close to the best")
     b.add_argument("--jobs", type=int, default=1, help="positions searched at once")
-    b.add_argument("--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster")
+    b.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        default=None,
+        metavar="ADDRESS",
+        help="search on a Ray cluster (default address: auto, the cluster this machine joined)",
+    )
     b.add_argument("--out", type=Path, default=None, help="the book file (default: the game's)")
     b.set_defaults(handler=_build_command)
     s = books.add_parser("show", help="what the book says about a position")
