@@ -11,7 +11,7 @@ after every iteration, for the agent spec ``net:runs/felli/net.npz``.
 
 Measure a network against a random player, the game's ladder and the solved table:
 
-    python examples/alphazero.py evaluate runs/felli/net.npz --games 100 --levels 3 --perfect
+    python examples/alphazero.py evaluate runs/felli/net.npz --levels 4 --sims 0 64 --perfect
 
 Details and the figures of the committed run: docs/research.md ("Learning by self-play").
 """
@@ -67,13 +67,14 @@ def evaluate(args: argparse.Namespace) -> None:
     print(f"{args.net}: {net.rules}, {net.size} parameters")
     print(f"policy against random, {args.games * 4} games: ", end="", flush=True)
     print(policy_against_random(net, args.games * 4, seed=args.seed))
-    spec = f"net[sims={args.sims}]:{args.net}"
     opponents = ["random", *(f"level:{n}" for n in range(1, args.levels + 1))]
     if args.perfect:
         opponents.append("perfect")
-    for opponent in opponents:
-        print(f"{spec} against {opponent}, {args.games} games: ", end="", flush=True)
-        print(match(net.rules, spec, opponent, args.games, args.seed, args.workers))
+    for sims in args.sims:
+        spec = f"net[sims={sims}]:{args.net}"
+        for opponent in opponents:
+            print(f"{spec} against {opponent}, {args.games} games: ", end="", flush=True)
+            print(match(net.rules, spec, opponent, args.games, args.seed, args.workers))
 
 
 def main() -> None:
@@ -96,7 +97,9 @@ def main() -> None:
     test.add_argument("net", type=Path)
     test.add_argument("--games", type=int, default=100, help="games against each opponent")
     test.add_argument("--levels", type=int, default=3, help="ladder levels 1..K")
-    test.add_argument("--sims", type=int, default=64, help="simulations an action")
+    test.add_argument(
+        "--sims", type=int, nargs="+", default=[64], help="simulations an action (0: the policy)"
+    )
     test.add_argument("--perfect", action="store_true", help="also against the solved table")
     test.add_argument("--seed", type=int, default=0)
     test.add_argument("--workers", type=int, default=1)

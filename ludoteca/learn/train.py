@@ -42,7 +42,7 @@ class Config:
     #: games a self-play iteration (all played at once)
     games: int = 64
     #: tree-search rounds a move in self-play
-    simulations: int = 32
+    simulations: int = 16
     #: moves drawn in proportion to the visits (the rest: the most visited)
     opening_moves: int = 12
     #: a self-play game stopped after this many actions is a draw
@@ -54,9 +54,9 @@ class Config:
     alpha: float = 0.3
     #: iterations whose positions are trained on
     window: int = 6
-    epochs: int = 2
+    epochs: int = 4
     batch: int = 256
-    lr: float = 1e-3
+    lr: float = 2e-3
     weight_decay: float = 1e-4
 
 
