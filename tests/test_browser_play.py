@@ -78,3 +78,38 @@ def test_rule_sets_and_computer_levels_are_shown_by_their_names(page: Any, serve
     start(page, server, "felli", "computer", rules="felli-mullah", level=2)
     page.wait_for_function("document.querySelector('#title').textContent === 'Felli with Mullahs'")
     assert "Computer: Novice (level 2)" in page.inner_text("#players")
+
+
+def test_the_leaderboard_lists_new_players_marked_provisional(
+    pages: list[Any], server: str
+) -> None:
+    lea, max_, _ = pages
+
+    def sign_up(page: Any, name: str) -> dict[str, str]:
+        answer = page.request.post(
+            server + "/api/signup", data={"name": name, "password": "correct horse"}
+        )
+        assert answer.status == 201, answer.text()
+        return {"X-CSRF-Token": answer.json()["csrf"]}
+
+    lea_csrf, max_csrf = sign_up(lea, "Lea"), sign_up(max_, "Max")
+    seek = lea.request.post(
+        server + "/api/seeks",
+        headers=lea_csrf,
+        data={"game": "morris", "clock": "5+0", "rated": True, "colour": "white"},
+    ).json()["id"]
+    game = max_.request.post(f"{server}/api/seeks/{seek}/accept", headers=max_csrf).json()["game"]
+    move = {"type": "move", "move": "d6", "ply": 0}
+    assert lea.request.post(f"{server}/api/games/{game}/actions", headers=lea_csrf, data=move).ok
+    resign = {"type": "resign"}
+    assert max_.request.post(f"{server}/api/games/{game}/actions", headers=max_csrf, data=resign).ok
+    lea.goto(server + "/leaderboard")
+    lea.select_option("#game", "morris")
+    lea.select_option("#category", "blitz")
+    lea.wait_for_selector("#board tbody tr")
+    rows = lea.locator("#board tbody tr")
+    assert rows.count() == 2  # both players, though neither rating is established yet
+    for i, name in enumerate(("Lea", "Max")):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[1] == name and cells[2].endswith("?")
+        assert rows.nth(i).get_attribute("class") == "provisional"

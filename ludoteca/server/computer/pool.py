@@ -67,7 +67,7 @@ class WorkerPool(Executor):
         job under way for at most ``grace`` seconds in all (then it is killed) and exits, and
         the pool's queues are released, so that no process is left to die with the server and
         nothing leaks at its exit (no "leaked semaphore objects" warning)."""
-        processes = list(getattr(self._pool, "_processes", {}).values())  # no public accessor
+        processes = _processes_of(self._pool)
         self._pool.shutdown(wait=False, cancel_futures=True)
         until = time.monotonic() + grace
         for process in processes:
@@ -100,13 +100,18 @@ class WorkerPool(Executor):
         raise BrokenProcessPool(f"{fn.__name__} lost its worker process {RUNS} times")
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
-        processes = list(getattr(pool, "_processes", {}).values())  # no public accessor
+        processes = _processes_of(pool)
         self._pool = self._build()
         self.replaced += 1
         for process in processes:
             process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         log.warning("killed %d worker processes and started %d new", len(processes), self.processes)
+
+
+def _processes_of(pool: ProcessPoolExecutor) -> list[Any]:
+    """The processes of a pool (none once it is shut down; there is no public accessor)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:
