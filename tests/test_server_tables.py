@@ -5,6 +5,7 @@ starts no other, and leaves its console clean (no leaked semaphores of its worke
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import socket
@@ -96,6 +97,22 @@ def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
                 time.sleep(0.5)
         else:
             pytest.fail("the server did not start")
+        # the computer's first move comes after its worker's start-up work (jobs run in order):
+        # the server is stopped idle, as people stop it, not halfway through compiling
+        address = f"http://127.0.0.1:{port}/api/games"
+        body = {"game": "felli", "opponent": "computer", "colour": "black", "level": 1}
+        request = urllib.request.Request(
+            address, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            game = json.load(answer)["id"]
+        for _ in range(240):
+            with urllib.request.urlopen(f"{address}/{game}", timeout=30) as answer:
+                if json.load(answer)["ply"] >= 1:
+                    break
+            time.sleep(0.5)
+        else:
+            pytest.fail("the computer did not move")
         server.send_signal(signal.SIGTERM)
         console, _ = server.communicate(timeout=60)
     finally:
