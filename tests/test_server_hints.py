@@ -29,7 +29,9 @@ class Analysis:
         self.started = threading.Event()
         self.gate = threading.Event()
 
-    def hint(self, game: str, rules: str, start: Any, moves: list[str], seconds: float) -> Any:
+    def hint(
+        self, game: str, rules: str, start: Any, moves: list[str], seconds: float, language: str
+    ) -> Any:
         self.asked.append(list(moves))
         self.started.set()
         self.gate.wait(30)

@@ -80,7 +80,7 @@ def analyse(
             reply = perfect.choose(child)
             line.append(reply)
             child.push(reply)
-        text = describe(score, state.turn) if value else "a draw with best play"
+        text = describe(score, state.turn) if value else _("a draw with best play")
         return Analysis(move, score, share_for_white(score, state.turn), text, line, True)
     found = book_analysis(state, seed) if book else None
     if found is not None:

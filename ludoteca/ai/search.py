@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..core import Color, Move, State
+from ..i18n import _
 from .agents import Limit
 
 if TYPE_CHECKING:
@@ -426,19 +427,21 @@ class SearchAgent:
             if key in seen:
                 break
             seen.add(key)
-        for _ in range(pushed):
+        for _step in range(pushed):
             state.pop_code()
         return line
 
 
 def describe(score: int, turn: Color) -> str:
-    """A person's reading of a score for the side ``turn`` to move."""
-    side, other = turn.title, turn.other.title
+    """A person's reading of a score for the side ``turn`` to move (in the current language)."""
+    side, other = _(turn.title), _(turn.other.title)
     if is_mate(score):
         plies = WIN - abs(score)
         winner = side if score > 0 else other
-        return f"{winner} wins in {plies} plies with best play"
+        return _("%(winner)s wins in %(plies)s plies with best play", winner=winner, plies=plies)
     if abs(score) < 60:
-        return "about even"
+        return _("about even")
     leader = side if score > 0 else other
-    return f"{leader} is {'clearly ahead' if abs(score) > 400 else 'better'}"
+    if abs(score) > 400:
+        return _("%(leader)s is clearly ahead", leader=leader)
+    return _("%(leader)s is better", leader=leader)

@@ -128,6 +128,7 @@ class Computer:
                         live.state.start,
                         moves,
                         HINT_SECONDS,
+                        current(),
                     )
                 ),
             )

@@ -70,10 +70,14 @@ def computer_move(game: str, rules: str, start: str, moves: list[str], spec: str
     return str(make_agent(spec, state.rules, seed).choose(state))
 
 
-def hint(game: str, rules: str, start: str, moves: list[str], seconds: float) -> dict[str, Any]:
-    """The best move, an evaluation a person understands and the principal variation."""
+def hint(
+    game: str, rules: str, start: str, moves: list[str], seconds: float, language: str = SOURCE
+) -> dict[str, Any]:
+    """The best move, an evaluation a person understands (in ``language``) and the principal
+    variation."""
     state = position(game, rules, start, moves)
-    found = analyse(state, Limit(seconds=seconds), seed=0)
+    with use(language):
+        found = analyse(state, Limit(seconds=seconds), seed=0)
     return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
 
 

@@ -25,7 +25,7 @@ from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
-from ...i18n import current
+from ...i18n import _, current
 from ...record import loads
 from ..computer.computer import Computer
 from ..errors import ActionError
@@ -159,8 +159,9 @@ def bar_text(score: int, turn: Color) -> str:
     being a won-looking position), "White wins in 17" (plies) or "Draw" for an exact draw."""
     white = score if turn is Color.WHITE else -score
     if is_mate(white):
-        winner = "White" if white > 0 else "Black"
-        return f"{winner} wins in {WIN - abs(white)}"
+        if white > 0:
+            return _("White wins in %(plies)s", plies=WIN - abs(white))
+        return _("Black wins in %(plies)s", plies=WIN - abs(white))
     return f"{white / 100:+.1f}"
 
 
@@ -245,7 +246,7 @@ def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) ->
         "score": score,
         "bar": "Draw" if exact and score == 0 else bar_text(score, state.turn),
         "white_share": round(share_for_white(score, state.turn), 3),
-        "text": describe(score, state.turn) if score or not exact else "a draw",
+        "text": describe(score, state.turn) if score or not exact else _("a draw"),
         "pv": [str(state.move_of(move)), *(str(m) for m in reply[:11])],
         "gesture": [list(t) for t in state.gesture(move)],
     }

@@ -38,6 +38,7 @@ from ...ai.analysis import move_values
 from ...ai.perfect import covering_table
 from ...ai.search import describe
 from ...core import Color, LudotecaError
+from ...i18n import _
 from ..computer.computer import Computer
 from ..errors import ActionError
 from ..play.catalogue import from_code, new_state, rule_set
@@ -83,7 +84,7 @@ def game_positions(games: list[Played]) -> list[list[tuple[Hashable, str | None]
     (``None`` after the last move), run in a thread (moves are replayed, never searched).  A
     game the engine no longer replays gives the positions up to its first refused move."""
     found = []
-    for game, rules, setup, moves, _ in games:
+    for game, rules, setup, moves, _result in games:
         state = new_state(game, rules, setup=setup)
         seen: list[tuple[Hashable, str | None]] = []
         for move in moves:
@@ -107,11 +108,11 @@ def move_scores(game: str, rules: str, code: str, limit: Limit) -> dict[str, dic
     if state.outcome() is not None:
         return {}
     exact = covering_table(state) is not None
-    values, _ = move_values(state, limit)
+    values, _found = move_values(state, limit)
     answer = {}
     for move, score in values.items():
         white = score if state.turn is Color.WHITE else -score
-        text = describe(score, state.turn) if score or not exact else "a draw with best play"
+        text = describe(score, state.turn) if score or not exact else _("a draw with best play")
         answer[str(state.move_of(move))] = {
             "score": score,
             "bar": "Draw" if exact and score == 0 else bar_text(white, Color.WHITE),
