@@ -189,6 +189,24 @@ def test_a_refused_move_reads_in_the_players_language() -> None:
     assert "Les Blancs ont encore des pions en main et doivent en poser un" in str(refused.value)
 
 
+def test_the_flying_notice_in_french() -> None:
+    """One side flying (French), then both (the plural form, the names joined as German
+    joins them)."""
+    one = load("morris").from_position_code("W.W/.B./.../.....W/.../B../BB. w 0 0 0 40")
+    with use("fr"):
+        assert one.notice() == (
+            "Les Blancs n'ont plus que trois pions et peuvent sauter "
+            "sur n'importe quel point libre."
+        )
+    both = load("morris").from_position_code("W.W/.B./.../.....W/.../B../B.. w 0 0 0 40")
+    assert both.notice() == "White and Black have three men left and may fly to any empty point."
+    with use("de"):
+        assert both.notice() == (
+            "Weiß und Schwarz haben nur noch drei Steine "
+            "und dürfen auf jeden freien Punkt springen."
+        )
+
+
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1))

@@ -486,8 +486,11 @@ class MorrisState(RepeatingState):
         ]
         if not flyers:
             return None
-        who = _("%(first)s and %(second)s", first=flyers[0], second=flyers[1])
-        who = flyers[0] if len(flyers) == 1 else who
+        who = (
+            flyers[0]
+            if len(flyers) == 1
+            else _("%(first)s and %(second)s", first=flyers[0], second=flyers[1])
+        )
         if self.variant.pieces == "cows":
             return ngettext(
                 "%(who)s has three cows left and may fly to any empty point.",
