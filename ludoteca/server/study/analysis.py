@@ -25,7 +25,7 @@ from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
-from ...i18n import _, current
+from ...i18n import SOURCE, _, current, use
 from ...record import loads
 from ..computer.computer import Computer
 from ..errors import ActionError
@@ -166,7 +166,13 @@ def bar_text(score: int, turn: Color) -> str:
 
 
 def search_lines(
-    game: str, rules: str, code: str, depth: int, seconds: float, candidates: list[int]
+    game: str,
+    rules: str,
+    code: str,
+    depth: int,
+    seconds: float,
+    candidates: list[int],
+    language: str = SOURCE,
 ) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` (run in the analysis pool): ``depth`` reached, ``exact`` (from a solved table,
@@ -177,10 +183,18 @@ def search_lines(
 
     Depth 1 scores every root move exactly; a deeper one searches the position for the best
     move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
-    before (the k best root moves) one ply shallower from the position after it."""
+    before (the k best root moves) one ply shallower from the position after it.  Its texts
+    (the verdicts) are in ``language``."""
+    with use(language):
+        return _search_lines(game, rules, code, depth, seconds, candidates)
+
+
+def _search_lines(
+    game: str, rules: str, code: str, depth: int, seconds: float, candidates: list[int]
+) -> dict[str, Any]:
     state = from_code(game, rules, code)
     if covering_table(state) is not None:
-        after, _ = move_values(state)  # a win or loss counted in plies after the move
+        after, _found = move_values(state)  # a win or loss counted in plies after the move
         values = {move: _parent_score(-score) for move, score in after.items()}
         ranked = sorted(values, key=lambda move: -values[move])
         lines = [
@@ -282,7 +296,15 @@ class Analyst:
         while depth <= MAX_DEPTH:
             started = loop.time()
             found = await self.computer.advisers.run(
-                DEPTH_EXPECTED, search_lines, game, rules, code, depth, DEPTH_SECONDS, candidates
+                DEPTH_EXPECTED,
+                search_lines,
+                game,
+                rules,
+                code,
+                depth,
+                DEPTH_SECONDS,
+                candidates,
+                current(),
             )
             candidates = found.pop("candidates")
             await self.tell({"type": "lines", "id": ask, **found})
