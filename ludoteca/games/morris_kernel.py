@@ -258,24 +258,43 @@ def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int]:
-    """The steps the ``men`` have to empty neighbours, and how many of them have none."""
+def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int, int]:
+    """The steps the ``men`` have to empty neighbours, how many of them have none, and how
+    many have one (a man the other side can shut in with one man)."""
     adj = prm[P_ADJ]
-    steps = blocked = 0
+    steps = blocked = weak = 0
     while men:
         low = men & -men
         men ^= low
         free = bit_count(prm[adj + low_bit(low)] & empty)
         steps += free
         blocked += free == 0
-    return steps, blocked
+        weak += free == 1
+    return steps, blocked, weak
+
+
+@njit(cache=True, inline="always")
+def _squeeze(steps: int, men: int) -> int:
+    """The penalty of a side with at least :data:`ROOM` men on the board but fewer steps: the
+    moving phase is lost by the side that runs out of moves, so each step fewer costs more
+    than the one before."""
+    short = max(0, ROOM - steps) if bit_count(men) >= ROOM else 0
+    return SQUEEZE * short * short
+
+
+#: the men and steps below which a side is squeezed, and the penalty's scale (:func:`_squeeze`)
+ROOM, SQUEEZE = 5, 8
+#: the cost of a man with one free neighbour while the other side has men to place
+WEAK = 6
 
 
 @njit(cache=True)
 def evaluate(st: IntArray, prm: IntArray) -> int:
-    """Material; mills and open twos (a mill one move away); the mobility and the blocked men of
-    both sides from the placing phase on (a side left without a move loses); and the flying
-    endgame (three men cannot stop an open two for long, nor two open twos at all)."""
+    """Material; mills and open twos (a mill one move away); from the placing phase on, the
+    mobility and the blocked men of both sides, a side squeezed to few steps (a side left
+    without a move loses), and men the other side can still shut in by placing one man; and
+    the flying endgame (three men cannot stop an open two for long, nor two open twos at
+    all)."""
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp = st[S_MEN + c], st[S_MEN + 1 - c]
@@ -301,10 +320,12 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     flying = prm[P_FLY] != 0
     fly_own = flying and hand_own == 0 and count_own == 3
     fly_opp = flying and hand_opp == 0 and count_opp == 3
-    mob_own, blocked_own = _mobility(prm, own, empty)
-    mob_opp, blocked_opp = _mobility(prm, opp, empty)
+    mob_own, blocked_own, weak_own = _mobility(prm, own, empty)
+    mob_opp, blocked_opp, weak_opp = _mobility(prm, opp, empty)
     if not fly_own and not fly_opp:
         score += 8 * (mob_own - mob_opp) - 14 * (blocked_own - blocked_opp)
+        score += _squeeze(mob_opp, opp) - _squeeze(mob_own, own)
+        score += WEAK * (weak_opp * (hand_own > 0) - weak_own * (hand_opp > 0))
         if hand_opp == 0 and mob_opp == 0 and count_opp >= 3:
             score += 600  # the opponent is shut in: they lose at their turn unless we let go
         if hand_own == 0 and mob_own == 0 and count_own >= 3:
