@@ -129,9 +129,12 @@ def test_the_felli_reference_replays_the_golden_game(rules: str) -> None:
         board = felli.play(board, ply.played, mullahs)
         side = "b" if side == "w" else "w"
     assert game.plies[-1].count == 0  # the game is over
-    if game.reason == "no legal moves":  # the side to move has none and loses
+    if game.reason in ("no legal moves", "all captured"):  # the side to move has none and loses
         assert not felli.legal(board, side, forced, multi)
         assert game.result == ("0-1" if side == "w" else "1-0")
+        # 'all captured' when no man of theirs is left, 'no legal moves' when they are shut in
+        left = any(mark.lower() == side for mark in board.values() if mark)
+        assert left == (game.reason == "no legal moves")
     else:  # a draw by the draw rules (which the reference leaves to the engine): moves remain
         assert game.result == "1/2-1/2" and felli.legal(board, side, forced, multi)
 
