@@ -112,6 +112,10 @@ def start(
 def join(page: Any) -> None:
     """Take the free seat of the game open on `page` and wait until the page knows it is seated
     (the game going live may reach the page before the answer to its own greeting)."""
+    page.wait_for_selector("#join-button", state="visible")
+    name = page.locator("#join-name")
+    if name.is_visible() and not name.input_value():  # a guest is asked for a name first
+        name.fill("Friend")
     page.click("#join-button")
     page.wait_for_selector("#join", state="hidden")
     page.wait_for_selector("#undo", state="visible")
