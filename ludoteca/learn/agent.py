@@ -5,15 +5,18 @@ policy itself, its most likely action)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..adapters.actions import ActionCursor
-from ..ai.agents import Limit
 from ..core import LudotecaError, Move, RuleSet, State
 from ..games import load
 from .net import PolicyValueNet
 from .puct import search
+
+if TYPE_CHECKING:  # the agent interface is named for type checkers only: ai.agents builds this
+    from ..ai.agents import Limit
 
 __all__ = ["NetAgent", "net_agent"]
 
