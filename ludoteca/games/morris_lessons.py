@@ -122,7 +122,7 @@ def lessons() -> tuple[Lesson, ...]:
                     setup(game, white, (6, 6), w="a1 a4 d6", b="g1 g4 d2"),
                     N_(
                         "Close your mill and remove a black man that threatens to close a mill "
-                        "of Black's next move."
+                        "on Black's next move."
                     ),
                     removes_threat,
                     N_("Black has two men on the line g1, g4, g7 with g7 empty: take one of them."),
