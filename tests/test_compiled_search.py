@@ -14,6 +14,7 @@ import pytest
 import ludoteca
 from ludoteca.ai import Limit
 from ludoteca.ai.analysis import analyse, review
+from ludoteca.ai.book import book_for
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import WIN, SearchAgent, SearchResult
 from ludoteca.cli import main
@@ -96,9 +97,13 @@ def test_review_never_recommends_the_move_played() -> None:
 
 
 def test_analyse_reports_every_depth(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", "morris", "--depth", "5"]) == 0
+    # the start is answered from the opening book; after a1 the position is searched
+    after = ludoteca.load("morris").new().child("a1")
+    book = book_for(after.game)
+    assert book is not None and book.lookup(after) is None
+    assert main(["analyse", "morris", "--moves", "a1", "--depth", "5"]) == 0
     first = capsys.readouterr().out.splitlines()
-    assert main(["analyse", "morris", "--depth", "5"]) == 0
+    assert main(["analyse", "morris", "--moves", "a1", "--depth", "5"]) == 0
     again = capsys.readouterr().out.splitlines()
     depths = [line for line in first if line.startswith("depth ")]
     assert [line.split()[1] for line in depths] == ["1", "2", "3", "4", "5"]
