@@ -75,7 +75,7 @@ VALUES_KEPT = 512
 SLACK = datetime.timedelta(seconds=60)
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
-#: a game to index: (game, rule set, Morelli-style setup or None, moves, result)
+#: a game to index: (game, rule set, its setup where the game has one or None, moves, result)
 Played = tuple[str, str, str | None, list[str], str]
 
 
