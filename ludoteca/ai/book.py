@@ -12,9 +12,9 @@ table.
 
 The file (``Game.book_path``; :data:`SUFFIX`) is JSON compressed with xz::
 
-    {"format": "ludoteca-book", "version": 1, "game": "morris", "rules": "morris",
+    {"format": "ludoteca-book", "version": 1, "game": "GAME", "rules": "RULES",
      "plies": 6, "depth": 8, "seconds": null, "margin": 20, "built": {...},
-     "positions": {"KEY": [DEPTH, [["d6", 8], ["f4", 8], ...]], ...}}
+     "positions": {"KEY": [DEPTH, [["MOVE", 8], ["MOVE", 8], ...]], ...}}
 
 with each position's moves best first: every move within ``margin`` of the best.
 """
