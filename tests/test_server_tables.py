@@ -57,11 +57,11 @@ def test_a_stopped_server_ends_its_table_build_without_a_failure(
 ) -> None:
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     caplog.set_level(logging.INFO, logger="ludoteca.tables")
-    thread = tables.start_building([("felli", "felli"), ("felli", "felli:forced_capture")])
-    assert thread is not None
+    builds = tables.start_building([("felli", "felli"), ("felli", "felli:forced_capture")])
+    assert builds is not None
     time.sleep(1.0)  # the first build is under way (it takes seconds)
-    tables.stop_building(thread)
-    assert not thread.is_alive()
+    tables.stop_building(builds)
+    assert not builds.thread.is_alive()
     lines = [r.getMessage() for r in caplog.records]
     assert any(line.startswith("stopped building the table of felli;") for line in lines), lines
     assert not any("failed" in line for line in lines), lines

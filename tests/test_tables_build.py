@@ -32,6 +32,6 @@ def test_a_built_table_becomes_the_top_level(
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     rules = Morris.parse_rules("morris-6")
     assert Morris.of(rules).ladder[-1].spec.startswith("search:")
-    tables._build([("morris", "morris-6")])
+    tables.Builds([("morris", "morris-6")]).run()
     assert Morris.of(rules).ladder[-1].spec == "perfect"
     assert tables.missing_tables() and ("morris", "morris-6") not in tables.missing_tables()

@@ -15,7 +15,7 @@ import threading
 from ..play.catalogue import games
 from .workers import die_with_parent
 
-__all__ = ["missing_tables", "start_building", "stop_building"]
+__all__ = ["Builds", "missing_tables", "start_building", "stop_building"]
 
 log = logging.getLogger("ludoteca.tables")
 _CLI = "import sys; from ludoteca.cli import main; sys.exit(main())"
@@ -42,66 +42,66 @@ def _prepare(server: int) -> None:
     die_with_parent(server)
 
 
-class _Builds:
-    """The table build running now (one child process at a time), and whether to stop."""
+class Builds:
+    """One background run of table builds (:func:`start_building`): the child process
+    running now (one at a time), and whether to stop."""
 
-    def __init__(self) -> None:
+    def __init__(self, todo: list[tuple[str, str]]) -> None:
+        self.todo = todo
         self.lock = threading.Lock()
         self.child: subprocess.Popen[str] | None = None
         self.stopping = False
+        self.thread = threading.Thread(target=self.run, name="tables", daemon=True)
+
+    def run(self) -> None:
+        """Build each table of ``todo`` in turn, in this thread, until told to stop."""
+        server = os.getpid()
+        for game, rules in self.todo:
+            with self.lock:
+                if self.stopping:
+                    return
+                log.info("building the table of %s (a background job at low priority)", rules)
+                # a session of its own: the terminal's Ctrl-C stops the server, which stops this
+                child = self.child = subprocess.Popen(
+                    [sys.executable, "-c", _CLI, "solve", game, "--rules", rules],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                    preexec_fn=lambda: _prepare(server),
+                    start_new_session=True,
+                )
+            out, _ = child.communicate()
+            with self.lock:
+                self.child = None
+                if self.stopping:
+                    log.info(
+                        "stopped building the table of %s; the next start goes on with it", rules
+                    )
+                    return
+            if child.returncode:
+                log.warning("building the table of %s failed (exit %d)", rules, child.returncode)
+            else:
+                log.info("table of %s built: %s", rules, " / ".join(out.splitlines()))
 
 
-_BUILDS = _Builds()
-
-
-def _build(todo: list[tuple[str, str]]) -> None:
-    server = os.getpid()
-    for game, rules in todo:
-        with _BUILDS.lock:
-            if _BUILDS.stopping:
-                return
-            log.info("building the table of %s (a background job at low priority)", rules)
-            # a session of its own: the terminal's Ctrl-C stops the server, which stops this
-            child = _BUILDS.child = subprocess.Popen(
-                [sys.executable, "-c", _CLI, "solve", game, "--rules", rules],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                preexec_fn=lambda: _prepare(server),
-                start_new_session=True,
-            )
-        out, _ = child.communicate()
-        with _BUILDS.lock:
-            _BUILDS.child = None
-            if _BUILDS.stopping:
-                log.info("stopped building the table of %s; the next start goes on with it", rules)
-                return
-        if child.returncode:
-            log.warning("building the table of %s failed (exit %d)", rules, child.returncode)
-        else:
-            log.info("table of %s built: %s", rules, " / ".join(out.splitlines()))
-
-
-def start_building(todo: list[tuple[str, str]] | None = None) -> threading.Thread | None:
+def start_building(todo: list[tuple[str, str]] | None = None) -> Builds | None:
     """Build the missing tables (or those of ``todo``: ``(game, rule set)``) one after the
-    other in the background; ``None`` when there is none to build."""
+    other in a background thread; ``None`` when there is none to build."""
     todo = missing_tables() if todo is None else todo
     if not todo:
         return None
-    with _BUILDS.lock:
-        _BUILDS.stopping = False
-    thread = threading.Thread(target=_build, args=(todo,), name="tables", daemon=True)
-    thread.start()
-    return thread
+    builds = Builds(todo)
+    builds.thread.start()
+    return builds
 
 
-def stop_building(thread: threading.Thread | None) -> None:
-    """Stop the background builds of ``thread`` (from :func:`start_building`): the running one
-    is ended and logged as stopped, not failed, and no other is started."""
-    if thread is None:
+def stop_building(builds: Builds | None) -> None:
+    """Stop ``builds`` (from :func:`start_building`): the running build is ended and logged as
+    stopped, not failed, and no other is started."""
+    if builds is None:
         return
-    with _BUILDS.lock:
-        _BUILDS.stopping = True
-        if _BUILDS.child is not None:
-            _BUILDS.child.terminate()
-    thread.join()
+    with builds.lock:
+        builds.stopping = True
+        if builds.child is not None:
+            builds.child.terminate()
+    builds.thread.join()
