@@ -3,7 +3,7 @@
 Train (resumes from the folder's checkpoint when there is one, with the settings it was started
 with; every iteration is saved, so a stopped run loses at most one):
 
-    python examples/alphazero.py train runs/felli --iterations 30
+    python examples/alphazero.py train runs/felli --rules felli --iterations 30
 
 Each iteration prints its games, positions, losses and CPU seconds, and the network's policy
 (no search) against a random player.  The network alone is written to ``runs/felli/net.npz``
@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from pathlib import Path
 
 # small matrices: one BLAS thread is faster than several, and leaves the other cores alone
@@ -42,6 +42,8 @@ def train(args: argparse.Namespace) -> None:
     if (folder / CHECKPOINT).exists():
         trainer = Trainer.resume(folder)
         print(f"resuming {folder} after iteration {trainer.iteration}: {trainer.config}")
+    elif args.rules is None:
+        raise SystemExit(f"{folder} holds no run to resume: a new run needs --rules")
     else:
         given = {f.name: getattr(args, f.name) for f in fields(Config) if f.name != "hidden"}
         config = Config(**given, hidden=tuple(args.hidden))
@@ -86,12 +88,14 @@ def main() -> None:
     run.add_argument(
         "--cpu-minutes", type=float, help="stop once the iterations have taken this much CPU"
     )
-    defaults = Config()
     for f in fields(Config):
-        if f.name != "hidden":
-            value = getattr(defaults, f.name)
-            run.add_argument(f"--{f.name.replace('_', '-')}", type=type(value), default=value)
-    run.add_argument("--hidden", type=int, nargs="+", default=list(defaults.hidden))
+        flag = f"--{f.name.replace('_', '-')}"
+        if f.default is MISSING:
+            run.add_argument(flag, help="needed for a new run")
+        elif f.name == "hidden":
+            run.add_argument(flag, type=int, nargs="+", default=list(f.default))
+        else:
+            run.add_argument(flag, type=type(f.default), default=f.default)
     run.set_defaults(command=train)
     test = commands.add_parser("evaluate", help="measure a network")
     test.add_argument("net", type=Path)

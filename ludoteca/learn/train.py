@@ -34,9 +34,9 @@ CHECKPOINT = "checkpoint.npz"
 
 @dataclass(frozen=True)
 class Config:
-    """A training run's settings (kept in its checkpoint)."""
+    """A training run's settings (kept in its checkpoint); ``rules`` names the rule set."""
 
-    rules: str = "felli"
+    rules: str
     seed: int = 0
     hidden: tuple[int, ...] = (128, 128)
     #: games a self-play iteration (all played at once)
