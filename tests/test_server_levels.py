@@ -8,10 +8,12 @@ import asyncio
 import datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from ludoteca.server.community import levels
 from ludoteca.server.community.levels import MIN_GAMES
 from ludoteca.server.community.ratings import RatingRow
 from ludoteca.server.store import GameRow
@@ -122,3 +124,25 @@ def test_rule_sets_are_shown_by_their_titles(client: TestClient) -> None:
     write(client, GameRow, computer_games(ann, 1, "1-0", 0))
     (row,) = client.get("/api/finished").json()["games"]
     assert (row["rules"], row["rules_title"]) == ("morris-6", "Six Men's Morris")
+
+
+def test_the_estimates_are_worked_out_again_only_when_games_against_the_computer_finish(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    worked_out: list[int] = []
+    real = levels.estimates
+
+    async def counted(store: Any) -> levels.Estimates:
+        worked_out.append(1)
+        return await real(store)
+
+    monkeypatch.setattr(levels, "estimates", counted)
+    for _ in range(3):
+        level_two(client)  # /api/levels and /api/catalogue: six requests
+    assert len(worked_out) == 1
+    write(client, GameRow, computer_games(None, 1, "0-1", 0))
+    level_two(client)
+    assert len(worked_out) == 2
+    monkeypatch.setattr(levels, "FRESH", 0.0)  # and after FRESH seconds, whatever happened
+    level_two(client)
+    assert len(worked_out) == 4

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..i18n import Languages
 from .cluster.fanout import Fanout
 from .community.chat import Chat
+from .community.levels import LevelRatings
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -37,6 +38,7 @@ from .computer.tables import start_building, stop_building
 from .computer.workers import die_with_parent, load_compiled
 from .deps import Guards, Services
 from .errors import ActionError
+from .invalid import describe
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
@@ -54,7 +56,6 @@ from .routers import (
     socket,
 )
 from .routers.pages import STATIC
-from .schemas import describe
 from .settings import Settings
 from .store import Store, default_url
 
@@ -127,7 +128,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.cluster.start(chat.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
         app.state.services = Services(
-            settings, guards, store, hub, computer, chat, Accounts(store), Seeks(store, hub.open)
+            settings,
+            guards,
+            store,
+            hub,
+            computer,
+            chat,
+            Accounts(store),
+            Seeks(store, hub.open),
+            LevelRatings(store),
         )
         resumed = await hub.resume()
         if resumed:

@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import _
 from .community.chat import Chat
+from .community.levels import LevelRatings
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -33,6 +34,7 @@ __all__ = [
     "Guards",
     "GuardsDep",
     "HubDep",
+    "LevelRatingsDep",
     "SeeksDep",
     "Services",
     "ServicesDep",
@@ -104,6 +106,7 @@ class Services:
     chat: Chat
     accounts: Accounts
     seeks: Seeks
+    level_ratings: LevelRatings
 
 
 def _services(connection: HTTPConnection) -> Services:
@@ -139,6 +142,10 @@ def _seeks(services: ServicesDep) -> Seeks:
     return services.seeks
 
 
+def _level_ratings(services: ServicesDep) -> LevelRatings:
+    return services.level_ratings
+
+
 def _guards(services: ServicesDep) -> Guards:
     return services.guards
 
@@ -152,6 +159,7 @@ ComputerDep = Annotated[Computer, Depends(_computer)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 AccountsDep = Annotated[Accounts, Depends(_accounts)]
 SeeksDep = Annotated[Seeks, Depends(_seeks)]
+LevelRatingsDep = Annotated[LevelRatings, Depends(_level_ratings)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
 StoreDep = Annotated[Store, Depends(_store)]
 

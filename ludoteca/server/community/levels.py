@@ -14,11 +14,13 @@ never shown as a rating.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 
 from ...ai.agents import parse_spec
 from ..play.seats import seat
@@ -26,10 +28,13 @@ from ..store import GameRow, Store
 from . import glicko2
 from .ratings import SCORES, RatingRow, category, current
 
-__all__ = ["MIN_GAMES", "Estimates", "LevelRating", "estimates"]
+__all__ = ["FRESH", "MIN_GAMES", "Estimates", "LevelRating", "LevelRatings", "estimates"]
 
 #: games against signed-in players a level needs before its rating is shown
 MIN_GAMES = 30
+#: seconds an estimate is served without being worked out again while no game against the
+#: computer has finished (the players it met are rated anew by their other games meanwhile)
+FRESH = 600.0
 
 
 @dataclass(frozen=True)
@@ -91,3 +96,25 @@ async def estimates(store: Store) -> Estimates:
             rated = glicko2.rate(glicko2.NEW, results)
             out[key] = LevelRating(rated.rating, rated.deviation, len(results))
     return out
+
+
+class LevelRatings:
+    """The estimates as the server serves them: worked out anew (:func:`estimates`) only when
+    the number of finished games against the computer has changed, or after :data:`FRESH`
+    seconds; one computation at a time, the callers meanwhile waiting for its answer."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.lock = asyncio.Lock()
+        self.known: tuple[int, float, Estimates] | None = None
+
+    async def get(self) -> Estimates:
+        """The current estimates."""
+        finished = select(func.count()).where(GameRow.mode == "computer", GameRow.status == "over")
+        async with self.lock:
+            async with self.store.session() as session:
+                count = int((await session.execute(finished)).scalar() or 0)
+            now = time.monotonic()
+            if self.known is None or self.known[0] != count or now - self.known[1] > FRESH:
+                self.known = (count, now, await estimates(self.store))
+            return self.known[2]

@@ -10,8 +10,16 @@ from fastapi.responses import PlainTextResponse, Response
 
 from ... import svg
 from ...i18n import _
-from ..community.levels import estimates as level_ratings
-from ..deps import Client, ComputerDep, GuardsDep, HubDep, StoreDep, Viewer, csrf_guard
+from ..deps import (
+    Client,
+    ComputerDep,
+    GuardsDep,
+    HubDep,
+    LevelRatingsDep,
+    StoreDep,
+    Viewer,
+    csrf_guard,
+)
 from ..errors import ActionError
 from ..play import catalogue as games
 from ..play import lobby as listing
@@ -30,19 +38,19 @@ router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/catalogue")
-async def catalogue(store: StoreDep) -> list[dict[str, Any]]:
+async def catalogue(ratings: LevelRatingsDep) -> list[dict[str, Any]]:
     """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
-    return games.catalogue(await level_ratings(store))
+    return games.catalogue(await ratings.get())
 
 
 @router.get("/levels")
 async def game_levels(
-    store: StoreDep,
+    ratings: LevelRatingsDep,
     game: str = Query(max_length=64),
     rules: str | None = Query(default=None, max_length=200),
 ) -> list[dict[str, Any]]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
-    return games.levels_of(game, rules, await level_ratings(store))
+    return games.levels_of(game, rules, await ratings.get())
 
 
 @router.get("/lobby")
