@@ -49,6 +49,7 @@ __all__ = [
     "Outcome",
     "RuleSet",
     "RuleSetDef",
+    "SettingWords",
     "State",
     "Termination",
     "UnknownGameError",
@@ -255,6 +256,26 @@ SettingValue = bool | int
 
 
 @dataclass(frozen=True)
+class SettingWords:
+    """How a rule set's title (:attr:`Game.rules_title`) says a setting that differs from its
+    default, each text marked with ``N_``: ``on`` for true, ``off`` for false or for a number
+    that is 0 (the rule turned off), ``value`` for another number (``%(value)s`` is the
+    number, e.g. ``"move rule %(value)s"``)."""
+
+    on: str = ""
+    off: str = ""
+    value: str = ""
+
+    def say(self, value: SettingValue) -> str:
+        """The words for ``value``, in the current language."""
+        if value is True:
+            return _(self.on)
+        if not value:
+            return _(self.off)
+        return _(self.value, value=value)
+
+
+@dataclass(frozen=True)
 class RuleSetDef:
     """A named rule set a game offers: its name, aliases and the default value of every setting."""
 
@@ -349,6 +370,9 @@ class Game(ABC):
     #: the settings a player may change when starting a game, each explained in words (a
     #: setting not named here is fixed by its rule set: another rule set is chosen instead)
     options: ClassVar[Mapping[str, str]] = {}
+    #: how the title says each setting of the game's rule sets that differs from its default
+    #: (every setting has its words)
+    setting_words: ClassVar[Mapping[str, SettingWords]] = {}
     #: the name people know the game by: the family's, or its rule set's own title
     title: str
     rules: RuleSet
@@ -422,22 +446,25 @@ class Game(ABC):
     def rules_title(self) -> str:
         """The rule set as people call it, with the settings that differ from its defaults
         in words: ``"Six Men's Morris"``, ``"Felli with Mullahs"``, ``"Felli (multi capture)"``,
-        ``"Nine Men's Morris (no flying, move rule 50)"``; the names in the current language."""
+        ``"Nine Men's Morris (no flying, move rule 50)"`` (each setting in the words of
+        :attr:`setting_words`); in the current language."""
         if self.definition.title:
             name = _(self.definition.title)
         elif self.definition.label:
             name = _("%(game)s %(label)s", game=_(self.title), label=_(self.definition.label))
         else:
             name = _(self.title)
-        changed = []
-        for key in sorted(self.rules.settings):
-            value, words = self.rules.settings[key], key.replace("_", " ")
-            if value == self.definition.defaults.get(key):
-                continue
-            changed.append(
-                words if value is True else f"no {words}" if value is False else f"{words} {value}"
-            )
-        return f"{name} ({', '.join(changed)})" if changed else name
+        changed = [
+            self.setting_words[key].say(value)
+            for key, value in sorted(self.rules.settings.items())
+            if value != self.definition.defaults.get(key)
+        ]
+        if not changed:
+            return name
+        # TRANSLATORS: what separates two settings in a rule set's title
+        settings = _(", ").join(changed)
+        # TRANSLATORS: a rule set's title with the settings that differ from its defaults
+        return _("%(name)s (%(settings)s)", name=name, settings=settings)
 
     @property
     def status_texts(self) -> dict[str, str]:

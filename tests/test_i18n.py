@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
@@ -20,9 +21,11 @@ from fastapi.testclient import TestClient
 
 from ludoteca import i18n
 from ludoteca.core import Color, Outcome, Termination
-from ludoteca.games import load
+from ludoteca.games import game_names, load
 from ludoteca.i18n import LANGUAGES, LOCALE, SOURCE, Text, _, negotiate, ngettext, use
 from ludoteca.server.app import create_app
+from ludoteca.server.errors import ActionError
+from ludoteca.server.schemas import Message, read_message
 from ludoteca.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,3 +254,83 @@ def test_the_scripts_catalogue(app_client: TestClient) -> None:
     assert arabic["messages"]["Resign"] == "استسلم"
     assert len(arabic["plurals"]["%(num)s move"]) == 6
     assert app_client.get("/i18n/klingon.json").status_code == 404
+
+
+def test_a_rule_sets_title_says_its_settings_in_the_readers_language() -> None:
+    """Each setting that differs from its rule set's default, in the title's language (the
+    separator too)."""
+    assert load("morris:flying=false,move_rule=50").rules_title == (
+        "Nine Men's Morris (no flying, move rule 50)"
+    )
+    with use("fr"):
+        assert load("felli:multi_capture").rules_title == "Felli (prise multiple)"
+        assert load("morris:flying=false,move_rule=50").rules_title == (
+            "Jeu du moulin (sans saut libre, règle des coups : 50)"
+        )
+        assert load("felli:mullah,repetition=0").rules_title == (
+            "Felli (avec Mollahs, sans nulle par répétition)"
+        )
+    with use("ar"):
+        assert load("felli:forced_capture,multi_capture").rules_title == (
+            "فيلي (الأخذ الإلزامي، الأخذ المتعدد)"
+        )
+
+
+def test_every_setting_of_every_rule_set_has_translated_words() -> None:
+    """A title with any one setting changed (true and false, a number and 0) reads in French
+    with no English word of the setting left."""
+    for name in game_names():
+        for definition in load(name).rule_sets:
+            for key, default in definition.defaults.items():
+                values = (not default,) if isinstance(default, bool) else (0, default + 7)
+                for value in values:
+                    spec = f"{definition.name}:{key}={str(value).lower()}"
+                    english = load(spec).rules_title
+                    with use("fr"):
+                        french = load(spec).rules_title
+                    words = english.partition("(")[2]
+                    assert words and words not in french, (spec, english, french)
+
+
+def test_a_malformed_request_is_refused_in_the_readers_language(app_client: TestClient) -> None:
+    """Validation errors are the catalogue's sentences, not pydantic's English."""
+    too_long = app_client.post(
+        "/api/signup",
+        json={"name": "x" * 41, "password": "a long password"},
+        headers={"Accept-Language": "fr"},
+    )
+    assert too_long.status_code == 400
+    assert too_long.json()["error"] == "requête incorrecte : nom : 40 caractères au plus"
+    arabic = app_client.post(
+        "/api/games",
+        json={"game": "morris", "opponent": "alien", "name": "x" * 70},
+        headers={"Accept-Language": "ar"},
+    )
+    assert arabic.json()["error"] == (
+        "طلب غير صالح: الخصم: إحدى القيم computer، hotseat، online؛ الاسم: 64 حرفًا على الأكثر"
+    )
+    english = app_client.post("/api/signup", json={"name": "x" * 41, "password": "p" * 9})
+    assert english.json()["error"] == "bad request: name: at most 40 characters"
+
+
+@pytest.mark.parametrize(
+    ("message", "french"),
+    [
+        (
+            {"type": "chat", "room": "players", "text": "x" * 1001},
+            "texte : 1000 caractères au plus",
+        ),
+        (
+            {"type": "chat", "room": "kitchen", "text": "hi"},
+            "salon : une des valeurs players, spectators",
+        ),
+        ({"type": "move", "move": "d6"}, "demi-coup : obligatoire"),
+        ({"type": "move", "move": "d6", "ply": "x"}, "demi-coup : un nombre entier est attendu"),
+        ({"type": "teleport"}, "type : teleport est inconnu (connus : hello, move, resign,"),
+        ([1], "requête : un objet JSON est attendu"),
+    ],
+)
+def test_a_malformed_websocket_message_is_refused_in_french(message: object, french: str) -> None:
+    with use("fr"), pytest.raises(ActionError) as refused:
+        read_message(orjson.dumps(message).decode(), Message, 10_000, "{}")
+    assert refused.value.message.startswith("requête incorrecte : " + french)

@@ -101,11 +101,16 @@ def test_a_finished_game_is_reported_once_and_served_after_a_restart(database_ur
         assert rows(again) == (1, len(PLAYED) + 1)
 
 
-def test_a_solved_position_gives_exact_values_and_a_blunder(client: TestClient) -> None:
+def felli_blunder(client: TestClient) -> str:
+    """A finished Felli game from :data:`FELLI_ENDGAME` in which Black blunders (solved)."""
     game_id, tokens = new(client, game="felli", opponent="hotseat", position=FELLI_ENDGAME)
     for ply, move in enumerate(["a1-b2", "b4-c3", "b2xd4"]):
         act(client, game_id, tokens["white"], type="move", move=move, ply=ply)
-    report = ready(client, f"/api/games/{game_id}/report")
+    return game_id
+
+
+def test_a_solved_position_gives_exact_values_and_a_blunder(client: TestClient) -> None:
+    report = ready(client, f"/api/games/{felli_blunder(client)}/report")
     plies = report["plies"]
     assert all(p["exact"] for p in plies)
     assert plies[-1]["text"] == "White wins in 0" and plies[-1]["best"] is None
@@ -118,6 +123,24 @@ def test_a_solved_position_gives_exact_values_and_a_blunder(client: TestClient) 
         "blunders": 0,
         "accuracy": 100.0,
     }
+
+
+def test_a_report_reads_in_each_readers_language(client: TestClient) -> None:
+    """A ready report (kept in memory once made) says its values in the language of whoever
+    reads it, and so do its refusals."""
+    path = f"/api/games/{felli_blunder(client)}/report"
+    assert ready(client, path)["plies"][-1]["text"] == "White wins in 0"
+    french = client.get(path, headers={"Accept-Language": "fr"}).json()
+    assert french["plies"][-1]["text"] == "Les Blancs gagnent en 0"
+    arabic = client.get(path, headers={"Accept-Language": "ar"}).json()
+    assert arabic["plies"][-1]["text"] == "يفوز الأبيض في 0"
+    assert client.get(path).json()["plies"][-1]["text"] == "White wins in 0"
+    game_id, _tokens = new(client, game="morris", opponent="hotseat")
+    refused = client.get(f"/api/games/{game_id}/report", headers={"Accept-Language": "fr"})
+    assert refused.status_code == 409
+    assert refused.json()["error"] == "les parties sont analysées une fois terminées"
+    missing = client.get("/api/reports/record-x", headers={"Accept-Language": "de"})
+    assert missing.status_code == 404 and missing.json()["error"] == "kein Bericht record-x"
 
 
 def test_a_record_is_reported_by_what_it_plays(client: TestClient) -> None:

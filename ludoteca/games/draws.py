@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-from ..core import Outcome, RuleSet, State, Termination
+from ..core import Outcome, RuleSet, SettingWords, State, Termination
 from ..i18n import N_
 
-__all__ = ["DRAW_DEFAULTS", "DRAW_OPTIONS", "RepeatingState"]
+__all__ = ["DRAW_DEFAULTS", "DRAW_OPTIONS", "DRAW_WORDS", "RepeatingState"]
 
 #: the default draw settings of every rule set (docs/rules.md)
 DRAW_DEFAULTS: dict[str, bool | int] = {"repetition": 3, "move_rule": 100}
@@ -22,6 +22,11 @@ DRAW_DEFAULTS: dict[str, bool | int] = {"repetition": 3, "move_rule": 100}
 DRAW_OPTIONS: dict[str, str] = {
     "repetition": N_("Draw when the same position occurs this many times (0: never)"),
     "move_rule": N_("Draw after this many plies without a capture (0: never)"),
+}
+#: the draw settings in a rule set's title (``Game.setting_words``)
+DRAW_WORDS: dict[str, SettingWords] = {
+    "repetition": SettingWords(off=N_("no repetition draw"), value=N_("repetition %(value)s")),
+    "move_rule": SettingWords(off=N_("no move rule"), value=N_("move rule %(value)s")),
 }
 
 

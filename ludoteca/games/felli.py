@@ -28,6 +28,7 @@ from ..core import (
     Move,
     Outcome,
     RuleSetDef,
+    SettingWords,
     State,
     Termination,
 )
@@ -36,7 +37,7 @@ from ..i18n import N_, _
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
+from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from .pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
@@ -468,6 +469,12 @@ class Felli(PointBoardGame):
         "forced_capture": N_("Capturing is compulsory when a capture is possible"),
         "multi_capture": N_("After a leap, the same piece goes on leaping while it can"),
         **DRAW_OPTIONS,
+    }
+    setting_words: ClassVar[Mapping[str, SettingWords]] = {
+        "forced_capture": SettingWords(on=N_("forced capture"), off=N_("no forced capture")),
+        "multi_capture": SettingWords(on=N_("multi capture"), off=N_("no multi capture")),
+        "mullah": SettingWords(on=N_("with Mullahs"), off=N_("without Mullahs")),
+        **DRAW_WORDS,
     }
     texts: ClassVar[Mapping[str, str]] = {
         "continue": N_("continue the capture: choose the next landing point"),

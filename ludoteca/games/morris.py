@@ -34,6 +34,7 @@ from ..core import (
     Outcome,
     RuleSet,
     RuleSetDef,
+    SettingWords,
     State,
     Termination,
 )
@@ -41,7 +42,7 @@ from ..i18n import N_, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, RepeatingState
+from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from .pointboard import PointBoardGame
 
 _NAME = re.compile(r"([a-z])(\d+)")
@@ -658,6 +659,13 @@ class Morris(PointBoardGame):
             "Draw when a player with three men and the other have each made this "
             "many moves without a mill (0: never)"
         ),
+    }
+    setting_words: ClassVar[Mapping[str, SettingWords]] = {
+        "flying": SettingWords(on=N_("flying"), off=N_("no flying")),
+        "three_men_rule": SettingWords(
+            off=N_("no three men rule"), value=N_("three men rule %(value)s")
+        ),
+        **DRAW_WORDS,
     }
     texts: ClassVar[Mapping[str, str]] = {
         "place": N_("choose a point to place a man"),

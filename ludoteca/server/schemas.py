@@ -7,7 +7,6 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal, Self, TypeVar, cast
 
 import orjson
-from fastapi.exceptions import RequestValidationError
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -20,6 +19,7 @@ from pydantic import (
 
 from ..i18n import _
 from .errors import ActionError
+from .invalid import describe
 from .limits import MAX_BODY, MAX_NESTING, nesting
 
 __all__ = [
@@ -54,7 +54,6 @@ __all__ = [
     "SharedView",
     "Status",
     "Update",
-    "describe",
 ]
 
 
@@ -161,16 +160,6 @@ Message = TypeAdapter[Hello | MoveIntent | Plain | Advice | Say](
 
 
 T = TypeVar("T")
-
-
-def describe(error: ValidationError | RequestValidationError) -> str:
-    """A validation error as one sentence for the user (the field names and pydantic's own
-    words stay as they are; the sentence around them is translated)."""
-    problems = []
-    for item in error.errors():
-        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-        problems.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-    return _("bad request: %(problems)s", problems="; ".join(problems))
 
 
 def read_message(text: str | None, shape: TypeAdapter[T], limit: int, example: str) -> T:

@@ -108,13 +108,14 @@ def exact_plies(
     return found
 
 
-def record_line(text: str) -> dict[str, Any]:
+def record_line(text: str, language: str = SOURCE) -> dict[str, Any]:
     """What a text record plays: its game, rule set, start (a position code) and moves; or
-    ``{"error": reason}`` for a bad record."""
+    ``{"error": reason}`` for a bad record, the reason in ``language``."""
     try:
         game = loads(text)
     except LudotecaError as error:
-        return {"error": str(error)}
+        with use(language):
+            return {"error": str(error)}
     start = game.start()
     return {
         "game": start.game.name,

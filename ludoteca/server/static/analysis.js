@@ -65,7 +65,7 @@ function onPosition(message) {
     page.board = new Board($("board"), message.board, touch);
     page.boardView = message.board;
     $("title").textContent = t("Analysis board · %(title)s", { title: message.title });
-    document.title = `Ludoteca — analysis · ${message.title}`;
+    document.title = `Ludoteca — ${t("analysis board")} · ${message.title}`;
   }
   if (page.current === page.tree.root) page.firstPly = plyOf(message.code);
   notice("");

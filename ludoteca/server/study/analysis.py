@@ -25,7 +25,7 @@ from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
-from ...i18n import SOURCE, _, current, use
+from ...i18n import SOURCE, _, current, ngettext, use
 from ...record import loads
 from ..computer.computer import Computer
 from ..errors import ActionError
@@ -59,7 +59,9 @@ def state_of(game: str, rules: str | None, start: str | None, moves: list[str]) 
     """The position after ``moves`` from the position code ``start`` (the usual start when
     ``None``) of a rule set; 400 with the engine's sentence if anything is wrong."""
     if len(moves) > MAX_MOVES:
-        raise ActionError(400, f"a position is asked for with at most {MAX_MOVES} moves")
+        raise ActionError(
+            400, _("a position is asked for with at most %(limit)s moves", limit=MAX_MOVES)
+        )
     try:
         bound = rule_set(game, rules or None)
         state = bound.from_position_code(start) if start else bound.new(seed=0)
@@ -90,7 +92,13 @@ def check_position(
         points = len(bound.board.points)
         if pieces is None or len(pieces) != points:
             raise ActionError(
-                400, f"a position of {bound.title} has a token for each of {points} points"
+                400,
+                ngettext(
+                    "a position of %(title)s has a token for each of its %(num)s point",
+                    "a position of %(title)s has a token for each of its %(num)s points",
+                    points,
+                    title=_(bound.title),
+                ),
             )
         try:
             code = bound.position_code_of(pieces, Color[turn.upper()], hand)
@@ -150,7 +158,7 @@ def opening(
     elif hub_game is not None:
         game, rules, code, moves = hub_game
     else:
-        raise ActionError(400, "open a game or a record")
+        raise ActionError(400, _("open a game or a record"))
     return {"type": "line", "game": game, "rules": rules, "start": code, "moves": moves}
 
 

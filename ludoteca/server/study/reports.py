@@ -35,6 +35,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ...ai.analysis import share_for_white
 from ...core import Color
+from ...i18n import _, current
 from ...study.report import PlyValue, assess
 from ..computer import workers
 from ..computer.computer import REPLAY_EXPECTED, Computer
@@ -137,12 +138,14 @@ def _ply_row(key: str, ply: int, value: dict[str, Any]) -> dict[str, Any]:
 
 
 def report_view(plies: list[PlyValue]) -> dict[str, Any]:
-    """A ready report as the pages show it: every position's value (with its text and White's
-    share), best move and line; every move's verdict; each side's figures."""
+    """A ready report as the pages show it: every position's value (with its text, in the
+    current language, and White's share), best move and line; every move's verdict; each
+    side's figures."""
     verdicts, sides = assess(plies)
     shown = []
     for value in plies:
-        text = "Draw" if value.exact and value.white == 0 else bar_text(value.white, Color.WHITE)
+        exact_draw = value.exact and value.white == 0
+        text = _("Draw") if exact_draw else bar_text(value.white, Color.WHITE)
         share = share_for_white(value.white, Color.WHITE)
         shown.append({**dataclasses.asdict(value), "text": text, "share": round(share, 3)})
     return {
@@ -150,6 +153,28 @@ def report_view(plies: list[PlyValue]) -> dict[str, Any]:
         "moves": [dataclasses.asdict(v) for v in verdicts],
         "sides": {side: dataclasses.asdict(s) for side, s in sides.items()},
     }
+
+
+@dataclasses.dataclass(frozen=True)
+class Ready:
+    """A finished report: its positions, the game and rule set they are of, and the analysis
+    of each position."""
+
+    total: int
+    game: str
+    rules: str
+    plies: list[PlyValue]
+
+    def view(self) -> dict[str, Any]:
+        """The report as :meth:`Reports.view` answers it, in the current language."""
+        return {
+            "status": "ready",
+            "done": self.total,
+            "total": self.total,
+            "game": self.game,
+            "rules": self.rules,
+            **report_view(self.plies),
+        }
 
 
 class Reports:
@@ -166,7 +191,8 @@ class Reports:
         self.me = secrets.token_hex(8)
         self.running: set[str] = set()  # reports this process is computing
         self._seen: set[str] = set()  # finished games whose report is known to exist
-        self._ready: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        # finished reports: what they say in any language, their texts aside
+        self._ready: OrderedDict[str, Ready] = OrderedDict()
 
     # --- asked for ------------------------------------------------------------------------------
     def game_changed(self, live: LiveGame) -> None:
@@ -191,20 +217,22 @@ class Reports:
         """A game's report (its status and progress until it is ready); 409 while the game is
         in play or when it has no move."""
         if live.row.status != Status.OVER:
-            raise ActionError(409, "games are analysed once they are over")
+            raise ActionError(409, _("games are analysed once they are over"))
         if not live.ply:
-            raise ActionError(409, "a game without a move has nothing to analyse")
+            raise ActionError(409, _("a game without a move has nothing to analyse"))
         self._seen.add(live.row.id)
         return await self.view(await self.ensure_game(live))
 
     async def for_record(self, text: str) -> dict[str, Any]:
         """The report of a text record (its ``key``, then as :meth:`view`); 400 with the reason
         if the record is malformed or illegal (and then nothing is stored)."""
-        line = await self.computer.advisers.run(REPLAY_EXPECTED, workers.record_line, text)
+        line = await self.computer.advisers.run(
+            REPLAY_EXPECTED, workers.record_line, text, current()
+        )
         if "error" in line:
             raise ActionError(400, line["error"])
         if not line["moves"]:
-            raise ActionError(400, "the record has no move to analyse")
+            raise ActionError(400, _("the record has no move to analyse"))
         key = record_key(line["rules"], line["start"], line["moves"])
         await self._ensure(key, None, line["game"], line["rules"], line["start"], line["moves"])
         return {"key": key, **await self.view(key)}
@@ -217,11 +245,11 @@ class Reports:
         ready = self._ready.get(key)
         if ready is not None:
             self._ready.move_to_end(key)
-            return ready
+            return ready.view()
         async with self.store.session() as session:
             row = await session.get(ReportRow, key)
             if row is None:
-                raise ActionError(404, f"no report {key!r}")
+                raise ActionError(404, _("no report %(key)s", key=key))
             if row.status != "ready":
                 done = (
                     await session.execute(select(func.count()).where(ReportPlyRow.key == key))
@@ -234,18 +262,11 @@ class Reports:
                     select(ReportPlyRow).where(ReportPlyRow.key == key).order_by(ReportPlyRow.ply)
                 )
             )
-        answer = {
-            "status": "ready",
-            "done": row.total,
-            "total": row.total,
-            "game": row.game,
-            "rules": row.rules,
-            **report_view([_ply_of(p) for p in plies]),
-        }
-        self._ready[key] = answer
+        ready = Ready(row.total, row.game, row.rules, [_ply_of(p) for p in plies])
+        self._ready[key] = ready
         while len(self._ready) > REPORTS_KEPT:
             self._ready.popitem(last=False)
-        return answer
+        return ready.view()
 
     async def resume(self, load: Callable[[str], Awaitable[object]]) -> None:
         """Take up the reports left unfinished (by this process before a restart, or by one
