@@ -99,7 +99,7 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="build the solved tables not built yet (Felli with Mullahs, the Morris "
         "tables) in the background at low priority; the levels use each table "
-        "once it is built",
+        "once it is built, and a build stopped with the server goes on at its next start",
     )
     p.add_argument(
         "--redis",

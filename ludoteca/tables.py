@@ -64,7 +64,10 @@ class Solver(ABC):
     ) -> tuple[Table, bool]:
         """The table, read from the cache or solved now (and cached); and whether it was read.
         A table solved now is solved on ``pool`` where the game spreads its build (a Ray
-        cluster: :func:`ludoteca.solve.retrograde.solve_pairs`), else in this process."""
+        cluster: :func:`ludoteca.solve.retrograde.solve_pairs`), else in this process.  A game
+        whose build goes in stages keeps each stage solved in a checkpoint beside
+        :meth:`path` (:class:`ludoteca.solve.checkpoint.Checkpoint`), so that a build stopped
+        halfway goes on from there, and deletes it once the table is written."""
 
     def ready(self) -> bool:
         """Whether :meth:`load` answers in a moment: the table is cached, or quick to solve.

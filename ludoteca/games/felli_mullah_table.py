@@ -31,6 +31,7 @@ from ..compiled.kernel import bit_count
 from ..core import Color, InvalidRulesError, RuleSet, State
 from ..jobs import Pool
 from ..solve import cache_dir
+from ..solve.checkpoint import Checkpoint
 from ..solve.retrograde import code_value, solve_pairs, tally
 from ..tables import Progress, Solver, Table
 from .felli import FLIP, MIRROR, PROMOTION, RAYS, Felli
@@ -374,17 +375,22 @@ class MullahTable(Table):
 
 
 def solve(
-    rules: RuleSet, progress: Progress | None = None, most: int = SIDE, pool: Pool | None = None
+    rules: RuleSet,
+    progress: Progress | None = None,
+    most: int = SIDE,
+    pool: Pool | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> MullahTable:
     """Solve a Felli rule set with Mullahs, for the positions with at most ``most`` pieces a
     side (captures only lower material, so every such set of positions is closed), on
-    ``pool`` (see :func:`~ludoteca.solve.retrograde.solve_pairs`)."""
+    ``pool``, going on from ``checkpoint`` and saving each stage there (see
+    :func:`~ludoteca.solve.retrograde.solve_pairs`)."""
     started = time.perf_counter()
     data = _data(rules, most)
     _, _, _, pairs, size, stages = layout(most)
     kernel = felli_kernel(Felli.of(rules))
     codes = solve_pairs(
-        size, pairs, kernel, _decode, _encode, _parents, data, progress, pool, stages
+        size, pairs, kernel, _decode, _encode, _parents, data, progress, pool, stages, checkpoint
     )
     return MullahTable(rules, codes, time.perf_counter() - started, most)
 
@@ -422,9 +428,11 @@ class MullahSolver(Solver):
                 return MullahTable(self.rules, codes, most=self.most), True
             except (OSError, ValueError):
                 pass  # a damaged cache file is solved again and overwritten
-        table = solve(self.rules, progress, self.most, pool)
+        checkpoint = Checkpoint.of(self)
+        table = solve(self.rules, progress, self.most, pool, checkpoint)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npy")
         np.save(tmp, table.codes)
         tmp.replace(path)
+        checkpoint.clear()
         return table, False

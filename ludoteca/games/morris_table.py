@@ -34,6 +34,7 @@ from ..compiled.kernel import bit_count
 from ..core import InvalidRulesError, RuleSet, State
 from ..jobs import Pool
 from ..solve import cache_dir
+from ..solve.checkpoint import Checkpoint
 from ..solve.retrograde import HOLE, LOST, code_value, solve_pairs
 from ..tables import Progress, Solver, Table
 from .morris import Morris, MorrisBoard
@@ -477,6 +478,7 @@ def _build(
     flying: bool,
     progress: Progress | None,
     pool: Pool | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> MorrisTable:
     started = time.perf_counter()
     plan = layout(board, most, hands, flying)
@@ -492,6 +494,7 @@ def _build(
         progress,
         pool,
         plan.stages,
+        checkpoint,
     )
     pairs = {lo: codes[lo:hi] for lo, hi, _ in plan.pairs}
     return MorrisTable(rules, most, hands, plan, pairs, time.perf_counter() - started)
@@ -525,10 +528,13 @@ class MorrisSolver(Solver):
                 ), True
             except (OSError, ValueError):
                 pass  # a damaged cache file is built again and overwritten
-        table = _build(self.rules, self.board, self.men, self.hands, self.flying, progress, pool)
+        checkpoint = Checkpoint.of(self)
+        shape = (self.board, self.men, self.hands, self.flying)
+        table = _build(self.rules, *shape, progress, pool, checkpoint)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
         arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}
         np.savez_compressed(tmp, **arrays)
         tmp.replace(path)
+        checkpoint.clear()
         return table, False

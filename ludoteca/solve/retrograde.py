@@ -28,13 +28,14 @@ distinct unresolved quiet moves; the values of moves leaving the pair are read o
 first pass and the search for parents run on every core (numba threads); the updates that
 depend on each other run in order.  On a Ray cluster (:mod:`ludoteca.jobs`) the pairs of one
 *stage* (a game's promise that moves leaving them land in earlier stages) are solved at once,
-one task a pair.
+one task a pair.  Each stage solved can be saved to a checkpoint
+(:mod:`ludoteca.solve.checkpoint`), from which a build stopped halfway goes on.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -47,6 +48,7 @@ from ..compiled.kernel import STATE_SIZE, UNDO, generate, make, unmake
 from ..compiled.registry import Kernel, registered
 from ..jobs import Pool, parallel_map
 from ..tables import Progress
+from .checkpoint import Checkpoint
 
 __all__ = ["HOLE", "LOST", "MAX_MOVES", "code_value", "solve_pairs", "tally"]
 
@@ -283,50 +285,106 @@ def solve_pairs(
     progress: Progress | None = None,
     pool: Pool | None = None,
     stages: Sequence[Hashable] | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> CodeArray:
     """The table of ``size`` entries, solving the ``(lo, hi, label)`` pairs in order with the
     moves of ``kernel``, in this process (on every core: numba threads).
 
-    With a Ray ``pool`` (:class:`~ludoteca.jobs.Pool` with an address), consecutive pairs of
-    equal ``stages`` (one per pair: the game promises that every move leaving such a pair lands
-    in a pair of an earlier stage) are solved at once, one Ray task a pair, each given the
-    table of the earlier stages; the table is the same as solved here."""
+    Consecutive pairs of equal ``stages`` (one per pair: the game promises that every move
+    leaving such a pair lands in a pair of an earlier stage; None: each pair a stage of its
+    own) make one stage.  With a ``checkpoint`` (:class:`~ludoteca.solve.checkpoint.Checkpoint`)
+    each stage is saved there once solved, and a build that finds the checkpoint of this very
+    build (the same table key, size, stages, kernel and ``data``) takes the stages saved from
+    it, saying ``resuming: N of M stages already solved``, and solves only the others.  With a
+    Ray ``pool`` (:class:`~ludoteca.jobs.Pool` with an address) the pairs of a stage are solved
+    at once, one Ray task a pair, each given the table of the earlier stages.  The table is the
+    same whichever way it is built."""
     table = np.zeros(size, dtype=np.int16)
     table[LOST] = -1
     say = progress or (lambda _: None)
-    done = 0
+    spans = _spans(stages if stages is not None else range(len(pairs)))
+    first = 0
+    if checkpoint is not None:
+        parts = [[(lo, hi) for lo, hi, _ in pairs[a:b]] for a, b in spans]
+        first = checkpoint.resume(table, parts, (kernel.name, data))
+        if first:
+            say(f"resuming: {first} of {len(spans)} stages already solved")
+    done = sum(hi - lo for lo, hi, _ in pairs[: spans[first - 1][1] if first else 0])
     if pool is None or pool.ray is None:
-        code = bind(__name__, kernel.name)
-        found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
-        for lo, hi, label in pairs:
-            levels = _solve_pair(
-                code, table, lo, hi, kernel.prm, decode, encode, parents, data, found
-            )
+        solve = _here(kernel, decode, encode, parents, data)
+    else:
+        solve = _on_cluster(kernel, decode, encode, parents, data, pool)
+    for a, b in spans[first:]:
+        for (lo, hi, label), levels in solve(table, pairs[a:b]):
             done += hi - lo
             say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
-        return table
-    keys = list(stages) if stages is not None else list(range(len(pairs)))
-    home = registered()[kernel.name]
-    start = 0
-    while start < len(pairs):
-        stop = start + 1
-        while stop < len(pairs) and keys[stop] == keys[start]:
-            stop += 1
-        piece = partial(
-            _piece,
-            table,
-            home,
-            kernel.name,
-            kernel.prm,
-            (_name(decode), _name(encode), _name(parents)),
-            data,
-        )
-        for (lo, hi, label), (codes, levels) in parallel_map(piece, pairs[start:stop], pool):
-            table[lo:hi] = codes
-            done += hi - lo
-            say(f"{label}: {hi - lo:,} entries, {levels} levels ({100 * done / size:.0f}% done)")
-        start = stop
+        if checkpoint is not None:
+            checkpoint.save(table)
     return table
+
+
+#: solves the pairs of one stage in a table, yielding each pair with its number of levels
+StageSolver = Callable[
+    [CodeArray, Sequence[tuple[int, int, str]]], Iterator[tuple[tuple[int, int, str], int]]
+]
+
+
+def _spans(stages: Sequence[Hashable]) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` indices of each run of equal stages."""
+    spans: list[tuple[int, int]] = []
+    for i, stage in enumerate(stages):
+        if spans and stages[spans[-1][0]] == stage:
+            spans[-1] = (spans[-1][0], i + 1)
+        else:
+            spans.append((i, i + 1))
+    return spans
+
+
+def _here(
+    kernel: Kernel,
+    decode: Callable[..., Any],
+    encode: Callable[..., Any],
+    parents: Callable[..., Any],
+    data: tuple[Any, ...],
+) -> StageSolver:
+    """Pairs solved one after the other in this process."""
+    code = bind(__name__, kernel.name)
+    found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
+
+    def solve(
+        table: CodeArray, pairs: Sequence[tuple[int, int, str]]
+    ) -> Iterator[tuple[tuple[int, int, str], int]]:
+        for pair in pairs:
+            lo, hi, _ = pair
+            yield (
+                pair,
+                _solve_pair(code, table, lo, hi, kernel.prm, decode, encode, parents, data, found),
+            )
+
+    return solve
+
+
+def _on_cluster(
+    kernel: Kernel,
+    decode: Callable[..., Any],
+    encode: Callable[..., Any],
+    parents: Callable[..., Any],
+    data: tuple[Any, ...],
+    pool: Pool,
+) -> StageSolver:
+    """Pairs solved at once on the Ray cluster of ``pool``, one task a pair."""
+    home = registered()[kernel.name]
+    names = (_name(decode), _name(encode), _name(parents))
+
+    def solve(
+        table: CodeArray, pairs: Sequence[tuple[int, int, str]]
+    ) -> Iterator[tuple[tuple[int, int, str], int]]:
+        piece = partial(_piece, table, home, kernel.name, kernel.prm, names, data)
+        for pair, (codes, levels) in parallel_map(piece, pairs, pool):
+            table[pair[0] : pair[1]] = codes
+            yield pair, levels
+
+    return solve
 
 
 def _solve_pair(

@@ -2,7 +2,8 @@
 ``ludoteca solve`` at a time, in a child process at the lowest priority (so that games keep the
 processors), which dies with the server; a server that stops ends the build under way (it is
 started again at the next start).  A level switches to its table the moment the table is
-on disk (``Solver.ready``)."""
+on disk (``Solver.ready``).  A build stopped halfway goes on at the next start from the
+stages it saved (:class:`~ludoteca.solve.checkpoint.Checkpoint`), which the log says."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import subprocess
 import sys
 import threading
 
+from ...games import load
+from ...solve.checkpoint import Checkpoint
 from ..play.catalogue import games
 from .workers import die_with_parent
 
@@ -37,6 +40,21 @@ def missing_tables() -> list[tuple[str, str]]:
     return out
 
 
+def _say_start(game: str, rules: str) -> None:
+    """Log the start of a table's build: from the start, or going on from a checkpoint."""
+    solver = load(game, rules).solver()
+    saved = None if solver is None else Checkpoint.of(solver).saved()
+    if saved and saved[0]:
+        log.info(
+            "going on with the table of %s: %d of %d stages solved before "
+            "(a background job at low priority)",
+            rules,
+            *saved,
+        )
+    else:
+        log.info("building the table of %s (a background job at low priority)", rules)
+
+
 def _prepare(server: int) -> None:
     os.nice(19)
     die_with_parent(server)
@@ -60,7 +78,7 @@ class Builds:
             with self.lock:
                 if self.stopping:
                     return
-                log.info("building the table of %s (a background job at low priority)", rules)
+                _say_start(game, rules)
                 # a session of its own: the terminal's Ctrl-C stops the server, which stops this
                 child = self.child = subprocess.Popen(
                     [sys.executable, "-c", _CLI, "solve", game, "--rules", rules],
