@@ -1,6 +1,7 @@
 """Long jobs on a Ray cluster (``ludoteca.jobs``): a throw-away cluster of a head and a worker
-node, started once for the module, runs a tournament, an SPRT match and a table build, each
-giving exactly what the local run gives for the same seeds."""
+node, started once for the module, runs a tournament, an SPRT match and a table build (stopped
+halfway and resumed from its checkpoint), each giving exactly what the local run gives for the
+same seeds."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ludoteca.core import LudotecaError
 from ludoteca.games import load
 from ludoteca.games.morris_table import MorrisSolver, layout, solve
 from ludoteca.jobs import Pool, parallel_map
+from ludoteca.solve.checkpoint import Checkpoint
 
 from .support.need import need
 from .support.ray_cluster import ray_cluster
@@ -68,8 +70,15 @@ def test_an_sprt_match_on_the_cluster_plays_the_local_games(cluster: str, tmp_pa
     assert len(games["local"]) == 6 and games["ray"] == games["local"]
 
 
+class Stopped(Exception):
+    """Stands for the kill of a table build."""
+
+
 def test_a_table_built_on_the_cluster_is_the_local_table(
-    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    cluster: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     rules = load("morris-6").rules
     solver = MorrisSolver(rules)
@@ -77,7 +86,19 @@ def test_a_table_built_on_the_cluster_is_the_local_table(
     waves = [plan.stages.count(stage) for stage in dict.fromkeys(plan.stages)]
     assert max(waves) >= 3  # the cluster really gets several classes at once
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    checkpoint = Checkpoint.of(solver)
+
+    def stop(_: str) -> None:  # the build on the cluster, stopped once three stages are saved
+        saved = checkpoint.saved()
+        if saved is not None and saved[0] >= 3:
+            raise Stopped
+
+    with pytest.raises(Stopped):
+        solver.load(stop, Pool(ray=cluster))
+    capsys.readouterr()
     assert main(["solve", "morris-6", "--ray", cluster]) == 0
+    assert f"resuming: 3 of {len(waves)} stages already solved" in capsys.readouterr().err
+    assert not checkpoint.folder.exists()
     (built,) = tmp_path.glob("morris-*.npz")
     local = solve(rules)
     with np.load(built) as spread:
