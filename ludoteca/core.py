@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
-from .i18n import N_, _
+from .i18n import N_, Text, _
 from .ladder import LADDER, Rung
 
 if TYPE_CHECKING:
@@ -104,7 +104,9 @@ class Termination(enum.Enum):
         try:
             return cls[key]
         except KeyError:
-            raise InvalidRecordError(f"unknown termination {label!r}") from None
+            raise InvalidRecordError(
+                Text("unknown termination %(label)s", label=repr(label))
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +384,9 @@ class Game(ABC):
     def __init__(self, rules: RuleSet) -> None:
         """The game under ``rules`` (use :meth:`of`, which makes one instance per rule set)."""
         if rules.game != self.name:
-            raise InvalidRulesError(f"rule set {rules} is not a {self.name} rule set")
+            raise InvalidRulesError(
+                Text("rule set %(rules)s is not a %(game)s rule set", rules=rules, game=self.name)
+            )
         self.rules = rules
         self.definition = next(d for d in self.rule_sets if d.name == rules.name)
         self.title = self.definition.title or type(self).title
@@ -419,7 +423,9 @@ class Game(ABC):
         """
         if isinstance(spec, RuleSet):
             if spec.game != cls.name:
-                raise InvalidRulesError(f"rule set {spec} is not a {cls.name} rule set")
+                raise InvalidRulesError(
+                    Text("rule set %(rules)s is not a %(game)s rule set", rules=spec, game=cls.name)
+                )
             return spec
         spec = (spec or cls.rule_sets[0].name).strip()
         name, _, options = spec.partition(":")
@@ -429,15 +435,27 @@ class Game(ABC):
                 break
         else:
             known = ", ".join(cls.rule_set_names())
-            raise InvalidRulesError(f"unknown {cls.name} rule set {name!r} (known: {known})")
+            raise InvalidRulesError(
+                Text(
+                    "unknown %(game)s rule set %(name)s (known: %(known)s)",
+                    game=cls.name,
+                    name=repr(name),
+                    known=known,
+                )
+            )
         settings = dict(definition.defaults)
         for item in filter(None, (o.strip() for o in options.split(","))):
             key, has_value, raw = item.partition("=")
             key = key.strip().lower().replace("-", "_")
             if key not in settings:
-                known = ", ".join(sorted(settings)) or "none"
+                names: str | Text = ", ".join(sorted(settings)) or Text("none")
                 raise InvalidRulesError(
-                    f"unknown setting {key!r} for rule set {definition.name} (settings: {known})"
+                    Text(
+                        "unknown setting %(key)s for rule set %(rules)s (settings: %(known)s)",
+                        key=repr(key),
+                        rules=definition.name,
+                        known=names,
+                    )
                 )
             settings[key] = _parse_setting(key, raw.strip() if has_value else None, settings[key])
         return RuleSet(cls.name, definition.name, settings, definition.defaults)
@@ -556,7 +574,7 @@ class Game(ABC):
         other counters (ply, quiet plies) as small as the position allows.  The position need
         not be possible: :meth:`from_position_code` then says why.  ``NotImplementedError`` for
         a game without an editor."""
-        raise NotImplementedError(f"{self.title} has no position editor")
+        raise NotImplementedError(Text("%(game)s has no position editor", game=Text(self.title)))
 
 
 G = TypeVar("G", bound=Game)
@@ -569,15 +587,25 @@ def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingV
             return True
         if raw.lower() in ("false", "off", "no", "0"):
             return False
-        raise InvalidRulesError(f"setting {key} takes true or false, not {raw!r}")
+        raise InvalidRulesError(
+            Text("setting %(key)s takes true or false, not %(raw)s", key=key, raw=repr(raw))
+        )
     if raw is None:
-        raise InvalidRulesError(f"setting {key} needs a value, e.g. {key}={default}")
+        raise InvalidRulesError(
+            Text(
+                "setting %(key)s needs a value, e.g. %(example)s",
+                key=key,
+                example=f"{key}={default}",
+            )
+        )
     try:
         value = int(raw)
     except ValueError:
-        raise InvalidRulesError(f"setting {key} takes a whole number, not {raw!r}") from None
+        raise InvalidRulesError(
+            Text("setting %(key)s takes a whole number, not %(raw)s", key=key, raw=repr(raw))
+        ) from None
     if value < 0:
-        raise InvalidRulesError(f"setting {key} cannot be negative")
+        raise InvalidRulesError(Text("setting %(key)s cannot be negative", key=key))
     return value
 
 
@@ -690,16 +718,22 @@ class State(ABC):
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, Move) or self.move_of(move.code) != move:
-            where = f"{self.game.title} ({self.rules})"
-            raise IllegalMoveError(f"{move!r} is not a move of {where}")
+            raise IllegalMoveError(
+                Text(
+                    "%(move)s is not a move of %(game)s (%(rules)s)",
+                    move=repr(move),
+                    game=Text(self.game.title),
+                    rules=str(self.rules),
+                )
+            )
         elif move.code not in self.legal_codes():
             over = self.outcome()
             reason = (
-                _("the game is over (%(result)s)", result=over.result)
+                Text("the game is over (%(result)s)", result=over.result)
                 if over
-                else _("not a legal move here")
+                else Text("not a legal move here")
             )
-            raise IllegalMoveError(f"{move}: {reason}")
+            raise IllegalMoveError(Text("%(move)s: %(reason)s", move=str(move), reason=reason))
         self.push_code(move.code)
         return move
 
@@ -708,7 +742,14 @@ class State(ABC):
 
         Raises :class:`IllegalMoveError` when the annotation does not match the move.
         """
-        raise IllegalMoveError(f"{move} {token}: {self.game.title} records have no annotations")
+        raise IllegalMoveError(
+            Text(
+                "%(move)s %(token)s: %(game)s records have no annotations",
+                move=str(move),
+                token=token,
+                game=Text(self.game.title),
+            )
+        )
 
     def pop(self) -> Move:
         """Take back the last move and return it; ``IndexError`` if there is none."""
@@ -810,8 +851,10 @@ class State(ABC):
         """The moves played so far, as :class:`Move` objects."""
         return [self.move_of(c) for c in self.move_stack]
 
-    def _illegal(self, text: str, reason: str | None = None) -> IllegalMoveError:
+    def _illegal(self, text: str, reason: str | Text | None = None) -> IllegalMoveError:
         over = self.outcome()
         if over is not None:
-            reason = _("the game is over (%(result)s)", result=over.result)
-        return IllegalMoveError(f"{text}: {reason or _('not a legal move here')}")
+            reason = Text("the game is over (%(result)s)", result=over.result)
+        return IllegalMoveError(
+            Text("%(move)s: %(reason)s", move=text, reason=reason or Text("not a legal move here"))
+        )

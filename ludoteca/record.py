@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from .core import Color, InvalidRecordError, LudotecaError, State, Termination
 from .games import load
+from .i18n import Text
 
 __all__ = ["GameRecord", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
 
@@ -139,7 +140,9 @@ def loads(text: str) -> GameRecord:
     """Read exactly one game record; :class:`InvalidRecordError` names the first problem."""
     records = list(read_games(text.splitlines(keepends=True)))
     if len(records) != 1:
-        raise InvalidRecordError(f"expected one game record, found {len(records)}")
+        raise InvalidRecordError(
+            Text("expected one game record, found %(count)s", count=len(records))
+        )
     return records[0]
 
 
@@ -170,16 +173,18 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
         while pos < len(text):
             m = _TAG_RE.match(text, pos)
             if not m:
-                raise InvalidRecordError(f"line {line_no}: malformed tag {text[pos:]!r}")
+                raise InvalidRecordError(
+                    Text("line %(line)s: malformed tag %(tag)s", line=line_no, tag=repr(text[pos:]))
+                )
             tags[m.group(1)] = _unescape(m.group(2))
             pos = m.end()
-    where = f"record at line {first}"
+    where = Text("record at line %(line)s", line=first)
     if "Game" not in tags:
-        raise InvalidRecordError(f'{where}: the [Game "..."] tag is missing')
+        raise InvalidRecordError(Text('%(where)s: the [Game "..."] tag is missing', where=where))
     try:
         state = _start_state(tags["Game"], tags)
     except LudotecaError as error:
-        raise InvalidRecordError(f"{where}: {error}") from None
+        raise InvalidRecordError(Text("%(where)s: %(error)s", where=where, error=error)) from None
     tags["Game"] = state.game.name
     tags["Rules"] = str(state.rules)
     comments: dict[int, str] = {}
@@ -189,9 +194,11 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
     starts = list(itertools.accumulate((len(line) + 1 for _, line in body[:-1]), initial=0))
     for m in _TOKEN_RE.finditer(text):
         comment, _number, word = m.groups()
-        where = f"line {body[bisect.bisect_right(starts, m.end(0) - 1) - 1][0]}"
+        line = Text("line %(line)s", line=body[bisect.bisect_right(starts, m.end(0) - 1) - 1][0])
         if result_token is not None and (comment or word):
-            raise InvalidRecordError(f"{where}: text after the result {result_token}")
+            raise InvalidRecordError(
+                Text("%(where)s: text after the result %(result)s", where=line, result=result_token)
+            )
         if comment is not None:
             i = len(state.move_stack)
             comments[i] = (comments[i] + " " if i in comments else "") + comment[1:-1].strip()
@@ -203,54 +210,101 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
                 try:
                     state.annotate(state.move_of(state.move_stack[-1]), word)
                 except LudotecaError as error:
-                    raise InvalidRecordError(f"{where}: ply {state.ply}: {error}") from None
+                    raise InvalidRecordError(
+                        Text(
+                            "%(where)s: ply %(ply)s: %(error)s",
+                            where=line,
+                            ply=state.ply,
+                            error=error,
+                        )
+                    ) from None
                 continue
             if "{" in word or "}" in word:
-                raise InvalidRecordError(f"{where}: unbalanced comment braces near {word!r}")
+                raise InvalidRecordError(
+                    Text(
+                        "%(where)s: unbalanced comment braces near %(word)s",
+                        where=line,
+                        word=repr(word),
+                    )
+                )
             ply = state.ply + 1
             try:
                 state.push(word)
             except LudotecaError as error:
-                raise InvalidRecordError(f"{where}: ply {ply} ({word}): {error}") from None
-    _check_result(tags, result_token, state, f"record at line {first}")
+                raise InvalidRecordError(
+                    Text(
+                        "%(where)s: ply %(ply)s (%(move)s): %(error)s",
+                        where=line,
+                        ply=ply,
+                        move=word,
+                        error=error,
+                    )
+                ) from None
+    _check_result(tags, result_token, state, where)
     return GameRecord(state, tags, comments)
 
 
 def _start_state(game_name: str, tags: dict[str, str]) -> State:
     game = load(game_name, tags.get("Rules"))
     if "Setup" in tags and "Position" in tags:
-        raise InvalidRecordError("a record gives either a Setup or a Position, not both")
+        raise InvalidRecordError(Text("a record gives either a Setup or a Position, not both"))
     if "Position" in tags:
         return game.from_position_code(tags["Position"])
     return game.new(setup=tags.get("Setup"))
 
 
-def _check_result(tags: dict[str, str], token: str | None, state: State, where: str) -> None:
+def _check_result(tags: dict[str, str], token: str | None, state: State, where: Text) -> None:
     tag = tags.get("Result")
     if tag is not None and tag not in RESULTS:
         raise InvalidRecordError(
-            f"{where}: Result must be one of {', '.join(RESULTS)}, not {tag!r}"
+            Text(
+                "%(where)s: Result must be one of %(results)s, not %(tag)s",
+                where=where,
+                results=", ".join(RESULTS),
+                tag=repr(tag),
+            )
         )
     if tag and token and tag != token:
-        raise InvalidRecordError(f"{where}: Result tag {tag} but movetext ends {token}")
+        raise InvalidRecordError(
+            Text(
+                "%(where)s: Result tag %(tag)s but movetext ends %(token)s",
+                where=where,
+                tag=tag,
+                token=token,
+            )
+        )
     result = tag or token or "*"
     outcome = state.outcome()
     if outcome is not None:
         if result != outcome.result:
             raise InvalidRecordError(
-                f"{where}: the record says {result} but after ply {state.ply} "
-                f"{outcome.explain()} ({outcome.result})"
+                Text(
+                    "%(where)s: the record says %(result)s but after ply %(ply)s %(outcome)s "
+                    "(%(score)s)",
+                    where=where,
+                    result=result,
+                    ply=state.ply,
+                    outcome=outcome.explain(),
+                    score=outcome.result,
+                )
             )
         label = tags.get("Termination")
         if label and Termination.from_label(label) is not outcome.termination:
             raise InvalidRecordError(
-                f"{where}: Termination {label!r} but the game ended by {outcome.termination.label}"
+                Text(
+                    "%(where)s: Termination %(label)s but the game ended by %(ended)s",
+                    where=where,
+                    label=repr(label),
+                    ended=outcome.termination.label,
+                )
             )
         tags["Termination"] = outcome.termination.label
     elif "Termination" in tags:
         termination = Termination.from_label(tags["Termination"])
         if termination in (Termination.DRAW_AGREED,) and _RESULT_WINNERS.get(result, 0) is not None:
-            raise InvalidRecordError(f"{where}: a game drawn by agreement must end 1/2-1/2")
+            raise InvalidRecordError(
+                Text("%(where)s: a game drawn by agreement must end 1/2-1/2", where=where)
+            )
         tags["Termination"] = termination.label
     tags["Result"] = result
 
@@ -276,7 +330,7 @@ def from_json(data: dict[str, Any] | str) -> GameRecord:
         moves = [str(m) for m in data.get("moves", [])]
         comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
     except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise InvalidRecordError(f"malformed JSON record: {error}") from None
+        raise InvalidRecordError(Text("malformed JSON record: %(error)s", error=error)) from None
     record = _parse([(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()], [(1, " ".join(moves))])
     record.comments = comments
     return record

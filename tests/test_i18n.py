@@ -212,7 +212,9 @@ def test_the_flying_notice_in_french() -> None:
 
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1))
+    # not loading the compiled search at start: a record is replayed at once
+    settings = Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, warm=False)
+    app = create_app(settings)
     with TestClient(app) as client:
         yield client
 
@@ -334,3 +336,28 @@ def test_a_malformed_websocket_message_is_refused_in_french(message: object, fre
     with use("fr"), pytest.raises(ActionError) as refused:
         read_message(orjson.dumps(message).decode(), Message, 10_000, "{}")
     assert refused.value.message.startswith("requête incorrecte : " + french)
+
+
+def test_a_bad_record_position_or_game_is_refused_in_the_readers_language(
+    app_client: TestClient,
+) -> None:
+    """The engine's sentences on a malformed record (worked out in the analysis process), an
+    impossible position code and an unknown game read in the requester's language."""
+    french = {"Accept-Language": "fr"}
+    record = app_client.post(
+        "/api/records/report", json={"text": '[Game "morris"]\n\n1. a7 a7 *\n'}, headers=french
+    )
+    assert record.status_code == 400
+    assert record.json()["error"] == "ligne 3 : demi-coup 2 (a7) : a7 : a7 est occupé"
+    position = app_client.post(
+        "/api/games",
+        json={"game": "felli", "opponent": "hotseat", "position": "bbb/www w 0 0"},
+        headers=french,
+    )
+    assert position.status_code == 400
+    assert position.json()["error"] == (
+        "le champ du plateau demande 5 rangées de la rangée 5 vers le bas, de 3,3,1,3,3 "
+        "points : 'bbb/www'"
+    )
+    game = app_client.post("/api/games", json={"game": "chess"}, headers={"Accept-Language": "ar"})
+    assert game.json()["error"] == "لعبة غير معروفة 'chess' (المعروفة: morris, felli, morelli)"

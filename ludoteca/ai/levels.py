@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import LudotecaError, RuleSet
+from ..i18n import Text
 from .agents import Agent, make_agent, parse_spec
 from .tournament import Tournament, elo_ratings
 
@@ -71,7 +72,14 @@ def level_agent(rules: RuleSet, number: int, seed: int | None = None) -> Agent:
     """The agent of level ``number`` for a rule set."""
     ladder = levels(rules)
     if not 1 <= number <= len(ladder):
-        raise LudotecaError(f"{rules.game} has levels 1 to {len(ladder)}, not {number}")
+        raise LudotecaError(
+            Text(
+                "%(game)s has levels 1 to %(top)s, not %(number)s",
+                game=rules.game,
+                top=len(ladder),
+                number=number,
+            )
+        )
     agent = make_agent(ladder[number - 1].spec, rules, seed)
     agent.name = f"level:{number}"
     return agent

@@ -13,6 +13,7 @@ Adding a game means writing its module (and its kernel's, if it has one: see
 from __future__ import annotations
 
 from ..core import Game, RuleSet, State, UnknownGameError
+from ..i18n import Text
 from .felli import Felli
 from .morelli import Morelli
 from .morris import Morris
@@ -43,7 +44,11 @@ def family(name: str) -> type[Game]:
         return GAMES[key]
     except KeyError:
         raise UnknownGameError(
-            f"unknown game {name!r} (known: {', '.join(game_names())})"
+            Text(
+                "unknown game %(name)s (known: %(known)s)",
+                name=repr(name),
+                known=", ".join(game_names()),
+            )
         ) from None
 
 

@@ -33,7 +33,7 @@ from ..core import (
     Termination,
 )
 from ..drawing import BoardDescription, PieceStyle
-from ..i18n import N_, _
+from ..i18n import N_, Text, _
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
@@ -590,49 +590,69 @@ class Felli(PointBoardGame):
         fields = code.split()
         if len(fields) != 4:
             raise InvalidPositionError(
-                f"a Felli position code has 4 fields (board side quiet ply), not {len(fields)}: "
-                f"{code!r}"
+                Text(
+                    "a Felli position code has 4 fields (board side quiet ply), not %(count)s: "
+                    "%(code)s",
+                    count=len(fields),
+                    code=repr(code),
+                )
             )
         board_text, side, quiet_text, ply_text = fields
         rows = board_text.split("/")
         if [len(r) for r in rows] != [len(r) for r in _ROWS]:
             raise InvalidPositionError(
-                f"the board field needs 5 rows from rank 5 down, of 3,3,1,3,3 points: "
-                f"{board_text!r}"
+                Text(
+                    "the board field needs 5 rows from rank 5 down, of 3,3,1,3,3 points: %(board)s",
+                    board=repr(board_text),
+                )
             )
         board = [0] * 13
         for row, points in zip(rows, _ROWS, strict=True):
             for ch, p in zip(row, points, strict=True):
                 if ch not in _PIECES:
                     raise InvalidPositionError(
-                        f"unknown board character {ch!r} (use w b for men, W B for Mullahs, .)"
+                        Text(
+                            "unknown board character %(char)s (use w b for men, W B for "
+                            "Mullahs, .)",
+                            char=repr(ch),
+                        )
                     )
                 board[p] = _PIECES[ch]
         if side not in ("w", "b"):
-            raise InvalidPositionError(f"side to move must be w or b, not {side!r}")
+            raise InvalidPositionError(
+                Text("side to move must be w or b, not %(side)s", side=repr(side))
+            )
         try:
             quiet, ply = int(quiet_text), int(ply_text)
         except ValueError:
-            raise InvalidPositionError(f"quiet plies and ply must be numbers: {code!r}") from None
+            raise InvalidPositionError(
+                Text("quiet plies and ply must be numbers: %(code)s", code=repr(code))
+            ) from None
         if quiet < 0 or ply < quiet:
-            raise InvalidPositionError("quiet plies must be between 0 and the ply number")
+            raise InvalidPositionError(Text("quiet plies must be between 0 and the ply number"))
         for owner in (1, 2):
-            who = Color(owner - 1).title
+            who = Text(Color(owner - 1).title)
             if sum(1 for v in board if v & 3 == owner) > 6:
-                raise InvalidPositionError(f"{who} has more than six pieces")
+                raise InvalidPositionError(Text("%(side)s has more than six pieces", side=who))
             if not ruleset["mullah"] and any(
                 board[p] & MULLAH for p in range(13) if board[p] & 3 == owner
             ):
-                raise InvalidPositionError(f"{ruleset} has no Mullahs")
+                raise InvalidPositionError(Text("%(rules)s has no Mullahs", rules=str(ruleset)))
             if ruleset["mullah"] and any(board[p] == owner for p in PROMOTION[owner]):
                 raise InvalidPositionError(
-                    f"a {who} man on its promotion corner would already be a Mullah"
+                    Text(
+                        "a %(side)s man on its promotion corner would already be a Mullah",
+                        side=who,
+                    )
                 )
         turn = Color.WHITE if side == "w" else Color.BLACK
         if not any(v & 3 == 2 - turn for v in board):
             raise InvalidPositionError(
-                f"{turn.other.title} has no piece left, so the game ended before "
-                f"{turn.title}'s turn"
+                Text(
+                    "%(side)s has no piece left, so the game ended before %(mover)s's turn",
+                    side=Text(turn.other.title),
+                    mover=Text(turn.title),
+                )
             )
         return FelliState(self, tuple(board), turn, ply, quiet)
 

@@ -34,7 +34,7 @@ from ..core import (
     Termination,
 )
 from ..drawing import BoardDescription, PieceStyle
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, Text, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
 
@@ -387,10 +387,23 @@ class MorelliState(State):
         converted, crowned = self._effects(move.code)
         if captures is not None and captures != converted:
             raise IllegalMoveError(
-                f"{text}: the annotation says {captures} conversion(s) but {move} makes {converted}"
+                Text(
+                    "%(text)s: the annotation says %(said)s conversion(s) but %(move)s makes "
+                    "%(made)s",
+                    text=text,
+                    said=captures,
+                    move=str(move),
+                    made=converted,
+                )
             )
         if king and not crowned:
-            raise IllegalMoveError(f"{text}: the annotation says K but {move} does not seat a King")
+            raise IllegalMoveError(
+                Text(
+                    "%(text)s: the annotation says K but %(move)s does not seat a King",
+                    text=text,
+                    move=str(move),
+                )
+            )
 
     def annotate(self, move: Move, token: str) -> None:
         """Check a separate annotation token (``K``) written after ``move``, already played."""
@@ -723,15 +736,25 @@ class Morelli(Game):
         setup = setup.strip().upper()
         if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W"}:
             raise InvalidPositionError(
-                f"a {geo.n}x{geo.n} setup is {len(geo.perimeter)} letters B or W (the red "
-                f"squares clockwise from A1, up the left edge first), not {setup!r}"
+                Text(
+                    "a %(side)sx%(side)s setup is %(letters)s letters B or W (the red squares "
+                    "clockwise from A1, up the left edge first), not %(setup)s",
+                    side=geo.n,
+                    letters=len(geo.perimeter),
+                    setup=repr(setup),
+                )
             )
         for i in range(geo.pairs):
             if setup[i] == setup[i + geo.pairs]:
                 a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
                 raise InvalidPositionError(
-                    f"setup breaks the pair rule: {geo.name(a)} and {geo.name(b)} are opposite "
-                    f"and both {'Black' if setup[i] == 'B' else 'White'}"
+                    Text(
+                        "setup breaks the pair rule: %(first)s and %(second)s are opposite and "
+                        "both %(colour)s",
+                        first=geo.name(a),
+                        second=geo.name(b),
+                        colour=Text((Color.BLACK if setup[i] == "B" else Color.WHITE).title),
+                    )
                 )
         board = [0] * (geo.n * geo.n)
         for s, ch in zip(geo.perimeter, setup, strict=True):
@@ -755,43 +778,66 @@ class Morelli(Game):
         fields = code.split()
         if len(fields) != 4:
             raise InvalidPositionError(
-                f"a Morelli position code has 4 fields (board side king ply), not {len(fields)}"
+                Text(
+                    "a Morelli position code has 4 fields (board side king ply), not %(count)s",
+                    count=len(fields),
+                )
             )
         rows_text, side, king_text, ply_text = fields
         rows = rows_text.split("/")
         if len(rows) != n or any(len(r) != n for r in rows):
-            raise InvalidPositionError(f"the board field needs {n} rows of {n} squares")
+            raise InvalidPositionError(
+                Text("the board field needs %(side)s rows of %(side)s squares", side=n)
+            )
         board = [0] * (n * n)
         for i, row in enumerate(rows):
             y = n - 1 - i
             for x, ch in enumerate(row):
                 if ch not in ".bw":
-                    raise InvalidPositionError(f"unknown board character {ch!r} (use b, w or .)")
+                    raise InvalidPositionError(
+                        Text("unknown board character %(char)s (use b, w or .)", char=repr(ch))
+                    )
                 board[y * n + x] = ".bw".index(ch)
         if board[geo.throne]:
-            raise InvalidPositionError("no stone may stand on the Throne")
+            raise InvalidPositionError(Text("no stone may stand on the Throne"))
         stones = sum(1 for v in board if v)
         if stones != 2 * geo.pairs:
             raise InvalidPositionError(
-                f"a {n}x{n} game always has {2 * geo.pairs} stones on the board, not {stones}"
+                Text(
+                    "a %(side)sx%(side)s game always has %(stones)s stones on the board, "
+                    "not %(count)s",
+                    side=n,
+                    stones=2 * geo.pairs,
+                    count=stones,
+                )
             )
         for i in range(geo.pairs):
             a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
             if board[a] and board[a] == board[b]:
                 raise InvalidPositionError(
-                    f"{geo.name(a)} and {geo.name(b)} hold stones of one colour, but red stones "
-                    "never change colour and opposite pairs start different"
+                    Text(
+                        "%(first)s and %(second)s hold stones of one colour, but red stones "
+                        "never change colour and opposite pairs start different",
+                        first=geo.name(a),
+                        second=geo.name(b),
+                    )
                 )
         if side not in ("b", "w") or king_text not in ("-", "b", "w"):
-            raise InvalidPositionError("side to move must be b or w and the King -, b or w")
+            raise InvalidPositionError(Text("side to move must be b or w and the King -, b or w"))
         try:
             ply = int(ply_text)
         except ValueError:
-            raise InvalidPositionError(f"the ply must be a number, not {ply_text!r}") from None
+            raise InvalidPositionError(
+                Text("the ply must be a number, not %(ply)s", ply=repr(ply_text))
+            ) from None
         turn = Color.BLACK if side == "b" else Color.WHITE
         if ply < 0 or (ply % 2 == 0) != (turn is Color.BLACK):
             raise InvalidPositionError(
-                f"Black moves first, so at ply {ply} it cannot be {turn.title}'s turn"
+                Text(
+                    "Black moves first, so at ply %(ply)s it cannot be %(side)s's turn",
+                    ply=ply,
+                    side=Text(turn.title),
+                )
             )
         return MorelliState(self, board, turn, "-bw".index(king_text), ply)
 

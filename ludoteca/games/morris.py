@@ -38,7 +38,7 @@ from ..core import (
     State,
     Termination,
 )
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, Text, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
 from ..tables import Solver
@@ -876,16 +876,25 @@ class Morris(PointBoardGame):
         fields = code.split()
         if len(fields) != 6:
             raise InvalidPositionError(
-                f"a Morris position code has 6 fields (board side hand-white hand-black quiet "
-                f"ply), not {len(fields)}: {code!r}"
+                Text(
+                    "a Morris position code has 6 fields (board side hand-white hand-black quiet "
+                    "ply), not %(count)s: %(code)s",
+                    count=len(fields),
+                    code=repr(code),
+                )
             )
         text, side, *numbers = fields
         rows = text.split("/")
         if [len(r) for r in rows] != [len(r) for r in board.rows]:
             shape = ",".join(str(len(r)) for r in board.rows)
             raise InvalidPositionError(
-                f"the board field needs {len(board.rows)} rows from the top rank down, of "
-                f"{shape} points: {text!r}"
+                Text(
+                    "the board field needs %(rows)s rows from the top rank down, of %(shape)s "
+                    "points: %(board)s",
+                    rows=len(board.rows),
+                    shape=shape,
+                    board=repr(text),
+                )
             )
         men = [0, 0]
         for row, points in zip(rows, board.rows, strict=True):
@@ -895,47 +904,70 @@ class Morris(PointBoardGame):
                 elif ch in "Bb":
                     men[1] |= 1 << p
                 elif ch != ".":
-                    raise InvalidPositionError(f"unknown board character {ch!r} (use W, B or .)")
+                    raise InvalidPositionError(
+                        Text("unknown board character %(char)s (use W, B or .)", char=repr(ch))
+                    )
         if side not in ("w", "b"):
-            raise InvalidPositionError(f"side to move must be w or b, not {side!r}")
+            raise InvalidPositionError(
+                Text("side to move must be w or b, not %(side)s", side=repr(side))
+            )
         try:
             hand_w, hand_b, quiet, ply = (int(n) for n in numbers)
         except ValueError:
             raise InvalidPositionError(
-                f"hands, quiet plies and ply must be numbers: {code!r}"
+                Text("hands, quiet plies and ply must be numbers: %(code)s", code=repr(code))
             ) from None
         turn = Color.WHITE if side == "w" else Color.BLACK
         hands = (hand_w, hand_b)
         if min(hand_w, hand_b, quiet, ply) < 0:
-            raise InvalidPositionError("counts cannot be negative")
+            raise InvalidPositionError(Text("counts cannot be negative"))
         for c in (0, 1):
             if men[c].bit_count() + hands[c] > variant.men:
                 raise InvalidPositionError(
-                    f"{Color(c).title} has more than {variant.men} men on the board and in hand"
+                    Text(
+                        "%(side)s has more than %(men)s men on the board and in hand",
+                        side=Text(Color(c).title),
+                        men=variant.men,
+                    )
                 )
         placed = 2 * variant.men - hand_w - hand_b
         if ply < placed:
             raise InvalidPositionError(
-                f"{placed} men were placed, so at least {placed} plies were played"
+                Text(
+                    "%(placed)s men were placed, so at least %(placed)s plies were played",
+                    placed=placed,
+                )
             )
         if not variant.lasker and (hand_w or hand_b):
             first = variant.first
             expected = hands[first] if turn is first else hands[first] + 1
             if hands[1 - first] != expected:
                 raise InvalidPositionError(
-                    f"impossible hands: {first.title} places first, so with {turn.title} to "
-                    f"move {first.other.title} must hold {expected} in hand, not "
-                    f"{hands[1 - first]}"
+                    Text(
+                        "impossible hands: %(first)s places first, so with %(mover)s to move "
+                        "%(second)s must hold %(expected)s in hand, not %(held)s",
+                        first=Text(first.title),
+                        mover=Text(turn.title),
+                        second=Text(first.other.title),
+                        expected=expected,
+                        held=hands[1 - first],
+                    )
                 )
             if quiet or ply != placed:
                 raise InvalidPositionError(
-                    f"during placing the ply must be {placed} and quiet plies 0"
+                    Text(
+                        "during placing the ply must be %(placed)s and quiet plies 0",
+                        placed=placed,
+                    )
                 )
         other = 1 - turn
         if men[other].bit_count() + hands[other] < 3:
             raise InvalidPositionError(
-                f"{Color(other).title} has fewer than three men, so the game ended before "
-                f"{turn.title}'s turn"
+                Text(
+                    "%(side)s has fewer than three men, so the game ended before %(mover)s's turn",
+                    side=Text(Color(other).title),
+                    mover=Text(turn.title),
+                )
             )
         return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet)
 

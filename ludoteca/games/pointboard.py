@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from ..core import Game, InvalidPositionError, State
 from ..drawing import BoardDescription
+from ..i18n import Text
 
 __all__ = ["PointBoardGame"]
 
@@ -33,5 +34,7 @@ class PointBoardGame(Game):
 
     def new(self, setup: str | None = None, seed: int | None = None) -> State:
         if setup:
-            raise InvalidPositionError(f"{self.title} has no setup; use a position code")
+            raise InvalidPositionError(
+                Text("%(game)s has no setup; use a position code", game=Text(self.title))
+            )
         return self.state_class(self)  # type: ignore[call-arg]

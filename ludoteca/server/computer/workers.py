@@ -111,10 +111,10 @@ def exact_plies(
 def record_line(text: str, language: str = SOURCE) -> dict[str, Any]:
     """What a text record plays: its game, rule set, start (a position code) and moves; or
     ``{"error": reason}`` for a bad record, the reason in ``language``."""
-    try:
-        game = loads(text)
-    except LudotecaError as error:
-        with use(language):
+    with use(language):
+        try:
+            game = loads(text)
+        except LudotecaError as error:
             return {"error": str(error)}
     start = game.start()
     return {

@@ -8,6 +8,8 @@ import re
 import time
 from dataclasses import dataclass
 
+from ...i18n import Text
+
 __all__ = ["TimeControl", "now_ms"]
 
 _SPEC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)\s*$")
@@ -30,12 +32,16 @@ class TimeControl:
         """``"5+0"``, ``"10+5"``; ``ValueError`` with a sentence if malformed or out of range."""
         match = _SPEC.match(text)
         if not match:
-            raise ValueError(f"a clock is MINUTES+SECONDS, e.g. 5+0 or 10+5, not {text!r}")
+            raise ValueError(
+                Text("a clock is MINUTES+SECONDS, e.g. 5+0 or 10+5, not %(text)s", text=repr(text))
+            )
         minutes, increment = float(match[1]), float(match[2])
         if not 0 < minutes <= 180 or increment > 60:
             raise ValueError(
-                "a clock has more than 0 and at most 180 minutes, and adds at most "
-                "60 seconds a move"
+                Text(
+                    "a clock has more than 0 and at most 180 minutes, and adds at most "
+                    "60 seconds a move"
+                )
             )
         return cls(minutes, increment)
 
