@@ -342,7 +342,7 @@ TEXTS: Mapping[str, str] = {
 #: the longest game declared where the rules themselves do not end games (draw rules off)
 ENDLESS = 100_000
 #: a puzzle's theme where no tactic its game names applies (:meth:`Game.puzzle_theme`)
-QUIET_THEME = "quiet move"
+QUIET_THEME = N_("quiet move")
 
 S = TypeVar("S", bound="State")
 
@@ -505,7 +505,7 @@ class Game(ABC):
         """What a puzzle is about, in a word or two ("mill", "capture chain"), from its start
         ``state`` (left unchanged) and its solution ``line`` (move codes, the player's first
         move, then the opponent's reply, ...); :data:`QUIET_THEME` where no tactic the game
-        names applies (each game names its own)."""
+        names applies (each game names its own, marked with ``N_``: pages show it translated)."""
         return QUIET_THEME
 
     def lessons(self) -> tuple[Lesson, ...]:

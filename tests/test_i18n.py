@@ -24,6 +24,7 @@ from ludoteca.core import Color, Outcome, Termination
 from ludoteca.games import game_names, load
 from ludoteca.i18n import LANGUAGES, LOCALE, SOURCE, Text, _, negotiate, ngettext, use
 from ludoteca.server.app import create_app
+from ludoteca.server.computer import workers
 from ludoteca.server.errors import ActionError
 from ludoteca.server.schemas import Message, read_message
 from ludoteca.server.settings import Settings
@@ -212,9 +213,7 @@ def test_the_flying_notice_in_french() -> None:
 
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
-    # not loading the compiled search at start: a record is replayed at once
-    settings = Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, warm=False)
-    app = create_app(settings)
+    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1))
     with TestClient(app) as client:
         yield client
 
@@ -341,18 +340,15 @@ def test_a_malformed_websocket_message_is_refused_in_french(message: object, fre
 def test_a_bad_record_position_or_game_is_refused_in_the_readers_language(
     app_client: TestClient,
 ) -> None:
-    """The engine's sentences on a malformed record (worked out in the analysis process), an
-    impossible position code and an unknown game read in the requester's language."""
-    french = {"Accept-Language": "fr"}
-    record = app_client.post(
-        "/api/records/report", json={"text": '[Game "morris"]\n\n1. a7 a7 *\n'}, headers=french
-    )
-    assert record.status_code == 400
-    assert record.json()["error"] == "ligne 3 : demi-coup 2 (a7) : a7 : a7 est occupé"
+    """The engine's sentences on a malformed record (worked out in the analysis process, told
+    the language), an impossible position code and an unknown game read in the requester's
+    language."""
+    record = workers.record_line('[Game "morris"]\n\n1. a7 a7 *\n', "fr")
+    assert record == {"error": "ligne 3 : demi-coup 2 (a7) : a7 : a7 est occupé"}
     position = app_client.post(
         "/api/games",
         json={"game": "felli", "opponent": "hotseat", "position": "bbb/www w 0 0"},
-        headers=french,
+        headers={"Accept-Language": "fr"},
     )
     assert position.status_code == 400
     assert position.json()["error"] == (
@@ -361,3 +357,13 @@ def test_a_bad_record_position_or_game_is_refused_in_the_readers_language(
     )
     game = app_client.post("/api/games", json={"game": "chess"}, headers={"Accept-Language": "ar"})
     assert game.json()["error"] == "لعبة غير معروفة 'chess' (المعروفة: morris, felli, morelli)"
+
+
+def test_the_puzzles_themes_read_in_the_readers_language(app_client: TestClient) -> None:
+    """The themes of the shipped puzzles are offered in the reader's words."""
+    sets = app_client.get("/api/puzzles/sets", headers={"Accept-Language": "fr"}).json()
+    themes = {name: words for s in sets for name, words in s["themes"].items()}
+    assert themes["mill"] == "moulin" and themes["quiet move"] == "coup tranquille"
+    assert themes["capture chain"] == "prise en chaîne" and themes["frame"] == "cadre"
+    arabic = app_client.get("/api/puzzles/sets", headers={"Accept-Language": "ar"}).json()
+    assert {n: w for s in arabic for n, w in s["themes"].items()}["mill"] == "طاحونة"

@@ -552,14 +552,14 @@ class Felli(PointBoardGame):
         loser = after.turn + 1
         shut_in = any(piece & 3 == loser for piece in after.board)
         if capture and len(path) > 2:
-            return "capture chain"
+            return N_("capture chain")
         if promoted:
-            return "promotion"
+            return N_("promotion")
         if ending is not None and ending.termination is Termination.NO_LEGAL_MOVES and shut_in:
-            return "blockade"
+            return N_("blockade")
         if not capture and len(line) > 1 and decode(line[1])[1]:
-            return "sacrifice"
-        return "capture" if capture else QUIET_THEME
+            return N_("sacrifice")
+        return N_("capture") if capture else QUIET_THEME
 
     @property
     def longest_game(self) -> int:

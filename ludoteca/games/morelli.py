@@ -703,8 +703,8 @@ class Morelli(Game):
         assert isinstance(state, MorelliState)
         converted, crowned = state._effects(line[0])
         if crowned:
-            return "throne" if state.king else "frame"
-        return "conversion" if converted else QUIET_THEME
+            return N_("throne") if state.king else N_("frame")
+        return N_("conversion") if converted else QUIET_THEME
 
     @cached_property
     def kernel(self) -> Kernel:

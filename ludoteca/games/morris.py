@@ -820,13 +820,13 @@ class Morris(PointBoardGame):
             after.push_code(code)
         ending = after.outcome()
         if ending is not None and ending.termination is Termination.NO_LEGAL_MOVES:
-            return "blockade"
+            return N_("blockade")
         if mills[:2] == [True, True]:
-            return "double mill"
+            return N_("double mill")
         if mills[0]:
-            return "mill"
+            return N_("mill")
         if mills[1:2] == [True]:
-            return "threat"
+            return N_("threat")
         side = state.turn
         first = state.child(state.move_of(line[0]))
         again = MorrisState(
@@ -834,11 +834,11 @@ class Morris(PointBoardGame):
         )
         closing = {c // (size + 1) % size for c in again.legal_codes() if c % (size + 1) != size}
         if len(closing) >= 2:
-            return "double threat"
+            return N_("double threat")
         if line[0] // (size + 1) // size == size:
-            return "placement"
+            return N_("placement")
         if self.rules["flying"] and state.men[side].bit_count() == 3 and not state.hand[side]:
-            return "flying"
+            return N_("flying")
         return QUIET_THEME
 
     @cached_property
