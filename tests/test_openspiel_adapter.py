@@ -126,3 +126,65 @@ def test_openspiel_states_follow_the_engine(rules: str) -> None:
         assert state.returns() == expected
         assert state.history() == taken and state.move_number() == len(taken)
         assert state.engine.move_stack == shadow.state.move_stack
+
+
+@pytest.mark.parametrize(
+    ("rules", "games"),
+    [
+        ("morris", 30),
+        ("morris-6", 30),
+        ("morris-12", 10),
+        ("morabaraba", 10),
+        ("morris-lasker", 10),
+        ("felli", 40),
+        ("felli:multi_capture,forced_capture", 40),
+        ("felli-mullah:repetition=2", 40),
+        ("morelli-9", 4),
+    ],
+)
+def test_kernel_states_agree_with_the_engine_move_for_move(rules: str, games: int) -> None:
+    """Seeded random games through pyspiel, the readable engine alongside: at every action the
+    same legal actions, player to act and terminal flag, at the end the same returns; a third
+    of the actions are taken through OpenSpiel's C++ ``child`` (its own clone and apply)."""
+    game = pyspiel.load_game(register(rules.split("-")[0].split(":")[0]), {"rules": rules})
+    rng = random.Random(rules)
+    for _ in range(games):
+        state = game.new_initial_state()
+        shadow = Shadow(ludoteca.load(rules).new(seed=0))
+        while shadow.next_actions():
+            assert not state.is_terminal()
+            assert state.legal_actions() == shadow.next_actions()
+            assert state.current_player() == int(shadow.state.turn)
+            assert state.returns() == [0.0, 0.0]
+            action = rng.choice(state.legal_actions())
+            if rng.random() < 1 / 3:
+                state = state.child(action)
+            else:
+                state.apply_action(action)
+            shadow.take(action)
+        outcome = shadow.state.outcome()
+        assert outcome is not None and state.is_terminal()
+        assert state.current_player() == int(pyspiel.PlayerId.TERMINAL)
+        assert state.legal_actions() == []
+        expected = [0.0, 0.0]
+        if outcome.winner is not None:
+            expected[outcome.winner] = 1.0
+            expected[outcome.winner.other] = -1.0
+        assert state.returns() == expected
+
+
+def test_legal_actions_are_the_callers_own_and_clones_go_their_own_way() -> None:
+    game = pyspiel.load_game(register("morris"))
+    state = game.new_initial_state()
+    actions = state.legal_actions()
+    actions.clear()
+    assert len(state.legal_actions()) == 24
+    first, second = state.legal_actions()[:2]
+    clone = state.clone()
+    clone.apply_action(first)
+    state.apply_action(second)
+    assert clone.history() == [first] and state.history() == [second]
+    assert first in state.legal_actions() and second not in state.legal_actions()
+    assert second in clone.legal_actions() and first not in clone.legal_actions()
+    with pytest.raises(TypeError):
+        state.apply_action(2.5)

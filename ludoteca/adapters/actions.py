@@ -6,72 +6,140 @@ the same player acting again until the chain is complete.  :class:`ActionCursor`
 as one row of the kernel driver (:mod:`ludoteca.compiled.batch`: the kernel's position, the
 legal moves left for the actions already taken, the sorted next actions, the keys for
 threefold repetition) and offers what both OpenSpiel and PettingZoo need: the legal actions,
-applying one, the end and the returns, and an observation.  The engine state it stands for is
-built on demand (replayed from the start), for notation, printing and the outcome's wording.
+applying one, the end and the returns, and an observation.  An action costs one compiled call
+(its native entry point, past numba's type dispatch), which answers the result, the side to
+act and the number of next actions; the next actions are read from the row only when asked
+for.  The engine state it stands for is built on demand (replayed from the start), for
+notation, printing and the outcome's wording.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
 from ..compiled import batch
-from ..compiled.kernel import LOSS, STATE_SIZE, TURN, WIN
+from ..compiled.kernel import LOSS, ONGOING, STATE_SIZE, WIN
 from ..core import Color, Game, State
 
 __all__ = ["ActionCursor"]
 
-_LAYOUTS: dict[Game, Any] = {}
 #: a cursor never stops a game: the engine's own rules end it
 _NO_LIMIT = 1 << 62
 
 
-def _layout(game: Game) -> Any:
-    """The driver's layout of ``game``'s rows (made once per rule set)."""
-    if game not in _LAYOUTS:
-        _LAYOUTS[game] = batch.layout(game, _NO_LIMIT)
-    return _LAYOUTS[game]
+@dataclass(frozen=True)
+class _Driver:
+    """A rule set's row layout and the native entry points of the driver's cursor functions
+    (each call must pass exactly the argument types they were compiled for: rows, the
+    layout's ``fixed`` array, ``cfg``, a float32 observation, an int)."""
+
+    layout: batch.Layout
+    fixed: npt.NDArray[np.int64]
+    start: Callable[..., tuple[int, int, int, int]]
+    apply: Callable[..., tuple[int, int, int, int]]
+    observe: Callable[..., None]
+    copy: Callable[..., None]
+
+
+_DRIVERS: dict[Game, _Driver] = {}
+
+
+def _entry(func: Any, *args: Any) -> Any:
+    """The numba function ``func`` compiled for the types of ``args`` (or loaded from its
+    cache), as its native entry point: a call that skips numba's type dispatch (about a
+    tenth of a microsecond an argument)."""
+    return func.compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
+
+
+def _driver(game: Game) -> _Driver:
+    """The driver of ``game``'s cursors (made once per rule set)."""
+    if game not in _DRIVERS:
+        lay = batch.layout(game, _NO_LIMIT)
+        row = np.zeros((1, lay.width), dtype=np.int64)
+        obs = np.zeros((1, lay.planes * lay.points), dtype=np.float32)
+        code, fixed = lay.code, lay.fixed
+        _DRIVERS[game] = _Driver(
+            lay,
+            fixed,
+            _entry(code.cursor_start, row, fixed),
+            _entry(code.cursor_apply, row, fixed, 0),
+            _entry(code.cursor_observe, row, fixed, obs),
+            _entry(batch.cursor_copy, row, lay.cfg, row),
+        )
+    return _DRIVERS[game]
 
 
 class ActionCursor:
-    """A game from ``start`` (an engine state) in its kernel, plus the actions already taken
-    of a move in progress (``prefix``) and the codes of the moves played (``codes``)."""
+    """A game from ``start`` (an engine state) in its kernel: the actions taken (``actions``),
+    the codes of the moves they completed (``codes``), the kernel's ``result`` (0 while the
+    game goes on), the side to act (``turn``) and the number of next actions (``count``)."""
 
-    __slots__ = ("_engine", "_legal", "_row", "codes", "layout", "over", "prefix", "start", "turn")
+    __slots__ = (
+        "_apply",
+        "_driver",
+        "_engine",
+        "_fixed",
+        "_row",
+        "actions",
+        "codes",
+        "count",
+        "layout",
+        "next",
+        "result",
+        "start",
+        "turn",
+    )
 
     def __init__(self, start: State) -> None:
-        self.layout = _layout(start.game)
+        driver = self._driver = _driver(start.game)
+        lay = self.layout = driver.layout
         self.start = start
         self.codes: list[int] = []
-        self.prefix: tuple[int, ...] = ()
-        self._row = np.zeros((1, self.layout.width), dtype=np.int64)
-        self._row[0, :STATE_SIZE] = self.layout.kernel.pack(start)
-        self.layout.code.cursor_start(self._row, self.layout.prm, self.layout.cfg, _NO_MASK)
+        self.actions: list[int] = []
+        self._fixed, self._apply = driver.fixed, driver.apply
+        self._row = np.zeros((1, lay.width), dtype=np.int64)
+        self._row[0, :STATE_SIZE] = lay.kernel.pack(start)
+        _, self.result, self.turn, self.count = driver.start(self._row, self._fixed)
+        self._view()
         self._engine: State | None = None
-        self._legal: list[int] | None = None
-        self._read()
 
-    def _read(self) -> None:
-        self.over = bool(self._row[0, batch.R_RESULT])
-        self.turn = int(self._row[0, TURN])
+    def _view(self) -> None:
+        """``next``: the row's next actions (the first ``count``) as a buffer, cheaper to
+        slice than the array."""
+        acts = self.layout.acts
+        self.next = self._row[0, acts : acts + batch.MAX_MOVES].data
 
     def copy(self) -> ActionCursor:
         other = ActionCursor.__new__(ActionCursor)
-        other.layout = self.layout
-        other.start = self.start
+        other._driver, other.layout, other.start = self._driver, self.layout, self.start
+        other._fixed, other._apply = self._fixed, self._apply
         other.codes = list(self.codes)
-        other.prefix = self.prefix
-        other._row = self._row.copy()
+        other.actions = list(self.actions)
+        other._row = np.empty_like(self._row)
+        self._driver.copy(self._row, self.layout.cfg, other._row)
+        other._view()
         other._engine = None
-        other._legal = self._legal  # never changed once built, so it can be shared
-        other.over = self.over
-        other.turn = self.turn
+        other.result, other.turn, other.count = self.result, self.turn, self.count
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ActionCursor:
         return self.copy()
+
+    def is_over(self) -> bool:
+        return self.result != ONGOING
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The actions already taken of a move in progress."""
+        depth = int(self._row[0, batch.R_DEPTH])
+        return tuple(self.actions[len(self.actions) - depth :]) if depth else ()
 
     @property
     def engine(self) -> State:
@@ -84,47 +152,39 @@ class ActionCursor:
         return engine
 
     def legal_actions(self) -> list[int]:
-        """The next actions, sorted (none once the game is over)."""
-        if self._legal is None:
-            acts = self.layout.acts
-            self._legal = self._row[0, acts : acts + self._row[0, batch.R_COUNT]].tolist()
-        return self._legal
-
-    def is_over(self) -> bool:
-        return self.over
+        """The next actions, sorted (none once the game is over), as a new list."""
+        return self.next[: self.count].tolist()
 
     def apply(self, action: int) -> bool:
         """Take one action; True when it completed a move.  ``ValueError`` (and no change) if
-        the action is not legal here."""
-        lay = self.layout
-        code, result, self.turn = lay.code.cursor_apply(
-            self._row, lay.prm, lay.cfg, _NO_MASK, action
-        )
-        if code == -2:
-            raise ValueError(f"action {action} is not legal here")
-        self._legal = None
-        if code == -1:
-            self.prefix = (*self.prefix, action)
+        the action is not legal here, ``TypeError`` if it is not an integer."""
+        if action.__class__ is not int:
+            action = operator.index(action)
+        # an illegal action answers the result, side and count unchanged
+        code, self.result, self.turn, self.count = self._apply(self._row, self._fixed, action)
+        if code < 0:
+            if code == -2:
+                raise ValueError(f"action {action} is not legal here")
+            self.actions.append(action)
             return False
+        self.actions.append(action)
         self.codes.append(code)
-        self.prefix = ()
-        self.over = result != 0
         return True
 
     def action_name(self, action: int) -> str:
         """The move an action completes, in notation, or the action number mid-chain."""
-        engine = self.engine
+        engine, prefix = self.engine, self.prefix
         for code in engine.legal_codes():
             path = engine.action_path(code)
-            if path[: len(self.prefix) + 1] == (*self.prefix, action):
+            if path[: len(prefix) + 1] == (*prefix, action):
                 return str(engine.move_of(code)) if len(path) == 1 else f"{action}"
         return f"action {action}"
 
     def returns(self) -> list[float]:
         """Final rewards indexed by ``Color`` (White 0, Black 1): +1 win, -1 loss, 0 draw or
         not over."""
-        result = int(self._row[0, batch.R_RESULT])
-        if result not in (WIN, LOSS):
+        result = self.result
+        if result != WIN and result != LOSS:
             return [0.0, 0.0]
         winner = Color(self.turn if result == WIN else 1 - self.turn)
         return [1.0, -1.0] if winner is Color.WHITE else [-1.0, 1.0]
@@ -134,9 +194,5 @@ class ActionCursor:
         White is to move), as a new array."""
         lay = self.layout
         obs = np.empty((1, lay.planes * lay.points), dtype=np.float32)
-        lay.code.cursor_observe(self._row, lay.prm, lay.cfg, obs)
+        self._driver.observe(self._row, self._fixed, obs)
         return obs.reshape(lay.planes, lay.points)
-
-
-#: the driver's mask argument when it keeps none
-_NO_MASK = np.zeros((1, 1), dtype=np.bool_)

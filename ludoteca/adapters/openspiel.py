@@ -7,7 +7,7 @@ Actions are the engine's integer actions (``State.action_path``): one per move, 
 of a capture chain, the same player moving again until the chain is complete.
 Observation tensors are the engine's feature planes plus a side-to-move plane.  States are
 stepped by the game's compiled kernel (:class:`~.actions.ActionCursor`); ``state.engine`` is the
-engine state they stand for.
+engine state they stand for, built when asked for.
 
 Requires the optional ``open-spiel`` package (``pip install ludoteca[research]``).
 """
@@ -47,6 +47,7 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         self.seed = int(params.get("seed", 0))
         self.position = str(params.get("position") or "")
         probe = self._start()
+        self.initial = ActionCursor(probe)  # each new state is a copy
         self.points = len(self.game.board.points)
         self.planes = len(probe.planes()) + 1
         # a capture chain is an action per leap: at most one extra action per captured piece
@@ -64,7 +65,7 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(game_type, info, params)
 
     def new_initial_state(self) -> LudotecaState:
-        return LudotecaState(self, ActionCursor(self._start()))
+        return LudotecaState(self, self.initial.copy())
 
     def _start(self) -> State:
         if self.position:
@@ -76,72 +77,88 @@ class LudotecaGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class LudotecaState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state: a game in its kernel (and the actions of a chain in progress).
+    """An OpenSpiel state: a game in its kernel, ``cursor`` (an :class:`~.actions.ActionCursor`).
 
-    A Python caller's ``legal_actions`` and ``apply_action`` are answered here, not through
-    OpenSpiel's C++ ``State`` (whose round trip into Python costs more than the move), so the
-    history is kept here too: ``history``, ``history_str`` and ``move_number`` (clones keep it).
+    A Python caller's ``legal_actions``, ``apply_action``, ``is_terminal``,
+    ``current_player``, ``returns`` and ``clone`` are answered here, not through OpenSpiel's
+    C++ ``State`` (whose round trip into Python costs more than the move), so the history is
+    the cursor's: ``history``, ``history_str`` and ``move_number``.
+
+    The cursor is kept twice: in the slot ``_c``, which the methods read (an attribute in the
+    instance dict of a pybind11 object costs several times more to read), and in the instance
+    dict, whose attributes OpenSpiel's C++ ``Clone`` copies onto a new initial state (setting
+    ``cursor`` sets both).
     """
 
-    def __init__(
-        self, game: LudotecaGame, cursor: ActionCursor, actions: list[int] | None = None
-    ) -> None:
+    __slots__ = ("__dict__", "_c")
+
+    def __init__(self, game: LudotecaGame, cursor: ActionCursor) -> None:
         super().__init__(game)
         self.cursor = cursor
-        self.actions = actions or []
+
+    @property
+    def cursor(self) -> ActionCursor:
+        return self._c
+
+    @cursor.setter
+    def cursor(self, cursor: ActionCursor) -> None:
+        self._c = self.__dict__["cursor"] = cursor
 
     @property
     def engine(self) -> State:
-        return self.cursor.engine
+        return self._c.engine
 
     @property
     def prefix(self) -> tuple[int, ...]:
         """The actions already taken of a capture chain in progress."""
-        return self.cursor.prefix
+        return self._c.prefix
+
+    def clone(self) -> LudotecaState:
+        """A copy that goes on independently (made here: OpenSpiel's C++ ``clone`` builds a
+        new initial state first)."""
+        return LudotecaState(self.get_game(), self._c.copy())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LudotecaState:
-        return LudotecaState(self.get_game(), self.cursor.copy(), list(self.actions))
+        return self.clone()
 
     def current_player(self) -> int:
-        cursor = self.cursor
-        return _TERMINAL if cursor.over else cursor.turn
+        cursor = self._c
+        return _TERMINAL if cursor.result else cursor.turn
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """The legal actions of ``player`` (default: the player to act), sorted; answered here
-        rather than through OpenSpiel's C++ ``State`` (several times faster for a Python
-        caller)."""
-        cursor = self.cursor
-        if cursor.over or (player is not None and player != cursor.turn):
+        """The legal actions of ``player`` (default: the player to act), sorted, as a new
+        list."""
+        cursor = self._c
+        if player is not None and player != cursor.turn:
             return []
-        return list(cursor.legal_actions())
+        return cursor.next[: cursor.count].tolist()
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.cursor.legal_actions()
+        return self._c.legal_actions()
 
     def apply_action(self, action: int) -> None:
         """Take ``action``; ``ValueError`` (and no change) if it is not legal."""
-        self.cursor.apply(action)
-        self.actions.append(action)
+        self._c.apply(action)
 
     _apply_action = apply_action
 
     def history(self) -> list[int]:
-        return list(self.actions)
+        return list(self._c.actions)
 
     def history_str(self) -> str:
-        return ", ".join(map(str, self.actions))
+        return ", ".join(map(str, self._c.actions))
 
     def move_number(self) -> int:
-        return len(self.actions)
+        return len(self._c.actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.cursor.action_name(action)
+        return self._c.action_name(action)
 
     def is_terminal(self) -> bool:
-        return self.cursor.over
+        return self._c.result != 0
 
     def returns(self) -> list[float]:
-        return self.cursor.returns()
+        return self._c.returns()
 
     def __str__(self) -> str:
         return str(self.engine)

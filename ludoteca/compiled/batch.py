@@ -62,6 +62,8 @@ TRUNCATED = 4
 MAX_MOVES = 2048
 #: flags: keep a row's next actions in a mask array; sort them (and drop repeats) in the row
 MASK, SORT = 1, 2
+#: the mask argument of :func:`_offer` without :data:`MASK` (never read nor written)
+_NO_MASK = np.zeros((1, 1), dtype=np.bool_)
 
 # a row's own slots, after the kernel's
 R_N, R_DEPTH, R_PLY, R_COUNT, R_RNG, R_RESULT, R_SETUP = range(STATE_SIZE, STATE_SIZE + 7)
@@ -72,6 +74,7 @@ R_HIST = R_UNDO + UNDO  # the ring of position keys
 # one action (its code), where the next actions and the moves start, the kernel's slots that
 # describe a position, points, the kernel's planes
 C_HIST, C_REPEAT, C_MAXPLY, C_SINGLE, C_ACTS, C_MOVES, C_FIELDS, C_POINTS, C_PLANES = range(9)
+CFG_SIZE = 16
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -142,22 +145,74 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     return result
 
 
+@njit(cache=True, inline="always")
+def _runs_reversed(rows: IntArray, i: int, src: int, dst: int, n: int) -> bool:
+    """Copy the ``n`` values of row ``i`` from ``src`` to ``dst`` in increasing order when
+    they are increasing runs each below the run before it (as kernels tend to list their
+    moves, by origin from the last); False, and nothing copied, otherwise."""
+    above = -1  # the first value of the run before the current one (-1: none)
+    run = 0
+    for j in range(1, n + 1):
+        if j == n or rows[i, src + j] < rows[i, src + j - 1]:
+            if above >= 0 and rows[i, src + j - 1] >= above:
+                return False
+            above = rows[i, src + run]
+            run = j
+    end = dst + n
+    run = 0
+    for j in range(1, n + 1):
+        if j == n or rows[i, src + j] < rows[i, src + j - 1]:
+            end -= j - run
+            rows[i, end : end + j - run] = rows[i, src + run : src + j]
+            run = j
+    return True
+
+
+@njit(cache=True, inline="always")
+def _sort(rows: IntArray, i: int, at: int, count: int) -> int:
+    """Sort the ``count`` values of row ``i`` from ``at`` and drop repeats; how many are
+    left.  Insertion sort (no allocation, quick on values nearly in order, as moves listed by
+    origin are), handing over to numba's sort once it has moved values 8 places a value."""
+    budget = 8 * count
+    for k in range(1, count):
+        a = rows[i, at + k]
+        j = k - 1
+        while j >= 0 and rows[i, at + j] > a:
+            rows[i, at + j + 1] = rows[i, at + j]
+            j -= 1
+        rows[i, at + j + 1] = a
+        budget -= k - 1 - j
+        if budget < 0:
+            rows[i, at : at + count].sort()
+            break
+    kept = 1
+    for k in range(1, count):
+        if rows[i, at + k] != rows[i, at + kept - 1]:
+            rows[i, at + kept] = rows[i, at + k]
+            kept += 1
+    return kept
+
+
 @specialise(inline="always")
 def _offer(
     rows: IntArray, i: int, prm: IntArray, cfg: IntArray, mask: BoolArray, flags: int
 ) -> None:
     """Row ``i``'s distinct next actions (those that go on from the actions taken so far) into
-    the row, and into ``mask`` (cleared of the previous ones) under :data:`MASK`."""
+    the row (in increasing order under :data:`SORT`), and into ``mask`` (cleared of the
+    previous ones) under :data:`MASK`."""
     acts, first = cfg[C_ACTS], cfg[C_MOVES]
     if flags & MASK:
         for k in range(rows[i, R_COUNT]):
             mask[i, rows[i, acts + k]] = False
     count = 0
     n = rows[i, R_N]
-    if cfg[C_SINGLE]:
+    ordered = False
+    if cfg[C_SINGLE]:  # the actions are the moves, distinct
+        ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
         for j in range(n):
             a = rows[i, first + j]
-            rows[i, acts + j] = a
+            if not ordered:
+                rows[i, acts + j] = a
             if flags & MASK:
                 mask[i, a] = True
         count = n
@@ -173,23 +228,8 @@ def _offer(
                 mask[i, a] = True
             rows[i, acts + count] = a
             count += 1
-    if flags & SORT and count:
-        if count > 32:
-            rows[i, acts : acts + count] = np.sort(rows[i, acts : acts + count])
-        else:  # insertion sort: no allocation
-            for k in range(1, count):
-                a = rows[i, acts + k]
-                j = k - 1
-                while j >= 0 and rows[i, acts + j] > a:
-                    rows[i, acts + j + 1] = rows[i, acts + j]
-                    j -= 1
-                rows[i, acts + j + 1] = a
-        kept = 1
-        for k in range(1, count):
-            if rows[i, acts + k] != rows[i, acts + kept - 1]:
-                rows[i, acts + kept] = rows[i, acts + k]
-                kept += 1
-        count = kept
+    if flags & SORT and count and not ordered:
+        count = _sort(rows, i, acts, count)
     rows[i, R_COUNT] = count
 
 
@@ -313,33 +353,45 @@ def batch_step(
 
 
 @specialise()
-def cursor_start(rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray) -> None:
-    """Row 0's position (its kernel slots and ply set) as the start of a game; its next
-    actions sorted."""
+def cursor_start(rows: IntArray, fixed: IntArray) -> tuple[int, int, int, int]:
+    """Row 0's position (its kernel slots and ply set) as the start of a game, its next
+    actions sorted; answered as by :func:`cursor_apply`, the code -1."""
+    cfg, prm = fixed[:CFG_SIZE], fixed[CFG_SIZE:]
     _enter(rows, 0, prm, cfg)
-    _offer(rows, 0, prm, cfg, mask, SORT)
+    _offer(rows, 0, prm, cfg, _NO_MASK, SORT)
+    return -1, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
 
 
 @specialise()
-def cursor_apply(
-    rows: IntArray, prm: IntArray, cfg: IntArray, mask: BoolArray, action: int
-) -> tuple[int, int, int]:
-    """Take ``action`` in row 0, its next actions sorted: as :func:`_act` (-2: not legal,
-    nothing changed; -1: the move goes on; else the code of the move played), then the result
-    and the side to move."""
+def cursor_apply(rows: IntArray, fixed: IntArray, action: int) -> tuple[int, int, int, int]:
+    """Take ``action`` in row 0, its next actions sorted (``fixed`` is :attr:`Layout.fixed`,
+    one argument where two would cost a call more): as :func:`_act` (-2: not legal, nothing
+    changed; -1: the move goes on; else the code of the move played), then the result, the
+    side to act and the number of next actions (``R_COUNT``, none once the game is over)."""
+    cfg, prm = fixed[:CFG_SIZE], fixed[CFG_SIZE:]
     code = _act(rows, 0, prm, cfg, action)
     if code == -2:
-        return code, rows[0, R_RESULT], rows[0, TURN]
+        return code, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
     if code >= 0:
         _enter(rows, 0, prm, cfg)
-    _offer(rows, 0, prm, cfg, mask, SORT)
-    return code, rows[0, R_RESULT], rows[0, TURN]
+    _offer(rows, 0, prm, cfg, _NO_MASK, SORT)
+    return code, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
+
+
+@njit(cache=True)
+def cursor_copy(rows: IntArray, cfg: IntArray, out: IntArray) -> None:
+    """Row 0's game into row 0 of ``out`` (of the same width): every slot up to the next
+    actions, the next actions and the legal moves left (the slots after them, written before
+    they are read, are not copied)."""
+    acts, first = cfg[C_ACTS], cfg[C_MOVES]
+    out[0, : acts + rows[0, R_COUNT]] = rows[0, : acts + rows[0, R_COUNT]]
+    out[0, first : first + rows[0, R_N]] = rows[0, first : first + rows[0, R_N]]
 
 
 @specialise()
-def cursor_observe(rows: IntArray, prm: IntArray, cfg: IntArray, obs: FloatArray) -> None:
+def cursor_observe(rows: IntArray, fixed: IntArray, obs: FloatArray) -> None:
     """Row 0's observation into ``obs[0]``."""
-    _observe(rows, 0, prm, cfg, obs)
+    _observe(rows, 0, fixed[CFG_SIZE:], fixed[:CFG_SIZE], obs)
 
 
 @dataclass(frozen=True)
@@ -364,6 +416,11 @@ class Layout:
         return kernel
 
     @property
+    def fixed(self) -> IntArray:
+        """``cfg`` then ``prm``, one array (a new one), for the cursor functions."""
+        return np.concatenate([self.cfg, self.prm])
+
+    @property
     def acts(self) -> int:
         """Where a row's next actions start (``R_COUNT`` of them)."""
         return int(self.cfg[C_ACTS])
@@ -385,7 +442,7 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     ring = 1 << move_rule.bit_length() if move_rule else 1024
     acts = R_HIST + ring
     moves = acts + MAX_MOVES
-    cfg = np.zeros(16, dtype=np.int64)
+    cfg = np.zeros(CFG_SIZE, dtype=np.int64)
     cfg[C_HIST] = ring
     cfg[C_REPEAT] = int(settings.get("repetition", 0))
     cfg[C_MAXPLY] = game.longest_game if max_plies is None else max_plies
