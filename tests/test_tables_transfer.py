@@ -13,6 +13,7 @@ from ludoteca.ai.agents import RandomAgent
 from ludoteca.cli import main
 from ludoteca.core import LudotecaError
 from ludoteca.games import load
+from ludoteca.solve.checkpoint import Checkpoint
 from ludoteca.solve.transfer import MAGIC, export_table, import_table
 
 RULES = "felli"
@@ -106,6 +107,21 @@ def test_an_import_does_not_touch_a_table_already_there_when_it_refuses(
     with pytest.raises(LudotecaError, match="damaged"):
         import_table(bad)
     assert _club_files(tmp_path) == [table] and table.read_bytes() == before
+
+
+def test_an_import_deletes_an_interrupted_build_of_its_table(exported: Path) -> None:
+    solver = load(RULES).solver()
+    assert solver is not None
+    partial = Checkpoint.of(solver).folder
+    partial.mkdir(parents=True)
+    (partial / "manifest.json").write_text("{}")  # what a stopped build left
+    bad = exported.with_name("bad.table")
+    bad.write_bytes(exported.read_bytes()[:-1])
+    with pytest.raises(LudotecaError, match="damaged"):
+        import_table(bad)
+    assert partial.exists()  # a refused file changes nothing
+    import_table(exported)
+    assert solver.path().exists() and not partial.exists()
 
 
 def test_foreign_files_are_refused(exported: Path, tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from ..core import LudotecaError
 from ..games import load
 from ..i18n import _
 from ..tables import Solver
+from .checkpoint import Checkpoint
 
 __all__ = ["MAGIC", "VERSION", "export_table", "import_table", "register"]
 
@@ -176,6 +177,7 @@ def import_table(file: Path, rules: str | None = None) -> tuple[dict[str, Any], 
                     )
                 )
             tmp.replace(target)
+            Checkpoint.of(solver).clear()  # an interrupted build of it is not needed now
         finally:
             tmp.unlink(missing_ok=True)
     return header, target
