@@ -30,6 +30,8 @@ ENGLISH = re.compile(
     r"won|lost|draw|white|black|men|choose|waiting|connecting|loading|sign)\b",
     re.IGNORECASE,
 )
+#: a percentage as French writes it: a decimal comma, a no-break space before the sign
+FRENCH_PERCENT = re.compile(r"^\d+(,\d)?[\u00a0\u202f]%$")
 #: the texts of every page: visible text nodes, then the attributes people read
 TEXTS = """() => {
   const out = [];
@@ -92,10 +94,16 @@ def english_texts() -> list[re.Pattern[str]]:
     return patterns
 
 
+#: a record whose report marks a move: Black's d6 lets White's mill g7-g4-g1 close
+RECORD = '[Game "morris"]\n\n1. a7 b6 2. d7 a1 3. g7xb6 a4 4. g4 d6 5. g1xd6 *\n'
+#: a record the server refuses (a7 is taken)
+REFUSED = '[Game "morris"]\n\n1. a7 a7 *\n'
+
+
 def load_record(page: Any) -> None:
-    """Load a record in the review page (again if the server's worker, slow on a loaded
+    """Load :data:`RECORD` in the review page (again if the server's worker, slow on a loaded
     machine, ran past its deadline the first time)."""
-    page.fill("#record", '[Game "morris"]\n\n1. d7 a1 2. g7 a7 *\n')
+    page.fill("#record", RECORD)
     for _attempt in range(3):
         page.click("#load button[type=submit]")
         try:
@@ -106,9 +114,33 @@ def load_record(page: Any) -> None:
     page.wait_for_selector("#board .pt")
 
 
+def show_report(page: Any) -> None:
+    """Wait for the review page's report of :data:`RECORD` and open its first marked move
+    (the verdict, the values before and after, the better line)."""
+    page.wait_for_selector("#report .marked button", timeout=120_000)
+    page.click("#report .marked button >> nth=0")
+    page.wait_for_selector("#report .detail")
+
+
+def end_game(page: Any) -> None:
+    """Resign the game page's game: the result dialog opens, then the game's report shows."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result[open]")
+    page.wait_for_selector("#report h2", timeout=120_000)
+
+
+def refuse_record(page: Any) -> None:
+    """Load :data:`REFUSED` in the review page: the server's refusal shows in the notice."""
+    page.fill("#record", REFUSED)
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#notice:not([hidden])")
+
+
 def pages(page: Any, server: str, player: str) -> Iterator[tuple[str, str]]:
-    """Each page of the site, opened and ready (a hotseat game with a move played, a record
-    loaded in the review page): its name and address."""
+    """Each page of the site, opened and ready (a hotseat game with a move played, then
+    resigned: the result dialog and the game's report; a record loaded in the review page with
+    its report and a marked move open, then a record it refuses): its name and address."""
     page.goto(server + "/account")
     page.fill("#up-name", player)
     page.fill("#up-password", "a long password")
@@ -137,10 +169,17 @@ def pages(page: Any, server: str, player: str) -> Iterator[tuple[str, str]]:
         page.wait_for_selector("header.top #theme")
         if name == "review":
             load_record(page)
+            show_report(page)
         elif ready:
             page.wait_for_selector(ready)
         page.wait_for_timeout(300)  # the page's scripts fill in what they fetch
         yield name, server + path
+        if name == "game":
+            end_game(page)
+            yield "game over", server + path
+        elif name == "review":
+            refuse_record(page)
+            yield "review refusal", server + path
 
 
 def test_no_page_shows_english_in_french(browser: Any, server: str) -> None:
@@ -158,6 +197,9 @@ def test_no_page_shows_english_in_french(browser: Any, server: str) -> None:
         left: dict[str, set[str]] = {}
         for name, _url in pages(page, server, "Juliette"):
             assert page.get_attribute("html", "lang") == "fr"
+            if name == "review":  # the report's accuracies as French writes a percentage
+                accuracies = page.locator('#report tr[data-figure="accuracy"] td').all_inner_texts()
+                assert accuracies and all(FRENCH_PERCENT.match(a) for a in accuracies), accuracies
             for text in page.evaluate(TEXTS):
                 if ALLOWED.match(text) or text == "Juliette":
                     continue

@@ -71,7 +71,7 @@ function showRules() {
     input.name = key;
     input.dataset.default = String(value);
     const words = rules.options[key] || key.replaceAll("_", " ");
-    label.title = key;
+    label.title = t("the setting \"%(key)s\" of a rule-set spec (after the colon)", { key });
     if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${words}`); }
     else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${words} `, input); }
     box.appendChild(label);

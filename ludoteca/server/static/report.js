@@ -4,11 +4,14 @@
 // the position before it with the move played and the better move as arrows, and the better
 // line in notation.
 import { drawGraph } from "/static/graph.js";
-import { t } from "/static/i18n.js";
+import { lang, t } from "/static/i18n.js";
 import { judgementName, numbered } from "/static/moves.js";
 
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const POLL = 1000;  // ms between two questions while the report is computed
+// a percentage (0..100) as the page's language writes it ("45.2%", "45,2 %"), in Latin digits
+const PERCENT = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1, numberingSystem: "latn" });
+const percent = (value) => PERCENT.format(value / 100);
 
 // A move's touches as arrows for Board.arrows: each step from a point to the next, a placed
 // man or a taken one as a ring.
@@ -103,7 +106,7 @@ export class Report {
       button.className = `link ${move.judgement}`;
       const played = data.plies[index].played;
       button.textContent = `${numbered(this.firstPly, index + 1, played)}${symbolOf(move.judgement)}`
-        + ` ${judgementName(move.judgement)} (−${Math.round(move.loss * 100)}%)`;
+        + ` ${judgementName(move.judgement)} (−${percent(Math.round(move.loss * 100))})`;
       if (this.chosen === index) button.setAttribute("aria-current", "true");
       button.onclick = () => this.choose(index);
       li.appendChild(button);
@@ -166,7 +169,7 @@ function sides(figures) {
       const value = figures[side][key];
       const cell = row.insertCell();
       cell.dataset.side = side;
-      cell.textContent = key !== "accuracy" ? String(value) : value === null ? "–" : `${value}%`;
+      cell.textContent = key !== "accuracy" ? String(value) : value === null ? "–" : percent(value);
     }
   }
   return table;

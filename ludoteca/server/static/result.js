@@ -32,7 +32,7 @@ function ratingText(view) {
     return mine ? t("Your rating: %(rating)s", { rating: mine }) : "";
   }
   const both = ["white", "black"].map((c) => [c, one(c)]).filter(([, text]) => text);
-  return both.map(([c, text]) => `${colourName(c)}: ${text}`).join(", ");
+  return both.map(([c, text]) => `${colourName(c)}: ${text}`).join(t(", "));
 }
 
 // Show (or refresh) the dialog.
