@@ -163,7 +163,8 @@ def _runs_reversed(rows: IntArray, i: int, src: int, dst: int, n: int) -> bool:
     for j in range(1, n + 1):
         if j == n or rows[i, src + j] < rows[i, src + j - 1]:
             end -= j - run
-            rows[i, end : end + j - run] = rows[i, src + run : src + j]
+            for k in range(j - run):  # a loop: a slice assignment within a row would copy
+                rows[i, end + k] = rows[i, src + run + k]
             run = j
     return True
 
