@@ -88,7 +88,7 @@ def test_table_agrees_with_minimax(table: FelliTable) -> None:
         horizon = max(horizon, int(table.lookup(state)[1]))
     horizon += 2
     checked = {1: 0, -1: 0, 0: 0}
-    for state in small_positions(str(table.rules), 120, 2):
+    for state in small_positions(str(table.rules), 50, 2):
         value, plies = table.lookup(state)
         wins, loses = minimax(state)
         key = state.position_key()
