@@ -5,10 +5,14 @@ the threads, and illegal actions refused without a change."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import ludoteca
+from ludoteca.compiled import batch, warm
+from ludoteca.compiled.dispatch import fingerprint
 from ludoteca.vector import VectorEnv
 
 from .support.need import need
@@ -101,3 +105,18 @@ def test_the_gymnasium_vector_environment_rewards_the_actor() -> None:
         ended += int(terminated.sum())
     assert ended > 6 and env.action_space.shape == (6,)
     env.close()
+
+
+def test_warming_a_game_keeps_its_batch_drivers_compiled_code() -> None:
+    """``compiled.warm`` (every server worker's start) deletes the cache files of earlier
+    sources only: the batch drivers' current files stay, so they are not compiled again."""
+    game = ludoteca.load("felli")
+    VectorEnv("felli", 2).reset(seed=0)
+    kernel = game.kernel
+    assert kernel is not None
+    mark = f"_{kernel.name}_{fingerprint(kernel.name, batch.__name__)}-"
+    cache = Path(batch.__file__).parent / "__pycache__"
+    before = sorted(p.name for p in cache.glob("batch.*") if mark in p.name)
+    assert before  # the batch drivers were compiled and cached for this kernel
+    warm(game)
+    assert sorted(p.name for p in cache.glob("batch.*") if mark in p.name) == before

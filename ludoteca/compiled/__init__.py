@@ -28,8 +28,8 @@ def warm(game: Game) -> bool:
     kernel = game.kernel
     if kernel is None:
         return False
-    from . import dispatch, drivers, search
+    from . import batch, dispatch, drivers, search
 
-    dispatch.prune(kernel.name, [search.__name__, drivers.__name__])
+    dispatch.prune(kernel.name, [search.__name__, drivers.__name__, batch.__name__])
     search.CompiledSearch(kernel).run(game.new(seed=0), max_depth=1)
     return True
