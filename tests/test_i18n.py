@@ -28,6 +28,7 @@ from ludoteca.server.computer import workers
 from ludoteca.server.errors import ActionError
 from ludoteca.server.schemas import Message, read_message
 from ludoteca.server.settings import Settings
+from ludoteca.server.study.explorer import worded
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [language for language in LANGUAGES if language != SOURCE]
@@ -367,3 +368,20 @@ def test_the_puzzles_themes_read_in_the_readers_language(app_client: TestClient)
     assert themes["capture chain"] == "prise en chaîne" and themes["frame"] == "cadre"
     arabic = app_client.get("/api/puzzles/sets", headers={"Accept-Language": "ar"}).json()
     assert {n: w for s in arabic for n, w in s["themes"].items()}["mill"] == "طاحونة"
+
+
+def test_the_explorers_values_are_worded_for_each_reader() -> None:
+    """The explorer keeps its moves' values in no language and words them for each reader: an
+    exact draw, and a search's score (for Black, who plays the move) on White's bar."""
+    draw = {"score": 0, "exact": True}
+    assert worded(draw, Color.WHITE)["bar"] == "Draw"
+    with use("fr"):
+        assert worded(draw, Color.WHITE) == {
+            **draw,
+            "bar": "Nulle",
+            "text": "une nulle avec le meilleur jeu",
+        }
+        better = worded({"score": 150, "exact": False}, Color.BLACK)
+        assert (better["bar"], better["text"]) == ("-1.5", "les Noirs sont mieux")
+    with use("ar"):
+        assert worded(draw, Color.BLACK)["bar"] == "تعادل"

@@ -162,10 +162,14 @@ def opening(
     return {"type": "line", "game": game, "rules": rules, "start": code, "moves": moves}
 
 
-def bar_text(score: int, turn: Color) -> str:
-    """The evaluation bar's number for White: "+1.3" (a hundredth of the search's units, 10.0
-    being a won-looking position), "White wins in 17" (plies) or "Draw" for an exact draw."""
+def bar_text(score: int, turn: Color, exact: bool = False) -> str:
+    """The evaluation bar's text for White of ``score`` for ``turn`` (``exact``: from a solved
+    table or the game's end), in the current language: "+1.3" (a hundredth of the search's
+    units, 10.0 being a won-looking position), "White wins in 17" (plies) or "Draw" for an
+    exact draw."""
     white = score if turn is Color.WHITE else -score
+    if exact and white == 0:
+        return _("Draw")
     if is_mate(white):
         if white > 0:
             return _("White wins in %(plies)s", plies=WIN - abs(white))
@@ -266,7 +270,7 @@ def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) ->
     """One engine line for the page: ``move`` then the ``reply`` line (notation)."""
     return {
         "score": score,
-        "bar": "Draw" if exact and score == 0 else bar_text(score, state.turn),
+        "bar": bar_text(score, state.turn, exact),
         "white_share": round(share_for_white(score, state.turn), 3),
         "text": describe(score, state.turn) if score or not exact else _("a draw"),
         "pv": [str(state.move_of(move)), *(str(m) for m in reply[:11])],

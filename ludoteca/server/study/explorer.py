@@ -49,7 +49,7 @@ from .analysis import bar_text
 if TYPE_CHECKING:
     from ..play.live import LiveGame
 
-__all__ = ["REFRESH", "VALUE_LIMIT", "Explorer", "game_positions", "move_scores"]
+__all__ = ["REFRESH", "VALUE_LIMIT", "Explorer", "game_positions", "move_scores", "worded"]
 
 log = logging.getLogger("ludoteca.server")
 
@@ -102,24 +102,24 @@ def game_positions(games: list[Played]) -> list[list[tuple[Hashable, str | None]
 
 def move_scores(game: str, rules: str, code: str, limit: Limit) -> dict[str, dict[str, Any]]:
     """Every legal move's value in the position ``code``, by notation (run in the analysis
-    pool): ``score`` for the mover after it, ``bar`` the evaluation bar's text for White,
-    ``text`` in words and ``exact`` (from a solved table)."""
+    pool, in no reader's language): ``score`` for the mover after it and ``exact`` (from a
+    solved table); :func:`worded` says it in words."""
     state = from_code(game, rules, code)
     if state.outcome() is not None:
         return {}
     exact = covering_table(state) is not None
     values, _found = move_values(state, limit)
-    answer = {}
-    for move, score in values.items():
-        white = score if state.turn is Color.WHITE else -score
-        text = describe(score, state.turn) if score or not exact else _("a draw with best play")
-        answer[str(state.move_of(move))] = {
-            "score": score,
-            "bar": "Draw" if exact and score == 0 else bar_text(white, Color.WHITE),
-            "text": text,
-            "exact": exact,
-        }
-    return answer
+    return {
+        str(state.move_of(move)): {"score": score, "exact": exact} for move, score in values.items()
+    }
+
+
+def worded(value: dict[str, Any], turn: Color) -> dict[str, Any]:
+    """A move's value (:func:`move_scores`) for ``turn``, the side that plays it, with ``bar``
+    (the evaluation bar's text for White) and ``text`` (in words), in the current language."""
+    score, exact = value["score"], value["exact"]
+    text = describe(score, turn) if score or not exact else _("a draw with best play")
+    return {**value, "bar": bar_text(score, turn, exact), "text": text}
 
 
 @dataclass
@@ -260,7 +260,11 @@ class Explorer:
         code = state.position_code()
         values = await self._valued(key, bound.name, spec, code) if node.moves else {}
         moves = [
-            {"move": move, **_tally(tally), "value": values.get(move) if values else None}
+            {
+                "move": move,
+                **_tally(tally),
+                "value": worded(values[move], state.turn) if values and move in values else None,
+            }
             for move, tally in sorted(node.moves.items(), key=lambda item: -item[1].games)
         ]
         return {

@@ -144,8 +144,7 @@ def report_view(plies: list[PlyValue]) -> dict[str, Any]:
     verdicts, sides = assess(plies)
     shown = []
     for value in plies:
-        exact_draw = value.exact and value.white == 0
-        text = _("Draw") if exact_draw else bar_text(value.white, Color.WHITE)
+        text = bar_text(value.white, Color.WHITE, value.exact)
         share = share_for_white(value.white, Color.WHITE)
         shown.append({**dataclasses.asdict(value), "text": text, "share": round(share, 3)})
     return {
