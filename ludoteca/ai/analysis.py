@@ -59,25 +59,33 @@ def analyse(
     seed: int | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
     book: bool = True,
+    agent: SearchAgent | None = None,
 ) -> Analysis:
-    """Analyse a position that is not over (within ``limit``; default one second).
+    """Analyse a position that is not over (within ``limit``; default one second).  Where a
+    solved table covers it, the answer is the table's: a best move and a best line (any best
+    move, chosen by ``seed``: not the perfect player's trap-setting choice, which looks
+    thousands of positions up a move).
 
     Deterministic for a depth or node limit: the same position and limit give the same answer
     (``seed`` only varies the choice among equal moves).  ``on_iteration`` hears each completed
     depth of a search.  A position of the rule set's opening book (:mod:`.book`) is answered
-    from it (``book`` set, the text says so), unless ``book`` is false."""
+    from it (``book`` set, the text says so), unless ``book`` is false.  ``agent``: the search
+    agent to search with, which starts from its transposition table of its search before (of a
+    position close to this one: :meth:`~.search.SearchAgent.analyse`'s ``keep``), so that a
+    sequence of positions analysed in order gives the same answers each time; default a fresh
+    agent seeded ``seed``."""
     from .perfect import PerfectAgent, covering_table
 
     table = covering_table(state)
     if table is not None:
         perfect = PerfectAgent(state.rules, seed, table)
-        move = perfect.choose(state)
+        move = perfect.best(state)
         value, plies = perfect.evaluate(state)
         score = _table_score(value, plies)
         line = [move]
         child = state.child(move)
         while len(line) < 12 and child.outcome() is None:
-            reply = perfect.choose(child)
+            reply = perfect.best(child)
             line.append(reply)
             child.push(reply)
         text = describe(score, state.turn) if value else _("a draw with best play")
@@ -85,8 +93,9 @@ def analyse(
     found = book_analysis(state, seed) if book else None
     if found is not None:
         return found
-    agent = SearchAgent(0 if seed is None else seed)
-    result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration)
+    keep = agent is not None
+    agent = agent or SearchAgent(0 if seed is None else seed)
+    result = agent.analyse(state, limit or Limit(seconds=1.0), on_iteration, keep=keep)
     return Analysis(
         result.move,
         result.score,

@@ -112,17 +112,21 @@ class SearchAgent:
         limit: Limit | None = None,
         on_iteration: object = None,
         exact: bool = False,
+        keep: bool = False,
     ) -> SearchResult:
         """Search ``state`` (left unchanged) within the limit; ``on_iteration(result)`` is called
         after each completed depth.  ``exact`` scores every root move exactly at the depth
-        reached (``SearchResult.scores``), as game review needs."""
+        reached (``SearchResult.scores``), as game review needs.  ``keep``: the compiled search
+        starts from this agent's transposition table of the search before (see
+        :meth:`~ludoteca.compiled.search.CompiledSearch.run`) rather than an empty one (the
+        readable search always keeps its table between searches)."""
         limit = limit or self.default
         if limit.seconds is None and limit.nodes is None and limit.depth is None:
             limit = Limit(depth=4)
         if self.compiled:
             searcher = self._searcher(state)
             if searcher is not None:
-                return self._analyse_compiled(searcher, state, limit, on_iteration, exact)
+                return self._analyse_compiled(searcher, state, limit, on_iteration, exact, keep)
         root = state.copy()
         codes = root.legal_codes()
         if not codes:
@@ -218,6 +222,7 @@ class SearchAgent:
         limit: Limit,
         on_iteration: object,
         exact: bool,
+        keep: bool = False,
     ) -> SearchResult:
         def result(it: Iteration) -> SearchResult:
             pick, score = it.moves[0], it.scores[0]
@@ -258,6 +263,7 @@ class SearchAgent:
                 margin=0 if exact else round(4 * self.noise),
                 on_iteration=report,
                 rng=self._rng,
+                keep=keep,
             )
         finally:
             self._running = None

@@ -89,7 +89,9 @@ class Iteration:
 
 class CompiledSearch:
     """Searches positions of one rule set with its kernel; reusable (its arrays are kept), and
-    deterministic for a depth or node limit (the table is cleared for every search)."""
+    deterministic for a depth or node limit (the table is cleared for every search, unless a
+    search asks to ``keep`` it: then the answer depends on the searches before it too, and is
+    the same for the same sequence of searches)."""
 
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
@@ -120,6 +122,7 @@ class CompiledSearch:
         rng: random.Random | None = None,
         margin: int = 0,
         quiesce: int = QDEPTH,
+        keep: bool = False,
     ) -> Iteration | None:
         """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
         forced result is found; return the last completed depth (``None`` if none completed).
@@ -127,7 +130,10 @@ class CompiledSearch:
         ``margin``, every move within ``margin`` of the best (the others get an upper bound at
         most that far below); ``rng`` shuffles the root moves first, so that equal moves vary
         between games; ``quiesce`` bounds the plies of tactical moves searched past the
-        horizon (at most :data:`QDEPTH`)."""
+        horizon (at most :data:`QDEPTH`); ``keep`` starts from the transposition table and
+        history of the search before (of a position close to this one, such as its parent in
+        a game) instead of empty ones: its depths are found again quickly, so that a node
+        budget goes deeper."""
         kernel = self.kernel
         prm = kernel.prm
         st = self._position(state)
@@ -138,10 +144,11 @@ class CompiledSearch:
         roots = roots[:count].copy()
         if rng is not None:
             roots = roots[rng.sample(range(count), count)].copy()
-        self.tt_key.fill(0)
-        self.tt_val.fill(0)
+        if not keep:
+            self.tt_key.fill(0)
+            self.tt_val.fill(0)
+            self.history.fill(0)
         self.killers.fill(-1)
-        self.history.fill(0)
         self.ctr[:] = 0
         self.ctr[LIMIT] = nodes or 0
         self.ctr[BASE] = self.path.size - MAXPLY - 3  # the current position's index

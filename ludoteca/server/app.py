@@ -32,10 +32,11 @@ from .community.levels import LevelRatings
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
+from .computer.interrupt import Interrupts, shared_ticket
 from .computer.pool import WorkerPool
 from .computer.queue import JobQueue
 from .computer.tables import start_building, stop_building
-from .computer.workers import die_with_parent, load_compiled
+from .computer.workers import analysis_worker, die_with_parent, load_compiled, report_worker
 from .deps import Guards, Services
 from .errors import ActionError
 from .invalid import describe
@@ -101,7 +102,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(settings.db or default_url())
         store.timings = guards.timings
         await store.open()
-        analysis = WorkerPool(1, die_with_parent, (os.getpid(),))
+        ticket = shared_ticket()
+        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket))
+        reporting = WorkerPool(1, report_worker, (os.getpid(),))
         pool = (
             analysis
             if settings.queue
@@ -109,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         background = []
         if settings.warm:
-            rest = [] if settings.queue else [pool] * settings.workers
+            rest = [reporting] + ([] if settings.queue else [pool] * settings.workers)
             background.append(
                 asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
             )
@@ -120,7 +123,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if jobs is not None:
             await jobs.start()
         computer = Computer(
-            pool, settings.workers, analysis, settings.report_limit, guards.registry, jobs
+            pool,
+            settings.workers,
+            analysis,
+            settings.report_limit,
+            guards.registry,
+            jobs,
+            reports=reporting,
+            interrupts=Interrupts(ticket),
         )
         hub = Hub(store, computer, fanout, guards.registry, guards.timings)
         chat = Chat(store, hub.games, hub.cluster)
@@ -165,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await jobs.close()
             pool.close()
             analysis.close()
+            reporting.close()
             await store.close()
 
     app = FastAPI(

@@ -1,6 +1,6 @@
 """The computer's work for live games: its moves, players' hints and the positions of game
 reports, each in worker processes through a :class:`~.scheduler.Scheduler` (moves in their own
-pool; hints, report positions and record replays in another)."""
+pool; hints, the analysis board and record replays in another; report positions in a third)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from ..play.live import LiveGame
 from ..play.seats import colour_name
 from ..schemas import Mode, Status
 from . import workers
+from .interrupt import Interrupts
 from .pool import JobKilled
 from .queue import JobQueue
 from .scheduler import HARD_GRACE, JobMetrics, Scheduler
@@ -45,10 +46,13 @@ FALLBACK = "search:depth=1,python=1"
 
 class Computer:
     """The computer's moves in ``pool`` (``slots`` processes), or on the Redis ``queue`` for
-    ``ludoteca worker`` processes when given; hints, the positions of game reports (each
-    analysed within ``report_limit``) and replays in ``analysis`` (one process; default:
-    ``pool``), so that what people ask for never queues in front of a computer move.  Metrics
-    go to ``registry``."""
+    ``ludoteca worker`` processes when given; hints, the analysis board and replays in
+    ``analysis`` (one process; default: ``pool``), so that what people ask for never queues in
+    front of a computer move; the positions of game reports (each analysed within
+    ``report_limit``) in ``reports`` (``reporters``: one process, default: ``analysis``), so that
+    a report never queues in front of a hint or an analysis-board depth.  Metrics go to
+    ``registry``; ``interrupts`` stop the running analysis-board job of ``analysis`` when
+    its asker goes (:mod:`.interrupt`)."""
 
     def __init__(
         self,
@@ -59,10 +63,15 @@ class Computer:
         registry: CollectorRegistry | None = None,
         queue: JobQueue | None = None,
         grace: float = HARD_GRACE,
+        reports: Executor | None = None,
+        interrupts: Interrupts | None = None,
     ) -> None:
         jobs = JobMetrics(registry or CollectorRegistry())
         self.thinkers: Scheduler | JobQueue = queue or Scheduler(pool, slots, "moves", jobs, grace)
         self.advisers = Scheduler(analysis or pool, 1, "analysis", jobs, grace)
+        self.reporters = Scheduler(reports or analysis or pool, 1, "reports", jobs, grace)
+        #: how to stop a running analysis-board job (None: ``analysis`` cannot be told)
+        self.interrupts = interrupts
         self.report_limit = report_limit
         #: per client address, its record replays being worked out
         self._replays: dict[str, int] = {}

@@ -11,6 +11,7 @@ import dataclasses
 import os
 import signal
 import sys
+from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 from ...ai import Limit, make_agent
@@ -20,9 +21,10 @@ from ...compiled import warm
 from ...core import LudotecaError, State
 from ...i18n import SOURCE, _, use
 from ...record import loads
-from ...study.report import analyse_ply
+from ...study.report import analyse_ply, analyse_run
 from ...svg import board_view
 from ..play.catalogue import default_positions, from_code, games
+from .interrupt import start_watching
 
 
 def die_with_parent(server: int) -> None:
@@ -33,6 +35,26 @@ def die_with_parent(server: int) -> None:
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != server:  # the server died before this line: follow it now
             os._exit(1)
+
+
+#: the niceness of the report process: it thinks only when the computer's moves, hints and the
+#: analysis board leave a processor free
+REPORT_NICENESS = 19
+
+
+def report_worker(server: int) -> None:
+    """Start the report process of the server ``server``: at the lowest priority, killed with
+    the server (:func:`die_with_parent`)."""
+    os.nice(REPORT_NICENESS)
+    die_with_parent(server)
+
+
+def analysis_worker(server: int, interrupts: Synchronized[int]) -> None:
+    """Start the analysis process of the server ``server``: killed with the server, its
+    running analysis-board job stopped when the server writes its ticket to ``interrupts``
+    (:mod:`.interrupt`)."""
+    die_with_parent(server)
+    start_watching(interrupts)
 
 
 def load_compiled() -> None:
@@ -81,14 +103,23 @@ def hint(
     return {**found.as_dict(), "gesture": state.gesture(found.move.code)}
 
 
-def report_ply(
-    game: str, rules: str, start: str, moves: list[str], ply: int, limit: Limit
-) -> dict[str, Any]:
-    """The report's analysis of the position after the first ``ply`` of ``moves`` (see
-    :class:`~ludoteca.study.report.PlyValue`), with the move played from it."""
-    state = position(game, rules, start, moves[:ply])
-    played = state.parse_move(moves[ply]).code if ply < len(moves) else None
-    return dataclasses.asdict(analyse_ply(state, played, limit))
+def report_plies(
+    game: str, rules: str, start: str, moves: list[str], plies: list[int], limit: Limit
+) -> dict[int, dict[str, Any]]:
+    """The report's analyses of the positions after the first ``ply`` of ``moves`` for each
+    of ``plies`` (ascending; see :class:`~ludoteca.study.report.PlyValue`), with the move
+    played from each, searched in order by one agent
+    (:func:`~ludoteca.study.report.analyse_run`)."""
+    state = position(game, rules, start, [])
+    codes = []
+    for move in moves:
+        codes.append(state.parse_move(move).code)
+        state.push_code(codes[-1])
+    first = position(game, rules, start, [])
+    return {
+        ply: dataclasses.asdict(value)
+        for ply, value in analyse_run(first, plies, codes, limit).items()
+    }
 
 
 def exact_plies(

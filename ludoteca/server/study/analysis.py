@@ -16,6 +16,7 @@ never asked for, a waiting one is dropped by the scheduler), and a running depth
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ from ...core import Color, LudotecaError, State
 from ...i18n import SOURCE, _, current, ngettext, use
 from ...record import loads
 from ..computer.computer import Computer
+from ..computer.interrupt import stoppable
 from ..errors import ActionError
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
@@ -49,7 +51,7 @@ __all__ = [
 MAX_LINES = 3
 MAX_DEPTH = 40
 MAX_MOVES = 1000  # the longest move list a position may be asked with (replayed in the loop)
-DEPTH_SECONDS = 3.0  # the most one depth may search; a depth cut short ends the analysis
+DEPTH_SECONDS = 3.0  # the most one depth may search in all; a depth cut short ends the analysis
 DEPTH_EXPECTED = 2.0  # the deadline of a depth's job: after hints, before game reviews
 TOTAL_SECONDS = 30.0  # the engine time one position gets before its analysis stops
 CANDIDATES = 6  # the root moves of the depth before searched again for the other lines
@@ -185,11 +187,14 @@ def search_lines(
     seconds: float,
     candidates: list[int],
     language: str = SOURCE,
+    ticket: int = 0,
 ) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
-    ``seconds`` (run in the analysis pool): ``depth`` reached, ``exact`` (from a solved table,
-    then every depth says the same), ``book`` (present and true when the opening book answers:
-    its moves, their values and depth, and the book's line after each), each line's score
+    ``seconds`` in all (run in the analysis pool; stopped early when the server stops
+    ``ticket``, see :mod:`~ludoteca.server.computer.interrupt`): ``depth`` reached,
+    ``exact`` (from a solved table, then every depth says the same), ``book`` (present and
+    true when the opening book answers: its moves, their values and depth, and the book's
+    line after each), each line's score
     for the mover, bar text, White's share, verdict, notation and first move's gesture, and
     ``candidates`` (the root moves' codes, best first) to hand to the next depth.
 
@@ -197,13 +202,20 @@ def search_lines(
     move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
     before (the k best root moves) one ply shallower from the position after it.  Its texts
     (the verdicts) are in ``language``."""
-    with use(language):
-        return _search_lines(game, rules, code, depth, seconds, candidates)
+    with use(language), stoppable(ticket) as agent:
+        return _search_lines(agent, game, rules, code, depth, seconds, candidates)
 
 
 def _search_lines(
-    game: str, rules: str, code: str, depth: int, seconds: float, candidates: list[int]
+    agent: SearchAgent,
+    game: str,
+    rules: str,
+    code: str,
+    depth: int,
+    seconds: float,
+    candidates: list[int],
 ) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
     state = from_code(game, rules, code)
     if covering_table(state) is not None:
         after, _found = move_values(state)  # a win or loss counted in plies after the move
@@ -231,20 +243,23 @@ def _search_lines(
         }
     limit = Limit(depth=depth, seconds=seconds)
     if depth == 1:
-        result = SearchAgent(0).analyse(state, limit, exact=True)
+        result = agent.analyse(state, limit, exact=True)
         values = result.scores or {result.move.code: result.score}
         ranked = sorted(values, key=lambda move: -values[move])
         lines = [_line(state, move, values[move], [], False) for move in ranked[:MAX_LINES]]
         return {"depth": 1, "exact": False, "lines": lines, "candidates": ranked}
-    found = SearchAgent(0).analyse(state, limit)
+    found = agent.analyse(state, limit)
     best = found.move.code
     scored = {best: (found.score, [str(m) for m in found.pv[1:]])}
     for move in [c for c in candidates if c != best][: CANDIDATES - 1]:
+        left = deadline - time.monotonic()
+        if left <= 0 or agent.stop_event.is_set():
+            break  # the depth's time is up (or its asker has gone): the lines found so far
         child = state.copy()
         child.push_code(move)
         if child.outcome() is not None:
             continue
-        reply = SearchAgent(0).analyse(child, Limit(depth=found.depth - 1, seconds=seconds))
+        reply = agent.analyse(child, Limit(depth=found.depth - 1, seconds=left))
         scored[move] = (_parent_score(reply.score), [str(m) for m in reply.pv])
     ranked = sorted(scored, key=lambda move: -scored[move][0])
     lines = [_line(state, move, *scored[move], False) for move in ranked[:MAX_LINES]]
@@ -286,6 +301,7 @@ class Analyst:
         self.computer = computer
         self.tell = tell
         self.task: asyncio.Task[None] | None = None
+        self.ticket = 0  # the depth job asked for and not answered yet (0: none)
 
     def show(self, ask: int, state: State) -> None:
         """Analyse ``state`` (the page's request ``ask``), stopping the analysis before."""
@@ -294,10 +310,15 @@ class Analyst:
             self.task = asyncio.create_task(self._run(ask, state))
 
     def stop(self) -> None:
-        """Stop the live analysis, if any (a depth waiting for the pool is dropped)."""
+        """Stop the live analysis, if any: a depth waiting for the pool is dropped, and one
+        that is running is stopped (where the computer's analysis process can be told)."""
         if self.task is not None:
             self.task.cancel()
             self.task = None
+        interrupts = self.computer.interrupts
+        if self.ticket and interrupts is not None:
+            interrupts.stop(self.ticket)
+        self.ticket = 0
 
     async def _run(self, ask: int, state: State) -> None:
         game, rules, code = state.game.name, str(state.rules), state.position_code()
@@ -305,8 +326,10 @@ class Analyst:
         began = loop.time()
         depth = 1
         candidates: list[int] = []
+        interrupts = self.computer.interrupts
         while depth <= MAX_DEPTH:
             started = loop.time()
+            self.ticket = interrupts.ticket() if interrupts is not None else 0
             found = await self.computer.advisers.run(
                 DEPTH_EXPECTED,
                 search_lines,
@@ -317,7 +340,9 @@ class Analyst:
                 DEPTH_SECONDS,
                 candidates,
                 current(),
+                self.ticket,
             )
+            self.ticket = 0
             candidates = found.pop("candidates")
             await self.tell({"type": "lines", "id": ask, **found})
             took = loop.time() - started

@@ -8,11 +8,14 @@ server process, whose claim lasts :data:`LEASE` after its last stored position),
 ``failed`` (an analysis raised; tried again when next asked for, and at start-up).
 Only the process whose claim is stored computes: several processes asked for the same report
 compute it once; a claim left by a process that died lapses, and whoever asks next (or a
-restarted server) takes it over and computes only the positions still missing.  Each position is
-one job of the analysis pool, with a deadline after hints and live analysis, so a report never
-holds up anyone's hint, and never the computer's moves (another pool); a first job answers
-the positions a solved table covers (loading the parts of the tables they need, which can take
-tens of seconds), the others are searched one a job.
+restarted server) takes it over and computes only the positions still missing.  Reports are
+computed in the computer's report process (``Computer.reporters``: its own process at the
+lowest priority), so a report never waits in front of a hint or an analysis-board depth, and
+thinks only with what the computer's moves leave of the processors: a first job answers the
+positions a solved table covers (loading the parts of the tables they need, which can take tens
+of seconds), then each run of :data:`RUN` positions (plies 0-9, 10-19, ...) is one job, searched
+in order by one agent that keeps its transposition table from a position to the next
+(:func:`~ludoteca.study.report.analyse_run`), and stored at once.
 """
 
 from __future__ import annotations
@@ -53,8 +56,12 @@ log = logging.getLogger("ludoteca.server")
 
 #: how long a claim on a report lasts after its last stored position
 LEASE = datetime.timedelta(seconds=120)
-#: the deadline of one position's job: after hints (1 s) and live analysis (2 s)
+#: the expected time of one searched position (the report process has its own queue: this
+#: orders reports among themselves and sets a job's hard deadline)
 PLY_EXPECTED = 5.0
+#: the positions searched in one job, in order by one agent that keeps its transposition
+#: table from one to the next (a report's runs start at plies 0, RUN, 2 RUN...)
+RUN = 10
 #: the expected time of the job answering a report's positions from the solved tables: this
 #: much, plus :data:`EXACT_EXPECTED` a position
 TABLES_EXPECTED = 30.0
@@ -177,7 +184,7 @@ class Ready:
 
 
 class Reports:
-    """The reports of this server process: computed in ``computer``'s analysis pool within
+    """The reports of this server process: computed in ``computer``'s report process within
     ``computer.report_limit`` a position, stored in ``store``; ``spawn`` runs background work
     (cancelled when the server stops)."""
 
@@ -358,6 +365,21 @@ class Reports:
         finally:
             self.running.discard(key)
 
+    async def _store(self, key: str, rows: list[dict[str, Any]]) -> None:
+        """Store analysed positions of the report ``key`` and renew this process's claim."""
+        beat = (
+            sql_update(ReportRow)
+            .where(ReportRow.key == key, ReportRow.claimed_by == self.me)
+            .values(claimed_at=now())
+        )
+
+        def work(connection: Any) -> None:
+            connection.execute(insert(ReportPlyRow), rows)
+            connection.execute(beat)
+
+        with contextlib.suppress(IntegrityError):  # stored by a process that took over
+            await self.store.write(work)
+
     async def _compute(self, key: str) -> None:
         async with self.store.session() as session:
             row = await session.get(ReportRow, key)
@@ -367,36 +389,24 @@ class Reports:
             )
         moves = json.loads(row.moves)
         limit = self.computer.report_limit
-        exact = await self.computer.advisers.run(
+        reporters = self.computer.reporters
+        exact = await reporters.run(
             TABLES_EXPECTED + EXACT_EXPECTED * row.total,
             workers.exact_plies,
             *(row.game, row.rules, row.start, moves, limit),
         )
-        for ply in range(row.total):
-            if ply in have:
-                continue
-            value = exact.get(ply)
-            if value is None:
-                value = await self.computer.advisers.run(
-                    PLY_EXPECTED,
-                    workers.report_ply,
-                    *(row.game, row.rules, row.start, moves),
-                    ply,
-                    limit,
+        for first in range(0, row.total, RUN):
+            plies = [p for p in range(first, min(first + RUN, row.total)) if p not in have]
+            values = {p: exact[p] for p in plies if p in exact}
+            searched = [p for p in plies if p not in exact]
+            if searched:
+                values |= await reporters.run(
+                    PLY_EXPECTED * len(searched),
+                    workers.report_plies,
+                    *(row.game, row.rules, row.start, moves, searched, limit),
                 )
-            stored = _ply_row(key, ply, value)
-            beat = (
-                sql_update(ReportRow)
-                .where(ReportRow.key == key, ReportRow.claimed_by == self.me)
-                .values(claimed_at=now())
-            )
-
-            def work(connection: Any, stored: dict[str, Any] = stored, beat: Any = beat) -> None:
-                connection.execute(insert(ReportPlyRow).values(**stored))
-                connection.execute(beat)
-
-            with contextlib.suppress(IntegrityError):  # stored by a process that took over
-                await self.store.write(work)
+            if values:
+                await self._store(key, [_ply_row(key, p, values[p]) for p in sorted(values)])
         finish = (
             sql_update(ReportRow)
             .where(ReportRow.key == key)

@@ -1,0 +1,307 @@
+"""Study work under load (issue 26): the computer's move latency in live games against a
+computer level, first without, then with study work, side by side with how long that work
+took, all against one server this starts.
+
+1. ``--games`` games (200 by default; Nine Men's Morris, Felli and Morelli in turn), each a
+   player moving about once a second against the computer at ``--level`` (:mod:`load`'s
+   players: a move's latency is from sending it to the computer's reply), measured for
+   ``--seconds`` with no study work;
+2. the same games go on while two game reports are asked for (a 150-ply Morris game and a
+   100-ply Morelli game, sent as records, as :mod:`report_bench` makes them) and an
+   analysis-board client shows a new position every ``--every`` seconds (``--changes`` of
+   them, from those two games, outside the opening book): measured until both reports are
+   ready and every change is made (at least ``--seconds``).
+
+Prints and writes (``--out``, with the command, date and commit at its top): each report's
+ready time, the first engine line's latency after each position change (from sending ``show``
+to the first ``lines`` answer: p50, p95, max), and the computer's move latency p50/p95/p99
+without and with the study work, with the growth in percent.  The server uses the machine's
+table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables built there are
+listed in the result.
+
+    .venv/bin/python bench/study_bench.py --out bench/results/study.txt
+    .venv/bin/python bench/study_bench.py --games 20 --seconds 20   # a quick check
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import uvloop
+import websockets
+from load import COMPUTER_PER_ADDRESS, GAMES, Tally, _free_port, play_games
+from report_bench import game_of
+
+import ludoteca
+from ludoteca import record
+from ludoteca.ai.book import book_for
+from ludoteca.solve import cache_dir
+
+#: the games of the reports: rule set, plies, the agent that plays them (as report_bench.py)
+REPORTS = (("morris", 150, "search:depth=2,noise=300"), ("morelli", 100, "random"))
+STUDY_ADDRESS = "127.0.1.1"  # the study client's own address (its own per-address limits)
+
+
+@dataclass
+class Study:
+    """What the study work saw: each report's ready time, each first line's latency."""
+
+    ready: dict[str, float] = field(default_factory=dict)
+    first_lines: list[float] = field(default_factory=list)
+
+
+def board_positions(texts: list[str], count: int) -> list[dict[str, Any]]:
+    """``count`` analysis-board ``show`` messages (without ``id``): positions of the games of
+    ``texts`` outside their opening book and not over, spread along each game, the games in
+    turn."""
+    per_game: list[list[dict[str, Any]]] = []
+    for text in texts:
+        game = record.loads(text)
+        state = game.start()
+        start = state.position_code()
+        shown = []
+        moves = [str(m) for m in game.state.moves]
+        book = book_for(state.game)
+        for ply, move in enumerate(game.state.moves):
+            if state.outcome() is None and (book is None or book.lookup(state) is None):
+                shown.append(
+                    {
+                        "type": "show",
+                        "game": state.game.name,
+                        "rules": str(state.rules),
+                        "start": start,
+                        "moves": moves[:ply],
+                    }
+                )
+            state.push(move)
+        step = max(1, len(shown) * len(texts) // count)
+        per_game.append(shown[::step])
+    mixed = [p for group in zip(*per_game, strict=False) for p in group]
+    return (mixed * (count // max(1, len(mixed)) + 1))[:count]
+
+
+async def report(http: httpx.AsyncClient, name: str, text: str, study: Study) -> None:
+    """Ask for the report of ``text`` and poll it (as the pages do) until it is ready."""
+    started = time.monotonic()
+    answer = await http.post("/api/records/report", json={"text": text})
+    answer.raise_for_status()
+    key = answer.json()["key"]
+    while (await http.get(f"/api/reports/{key}")).json()["status"] != "ready":
+        await asyncio.sleep(0.1)
+    study.ready[name] = time.monotonic() - started
+    print(f"  report of {name} ready in {study.ready[name]:.1f} s", flush=True)
+
+
+async def board(url: str, shows: list[dict[str, Any]], every: float, study: Study) -> None:
+    """One analysis-board client: a new position every ``every`` seconds; the time from each
+    ``show`` to its first ``lines`` answer."""
+    ws_url = url.replace("http", "ws", 1) + "/ws/analysis"
+    async with websockets.connect(ws_url, local_addr=(STUDY_ADDRESS, 0), max_size=2**22) as ws:
+        for ask, show in enumerate(shows, 1):
+            changed = time.monotonic()
+            await ws.send(orjson.dumps({**show, "id": ask}).decode())
+            while True:
+                message = orjson.loads(await ws.recv())
+                if message.get("type") == "error":
+                    raise RuntimeError(message["message"])
+                if message.get("type") == "lines" and message.get("id") == ask:
+                    study.first_lines.append(time.monotonic() - changed)
+                    break
+            await asyncio.sleep(max(0.0, changed + every - time.monotonic()))
+
+
+async def warm(url: str, level: int, processes: int) -> None:
+    """Wait until the server's move processes have loaded the compiled search: a game of each
+    rule set in which the computer moves first, ``processes`` times over, until every one has
+    its first move."""
+
+    async def first_move(http: httpx.AsyncClient, game: str) -> None:
+        body = {"game": game, "opponent": "computer", "level": level, "colour": "black"}
+        answer = await http.post("/api/games", json=body)
+        answer.raise_for_status()
+        ws_url = url.replace("http", "ws", 1) + f"/ws/games/{answer.json()['id']}"
+        async with websockets.connect(ws_url, local_addr=(STUDY_ADDRESS, 0)) as ws:
+            token = answer.json()["tokens"]["black"]
+            await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+            while True:
+                message = orjson.loads(await ws.recv())
+                if message.get("ply", 0) >= 1:
+                    return
+
+    transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
+        games = [game for _ in range(processes) for game in GAMES]
+        await asyncio.wait_for(asyncio.gather(*(first_move(http, g) for g in games)), 600)
+
+
+async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    """Start the games; measure phase 1, then phase 2 with the study work; the figures."""
+    texts = {name: game_of(name, plies, spec) for name, plies, spec in REPORTS}
+    shows = board_positions(list(texts.values()), args.changes)
+    await warm(url, args.level, args.workers)
+    stop = asyncio.Event()
+    tally = Tally()
+    rng = random.Random(1)
+    players = []
+    for i in range(args.games):
+        address = f"127.0.0.{2 + i // COMPUTER_PER_ADDRESS}"
+        game = GAMES[i % len(GAMES)]
+        seat = play_games(url, address, game, stop, tally, random.Random(rng.random()), args.level)
+        players.append(asyncio.create_task(seat))
+        if i % 50 == 49:
+            await asyncio.sleep(0.2)  # ramp up
+    await asyncio.sleep(args.warmup)
+    tally.measuring = True
+    started = time.monotonic()
+    await asyncio.sleep(args.seconds)
+    quiet, tally.rtts = tally.rtts, []
+    quiet_seconds = time.monotonic() - started
+    print(f"  without study work: {len(quiet)} computer moves in {quiet_seconds:.0f} s", flush=True)
+    study = Study()
+    started = time.monotonic()
+    transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
+        work = [asyncio.create_task(report(http, n, text, study)) for n, text in texts.items()]
+        work.append(asyncio.create_task(board(url, shows, args.every, study)))
+        await asyncio.gather(*work)
+    await asyncio.sleep(max(0.0, started + args.seconds - time.monotonic()))
+    busy, tally.measuring = tally.rtts, False
+    busy_seconds = time.monotonic() - started
+    stop.set()
+    await asyncio.wait(players, timeout=10)
+    for task in players:
+        task.cancel()
+    return {
+        "quiet": quiet,
+        "quiet_seconds": quiet_seconds,
+        "busy": busy,
+        "busy_seconds": busy_seconds,
+        "study": study,
+        "errors": tally.errors,
+        "refused": tally.refused,
+    }
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank), in milliseconds."""
+    ranked = sorted(values) or [float("nan")]
+    return ranked[min(len(ranked) - 1, int(q * len(ranked)))] * 1000
+
+
+def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """The result's lines."""
+    study: Study = figures["study"]
+    lines = [
+        f"{args.games} live games against computer level {args.level} (about a move a second "
+        f"each), server with --workers {args.workers}",
+        "reports (ready, from the request):",
+    ]
+    for name, plies, spec in REPORTS:
+        took = study.ready.get(name, float("nan"))
+        goal = "within" if took <= 30 else "OVER"
+        lines.append(f"  {name} ({plies} plies, {spec}): {took:.1f} s ({goal} the 30 s goal)")
+    first = study.first_lines
+    lines.append(
+        f"first engine line after a position change ({len(first)} changes, one every "
+        f"{args.every:g} s): p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms, "
+        f"max {max(first, default=float('nan')) * 1000:.0f} ms (goal 300 ms)"
+    )
+    lines.append("computer move latency (from the move sent to the computer's reply, ms):")
+    lines.append("                       moves      p50      p95      p99")
+    for label, key in (("without study work", "quiet"), ("with study work", "busy")):
+        rtts = figures[key]
+        lines.append(
+            f"  {label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
+            f"{pct(rtts, 0.99):8.1f}   ({figures[key + '_seconds']:.0f} s)"
+        )
+    growth = [
+        (pct(figures["busy"], q) / pct(figures["quiet"], q) - 1) * 100 for q in (0.5, 0.95, 0.99)
+    ]
+    cells = "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
+    lines.append(f"  {'growth':18s} {'':8s}{cells}   (goal: at most +10%)")
+    lines.append(f"errors {figures['errors']}, refusals {figures['refused']}")
+    return lines
+
+
+def start_server(folder: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    """``ludoteca serve`` on a free port with a throw-away SQLite database; its address once it
+    answers."""
+    port = _free_port()
+    with open(f"{folder}/server.log", "w") as log:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ludoteca",
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+                "--db",
+                f"sqlite+aiosqlite:///{folder}/study.db",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            httpx.get(url + "/api/lobby", timeout=1)
+            return server, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"the server did not start (see {folder}/server.log)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="live games (default 200)")
+    parser.add_argument("--level", type=int, default=1, help="the computer's level (default 1)")
+    parser.add_argument("--workers", type=int, default=2, help="the server's move processes")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the least measured time")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--changes", type=int, default=30, help="analysis-board positions")
+    parser.add_argument("--every", type=float, default=3.0, help="seconds between them")
+    parser.add_argument("--out", type=Path, help="write the result here")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    folder = tempfile.mkdtemp(prefix="ludoteca-study-")
+    server, url = start_server(folder, args.workers)
+    try:
+        figures = uvloop.run(run(args, url))
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    tables = sorted(p.name for p in cache_dir().glob("*.npz")) if cache_dir().exists() else []
+    header = [
+        "# .venv/bin/python bench/study_bench.py " + " ".join(sys.argv[1:]),
+        f"# {time.strftime('%Y-%m-%d %H:%M %Z')} at {commit}, {os.cpu_count()} cores, load "
+        f"average before the run {load:.2f} (ludoteca {ludoteca.__version__})",
+        f"# tables in {cache_dir()}: {', '.join(tables) or 'none'}",
+    ]
+    lines = header + summary(figures, args)
+    print("\n".join(lines))
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
