@@ -52,6 +52,7 @@ from ludoteca.solve import cache_dir
 
 #: the games of the reports: rule set, plies, the agent that plays them (as report_bench.py)
 REPORTS = (("morris", 150, "search:depth=2,noise=300"), ("morelli", 100, "random"))
+LINE_TIMEOUT = 60.0  # seconds a position change waits for its first line before it counts missing
 STUDY_ADDRESS = "127.0.1.1"  # the study client's own address (its own per-address limits)
 
 
@@ -61,6 +62,7 @@ class Study:
 
     ready: dict[str, float] = field(default_factory=dict)
     first_lines: list[float] = field(default_factory=list)
+    missing: int = 0  # position changes answered by no line within LINE_TIMEOUT
 
 
 def board_positions(texts: list[str], count: int) -> list[dict[str, Any]]:
@@ -105,6 +107,16 @@ async def report(http: httpx.AsyncClient, name: str, text: str, study: Study) ->
     print(f"  report of {name} ready in {study.ready[name]:.1f} s", flush=True)
 
 
+async def first_line(ws: Any, ask: int) -> None:
+    """Wait for the first ``lines`` answer to the ``show`` numbered ``ask``."""
+    while True:
+        message = orjson.loads(await ws.recv())
+        if message.get("type") == "error":
+            raise RuntimeError(message["message"])
+        if message.get("type") == "lines" and message.get("id") == ask:
+            return
+
+
 async def board(url: str, shows: list[dict[str, Any]], every: float, study: Study) -> None:
     """One analysis-board client: a new position every ``every`` seconds; the time from each
     ``show`` to its first ``lines`` answer."""
@@ -113,13 +125,11 @@ async def board(url: str, shows: list[dict[str, Any]], every: float, study: Stud
         for ask, show in enumerate(shows, 1):
             changed = time.monotonic()
             await ws.send(orjson.dumps({**show, "id": ask}).decode())
-            while True:
-                message = orjson.loads(await ws.recv())
-                if message.get("type") == "error":
-                    raise RuntimeError(message["message"])
-                if message.get("type") == "lines" and message.get("id") == ask:
-                    study.first_lines.append(time.monotonic() - changed)
-                    break
+            try:
+                await asyncio.wait_for(first_line(ws, ask), LINE_TIMEOUT)
+                study.first_lines.append(time.monotonic() - changed)
+            except TimeoutError:
+                study.missing += 1
             await asyncio.sleep(max(0.0, changed + every - time.monotonic()))
 
 
@@ -217,7 +227,8 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     lines.append(
         f"first engine line after a position change ({len(first)} changes, one every "
         f"{args.every:g} s): p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms, "
-        f"max {max(first, default=float('nan')) * 1000:.0f} ms (goal 300 ms)"
+        f"max {max(first, default=float('nan')) * 1000:.0f} ms (goal 300 ms); "
+        f"{study.missing} without a line within {LINE_TIMEOUT:g} s"
     )
     lines.append("computer move latency (from the move sent to the computer's reply, ms):")
     lines.append("                       moves      p50      p95      p99")
