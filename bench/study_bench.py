@@ -42,7 +42,7 @@ import httpx
 import orjson
 import uvloop
 import websockets
-from load import COMPUTER_PER_ADDRESS, GAMES, Tally, _free_port, play_games
+from load import COMPUTER_PER_ADDRESS, GAMES, TICKS, Tally, _free_port, play_games
 from report_bench import game_of
 
 import ludoteca
@@ -247,6 +247,42 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     return lines
 
 
+def tree_seconds(root: int) -> float:
+    """The processor seconds used so far by the process ``root`` and its descendants."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # it ended meanwhile
+            parents[int(entry.name)] = int(fields[1])
+            used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS
+    total = 0.0
+    for pid, seconds in used.items():
+        ancestor = pid
+        while ancestor in parents and ancestor != root:
+            ancestor = parents[ancestor]
+        total += seconds if ancestor == root else 0.0
+    return total
+
+
+def settle(server: int, most: float = 600.0) -> None:
+    """Wait (at most ``most`` seconds) until the server and its worker processes are done
+    starting (loading the compiled search, solving small tables): under a tenth of a core
+    used over two seconds.  A move asked for earlier would wait behind that work and could
+    be killed at its hard deadline."""
+    until = time.monotonic() + most
+    before = tree_seconds(server)
+    while time.monotonic() < until:
+        time.sleep(2.0)
+        now = tree_seconds(server)
+        if now - before < 0.2:
+            return
+        before = now
+
+
 def start_server(folder: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     """``ludoteca serve`` on a free port with a throw-away SQLite database; its address once it
     answers."""
@@ -294,6 +330,7 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="ludoteca-study-")
     server, url = start_server(folder, args.workers)
     try:
+        settle(server.pid)
         figures = uvloop.run(run(args, url))
     finally:
         server.send_signal(signal.SIGINT)
