@@ -20,7 +20,6 @@ from .support.browser import (
     moves,
     piece,
     point,
-    serious_violations,
     shot,
     start,
     wait_moves,
@@ -476,66 +475,6 @@ def test_dark_mode_follows_the_system(browser: Any, server: str) -> None:
         shot(page, "lobby-dark")
     finally:
         context.close()
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_passes_the_audit_and_is_pictured(
-    browser: Any, server: str, scheme: str
-) -> None:
-    """Lobby, game, review, account, profile, finished games, leaderboard, analysis board and
-    the 404 page, at 1366x768 and 390x844: no serious accessibility violation (axe-core), and
-    a screenshot of each in ``bench/results/screenshots`` (the window, and the whole page when
-    it is longer)."""
-    for width, height in ((1366, 768), (390, 844)):
-        context = browser.new_context(
-            color_scheme=scheme, bypass_csp=True, viewport={"width": width, "height": height}
-        )
-        page = context.new_page()
-        try:
-            player = f"Shot{scheme}{width}"
-            sign_up_in_browser(page, server, player)
-            start(page, server, "morris", "hotseat")
-            point(page, "d2").click()
-            wait_moves(page, 1)
-            pages = {
-                "game": page.url,
-                "lobby": server + "/",
-                "review": server + "/review",
-                "missing": server + "/game/no-such-game",
-                "account": server + "/account",
-                "profile": f"{server}/players/{player}",
-                "finished": server + "/games",
-                "leaderboard": server + "/leaderboard",
-                "analysis": server + "/analysis?game=morris&moves=d2,d6",
-                "puzzle": server + "/puzzles?rules=morris",
-                "lessons": server + "/lessons?game=felli&lesson=chains",
-            }
-            for name, url in pages.items():
-                page.goto(url)
-                page.wait_for_selector("header.top #theme")
-                if name == "game":
-                    page.wait_for_selector("#board .pt")
-                if name == "lobby":
-                    page.wait_for_selector(".quick-button")
-                if name == "review":
-                    page.fill("#record", '[Game "morris"]\n\n1. d7 a1 2. g7 a7 *\n')
-                    page.click("#load button[type=submit]")
-                    page.wait_for_selector("#board .pt")
-                if name == "profile":
-                    page.wait_for_selector("#games table")
-                if name == "analysis":
-                    page.wait_for_selector("#lines li")
-                if name == "puzzle":
-                    page.wait_for_selector("#board .pt")
-                if name == "lessons":
-                    page.wait_for_selector("#lessons li")
-                    page.wait_for_selector("#board .pt")
-                if width > 1000:  # one audit per scheme and page
-                    assert serious_violations(page) == [], (scheme, name)
-                shot(page, f"{name}-{width}x{height}-{scheme}", full_page=False)
-                shot(page, f"{name}-{width}x{height}-{scheme}-whole")
-        finally:
-            context.close()
 
 
 def test_the_theme_switch_overrides_the_system(page: Any, server: str) -> None:
