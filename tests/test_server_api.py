@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
-from ludoteca.ai.levels import levels
+from ludoteca.ai.levels import levels, within
+from ludoteca.games.morris import Morris
 from ludoteca.server import Settings, create_app
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
@@ -434,10 +435,30 @@ def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
     assert asyncio.run(read()) == (None, ["d6"])
 
 
+def test_the_computer_thinks_within_its_clock() -> None:
+    rules = Morris.parse_rules("morris")
+    top = len(levels(rules))
+    assert levels(rules)[top - 1].spec == "search:time=1,tables=1,book=1"
+    assert within(f"level:{top}", rules, 0.25) == "search:time=0.25,tables=1,book=1"
+    assert within(f"level:{top}", rules, 5) == "search:time=1,tables=1,book=1"  # its own time
+    assert within("level:2", rules, 0.25) == levels(rules)[1].spec  # fixed depth: quick
+    assert within("mcts:sims=50,time=3", rules, 0.5) == "mcts:sims=50,time=0.5"
+
+
+def test_a_game_against_the_computer_on_a_clock(client: TestClient) -> None:
+    game_id, tokens = new(
+        client, game="morris", opponent="computer", level=1, colour="white", clock="1+0"
+    )
+    assert act(client, game_id, tokens["white"], type="move", move="d6", ply=0).status_code == 200
+    clock = wait_for(client, game_id, lambda s: s["ply"] >= 2)["clock"]
+    assert clock["control"] == "1+0" and clock["running"] == "white"
+    assert 0 < clock["black"] < 60_000  # the computer's reply was charged
+    assert 50_000 < clock["white"] <= 60_000  # the first move was not; White's clock runs
+
+
 def test_clocks_charge_the_mover_add_the_increment_and_flag(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert client.post("/api/games", json={"game": "morris", "clock": "5+0"}).status_code == 400
     assert (
         client.post(
             "/api/games", json={"game": "morris", "opponent": "hotseat", "clock": "5 minutes"}

@@ -642,6 +642,19 @@ def test_morelli_on_a_phone(browser: Any, server: str) -> None:
         context.close()
 
 
+def test_a_game_against_the_computer_can_have_clocks(page: Any, server: str) -> None:
+    start(page, server, "morris", "computer", level=1, colour="white", clock="3+2")
+    times = page.locator(".player .time")
+    assert times.count() == 2 and all(
+        re.fullmatch(r"\d+:\d\d", t) for t in times.all_inner_texts()
+    ), times.all_inner_texts()
+    point(page, "d6").click()
+    wait_moves(page, 2)  # the computer answered, on its clock
+    page.wait_for_function(
+        "document.querySelector('.player .time.running')?.dataset.colour === 'white'"
+    )  # and mine runs again
+
+
 def test_low_time_is_shown_and_sounded(page: Any, server: str) -> None:
     page.clock.install()  # the page's own time, moved on below (the server's is untouched)
     start(page, server, "morris", "hotseat", clock="3+2")

@@ -20,7 +20,7 @@ from ..i18n import Text
 from .agents import Agent, make_agent, parse_spec
 from .tournament import Tournament, elo_ratings
 
-__all__ = ["Level", "level_agent", "levels", "ratings", "store_ratings"]
+__all__ = ["Level", "level_agent", "levels", "ratings", "store_ratings", "within"]
 
 RATINGS_FILE = Path(__file__).parent.parent / "games" / "ratings.json"
 
@@ -83,6 +83,25 @@ def level_agent(rules: RuleSet, number: int, seed: int | None = None) -> Agent:
     agent = make_agent(ladder[number - 1].spec, rules, seed)
     agent.name = f"level:{number}"
     return agent
+
+
+def within(spec: str, rules: RuleSet, seconds: float) -> str:
+    """The spec of the player ``spec`` (a level resolved to its own spec) thinking at most
+    ``seconds`` a move: its ``time`` option lowered to ``seconds`` where it is higher.  A
+    player without a time option (fixed depth, nodes, a table) is left as it is: its moves
+    are quick."""
+    kind, options = parse_spec(spec)
+    if kind == "level":
+        ladder = levels(rules)
+        number = int(options["level"])
+        if not 1 <= number <= len(ladder):
+            return spec  # refused with its sentence when the agent is made
+        spec = ladder[number - 1].spec
+        kind, options = parse_spec(spec)
+    if options.get("time", 0.0) <= seconds:
+        return spec
+    options["time"] = seconds
+    return f"{kind}:" + ",".join(f"{key}={value:g}" for key, value in options.items())
 
 
 def store_ratings(rules: RuleSet, tournament: Tournament) -> None:

@@ -13,12 +13,13 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 
 from ...ai.agents import Limit, parse_spec
-from ...ai.levels import levels
+from ...ai.levels import levels, within
 from ...core import RuleSet
 from ...i18n import _, current
 from ...study.report import REPORT_LIMIT
 from .. import logs
 from ..errors import ActionError
+from ..play.clock import TimeControl, now_ms
 from ..play.live import LiveGame
 from ..play.seats import colour_name
 from ..schemas import Mode, Status
@@ -36,6 +37,9 @@ HINT_SECONDS = 1.0
 REPLAY_EXPECTED = 0.5  # seconds: a record replay goes after hints, before report positions
 REPLAYS_PER_CLIENT = 2  # record replays one client address may have worked out at once
 QUICK_MOVE = 0.1  # the expected thinking time of a level without a time limit
+#: on a clock, the computer thinks at most this share of its time left (plus most of the
+#: increment) a move, and at least MIN_THINK seconds
+CLOCK_SHARE, MIN_THINK = 30, 0.05
 
 
 #: the player whose move replaces a killed one: a one-ply readable search, which answers at once
@@ -96,6 +100,10 @@ class Computer:
     async def _move(self, live: LiveGame, spec: str) -> str:
         row = live.row
         moves = [str(live.state.move_of(c)) for c in live.state.move_stack]
+        if row.clock and row.clock_started is not None:  # its clock runs: it spends a share
+            increment = TimeControl.parse(row.clock).increment_ms
+            share = live.time_left(live.state.turn, now_ms()) / CLOCK_SHARE + increment * 0.8
+            spec = within(spec, live.state.rules, max(MIN_THINK, share / 1000))
         return await self.thinkers.run(
             think_time(spec, live.state.rules),
             workers.computer_move,

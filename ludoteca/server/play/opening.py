@@ -112,8 +112,6 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
         control = TimeControl.parse(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
-    if control and opponent == Mode.COMPUTER:
-        raise ActionError(400, _("clocks are for games between people"))
     if opponent not in set(Mode):
         raise ActionError(
             400,

@@ -89,15 +89,14 @@ function ruleSpec() {
   return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
 }
 
-// The form's fields for the opponent chosen: a level against the computer; a clock between
-// people; for a seek, the rated box and the opponent's rating range, and the seek's buttons
+// The form's fields for the opponent chosen: a level against the computer; a clock (optional,
+// against the computer too); for a seek, the rated box and the opponent's rating range, and the seek's buttons
 // in place of "Start the game".
 function showOpponent() {
   const against = opponent();
   const seek = against === "seek";
   $("level-label").hidden = against !== "computer";
   $("colour-label").hidden = against === "hotseat";
-  $("clock-label").hidden = against === "computer";
   $("rated-label").hidden = !(signedIn && (against === "online" || seek));
   $("range-label").hidden = !seek;
   $("name-label").hidden = signedIn || seek;
@@ -165,7 +164,7 @@ async function start(event) {
   await create({ game: chosen().name, rules: ruleSpec(), opponent: opponent(),
                  colour: $("colour").value, level: Number($("level").value),
                  position: $("position").value.trim() || null,
-                 clock: opponent() === "computer" ? null : $("clock").value || null,
+                 clock: $("clock").value || null,
                  name: $("name").value.trim() || null,
                  rated: signedIn && opponent() === "online" && $("rated").checked });
 }
