@@ -134,32 +134,28 @@ async def board(url: str, shows: list[dict[str, Any]], every: float, study: Stud
 
 
 async def warm(url: str, level: int, processes: int) -> None:
-    """Wait until the server's move processes have loaded the compiled search: a game of each
-    rule set in which the computer moves first, ``processes`` times over (each from an address
-    of its own, so that no per-address limit refuses one), until every one has its first
-    move."""
-
-    async def first_move(address: str, game: str) -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=address)
-        async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
-            body = {"game": game, "opponent": "computer", "level": level, "colour": "black"}
-            answer = await http.post("/api/games", json=body)
-            answer.raise_for_status()
-        created = answer.json()
-        ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
-        async with websockets.connect(ws_url, local_addr=(address, 0), max_size=2**22) as ws:
-            hello = {"type": "hello", "token": created["tokens"]["black"]}
-            await ws.send(orjson.dumps(hello).decode())
-            while True:
-                message = orjson.loads(await ws.recv())
-                if message.get("type") == "error":
-                    raise RuntimeError(message.get("message"))
-                if message.get("ply", 0) >= 1:
-                    return
-
+    """Wait until the server's move processes have loaded the compiled search: ``processes``
+    games of each rule set against the computer (each from an address of its own, so that no
+    per-address limit refuses one) until as many computer replies have come."""
+    stop = asyncio.Event()
+    tally = Tally(measuring=True)
     games = [game for _ in range(processes) for game in GAMES]
-    seats = (first_move(f"127.0.2.{i + 1}", game) for i, game in enumerate(games))
-    await asyncio.wait_for(asyncio.gather(*seats), 600)
+    seats = [
+        asyncio.create_task(
+            play_games(url, f"127.0.2.{i + 1}", game, stop, tally, random.Random(i), level)
+        )
+        for i, game in enumerate(games)
+    ]
+    until = time.monotonic() + 600
+    while len(tally.rtts) < len(games) and time.monotonic() < until:
+        failed = [t for t in seats if t.done()]
+        if failed:
+            failed[0].result()  # a seat that failed: its error ends the run
+        await asyncio.sleep(0.5)
+    stop.set()
+    await asyncio.wait(seats, timeout=10)
+    for task in seats:
+        task.cancel()
 
 
 async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
