@@ -14,6 +14,7 @@ import ludoteca
 from ludoteca.ai.levels import levels, within
 from ludoteca.games.morris import Morris
 from ludoteca.server import Settings, create_app
+from ludoteca.server.play import duties
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
 
@@ -649,3 +650,37 @@ def test_the_lobby_offers_each_option_once_and_in_words(client: TestClient) -> N
     morris = {r["name"]: r for r in catalogue["morris"]["rule_sets"]}
     assert "plies" in morris["morris"]["options"]["move_rule"]
     assert morris["morabaraba"]["settings"]["three_men_rule"] == 20
+
+
+def test_a_failed_computer_move_is_tried_again_then_given_up(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    computer = client.app.state.services.computer  # type: ignore[attr-defined]
+    real, calls = computer.move, []
+
+    async def failing_twice(live: Any) -> str:
+        calls.append(live.version)
+        if len(calls) <= 2:
+            raise RuntimeError("the worker and its fallback were both killed")
+        return str(await real(live))
+
+    monkeypatch.setattr(duties, "RETRY_AFTER", (0.05, 0.05, 0.05))
+    monkeypatch.setattr(computer, "move", failing_twice)
+    game_id, tokens = new(client, game="morris", opponent="computer", level=1, colour="white")
+    act(client, game_id, tokens["white"], type="move", move="d6", ply=0)
+    assert wait_for(client, game_id, lambda s: s["ply"] == 2)["turn"] == "white"
+    assert len(calls) == 3 and len(set(calls)) == 1  # two failures, then the move
+
+    async def always_failing(live: Any) -> str:
+        calls.append(live.version)
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(computer, "move", always_failing)
+    calls.clear()
+    act(client, game_id, tokens["white"], type="move", move="f4", ply=2)
+    deadline = time.monotonic() + 30
+    while len(calls) < 4:  # the first try and its three retries
+        assert time.monotonic() < deadline, calls
+        time.sleep(0.05)  # polling: nothing announces a failed try
+    time.sleep(0.5)  # ten retry delays: a fifth try would have come (none does: given up)
+    assert len(calls) == 4 and view(client, game_id)["ply"] == 3

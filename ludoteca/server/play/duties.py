@@ -29,6 +29,9 @@ log = logging.getLogger("ludoteca.server")
 #: and otherwise
 ABANDONED_COMPUTER = datetime.timedelta(hours=1)
 ABANDONED = datetime.timedelta(days=1)
+#: a computer move that failed (its job and its fallback's both killed on a starved machine,
+#: say) is tried again after these seconds, then given up (logged each time)
+RETRY_AFTER: tuple[float, ...] = (2.0, 10.0, 30.0)
 
 
 class Host(Protocol):
@@ -108,7 +111,8 @@ class Duties:
             return  # ended elsewhere meanwhile (another process): it reloads when asked
 
     async def _computer(self, live: LiveGame, version: int) -> None:
-        """Think in a worker process; play the move if the position is still the same."""
+        """Think in a worker process; play the move if the position is still the same.  A move
+        that failed is tried again after each delay of :data:`RETRY_AFTER`, then given up."""
         hub = self.hub
         try:
             hub.broadcast(live)
@@ -120,11 +124,19 @@ class Duties:
             log.exception(
                 "computer move failed in game %s", live.row.id, extra=logs.game(live.row.id)
             )
+            if live.failing != version:
+                live.failing, live.failures = version, 0
+            live.failures += 1
             live.failed_for = version
         if live.thinking_for == version:
             live.thinking_for = None
         self.after_change(live)
         hub.broadcast(live, publish=True)
+        if live.failed_for == version and live.failures <= len(RETRY_AFTER):
+            await asyncio.sleep(RETRY_AFTER[live.failures - 1])
+            if live.version == version and live.failed_for == version:
+                live.failed_for = None  # try again
+                self.after_change(live)
 
     async def sweep(self, every: float = 60.0) -> None:
         """Every ``every`` seconds, until cancelled (runs for the server): evict idle games, and

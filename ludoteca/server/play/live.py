@@ -91,6 +91,8 @@ class LiveGame:
     version: int = 0  # counts changes of the position (moves and take-backs)
     thinking_for: int | None = None  # the version the computer is thinking about
     failed_for: int | None = None  # the version the computer could not move in (logged)
+    failing: int | None = None  # the version whose computer moves failed ``failures`` times
+    failures: int = 0
     timer: asyncio.Task[None] | None = None
     #: the hint being worked out, and the position version it is for (one at a time a game)
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
