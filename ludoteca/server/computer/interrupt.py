@@ -15,12 +15,12 @@ written for a job that never started stops nothing else.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import multiprocessing
 import threading
 import time
 from collections.abc import Iterator
-from multiprocessing.sharedctypes import Synchronized
 
 from ...ai.search import SearchAgent
 
@@ -30,15 +30,17 @@ __all__ = ["POLL", "Interrupts", "shared_ticket", "start_watching", "stoppable"]
 POLL = 0.01
 
 
-def shared_ticket() -> Synchronized[int]:
-    """A number shared with worker processes started after it (pass it to their initializer)."""
-    return multiprocessing.get_context("spawn").Value("q", 0)
+def shared_ticket() -> ctypes.c_int64:
+    """A number shared with worker processes started after it (pass it to their initializer):
+    shared memory without a lock (one writer, and a 64-bit word is written whole), so that no
+    semaphore is left behind when the server stops."""
+    return multiprocessing.get_context("spawn").RawValue(ctypes.c_int64, 0)
 
 
 class Interrupts:
     """The server's side: tickets for stoppable jobs, and stopping one by its ticket."""
 
-    def __init__(self, shared: Synchronized[int]) -> None:
+    def __init__(self, shared: ctypes.c_int64) -> None:
         self.shared = shared
         self._tickets = itertools.count(1)
 
@@ -69,7 +71,7 @@ class _Job:
 _job = _Job()
 
 
-def start_watching(shared: Synchronized[int]) -> None:
+def start_watching(shared: ctypes.c_int64) -> None:
     """In a worker process: watch ``shared`` (from :func:`shared_ticket`) in a daemon thread
     and stop the running job when its ticket is written there."""
 

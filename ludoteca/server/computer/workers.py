@@ -11,7 +11,6 @@ import dataclasses
 import os
 import signal
 import sys
-from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 from ...ai import Limit, make_agent
@@ -49,7 +48,7 @@ def report_worker(server: int) -> None:
     die_with_parent(server)
 
 
-def analysis_worker(server: int, interrupts: Synchronized[int]) -> None:
+def analysis_worker(server: int, interrupts: ctypes.c_int64) -> None:
     """Start the analysis process of the server ``server``: killed with the server, its
     running analysis-board job stopped when the server writes its ticket to ``interrupts``
     (:mod:`.interrupt`)."""
