@@ -84,7 +84,7 @@ def hanging_game() -> tuple[Any, Callable[[str], bool]]:
     """What the computer reads of a game whose computer player hangs, and whether a move is
     legal in it."""
     state = ludoteca.new_game("morris")
-    row = SimpleNamespace(id="g1", game="morris", rules=str(state.rules))
+    row = SimpleNamespace(id="g1", game="morris", rules=str(state.rules), clock=None)
     live = SimpleNamespace(row=row, state=state, kind=lambda turn: HANGING)
     legal = {str(state.move_of(code)) for code in state.legal_codes()}
     return live, legal.__contains__
