@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, LudotecaError, Move, State
+from ..files import write_atomically
 from ..i18n import Text
 from .agents import Agent, Limit
 
@@ -156,10 +157,8 @@ class Book:
         """Write the book to ``path`` (compressed; through a temporary file, so a reader
         never sees half a book); return its size in bytes."""
         data = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True).encode()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(path.name + ".tmp")
-        part.write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
-        part.replace(path)
+        packed = lzma.compress(data, preset=9 | lzma.PRESET_EXTREME)
+        write_atomically(path, lambda out: out.write(packed))
         return path.stat().st_size
 
 

@@ -29,6 +29,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import Color, InvalidRulesError, RuleSet, State
+from ..files import write_atomically
 from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.checkpoint import Checkpoint
@@ -430,9 +431,6 @@ class MullahSolver(Solver):
                 pass  # a damaged cache file is solved again and overwritten
         checkpoint = Checkpoint.of(self)
         table = solve(self.rules, progress, self.most, pool, checkpoint)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npy")
-        np.save(tmp, table.codes)
-        tmp.replace(path)
+        write_atomically(path, lambda out: np.save(out, table.codes, allow_pickle=False))
         checkpoint.clear()
         return table, False

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import Color, InvalidRulesError, RuleSet, State
+from ..files import write_atomically
 from ..jobs import Pool
 from ..solve import cache_dir, parents_of
 from ..tables import Progress, Solver, Table
@@ -265,8 +266,7 @@ def load_or_solve(
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache file is solved again and overwritten
     table = solve(ruleset, progress)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, value=table.value, depth=table.depth)
-    tmp.replace(path)
+    write_atomically(
+        path, lambda out: np.savez_compressed(out, value=table.value, depth=table.depth)
+    )
     return table, False

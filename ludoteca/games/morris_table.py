@@ -32,6 +32,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import InvalidRulesError, RuleSet, State
+from ..files import write_atomically
 from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.checkpoint import Checkpoint
@@ -531,10 +532,7 @@ class MorrisSolver(Solver):
         checkpoint = Checkpoint.of(self)
         shape = (self.board, self.men, self.hands, self.flying)
         table = _build(self.rules, *shape, progress, pool, checkpoint)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
         arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}
-        np.savez_compressed(tmp, **arrays)
-        tmp.replace(path)
+        write_atomically(path, lambda out: np.savez_compressed(out, **arrays))
         checkpoint.clear()
         return table, False

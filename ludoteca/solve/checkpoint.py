@@ -19,14 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+from ..files import write_atomically
 
 if TYPE_CHECKING:
     from ..tables import Solver
@@ -118,7 +119,9 @@ class Checkpoint:
         k = len(self._saved)
         codes = np.concatenate([table[lo:hi] for lo, hi in self._stages[k]])
         self.folder.mkdir(parents=True, exist_ok=True)
-        _write(self._file(k), lambda out: np.save(out, codes, allow_pickle=False))
+        write_atomically(
+            self._file(k), lambda out: np.save(out, codes, allow_pickle=False), durable=True
+        )
         self._saved.append(_digest(codes))
         manifest = {
             "format": FORMAT,
@@ -128,7 +131,7 @@ class Checkpoint:
             "solved": self._saved,
         }
         text = json.dumps(manifest, indent=1).encode()
-        _write(self.folder / MANIFEST, lambda out: out.write(text))
+        write_atomically(self.folder / MANIFEST, lambda out: out.write(text), durable=True)
 
     def clear(self) -> None:
         """Delete the checkpoint (there may be none)."""
@@ -173,13 +176,3 @@ def _feed(digest: Any, value: Any) -> None:
             _feed(digest, item)
     else:
         digest.update(f"{type(value).__name__} {value!r}".encode())
-
-
-def _write(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write ``path`` through ``write(file)`` under another name, then rename it into place."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as out:
-        write(out)
-        out.flush()
-        os.fsync(out.fileno())
-    tmp.replace(path)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..core import LudotecaError
+from ..files import write_atomically
 from ..games import load
 from ..i18n import _
 from ..tables import Solver
@@ -87,11 +88,13 @@ def export_table(rules: str, out: Path, men: int | None = None) -> dict[str, Any
         "bytes": size,
         "sha256": digest.hexdigest(),
     }
-    tmp = out.with_name(out.name + ".tmp")
-    with tmp.open("wb") as target, source.open("rb") as stream:
-        target.write(MAGIC + json.dumps(header).encode() + b"\n")
-        _copy(stream, target, hashlib.sha256(), None)
-    tmp.replace(out)
+
+    def copy(target: BinaryIO) -> None:
+        with source.open("rb") as stream:
+            target.write(MAGIC + json.dumps(header).encode() + b"\n")
+            _copy(stream, target, hashlib.sha256(), None)
+
+    write_atomically(out, copy)
     return header
 
 
