@@ -42,7 +42,8 @@ def after(table: Table, state: State, code: int) -> tuple[int, int]:
 
 def assert_unique_by_table(puzzle: puzzles.Puzzle, table: Table) -> None:
     """Each of the puzzle's moves is the one winning move by the table (every other win at least
-    :data:`MUCH_SLOWER` plies slower), each reply the longest defence, the start won."""
+    :data:`MUCH_SLOWER` plies slower), each reply the longest defence, the start won and not
+    forced."""
     state = ludoteca.load(puzzle.rules).from_position_code(puzzle.position)
     assert puzzle.verification["value"] == 1
     assert puzzle.verification["plies"] == table.lookup(state)[1]
@@ -55,6 +56,7 @@ def assert_unique_by_table(puzzle: puzzles.Puzzle, table: Table) -> None:
             assert value == 1, (puzzle.id, text)
             if i == 0:
                 assert plies > 1  # no puzzle is won by its first move at once
+                assert values  # nor has only one legal move
             for other, (v, p) in values.items():
                 assert v < 1 or p >= plies + MUCH_SLOWER, (puzzle.id, state.move_of(other))
         else:
@@ -209,6 +211,33 @@ def test_bad_puzzle_files_get_a_clear_error(
     fails([""], "no puzzle found")
     assert main(["puzzles", "felli"]) == 2
     assert "--count" in capsys.readouterr().err
+
+
+def test_a_start_with_one_legal_move_is_no_puzzle() -> None:
+    """Felli's captures are compulsory: here White's only legal move is c3xc5, and it wins."""
+    forced = puzzles.Puzzle.from_json(
+        {
+            "id": puzzles.puzzle_id("felli-mullah", "b.b/.b./w/..w/..w w 1 12"),
+            "game": "felli",
+            "rules": "felli-mullah",
+            "position": "b.b/.b./w/..w/..w w 1 12",
+            "line": ["c3xc5", "a5-b4", "c5-a5"],
+            "theme": "capture",
+            "difficulty": 1200,
+            "verification": {
+                "method": "table",
+                "table": "felli-mullah-forced_capture=true-multi_capture=true-3",
+                "men": 3,
+                "value": 1,
+                "plies": 13,
+            },
+        }
+    )
+    game = ludoteca.load(forced.rules)
+    state = game.from_position_code(forced.position)
+    assert [str(state.move_of(c)) for c in state.legal_codes()] == ["c3xc5"]
+    assert puzzles.find(state, puzzles.judge_for(game, 3)) is None
+    assert puzzles.verify(forced) == "its start has one legal move: nothing to find"
 
 
 def test_a_table_not_built_is_not_built_when_asked_not_to() -> None:

@@ -396,9 +396,11 @@ def difficulty(player_moves: int, tempting: int, quiet_first: bool, alternatives
 
 def find(start: State, judge: Judge, max_moves: int = MAX_MOVES) -> Puzzle | None:
     """The puzzle starting at ``start``'s position (judged afresh from its position code), or
-    ``None`` if its side to move has no unique winning move there."""
+    ``None`` if its side to move has no unique winning move there or no other legal move."""
     game = start.game
     state = game.from_position_code(start.position_code())
+    if len(state.legal_codes()) < 2:
+        return None  # a forced move leaves nothing to find
     move = judge.solution(state)
     if move is None or _ends(state, move) is not None:
         return None  # a move that wins at once (the last piece taken) is no puzzle
@@ -553,6 +555,8 @@ def verify(puzzle: Puzzle) -> str | None:
     judge = _checking_judge(game, puzzle.verification)
     state = game.from_position_code(puzzle.position)
     root = state.copy()
+    if len(root.legal_codes()) < 2:
+        return "its start has one legal move: nothing to find"
     if judge.verification(state) != puzzle.verification:
         return f"the start's verification is now {judge.verification(state)}"
     codes = []
