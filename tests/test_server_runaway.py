@@ -65,6 +65,24 @@ def test_a_hanging_job_is_killed_at_its_hard_deadline_and_the_pool_goes_on() -> 
     assert after != before  # the next job ran in a new process
 
 
+def test_a_deadline_counts_from_when_the_processes_have_started() -> None:
+    """Processes that take 3 s to start (their initializer sleeps) do not make a job with a 1 s
+    deadline run past it: neither the pool's first job nor the first after a kill."""
+
+    async def scenario() -> tuple[int, Any, int, int]:
+        pool = WorkerPool(1, time.sleep, (3.0,))
+        try:
+            first = await pool.run(1.0, os.getpid)
+            killed = await asyncio.gather(pool.run(1.0, time.sleep, 3600), return_exceptions=True)
+            return first, killed[0], await pool.run(1.0, os.getpid), pool.replaced
+        finally:
+            pool.shutdown()
+
+    first, killed, second, replaced = asyncio.run(scenario())
+    assert isinstance(killed, JobKilled) and replaced == 1
+    assert len({first, second, os.getpid()}) == 3
+
+
 def test_a_job_that_kills_its_process_is_run_three_times_then_fails() -> None:
     async def scenario() -> tuple[Any, int, int]:
         pool = WorkerPool(1)

@@ -4,7 +4,9 @@ A :class:`~concurrent.futures.ProcessPoolExecutor` cannot stop one task, so a jo
 past its hard deadline (a search that never returns) would hold its process for ever.  A
 :class:`WorkerPool` kills the processes of its current pool when that happens and builds a
 fresh one with the same settings: the late job fails with :class:`JobKilled`, and every other
-job that was running in the killed pool is submitted again to the new one.
+job that was running in the killed pool is submitted again to the new one.  A hard deadline
+counts from when the pool's processes have started (spawned, imported, initialised: seconds on
+a busy machine, more with the compiled search to load), never that start-up itself.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ log = logging.getLogger("ludoteca.server")
 
 #: how many times a job whose process died under it is run in all
 RUNS = 3
+#: how long a job waits for its pool's processes to start before its deadline counts anyway
+STARTING = 300.0
 
 
 class JobKilled(Exception):
@@ -47,6 +51,8 @@ class WorkerPool(Executor):
         #: how many times the pool's processes were killed and replaced
         self.replaced = 0
         self._pool = self._build()
+        #: one empty job a process, submitted before the first job with a deadline of each pool
+        self._started: dict[ProcessPoolExecutor, list[Future[None]]] = {}
 
     def _build(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -86,7 +92,10 @@ class WorkerPool(Executor):
         for _ in range(RUNS):
             pool = self._pool
             try:
+                started = self._starting(pool)
                 future = asyncio.wrap_future(pool.submit(fn, *args))
+                if not all(f.done() for f in started):
+                    await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=STARTING)
                 return await asyncio.wait_for(asyncio.shield(future), hard)
             except TimeoutError:
                 future.add_done_callback(_retrieved)
@@ -99,7 +108,15 @@ class WorkerPool(Executor):
                 log.warning("job %s lost its worker process", fn.__name__)
         raise BrokenProcessPool(f"{fn.__name__} lost its worker process {RUNS} times")
 
+    def _starting(self, pool: ProcessPoolExecutor) -> list[Future[None]]:
+        """The empty jobs that start ``pool``'s processes (each spawned at a submission that
+        finds no idle process), submitted the first time."""
+        if pool not in self._started:
+            self._started[pool] = [pool.submit(_start) for _ in range(self.processes)]
+        return self._started[pool]
+
     def _replace(self, pool: ProcessPoolExecutor) -> None:
+        self._started.pop(pool, None)
         processes = _processes_of(pool)
         self._pool = self._build()
         self.replaced += 1
@@ -107,6 +124,10 @@ class WorkerPool(Executor):
             process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         log.warning("killed %d worker processes and started %d new", len(processes), self.processes)
+
+
+def _start() -> None:
+    """Nothing: run first in each new process, it is done when the process has started."""
 
 
 def _processes_of(pool: ProcessPoolExecutor) -> list[Any]:

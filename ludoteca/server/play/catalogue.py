@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...ai.levels import Level, levels
 from ...core import Game, LudotecaError, RuleSet, State
@@ -18,9 +18,11 @@ from ...games import family, game_names, load
 from ...i18n import _, current, use
 from ...svg import board_view
 from .. import logs
-from ..community.levels import Estimates, LevelRating
 from ..errors import ActionError
-from ..store import GameRow
+
+if TYPE_CHECKING:  # not imported at run time: worker processes read this module too
+    from ..community.levels import Estimates, LevelRating
+    from ..store import GameRow
 
 __all__ = [
     "catalogue",
