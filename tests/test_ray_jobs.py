@@ -17,7 +17,8 @@ from ludoteca.ai.sprt_runner import Match, Player, run_sprt
 from ludoteca.cli import main
 from ludoteca.core import LudotecaError
 from ludoteca.games import load
-from ludoteca.games.morris_table import MorrisSolver, layout, solve
+from ludoteca.games.felli_mullah_table import MullahSolver, layout
+from ludoteca.games.felli_mullah_table import solve as solve_mullah
 from ludoteca.jobs import Pool, parallel_map
 from ludoteca.solve.checkpoint import Checkpoint
 
@@ -70,6 +71,11 @@ def test_an_sprt_match_on_the_cluster_plays_the_local_games(cluster: str, tmp_pa
     assert len(games["local"]) == 6 and games["ray"] == games["local"]
 
 
+#: the table built: Felli with Mullahs, three pieces a side (28 stages, up to four classes each)
+MEN = 3
+STAGES = layout(MEN)[5]
+
+
 class Stopped(Exception):
     """Stands for the kill of a table build."""
 
@@ -80,10 +86,9 @@ def test_a_table_built_on_the_cluster_is_the_local_table(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    rules = load("morris-6").rules
-    solver = MorrisSolver(rules)
-    plan = layout(solver.board, solver.men, solver.hands, solver.flying)
-    waves = [plan.stages.count(stage) for stage in dict.fromkeys(plan.stages)]
+    rules = load("felli-mullah").rules
+    solver = MullahSolver(rules, MEN)
+    waves = [STAGES.count(stage) for stage in dict.fromkeys(STAGES)]
     assert max(waves) >= 3  # the cluster really gets several classes at once
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
     checkpoint = Checkpoint.of(solver)
@@ -96,15 +101,14 @@ def test_a_table_built_on_the_cluster_is_the_local_table(
     with pytest.raises(Stopped):
         solver.load(stop, Pool(ray=cluster))
     capsys.readouterr()
-    assert main(["solve", "morris-6", "--ray", cluster]) == 0
+    assert (
+        main(["solve", "felli", "--rules", "felli-mullah", "--men", str(MEN), "--ray", cluster])
+        == 0
+    )
     assert f"resuming: 3 of {len(waves)} stages already solved" in capsys.readouterr().err
     assert not checkpoint.folder.exists()
-    (built,) = tmp_path.glob("morris-*.npz")
-    local = solve(rules)
-    with np.load(built) as spread:
-        assert sorted(spread.files) == sorted(f"p{lo}" for lo in local.pairs)
-        for lo, codes in local.pairs.items():
-            assert np.array_equal(spread[f"p{lo}"], codes), lo
+    spread = np.load(solver.path())
+    assert np.array_equal(spread, solve_mullah(rules, most=MEN).codes)
 
 
 def test_an_address_without_a_cluster_is_one_sentence(cluster: str) -> None:

@@ -1,6 +1,6 @@
 """The web app in a real browser (Debian's Chromium driven by Playwright): games are played by
-clicking and dragging, as a person would.  Screenshots go to ``bench/results/screenshots``
-(not committed: that folder's ``.gitignore`` keeps them out)."""
+clicking and dragging, as a person would.  Screenshots, when asked for (``scripts/screenshots``),
+go to ``bench/results/screenshots`` (not committed: that folder's ``.gitignore`` keeps them out)."""
 
 from __future__ import annotations
 

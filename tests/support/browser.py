@@ -1,11 +1,13 @@
 """The web app in a real browser, for the browser tests (Debian's Chromium driven by
 Playwright): a module-wide server on a fresh SQLite database, the browser, a page that fails its
-test on any script error, screenshots (to ``bench/results/screenshots``, not committed), and the
-steps every test takes (start a game from the lobby, join it, read the move list).  The fixtures
-reach every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
+test on any script error, screenshots (to ``bench/results/screenshots``, not committed; taken
+only when ``LUDOTECA_SCREENSHOTS`` is set, as ``scripts/screenshots`` does), and the steps
+every test takes (start a game from the lobby, join it, read the move list).  The fixtures reach
+every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
 
 from __future__ import annotations
 
+import os
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,10 +62,17 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+def shooting() -> bool:
+    """Whether this run pictures the pages (``LUDOTECA_SCREENSHOTS`` set): pictures are for a
+    person to look at, and rendering them costs a run of the suite minutes of a core."""
+    return bool(os.environ.get("LUDOTECA_SCREENSHOTS"))
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(300)  # let capture animations settle
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    """Picture the page as ``name`` (its animations run to their end), when :func:`shooting`."""
+    if shooting():
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled")
 
 
 def point(page: Any, name: str) -> Any:
