@@ -5,6 +5,7 @@ before they start."""
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from ludoteca.server import Settings, create_app
 
+from .support.compiled import load as load_compiled
 from .support.need import need
 from .support.postgres import cluster, database
 from .support.redis_server import redis_server
@@ -27,14 +29,16 @@ def pytest_configure(config: pytest.Config) -> None:
     it on a fresh checkout, about 40 s of one core), so that the test processes and the servers'
     worker processes they start load it rather than each compiling it at once."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
-        from ludoteca.server.computer.workers import load_compiled
-
         load_compiled()
 
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = tmp_path_factory.mktemp("ludoteca-cache")
+    """The tables' cache of the run: one folder shared by its test processes (each table
+    is built once a run, not once a process; a test that needs an empty cache sets its own)."""
+    base = tmp_path_factory.getbasetemp()
+    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "ludoteca-cache"
+    path.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LUDOTECA_CACHE", str(path))
         yield path
