@@ -224,6 +224,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the agent spec each engine version plays (default search; without --time it "
         "plays with the spec's own limits, e.g. search:depth=4)",
     )
+    for side in ("base", "new"):
+        p.add_argument(
+            f"--{side}-plays",
+            metavar="SPEC",
+            default=None,
+            help=f"the agent spec the {side} version plays instead of --agent (a version's "
+            "top level, say, with options an older version lacks)",
+        )
     p.add_argument("--rules", default=None)
     p.add_argument("--elo0", type=float, default=0.0, help="H0: this Elo better (default 0)")
     p.add_argument("--elo1", type=float, default=5.0, help="H1: this Elo better (default 5)")
@@ -502,9 +510,10 @@ def _sprt(args: argparse.Namespace) -> int:
         print(
             f"{side}: {version.ref} at {version.commit[:10]}{' (dirty)' if version.dirty else ''}"
         )
-        warm_up(version, game.rules, args.agent)
+        plays = getattr(args, f"{side}_plays") or args.agent
+        warm_up(version, game.rules, plays)
         players.append(
-            Player(version.ref, engine_spec(version, args.agent), version.commit, version.dirty)
+            Player(version.ref, engine_spec(version, plays), version.commit, version.dirty)
         )
     match = Match(
         game.name,

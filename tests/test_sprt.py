@@ -275,3 +275,24 @@ def test_two_versions_play_through_the_engine_protocol(repo: Path, tmp_path: Pat
         white, black = parsed.tags["White"], parsed.tags["Black"]
         assert {str(base.path) in white, str(new.path) in white} == {True, False}
         assert str(base.path) in white + black and str(new.path) in white + black
+
+
+def test_each_version_may_play_its_own_agent_spec(tmp_path: Path) -> None:
+    out = tmp_path / "plays.jsonl"
+    args = [
+        "sprt",
+        "felli",
+        "--base",
+        "WORK",
+        "--new",
+        "WORK",
+        "--agent",
+        "search:depth=1,python=1",
+    ]
+    args += ["--new-plays", "search:depth=2,python=1", "--max-games", "2", "--out", str(out)]
+    assert main(args) == 0
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["base"]["spec"].startswith("engine[search:depth=1,python=1]:")
+    assert header["new"]["spec"].startswith("engine[search:depth=2,python=1]:")
+    games = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert len(games) == 2 and all(g["failure"] is None for g in games)
