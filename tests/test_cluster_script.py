@@ -137,6 +137,10 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
             assert len(play_and_wait(base, game, 4)) == 6
         finally:
             script.send_signal(signal.SIGINT)  # Ctrl-C
-            script.wait(60)
+            try:  # SIGTERM, 30 s for each part to stop, then SIGKILL; PostgreSQL last
+                script.wait(90)
+            except subprocess.TimeoutExpired:
+                log = (folder / "cluster.log").read_text()
+                pytest.fail(f"Ctrl-C did not stop the cluster within 90 s:\n{log}")
         assert not any(alive(p) for p in started)
         assert not alive(postgres)
