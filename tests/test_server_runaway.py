@@ -27,7 +27,7 @@ import ludoteca
 from ludoteca.server.computer import computer as computer_module
 from ludoteca.server.computer import workers
 from ludoteca.server.computer.computer import REPLAYS_PER_CLIENT, Computer
-from ludoteca.server.computer.pool import RUNS, JobKilled, WorkerPool
+from ludoteca.server.computer.pool import RUNS, JobKilled, WorkerPool, _processes_of
 from ludoteca.server.computer.queue import JobQueue
 from ludoteca.server.computer.scheduler import HARD_FACTOR, JobMetrics, Scheduler
 from ludoteca.server.errors import ActionError
@@ -212,3 +212,21 @@ def test_one_address_has_only_so_many_record_replays_at_once(
     assert isinstance(refused, ActionError) and refused.status == 429
     assert other == {"text": "other"}
     assert again == {"text": "again"}
+
+
+def test_a_worker_busy_with_a_job_lets_ctrl_c_pass_to_the_server() -> None:
+    # a terminal's Ctrl-C reaches every process of its foreground group, the workers too
+    pool = WorkerPool(1, workers.die_with_parent, (os.getpid(),))
+    try:
+        pool.submit(time.sleep, 0).result(timeout=120)  # the process has started
+        job = pool.submit(time.sleep, 1.5)
+        time.sleep(0.5)
+        (process,) = _processes_of(pool._pool)
+        os.kill(process.pid, signal.SIGINT)
+        try:
+            assert job.result(timeout=60) is None  # the job finished, the pool is whole
+        except KeyboardInterrupt:  # the worker's, handed back as the job's outcome
+            pytest.fail("Ctrl-C interrupted the worker's job")
+        assert pool.submit(sum, [1, 2]).result(timeout=60) == 3
+    finally:
+        pool.shutdown()

@@ -28,7 +28,11 @@ from .interrupt import start_watching
 
 def die_with_parent(server: int) -> None:
     """Have the kernel kill this worker when the server process ``server`` dies, even by
-    ``kill -9`` (Linux; elsewhere the pool's own shutdown is all there is)."""
+    ``kill -9`` (Linux; elsewhere the pool's own shutdown is all there is), and leave Ctrl-C to
+    the server: a terminal sends SIGINT to its whole foreground group, workers included, and a
+    worker interrupted in a job (the first start's compiling, say) broke its pool with a
+    traceback on the console; the server stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
