@@ -131,7 +131,12 @@ def join(page: Any) -> None:
 
 
 def moves(page: Any) -> list[str]:
-    return [text.strip() for text in page.locator("#moves button.move").all_inner_texts()]
+    """The moves of the move list as played, without the report's marks ("??") that may join
+    them at any time once a game is over."""
+    texts: list[str] = page.eval_on_selector_all(
+        "#moves button.move", "buttons => buttons.map((b) => b.firstChild.textContent.trim())"
+    )
+    return texts
 
 
 def wait_moves(page: Any, count: int) -> list[str]:

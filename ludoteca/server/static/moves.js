@@ -15,8 +15,9 @@ export function afterMove(firstPly, count, move) {
 }
 
 // Fill the list element with one <li> per numbered pair.  current: how many moves the shown
-// position follows; pick(count): called with the count of the move clicked; mark(index, button):
-// lets a page annotate a move (mistakes).
+// position follows; pick(count): called with the count of the move clicked; mark(index): the
+// report's judgement of a move, { judgement, best } or null, shown as its symbol after the move
+// (a separate span, so the move's own text stays the move) and, with `best`, as its title.
 export function drawMoves(list, moves, firstPly, current, pick, mark = null) {
   list.replaceChildren();
   let row = null;
@@ -39,10 +40,23 @@ export function drawMoves(list, moves, firstPly, current, pick, mark = null) {
       button.classList.add("current");
       button.setAttribute("aria-current", "step");
     }
-    if (mark) mark(i, button);
+    const judged = mark ? mark(i) : null;
+    if (judged) {
+      button.classList.add("mistake");
+      const symbol = document.createElement("span");
+      symbol.className = "judgement";
+      symbol.textContent = symbolOf(judged.judgement);
+      button.appendChild(symbol);
+      if (judged.best) button.title = t("%(judgement)s: better %(move)s", { judgement: judgementName(judged.judgement), move: judged.best });
+    }
     row.append(button, " ");
   });
 }
+
+const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// The symbol a move is marked with in the move list ("", "?!", "?" or "??").
+export const symbolOf = (judgement) => SYMBOL[judgement] || "";
 
 // A judgement ("inaccuracy", "mistake", "blunder", as the server names them) in words.
 export const judgementName = (judgement) => ({

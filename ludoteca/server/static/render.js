@@ -5,8 +5,7 @@ import { send as request } from "/static/account.js";
 import { showChatOptions } from "/static/chat.js";
 import { $, notice } from "/static/dom.js";
 import { effectMarks } from "/static/effects.js";
-import { afterMove, drawMoves, judgementName } from "/static/moves.js";
-import { symbolOf } from "/static/report.js";
+import { afterMove, drawMoves } from "/static/moves.js";
 import { showPanels } from "/static/panels.js";
 import { showPlayers } from "/static/players.js";
 import { showStatus } from "/static/status.js";
@@ -84,12 +83,9 @@ function renderMoves() {
   const list = $("moves");
   const marked = state.report ? state.report.marks() : new Map();
   drawMoves(list, view.moves, view.first_ply, viewing === null ? view.moves.length : viewing, browse,
-    (i, button) => {
+    (i) => {
       const mistake = marked.get(i);
-      if (!mistake) return;
-      button.classList.add("mistake");
-      button.textContent += symbolOf(mistake.judgement);
-      button.title = t("%(judgement)s: better %(move)s", { judgement: judgementName(mistake.judgement), move: state.report.data.plies[i].best });
+      return mistake ? { judgement: mistake.judgement, best: state.report.data.plies[i].best } : null;
     });
   if (viewing === null) list.scrollTop = list.scrollHeight;
 }

@@ -5,9 +5,8 @@
 // line in notation.
 import { drawGraph } from "/static/graph.js";
 import { lang, t } from "/static/i18n.js";
-import { judgementName, numbered } from "/static/moves.js";
+import { judgementName, numbered, symbolOf } from "/static/moves.js";
 
-const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const POLL = 1000;  // ms between two questions while the report is computed
 // a percentage (0..100) as the page's language writes it ("45.2%", "45,2 %"), in Latin digits
 const PERCENT = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1, numberingSystem: "latn" });
@@ -25,9 +24,6 @@ export function arrowsOf(touches, kind) {
   }
   return list;
 }
-
-// The symbol a move is marked with in the move list ("", "?!", "?" or "??").
-export const symbolOf = (judgement) => SYMBOL[judgement] || "";
 
 export class Report {
   // root: the element to fill; firstPly: the ply the game started from; jump(index, arrows):

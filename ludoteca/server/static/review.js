@@ -4,7 +4,7 @@ import { send } from "/static/account.js";
 import { Board } from "/static/board.js";
 import { $, notice } from "/static/dom.js";
 import { afterMove, drawMoves } from "/static/moves.js";
-import { Report, symbolOf } from "/static/report.js";
+import { Report } from "/static/report.js";
 import { t } from "/static/i18n.js";
 
 let game = null;
@@ -22,11 +22,9 @@ function show() {
   const note = position.note ? `: ${position.note}` : "";
   $("status").textContent = t("Move %(ply)s of %(total)s (%(where)s).", { ply, total, where: afterMove(game.first_ply, ply, position.move) + note }) + end;
   const marks = report ? report.marks() : new Map();
-  drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go, (i, button) => {
+  drawMoves($("moves"), game.positions.slice(1).map((p) => p.move), game.first_ply, ply, go, (i) => {
     const mark = marks.get(i);
-    if (!mark) return;
-    button.classList.add("mistake");
-    button.textContent += symbolOf(mark.judgement);
+    return mark ? { judgement: mark.judgement, best: report.data.plies[i].best } : null;
   });
 }
 
