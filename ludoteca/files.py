@@ -1,14 +1,55 @@
-"""Writing a file that no reader ever sees half written: :func:`write_atomically`."""
+"""Files built once and shared: writing a file that no reader ever sees half written
+(:func:`write_atomically`), and a file built by one process at a time while the others wait
+for it (:func:`read_or_build`)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
-__all__ = ["write_atomically"]
+from filelock import FileLock
+
+__all__ = ["read_or_build", "write_atomically"]
+
+T = TypeVar("T")
+
+
+def read_or_build(
+    path: Path,
+    read: Callable[[Path], T],
+    build: Callable[[], T],
+    save: Callable[[BinaryIO, T], object],
+) -> tuple[T, bool]:
+    """What ``read(path)`` gives, else what ``build()`` gives, saved to ``path`` through
+    ``save(file, built)`` (:func:`write_atomically`); and whether it was read.  One process at
+    a time, by a lock file beside ``path``: a process that asks meanwhile (two test processes,
+    or a server's workers, wanting the same table) waits for the build under way, then reads
+    its file.  A file ``read`` refuses (raising ``OSError``, ``ValueError`` or ``KeyError``:
+    damaged) is built again and overwritten."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(_lock_of(path)):
+        if path.exists():
+            try:
+                return read(path), True
+            except (OSError, ValueError, KeyError):
+                pass
+        built = build()
+        write_atomically(path, lambda out: save(out, built))
+        return built, False
+
+
+def _lock_of(path: Path) -> Path:
+    """The lock file of ``path``: in a folder of this user's under the temporary folder, named
+    by a digest of the absolute path, so that the folder of ``path`` (a user's table cache)
+    holds only its files."""
+    folder = Path(tempfile.gettempdir()) / f"ludoteca-locks-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:32]
+    return folder / f"{digest}.lock"
 
 
 def write_atomically(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import cache
 
 import pytest
 
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.core import Color
 from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
-from ludoteca.games.felli_mullah_table import MullahTable, solve
+from ludoteca.games.felli_mullah_table import MullahSolver, MullahTable, solve
 
 from .support.retro_reference import bellman, solve_graph
 
@@ -24,6 +25,7 @@ def two() -> MullahTable:
     return solve(RULES, None, 2)
 
 
+@cache
 def positions(most: int) -> list[Node]:
     """Every board with at most ``most`` pieces a side and no man on its promotion corner,
     either side to move."""
@@ -42,6 +44,18 @@ def positions(most: int) -> list[Node]:
                 for turn in (0, 1):
                     out.append((tuple(board), turn))
     return out
+
+
+def random_position(rng: random.Random, most: int) -> Node:
+    """A board with up to ``most`` pieces a side (the count of each side drawn first, then the
+    points and kinds) and no man on its promotion corner, a side to move."""
+    while True:
+        sides = [1] * rng.randint(0, most) + [2] * rng.randint(0, most)
+        board = [0] * 13
+        for point, side in zip(rng.sample(range(13), len(sides)), sides, strict=True):
+            board[point] = side | rng.choice((0, 4))  # a man or a Mullah
+        if not any(board[c] == side for side in (1, 2) for c in PROMOTION[side]):
+            return tuple(board), rng.randrange(2)
 
 
 def state_of(node: Node) -> FelliState:
@@ -81,11 +95,10 @@ def test_flipping_the_board_and_the_sides_keeps_the_value(two: MullahTable) -> N
 
 
 def test_bellman_equations_hold_with_three_pieces_a_side() -> None:
-    table = solve(RULES, None, 3)
+    table = MullahSolver(RULES, 3).load()[0]  # the draw settings share the table
     rng = random.Random(7)
-    nodes = positions(3)
     seen = {1: 0, -1: 0, 0: 0}
-    for node in rng.sample(nodes, 3000):
+    for node in (random_position(rng, 3) for _ in range(3000)):
         value, plies = table.lookup(state_of(node))
         kids = [table.lookup(state_of(c)) for c in children(node)]
         assert (value, plies) == bellman(kids)

@@ -1,16 +1,18 @@
 """Files written whole (``ludoteca.files``): a reader sees the old file or the new one, two
 writers of one path at once both finish, and a failed write leaves the old file and no
-temporary one."""
+temporary one; a file wanted by two processes at once is built once, a damaged one again."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
+import time
 from pathlib import Path
 from typing import BinaryIO
 
 import pytest
 
-from ludoteca.files import write_atomically
+from ludoteca.files import read_or_build, write_atomically
 
 
 def test_two_writers_of_one_path_at_once_both_finish_with_a_whole_file(tmp_path: Path) -> None:
@@ -51,3 +53,48 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary_one(tmp_path:
         write_atomically(path, broken)
     assert path.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["book.json.xz"]
+
+
+def _build_slowly(path: Path, log: Path, name: str) -> None:
+    """Ask for ``path`` built by a build taking half a second; log who built and who read."""
+
+    def build() -> bytes:
+        with log.open("a") as out:
+            out.write(f"{name} builds\n")
+        time.sleep(0.5)
+        return name.encode()
+
+    content, read = read_or_build(path, Path.read_bytes, build, lambda out, b: out.write(b))
+    with log.open("a") as out:
+        out.write(f"{name} {'read' if read else 'built'} {content.decode()}\n")
+
+
+def test_a_file_two_processes_want_at_once_is_built_once(tmp_path: Path) -> None:
+    path, log = tmp_path / "table.npy", tmp_path / "log"
+    context = multiprocessing.get_context("spawn")
+    first = context.Process(target=_build_slowly, args=(path, log, "first"))
+    first.start()
+    deadline = time.monotonic() + 60
+    while not log.exists() and time.monotonic() < deadline:  # the first one is building
+        time.sleep(0.01)
+    second = context.Process(target=_build_slowly, args=(path, log, "second"))
+    second.start()
+    for process in (first, second):
+        process.join(60)
+        assert process.exitcode == 0
+    lines = log.read_text().splitlines()
+    assert lines == ["first builds", "first built first", "second read first"]  # it waited
+
+
+def test_a_damaged_file_is_built_again(tmp_path: Path) -> None:
+    path = tmp_path / "table.npy"
+    path.write_bytes(b"damaged")
+
+    def read(path: Path) -> bytes:
+        raise ValueError("not a table")
+
+    assert read_or_build(path, read, lambda: b"whole", lambda out, b: out.write(b)) == (
+        b"whole",
+        False,
+    )
+    assert path.read_bytes() == b"whole"

@@ -66,12 +66,15 @@ def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
 
 
 @cache
-def bind(module_name: str, kernel: str) -> types.SimpleNamespace:
+def bind(module_name: str, kernel: str, **named: str) -> types.SimpleNamespace:
     """The marked functions of the module ``module_name`` compiled for the registered
     ``kernel``, and the kernel's own functions, as attributes of a namespace (built once per
-    process)."""
+    process).  ``named``: more compiled functions the marked ones call by a global name, each
+    given as ``"module:function"`` (a solver's functions of one game's table), bound like the
+    kernel's, so that the copies take no function arguments and numba can cache them."""
     module = importlib.import_module(module_name)
     found = registry.functions(kernel)
+    found.update({name: _named(target) for name, target in named.items()})
     namespace = dict(vars(module))
     namespace.update(found)
     namespace["QUICK_MOVE"] = "can_move" in found
@@ -79,7 +82,7 @@ def bind(module_name: str, kernel: str) -> types.SimpleNamespace:
     templates = [(n, f) for n, f in vars(module).items() if hasattr(f, "__specialise__")]
     if "captures" not in found:
         templates.append(("captures", captures))
-    digest = fingerprint(kernel, module_name)
+    digest = fingerprint(kernel, module_name, tuple(sorted(named.items())))
     bound: dict[str, Any] = {}
     for name, func in templates:
         copy = types.FunctionType(func.__code__, namespace, name, func.__defaults__)
@@ -91,16 +94,25 @@ def bind(module_name: str, kernel: str) -> types.SimpleNamespace:
 
 
 @cache
-def fingerprint(kernel: str, module_name: str) -> str:
+def fingerprint(kernel: str, module_name: str, named: tuple[tuple[str, str], ...] = ()) -> str:
     """A digest of the sources compiled into the code of the module ``module_name``
-    specialised for ``kernel``: that module, the kernel's module, the Ludoteca modules the
-    kernel's module imports, the interface and this module."""
-    home = registry.registered()[kernel]
-    sources = {_file(home), _file(module_name), _HERE / "kernel.py", Path(__file__)}
-    digest = hashlib.sha256()
-    for source in sorted(sources | _imported(home)):
+    specialised for ``kernel`` (and the ``named`` functions of :func:`bind`): that module, the
+    kernel's module, the modules of the named functions, the Ludoteca modules these import, the
+    interface and this module."""
+    homes = {registry.registered()[kernel]} | {t.partition(":")[0] for _, t in named}
+    sources = {_file(module_name), _HERE / "kernel.py", Path(__file__)}
+    for home in homes:
+        sources |= {_file(home)} | _imported(home)
+    digest = hashlib.sha256(repr(named).encode() if named else b"")
+    for source in sorted(sources):
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _named(target: str) -> Any:
+    """The function ``"module:function"``."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def _file(module_name: str) -> Path:

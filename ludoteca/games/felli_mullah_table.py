@@ -21,7 +21,7 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +29,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import Color, InvalidRulesError, RuleSet, State
-from ..files import write_atomically
+from ..files import read_or_build
 from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.checkpoint import Checkpoint
@@ -422,15 +422,20 @@ class MullahSolver(Solver):
     def load(
         self, progress: Progress | None = None, pool: Pool | None = None
     ) -> tuple[MullahTable, bool]:
-        path = self.path()
-        if path.exists():
-            try:
-                codes = np.load(path, mmap_mode="r")
-                return MullahTable(self.rules, codes, most=self.most), True
-            except (OSError, ValueError):
-                pass  # a damaged cache file is solved again and overwritten
         checkpoint = Checkpoint.of(self)
-        table = solve(self.rules, progress, self.most, pool, checkpoint)
-        write_atomically(path, lambda out: np.save(out, table.codes, allow_pickle=False))
-        checkpoint.clear()
-        return table, False
+
+        def read(path: Path) -> MullahTable:
+            return MullahTable(self.rules, np.load(path, mmap_mode="r"), most=self.most)
+
+        def save(out: BinaryIO, table: MullahTable) -> None:
+            np.save(out, table.codes, allow_pickle=False)
+
+        table, cached = read_or_build(
+            self.path(),
+            read,
+            lambda: solve(self.rules, progress, self.most, pool, checkpoint),
+            save,
+        )
+        if not cached:
+            checkpoint.clear()
+        return table, cached

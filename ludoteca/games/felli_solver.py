@@ -16,12 +16,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core import Color, InvalidRulesError, RuleSet, State
-from ..files import write_atomically
+from ..files import read_or_build
 from ..jobs import Pool
 from ..solve import cache_dir, parents_of
 from ..tables import Progress, Solver, Table
@@ -255,18 +256,18 @@ def _cache_path(rules: RuleSet) -> Path:
 def load_or_solve(
     rules: str | RuleSet | None = None, progress: Progress | None = None
 ) -> tuple[FelliTable, bool]:
-    """The table for a rule set from the cache, or solved now and cached; and whether cached."""
+    """The table for a rule set from the cache, or solved now and cached (one process at a
+    time: :func:`~ludoteca.files.read_or_build`); and whether cached."""
     ruleset = Felli.parse_rules(rules)
     _check_rules(ruleset)
-    path = _cache_path(_table_rules(ruleset))
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                return FelliTable(ruleset, data["value"], data["depth"]), True
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged cache file is solved again and overwritten
-    table = solve(ruleset, progress)
-    write_atomically(
-        path, lambda out: np.savez_compressed(out, value=table.value, depth=table.depth)
+
+    def read(path: Path) -> FelliTable:
+        with np.load(path) as data:
+            return FelliTable(ruleset, data["value"], data["depth"])
+
+    def save(out: BinaryIO, table: FelliTable) -> None:
+        np.savez_compressed(out, value=table.value, depth=table.depth)
+
+    return read_or_build(
+        _cache_path(_table_rules(ruleset)), read, lambda: solve(ruleset, progress), save
     )
-    return table, False

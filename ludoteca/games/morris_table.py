@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +32,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import InvalidRulesError, RuleSet, State
-from ..files import write_atomically
+from ..files import read_or_build
 from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.checkpoint import Checkpoint
@@ -520,19 +520,20 @@ class MorrisSolver(Solver):
     def load(
         self, progress: Progress | None = None, pool: Pool | None = None
     ) -> tuple[MorrisTable, bool]:
-        path = self.path()
-        if path.exists():
-            try:
-                plan = layout(self.board, self.men, self.hands, self.flying)
-                return MorrisTable(
-                    self.rules, self.men, self.hands, plan, {}, source=np.load(path)
-                ), True
-            except (OSError, ValueError):
-                pass  # a damaged cache file is built again and overwritten
-        checkpoint = Checkpoint.of(self)
         shape = (self.board, self.men, self.hands, self.flying)
-        table = _build(self.rules, *shape, progress, pool, checkpoint)
-        arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}
-        write_atomically(path, lambda out: np.savez_compressed(out, **arrays))
-        checkpoint.clear()
-        return table, False
+        checkpoint = Checkpoint.of(self)
+
+        def read(path: Path) -> MorrisTable:
+            plan = layout(*shape)
+            return MorrisTable(self.rules, self.men, self.hands, plan, {}, source=np.load(path))
+
+        def save(out: BinaryIO, table: MorrisTable) -> None:
+            arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}
+            np.savez_compressed(out, **arrays)
+
+        table, cached = read_or_build(
+            self.path(), read, lambda: _build(self.rules, *shape, progress, pool, checkpoint), save
+        )
+        if not cached:
+            checkpoint.clear()
+        return table, cached

@@ -81,6 +81,23 @@ def tally(codes: CodeArray) -> tuple[int, int, int]:
     return win, loss, draw
 
 
+# --- a game's table functions (contracts in the module's docstring), as the specialised
+# functions below call them; :func:`_bound` binds each to the game's own ---
+def game_decode(g: int, st: npt.NDArray[np.int64], data: Any) -> bool:
+    """The game's ``decode``."""
+    raise NotImplementedError
+
+
+def game_encode(st: npt.NDArray[np.int64], data: Any) -> int:
+    """The game's ``encode``."""
+    raise NotImplementedError
+
+
+def game_parents(g: int, out: npt.NDArray[np.int64], st: npt.NDArray[np.int64], data: Any) -> int:
+    """The game's ``parents``."""
+    raise NotImplementedError
+
+
 @njit(cache=True)
 def _distinct(buf: npt.NDArray[np.int64], n: int) -> int:
     """Sorts ``buf[:n]`` in place and keeps each value once; returns how many are left."""
@@ -99,7 +116,7 @@ def _distinct(buf: npt.NDArray[np.int64], n: int) -> int:
     return m
 
 
-@specialise(cache=False)  # functions passed as arguments: compiled per game, each run
+@specialise()
 def _children(
     g: int,
     out: npt.NDArray[np.int64],
@@ -107,22 +124,20 @@ def _children(
     st: npt.NDArray[np.int64],
     moves: npt.NDArray[np.int64],
     undo: npt.NDArray[np.int64],
-    decode: Any,
-    encode: Any,
     data: Any,
 ) -> int:
     """The distinct children of ``g`` into ``out``; -1 if ``g`` is a hole."""
-    if not decode(g, st, data):
+    if not game_decode(g, st, data):
         return -1
     n = generate(st, prm, moves)
     for i in range(n):
         make(st, prm, moves[i], undo, 0)
-        out[i] = encode(st, data)
+        out[i] = game_encode(st, data)
         unmake(st, prm, moves[i], undo, 0)
     return _distinct(out, n)
 
 
-@specialise(cache=False, parallel=True)
+@specialise(parallel=True)
 def _first_pass(
     lo: int,
     hi: int,
@@ -131,8 +146,6 @@ def _first_pass(
     deepest: CodeArray,
     count: CodeArray,
     prm: npt.NDArray[np.int64],
-    decode: Any,
-    encode: Any,
     data: Any,
 ) -> None:
     """Every position's moves: the best one leaving the pair, and the count of quiet ones."""
@@ -145,7 +158,7 @@ def _first_pass(
         buf = np.zeros(MAX_MOVES, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             g = lo + i
-            m = _children(g, buf, prm, st, moves, undo, decode, encode, data)
+            m = _children(g, buf, prm, st, moves, undo, data)
             if m < 0:
                 table[g] = HOLE
                 continue
@@ -181,14 +194,13 @@ def _first_pass(
                     table[g] = -(slowest + 2)
 
 
-@njit(cache=False, parallel=True)
+@specialise(parallel=True)
 def _parents_of(
     frontier: npt.NDArray[np.int64],
     start: int,
     stop: int,
     found: npt.NDArray[np.int64],
     sizes: npt.NDArray[np.int64],
-    parents: Any,
     data: Any,
 ) -> None:
     """The distinct parents of ``frontier[start:stop]``, each entry's in its row of ``found``."""
@@ -197,10 +209,10 @@ def _parents_of(
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         for j in range(b * BLOCK, min(stop - start, (b + 1) * BLOCK)):
             row = found[j]
-            sizes[j] = _distinct(row, parents(frontier[start + j], row, st, data))
+            sizes[j] = _distinct(row, game_parents(frontier[start + j], row, st, data))
 
 
-@njit(cache=False)
+@specialise()
 def _levels(
     lo: int,
     hi: int,
@@ -208,7 +220,6 @@ def _levels(
     pending: CodeArray,
     deepest: CodeArray,
     count: CodeArray,
-    parents: Any,
     data: Any,
     found: npt.NDArray[np.int64],
 ) -> int:
@@ -251,7 +262,7 @@ def _levels(
             i = also[i]
         for start in range(0, width, WAVE):
             stop = min(width, start + WAVE)
-            _parents_of(frontier, start, stop, found, sizes, parents, data)
+            _parents_of(frontier, start, stop, found, sizes, data)
             for j in range(stop - start):
                 lost = table[frontier[start + j]] < 0
                 for t in range(sizes[j]):
@@ -310,10 +321,11 @@ def solve_pairs(
         if first:
             say(f"resuming: {first} of {len(spans)} stages already solved")
     done = sum(hi - lo for lo, hi, _ in pairs[: spans[first - 1][1] if first else 0])
+    names = (_name(decode), _name(encode), _name(parents))
     if pool is None or pool.ray is None:
-        solve = _here(kernel, decode, encode, parents, data)
+        solve = _here(kernel, names, data)
     else:
-        solve = _on_cluster(kernel, decode, encode, parents, data, pool)
+        solve = _on_cluster(kernel, names, data, pool)
     for a, b in spans[first:]:
         for (lo, hi, label), levels in solve(table, pairs[a:b]):
             done += hi - lo
@@ -340,15 +352,9 @@ def _spans(stages: Sequence[Hashable]) -> list[tuple[int, int]]:
     return spans
 
 
-def _here(
-    kernel: Kernel,
-    decode: Callable[..., Any],
-    encode: Callable[..., Any],
-    parents: Callable[..., Any],
-    data: tuple[Any, ...],
-) -> StageSolver:
-    """Pairs solved one after the other in this process."""
-    code = bind(__name__, kernel.name)
+def _here(kernel: Kernel, names: tuple[str, str, str], data: tuple[Any, ...]) -> StageSolver:
+    """Pairs solved one after the other in this process (``names``: see :func:`_bound`)."""
+    code = _bound(kernel.name, names)
     found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
 
     def solve(
@@ -356,25 +362,16 @@ def _here(
     ) -> Iterator[tuple[tuple[int, int, str], int]]:
         for pair in pairs:
             lo, hi, _ = pair
-            yield (
-                pair,
-                _solve_pair(code, table, lo, hi, kernel.prm, decode, encode, parents, data, found),
-            )
+            yield pair, _solve_pair(code, table, lo, hi, kernel.prm, data, found)
 
     return solve
 
 
 def _on_cluster(
-    kernel: Kernel,
-    decode: Callable[..., Any],
-    encode: Callable[..., Any],
-    parents: Callable[..., Any],
-    data: tuple[Any, ...],
-    pool: Pool,
+    kernel: Kernel, names: tuple[str, str, str], data: tuple[Any, ...], pool: Pool
 ) -> StageSolver:
     """Pairs solved at once on the Ray cluster of ``pool``, one task a pair."""
     home = registered()[kernel.name]
-    names = (_name(decode), _name(encode), _name(parents))
 
     def solve(
         table: CodeArray, pairs: Sequence[tuple[int, int, str]]
@@ -387,37 +384,37 @@ def _on_cluster(
     return solve
 
 
+def _bound(kernel: str, names: tuple[str, str, str]) -> Any:
+    """This module's compiled functions for ``kernel`` and a game's table functions (``names``:
+    its decode, encode and parents, see :func:`_name`), called as ``game_decode``,
+    ``game_encode`` and ``game_parents``: compiled once and cached by numba."""
+    decode, encode, parents = names
+    return bind(__name__, kernel, game_decode=decode, game_encode=encode, game_parents=parents)
+
+
 def _solve_pair(
     code: Any,
     table: CodeArray,
     lo: int,
     hi: int,
     prm: npt.NDArray[np.int64],
-    decode: Any,
-    encode: Any,
-    parents: Any,
     data: Any,
     found: npt.NDArray[np.int64],
 ) -> int:
-    """Solves the pair ``[lo, hi)`` of ``table`` in place (``code``: this module bound to the
-    kernel); returns its number of levels."""
+    """Solves the pair ``[lo, hi)`` of ``table`` in place (``code``: this module bound by
+    :func:`_bound`); returns its number of levels."""
     n = hi - lo
     pending = np.zeros(n, dtype=np.int16)  # a win by a move leaving the pair, in plies
     deepest = np.full(n, -1, dtype=np.int16)  # the slowest won exit; -2: cannot be lost
     count = np.zeros(n, dtype=np.int16)  # distinct quiet moves not yet known to be won
-    code._first_pass(lo, hi, table, pending, deepest, count, prm, decode, encode, data)
-    return int(_levels(lo, hi, table, pending, deepest, count, parents, data, found))
+    code._first_pass(lo, hi, table, pending, deepest, count, prm, data)
+    return int(code._levels(lo, hi, table, pending, deepest, count, data, found))
 
 
 def _name(function: Callable[..., Any]) -> str:
-    """``module:name`` of a game's compiled function, for a worker to import it (a numba
-    function sent by value would be compiled again in every task)."""
+    """``module:name`` of a game's compiled function, for :func:`_bound` (and a Ray worker) to
+    import it (a numba function sent by value would be compiled again in every task)."""
     return f"{function.__module__}:{function.__name__}"
-
-
-def _named(name: str) -> Any:
-    module, _, attribute = name.partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 def _piece(
@@ -436,7 +433,5 @@ def _piece(
     lo, hi, _ = pair
     table = np.array(earlier)  # a writable copy: the pair's own entries are filled here
     found = np.zeros((WAVE, MAX_PARENTS), dtype=np.int64)
-    code = bind(__name__, kernel)
-    decode, encode, parents = (_named(name) for name in names)
-    levels = _solve_pair(code, table, lo, hi, prm, decode, encode, parents, data, found)
+    levels = _solve_pair(_bound(kernel, names), table, lo, hi, prm, data, found)
     return table[lo:hi].copy(), levels
