@@ -32,6 +32,37 @@ def pytest_configure(config: pytest.Config) -> None:
         load_compiled()
 
 
+#: the test files that keep a process longest (minutes: tables built, a Ray cluster, live
+#: servers and browsers), longest first, which ``scripts/test`` hands out before the others
+#: (whole files, in collection order): a process left with one of them at the end of a run
+#: would keep the other idle
+LONGEST = (
+    "test_puzzles.py",
+    "test_browser_i18n.py",
+    "test_web_browser.py",
+    "test_ray_jobs.py",
+    "test_server_cluster.py",
+    "test_morris_table.py",
+    "test_explorer.py",
+    "test_vector.py",
+    "test_openspiel_adapter.py",
+    "test_server_job_queue.py",
+    "test_ai.py",
+    "test_learn.py",
+    "test_felli_mullah_table.py",
+    "test_server_runaway.py",
+    "test_cluster_script.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of :data:`LONGEST` first, in its order; the others after them, in the order
+    pytest-randomly gave (a stable sort)."""
+    rank = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST)))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The tables' cache of the run: one folder shared by its test processes (each table
