@@ -26,10 +26,10 @@ def read_or_build(
 ) -> tuple[T, bool]:
     """What ``read(path)`` gives, else what ``build()`` gives, saved to ``path`` through
     ``save(file, built)`` (:func:`write_atomically`); and whether it was read.  One process at
-    a time, by a lock file beside ``path``: a process that asks meanwhile (two test processes,
-    or a server's workers, wanting the same table) waits for the build under way, then reads
-    its file.  A file ``read`` refuses (raising ``OSError``, ``ValueError`` or ``KeyError``:
-    damaged) is built again and overwritten."""
+    a time, by the lock file of ``path`` (:func:`_lock_of`): a process that asks meanwhile (two
+    test processes, or a server's workers, wanting the same table) waits for the build under
+    way, then reads its file.  A file ``read`` refuses (raising ``OSError``, ``ValueError`` or
+    ``KeyError``: damaged) is built again and overwritten."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(_lock_of(path)):
         if path.exists():
