@@ -20,6 +20,7 @@ from arq.constants import abort_jobs_ss, in_progress_key_prefix
 from arq.jobs import Job
 from prometheus_client import CollectorRegistry
 
+import ludoteca
 from ludoteca.server.computer import workers
 from ludoteca.server.computer.queue import QUEUE, JobQueue
 
@@ -46,6 +47,11 @@ def queued(
         yield server, url, folder
     finally:
         server.stop()
+
+
+#: a Nine Men's Morris position after the placing, White to move (five moves): out of the
+#: opening book, so the top level searches its second
+SLOW = ".WW/.B./WWW/BBBW.B/.../BBB/.W. w 0 0 0 18"
 
 
 def wait_for_moves(server: Server, game_id: str, count: int, seconds: float) -> Any:
@@ -91,9 +97,17 @@ def test_workers_think_and_a_killed_workers_move_is_taken_again(
         assert len(state["moves"]) == 1 and state["turn"] == "black"
         # the move played is the one the worker answered (its result is kept in Redis)
         assert asyncio.run(worker_answer(url, queued_jobs[0].decode())) == state["moves"][0]
-        # the top level thinks about a second: kill its worker while the job is in progress
+        # the top level thinks about a second (in a position out of its opening book, where
+        # it would answer at once): kill its worker while the job is in progress
         slow = server.call(
-            "/api/games", {"game": "morris", "opponent": "computer", "level": 6, "colour": "black"}
+            "/api/games",
+            {
+                "game": "morris",
+                "opponent": "computer",
+                "level": 6,
+                "colour": "black",
+                "position": SLOW,
+            },
         )
         deadline = time.monotonic() + 30
         while not store.keys(in_progress_key_prefix + "*"):
@@ -112,8 +126,9 @@ def test_workers_think_and_a_killed_workers_move_is_taken_again(
             time.sleep(0.05)  # polling Redis: arq announces no removal
         # and the game goes on through the new worker
         token = slow["tokens"]["black"]
-        legal = server.call(f"/api/games/{slow['id']}")
-        reply = next(m for m in ("d6", "f4", "b4", "d2") if m not in legal["moves"])
+        after = ludoteca.load("morris").from_position_code(SLOW)
+        after.push(state["moves"][0])
+        reply = str(after.legal_moves[0])
         server.call(
             f"/api/games/{slow['id']}/actions",
             {"token": token, "type": "move", "move": reply, "ply": 1},
