@@ -1,11 +1,11 @@
-"""Study work under load (issue 26): the computer's move latency in live games against a
-computer level, first without, then with study work, side by side with how long that work
-took, all against one server this starts.
+"""Study work under load (issue 26): the move latency in live games, first without, then with
+study work, side by side with how long that work took, all against one server this starts.
 
-1. ``--games`` games (200 by default; Nine Men's Morris, Felli and Morelli in turn), each a
-   player moving about once a second against the computer at ``--level`` (:mod:`load`'s
-   players: a move's latency is from sending it to the computer's reply), measured for
-   ``--seconds`` with no study work;
+1. ``--games`` live games (200 by default; Nine Men's Morris, Felli and Morelli in turn), each
+   moving about once a second (:mod:`load`'s players): ``--computer`` of them (40 by default)
+   a player against the computer at ``--level`` (a move's latency is from sending it to the
+   computer's reply), the others hot-seat games (from sending a move to seeing it played);
+   measured for ``--seconds`` with no study work;
 2. the same games go on while two game reports are asked for (a 150-ply Morris game and a
    100-ply Morelli game, sent as records, as :mod:`report_bench` makes them) and an
    analysis-board client shows a new position every ``--every`` seconds (``--changes`` of
@@ -14,8 +14,9 @@ took, all against one server this starts.
 
 Prints and writes (``--out``, with the command, date and commit at its top): each report's
 ready time, the first engine line's latency after each position change (from sending ``show``
-to the first ``lines`` answer: p50, p95, max), and the computer's move latency p50/p95/p99
-without and with the study work, with the growth in percent.  The server uses the machine's
+to the first ``lines`` answer: p50, p95, max), and the move latencies p50/p95/p99 (the
+computer's replies, the hot-seat moves) without and with the study work, with the growth in
+percent.  The server uses the machine's
 table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables built there are
 listed in the result.
 
@@ -42,7 +43,16 @@ import httpx
 import orjson
 import uvloop
 import websockets
-from load import COMPUTER_PER_ADDRESS, GAMES, TICKS, Tally, _free_port, play_games
+from load import (
+    COMPUTER_PER_ADDRESS,
+    GAMES,
+    PER_ADDRESS,
+    TICKS,
+    Tally,
+    _cpu_seconds,
+    _free_port,
+    play_games,
+)
 from report_bench import game_of
 
 import ludoteca
@@ -53,6 +63,7 @@ from ludoteca.solve import cache_dir
 #: the games of the reports: rule set, plies, the agent that plays them (as report_bench.py)
 REPORTS = (("morris", 150, "search:depth=2,noise=300"), ("morelli", 100, "random"))
 LINE_TIMEOUT = 60.0  # seconds a position change waits for its first line before it counts missing
+POLL = 1.0  # seconds between two questions for a report's status, as the report page asks
 STUDY_ADDRESS = "127.0.1.1"  # the study client's own address (its own per-address limits)
 
 
@@ -102,7 +113,7 @@ async def report(http: httpx.AsyncClient, name: str, text: str, study: Study) ->
     answer.raise_for_status()
     key = answer.json()["key"]
     while (await http.get(f"/api/reports/{key}")).json()["status"] != "ready":
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(POLL)
     study.ready[name] = time.monotonic() - started
     print(f"  report of {name} ready in {study.ready[name]:.1f} s", flush=True)
 
@@ -158,29 +169,52 @@ async def warm(url: str, level: int, processes: int) -> None:
         task.cancel()
 
 
-async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
-    """Start the games; measure phase 1, then phase 2 with the study work; the figures."""
+def cpu_of(server: int) -> tuple[float, float]:
+    """The processor seconds used so far by the server process itself (all its threads) and
+    by its worker processes."""
+    own = _cpu_seconds(server)
+    return own, tree_seconds(server) - own
+
+
+async def run(args: argparse.Namespace, url: str, server: int) -> dict[str, Any]:
+    """Start the games; measure phase 1, then phase 2 with the study work; the figures (with
+    the processor time of the ``server`` process and of its workers in each phase)."""
     texts = {name: game_of(name, plies, spec) for name, plies, spec in REPORTS}
     shows = board_positions(list(texts.values()), args.changes)
     await warm(url, args.level, args.workers)
     stop = asyncio.Event()
-    tally = Tally()
+    tallies = {"computer": Tally(), "hotseat": Tally()}
     rng = random.Random(1)
     players = []
     for i in range(args.games):
-        address = f"127.0.0.{2 + i // COMPUTER_PER_ADDRESS}"
         game = GAMES[i % len(GAMES)]
-        seat = play_games(url, address, game, stop, tally, random.Random(rng.random()), args.level)
+        seed = random.Random(rng.random())
+        if i < args.computer:  # the computer's games from 127.0.0.2 on, the others from 127.0.3.2
+            address = f"127.0.0.{2 + i // COMPUTER_PER_ADDRESS}"
+            seat = play_games(url, address, game, stop, tallies["computer"], seed, args.level)
+        else:
+            address = f"127.0.3.{2 + (i - args.computer) // PER_ADDRESS}"
+            seat = play_games(url, address, game, stop, tallies["hotseat"], seed)
         players.append(asyncio.create_task(seat))
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
     await asyncio.sleep(args.warmup)
-    tally.measuring = True
-    started = time.monotonic()
+    for tally in tallies.values():
+        tally.measuring = True
+    started, cpu = time.monotonic(), cpu_of(server)
     await asyncio.sleep(args.seconds)
-    quiet, tally.rtts = tally.rtts, []
+    quiet = {kind: tally.rtts for kind, tally in tallies.items()}
+    for tally in tallies.values():
+        tally.rtts = []
     quiet_seconds = time.monotonic() - started
-    print(f"  without study work: {len(quiet)} computer moves in {quiet_seconds:.0f} s", flush=True)
+    now = cpu_of(server)
+    quiet_cpu = [(b - a) / quiet_seconds for a, b in zip(cpu, now, strict=True)]
+    cpu = now
+    print(
+        f"  without study work: {len(quiet['computer'])} computer moves, "
+        f"{len(quiet['hotseat'])} hot-seat moves in {quiet_seconds:.0f} s",
+        flush=True,
+    )
     study = Study()
     started = time.monotonic()
     transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
@@ -189,8 +223,11 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         work.append(asyncio.create_task(board(url, shows, args.every, study)))
         await asyncio.gather(*work)
     await asyncio.sleep(max(0.0, started + args.seconds - time.monotonic()))
-    busy, tally.measuring = tally.rtts, False
+    busy = {kind: tally.rtts for kind, tally in tallies.items()}
+    for tally in tallies.values():
+        tally.measuring = False
     busy_seconds = time.monotonic() - started
+    busy_cpu = [(b - a) / busy_seconds for a, b in zip(cpu, cpu_of(server), strict=True)]
     stop.set()
     await asyncio.wait(players, timeout=10)
     for task in players:
@@ -198,11 +235,13 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     return {
         "quiet": quiet,
         "quiet_seconds": quiet_seconds,
+        "quiet_cpu": quiet_cpu,
+        "busy_cpu": busy_cpu,
         "busy": busy,
         "busy_seconds": busy_seconds,
         "study": study,
-        "errors": tally.errors,
-        "refused": tally.refused,
+        "errors": sum(tally.errors for tally in tallies.values()),
+        "refused": sum(tally.refused for tally in tallies.values()),
     }
 
 
@@ -216,8 +255,9 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     """The result's lines."""
     study: Study = figures["study"]
     lines = [
-        f"{args.games} live games against computer level {args.level} (about a move a second "
-        f"each), server with --workers {args.workers}",
+        f"{args.games} live games, a move about once a second each: {args.computer} against "
+        f"computer level {args.level}, {args.games - args.computer} hot-seat; server with "
+        f"--workers {args.workers}",
         "reports (ready, from the request):",
     ]
     for name, plies, spec in REPORTS:
@@ -231,19 +271,29 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
         f"max {max(first, default=float('nan')) * 1000:.0f} ms (goal 300 ms); "
         f"{study.missing} without a line within {LINE_TIMEOUT:g} s"
     )
-    lines.append("computer move latency (from the move sent to the computer's reply, ms):")
-    lines.append("                       moves      p50      p95      p99")
-    for label, key in (("without study work", "quiet"), ("with study work", "busy")):
-        rtts = figures[key]
-        lines.append(
-            f"  {label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
-            f"{pct(rtts, 0.99):8.1f}   ({figures[key + '_seconds']:.0f} s)"
-        )
-    growth = [
-        (pct(figures["busy"], q) / pct(figures["quiet"], q) - 1) * 100 for q in (0.5, 0.95, 0.99)
-    ]
-    cells = "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
-    lines.append(f"  {'growth':18s} {'':8s}{cells}   (goal: at most +10%)")
+    for kind, heading in (
+        ("computer", "computer move latency (from the move sent to the computer's reply, ms):"),
+        ("hotseat", "hot-seat move latency (from the move sent to seeing it played, ms):"),
+    ):
+        lines.append(heading)
+        lines.append("                       moves      p50      p95      p99")
+        for label, key in (("without study work", "quiet"), ("with study work", "busy")):
+            rtts = figures[key][kind]
+            lines.append(
+                f"  {label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
+                f"{pct(rtts, 0.99):8.1f}   ({figures[key + '_seconds']:.0f} s)"
+            )
+        quiet, busy = figures["quiet"][kind], figures["busy"][kind]
+        growth = [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
+        cells = "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
+        goal = "   (goal: at most +10%)" if kind == "computer" else ""
+        lines.append(f"  {'growth':18s} {'':8s}{cells}{goal}")
+    lines.append(
+        f"processor use (cores, of {os.cpu_count()}): the server process, its worker processes"
+    )
+    for label, key in (("without study work", "quiet_cpu"), ("with study work", "busy_cpu")):
+        own, workers = figures[key]
+        lines.append(f"  {label:18s} {own:8.2f} {workers:8.2f}")
     lines.append(f"errors {figures['errors']}, refusals {figures['refused']}")
     return lines
 
@@ -319,6 +369,9 @@ def start_server(folder: str, workers: int) -> tuple[subprocess.Popen[bytes], st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="live games (default 200)")
+    parser.add_argument(
+        "--computer", type=int, default=40, help="of them, against the computer (default 40)"
+    )
     parser.add_argument("--level", type=int, default=1, help="the computer's level (default 1)")
     parser.add_argument("--workers", type=int, default=2, help="the server's move processes")
     parser.add_argument("--seconds", type=float, default=60.0, help="the least measured time")
@@ -332,7 +385,7 @@ def main() -> None:
     server, url = start_server(folder, args.workers)
     try:
         settle(server.pid)
-        figures = uvloop.run(run(args, url))
+        figures = uvloop.run(run(args, url, server.pid))
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)

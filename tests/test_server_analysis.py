@@ -50,16 +50,22 @@ def test_lines_arrive_depth_by_depth_and_stop_on_a_new_position(client: TestClie
         assert {entry.split()[0] for entry in shown["legal"]} == legal
         assert shown["board"]["points"] == list(start.game.board.points)
         assert shown["code"] == start.position_code()
-        depths = []
+        # a first glance: depth 1's best move alone, its value the best of every root move's
+        glance = next_of(ws, "lines")
+        assert glance["id"] == 1 and glance["depth"] == 1 and len(glance["lines"]) == 1
+        depths, answers = [], []
         while len(depths) < 3:
             lines = next_of(ws, "lines")
             assert lines["id"] == 1
             depths.append(lines["depth"])
+            answers.append(lines)
             assert 1 <= len(lines["lines"]) <= 3
             for line in lines["lines"]:
                 assert line["pv"][0] in legal
                 assert len(line["pv"]) <= lines["depth"] or lines["exact"]
         assert depths == [1, 2, 3]
+        assert len(answers[0]["lines"]) == 3  # then every root move scored: the three best
+        assert glance["lines"][0]["score"] == answers[0]["lines"][0]["score"]
         ws.send_text(
             orjson.dumps(
                 {"type": "show", "id": 2, "game": "morris", "moves": ["a1", "d2"]}

@@ -8,15 +8,18 @@ import asyncio
 import datetime
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select, update
 
+import ludoteca
 from ludoteca.ai import Limit
 from ludoteca.server import Settings, create_app
 from ludoteca.server.store import Store, now
+from ludoteca.server.study import reports as reports_module
 from ludoteca.server.study.reports import LEASE, ReportPlyRow, ReportRow, Reports
 
 from .test_server_api import act, new
@@ -205,3 +208,65 @@ def test_one_process_claims_a_report_until_its_claim_lapses(database_url: str) -
         return claims
 
     assert asyncio.run(scenario()) == [True, False, True, True, False]
+
+
+class Reporters:
+    """The report process, run in the test's own thread one job at a time: which report each
+    job was for (by its moves), in order."""
+
+    def __init__(self) -> None:
+        self.jobs: list[str] = []
+
+    async def run(self, expected: float, fn: Any, *args: Any) -> Any:
+        self.jobs.append(" ".join(args[3]))
+        await asyncio.sleep(0.01)  # let what waits (an asking client) come in between
+        return fn(*args)
+
+
+def test_asked_reports_go_first_and_the_others_one_at_a_time_from_a_bounded_backlog(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four finished games' reports nobody asked for, with room for two in memory (the others
+    read from the database once those are made), and a record's report asked for meanwhile:
+    the asked one is made at once, no other report's job starting until it is done; the others
+    one at a time, oldest first."""
+    monkeypatch.setattr(reports_module, "BACKLOG", 2)
+    games = [["d6"], ["d6", "d2"], ["d6", "d2", "b4"], ["d6", "d2", "b4", "f4"]]
+    record = ["a7", "g7"]
+
+    async def scenario() -> list[str]:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}")
+        await store.open()
+        tasks: list[asyncio.Task[None]] = []
+        reporters = Reporters()
+        computer = SimpleNamespace(reporters=reporters, report_limit=Limit(depth=1))
+        reports = Reports(store, computer, lambda work: tasks.append(asyncio.create_task(work)))  # type: ignore[arg-type]
+        start = ludoteca.load("morris").new().position_code()
+        for i, moves in enumerate(games):
+            await reports._ensure(f"game-{i}", None, "morris", "morris", start, moves, asked=False)
+        assert list(reports.backlog) == ["game-0", "game-1"]  # the rest in the database only
+        await asyncio.sleep(0.05)  # game-0's report under way
+        await reports._ensure("record-x", None, "morris", "morris", start, record)
+        deadline = time.monotonic() + 60
+        while True:
+            async with store.session() as session:
+                statuses = list(await session.scalars(select(ReportRow.status)))
+            if statuses == ["ready"] * 5:
+                break
+            assert time.monotonic() < deadline, f"the reports were not made: {statuses}"
+            await asyncio.sleep(0.05)  # polling the rows: nothing tells of a change
+        for task in tasks:
+            task.cancel()
+        await store.close()
+        return reporters.jobs
+
+    jobs = asyncio.run(scenario())
+    asked = " ".join(record)
+    # the asked report's jobs one after the other, from when it came (game-0's under way)
+    where = [i for i, moves in enumerate(jobs) if moves == asked]
+    assert where == list(range(where[0], where[0] + len(where))) and len(where) == 2
+    assert set(jobs[: where[0]]) <= {"d6"}  # at most game-0 before it, already under way
+    # the others one at a time, oldest first, those read back from the database last
+    rest = [moves for moves in jobs if moves != asked]
+    runs = [m for i, m in enumerate(rest) if i == 0 or rest[i - 1] != m]
+    assert runs == [" ".join(moves) for moves in games]

@@ -16,7 +16,7 @@ import threading
 from ...games import load
 from ...solve.checkpoint import Checkpoint
 from ..play.catalogue import games
-from .workers import die_with_parent
+from .workers import die_with_parent, yield_to_play
 
 __all__ = ["Builds", "missing_tables", "start_building", "stop_building"]
 
@@ -56,7 +56,7 @@ def _say_start(game: str, rules: str) -> None:
 
 
 def _prepare(server: int) -> None:
-    os.nice(19)
+    yield_to_play()
     die_with_parent(server)
 
 

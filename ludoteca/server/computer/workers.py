@@ -6,6 +6,7 @@ pickles cheaply and needs no shared state.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import dataclasses
 import os
@@ -40,22 +41,33 @@ def die_with_parent(server: int) -> None:
             os._exit(1)
 
 
-#: the niceness of the report process: it thinks only when the computer's moves, hints and the
-#: analysis board leave a processor free
-REPORT_NICENESS = 19
+def yield_to_play() -> None:
+    """Let this process think only on a processor that live play leaves idle: Linux's
+    ``SCHED_IDLE`` policy (its threads run only where no other thread wants the processor, and
+    give way at once when one wakes: even the lowest niceness still takes a share and added
+    a sixth to the live moves' latency in ``bench/study_bench.py``), elsewhere the lowest
+    niceness.  Threads started afterwards inherit it."""
+    if hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return
+    os.nice(19)
 
 
 def report_worker(server: int) -> None:
-    """Start the report process of the server ``server``: at the lowest priority, killed with
-    the server (:func:`die_with_parent`)."""
-    os.nice(REPORT_NICENESS)
+    """Start the report process of the server ``server``: it thinks only when live play leaves
+    a processor idle (:func:`yield_to_play`), and is killed with the server
+    (:func:`die_with_parent`)."""
+    yield_to_play()
     die_with_parent(server)
 
 
 def analysis_worker(server: int, interrupts: ctypes.c_int64) -> None:
-    """Start the analysis process of the server ``server``: killed with the server, its
-    running analysis-board job stopped when the server writes its ticket to ``interrupts``
-    (:mod:`.interrupt`)."""
+    """Start the analysis process of the server ``server`` (hints, the analysis board, record
+    replays): like the report process, it thinks only when live play leaves a processor idle
+    (:func:`yield_to_play`); killed with the server, its running analysis-board job stopped
+    when the server writes its ticket to ``interrupts`` (:mod:`.interrupt`)."""
+    yield_to_play()
     die_with_parent(server)
     start_watching(interrupts)
 

@@ -2,7 +2,8 @@
 engine's best lines streamed depth by depth, and the games and records the board opens.
 
 Multi-PV (the k best root moves): each depth is one job in the computer's analysis pool
-(:func:`search_lines`).  Depth 1 scores every root move exactly; a deeper one searches the
+(:func:`search_lines`).  A first glance gives the best move of depth 1 alone, at once; then
+depth 1 scores every root move exactly; a deeper one searches the
 position for the best move and its principal variation, then the :data:`CANDIDATES` best root
 moves of the depth before, each one ply shallower from the position after it, and keeps the
 :data:`MAX_LINES` best.  A position a solved table covers is answered exactly from the table in
@@ -188,6 +189,7 @@ def search_lines(
     candidates: list[int],
     language: str = SOURCE,
     ticket: int = 0,
+    glance: bool = False,
 ) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` in all (run in the analysis pool; stopped early when the server stops
@@ -200,10 +202,12 @@ def search_lines(
 
     Depth 1 scores every root move exactly; a deeper one searches the position for the best
     move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
-    before (the k best root moves) one ply shallower from the position after it.  Its texts
-    (the verdicts) are in ``language``."""
+    before (the k best root moves) one ply shallower from the position after it.  With
+    ``glance``, depth 1 gives only the best move's line (the other root moves only bounded,
+    which is many times quicker where tactical replies abound: Morelli's conversions), and
+    no candidates.  Its texts (the verdicts) are in ``language``."""
     with use(language), stoppable(ticket) as agent:
-        return _search_lines(agent, game, rules, code, depth, seconds, candidates)
+        return _search_lines(agent, game, rules, code, depth, seconds, candidates, glance)
 
 
 def _search_lines(
@@ -214,6 +218,7 @@ def _search_lines(
     depth: int,
     seconds: float,
     candidates: list[int],
+    glance: bool = False,
 ) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     state = from_code(game, rules, code)
@@ -243,11 +248,11 @@ def _search_lines(
         }
     limit = Limit(depth=depth, seconds=seconds)
     if depth == 1:
-        result = agent.analyse(state, limit, exact=True)
-        values = result.scores or {result.move.code: result.score}
+        result = agent.analyse(state, limit, exact=not glance)
+        values = (not glance and result.scores) or {result.move.code: result.score}
         ranked = sorted(values, key=lambda move: -values[move])
         lines = [_line(state, move, values[move], [], False) for move in ranked[:MAX_LINES]]
-        return {"depth": 1, "exact": False, "lines": lines, "candidates": ranked}
+        return {"depth": 1, "exact": False, "lines": lines, "candidates": [] if glance else ranked}
     found = agent.analyse(state, limit)
     best = found.move.code
     scored = {best: (found.score, [str(m) for m in found.pv[1:]])}
@@ -327,6 +332,7 @@ class Analyst:
         depth = 1
         candidates: list[int] = []
         interrupts = self.computer.interrupts
+        glance = True  # a first line at once, then depth 1 with every root move scored
         while depth <= MAX_DEPTH:
             started = loop.time()
             self.ticket = interrupts.ticket() if interrupts is not None else 0
@@ -341,6 +347,7 @@ class Analyst:
                 candidates,
                 current(),
                 self.ticket,
+                glance,
             )
             self.ticket = 0
             candidates = found.pop("candidates")
@@ -356,5 +363,8 @@ class Analyst:
                 or loop.time() - began + 3 * took > TOTAL_SECONDS
             ):
                 break
+            if glance:
+                glance = False
+                continue
             depth += 1
         await self.tell({"type": "done", "id": ask})

@@ -6,6 +6,12 @@ A report is a row of ``reports`` (keyed ``game-ID`` for a game, ``record-SHA256`
 set, start and moves for a record) with its status: ``pending``, ``running`` (claimed by one
 server process, whose claim lasts :data:`LEASE` after its last stored position), ``ready``, or
 ``failed`` (an analysis raised; tried again when next asked for, and at start-up).
+A report somebody asks for (a record's, or a game's whose report is opened) is computed at
+once; the reports made because a game ended (nobody waits for them) are made one at a time,
+oldest first, each of their jobs waiting while an asked report is being made.  At most
+:data:`BACKLOG` of them wait in memory, the others as pending rows, read again once the backlog
+is done, so that a server whose games end faster than its report process thinks holds a
+bounded queue.
 Only the process whose claim is stored computes: several processes asked for the same report
 compute it once; a claim left by a process that died lapses, and whoever asks next (or a
 restarted server) takes it over and computes only the positions still missing.  Reports are
@@ -20,6 +26,7 @@ in order by one agent that keeps its transposition table from a position to the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import datetime
@@ -68,6 +75,9 @@ TABLES_EXPECTED = 30.0
 EXACT_EXPECTED = 1.5
 #: finished reports kept in memory, ready to serve (they never change)
 REPORTS_KEPT = 256
+#: the reports nobody has asked for (made because their game ended) waiting in memory
+BACKLOG = 1000
+REFILL_PAUSE = 5.0  # seconds before the pending reports are read again after a failure
 #: at start-up, finished games this recent without a report get one
 RECENT = datetime.timedelta(days=1)
 
@@ -196,6 +206,15 @@ class Reports:
         self.spawn = spawn
         self.me = secrets.token_hex(8)
         self.running: set[str] = set()  # reports this process is computing
+        self.asked: set[str] = set()  # reports somebody asked for, until they are made
+        # reports nobody asked for, in the order they are made; more in the database when
+        # _overflow is set
+        self.backlog: OrderedDict[str, None] = OrderedDict()
+        self._overflow = False
+        self._more = asyncio.Event()  # the backlog has a report again
+        self._serving = False  # the backlog's loop runs
+        self._calm = asyncio.Event()  # no report somebody asked for is being made
+        self._calm.set()
         self._seen: set[str] = set()  # finished games whose report is known to exist
         # finished reports: what they say in any language, their texts aside
         self._ready: OrderedDict[str, Ready] = OrderedDict()
@@ -208,16 +227,18 @@ class Reports:
             self._seen.add(row.id)
             self.spawn(self._ensure_game(live))
 
-    async def ensure_game(self, live: LiveGame) -> str:
-        """The key of a finished game's report, which is stored and under way if it was not."""
+    async def ensure_game(self, live: LiveGame, asked: bool = True) -> str:
+        """The key of a finished game's report, which is stored and under way if it was not
+        (``asked``: somebody waits for it)."""
         state = live.state
         moves = [str(state.move_of(c)) for c in state.move_stack]
         key = game_key(live.row.id)
-        await self._ensure(key, live.row.id, live.row.game, live.row.rules, state.start, moves)
+        start, game = state.start, live.row
+        await self._ensure(key, game.id, game.game, game.rules, start, moves, asked=asked)
         return key
 
     async def _ensure_game(self, live: LiveGame) -> None:
-        await self.ensure_game(live)
+        await self.ensure_game(live, asked=False)
 
     async def for_game(self, live: LiveGame) -> dict[str, Any]:
         """A game's report (its status and progress until it is ready); 409 while the game is
@@ -260,6 +281,7 @@ class Reports:
                 done = (
                     await session.execute(select(func.count()).where(ReportPlyRow.key == key))
                 ).scalar_one()
+                self._ask(key)
                 if self._lapsed(row):
                     self._kick(key)
                 return {"status": row.status, "done": done, "total": row.total}
@@ -295,14 +317,21 @@ class Reports:
                 )
             )
         for key in keys:
-            self._kick(key)
+            self._queue(key)
         for game_id in missing:
             with contextlib.suppress(ActionError):  # (logged) the others carry on
                 await load(game_id)
 
     # --- computing ------------------------------------------------------------------------------
     async def _ensure(
-        self, key: str, game_id: str | None, game: str, rules: str, start: str, moves: list[str]
+        self,
+        key: str,
+        game_id: str | None,
+        game: str,
+        rules: str,
+        start: str,
+        moves: list[str],
+        asked: bool = True,
     ) -> None:
         if key in self._ready:
             return
@@ -319,7 +348,67 @@ class Reports:
         }
         with contextlib.suppress(IntegrityError):  # stored already (here or elsewhere)
             await self.store.write(lambda c: c.execute(insert(ReportRow).values(**values)))
-        self._kick(key)
+        if asked:
+            self._ask(key)
+            self._kick(key)
+        else:
+            self._queue(key)
+
+    def _ask(self, key: str) -> None:
+        """Somebody waits for the report ``key``: its jobs go first, and it leaves the
+        backlog (to be computed at once, by :meth:`_kick`)."""
+        self.asked.add(key)
+        self.backlog.pop(key, None)
+
+    def _queue(self, key: str) -> None:
+        """Put the report ``key``, which nobody has asked for, in the backlog (or leave it to
+        the database, when the backlog is full)."""
+        if key in self.running or key in self.backlog:
+            return
+        if len(self.backlog) >= BACKLOG:
+            self._overflow = True
+        else:
+            self.backlog[key] = None
+        self._more.set()
+        if not self._serving:
+            self._serving = True
+            self.spawn(self._serve_backlog())
+
+    async def _serve_backlog(self) -> None:
+        """Make the backlog's reports one at a time, oldest first, for as long as the server
+        runs; once it is empty, the pending reports only the database holds (oldest first)."""
+        while True:
+            if not self.backlog and self._overflow:
+                try:
+                    await self._refill()
+                except Exception:  # the database is unreachable: try again later
+                    log.exception("the pending reports could not be read")
+                    await asyncio.sleep(REFILL_PAUSE)
+                    continue
+            if not self.backlog:
+                self._more.clear()
+                await self._more.wait()
+                continue
+            key, _ = self.backlog.popitem(last=False)
+            if key not in self.running:
+                self.running.add(key)
+                await self._run(key)
+
+    async def _refill(self) -> None:
+        async with self.store.session() as session:
+            keys = list(
+                await session.scalars(
+                    select(ReportRow.key)
+                    .where(ReportRow.status == "pending")
+                    .order_by(ReportRow.created)
+                    .limit(BACKLOG + 1)
+                )
+            )
+        self._overflow = False
+        for key in keys[:BACKLOG]:
+            if key not in self.running:
+                self.backlog[key] = None
+        self._overflow = len(keys) > BACKLOG
 
     def _lapsed(self, row: ReportRow) -> bool:
         if row.status in ("ready", "failed") or row.key in self.running:
@@ -364,6 +453,16 @@ class Reports:
             await self.store.write(lambda c: c.execute(release))
         finally:
             self.running.discard(key)
+            self.asked.discard(key)
+            if not self.asked & self.running:
+                self._calm.set()
+
+    async def _give_way(self, key: str) -> None:
+        """Wait, before a job of the report ``key`` if nobody asked for it, until no report
+        somebody asked for is being made."""
+        while key not in self.asked and self.asked & self.running:
+            self._calm.clear()
+            await self._calm.wait()
 
     async def _store(self, key: str, rows: list[dict[str, Any]]) -> None:
         """Store analysed positions of the report ``key`` and renew this process's claim."""
@@ -390,6 +489,7 @@ class Reports:
         moves = json.loads(row.moves)
         limit = self.computer.report_limit
         reporters = self.computer.reporters
+        await self._give_way(key)
         exact = await reporters.run(
             TABLES_EXPECTED + EXACT_EXPECTED * row.total,
             workers.exact_plies,
@@ -400,6 +500,7 @@ class Reports:
             values = {p: exact[p] for p in plies if p in exact}
             searched = [p for p in plies if p not in exact]
             if searched:
+                await self._give_way(key)
                 values |= await reporters.run(
                     PLY_EXPECTED * len(searched),
                     workers.report_plies,
