@@ -233,8 +233,8 @@ class Reports:
         state = live.state
         moves = [str(state.move_of(c)) for c in state.move_stack]
         key = game_key(live.row.id)
-        start, game = state.start, live.row
-        await self._ensure(key, game.id, game.game, game.rules, start, moves, asked=asked)
+        row = live.row
+        await self._ensure(key, row.id, row.game, row.rules, state.start, moves, asked=asked)
         return key
 
     async def _ensure_game(self, live: LiveGame) -> None:
@@ -281,8 +281,8 @@ class Reports:
                 done = (
                     await session.execute(select(func.count()).where(ReportPlyRow.key == key))
                 ).scalar_one()
-                self._ask(key)
-                if self._lapsed(row):
+                if key in self.running or self._lapsed(row):  # made here: at once
+                    self._ask(key)
                     self._kick(key)
                 return {"status": row.status, "done": done, "total": row.total}
             plies = list(
@@ -404,7 +404,6 @@ class Reports:
                     .limit(BACKLOG + 1)
                 )
             )
-        self._overflow = False
         for key in keys[:BACKLOG]:
             if key not in self.running:
                 self.backlog[key] = None
