@@ -212,14 +212,19 @@ def test_one_process_claims_a_report_until_its_claim_lapses(database_url: str) -
 
 class Reporters:
     """The report process, run in the test's own thread one job at a time: which report each
-    job was for (by its moves), in order."""
+    job was for (by its moves), in order. Every job waits at ``gate`` until the test opens it;
+    ``started`` is set when the first job has begun."""
 
     def __init__(self) -> None:
         self.jobs: list[str] = []
+        self.started = asyncio.Event()
+        self.gate = asyncio.Event()
 
     async def run(self, expected: float, fn: Any, *args: Any) -> Any:
         self.jobs.append(" ".join(args[3]))
-        await asyncio.sleep(0.01)  # let what waits (an asking client) come in between
+        self.started.set()
+        await self.gate.wait()
+        await asyncio.sleep(0)  # let what waits (an asking client) come in between
         return fn(*args)
 
 
@@ -245,8 +250,9 @@ def test_asked_reports_go_first_and_the_others_one_at_a_time_from_a_bounded_back
         for i, moves in enumerate(games):
             await reports._ensure(f"game-{i}", None, "morris", "morris", start, moves, asked=False)
         assert list(reports.backlog) == ["game-0", "game-1"]  # the rest in the database only
-        await asyncio.sleep(0.05)  # game-0's report under way
+        await asyncio.wait_for(reporters.started.wait(), 60)  # game-0's report under way
         await reports._ensure("record-x", None, "morris", "morris", start, record)
+        reporters.gate.set()
         deadline = time.monotonic() + 60
         while True:
             async with store.session() as session:
