@@ -1,6 +1,7 @@
 """Kill the server mid-game, again and again, and check that no acknowledged move is lost.
 
-Starts ``ludoteca serve`` on a throw-away SQLite database, opens hot-seat games (Nine Men's
+Starts ``ludoteca serve`` on a throw-away SQLite database (or the database ``--db`` names, a
+PostgreSQL one say), opens hot-seat games (Nine Men's
 Morris, Felli and Morelli in turn) and plays random legal moves in all of them from several
 threads through the JSON API.  At a random moment it kills the server with SIGKILL, starts it
 again on the same database and reads every game back: each game's stored moves must begin with
@@ -8,6 +9,7 @@ every move the server acknowledged (answered 200), and hold at most the one move
 way when the server died.  Then play goes on, until ``--kills`` kills.
 
     .venv/bin/python bench/kill9.py --kills 100 --games 8
+    .venv/bin/python bench/kill9.py --kills 100 --db postgresql+asyncpg://user@host/db
 
 ``tests/test_server_crash.py`` runs a few kills of it in the suite.
 """
@@ -49,11 +51,12 @@ def _free_port() -> int:
 
 
 class Server:
-    """One ``ludoteca serve`` process on a fixed port and database."""
+    """One ``ludoteca serve`` process on a fixed port and database (``db``, by default a
+    SQLite file in ``folder``)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, db: str | None = None) -> None:
         self.port = _free_port()
-        self.db = f"sqlite+aiosqlite:///{folder / 'games.db'}"
+        self.db = db or f"sqlite+aiosqlite:///{folder / 'games.db'}"
         self.log = folder / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -127,11 +130,14 @@ def _player(
             time.sleep(rng.random() * 0.05)
 
 
-def soak(kills: int, games: int = 4, seed: int = 0, folder: Path | None = None) -> Report:
-    """Run ``kills`` kill-and-restart rounds over ``games`` games; what was found."""
+def soak(
+    kills: int, games: int = 4, seed: int = 0, folder: Path | None = None, db: str | None = None
+) -> Report:
+    """Run ``kills`` kill-and-restart rounds over ``games`` games on the database ``db`` (by
+    default a new SQLite file in ``folder``); what was found."""
     rng = random.Random(seed)
     folder = folder or Path(tempfile.mkdtemp(prefix="ludoteca-kill9-"))
-    server = Server(folder)
+    server = Server(folder, db)
     report = Report()
     server.start()
     seats: dict[str, str] = {}
@@ -198,8 +204,9 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--db", help="the database's URL (default: a new SQLite file)")
     args = parser.parse_args()
-    report = soak(args.kills, args.games, args.seed)
+    report = soak(args.kills, args.games, args.seed, db=args.db)
     restarts = sorted(report.restarts_seconds)
     print(
         f"{report.kills} kills, {report.acknowledged} acknowledged moves, "

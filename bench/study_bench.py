@@ -1,5 +1,6 @@
-"""Study work under load (issue 26): the move latency in live games, first without, then with
-study work, side by side with how long that work took, all against one server this starts.
+"""Study work under load (issue 26): the move latency in live games without, then with, then
+again without study work, side by side with how long that work took, all against one server
+this starts.
 
 1. ``--games`` live games (200 by default; Nine Men's Morris, Felli and Morelli in turn), each
    moving about once a second (:mod:`load`'s players): ``--computer`` of them (40 by default)
@@ -10,13 +11,16 @@ study work, side by side with how long that work took, all against one server th
    100-ply Morelli game, sent as records, as :mod:`report_bench` makes them) and an
    analysis-board client shows a new position every ``--every`` seconds (``--changes`` of
    them, from those two games, outside the opening book): measured until both reports are
-   ready and every change is made (at least ``--seconds``).
+   ready and every change is made (at least ``--seconds``);
+3. the games go on for ``--seconds`` more without study work, so that the growth is measured
+   against the windows on both sides of the study work (games drift over a run: they grow
+   longer, the database fuller), not against the first alone.
 
 Prints and writes (``--out``, with the command, date and commit at its top): each report's
 ready time, the first engine line's latency after each position change (from sending ``show``
 to the first ``lines`` answer: p50, p95, max), and the move latencies p50/p95/p99 (the
-computer's replies, the hot-seat moves) without and with the study work, with the growth in
-percent.  The server uses the machine's
+computer's replies, the hot-seat moves) in each window, with the growth in percent of the
+window with study work over the two without.  The server uses the machine's
 table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables built there are
 listed in the result.
 
@@ -199,50 +203,71 @@ async def run(args: argparse.Namespace, url: str, server: int) -> dict[str, Any]
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
     await asyncio.sleep(args.warmup)
+
+    def take() -> dict[str, list[float]]:
+        taken = {kind: tally.rtts for kind, tally in tallies.items()}
+        for tally in tallies.values():
+            tally.rtts = []
+        return taken
+
+    async def quietly(label: str) -> tuple[dict[str, list[float]], float, list[float]]:
+        """A window of ``args.seconds`` with no study work: its latencies, length and cores."""
+        started, cpu = time.monotonic(), cpu_of(server)
+        take()
+        await asyncio.sleep(args.seconds)
+        rtts, seconds = take(), time.monotonic() - started
+        used = [(b - a) / seconds for a, b in zip(cpu, cpu_of(server), strict=True)]
+        print(
+            f"  {label}: {len(rtts['computer'])} computer moves, "
+            f"{len(rtts['hotseat'])} hot-seat moves in {seconds:.0f} s",
+            flush=True,
+        )
+        return rtts, seconds, used
+
     for tally in tallies.values():
         tally.measuring = True
-    started, cpu = time.monotonic(), cpu_of(server)
-    await asyncio.sleep(args.seconds)
-    quiet = {kind: tally.rtts for kind, tally in tallies.items()}
-    for tally in tallies.values():
-        tally.rtts = []
-    quiet_seconds = time.monotonic() - started
-    now = cpu_of(server)
-    quiet_cpu = [(b - a) / quiet_seconds for a, b in zip(cpu, now, strict=True)]
-    cpu = now
-    print(
-        f"  without study work: {len(quiet['computer'])} computer moves, "
-        f"{len(quiet['hotseat'])} hot-seat moves in {quiet_seconds:.0f} s",
-        flush=True,
-    )
+    before = await quietly("without study work, before")
     study = Study()
-    started = time.monotonic()
+    started, cpu = time.monotonic(), cpu_of(server)
+    take()
     transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
         work = [asyncio.create_task(report(http, n, text, study)) for n, text in texts.items()]
         work.append(asyncio.create_task(board(url, shows, args.every, study)))
         await asyncio.gather(*work)
     await asyncio.sleep(max(0.0, started + args.seconds - time.monotonic()))
-    busy = {kind: tally.rtts for kind, tally in tallies.items()}
-    for tally in tallies.values():
-        tally.measuring = False
+    busy = take()
     busy_seconds = time.monotonic() - started
     busy_cpu = [(b - a) / busy_seconds for a, b in zip(cpu, cpu_of(server), strict=True)]
+    after = await quietly("without study work, after")
     stop.set()
     await asyncio.wait(players, timeout=10)
     for task in players:
         task.cancel()
     return {
-        "quiet": quiet,
-        "quiet_seconds": quiet_seconds,
-        "quiet_cpu": quiet_cpu,
-        "busy_cpu": busy_cpu,
+        "before": before[0],
+        "before_seconds": before[1],
+        "before_cpu": before[2],
         "busy": busy,
         "busy_seconds": busy_seconds,
+        "busy_cpu": busy_cpu,
+        "after": after[0],
+        "after_seconds": after[1],
+        "after_cpu": after[2],
         "study": study,
         "errors": sum(tally.errors for tally in tallies.values()),
         "refused": sum(tally.refused for tally in tallies.values()),
     }
+
+
+#: the measured windows in the order they run: the study work's between two without it, so that
+#: a drift of the games over the run (longer games, a fuller database) shows as a difference
+#: between the first and the last, and the growth is against both together
+WINDOWS = (
+    ("without, before", "before"),
+    ("with study work", "busy"),
+    ("without, after", "after"),
+)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -277,13 +302,14 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     ):
         lines.append(heading)
         lines.append("                       moves      p50      p95      p99")
-        for label, key in (("without study work", "quiet"), ("with study work", "busy")):
+        for label, key in WINDOWS:
             rtts = figures[key][kind]
             lines.append(
                 f"  {label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
                 f"{pct(rtts, 0.99):8.1f}   ({figures[key + '_seconds']:.0f} s)"
             )
-        quiet, busy = figures["quiet"][kind], figures["busy"][kind]
+        quiet = figures["before"][kind] + figures["after"][kind]
+        busy = figures["busy"][kind]
         growth = [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
         cells = "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
         goal = "   (goal: at most +10%)" if kind == "computer" else ""
@@ -291,8 +317,8 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     lines.append(
         f"processor use (cores, of {os.cpu_count()}): the server process, its worker processes"
     )
-    for label, key in (("without study work", "quiet_cpu"), ("with study work", "busy_cpu")):
-        own, workers = figures[key]
+    for label, key in WINDOWS:
+        own, workers = figures[key + "_cpu"]
         lines.append(f"  {label:18s} {own:8.2f} {workers:8.2f}")
     lines.append(f"errors {figures['errors']}, refusals {figures['refused']}")
     return lines
@@ -380,6 +406,7 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=3.0, help="seconds between them")
     parser.add_argument("--out", type=Path, help="write the result here")
     args = parser.parse_args()
+    args.computer = min(args.computer, args.games)
     load = os.getloadavg()[0]
     folder = tempfile.mkdtemp(prefix="ludoteca-study-")
     server, url = start_server(folder, args.workers)

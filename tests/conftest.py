@@ -55,6 +55,14 @@ LONGEST = (
 )
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module's ``DATABASES`` (``("sqlite", "postgres")``): its browser tests' server runs on
+    each (``tests/support/browser.py``'s ``browser_database``)."""
+    databases = getattr(metafunc.module, "DATABASES", None)
+    if databases and "browser_database" in metafunc.fixturenames:
+        metafunc.parametrize("browser_database", databases, indirect=True, scope="module")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files of :data:`LONGEST` first, in its order; the others after them, in the order

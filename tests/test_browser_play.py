@@ -11,6 +11,9 @@ import pytest
 
 from .support.browser import start, wait_moves
 
+#: accounts, names, ratings and finished games are kept in either database
+DATABASES = ("sqlite", "postgres")
+
 
 @pytest.fixture
 def pages(browser: Any) -> Iterator[list[Any]]:

@@ -16,6 +16,9 @@ from ludoteca.study.puzzles import Puzzle
 from .support.browser import point, serious_violations
 from .test_web_browser import sign_up_in_browser
 
+#: accounts, names, ratings and finished games are kept in either database
+DATABASES = ("sqlite", "postgres")
+
 
 def shipped() -> dict[str, Puzzle]:
     return {p.id: p for path in generator.shipped() for _, p in generator.read(path)}

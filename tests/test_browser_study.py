@@ -8,6 +8,9 @@ from typing import Any
 
 from .support.browser import piece, point
 
+#: accounts, names, ratings and finished games are kept in either database
+DATABASES = ("sqlite", "postgres")
+
 #: two finished games of Nine Men's Morris: White wins the first, Black the second
 GAMES = (["a7", "g1", "d7"], ["d7", "g1", "a7", "a1"])
 

@@ -1173,15 +1173,14 @@ def test_the_review_page_opens_its_record_on_the_analysis_board(page: Any, serve
     assert piece(page, "d7") == "w" and piece(page, "a1") == "b" and piece(page, "g7") == ""
 
 
-def test_the_stored_report_survives_a_restart(page: Any, tmp_path: Path) -> None:
-    """A finished game's report is made once and stored: a restarted server shows it at once,
-    with its graph, and a marked move draws the move played and the better move as arrows."""
+def test_the_stored_report_survives_a_restart(page: Any, database_url: str) -> None:
+    """A finished game's report is made once and stored (on SQLite and on PostgreSQL): a
+    restarted server shows it at once, with its graph, and a marked move draws the move played
+    and the better move as arrows."""
     from ludoteca.ai import Limit
     from ludoteca.server import Settings, create_app
 
-    settings = Settings(
-        db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, report_limit=Limit(depth=3)
-    )
+    settings = Settings(db=database_url, workers=1, report_limit=Limit(depth=3))
     with serving(create_app(settings)) as port:
         address = f"http://127.0.0.1:{port}"
         start(page, address, "felli", "hotseat", position=FELLI_ENDGAME)

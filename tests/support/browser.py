@@ -1,13 +1,15 @@
 """The web app in a real browser, for the browser tests (Debian's Chromium driven by
-Playwright): a module-wide server on a fresh SQLite database, the browser, a page that fails its
-test on any script error, screenshots (to ``bench/results/screenshots``, not committed; taken
-only when ``LUDOTECA_SCREENSHOTS`` is set, as ``scripts/screenshots`` does), and the steps
-every test takes (start a game from the lobby, join it, read the move list).  The fixtures reach
+Playwright): a module-wide server on a fresh SQLite database (in a module that declares
+``DATABASES``, once on SQLite and once on PostgreSQL), the browser, a page that fails its test
+on any script error, screenshots (to ``bench/results/screenshots``, not committed; taken only
+when ``LUDOTECA_SCREENSHOTS`` is set, as ``scripts/screenshots`` does), and the steps every
+test takes (start a game from the lobby, join it, read the move list).  The fixtures reach
 every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +20,7 @@ from playwright.sync_api import sync_playwright
 
 from .live_server import serving
 from .need import need
+from .postgres import database
 
 SHOTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results" / "screenshots"
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
@@ -25,11 +28,23 @@ FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def browser_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """The database of a module's server: a fresh SQLite file, or, in a module that declares
+    ``DATABASES = ("sqlite", "postgres")`` (its pages keep what people do: accounts, ratings,
+    finished games), each in turn, the second a database of the session's PostgreSQL cluster
+    (``tests/conftest.py`` parametrizes it)."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('web') / 'games.db'}"
+    return database(request.getfixturevalue("postgres_port"), f"w{secrets.token_hex(6)}")
+
+
+@pytest.fixture(scope="module")
+def server(browser_database: str) -> Iterator[str]:
     from ludoteca.server import Settings, create_app
 
-    db = tmp_path_factory.mktemp("web") / "games.db"
-    with serving(create_app(Settings(db=f"sqlite+aiosqlite:///{db}", workers=1))) as port:
+    with serving(create_app(Settings(db=browser_database, workers=1))) as port:
         address = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(address + "/healthz", timeout=120) as answer:  # started
             assert answer.status == 200
