@@ -115,8 +115,8 @@ def main() -> None:
     versions = []
     for ref in [args.base, *args.new]:
         found = checkout(ref)
-        label = "work" if ref == WORK else ref[:10]
-        print(f"{label} = {found.commit[:10]}" + (" (with changes)" if found.dirty else ""))
+        label = "work" if ref == WORK else found.commit[:10]  # refs may share their first letters
+        print(f"{label} = {ref}" + (" (with changes)" if found.dirty else ""))
         versions.append(Version(label, found.path))
     try:
         if args.what in ("depth", "both"):

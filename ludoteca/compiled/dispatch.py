@@ -65,6 +65,12 @@ def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
     return False
 
 
+@njit(cache=True, inline="always")
+def prior(st: IntArray, prm: IntArray, move: int) -> int:
+    """The default :func:`.kernel.prior`: no quiet move looks better than another."""
+    return 0
+
+
 @cache
 def bind(module_name: str, kernel: str, **named: str) -> types.SimpleNamespace:
     """The marked functions of the module ``module_name`` compiled for the registered
@@ -79,6 +85,7 @@ def bind(module_name: str, kernel: str, **named: str) -> types.SimpleNamespace:
     namespace.update(found)
     namespace["QUICK_MOVE"] = "can_move" in found
     namespace["can_move"] = found.get("can_move", can_move)
+    namespace["prior"] = found.get("prior", prior)
     templates = [(n, f) for n, f in vars(module).items() if hasattr(f, "__specialise__")]
     if "captures" not in found:
         templates.append(("captures", captures))

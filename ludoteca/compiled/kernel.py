@@ -1,12 +1,12 @@
 """The kernel interface: what a game's compiled kernel (numba) offers the compiled search.
 
-A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules in a flat
-``int64`` array ``prm`` (geometry, switches, Zobrist keys).  Its module, registered in
-:mod:`.registry`, defines the ``@njit`` functions stubbed below: :func:`generate`,
-:func:`make`, :func:`unmake`, :func:`status`, :func:`evaluate` and :func:`tactical`, and
-optionally :func:`captures` and :func:`can_move` (for the search) and :func:`planes` and
-:func:`action_path` (for the batched environments, :mod:`.batch`).  The search and drivers
-are written once against these names and specialised for each kernel by :mod:`.dispatch`.
+A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules in a flat ``int64``
+array ``prm`` (geometry, switches, Zobrist keys). Its module, registered in :mod:`.registry`,
+defines the ``@njit`` functions stubbed below: :func:`generate`, :func:`make`, :func:`unmake`,
+:func:`status`, :func:`evaluate` and :func:`tactical`, and optionally :func:`captures`,
+:func:`can_move` and :func:`prior` (for the search) and :func:`planes` and :func:`action_path` (for
+the batched environments, :mod:`.batch`). The search and drivers are written once against these
+names and specialised for each kernel by :mod:`.dispatch`.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
 each game lays out the rest.  Python's :class:`~.registry.Kernel` says how a state becomes
@@ -47,6 +47,7 @@ __all__ = [
     "low_bit",
     "make",
     "planes",
+    "prior",
     "split",
     "status",
     "tactical",
@@ -152,6 +153,13 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
 def can_move(st: IntArray, prm: IntArray, out: IntArray) -> bool:
     """Optional: whether the side to move has a legal move, for a game that can tell without
     generating them all (``out`` is scratch); quiescence then stands pat first."""
+    raise NotImplementedError
+
+
+def prior(st: IntArray, prm: IntArray, move: int) -> int:
+    """Optional: how promising the quiet ``move`` looks before any search, 0 (no idea, the
+    default), 1 or 2: the search tries quiet moves by this first and by their history
+    second, after the table's move, the tactical moves and the killers."""
     raise NotImplementedError
 
 

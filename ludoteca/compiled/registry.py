@@ -30,7 +30,7 @@ __all__ = ["OPTIONAL", "REQUIRED", "Kernel", "functions", "register", "registere
 REQUIRED = ("generate", "make", "unmake", "status", "evaluate", "tactical")
 #: the functions a kernel module may define where it does better than the default (or, for
 #: ``planes``, to be played as a batch of environments: :mod:`.batch`)
-OPTIONAL = ("captures", "can_move", "action_path", "planes")
+OPTIONAL = ("captures", "can_move", "prior", "action_path", "planes")
 
 _MODULES: dict[str, str] = {}
 

@@ -1,17 +1,17 @@
 """The compiled alpha-beta search, written once for every game with a kernel (numba).
 
 Principal-variation search with iterative deepening (driven from Python, one call a depth), a
-transposition table in numpy arrays (always-replace, mate scores stored relative to the node),
-move ordering (table move, tactical moves, two killers a ply, history), late quiet moves
-searched a ply shallower first where the game's kernel asks for it (``Kernel.reduce_after``: for
-wide games), a quiescence search over tactical moves, repetition detection along the game and
-search path (a repeated position scores as a draw), and node and time limits checked inside
-the search: a timer thread or :meth:`CompiledSearch.stop` raises a flag that the search reads
-every 1,024 nodes (it runs without the GIL); a stopped depth counts only through a root move it
-finished that beat the previous best (time limits only: a depth or node limit keeps the search
-deterministic).  With a time limit the search deepens until the time is up, not until the next
-depth is predicted not to finish: the time of a move cannot be saved for a later one, and the
-unfinished depth still searches the previous best deeper and may find a better move.
+transposition table in numpy arrays (always-replace, mate scores stored relative to the node), move
+ordering (table move, tactical moves, two killers a ply, the kernel's prior, history), late quiet
+moves searched a ply shallower first where the game's kernel asks for it (``Kernel.reduce_after``:
+for wide games), a quiescence search over tactical moves, repetition detection along the game and
+search path (a repeated position scores as a draw), and node and time limits checked inside the
+search: a timer thread or :meth:`CompiledSearch.stop` raises a flag that the search reads every
+1,024 nodes (it runs without the GIL); a stopped depth counts only through a root move it finished
+that beat the previous best (time limits only: a depth or node limit keeps the search
+deterministic). With a time limit the search deepens until the time is up, not until the next depth
+is predicted not to finish: the time of a move cannot be saved for a later one, and the unfinished
+depth still searches the previous best deeper and may find a better move.
 
 The game's rules, evaluation and hashing come from its kernel (``Game.kernel``): the search is
 written against the kernel interface (:mod:`.kernel`) and compiled for each registered kernel by
@@ -46,6 +46,7 @@ from .kernel import (
     evaluate,
     generate,
     make,
+    prior,
     status,
     tactical,
     unmake,
@@ -65,6 +66,8 @@ MAXMOVES = 1024
 QDEPTH = 4
 TT_BITS = 20
 HISTORY = 1 << 16
+#: a quiet move's :func:`~.kernel.prior` counts this many bits above its history (below killers)
+PRIOR = 36
 #: after this many moves picked one by one, a node sorts the rest of its moves at once
 PICKED = 6
 # the counters array
@@ -501,7 +504,7 @@ def _search(
                 elif m == killers[p, 1]:
                     order[p, j] = 1 << 38
                 else:
-                    order[p, j] = history[m & (HISTORY - 1)]
+                    order[p, j] = (prior(st, prm, m) << PRIOR) + history[m & (HISTORY - 1)]
             frames[p, F_ORIG] = frames[p, F_ALPHA]
             frames[p, F_BEST] = -MATE - 1
             frames[p, F_BESTMOVE] = row[0]

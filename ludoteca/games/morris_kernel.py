@@ -31,7 +31,17 @@ from ..compiled.registry import Kernel, register
 from ..core import State
 from .morris import Morris, MorrisState
 
-__all__ = ["evaluate", "generate", "kernel", "make", "planes", "status", "tactical", "unmake"]
+__all__ = [
+    "evaluate",
+    "generate",
+    "kernel",
+    "make",
+    "planes",
+    "prior",
+    "status",
+    "tactical",
+    "unmake",
+]
 
 #: the name this kernel is registered under
 NAME = "morris"
@@ -255,6 +265,30 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
 def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
     size = prm[P_SIZE]
     return bool(split(move, size + 1)[1] != size)
+
+
+@njit(cache=True, inline="always")
+def prior(st: IntArray, prm: IntArray, move: int) -> int:
+    """2 for a quiet move to a point where the other side has two men of a mill and this side
+    none (it stops a mill), 1 for one that makes an open two of this side's (a mill one move
+    away), 0 for any other."""
+    size, at, width = prm[P_SIZE], prm[P_AT], prm[P_WIDTH]
+    c = st[TURN]
+    own, opp = st[S_MEN + c], st[S_MEN + 1 - c]
+    src, dst = split(split(move, size + 1)[0], size)
+    if src != size:
+        own ^= 1 << src
+    found = 0
+    for k in range(width):
+        m = prm[at + dst * width + k]
+        if not m:
+            continue
+        others = m & ~(1 << dst)
+        if opp & others == others:
+            return 2
+        if opp & m == 0 and bit_count(own & others) == 1:
+            found = 1
+    return found
 
 
 @njit(cache=True, inline="always")
