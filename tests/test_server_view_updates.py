@@ -4,11 +4,14 @@ already holds it, changes nothing (``views.apply`` is the reference a page follo
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from ludoteca.server.play.views import apply
+from ludoteca.server.schemas import GameView
 
 from .test_server_api import new
 
@@ -39,3 +42,40 @@ def test_updates_give_the_whole_view_and_applying_again_changes_nothing(
     for i, update in enumerate(updates):
         assert apply(views[i], update) == views[i]  # applied twice
     assert len({len(v["moves"]) for v in views}) == 8  # every update moved the game on
+
+
+@pytest.mark.parametrize(
+    ("game", "extra"),
+    [
+        ("morris", {"clock": "5+3"}),
+        ("felli", {"rules": "felli:mullah"}),
+        ("morelli", {"rules": "morelli-9"}),
+    ],
+)
+def test_every_view_a_page_follows_is_a_valid_game_view(
+    client: TestClient, game: str, extra: dict[str, Any]
+) -> None:
+    """The whole view and every view a page follows by applying updates, to the game's end,
+    pass the schema's own validation (the seat to move's legal moves, a clock, a finished
+    game's outcome), in each game."""
+    rng = random.Random(game)
+    game_id, tokens = new(client, game=game, opponent="hotseat", **extra)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": tokens["white"]})
+        view = ws.receive_json()
+        GameView.model_validate(view)
+        for _ in range(300):
+            if view["status"] != "live":
+                break
+            move = rng.choice(view["legal"]).split()[0]
+            ws.send_json({"type": "move", "move": move, "ply": view["ply"]})
+            view = apply(view, ws.receive_json())
+            GameView.model_validate(view)
+        else:
+            ws.send_json({"type": "resign", "token": tokens["white"]})
+            view = apply(view, ws.receive_json())
+            GameView.model_validate(view)
+    assert view["status"] == "over" and view["outcome"]["text"]
+    for colour in ("white", "black"):
+        whole = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": tokens[colour]})
+        GameView.model_validate(whole.json())
