@@ -5,7 +5,8 @@ The board comes in as arrays built from the rule set's :class:`~.morris.MorrisBo
 point's neighbours, the mill masks, the mills through each point), so every board of the family
 runs in the same kernel: ``generate``, ``make``/``unmake`` with an incremental Zobrist key,
 ``status``, ``evaluate`` (material, mills, open twos, and mobility and blocked men from the
-placing phase on) and ``tactical``, over ``st``/``prm`` arrays (:func:`kernel`).
+placing phase on), ``tactical`` and ``prior`` (a quiet move that stops a mill, then one that
+makes an open two, first), over ``st``/``prm`` arrays (:func:`kernel`).
 """
 
 from __future__ import annotations
