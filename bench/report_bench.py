@@ -23,11 +23,12 @@ from ludoteca.ai import make_agent
 from ludoteca.server import Settings, create_app
 
 
-def game_of(name: str, plies: int, spec: str) -> str:
+def game_of(name: str, plies: int, spec: str, skip: int = 0) -> str:
     """The record of the first ``plies`` moves of a game the agent ``spec`` plays against
     itself from the rule set's start of seed 0 (Morelli's starts are random) (the first seed
-    of the agent whose game lasts that long): the same game in every run."""
-    for seed in range(100):
+    of the agent, past ``skip`` seeds, whose game lasts that long): the same game in every
+    run."""
+    for seed in range(skip, skip + 100):
         state = ludoteca.load(name).new(seed=0)
         agent = make_agent(spec, state.rules, seed)
         while len(state.move_stack) < plies and state.outcome() is None:

@@ -14,17 +14,20 @@ this starts.
    ready and every change is made (at least ``--seconds``);
 3. the games go on for ``--seconds`` more without study work, so that the growth is measured
    against the windows on both sides of the study work (games drift over a run: they grow
-   longer, the database fuller), not against the first alone.
+   longer, the database fuller), not against the first alone;
+4. steps 2 and 3 again, ``--cycles`` times in all, each cycle's reports of other games (the
+   players' next hundred seeds): a window's latency moves by tens of percent on its own on
+   a shared machine, so the growth is given per cycle and, over several, as their median.
 
 Prints and writes (``--out``, with the command, date and commit at its top): each report's
 ready time, the first engine line's latency after each position change (from sending ``show``
 to the first ``lines`` answer: p50, p95, max), and the move latencies p50/p95/p99 (the
 computer's replies, the hot-seat moves) in each window, with the growth in percent of the
-window with study work over the two without.  The server uses the machine's
-table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables built there are
-listed in the result.
+window with study work over the two without (and the median over the cycles).  The server
+uses the machine's table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables
+built there are listed in the result.
 
-    .venv/bin/python bench/study_bench.py --out bench/results/study.txt
+    .venv/bin/python bench/study_bench.py --cycles 3 --out bench/results/study.txt
     .venv/bin/python bench/study_bench.py --games 20 --seconds 20   # a quick check
 """
 
@@ -35,10 +38,12 @@ import asyncio
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,10 +186,13 @@ def cpu_of(server: int) -> tuple[float, float]:
 
 
 async def run(args: argparse.Namespace, url: str, server: int) -> dict[str, Any]:
-    """Start the games; measure phase 1, then phase 2 with the study work; the figures (with
-    the processor time of the ``server`` process and of its workers in each phase)."""
-    texts = {name: game_of(name, plies, spec) for name, plies, spec in REPORTS}
-    shows = board_positions(list(texts.values()), args.changes)
+    """Start the games; measure a window without study work, then ``args.cycles`` times one
+    with it and one without; the figures (each window's latencies and the processor time of
+    the ``server`` process and of its workers, each cycle's study)."""
+    cycles = [
+        {name: game_of(name, plies, spec, 100 * cycle) for name, plies, spec in REPORTS}
+        for cycle in range(args.cycles)
+    ]
     await warm(url, args.level, args.workers)
     stop = asyncio.Event()
     tallies = {"computer": Tally(), "hotseat": Tally()}
@@ -203,71 +211,69 @@ async def run(args: argparse.Namespace, url: str, server: int) -> dict[str, Any]
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
     await asyncio.sleep(args.warmup)
+    for tally in tallies.values():
+        tally.measuring = True
+    windows: list[Window] = []
 
-    def take() -> dict[str, list[float]]:
-        taken = {kind: tally.rtts for kind, tally in tallies.items()}
+    async def window(label: str, work: Awaitable[Any] | None = None) -> None:
+        """Measure a window of at least ``args.seconds`` (and until ``work`` is done)."""
+        started, cpu = time.monotonic(), cpu_of(server)
         for tally in tallies.values():
             tally.rtts = []
-        return taken
-
-    async def quietly(label: str) -> tuple[dict[str, list[float]], float, list[float]]:
-        """A window of ``args.seconds`` with no study work: its latencies, length and cores."""
-        started, cpu = time.monotonic(), cpu_of(server)
-        take()
-        await asyncio.sleep(args.seconds)
-        rtts, seconds = take(), time.monotonic() - started
+        if work is not None:
+            await work
+        await asyncio.sleep(max(0.0, started + args.seconds - time.monotonic()))
+        rtts = {kind: tally.rtts for kind, tally in tallies.items()}
+        seconds = time.monotonic() - started
         used = [(b - a) / seconds for a, b in zip(cpu, cpu_of(server), strict=True)]
+        windows.append(Window(label, rtts, seconds, used))
         print(
             f"  {label}: {len(rtts['computer'])} computer moves, "
             f"{len(rtts['hotseat'])} hot-seat moves in {seconds:.0f} s",
             flush=True,
         )
-        return rtts, seconds, used
 
-    for tally in tallies.values():
-        tally.measuring = True
-    before = await quietly("without study work, before")
-    study = Study()
-    started, cpu = time.monotonic(), cpu_of(server)
-    take()
-    transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
-    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
-        work = [asyncio.create_task(report(http, n, text, study)) for n, text in texts.items()]
-        work.append(asyncio.create_task(board(url, shows, args.every, study)))
-        await asyncio.gather(*work)
-    await asyncio.sleep(max(0.0, started + args.seconds - time.monotonic()))
-    busy = take()
-    busy_seconds = time.monotonic() - started
-    busy_cpu = [(b - a) / busy_seconds for a, b in zip(cpu, cpu_of(server), strict=True)]
-    after = await quietly("without study work, after")
+    studies = []
+    await window("without study 1")
+    for cycle, texts in enumerate(cycles, 1):
+        study = Study()
+        studies.append(study)
+        await window(f"with study {cycle}", study_work(url, texts, args, study))
+        await window(f"without study {cycle + 1}")
     stop.set()
     await asyncio.wait(players, timeout=10)
     for task in players:
         task.cancel()
     return {
-        "before": before[0],
-        "before_seconds": before[1],
-        "before_cpu": before[2],
-        "busy": busy,
-        "busy_seconds": busy_seconds,
-        "busy_cpu": busy_cpu,
-        "after": after[0],
-        "after_seconds": after[1],
-        "after_cpu": after[2],
-        "study": study,
+        "windows": windows,
+        "studies": studies,
         "errors": sum(tally.errors for tally in tallies.values()),
         "refused": sum(tally.refused for tally in tallies.values()),
     }
 
 
-#: the measured windows in the order they run: the study work's between two without it, so that
-#: a drift of the games over the run (longer games, a fuller database) shows as a difference
-#: between the first and the last, and the growth is against both together
-WINDOWS = (
-    ("without, before", "before"),
-    ("with study work", "busy"),
-    ("without, after", "after"),
-)
+async def study_work(
+    url: str, texts: dict[str, str], args: argparse.Namespace, study: Study
+) -> None:
+    """The two reports of ``texts`` asked for, and the analysis board's changes among their
+    positions, at once."""
+    shows = board_positions(list(texts.values()), args.changes)
+    transport = httpx.AsyncHTTPTransport(local_address=STUDY_ADDRESS)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=60) as http:
+        work = [asyncio.create_task(report(http, n, text, study)) for n, text in texts.items()]
+        work.append(asyncio.create_task(board(url, shows, args.every, study)))
+        await asyncio.gather(*work)
+
+
+@dataclass
+class Window:
+    """One measured window: its label, the latencies of each kind of move, its length and the
+    cores used (the server process, its workers)."""
+
+    label: str
+    rtts: dict[str, list[float]]
+    seconds: float
+    cores: list[float]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -278,23 +284,30 @@ def pct(values: list[float], q: float) -> float:
 
 def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     """The result's lines."""
-    study: Study = figures["study"]
+    studies: list[Study] = figures["studies"]
+    windows: list[Window] = figures["windows"]
     lines = [
         f"{args.games} live games, a move about once a second each: {args.computer} against "
         f"computer level {args.level}, {args.games - args.computer} hot-seat; server with "
-        f"--workers {args.workers}",
-        "reports (ready, from the request):",
+        f"--workers {args.workers}; {len(studies)} cycle(s) of study work, each between two "
+        "windows without it",
+        "reports (ready, from the request), by cycle:",
     ]
     for name, plies, spec in REPORTS:
-        took = study.ready.get(name, float("nan"))
-        goal = "within" if took <= 30 else "OVER"
-        lines.append(f"  {name} ({plies} plies, {spec}): {took:.1f} s ({goal} the 30 s goal)")
-    first = study.first_lines
+        took = [study.ready.get(name, float("nan")) for study in studies]
+        goal = "within" if max(took) <= 30 else "OVER"
+        cells = ", ".join(f"{t:.1f}" for t in took)
+        lines.append(f"  {name} ({plies} plies, {spec}): {cells} s ({goal} the 30 s goal)")
+    first = [t for study in studies for t in study.first_lines]
+    slowest = max(
+        ((t, c, i) for c, study in enumerate(studies, 1) for i, t in enumerate(study.first_lines)),
+        default=(float("nan"), 0, 0),
+    )
     lines.append(
         f"first engine line after a position change ({len(first)} changes, one every "
         f"{args.every:g} s): p50 {pct(first, 0.5):.0f} ms, p95 {pct(first, 0.95):.0f} ms, "
-        f"max {max(first, default=float('nan')) * 1000:.0f} ms (goal 300 ms); "
-        f"{study.missing} without a line within {LINE_TIMEOUT:g} s"
+        f"max {slowest[0] * 1000:.0f} ms (cycle {slowest[1]}, change {slowest[2] + 1}; goal "
+        f"300 ms); {sum(s.missing for s in studies)} without a line within {LINE_TIMEOUT:g} s"
     )
     for kind, heading in (
         ("computer", "computer move latency (from the move sent to the computer's reply, ms):"),
@@ -302,26 +315,39 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     ):
         lines.append(heading)
         lines.append("                       moves      p50      p95      p99")
-        for label, key in WINDOWS:
-            rtts = figures[key][kind]
+        for w in windows:
+            rtts = w.rtts[kind]
             lines.append(
-                f"  {label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
-                f"{pct(rtts, 0.99):8.1f}   ({figures[key + '_seconds']:.0f} s)"
+                f"  {w.label:18s} {len(rtts):8d} {pct(rtts, 0.5):8.1f} {pct(rtts, 0.95):8.1f} "
+                f"{pct(rtts, 0.99):8.1f}   ({w.seconds:.0f} s)"
             )
-        quiet = figures["before"][kind] + figures["after"][kind]
-        busy = figures["busy"][kind]
-        growth = [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
-        cells = "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
         goal = "   (goal: at most +10%)" if kind == "computer" else ""
-        lines.append(f"  {'growth':18s} {'':8s}{cells}{goal}")
+        growths = []
+        for i in range(1, len(windows), 2):  # each window with study work, between two without
+            quiet = windows[i - 1].rtts[kind] + windows[i + 1].rtts[kind]
+            growths.append(_growth(quiet, windows[i].rtts[kind]))
+            lines.append(f"  {'growth, cycle ' + str(i // 2 + 1):18s} {'':8s}{_cells(growths[-1])}")
+        if len(growths) > 1:
+            median = [statistics.median(g[q] for g in growths) for q in range(3)]
+            lines.append(f"  {'growth, median':18s} {'':8s}{_cells(median)}{goal}")
+        elif growths:
+            lines[-1] += goal
     lines.append(
         f"processor use (cores, of {os.cpu_count()}): the server process, its worker processes"
     )
-    for label, key in WINDOWS:
-        own, workers = figures[key + "_cpu"]
-        lines.append(f"  {label:18s} {own:8.2f} {workers:8.2f}")
+    for w in windows:
+        lines.append(f"  {w.label:18s} {w.cores[0]:8.2f} {w.cores[1]:8.2f}")
     lines.append(f"errors {figures['errors']}, refusals {figures['refused']}")
     return lines
+
+
+def _growth(quiet: list[float], busy: list[float]) -> list[float]:
+    """The growth in percent of ``busy``'s p50, p95 and p99 over ``quiet``'s."""
+    return [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
+
+
+def _cells(growth: list[float]) -> str:
+    return "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
 
 
 def tree_seconds(root: int) -> float:
@@ -404,6 +430,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     parser.add_argument("--changes", type=int, default=30, help="analysis-board positions")
     parser.add_argument("--every", type=float, default=3.0, help="seconds between them")
+    parser.add_argument(
+        "--cycles", type=int, default=1, help="windows with study work, each between two without"
+    )
     parser.add_argument("--out", type=Path, help="write the result here")
     args = parser.parse_args()
     args.computer = min(args.computer, args.games)
