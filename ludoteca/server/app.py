@@ -59,6 +59,7 @@ from .routers import (
 from .routers.pages import STATIC
 from .settings import Settings
 from .store import Store, default_url
+from .study.analysis import loaded as analysis_loaded
 
 __all__ = ["create_app", "serve"]
 
@@ -73,12 +74,15 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
-    """Load the compiled search in ``first``'s process, then once in each of ``rest`` (a pool
-    listed N times: N of its processes): on a fresh machine the first compiles it and the others
-    load numba's cache, rather than each compiling it at the same time.  A failure is logged
-    and the others are loaded all the same (each process compiles on its first job otherwise)."""
+    """Load the compiled search in ``first``'s process (the analysis process), then the module
+    of the analysis board's jobs there (:func:`~.study.analysis.loaded`), then the search once in
+    each of ``rest`` (a pool listed N times: N of its processes): on a fresh machine the first
+    compiles it and the others load numba's cache, rather than each compiling it at the same
+    time.  A failure is logged and the others are loaded all the same (each process compiles on
+    its first job otherwise)."""
     try:
         await asyncio.wrap_future(first.submit(load_compiled))
+        await asyncio.wrap_future(first.submit(analysis_loaded))
     except Exception:
         log.exception("loading the compiled search in the analysis process failed")
     for executor in rest:

@@ -180,6 +180,12 @@ def bar_text(score: int, turn: Color, exact: bool = False) -> str:
     return f"{white / 100:+.1f}"
 
 
+def loaded() -> None:
+    """Nothing: a job of this module's that the server sends its analysis process at start-up,
+    so that the process imports this module (and the web modules it needs, about a second of a
+    processor) then, not while the first person to open the analysis board waits."""
+
+
 def search_lines(
     game: str,
     rules: str,
