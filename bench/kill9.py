@@ -1,12 +1,12 @@
 """Kill the server mid-game, again and again, and check that no acknowledged move is lost.
 
 Starts ``ludoteca serve`` on a throw-away SQLite database (or the database ``--db`` names, a
-PostgreSQL one say), opens hot-seat games (Nine Men's
-Morris, Felli and Morelli in turn) and plays random legal moves in all of them from several
-threads through the JSON API.  At a random moment it kills the server with SIGKILL, starts it
-again on the same database and reads every game back: each game's stored moves must begin with
-every move the server acknowledged (answered 200), and hold at most the one move that was on its
-way when the server died.  Then play goes on, until ``--kills`` kills.
+PostgreSQL one say), opens hot-seat games (Nine Men's Morris, Felli and Morelli in turn) and
+plays random legal moves in all of them from several threads through the JSON API. At a random
+moment it kills the server with SIGKILL, starts it again on the same database and reads every
+game back: each game's stored moves must begin with every move the server acknowledged (answered
+200), and hold at most the one move that was on its way when the server died. Then play goes on,
+until ``--kills`` kills.
 
     .venv/bin/python bench/kill9.py --kills 100 --games 8
     .venv/bin/python bench/kill9.py --kills 100 --db postgresql+asyncpg://user@host/db
