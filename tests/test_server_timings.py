@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
-from ludoteca.server.timings import STAGES
+from ludoteca.server.timings import STAGES, Timings
 
 MOVES = ["d6", "f4", "d2", "f6"]  # four placements of Nine Men's Morris, no mill
 
@@ -66,3 +70,31 @@ def test_the_event_loop_lag_histogram_sees_the_loop_held(client: TestClient) -> 
     while slow_samples() == held_before and time.monotonic() < deadline:
         time.sleep(0.05)  # polling /metrics: the sample lands when the loop's timer runs
     assert slow_samples() == held_before + 1  # one sample saw a lag over 0.1 s
+
+
+def samples(page: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """The samples of a Prometheus text page: (name, labels) to value (no ``_created``)."""
+    found = {}
+    for line in page.splitlines():
+        match = re.match(r"^(\w+)(?:\{([^}]*)\})? (\S+)$", line)
+        if match and not match.group(1).endswith("_created"):
+            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', match.group(2) or ""))
+            found[match.group(1), labels] = float(match.group(3))
+    return found
+
+
+@given(st.lists(st.sampled_from([0.0, 0.0001, 0.001, 1.0]) | st.floats(0, 2), max_size=50))
+def test_the_histograms_write_what_prometheus_clients_own_writes(values: list[float]) -> None:
+    """The lock-free histograms write the samples prometheus_client's own histogram writes for
+    the same observations (bounds inclusive, cumulative counts, count, sum)."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    timings = Timings(ours)
+    reference = Histogram(
+        "ludoteca_stage_seconds", "x", ["stage"], buckets=timings.bounds, registry=theirs
+    ).labels(stage="commit")
+    for value in values:
+        timings.observe("commit", value)
+        reference.observe(value)
+    mine = samples(generate_latest(ours).decode())
+    expected = samples(generate_latest(theirs).decode())
+    assert expected and all(mine[key] == pytest.approx(value) for key, value in expected.items())

@@ -35,6 +35,7 @@ from sqlalchemy import (
     ScalarResult,
     String,
     Text,
+    Update,
     bindparam,
     create_engine,
     delete,
@@ -181,6 +182,21 @@ class _MoveWrite:
     queued: float = 0.0
 
 
+@functools.lru_cache(maxsize=64)
+def _move_update(keys: tuple[str, ...]) -> Update:
+    """The statement moving a game from ``_ply`` to ``_next`` at ``_at`` and setting the fields
+    ``keys``: one statement object per set of fields, so that its compiled form and cache key
+    are worked out once, not for every batch."""
+    return (
+        update(GameRow)
+        .where(GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply"))
+        .values(ply=bindparam("_next"), updated=bindparam("_at"), **{k: bindparam(k) for k in keys})
+    )
+
+
+_INSERT_MOVES = insert(MoveRow)
+
+
 def _write_moves(
     connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
 ) -> set[int]:
@@ -195,16 +211,13 @@ def _write_moves(
         groups.setdefault(tuple(sorted(write.changes)), []).append(index)
     stale: set[int] = set()
     for keys, indices in groups.items():
-        statement = (
-            update(GameRow)
-            .where(GameRow.id == bindparam("_id"), GameRow.ply == bindparam("_ply"))
-            .values(ply=bindparam("_next"), updated=at, **{k: bindparam(k) for k in keys})
-        )
+        statement = _move_update(keys)
         params = [
             {
                 "_id": batch[i].game_id,
                 "_ply": batch[i].ply,
                 "_next": batch[i].ply + 1,
+                "_at": at,
                 **batch[i].changes,
             }
             for i in indices
@@ -222,7 +235,7 @@ def _write_moves(
         if i not in stale
     ]
     if rows:
-        connection.execute(insert(MoveRow), rows)
+        connection.execute(_INSERT_MOVES, rows)
     for index, write in enumerate(batch):
         if write.then is not None and index not in stale:
             write.then(connection)
