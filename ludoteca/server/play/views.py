@@ -180,9 +180,11 @@ def delta(before: SharedView | None, after: SharedView) -> dict[str, Any]:
                 [i, v] for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
             ]
         elif name == "moves" and old is not None:
-            keep = 0
-            while keep < min(len(old), len(value)) and old[keep] == value[keep]:
-                keep += 1
+            keep = len(old) if value[: len(old)] == old else 0  # moves added: all kept
+            if not keep:  # taken back (and others played): the common start
+                end = min(len(old), len(value))
+                while keep < end and old[keep] == value[keep]:
+                    keep += 1
             change["moves_from"] = keep
             change["append"] = value[keep:]
         else:
