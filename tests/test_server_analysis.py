@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 import ludoteca
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
-from ludoteca.server.study.analysis import search_lines
+from ludoteca.server.study.analysis import Analyst, search_lines
 
 from .test_server_api import act, new, url, wait_for
 
@@ -236,3 +236,38 @@ def test_a_table_line_counts_the_plies_from_the_position_shown() -> None:
     assert lines["b4-c3"]["pv"] == ["b4-c3", "b2xd4"]
     assert lines["b4-c3"]["bar"] == "White wins in 2"
     assert found["lines"][-1]["pv"][0] == "b4-c3"  # the worst for Black comes last
+
+
+@pytest.mark.parametrize("playing", [False, True])
+def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: bool) -> None:
+    """Each depth after the glance is followed, while people play, by a pause as long as the
+    depth took (none otherwise): the analysis pool's share of the time is at most a half."""
+    import asyncio
+    import types
+
+    spans: list[tuple[float, float]] = []
+
+    async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:
+        started = asyncio.get_running_loop().time()
+        await asyncio.sleep(0.05)  # the depth's search
+        spans.append((started, asyncio.get_running_loop().time()))
+        line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
+        return {"depth": args[3], "exact": False, "lines": [line], "candidates": []}
+
+    computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
+
+    async def tell(_: dict[str, Any]) -> None:
+        pass
+
+    async def main() -> None:
+        analyst = Analyst(computer, tell, lambda: playing)  # type: ignore[arg-type]
+        analyst.show(1, ludoteca.load("morris").new())
+        while len(spans) < 6:
+            await asyncio.sleep(0.01)
+        analyst.stop()
+
+    asyncio.run(main())
+    deep = spans[1:]  # after the glance: each depth, then its pause, until the next starts
+    busy = sum(end - start for start, end in deep[:-1])
+    share = busy / (deep[-1][0] - deep[0][0])
+    assert share <= 0.55 if playing else share >= 0.8, (share, spans)

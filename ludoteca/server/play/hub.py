@@ -43,6 +43,7 @@ log = logging.getLogger("ludoteca.server")
 
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
+PLAYING = 5.0  # seconds after this process's last move that people count as playing on it
 
 
 class Hub:
@@ -64,6 +65,7 @@ class Hub:
         self.cluster = Cluster(fanout, self)
         registry = registry or CollectorRegistry()
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
+        self.last_move = -PLAYING  # when this process last played a move (monotonic seconds)
         Gauge("ludoteca_games_in_memory", "Games held in memory", registry=registry).set_function(
             lambda: len(self.games)
         )
@@ -76,6 +78,11 @@ class Hub:
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
         self._loading = asyncio.Lock()
+
+    def playing(self) -> bool:
+        """Whether people play on this process: a move played within :data:`PLAYING` seconds
+        (study work then gives way, see :class:`~..study.analysis.Analyst`)."""
+        return time.monotonic() - self.last_move < PLAYING
 
     async def close(self) -> None:
         """Stop computer turns and clock timers (the server is shutting down), and wait until
@@ -197,6 +204,7 @@ class Hub:
                 conduct.apply(live, change)
             if change.push is not None:
                 self.moves.inc()
+                self.last_move = time.monotonic()
             if change.note:
                 log.info("game %s %s", live.row.id, change.note, extra=logs.game(live.row.id))
         if tell:

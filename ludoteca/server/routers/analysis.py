@@ -118,7 +118,7 @@ async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:
     async def tell(message: dict[str, Any]) -> None:
         await websocket.send_text(encode(message))
 
-    analyst = Analyst(computer, tell)
+    analyst = Analyst(computer, tell, hub.playing)
     flood = RateLimit(FLOOD_POSITIONS, FLOOD_SECONDS)
     boards: set[str] = set()  # the rule sets whose board this connection was sent
     try:

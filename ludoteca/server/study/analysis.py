@@ -40,6 +40,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LINES",
     "MAX_MOVES",
+    "PACE",
     "Analyst",
     "bar_text",
     "check_position",
@@ -56,6 +57,10 @@ DEPTH_SECONDS = 3.0  # the most one depth may search in all; a depth cut short e
 DEPTH_EXPECTED = 2.0  # the deadline of a depth's job: after hints, before game reviews
 TOTAL_SECONDS = 30.0  # the engine time one position gets before its analysis stops
 CANDIDATES = 6  # the root moves of the depth before searched again for the other lines
+#: while people play on the server, an analysis waits this many times as long as its depth took
+#: before asking for the next one (it then thinks at most half the time: study work gives the
+#: processors to live play, see :class:`Analyst`)
+PACE = 1.0
 
 
 def state_of(game: str, rules: str | None, start: str | None, moves: list[str]) -> State:
@@ -306,11 +311,20 @@ def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) ->
 
 class Analyst:
     """One connection's live analysis: at most one position analysed at a time, replaced when a
-    new one is shown; each completed depth is handed to ``tell``."""
+    new one is shown; each completed depth is handed to ``tell``.  While ``playing()`` (people
+    play on the server), each depth after the first glance is followed by a pause of
+    :data:`PACE` times its length before the next, so that a long analysis thinks at most half
+    the time and leaves the processors to live play (the first line still comes at once)."""
 
-    def __init__(self, computer: Computer, tell: Callable[[dict[str, Any]], Awaitable[None]]):
+    def __init__(
+        self,
+        computer: Computer,
+        tell: Callable[[dict[str, Any]], Awaitable[None]],
+        playing: Callable[[], bool] = lambda: False,
+    ):
         self.computer = computer
         self.tell = tell
+        self.playing = playing
         self.task: asyncio.Task[None] | None = None
         self.ticket = 0  # the depth job asked for and not answered yet (0: none)
 
@@ -372,5 +386,7 @@ class Analyst:
             if glance:
                 glance = False
                 continue
+            if self.playing():
+                await asyncio.sleep(PACE * took)
             depth += 1
         await self.tell({"type": "done", "id": ask})
