@@ -4,8 +4,10 @@ games and records it opens, and the check of an edited position."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import types
 from pathlib import Path
 from typing import Any
 
@@ -242,9 +244,6 @@ def test_a_table_line_counts_the_plies_from_the_position_shown() -> None:
 def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: bool) -> None:
     """Each depth after the glance is followed, while people play, by a pause as long as the
     depth took (none otherwise): the analysis pool's share of the time is at most a half."""
-    import asyncio
-    import types
-
     spans: list[tuple[float, float]] = []
 
     async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -65,7 +66,7 @@ class Hub:
         self.cluster = Cluster(fanout, self)
         registry = registry or CollectorRegistry()
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
-        self.last_move = -PLAYING  # when this process last played a move (monotonic seconds)
+        self.last_move = -math.inf  # when this process last played a move (monotonic seconds)
         Gauge("ludoteca_games_in_memory", "Games held in memory", registry=registry).set_function(
             lambda: len(self.games)
         )
