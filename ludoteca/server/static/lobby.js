@@ -283,10 +283,11 @@ function remember(seekId) {
 }
 
 async function main() {
+  // the remembered name fills the field at once, and never over what was typed meanwhile
+  if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();
   signedIn = Boolean(who.name);
   myName = who.name;
-  $("name").value = localStorage.getItem("ludoteca:name") || "";
   // a signed-in player plays under the account's name; only they may post seeks
   $("seek-choice").querySelector("input").disabled = !signedIn;
   $("seek-hint").hidden = signedIn;
