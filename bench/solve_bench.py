@@ -6,8 +6,10 @@ issue's goals.  Not a test: run it by hand (a full run takes about a quarter of 
     .venv/bin/python bench/solve_bench.py --threads 1 felli-mullah      # one core
 
 Builds: ``felli-mullah`` (every position, goal 5 minutes on one core and 8 GB), ``morris-6``
-(Six Men's Morris outright), ``morris-N`` (Nine Men's endgame tables up to N men a side, goal
-30 minutes for N = 5 on this 2-core machine).
+(Six Men's Morris outright), ``morris-N`` for N = 3, 4, 5 and ``morris-6men`` (Nine Men's
+endgame tables up to N men a side, goal 30 minutes for N = 5 on this 2-core machine),
+``morris-12-5`` (Twelve Men's Morris and Morabaraba to five men a side: one table, the two rule
+sets sharing the board and the flying rule).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,11 +30,16 @@ BUILDS = {  # smallest first: the peak memory reported is the largest so far
     "morris-3": (["morris", "--men", "3", "--stats"], ""),
     "morris-4": (["morris", "--men", "4", "--stats"], ""),
     "morris-5": (["morris", "--men", "5", "--stats"], "30 min on 2 cores, all up to 5 men"),
+    "morris-12-5": (
+        ["morris", "--rules", "morris-12", "--men", "5", "--stats"],
+        "Twelve Men's Morris and Morabaraba (one table: the same board and flying), 5 men",
+    ),
+    "morris-6men": (["morris", "--men", "6", "--stats"], "Nine Men's Morris to 6 men a side"),
     "felli-mullah": (["felli", "--rules", "felli-mullah"], "5 min on one core, 8 GB"),
 }
 
 
-def run(name: str, threads: int | None) -> list[str]:
+def run(name: str, threads: int | None, keep: Path | None = None) -> list[str]:
     args, goal = BUILDS[name]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, LUDOTECA_CACHE=cache)
@@ -49,6 +57,10 @@ def run(name: str, threads: int | None) -> list[str]:
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         size = sum(p.stat().st_size for p in Path(cache).iterdir())
+        if keep:
+            keep.mkdir(parents=True, exist_ok=True)
+            for built in Path(cache).iterdir():
+                shutil.copy2(built, keep / built.name)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     head = (
         f"{name}: wall {wall:.0f} s, cpu {cpu:.0f} s, peak memory "
@@ -63,9 +75,12 @@ def main() -> None:
     parser.add_argument("builds", nargs="*", default=list(BUILDS), choices=list(BUILDS))
     parser.add_argument("--threads", type=int, default=None, help="numba threads (default all)")
     parser.add_argument("--out", type=Path, default=None, help="also append the lines here")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="copy the tables built into this folder"
+    )
     args = parser.parse_args()
     for name in args.builds:
-        lines = run(name, args.threads)
+        lines = run(name, args.threads, args.keep)
         print("\n".join(lines), flush=True)
         if args.out:
             with args.out.open("a", encoding="utf-8") as out:

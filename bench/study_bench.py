@@ -17,7 +17,8 @@ this starts.
    longer, the database fuller), not against the first alone;
 4. steps 2 and 3 again, ``--cycles`` times in all, each cycle's reports of other games (the
    players' next hundred seeds): a window's latency moves by tens of percent on its own on
-   a shared machine, so the growth is given per cycle and, over several, as their median.
+   a shared machine, so the growth is given per cycle, over several as their median, and pooled
+   (every window with study work against every window without) with a 95% bootstrap interval.
 
 Prints and writes (``--out``, with the command, date and commit at its top): each report's
 ready time, the first engine line's latency after each position change (from sending ``show``
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import numpy
 import orjson
 import uvloop
 import websockets
@@ -329,7 +331,13 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
             lines.append(f"  {'growth, cycle ' + str(i // 2 + 1):18s} {'':8s}{_cells(growths[-1])}")
         if len(growths) > 1:
             median = [statistics.median(g[q] for g in growths) for q in range(3)]
-            lines.append(f"  {'growth, median':18s} {'':8s}{_cells(median)}{goal}")
+            lines.append(f"  {'growth, median':18s} {'':8s}{_cells(median)}")
+            quiet = [t for w in windows[0::2] for t in w.rtts[kind]]
+            busy = [t for w in windows[1::2] for t in w.rtts[kind]]
+            low, high = _interval(quiet, busy)
+            lines.append(f"  {'growth, pooled':18s} {'':8s}{_cells(_growth(quiet, busy))}{goal}")
+            lines.append(f"  {'  95% interval':18s} {'':8s}{_cells(low)}")
+            lines.append(f"  {'':18s} {'':8s}{_cells(high)}")
         elif growths:
             lines[-1] += goal
     lines.append(
@@ -344,6 +352,23 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
 def _growth(quiet: list[float], busy: list[float]) -> list[float]:
     """The growth in percent of ``busy``'s p50, p95 and p99 over ``quiet``'s."""
     return [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
+
+
+def _interval(
+    quiet: list[float], busy: list[float], draws: int = 2000
+) -> tuple[list[float], list[float]]:
+    """The 95% bootstrap interval (percentile method, both samples drawn again with
+    replacement, seeded) of :func:`_growth`'s p50, p95 and p99: lower bounds, upper bounds."""
+    rng = numpy.random.default_rng(0)
+    quiet_a, busy_a = numpy.asarray(quiet), numpy.asarray(busy)
+    ranks = numpy.array([0.5, 0.95, 0.99])
+    found = numpy.empty((draws, 3))
+    for i in range(draws):
+        q = numpy.sort(rng.choice(quiet_a, quiet_a.size))
+        b = numpy.sort(rng.choice(busy_a, busy_a.size))
+        found[i] = b[(ranks * b.size).astype(int)] / q[(ranks * q.size).astype(int)] * 100 - 100
+    low, high = numpy.percentile(found, [2.5, 97.5], axis=0)
+    return [float(x) for x in low], [float(x) for x in high]
 
 
 def _cells(growth: list[float]) -> str:

@@ -15,7 +15,7 @@ from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
 from ludoteca.core import Color
-from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisState
+from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisBoard, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
 
 from .support.retro_reference import bellman, solve_graph
@@ -114,23 +114,33 @@ def test_six_mens_three_against_three_matches_a_plain_retrograde() -> None:
     assert all(seen.values()), seen
 
 
-def test_bellman_equations_and_symmetry_with_flying(nine3: MorrisTable) -> None:
+@pytest.mark.parametrize(("name", "board"), [("morris", NINE), ("morris-12", TWELVE)])
+def test_bellman_equations_and_symmetry_with_flying(
+    nine3: MorrisTable, name: str, board: MorrisBoard
+) -> None:
+    """Nine Men's board, and the diagonal board of Twelve Men's Morris and Morabaraba (one
+    table for both: the same board and flying rule)."""
+    table = nine3 if name == "morris" else solve(Morris.parse_rules(name), 3)
+    assert (
+        MorrisSolver(Morris.parse_rules("morabaraba"), 3).key
+        == MorrisSolver(Morris.parse_rules("morris-12"), 3).key
+    )
     rng = random.Random(11)
-    perms = symmetries(NINE)
+    perms = symmetries(board)
     seen = {1: 0, -1: 0, 0: 0}
     for _ in range(400):
         points = rng.sample(range(24), 6)
         node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]), rng.randrange(2))
-        value, plies = nine3.lookup(state_of("morris", node))
+        value, plies = table.lookup(state_of(name, node))
         kids = []
-        for child in children("morris", node):
-            state = state_of("morris", child)
-            kids.append((-1, 0) if state.outcome() is not None else nine3.lookup(state))
+        for child in children(name, node):
+            state = state_of(name, child)
+            kids.append((-1, 0) if state.outcome() is not None else table.lookup(state))
         assert (value, plies) == bellman(kids)
         seen[value] += 1
         perm = rng.choice(perms)
         image = tuple(sum(1 << perm[p] for p in range(24) if m >> p & 1) for m in node[:2])
-        assert nine3.lookup(state_of("morris", (*image, node[2]))) == (value, plies)
+        assert table.lookup(state_of(name, (*image, node[2]))) == (value, plies)
     assert seen[1] and seen[-1], seen  # draws are rare with three men a side (see stats)
 
 

@@ -385,15 +385,21 @@ class MorrisTable(Table):
             self._pack = morris_kernel(Morris.of(self.rules)).pack
         return code_value(self.code(int(_encode(self._pack(state), self.layout.data))))
 
+    def class_codes(self, cls: tuple[int, int, int, int]) -> npt.NDArray[np.int16]:
+        """The codes of the class ``cls`` (men, in hand, opponent men, opponent in hand), in
+        index order: the same order in every table that has the class, whatever its size."""
+        i = self.layout.classes.index(cls)
+        bounds = [*self.layout.starts.tolist(), self.layout.size]
+        lo, hi = bounds[i], bounds[i + 1]
+        at = int(np.searchsorted(self.layout.pair_starts, lo, side="right")) - 1
+        first = int(self.layout.pair_starts[at])
+        return self._codes(first)[lo - first : hi - first]
+
     def class_counts(self) -> list[tuple[tuple[int, int, int, int], int, int, int]]:
         """Every class with its wins, losses and draws (one position per symmetry class)."""
         out = []
-        bounds = [*self.layout.starts.tolist(), self.layout.size]
-        for i, cls in enumerate(self.layout.classes):
-            lo, hi = bounds[i], bounds[i + 1]
-            at = int(np.searchsorted(self.layout.pair_starts, lo, side="right")) - 1
-            first = int(self.layout.pair_starts[at])
-            codes = self._codes(first)[lo - first : hi - first]
+        for cls in self.layout.classes:
+            codes = self.class_codes(cls)
             win = int(np.count_nonzero(codes > 0))
             draw = int(np.count_nonzero(codes == 0))
             loss = int(np.count_nonzero((codes < 0) & (codes != HOLE)))
