@@ -5,9 +5,11 @@ and the top level playing tabled positions perfectly."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ludoteca.ai.analysis import analyse, move_values
@@ -239,3 +241,39 @@ def test_top_level_converts_every_tabled_win(
         else:
             assert outcome is None and table.lookup(state)[0] == 0
             draws += 1
+
+
+def test_a_read_table_is_one_memory_map_shared_by_its_readers(nine3: MorrisTable) -> None:
+    """A table read from the cache is a read-only memory map of its uncompressed copy (made
+    beside the file, the same codes as the file and as a table solved afresh), remade when the
+    file is newer or the copy damaged."""
+    solver = MorrisSolver(Morris.parse_rules("morris"), 3)
+    solver.load()  # built once a run (the run's cache)
+    table, cached = solver.load()
+    assert cached and isinstance(table, MorrisTable)
+    copy = solver.path().with_name(solver.path().stem + ".codes.npy")
+    with np.load(solver.path()) as packed:
+        for lo, _, _ in table.layout.pairs:
+            codes = table._codes(lo)
+            assert not codes.flags.writeable
+            assert isinstance(codes.base, np.memmap)
+            assert np.array_equal(codes, packed[f"p{lo}"])
+            assert np.array_equal(codes, nine3.pairs[lo])
+    made = copy.stat().st_mtime_ns
+    later = made + 2_000_000_000
+    os.utime(solver.path(), ns=(later, later))  # the file built again (or imported) since
+    again, _ = solver.load()
+    assert copy.stat().st_mtime_ns > made
+    # damaged: cut short (as a new file: the tables read so far map the old one, and a mapped
+    # file cut in place would end their process)
+    cut = copy.with_suffix(".cut")
+    cut.write_bytes(copy.read_bytes()[:1000])
+    os.replace(cut, copy)
+    third, _ = solver.load()
+    assert copy.stat().st_size > 1000
+    rng = random.Random(5)
+    for _ in range(200):
+        points = rng.sample(range(24), 6)
+        node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]), rng.randrange(2))
+        state = state_of("morris", node)
+        assert third.lookup(state) == again.lookup(state) == nine3.lookup(state)

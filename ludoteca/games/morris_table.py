@@ -19,6 +19,7 @@ of the table.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from numba import njit
 
 from ..compiled.kernel import bit_count
 from ..core import InvalidRulesError, RuleSet, State
-from ..files import read_or_build
+from ..files import read_or_build, write_atomically
 from ..jobs import Pool
 from ..solve import cache_dir
 from ..solve.checkpoint import Checkpoint
@@ -42,7 +43,7 @@ from .morris import Morris, MorrisBoard
 from .morris_kernel import S_HAND, S_MEN
 from .morris_kernel import kernel as morris_kernel
 
-__all__ = ["MorrisSolver", "MorrisTable", "symmetries"]
+__all__ = ["MorrisSolver", "MorrisTable", "mapped", "symmetries"]
 
 IntArray = npt.NDArray[np.int64]
 #: the endgame tables' default size (men a side), where a game is not solved outright
@@ -507,6 +508,43 @@ def _build(
     return MorrisTable(rules, most, hands, plan, pairs, time.perf_counter() - started)
 
 
+def mapped(path: Path, plan: Layout) -> dict[str, npt.NDArray[np.int16]]:
+    """The pairs of the table file ``path`` (compressed, one array a pair: ``p{first index}``)
+    as views of one read-only memory map of every code: the file's uncompressed copy beside it
+    (``NAME.codes.npy``), made from it under the caller's lock when missing or older than the
+    file.  The processes reading a table (a server's move, analysis and report workers) share
+    its pages through the system's cache instead of each holding its own copy."""
+    whole = path.with_name(path.stem + ".codes.npy")
+    if whole.exists() and whole.stat().st_mtime_ns >= path.stat().st_mtime_ns:
+        with contextlib.suppress(ValueError):  # damaged: made again
+            return _views(whole, plan)
+    with np.load(path) as packed:
+
+        def write(out: BinaryIO) -> None:
+            header = {"descr": "<i2", "fortran_order": False, "shape": (plan.size,)}
+            np.lib.format.write_array_header_1_0(out, header)
+            out.write(np.zeros(1, dtype="<i2").tobytes())  # entry 0, reserved
+            at = 1
+            for lo, hi, _ in plan.pairs:
+                codes = np.asarray(packed[f"p{lo}"], dtype="<i2")
+                if lo != at or len(codes) != hi - lo:
+                    raise ValueError(f"{path}: pair p{lo} is not entries {lo} to {hi}")
+                out.write(codes.tobytes())
+                at = hi
+
+        write_atomically(whole, write)
+    return _views(whole, plan)
+
+
+def _views(whole: Path, plan: Layout) -> dict[str, npt.NDArray[np.int16]]:
+    """Each pair's codes in the memory map of ``whole``; ``ValueError`` if it is not a table's
+    uncompressed codes of the size ``plan`` says."""
+    codes = np.load(whole, mmap_mode="r")
+    if codes.shape != (plan.size,) or codes.dtype != np.int16:
+        raise ValueError(f"{whole} does not hold {plan.size} codes")
+    return {f"p{lo}": codes[lo:hi] for lo, hi, _ in plan.pairs}
+
+
 class MorrisSolver(Solver):
     """Builds and reads the tables of a Morris rule set; rule sets on the same board with the
     same flying rule share them (the draw rules are not part of a table)."""
@@ -531,7 +569,9 @@ class MorrisSolver(Solver):
 
         def read(path: Path) -> MorrisTable:
             plan = layout(*shape)
-            return MorrisTable(self.rules, self.men, self.hands, plan, {}, source=np.load(path))
+            return MorrisTable(
+                self.rules, self.men, self.hands, plan, {}, source=mapped(path, plan)
+            )
 
         def save(out: BinaryIO, table: MorrisTable) -> None:
             arrays: dict[str, Any] = {f"p{lo}": codes for lo, codes in table.pairs.items()}
