@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
+from ludoteca.server.computer.pool import JobKilled
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
 from ludoteca.server.study.analysis import Analyst, search_lines
 
@@ -34,11 +35,13 @@ def receive(ws: Any) -> dict[str, Any]:
 
 
 def next_of(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind``, skipping others."""
+    """The next message of ``kind``, skipping others; an analysis that ends or fails instead
+    fails the test (rather than leaving it waiting for lines that will never come)."""
     while True:
         message = receive(ws)
         if message["type"] == kind:
             return message
+        assert message["type"] not in ("done", "error"), message
 
 
 def test_lines_arrive_depth_by_depth_and_stop_on_a_new_position(client: TestClient) -> None:
@@ -250,6 +253,7 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
         started = asyncio.get_running_loop().time()
         await asyncio.sleep(0.05)  # the depth's search
         spans.append((started, asyncio.get_running_loop().time()))
+        assert args[-1] is playing  # the job thinks at the idle priority only while people play
         line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
         return {"depth": args[3], "exact": False, "lines": [line], "candidates": []}
 
@@ -270,3 +274,30 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
     busy = sum(end - start for start, end in deep[:-1])
     share = busy / (deep[-1][0] - deep[0][0])
     assert share <= 0.55 if playing else share >= 0.8, (share, spans)
+
+
+def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
+    """A depth's job killed at its hard deadline (or its process lost) ends the analysis with
+    an error the page shows, instead of leaving it waiting for lines."""
+    told: list[dict[str, Any]] = []
+
+    async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:
+        if not args[-2]:  # after the first glance
+            raise JobKilled("search_lines ran past its hard deadline")
+        line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
+        return {"depth": args[3], "exact": False, "lines": [line], "candidates": []}
+
+    computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
+
+    async def tell(message: dict[str, Any]) -> None:
+        told.append(message)
+
+    async def main() -> None:
+        analyst = Analyst(computer, tell)  # type: ignore[arg-type]
+        analyst.show(7, ludoteca.load("morris").new())
+        assert analyst.task is not None
+        await asyncio.wait_for(analyst.task, 10)
+
+    asyncio.run(main())
+    assert [m["type"] for m in told] == ["lines", "error"]
+    assert told[1]["id"] == 7 and "show it again" in told[1]["message"]

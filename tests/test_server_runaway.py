@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -230,3 +231,28 @@ def test_a_worker_busy_with_a_job_lets_ctrl_c_pass_to_the_server() -> None:
         assert pool.submit(sum, [1, 2]).result(timeout=60) == 3
     finally:
         pool.shutdown()
+
+
+def test_an_analysis_job_thinks_at_the_normal_priority_only_while_nobody_plays() -> None:
+    """A process started at the idle policy (the analysis and report processes) runs a job at
+    the normal policy while nobody plays, then goes back to idle; while people play it stays
+    idle.  Checked in a thread of its own: the policy is a thread's.  Leaving the idle policy
+    needs the privilege (root, or a nice limit of 20: Linux refuses it to others, and the job
+    then stays idle)."""
+    seen: list[int] = []
+
+    def job() -> None:
+        workers.yield_to_play()
+        seen.append(os.sched_getscheduler(0))
+        with workers.yielding_if(False):
+            seen.append(os.sched_getscheduler(0))
+        seen.append(os.sched_getscheduler(0))
+        with workers.yielding_if(True):
+            seen.append(os.sched_getscheduler(0))
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    thread.join()
+    permitted = os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+    idle, normal = os.SCHED_IDLE, os.SCHED_OTHER
+    assert seen == [idle, normal if permitted else idle, idle, idle]

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from ...ai import Limit, make_agent
@@ -52,6 +53,26 @@ def yield_to_play() -> None:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
             return
     os.nice(19)
+
+
+@contextlib.contextmanager
+def yielding_if(playing: bool) -> Iterator[None]:
+    """Within, a job of a process started with :func:`yield_to_play` thinks at the normal
+    priority unless ``playing`` (people play on the server): nothing then needs the processors
+    more, and a job left to idle time alone on a machine kept busy by other programs may get
+    none for seconds.  Back to the idle policy afterwards.  Leaving the idle policy takes the
+    privilege to (root, ``CAP_SYS_NICE``, or a nice limit of 20: ``LimitNICE=0`` for a systemd
+    service); where the system refuses it, or has no ``SCHED_IDLE``, the job stays idle."""
+    raised = False
+    if not playing and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+            raised = True
+    try:
+        yield
+    finally:
+        if raised:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def report_worker(server: int) -> None:

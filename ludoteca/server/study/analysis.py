@@ -17,6 +17,8 @@ never asked for, a waiting one is dropped by the scheduler), and a running depth
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -31,6 +33,7 @@ from ...i18n import SOURCE, _, current, ngettext, use
 from ...record import loads
 from ..computer.computer import Computer
 from ..computer.interrupt import stoppable
+from ..computer.workers import yielding_if
 from ..errors import ActionError
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
@@ -49,6 +52,8 @@ __all__ = [
     "search_lines",
     "state_of",
 ]
+
+log = logging.getLogger("ludoteca.server")
 
 MAX_LINES = 3
 MAX_DEPTH = 40
@@ -201,6 +206,7 @@ def search_lines(
     language: str = SOURCE,
     ticket: int = 0,
     glance: bool = False,
+    playing: bool = True,
 ) -> dict[str, Any]:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` in all (run in the analysis pool; stopped early when the server stops
@@ -216,8 +222,10 @@ def search_lines(
     before (the k best root moves) one ply shallower from the position after it.  With
     ``glance``, depth 1 gives only the best move's line (the other root moves only bounded,
     which is many times quicker where tactical replies abound: Morelli's conversions), and
-    no candidates.  Its texts (the verdicts) are in ``language``."""
-    with use(language), stoppable(ticket) as agent:
+    no candidates.  Its texts (the verdicts) are in ``language``.  Unless ``playing`` (people
+    play on the server), it thinks at the normal priority (see
+    :func:`~ludoteca.server.computer.workers.yielding_if`)."""
+    with use(language), stoppable(ticket) as agent, yielding_if(playing):
         return _search_lines(agent, game, rules, code, depth, seconds, candidates, glance)
 
 
@@ -346,6 +354,19 @@ class Analyst:
         self.ticket = 0
 
     async def _run(self, ask: int, state: State) -> None:
+        """Analyse ``state`` until done; a depth that fails (its job killed at its hard
+        deadline, its process lost) ends the analysis with an error the page shows."""
+        try:
+            await self._analyse(ask, state)
+        except Exception:
+            log.warning("the analysis of %s stopped", state.position_code(), exc_info=True)
+            with contextlib.suppress(Exception):  # the connection may have gone too
+                message = _(
+                    "the engine could not go on with this position; show it again to try once more"
+                )
+                await self.tell({"type": "error", "id": ask, "message": message})
+
+    async def _analyse(self, ask: int, state: State) -> None:
         game, rules, code = state.game.name, str(state.rules), state.position_code()
         loop = asyncio.get_running_loop()
         began = loop.time()
@@ -368,6 +389,7 @@ class Analyst:
                 current(),
                 self.ticket,
                 glance,
+                self.playing(),
             )
             self.ticket = 0
             candidates = found.pop("candidates")
