@@ -16,7 +16,7 @@ from ludoteca.ai.analysis import analyse, move_values
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
-from ludoteca.core import Color
+from ludoteca.core import Color, RuleSet
 from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisBoard, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
 
@@ -214,11 +214,31 @@ def test_top_level_converts_every_tabled_win(
     values, _ = move_values(state)
     best = max(values.values())
     assert {str(state.move_of(c))[:6] for c, v in values.items() if v == best} == {"b4-g1x"}
+    _converts(rules, table, 2)
+
+
+def test_twelve_mens_and_morabaraba_top_levels_convert_every_tabled_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The diagonal board's table (Twelve Men's Morris and Morabaraba share it: one board, one
+    flying rule; three against three has no draw there) serves both rule sets' top levels."""
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    table, _ = MorrisSolver(Morris.parse_rules("morris-12"), 3).load()
+    assert MorrisSolver(Morris.parse_rules("morabaraba"), 3).ready()
+    for name in ("morris-12", "morabaraba"):  # their top levels play from the tables built
+        assert "tables=1" in Morris.of(Morris.parse_rules(name)).ladder[-1].spec
+    for name in ("morris-12", "morabaraba"):
+        _converts(Morris.parse_rules(name), table, 0)
+
+
+def _converts(rules: RuleSet, table: MorrisTable, drawn: int) -> None:
+    """The top level, against perfect defence, wins twenty tabled wins (three men a side, White
+    to move) within the table's distance and keeps ``drawn`` drawn positions drawn."""
     top = SearchAgent(1, seconds=0.05, tables=True)
     defence = PerfectAgent(rules, 2, table)
     rng = random.Random(5)
     wins = draws = 0
-    while wins < 20 or draws < 2:
+    while wins < 20 or draws < drawn:
         points = rng.sample(range(24), 6)
         state = MorrisState(
             Morris.of(rules),
@@ -227,7 +247,11 @@ def test_top_level_converts_every_tabled_win(
             Color.WHITE,
         )
         value, plies = table.lookup(state)
-        if value == -1 or (value == 1 and (plies < 3 or wins >= 20)) or (value == 0 and draws >= 2):
+        if (
+            value == -1
+            or (value == 1 and (plies < 3 or wins >= 20))
+            or (value == 0 and draws >= drawn)
+        ):
             continue
         for _ in range(plies if value == 1 else 16):  # drawn: sixteen plies keep the draw
             agent = top if state.turn is Color.WHITE else defence
