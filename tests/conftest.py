@@ -23,6 +23,12 @@ from .support.redis_server import redis_server
 #: the browser tests' fixtures (server, playwright, browser, page)
 pytest_plugins = ["tests.support.browser"]
 
+# the servers of the tests (in this process and started as commands) run study work at the
+# normal priority: at the idle policy it may get no processor for seconds while the other test
+# process keeps both busy, and the tests waiting for it fail for no fault of the code; what the
+# idle policy does is tested on its own (test_server_runaway.py)
+os.environ["LUDOTECA_STUDY_AT_IDLE"] = "false"
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Before xdist starts its processes, load the compiled search into numba's cache (compiling

@@ -30,12 +30,12 @@ def finish(page: Any, server: str, moves: list[str]) -> None:
 
 
 def explorer_rows(page: Any) -> dict[str, tuple[str, str]]:
-    """The explorer's rows: each move's games and results, as the panel shows them."""
-    rows = {}
-    for row in page.locator("#explorer-moves tr").all():
-        cells = row.locator("td").all_inner_texts()
-        rows[row.get_attribute("data-move")] = (cells[1], cells[2])
-    return rows
+    """The explorer's rows: each move's games and results, as the panel shows them (read in
+    one step, so that a redrawn panel is never read half old, half new)."""
+    found: list[list[str]] = page.locator("#explorer-moves tr").evaluate_all(
+        "rows => rows.map(r => [r.dataset.move, ...[...r.cells].map(c => c.innerText)])"
+    )
+    return {move: (cells[1], cells[2]) for move, *cells in found}
 
 
 def test_the_explorer_counts_two_finished_games_and_plays_a_move(page: Any, server: str) -> None:

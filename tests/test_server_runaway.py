@@ -28,10 +28,12 @@ import ludoteca
 from ludoteca.server.computer import computer as computer_module
 from ludoteca.server.computer import workers
 from ludoteca.server.computer.computer import REPLAYS_PER_CLIENT, Computer
+from ludoteca.server.computer.interrupt import shared_ticket
 from ludoteca.server.computer.pool import RUNS, JobKilled, WorkerPool, _processes_of
 from ludoteca.server.computer.queue import JobQueue
 from ludoteca.server.computer.scheduler import HARD_FACTOR, JobMetrics, Scheduler
 from ludoteca.server.errors import ActionError
+from ludoteca.server.settings import Settings
 
 EXPECTED = 0.1  # seconds: what the jobs below say they take
 GRACE = 1.0
@@ -256,3 +258,20 @@ def test_an_analysis_job_thinks_at_the_normal_priority_only_while_nobody_plays()
     permitted = os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
     idle, normal = os.SCHED_IDLE, os.SCHED_OTHER
     assert seen == [idle, normal if permitted else idle, idle, idle]
+
+
+@pytest.mark.parametrize("idle", [True, False])
+def test_study_work_thinks_at_the_idle_policy_as_the_setting_says(idle: bool) -> None:
+    """The analysis and report processes start at the idle policy by default (the tests'
+    servers turn it off: see conftest.py), at the normal one with ``study_at_idle`` false."""
+    assert Settings.model_fields["study_at_idle"].default is True
+    for initializer, args in (
+        (workers.analysis_worker, (os.getpid(), shared_ticket(), idle)),
+        (workers.report_worker, (os.getpid(), idle)),
+    ):
+        pool = WorkerPool(1, initializer, args)
+        try:
+            pid = pool.submit(os.getpid).result(timeout=120)
+            assert os.sched_getscheduler(pid) == (os.SCHED_IDLE if idle else os.SCHED_OTHER)
+        finally:
+            pool.close()

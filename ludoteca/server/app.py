@@ -107,8 +107,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.timings = guards.timings
         await store.open()
         ticket = shared_ticket()
-        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket))
-        reporting = WorkerPool(1, report_worker, (os.getpid(),))
+        idle = settings.study_at_idle
+        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket, idle))
+        reporting = WorkerPool(1, report_worker, (os.getpid(), idle))
         pool = (
             analysis
             if settings.queue

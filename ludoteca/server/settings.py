@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     open_browser: bool = False
     #: build the missing solved tables in the background at low priority (``serve`` only)
     tables: bool = False
+    #: study work (hints, the analysis board, game reports) thinks only on processors that live
+    #: play leaves idle (Linux's ``SCHED_IDLE``); false: at the normal priority (a server for
+    #: study alone, or tests on a machine that other programs keep busy)
+    study_at_idle: bool = True
     #: log lines for people ("text") or one JSON object a line ("json")
     log_format: Literal["text", "json"] = "text"
 

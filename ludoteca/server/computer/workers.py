@@ -64,7 +64,8 @@ def yielding_if(playing: bool) -> Iterator[None]:
     privilege to (root, ``CAP_SYS_NICE``, or a nice limit of 20: ``LimitNICE=0`` for a systemd
     service); where the system refuses it, or has no ``SCHED_IDLE``, the job stays idle."""
     raised = False
-    if not playing and hasattr(os, "SCHED_IDLE"):
+    idle = hasattr(os, "SCHED_IDLE") and os.sched_getscheduler(0) == os.SCHED_IDLE
+    if not playing and idle:
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
             raised = True
@@ -75,20 +76,22 @@ def yielding_if(playing: bool) -> Iterator[None]:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-def report_worker(server: int) -> None:
-    """Start the report process of the server ``server``: it thinks only when live play leaves
-    a processor idle (:func:`yield_to_play`), and is killed with the server
+def report_worker(server: int, idle: bool = True) -> None:
+    """Start the report process of the server ``server``: with ``idle`` it thinks only when
+    live play leaves a processor idle (:func:`yield_to_play`); it is killed with the server
     (:func:`die_with_parent`)."""
-    yield_to_play()
+    if idle:
+        yield_to_play()
     die_with_parent(server)
 
 
-def analysis_worker(server: int, interrupts: ctypes.c_int64) -> None:
+def analysis_worker(server: int, interrupts: ctypes.c_int64, idle: bool = True) -> None:
     """Start the analysis process of the server ``server`` (hints, the analysis board, record
-    replays): like the report process, it thinks only when live play leaves a processor idle
-    (:func:`yield_to_play`); killed with the server, its running analysis-board job stopped
-    when the server writes its ticket to ``interrupts`` (:mod:`.interrupt`)."""
-    yield_to_play()
+    replays): like the report process, with ``idle`` it thinks only when live play leaves a
+    processor idle (:func:`yield_to_play`); killed with the server, its running analysis-board
+    job stopped when the server writes its ticket to ``interrupts`` (:mod:`.interrupt`)."""
+    if idle:
+        yield_to_play()
     die_with_parent(server)
     start_watching(interrupts)
 
