@@ -61,7 +61,7 @@ def _build_slowly(path: Path, log: Path, name: str) -> None:
     def build() -> bytes:
         with log.open("a") as out:
             out.write(f"{name} builds\n")
-        time.sleep(0.5)
+        time.sleep(0.5)  # the build's own work, while the other process asks for the file
         return name.encode()
 
     content, read = read_or_build(path, Path.read_bytes, build, lambda out, b: out.write(b))

@@ -265,7 +265,7 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
     async def main() -> None:
         analyst = Analyst(computer, tell, lambda: playing)  # type: ignore[arg-type]
         analyst.show(1, ludoteca.load("morris").new())
-        while len(spans) < 6:
+        while len(spans) < 6:  # the spans the fake pool records: the analyst runs on its own
             await asyncio.sleep(0.01)
         analyst.stop()
 

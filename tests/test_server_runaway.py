@@ -223,7 +223,7 @@ def test_a_worker_busy_with_a_job_lets_ctrl_c_pass_to_the_server() -> None:
     try:
         pool.submit(time.sleep, 0).result(timeout=120)  # the process has started
         job = pool.submit(time.sleep, 1.5)
-        time.sleep(0.5)
+        time.sleep(0.5)  # the job under way (if not yet, Ctrl-C finds the worker idle: same check)
         (process,) = _processes_of(pool._pool)
         os.kill(process.pid, signal.SIGINT)
         try:
