@@ -60,8 +60,8 @@ def yielding_if(playing: bool) -> Iterator[None]:
     """Within, a job of a process started with :func:`yield_to_play` thinks at the normal
     priority unless ``playing`` (people play on the server): nothing then needs the processors
     more, and a job left to idle time alone on a machine kept busy by other programs may get
-    none for seconds.  Back to the idle policy afterwards.  Leaving the idle policy takes the
-    privilege to (root, ``CAP_SYS_NICE``, or a nice limit of 20: ``LimitNICE=0`` for a systemd
+    none for seconds.  Back to the idle policy afterwards.  Leaving the idle policy needs the
+    privilege: root, ``CAP_SYS_NICE``, or a nice limit of 20 (``LimitNICE=0`` for a systemd
     service); where the system refuses it, or has no ``SCHED_IDLE``, the job stays idle."""
     raised = False
     idle = hasattr(os, "SCHED_IDLE") and os.sched_getscheduler(0) == os.SCHED_IDLE
