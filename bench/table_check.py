@@ -28,21 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.core import Color
 from ludoteca.games.morris import Morris, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, symmetries
-
-Value = tuple[int, int]
-
-
-def bellman(children: list[Value]) -> Value:
-    """A position's (value, plies) from its children's: lost in 0 without a move; a win one ply
-    after the fastest lost child; a loss one ply after the slowest child when all are won;
-    otherwise a draw."""
-    if not children:
-        return (-1, 0)
-    if any(v == -1 for v, _ in children):
-        return (1, 1 + min(d for v, d in children if v == -1))
-    if all(v == 1 for v, _ in children):
-        return (-1, 1 + max(d for _, d in children))
-    return (0, 0)
+from tests.support.retro_reference import bellman
 
 
 def built(rules: str, men: int) -> MorrisTable:
