@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 import ludoteca
 from ludoteca.server.computer.pool import JobKilled
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
+from ludoteca.server.study import analysis
 from ludoteca.server.study.analysis import Analyst, search_lines
 
 from .test_server_api import act, new, url, wait_for
@@ -254,8 +255,7 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
         await asyncio.sleep(0.05)  # the depth's search
         spans.append((started, asyncio.get_running_loop().time()))
         assert args[-1] is playing  # the job thinks at the idle priority only while people play
-        line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
-        return {"depth": args[3], "exact": False, "lines": [line], "candidates": []}
+        return _found(args[3], spans[-1][1] - started)
 
     computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
 
@@ -284,8 +284,7 @@ def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
     async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:
         if not args[-2]:  # after the first glance
             raise JobKilled("search_lines ran past its hard deadline")
-        line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
-        return {"depth": args[3], "exact": False, "lines": [line], "candidates": []}
+        return _found(args[3], 0.01)
 
     computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
 
@@ -301,3 +300,45 @@ def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
     asyncio.run(main())
     assert [m["type"] for m in told] == ["lines", "error"]
     assert told[1]["id"] == 7 and "show it again" in told[1]["message"]
+
+
+def test_an_analysis_counts_the_engines_time_not_its_waits_for_the_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A position gets ``TOTAL_SECONDS`` of the engine's time (here 0.6 s, up to depth 12): a
+    depth that waited long for its pool (a process starting on a busy machine, other jobs
+    before it) does not end the analysis early; the time its searches took does."""
+    monkeypatch.setattr(analysis, "TOTAL_SECONDS", 0.6)
+    monkeypatch.setattr(analysis, "MAX_DEPTH", 12)
+
+    async def analyse(waited: float, searched: float) -> list[int]:
+        depths: list[int] = []
+
+        async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:
+            await asyncio.sleep(waited)  # the pool's queue; the search then reports its time
+            return _found(args[3], searched)
+
+        async def tell(message: dict[str, Any]) -> None:
+            if message["type"] == "lines":
+                depths.append(message["depth"])
+
+        computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
+        analyst = Analyst(computer, tell)  # type: ignore[arg-type]
+        analyst.show(1, ludoteca.load("morris").new())
+        assert analyst.task is not None
+        await asyncio.wait_for(analyst.task, 30)
+        return depths
+
+    # 1.3 s of waits in all, twice the engine's time, and 0.13 s searched: every depth is told
+    assert asyncio.run(analyse(0.1, 0.01)) == [1, *range(1, 13)]
+    # a glance of a third of the time: three more depths like it would pass it, so it stops
+    assert asyncio.run(analyse(0.0, 0.21)) == [1]
+    # searches of a twelfth each: after the ninth answer (the glance, depths 1 to 8) the time
+    # spent and three more such depths pass 0.6 s, after the eighth they do not
+    assert asyncio.run(analyse(0.0, 0.0501)) == [1, *range(1, 9)]
+
+
+def _found(depth: int, seconds: float) -> dict[str, Any]:
+    """What :func:`search_lines` answers: one line at ``depth``, thought for ``seconds``."""
+    line = {"score": 10, "bar": "+0.1", "white_share": 0.5, "text": "", "pv": [], "gesture": []}
+    return {"depth": depth, "exact": False, "lines": [line], "candidates": [], "seconds": seconds}

@@ -220,7 +220,9 @@ def test_the_computers_turn_and_a_clock_survive_their_server(
         state = second.call(f"/api/games/{game_id}", None)
         if len(state["moves"]) >= 4:
             break
-        assert time.monotonic() < deadline, f"the computer never moved: {state['moves']}"
+        assert time.monotonic() < deadline, (
+            f"the computer never moved: {state['moves']}\n{second.tails()}"
+        )
         time.sleep(0.3)  # polling: the test holds no websocket on this game
     assert len(state["moves"]) == 4 and state["turn"] == "white"
     # played once only: White moves, and the worker (one process, answering in turn) replies;
@@ -229,7 +231,9 @@ def test_the_computers_turn_and_a_clock_survive_their_server(
     state = second.call(f"/api/games/{game_id}")
     deadline = time.monotonic() + 60
     while len(state["moves"]) < 6:
-        assert time.monotonic() < deadline, f"the computer never replied: {state['moves']}"
+        assert time.monotonic() < deadline, (
+            f"the computer never replied: {state['moves']}\n{second.tails()}"
+        )
         time.sleep(0.3)  # polling: the test holds no websocket on this game
         state = second.call(f"/api/games/{game_id}")
     assert state["moves"][:5] == moves and len(state["moves"]) == 6

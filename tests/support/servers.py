@@ -29,6 +29,16 @@ class Command:
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
 
+    def tails(self, lines: int = 30) -> str:
+        """The last ``lines`` lines of the log of each command whose log is beside this one's,
+        for a failing test's message."""
+        self.log.flush()
+        return "\n".join(
+            f"--- the end of {path.name}:\n"
+            + "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+            for path in sorted(Path(self.log.name).parent.glob("*.log"))
+        )
+
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
         if self.process.poll() is None:

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from .. import logs
 from ..play.catalogue import replay
 from ..play.live import LiveGame, Watcher
 from ..store import GameRow, Store
@@ -124,6 +125,11 @@ class Cluster:
             try:
                 for game_id in await host.store.attended():
                     if not self.holds(game_id) and await self.lease(game_id):
+                        log.info(
+                            "game %s: its duties taken over (no process held them)",
+                            game_id,
+                            extra=logs.game(game_id),
+                        )
                         if game_id in host.games:
                             await self.news(game_id)
                         else:

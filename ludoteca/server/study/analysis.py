@@ -215,7 +215,8 @@ def search_lines(
     true when the opening book answers: its moves, their values and depth, and the book's
     line after each), each line's score
     for the mover, bar text, White's share, verdict, notation and first move's gesture, and
-    ``candidates`` (the root moves' codes, best first) to hand to the next depth.
+    ``candidates`` (the root moves' codes, best first) to hand to the next depth, and
+    ``seconds``: how long this job thought (not counting its wait for the pool).
 
     Depth 1 scores every root move exactly; a deeper one searches the position for the best
     move and its line, then each of the :data:`CANDIDATES` best ``candidates`` of the depth
@@ -225,8 +226,11 @@ def search_lines(
     no candidates.  Its texts (the verdicts) are in ``language``.  Unless ``playing`` (people
     play on the server), it thinks at the normal priority (see
     :func:`~ludoteca.server.computer.workers.yielding_if`)."""
+    began = time.monotonic()
     with use(language), stoppable(ticket) as agent, yielding_if(playing):
-        return _search_lines(agent, game, rules, code, depth, seconds, candidates, glance)
+        found = _search_lines(agent, game, rules, code, depth, seconds, candidates, glance)
+    found["seconds"] = time.monotonic() - began
+    return found
 
 
 def _search_lines(
@@ -368,14 +372,12 @@ class Analyst:
 
     async def _analyse(self, ask: int, state: State) -> None:
         game, rules, code = state.game.name, str(state.rules), state.position_code()
-        loop = asyncio.get_running_loop()
-        began = loop.time()
+        spent = 0.0  # the engine's time on this position (waits for the pool not counted)
         depth = 1
         candidates: list[int] = []
         interrupts = self.computer.interrupts
         glance = True  # a first line at once, then depth 1 with every root move scored
         while depth <= MAX_DEPTH:
-            started = loop.time()
             self.ticket = interrupts.ticket() if interrupts is not None else 0
             found = await self.computer.advisers.run(
                 DEPTH_EXPECTED,
@@ -393,8 +395,9 @@ class Analyst:
             )
             self.ticket = 0
             candidates = found.pop("candidates")
+            took = found.pop("seconds")
+            spent += took
             await self.tell({"type": "lines", "id": ask, **found})
-            took = loop.time() - started
             lines = found["lines"]
             if (
                 found["exact"]
@@ -402,7 +405,7 @@ class Analyst:
                 or found["depth"] < depth
                 or not lines
                 or is_mate(lines[0]["score"])
-                or loop.time() - began + 3 * took > TOTAL_SECONDS
+                or spent + 3 * took > TOTAL_SECONDS
             ):
                 break
             if glance:
