@@ -123,7 +123,12 @@ class Cluster:
         while True:
             await asyncio.sleep(every)
             try:
-                for game_id in await host.store.attended():
+                attended = await host.store.attended()
+            except Exception as error:  # the database is away: try again
+                log.warning("adopting games failed (%s); trying again", error)
+                continue
+            for game_id in attended:
+                try:  # one game that fails to load leaves the others their turn
                     if not self.holds(game_id) and await self.lease(game_id):
                         log.info(
                             "game %s: its duties taken over (no process held them)",
@@ -134,5 +139,11 @@ class Cluster:
                             await self.news(game_id)
                         else:
                             await host.get(game_id)  # loading it does its duties
-            except Exception as error:  # the database or Redis is away: try again
-                log.warning("adopting games failed (%s); trying again", error)
+                except Exception as error:  # the database or Redis is away: try again
+                    self.release(game_id)  # (held without its duties done, no one would)
+                    log.warning(
+                        "adopting game %s failed (%s); trying again",
+                        game_id,
+                        error,
+                        extra=logs.game(game_id),
+                    )
