@@ -84,17 +84,18 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     C++ ``State`` (whose round trip into Python costs more than the move), so the history is
     the cursor's: ``history``, ``history_str`` and ``move_number``.
 
-    The cursor is kept twice: in the slot ``_c``, which the methods read (an attribute in the
-    instance dict of a pybind11 object costs several times more to read), and in the instance
-    dict, whose attributes OpenSpiel's C++ ``Clone`` copies onto a new initial state (setting
-    ``cursor`` sets both).
+    The cursor is the slot ``_c``, and the state has no instance dict: a method call on a
+    pybind11 object whose instance dict holds anything costs about twice as much (Python's
+    method lookup cannot specialise on it).  ``__dict__`` answers ``{"cursor": cursor}``, the
+    state's Python side as OpenSpiel's C++ ``Clone`` reads it (it sets each entry on a new
+    initial state, a copy of the cursor through ``cursor``'s setter).
     """
 
-    __slots__ = ("__dict__", "_c")
+    __slots__ = ("_c",)
 
     def __init__(self, game: LudotecaGame, cursor: ActionCursor) -> None:
         super().__init__(game)
-        self.cursor = cursor
+        self._c = cursor
 
     @property
     def cursor(self) -> ActionCursor:
@@ -102,7 +103,11 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     @cursor.setter
     def cursor(self, cursor: ActionCursor) -> None:
-        self._c = self.__dict__["cursor"] = cursor
+        self._c = cursor
+
+    @property
+    def __dict__(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"cursor": self._c}
 
     @property
     def engine(self) -> State:
