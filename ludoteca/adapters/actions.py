@@ -7,10 +7,11 @@ as one row of the kernel driver (:mod:`ludoteca.compiled.batch`: the kernel's po
 legal moves left for the actions already taken, the sorted next actions, the keys for
 threefold repetition) and offers what both OpenSpiel and PettingZoo need: the legal actions,
 applying one, the end and the returns, and an observation.  An action costs one compiled call
-(its native entry point, past numba's type dispatch), which answers the result, the side to
-act and the number of next actions; the next actions are read from the row only when asked
-for.  The engine state it stands for is built on demand (replayed from the start), for
-notation, printing and the outcome's wording.
+(its native entry point, past numba's type dispatch, given the addresses of the row and of the
+layout's fixed array, which cost nothing to pass where an array costs its unboxing), which
+answers the result, the side to act and the number of next actions; the next actions are read
+from the row only when asked for.  The engine state it stands for is built on demand
+(replayed from the start), for notation, printing and the outcome's wording.
 """
 
 from __future__ import annotations
@@ -36,16 +37,18 @@ _NO_LIMIT = 1 << 62
 
 @dataclass(frozen=True)
 class _Driver:
-    """A rule set's row layout and the native entry points of the driver's cursor functions
-    (each call must pass exactly the argument types they were compiled for: rows, the
-    layout's ``fixed`` array, ``cfg``, a float32 observation, an int)."""
+    """A rule set's row layout, its ``fixed`` array and that array's address (``at``), and the
+    native entry points of the driver's cursor functions (each call must pass exactly the
+    argument types they were compiled for: a row's address and ``at``, or rows and ``cfg``, a
+    float32 observation, an int)."""
 
     layout: batch.Layout
     fixed: npt.NDArray[np.int64]
+    at: int
     start: Callable[..., tuple[int, int, int, int]]
     apply: Callable[..., tuple[int, int, int, int]]
     observe: Callable[..., None]
-    copy: Callable[..., None]
+    copy: Callable[..., int]
 
 
 _DRIVERS: dict[Game, _Driver] = {}
@@ -65,12 +68,14 @@ def _driver(game: Game) -> _Driver:
         row = np.zeros((1, lay.width), dtype=np.int64)
         obs = np.zeros((1, lay.planes * lay.points), dtype=np.float32)
         code, fixed = lay.code, lay.fixed
+        at = fixed.ctypes.data
         _DRIVERS[game] = _Driver(
             lay,
             fixed,
-            _entry(code.cursor_start, row, fixed),
-            _entry(code.cursor_apply, row, fixed, 0),
-            _entry(code.cursor_observe, row, fixed, obs),
+            at,
+            _entry(code.cursor_start, at, at),
+            _entry(code.cursor_apply, at, at, 0),
+            _entry(code.cursor_observe, at, at, obs),
             _entry(batch.cursor_copy, row, lay.cfg, row),
         )
     return _DRIVERS[game]
@@ -79,10 +84,14 @@ def _driver(game: Game) -> _Driver:
 class ActionCursor:
     """A game from ``start`` (an engine state) in its kernel: the actions taken (``actions``),
     the codes of the moves they completed (``codes``), the kernel's ``result`` (0 while the
-    game goes on), the side to act (``turn``) and the number of next actions (``count``)."""
+    game goes on), the side to act (``turn``) and the number of next actions (``count``).
+
+    The cursor owns its row (``_row``), whose address (``_at``) the compiled calls are given:
+    the row lives as long as the cursor."""
 
     __slots__ = (
         "_apply",
+        "_at",
         "_driver",
         "_engine",
         "_fixed",
@@ -103,10 +112,11 @@ class ActionCursor:
         self.start = start
         self.codes: list[int] = []
         self.actions: list[int] = []
-        self._fixed, self._apply = driver.fixed, driver.apply
+        self._fixed, self._apply = driver.at, driver.apply
         self._row = np.zeros((1, lay.width), dtype=np.int64)
         self._row[0, :STATE_SIZE] = lay.kernel.pack(start)
-        _, self.result, self.turn, self.count = driver.start(self._row, self._fixed)
+        self._at = self._row.ctypes.data
+        _, self.result, self.turn, self.count = driver.start(self._at, self._fixed)
         self._view()
         self._engine: State | None = None
 
@@ -123,7 +133,7 @@ class ActionCursor:
         other.codes = list(self.codes)
         other.actions = list(self.actions)
         other._row = np.empty_like(self._row)
-        self._driver.copy(self._row, self.layout.cfg, other._row)
+        other._at = self._driver.copy(self._row, self.layout.cfg, other._row)
         other._view()
         other._engine = None
         other.result, other.turn, other.count = self.result, self.turn, self.count
@@ -161,7 +171,7 @@ class ActionCursor:
         if action.__class__ is not int:
             action = operator.index(action)
         # an illegal action answers the result, side and count unchanged
-        code, self.result, self.turn, self.count = self._apply(self._row, self._fixed, action)
+        code, self.result, self.turn, self.count = self._apply(self._at, self._fixed, action)
         if code < 0:
             if code == -2:
                 raise ValueError(f"action {action} is not legal here")
@@ -194,5 +204,5 @@ class ActionCursor:
         White is to move), as a new array."""
         lay = self.layout
         obs = np.empty((1, lay.planes * lay.points), dtype=np.float32)
-        self._driver.observe(self._row, self._fixed, obs)
+        self._driver.observe(self._at, self._fixed, obs)
         return obs.reshape(lay.planes, lay.points)

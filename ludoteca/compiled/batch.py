@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.np.numpy_support import carray
 
 from ..core import Game
 from . import registry
@@ -72,8 +75,10 @@ R_UNDO = STATE_SIZE + 32  # the kernel's undo row of the last move (``rows[:, R_
 R_HIST = R_UNDO + UNDO  # the ring of position keys
 # cfg: the ring's size, repetitions that draw (0: off), the ply limit, 1 when every move is
 # one action (its code), where the next actions and the moves start, the kernel's slots that
-# describe a position, points, the kernel's planes
+# describe a position, points, the kernel's planes, the row's width, the size of ``cfg`` and
+# ``prm`` together (:attr:`Layout.fixed`)
 C_HIST, C_REPEAT, C_MAXPLY, C_SINGLE, C_ACTS, C_MOVES, C_FIELDS, C_POINTS, C_PLANES = range(9)
+C_WIDTH, C_FIXED = 9, 10
 CFG_SIZE = 16
 
 FloatArray = npt.NDArray[np.float32]
@@ -353,23 +358,46 @@ def batch_step(
         _observe(rows, i, prm, cfg, obs)
 
 
+def _as_pointer(typingctx: Any, address: Any) -> Any:
+    """The integer ``address`` as a pointer to ``int64`` values (a numba intrinsic)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    pointer = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
+    return pointer(types.int64), codegen
+
+
+_pointer: Any = intrinsic(_as_pointer)
+
+
+@njit(cache=True, inline="always")
+def _cursor(row: int, fixed: int) -> tuple[IntArray, IntArray, IntArray]:
+    """A cursor's ``rows`` (its one row), ``cfg`` and ``prm``, from the addresses of its row
+    and of its :attr:`Layout.fixed` (an address, unlike an array, costs the caller nothing to
+    pass)."""
+    head = carray(_pointer(fixed), CFG_SIZE)
+    both = carray(_pointer(fixed), head[C_FIXED])
+    return carray(_pointer(row), (1, head[C_WIDTH])), both[:CFG_SIZE], both[CFG_SIZE:]
+
+
 @specialise()
-def cursor_start(rows: IntArray, fixed: IntArray) -> tuple[int, int, int, int]:
-    """Row 0's position (its kernel slots and ply set) as the start of a game, its next
-    actions sorted; answered as by :func:`cursor_apply`, the code -1."""
-    cfg, prm = fixed[:CFG_SIZE], fixed[CFG_SIZE:]
+def cursor_start(row: int, fixed: int) -> tuple[int, int, int, int]:
+    """The position of the row at address ``row`` (its kernel slots and ply set) as the start
+    of a game, its next actions sorted; answered as by :func:`cursor_apply`, the code -1."""
+    rows, cfg, prm = _cursor(row, fixed)
     _enter(rows, 0, prm, cfg)
     _offer(rows, 0, prm, cfg, _NO_MASK, SORT)
     return -1, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
 
 
 @specialise()
-def cursor_apply(rows: IntArray, fixed: IntArray, action: int) -> tuple[int, int, int, int]:
-    """Take ``action`` in row 0, its next actions sorted (``fixed`` is :attr:`Layout.fixed`,
-    one argument where two would cost a call more): as :func:`_act` (-2: not legal, nothing
-    changed; -1: the move goes on; else the code of the move played), then the result, the
-    side to act and the number of next actions (``R_COUNT``, none once the game is over)."""
-    cfg, prm = fixed[:CFG_SIZE], fixed[CFG_SIZE:]
+def cursor_apply(row: int, fixed: int, action: int) -> tuple[int, int, int, int]:
+    """Take ``action`` in the row at address ``row``, its next actions sorted (``fixed``: the
+    address of :attr:`Layout.fixed`): as :func:`_act` (-2: not legal, nothing changed; -1: the
+    move goes on; else the code of the move played), then the result, the side to act and the
+    number of next actions (``R_COUNT``, none once the game is over)."""
+    rows, cfg, prm = _cursor(row, fixed)
     code = _act(rows, 0, prm, cfg, action)
     if code == -2:
         return code, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
@@ -380,19 +408,21 @@ def cursor_apply(rows: IntArray, fixed: IntArray, action: int) -> tuple[int, int
 
 
 @njit(cache=True)
-def cursor_copy(rows: IntArray, cfg: IntArray, out: IntArray) -> None:
+def cursor_copy(rows: IntArray, cfg: IntArray, out: IntArray) -> int:
     """Row 0's game into row 0 of ``out`` (of the same width): every slot up to the next
     actions, the next actions and the legal moves left (the slots after them, written before
-    they are read, are not copied)."""
+    they are read, are not copied); the address of ``out``."""
     acts, first = cfg[C_ACTS], cfg[C_MOVES]
     out[0, : acts + rows[0, R_COUNT]] = rows[0, : acts + rows[0, R_COUNT]]
     out[0, first : first + rows[0, R_N]] = rows[0, first : first + rows[0, R_N]]
+    return out.ctypes.data
 
 
 @specialise()
-def cursor_observe(rows: IntArray, fixed: IntArray, obs: FloatArray) -> None:
-    """Row 0's observation into ``obs[0]``."""
-    _observe(rows, 0, fixed[CFG_SIZE:], fixed[:CFG_SIZE], obs)
+def cursor_observe(row: int, fixed: int, obs: FloatArray) -> None:
+    """The observation of the row at address ``row`` into ``obs[0]``."""
+    rows, cfg, prm = _cursor(row, fixed)
+    _observe(rows, 0, prm, cfg, obs)
 
 
 @dataclass(frozen=True)
@@ -451,6 +481,7 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     cfg[C_ACTS], cfg[C_MOVES] = acts, moves
     cfg[C_FIELDS] = kernel.fields
     cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
+    cfg[C_WIDTH], cfg[C_FIXED] = moves + MAX_MOVES, CFG_SIZE + len(kernel.prm)
     return Layout(
         game,
         kernel.prm,
