@@ -68,6 +68,12 @@ def tails(folder: Path, lines: int = 15) -> str:
     )
 
 
+def interruptible() -> None:
+    """SIGINT and SIGQUIT at their defaults (run in the child before the script starts)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def alive(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
     try:
@@ -111,6 +117,9 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            # as from an operator's terminal: Ctrl-C at its default (a test run started in the
+            # background of a script inherits SIGINT ignored, which a shell can then not trap)
+            preexec_fn=interruptible,
         )
         started: list[int] = []
         try:
