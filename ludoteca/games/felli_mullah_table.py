@@ -5,11 +5,19 @@ Positions are seen from the side to move, turned so that it plays "South" (its m
 on ``a5``/``e5``): North's positions are flipped top to bottom (``a1``<->``a5``, ``b2``<->``b4``
 ...), which exchanges the promotion corners, so one table serves both sides.  Each point holds
 0 (empty), 1 (a man of the side to move), 2 (its Mullah), 3 (an opponent man) or 4 (an opponent
-Mullah).  A class is the material ``(men, Mullahs, opponent men, opponent Mullahs)``; within a
-class a position's index ranks the points of each kind in turn among the points still free.
-Entries with a man on its own promotion corner cannot arise and stay out of the table, and so
-does the mirror image (left to right) of each position with the larger index: a position and its
-mirror image have the same value, and the table keeps the one with the smaller index.
+Mullah).  A class is the material ``(men, Mullahs, opponent men, opponent Mullahs)``.
+
+The index is dense: its entries are exactly the positions that can arise (no man on its own
+promotion corner), one of each mirror pair (left to right; a position and its mirror image have
+the same value).  The mirror keeps the five points of the ``c`` file and exchanges the other
+eight in four pairs, so a board is two *parts*, each a base-5 number (a digit a point): the
+``c`` file (the *file*) and the eight *wings*.  A mirror pair of positions shares its file and
+has a wing configuration and its mirror image: a wing configuration *represents* its pair when
+it is the smaller number of the two (both promotion corners lie on the wings).  Within a class,
+the positions come in *blocks*, one for each split of the material between the two parts (a
+*count vector* each): a block holds every file configuration of its vector (in increasing
+order) times every representative wing configuration of its vector (in increasing order),
+the wings varying fastest.
 
 Values follow the basic table's conventions: a player without a legal move loses, endless play is
 a draw (threefold repetition), and the move rule is not part of the table.
@@ -17,7 +25,7 @@ a draw (threefold repetition), and the move rule is not part of the table.
 
 from __future__ import annotations
 
-import math
+import itertools
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +35,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import bit_count
 from ..core import Color, InvalidRulesError, RuleSet, State
 from ..files import read_or_build
 from ..jobs import Pool
@@ -46,7 +53,6 @@ SIDE = 6  # the most pieces a side has
 #: scratch rows of a kernel state for the parents' walk (past the kernel's own scratch)
 S_VALS, S_PARENT = 480, 496
 
-BINOMIAL = np.array([[math.comb(n, k) for k in range(14)] for n in range(14)], dtype=np.int64)
 RAY = np.zeros((13, 6, 4), dtype=np.int64)
 RAYLEN = np.zeros((13, 6), dtype=np.int64)
 for _p, _rays in enumerate(RAYS):
@@ -54,26 +60,63 @@ for _p, _rays in enumerate(RAYS):
         RAYLEN[_p, _k] = len(_ray)
         RAY[_p, _k, : len(_ray)] = _ray
 FLIPS = np.array(FLIP, dtype=np.int64)
-#: every set of points (a 13-bit mask) turned left to right (a1<->e1, b2<->d2, c stays)
-MIRRORS = np.array(
-    [sum(1 << MIRROR[p] for p in range(13) if mask >> p & 1) for mask in range(1 << 13)],
-    dtype=np.int64,
-)
 #: the corners where the side to move (South) and its opponent (North) are promoted
 OWN_CORNERS = PROMOTION[1]
 OPP_CORNERS = PROMOTION[2]
+#: the two parts of the board: the points the mirror keeps (the c file), the others in pairs
+FILE = tuple(p for p in range(13) if MIRROR[p] == p)
+WINGS = tuple(q for p in range(13) if p < MIRROR[p] for q in (p, MIRROR[p]))
+#: every count vector ``(men, Mullahs, opponent men, opponent Mullahs)`` a part may hold, by id
+VECTORS = [v for v in itertools.product(range(9), repeat=4) if sum(v) <= len(WINGS)]
+VECTOR_ID = {v: i for i, v in enumerate(VECTORS)}
+#: each point's weight (its digit) in its part's number: row 0 the file, row 1 the wings
+WEIGHTS = np.zeros((2, 13), dtype=np.int64)
+for _row, _points in enumerate((FILE, WINGS)):
+    for _i, _p in enumerate(_points):
+        WEIGHTS[_row, _p] = 5**_i
 
 
-def _class_id(men: int, mullahs: int, opp_men: int, opp_mullahs: int) -> int:
-    return ((men * 7 + mullahs) * 7 + opp_men) * 7 + opp_mullahs
+@dataclass(frozen=True)
+class Part:
+    """The configurations of a part of the board (``points``, closed under the mirror), each a
+    base-5 number whose digit ``i`` is the value of ``points[i]``: for each configuration its
+    count vector's id (-1 if a man stands on its promotion corner) and its rank among the
+    representatives of its vector (the smaller of a configuration and its mirror image: both
+    have the rank), and the representatives listed by vector and rank (vector ``v``'s from
+    ``start[v]``, ``count[v]`` of them)."""
+
+    points: tuple[int, ...]
+    vector: IntArray
+    rank: IntArray
+    listing: IntArray
+    start: IntArray
+    count: IntArray
+
+    @classmethod
+    def of(cls, points: tuple[int, ...]) -> Part:
+        """The tables of the part ``points``."""
+        n = len(points)
+        codes = np.arange(5**n, dtype=np.int64)
+        digits = codes[:, None] // 5 ** np.arange(n) % 5
+        mirrored = digits[:, [points.index(MIRROR[p]) for p in points]] @ 5 ** np.arange(n)
+        counts = np.stack([np.count_nonzero(digits == v, axis=1) for v in range(1, 5)], axis=1)
+        vector = np.array([VECTOR_ID[tuple(c)] for c in counts.tolist()], dtype=np.int64)
+        for i, p in enumerate(points):
+            man = 1 if p in OWN_CORNERS else 3 if p in OPP_CORNERS else 0
+            if man:
+                vector[digits[:, i] == man] = -1
+        reps = codes[(vector >= 0) & (codes <= mirrored)]
+        listing = reps[np.lexsort((reps, vector[reps]))]
+        count = np.bincount(vector[listing], minlength=len(VECTORS)).astype(np.int64)
+        start = np.cumsum(count) - count
+        rank = np.full(codes.size, -1, dtype=np.int64)
+        rank[listing] = np.arange(listing.size) - start[vector[listing]]
+        rank[vector >= 0] = rank[np.minimum(codes, mirrored)[vector >= 0]]
+        return cls(points, vector, rank, listing, start, count)
 
 
-def _class_size(men: int, mullahs: int, opp_men: int, opp_mullahs: int) -> int:
-    size, free = 1, 13
-    for k in (men, mullahs, opp_men, opp_mullahs):
-        size *= int(BINOMIAL[free, k])
-        free -= k
-    return size
+#: the tables of the file and of the wings
+FILE_PART, WINGS_PART = Part.of(FILE), Part.of(WINGS)
 
 
 def _label(cls: tuple[int, int, int, int]) -> str:
@@ -83,10 +126,11 @@ def _label(cls: tuple[int, int, int, int]) -> str:
 def layout(
     most: int = SIDE,
 ) -> tuple[IntArray, IntArray, IntArray, list[tuple[int, int, str]], int, list[tuple[int, int]]]:
-    """For the positions with at most ``most`` pieces a side: every class's first index (by
-    class id; -1 for none), the sorted first indices and their class ids (for finding a class
-    from an index), the pairs in solving order, the size of the index, and each pair's stage
-    (pieces, men: a capture lowers the first, a promotion the second)."""
+    """For the positions with at most ``most`` pieces a side: each block's first index (by its
+    file's and its wings' vector ids; -1 for none), the blocks' first indices in increasing order
+    (empty blocks left out) and their vector ids (``file * len(VECTORS) + wings``), the pairs of
+    classes in solving order, the size of the index, and each pair's stage (pieces, men: a
+    capture lowers the first, a promotion the second)."""
     classes = [
         (a, b, c, d)
         for a in range(most + 1)
@@ -95,151 +139,89 @@ def layout(
         for d in range(most + 1 - c)
     ]
     classes.sort(key=lambda m: (sum(m), m[0] + m[2], min(m, (m[2], m[3], m[0], m[1]))))
-    offset = np.full(7**4, -1, dtype=np.int64)
+    base = np.full((len(VECTORS), len(VECTORS)), -1, dtype=np.int64)
     starts: list[int] = []
-    ids: list[int] = []
+    blocks: list[int] = []
     pairs: list[tuple[int, int, str]] = []
     stages: list[tuple[int, int]] = []
+    seen: set[tuple[int, int, int, int]] = set()
     at = 1  # entry 0 is the retrograde's reserved "lost at once"
     for cls in classes:
-        if offset[_class_id(*cls)] >= 0:
+        if cls in seen:
             continue
         lo = at
-        mirror = (cls[2], cls[3], cls[0], cls[1])
-        for member in dict.fromkeys((cls, mirror)):
-            offset[_class_id(*member)] = at
-            starts.append(at)
-            ids.append(_class_id(*member))
-            at += _class_size(*member)
+        for member in dict.fromkeys((cls, (cls[2], cls[3], cls[0], cls[1]))):
+            seen.add(member)
+            for split in itertools.product(*(range(k + 1) for k in member)):
+                rest = tuple(k - s for k, s in zip(member, split, strict=True))
+                if sum(split) > len(FILE) or sum(rest) > len(WINGS):
+                    continue
+                f, w = VECTOR_ID[split], VECTOR_ID[rest]
+                size = int(FILE_PART.count[f] * WINGS_PART.count[w])
+                if size:
+                    base[f, w] = at
+                    starts.append(at)
+                    blocks.append(f * len(VECTORS) + w)
+                    at += size
         pairs.append((lo, at, _label(cls)))
         stages.append((sum(cls), cls[0] + cls[2]))
-    starts_a, ids_a = np.array(starts, dtype=np.int64), np.array(ids, dtype=np.int64)
-    return offset, starts_a, ids_a, pairs, at, stages
+    starts_a, blocks_a = np.array(starts, dtype=np.int64), np.array(blocks, dtype=np.int64)
+    return base, starts_a, blocks_a, pairs, at, stages
 
 
 @njit(cache=True)
-def _rank(
-    men: int, mullahs: int, opp_men: int, opp_mullahs: int, offset: IntArray, bino: IntArray
-) -> int:
-    """The index of a position given as the point sets (bit masks) of each kind of piece."""
-    total = 0
-    free = 0x1FFF
-    cls = 0
-    for kind in range(4):
-        subset = (
-            men if kind == 0 else mullahs if kind == 1 else opp_men if kind == 2 else opp_mullahs
-        )
-        r = 0
-        chosen = 0
-        rest = subset
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            chosen += 1
-            r += bino[bit_count(free & (low - 1)), chosen]
-        total = total * bino[bit_count(free), chosen] + r
-        free ^= subset
-        cls = cls * 7 + chosen
-    return int(offset[cls] + total)
+def _index(file: int, wings: int, data: Any) -> int:
+    """The index of the position whose file and wings are the configurations ``file`` and
+    ``wings`` (``data``: see :func:`_data`); the mirror image of a position has its index."""
+    base, file_vector, file_rank, wings_vector, wings_rank, wings_count = data[:6]
+    w = wings_vector[wings]
+    return int(base[file_vector[file], w] + file_rank[file] * wings_count[w] + wings_rank[wings])
 
 
 @njit(cache=True)
-def _canonical(
-    men: int,
-    mullahs: int,
-    opp_men: int,
-    opp_mullahs: int,
-    offset: IntArray,
-    bino: IntArray,
-    mirror: IntArray,
-) -> int:
-    """The index of a position's class under the left-right mirror: the smaller of the two."""
-    return min(
-        int(_rank(men, mullahs, opp_men, opp_mullahs, offset, bino)),
-        _rank(mirror[men], mirror[mullahs], mirror[opp_men], mirror[opp_mullahs], offset, bino),
-    )
-
-
-@njit(cache=True)
-def _unrank(g: int, vals: IntArray, starts: IntArray, ids: IntArray, bino: IntArray) -> None:
-    """Writes the point values of index ``g`` into ``vals[:13]``."""
+def _unrank(g: int, vals: IntArray, data: Any) -> None:
+    """Writes the point values of index ``g`` into ``vals[:13]`` (``data``: see :func:`_data`)."""
+    wings_count = data[5]
+    starts, blocks, nvectors, file_list, file_start, wings_list, wings_start = data[6:13]
     at = np.searchsorted(starts, g, side="right") - 1
-    rank = g - starts[at]
-    cls = ids[at]
-    n4 = cls % 7
-    n3 = cls // 7 % 7
-    n2 = cls // 49 % 7
-    n1 = cls // 343
-    f2 = 13 - n1
-    f3 = f2 - n2
-    f4 = f3 - n3
-    r4 = rank % bino[f4, n4]
-    rank //= bino[f4, n4]
-    r3 = rank % bino[f3, n3]
-    rank //= bino[f3, n3]
-    r2 = rank % bino[f2, n2]
-    r1 = rank // bino[f2, n2]
-    for p in range(13):
-        vals[p] = 0
-    for kind in range(1, 5):
-        if kind == 1:
-            r, i, c = r1, n1, 12
-        elif kind == 2:
-            r, i, c = r2, n2, f2 - 1
-        elif kind == 3:
-            r, i, c = r3, n3, f3 - 1
-        else:
-            r, i, c = r4, n4, f4 - 1
-        p = 12
-        while i > 0:  # colex: the highest pick is the largest c with C(c, i) <= r
-            if vals[p] == 0:
-                if bino[c, i] <= r:
-                    vals[p] = kind
-                    r -= bino[c, i]
-                    i -= 1
-                c -= 1
-            p -= 1
+    f = blocks[at] // nvectors
+    w = blocks[at] % nvectors
+    r = g - starts[at]
+    file = file_list[file_start[f] + r // wings_count[w]]
+    wings = wings_list[wings_start[w] + r % wings_count[w]]
+    for p in FILE:
+        vals[p] = file % 5
+        file //= 5
+    for p in WINGS:
+        vals[p] = wings % 5
+        wings //= 5
 
 
 @njit(cache=True)
 def _decode(g: int, st: IntArray, data: Any) -> bool:
-    offset, starts, ids, bino, _ray, _raylen, _flips, _forced, mirror = data
     vals = st[S_VALS : S_VALS + 13]
-    _unrank(g, vals, starts, ids, bino)
-    if vals[10] == 1 or vals[12] == 1 or vals[0] == 3 or vals[2] == 3:
-        return False  # a man on its promotion corner
-    men = mullahs = opp_men = opp_mullahs = 0
+    _unrank(g, vals, data)
     for p in range(13):
         v = vals[p]
         st[B + p] = 0 if v == 0 else (1 if v <= 2 else 2) | (4 if v % 2 == 0 else 0)
-        men |= (v == 1) << p
-        mullahs |= (v == 2) << p
-        opp_men |= (v == 3) << p
-        opp_mullahs |= (v == 4) << p
     st[1] = 0
     st[2] = 0
-    return _canonical(men, mullahs, opp_men, opp_mullahs, offset, bino, mirror) == g
+    return True
 
 
 @njit(cache=True)
 def _encode(st: IntArray, data: Any) -> int:
-    offset, _starts, _ids, bino, _ray, _raylen, flips, _forced, mirror = data
+    weights, _ray, _raylen, flips, _forced = data[13:]
     side = st[1] + 1
-    men = mullahs = opp_men = opp_mullahs = 0
+    file = wings = 0
     for p in range(13):
         v = st[B + p]
         if v:
-            bit = 1 << (flips[p] if side == 2 else p)
-            if v & 3 == side:
-                if v & 4:
-                    mullahs |= bit
-                else:
-                    men |= bit
-            elif v & 4:
-                opp_mullahs |= bit
-            else:
-                opp_men |= bit
-    return _canonical(men, mullahs, opp_men, opp_mullahs, offset, bino, mirror)
+            q = flips[p] if side == 2 else p
+            kind = (1 if v & 3 == side else 3) + (1 if v & 4 else 0)
+            file += kind * weights[0, q]
+            wings += kind * weights[1, q]
+    return _index(file, wings, data)
 
 
 @njit(cache=True)
@@ -264,16 +246,17 @@ def _can_capture(vals: IntArray, ray: IntArray, raylen: IntArray) -> bool:
 def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
     """The positions from which the opponent of ``g``'s side to move reached it by a step or a
     Mullah's slide (never onto its promotion corner: that would have promoted)."""
-    offset, starts, ids, bino, ray, raylen, flips, forced, mirror = data
+    weights, ray, raylen, flips, forced = data[13:]
     vals = st[S_VALS : S_VALS + 13]
     parent = st[S_PARENT : S_PARENT + 13]  # seen from the parent's side to move
-    _unrank(g, vals, starts, ids, bino)
-    masks = np.zeros(5, dtype=np.int64)
+    _unrank(g, vals, data)
+    file = wings = 0
     for x in range(13):
         w = vals[x]
         w = 0 if w == 0 else (w + 2 if w <= 2 else w - 2)
         parent[flips[x]] = w
-        masks[w] |= 1 << flips[x]
+        file += w * weights[0, flips[x]]
+        wings += w * weights[1, flips[x]]
     n = 0
     for q in range(13):
         v = vals[q]
@@ -292,15 +275,11 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
                 parent[fq] = 0
                 parent[fp] = kind
                 if not (forced and _can_capture(parent, ray, raylen)):
-                    moved = (1 << fq) | (1 << fp)
-                    if kind == 1:
-                        out[n] = _canonical(
-                            masks[1] ^ moved, masks[2], masks[3], masks[4], offset, bino, mirror
-                        )
-                    else:
-                        out[n] = _canonical(
-                            masks[1], masks[2] ^ moved, masks[3], masks[4], offset, bino, mirror
-                        )
+                    out[n] = _index(
+                        file + kind * (weights[0, fp] - weights[0, fq]),
+                        wings + kind * (weights[1, fp] - weights[1, fq]),
+                        data,
+                    )
                     n += 1
                 parent[fp] = 0
                 parent[fq] = kind
@@ -310,17 +289,30 @@ def _parents(g: int, out: IntArray, st: IntArray, data: Any) -> int:
 
 
 def _data(rules: RuleSet, most: int) -> tuple[Any, ...]:
-    offset, starts, ids, _, _, _ = layout(most)
+    """The tables the compiled functions take, one flat tuple: the index's (six, read by
+    :func:`_index`; :func:`_unrank` reads the sixth and the next seven), then the weights,
+    rays, ray lengths, flips and whether capture is forced."""
+    base, starts, blocks, _, _, _ = layout(most)
+    file, wings = FILE_PART, WINGS_PART
     return (
-        offset,
+        base,
+        file.vector,
+        file.rank,
+        wings.vector,
+        wings.rank,
+        wings.count,
         starts,
-        ids,
-        BINOMIAL,
+        blocks,
+        len(VECTORS),
+        file.listing,
+        file.start,
+        wings.listing,
+        wings.start,
+        WEIGHTS,
         RAY,
         RAYLEN,
         FLIPS,
         bool(rules["forced_capture"]),
-        MIRRORS,
     )
 
 
@@ -414,7 +406,7 @@ class MullahSolver(Solver):
             self.key += f"-{self.most}"
 
     def path(self) -> Path:
-        return cache_dir() / f"{self.key}-v1.npy"
+        return cache_dir() / f"{self.key}-v2.npy"
 
     def ready(self) -> bool:
         return self.path().exists()
