@@ -1,5 +1,6 @@
 """Felli with Mullahs solved (small slices of the table) against a plain retrograde over the
-readable engine's moves, the Bellman equations, and the flip that exchanges the sides."""
+readable engine's moves, the Bellman equations, and the flip that exchanges the sides; its dense
+index against the positions counted by brute force."""
 
 from __future__ import annotations
 
@@ -7,12 +8,23 @@ import itertools
 import random
 from functools import cache
 
+import numpy as np
 import pytest
 
 from ludoteca.ai.perfect import PerfectAgent
+from ludoteca.compiled.kernel import STATE_SIZE
 from ludoteca.core import Color
-from ludoteca.games.felli import FLIP, PROMOTION, Felli, FelliState
-from ludoteca.games.felli_mullah_table import MullahSolver, MullahTable, solve
+from ludoteca.games.felli import FLIP, MIRROR, PROMOTION, Felli, FelliState
+from ludoteca.games.felli_kernel import B
+from ludoteca.games.felli_mullah_table import (
+    MullahSolver,
+    MullahTable,
+    _data,
+    _decode,
+    _encode,
+    layout,
+    solve,
+)
 
 from .support.retro_reference import bellman, solve_graph
 
@@ -44,6 +56,14 @@ def positions(most: int) -> list[Node]:
                 for turn in (0, 1):
                     out.append((tuple(board), turn))
     return out
+
+
+def canonical(board: tuple[int, ...]) -> tuple[int, ...]:
+    """The representative of a board and its mirror image (left to right): the smaller."""
+    mirrored = [0] * 13
+    for p, v in enumerate(board):
+        mirrored[MIRROR[p]] = v
+    return min(board, tuple(mirrored))
 
 
 def random_position(rng: random.Random, most: int) -> Node:
@@ -126,3 +146,59 @@ def test_perfect_player_keeps_the_best_value(two: MullahTable) -> None:
             assert after[0] == 0
         else:
             assert after == (1, plies - 1)
+
+
+def boards(cls: tuple[int, int, int, int]) -> set[tuple[int, ...]]:
+    """Every board (South to move) of the material ``cls`` (men, Mullahs, opponent men,
+    opponent Mullahs) with no man on its promotion corner, by brute force: each set of points,
+    each order of the pieces on them."""
+    kinds = [v for v, k in zip((1, 5, 2, 6), cls, strict=True) for _ in range(k)]
+    out = set()
+    for points in itertools.combinations(range(13), len(kinds)):
+        for order in set(itertools.permutations(kinds)):
+            board = [0] * 13
+            for point, v in zip(points, order, strict=True):
+                board[point] = v
+            if not any(board[c] == side for side in (1, 2) for c in PROMOTION[side]):
+                out.add(tuple(board))
+    return out
+
+
+def label_class(label: str) -> tuple[int, int, int, int]:
+    """The material of a pair's label (``"2+1M v 1+0M"``)."""
+    a, b, c, d = (int(k) for k in label.replace("M", "").replace(" v ", "+").split("+"))
+    return a, b, c, d
+
+
+@pytest.mark.parametrize(
+    ("most", "wanted"),
+    [(2, None), (6, [(3, 0, 3, 0), (1, 2, 2, 1), (2, 1, 1, 1), (0, 4, 0, 0), (2, 2, 0, 2)])],
+)
+def test_the_index_is_a_bijection_onto_the_canonical_positions(
+    most: int, wanted: list[tuple[int, int, int, int]] | None
+) -> None:
+    # every index of the pairs of classes (all of them, or those of the classes wanted)
+    # decodes to a position that encodes back to it, and the positions decoded are the mirror
+    # pairs of the classes' positions enumerated by brute force, each once
+    data = _data(RULES, most)
+    _, _, _, pairs, size, _ = layout(most)
+    chosen = []
+    for lo, hi, label in pairs:
+        a, b, c, d = label_class(label)
+        if wanted is None or {(a, b, c, d), (c, d, a, b)} & set(wanted):
+            chosen.append((lo, hi, {(a, b, c, d), (c, d, a, b)}))
+    assert len(chosen) == len(wanted or pairs)
+    if wanted is None:
+        assert chosen[0][0] == 1 and chosen[-1][1] == size  # the pairs cover the whole index
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    decoded: set[tuple[int, ...]] = set()
+    expected: set[tuple[int, ...]] = set()
+    for lo, hi, classes in chosen:
+        for g in range(lo, hi):
+            assert _decode(g, st, data)
+            assert _encode(st, data) == g
+            decoded.add(canonical(tuple(int(v) for v in st[B : B + 13])))
+        for cls in classes:
+            expected |= {canonical(board) for board in boards(cls)}
+    assert len(decoded) == sum(hi - lo for lo, hi, _ in chosen)
+    assert decoded == expected
