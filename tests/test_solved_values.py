@@ -1,7 +1,7 @@
 """The solved start values docs/rules.md and docs/ai.md state, asserted on tables built here
 (``ludoteca solve``, into the test session's own cache): basic Felli is a draw, Felli with forced
 capture a win in 31 plies for South (with multi-capture too; multi-capture alone is a draw), and
-Six Men's Morris a draw.  The Mullah table (about 7 minutes of one core, 2 GB) is too long for
+Six Men's Morris a draw.  The Mullah table (about 5 minutes of one core, 0.6 GB) is too long for
 the suite: ``bench/solved_values.py`` builds it and checks its win in 25, with these."""
 
 from __future__ import annotations

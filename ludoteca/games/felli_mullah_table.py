@@ -391,7 +391,7 @@ def solve(
 class MullahSolver(Solver):
     """Solves a Felli rule set with Mullahs (the draw settings do not change the table), for
     the positions with at most ``men`` pieces a side (six, every position, by default).  The
-    full table takes minutes and 1.3 GB on disk: it is used only once solved (:meth:`ready`)."""
+    full table takes minutes and 292 MB on disk: it is used only once solved (:meth:`ready`)."""
 
     def __init__(self, rules: RuleSet, men: int | None = None) -> None:
         self.rules = rules
