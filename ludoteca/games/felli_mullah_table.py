@@ -78,14 +78,13 @@ for _row, _points in enumerate((FILE, WINGS)):
 
 @dataclass(frozen=True)
 class Part:
-    """The configurations of a part of the board (``points``, closed under the mirror), each a
-    base-5 number whose digit ``i`` is the value of ``points[i]``: for each configuration its
-    count vector's id (-1 if a man stands on its promotion corner) and its rank among the
-    representatives of its vector (the smaller of a configuration and its mirror image: both
-    have the rank), and the representatives listed by vector and rank (vector ``v``'s from
-    ``start[v]``, ``count[v]`` of them)."""
+    """The configurations of a part of the board (points closed under the mirror, see
+    :meth:`of`), each a base-5 number whose digit ``i`` is the value of its ``i``-th point: for
+    each configuration its count vector's id (-1 if a man stands on its promotion corner) and
+    its rank among the representatives of its vector (the smaller of a configuration and its
+    mirror image: both have the rank), and the representatives listed by vector and rank
+    (vector ``v``'s from ``start[v]``, ``count[v]`` of them)."""
 
-    points: tuple[int, ...]
     vector: IntArray
     rank: IntArray
     listing: IntArray
@@ -94,7 +93,7 @@ class Part:
 
     @classmethod
     def of(cls, points: tuple[int, ...]) -> Part:
-        """The tables of the part ``points``."""
+        """The tables of the part whose points are ``points``, in digit order."""
         n = len(points)
         codes = np.arange(5**n, dtype=np.int64)
         digits = codes[:, None] // 5 ** np.arange(n) % 5
@@ -112,7 +111,7 @@ class Part:
         rank = np.full(codes.size, -1, dtype=np.int64)
         rank[listing] = np.arange(listing.size) - start[vector[listing]]
         rank[vector >= 0] = rank[np.minimum(codes, mirrored)[vector >= 0]]
-        return cls(points, vector, rank, listing, start, count)
+        return cls(vector, rank, listing, start, count)
 
 
 #: the tables of the file and of the wings
@@ -199,6 +198,8 @@ def _unrank(g: int, vals: IntArray, data: Any) -> None:
 
 @njit(cache=True)
 def _decode(g: int, st: IntArray, data: Any) -> bool:
+    """The retrograde's ``decode``: position ``g`` into the kernel state ``st``, South to move;
+    always True (every index is a position)."""
     vals = st[S_VALS : S_VALS + 13]
     _unrank(g, vals, data)
     for p in range(13):
@@ -211,6 +212,8 @@ def _decode(g: int, st: IntArray, data: Any) -> bool:
 
 @njit(cache=True)
 def _encode(st: IntArray, data: Any) -> int:
+    """The retrograde's ``encode``: the index of the position in ``st``, seen from its side to
+    move (turned top to bottom when North moves)."""
     weights, _ray, _raylen, flips, _forced = data[13:]
     side = st[1] + 1
     file = wings = 0
