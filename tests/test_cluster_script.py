@@ -24,6 +24,7 @@ import pytest
 
 from .support.need import need
 from .support.ports import reserved_port
+from .support.servers import log_tails
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
 
@@ -57,15 +58,6 @@ def play_and_wait(base: str, game: dict[str, Any], ply: int) -> list[str]:
         assert time.monotonic() < deadline, f"the computer did not answer: {moves}"
         time.sleep(0.1)  # polling: the test holds no websocket to be told on
     return list(moves)
-
-
-def tails(folder: Path, lines: int = 15) -> str:
-    """The end of each of the cluster's logs, for a failing test's message."""
-    return "\n".join(
-        f"--- the end of {path.name}:\n"
-        + "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-        for path in sorted(folder.glob("*.log"))
-    )
 
 
 def interruptible() -> None:
@@ -163,7 +155,8 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
             except subprocess.TimeoutExpired:
                 running = [p for p in started if alive(p)]
                 pytest.fail(
-                    f"Ctrl-C did not stop the cluster within 90 s; {running} run\n{tails(folder)}"
+                    f"Ctrl-C did not stop the cluster within 90 s; {running} run\n"
+                    + log_tails(folder, 15)
                 )
         assert not any(alive(p) for p in started)
         assert not alive(postgres)

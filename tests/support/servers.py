@@ -17,6 +17,15 @@ from typing import Any
 from .ports import ReservedPort
 
 
+def log_tails(folder: Path, lines: int = 30) -> str:
+    """The last ``lines`` lines of each log in ``folder``, for a failing test's message."""
+    return "\n".join(
+        f"--- the end of {path.name}:\n"
+        + "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+        for path in sorted(folder.glob("*.log"))
+    )
+
+
 class Command:
     """``ludoteca ARGS...`` in its own process, its output in ``folder/NAME.log``."""
 
@@ -30,14 +39,10 @@ class Command:
         )
 
     def tails(self, lines: int = 30) -> str:
-        """The last ``lines`` lines of the log of each command whose log is beside this one's,
-        for a failing test's message."""
+        """The end of the log of each command whose log is beside this one's (see
+        :func:`log_tails`)."""
         self.log.flush()
-        return "\n".join(
-            f"--- the end of {path.name}:\n"
-            + "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-            for path in sorted(Path(self.log.name).parent.glob("*.log"))
-        )
+        return log_tails(Path(self.log.name).parent, lines)
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it has not stopped in 30 s."""
