@@ -42,6 +42,7 @@ from .kernel import (
     UNDO,
     WIN,
     IntArray,
+    bare,
     generate,
     make,
     planes,
@@ -310,6 +311,14 @@ def batch_reset(
     hi: int,
 ) -> None:
     """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded)."""
+    rows, prm, cfg, starts, mask, obs = (
+        bare(rows),
+        bare(prm),
+        bare(cfg),
+        bare(starts),
+        bare(mask),
+        bare(obs),
+    )
     for i in range(lo, hi):
         rows[i, R_COUNT] = 0
         _restart(rows, i, prm, cfg, starts)
@@ -334,6 +343,15 @@ def batch_step(
 ) -> None:
     """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
     (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once."""
+    rows, prm, cfg, starts, actions = (
+        bare(rows),
+        bare(prm),
+        bare(cfg),
+        bare(starts),
+        bare(actions),
+    )
+    mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
+    terminated, truncated = bare(terminated), bare(truncated)
     for i in range(lo, hi):
         terminated[i] = False
         truncated[i] = False

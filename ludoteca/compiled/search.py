@@ -41,6 +41,7 @@ from .kernel import (
     TURN,
     UNDO,
     WIN,
+    bare,
     can_move,
     captures,
     evaluate,
@@ -412,6 +413,23 @@ def _search(
 ) -> int:
     """The value of the position after a root move (ply 1) for its side to move: negamax with
     principal-variation windows, then quiescence, on an explicit stack of frames."""
+    st, prm, frames, moves, order, undo, path = (
+        bare(st),
+        bare(prm),
+        bare(frames),
+        bare(moves),
+        bare(order),
+        bare(undo),
+        bare(path),
+    )
+    tt_key, tt_val, killers, history, ctr, flag = (
+        bare(tt_key),
+        bare(tt_val),
+        bare(killers),
+        bare(history),
+        bare(ctr),
+        bare(flag),
+    )
     p = 1
     frames[p, F_DEPTH] = depth
     frames[p, F_ALPHA] = alpha

@@ -24,6 +24,7 @@ from ..compiled.kernel import (
     STATE_SIZE,
     TURN,
     bit_count,
+    high_bit,
     low_bit,
     split,
     zobrist,
@@ -126,61 +127,79 @@ def _key(st: IntArray, prm: IntArray) -> int:
 
 @njit(cache=True)
 def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
-    """The legal moves of the side to move (draw rules aside), in the engine's codes."""
+    """The legal moves of the side to move (draw rules aside), in the engine's codes and its
+    order: placements first, then the men's moves by origin from the last point."""
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
-    full = (1 << size) - 1
-    empty = full & ~(own | opp)
-    adj, masks, at, width = prm[P_ADJ], prm[P_MASKS], prm[P_AT], prm[P_WIDTH]
-    flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
-    moving = hand == 0 or prm[P_LASKER] != 0
-    removable = -1
+    empty = ((1 << size) - 1) & ~(own | opp)
     n = 0
-    for src in range(size, -1, -1):  # placements first, as the engine lists them
-        if src == size:
-            if not hand:
-                continue
-            targets = empty
-        else:
-            if not moving or not (own >> src) & 1:
-                continue
+    removable = -1  # the men a mill may remove, found at the first mill
+    if hand:
+        n, removable = _moves_from(prm, out, n, size, empty, own, opp, removable)
+    if hand == 0 or prm[P_LASKER] != 0:
+        flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
+        adj = prm[P_ADJ]
+        men = own
+        while men:
+            src = high_bit(men)
+            men ^= 1 << src
             targets = empty if flying else prm[adj + src] & empty
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            dst = low_bit(low)
-            after = (own | low) if src == size else (own ^ (1 << src)) | low
-            base = (src * size + dst) * (size + 1)
-            mill = False
-            for k in range(width):
-                m = prm[at + dst * width + k]
-                if m and after & m == m:
-                    mill = True
-                    break
-            if not mill:
-                out[n] = base + size
-                n += 1
-                continue
-            if removable < 0:
-                in_mill = 0
-                for k in range(prm[P_MILLS]):
-                    m = prm[masks + k]
-                    if opp & m == m:
-                        in_mill |= m
-                removable = opp & ~in_mill
-                if removable == 0:
-                    removable = opp
-            if removable == 0:
-                out[n] = base + size
-                n += 1
-            rest = removable
-            while rest:
-                low2 = rest & -rest
-                rest ^= low2
-                out[n] = base + low_bit(low2)
-                n += 1
+            n, removable = _moves_from(prm, out, n, src, targets, own, opp, removable)
     return n
+
+
+@njit(cache=True, inline="always")
+def _moves_from(
+    prm: IntArray,
+    out: IntArray,
+    n: int,
+    src: int,
+    targets: int,
+    own: int,
+    opp: int,
+    removable: int,
+) -> tuple[int, int]:
+    """Write the moves from ``src`` (the board's size: a placement) to each of ``targets``
+    after the ``n`` in ``out``, a move that closes a mill once for each man it may remove;
+    the new count and the removable men (``removable``: them, or -1 when not yet found)."""
+    size, masks, at, width = prm[P_SIZE], prm[P_MASKS], prm[P_AT], prm[P_WIDTH]
+    kept = own if src == size else own ^ (1 << src)
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        dst = low_bit(low)
+        after = kept | low
+        base = (src * size + dst) * (size + 1)
+        mill = False
+        for k in range(width):
+            m = prm[at + dst * width + k]
+            if m and after & m == m:
+                mill = True
+                break
+        if not mill:
+            out[n] = base + size
+            n += 1
+            continue
+        if removable < 0:
+            in_mill = 0
+            for k in range(prm[P_MILLS]):
+                m = prm[masks + k]
+                if opp & m == m:
+                    in_mill |= m
+            removable = opp & ~in_mill
+            if removable == 0:
+                removable = opp
+        if removable == 0:
+            out[n] = base + size
+            n += 1
+        rest = removable
+        while rest:
+            low2 = rest & -rest
+            rest ^= low2
+            out[n] = base + low_bit(low2)
+            n += 1
+    return n, removable
 
 
 @njit(cache=True, inline="always")
