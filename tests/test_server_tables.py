@@ -94,7 +94,7 @@ def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
                     break
             except OSError:
-                time.sleep(0.5)
+                time.sleep(0.5)  # a polled subprocess: its port answers no event to await
         else:
             pytest.fail("the server did not start")
         # the computer's first move comes after its worker's start-up work (jobs run in order):
@@ -110,7 +110,7 @@ def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
             with urllib.request.urlopen(f"{address}/{game}", timeout=30) as answer:
                 if json.load(answer)["ply"] >= 1:
                     break
-            time.sleep(0.5)
+            time.sleep(0.5)  # polled: the server's move comes from its own worker process
         else:
             pytest.fail("the computer did not move")
         server.send_signal(signal.SIGTERM)
