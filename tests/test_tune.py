@@ -77,10 +77,14 @@ HAND_SET = {
 
 
 @pytest.mark.parametrize("rules", sorted(HAND_SET))
-def test_the_default_weights_evaluate_as_the_hand_set_ones(rules: str) -> None:
+def test_the_default_weights_evaluate_as_the_hand_set_ones(
+    rules: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "none.json").write_text("{}")
+    monkeypatch.setattr(morris_kernel, "WEIGHTS_FILE", tmp_path / "none.json")
     game = Morris.of(rules)
     kernel = morris_kernel.kernel(game)
-    assert dict(kernel.weights) == morris_kernel.DEFAULT_WEIGHTS
+    assert dict(kernel.weights) == dict(kernel.base_weights) == morris_kernel.DEFAULT_WEIGHTS
     values = [morris_kernel.evaluate(kernel.pack(s), kernel.prm) for s in _positions(game, 10, 7)]
     assert (len(values), sum(values), sum(v * v for v in values)) == HAND_SET[rules]
 
@@ -116,7 +120,7 @@ def _games_file(path: Path, rules: str, games: int) -> None:
 
 
 def test_the_command_fits_a_small_games_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     games, out = tmp_path / "games.jsonl", tmp_path / "weights.json"
     _games_file(games, "morris", 30)
@@ -133,6 +137,9 @@ def test_the_command_fits_a_small_games_file(
     assert fit["positions"]["train"] > 100
     assert fit["error"]["train"]["after"] <= fit["error"]["train"]["before"]
     first = out.read_text()
+    monkeypatch.setattr(morris_kernel, "WEIGHTS_FILE", out)  # now played with the tuned ones
+    monkeypatch.delitem(load("morris").__dict__, "kernel", raising=False)
+    assert dict(load("morris").kernel.weights) == table["morris"]["weights"]  # type: ignore[union-attr]
     assert main(command) == 0
     assert out.read_text() == first  # the same files and settings, the same weights
 

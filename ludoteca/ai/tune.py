@@ -11,7 +11,8 @@ A game's compiled kernel may declare its evaluation as weights times features
   ``holdout`` share); a held-out position also among the training positions is dropped, so the
   held-out error measures positions the fit has not seen;
 * the error of weights ``w`` is the mean squared difference between the labels and
-  ``sigmoid(K * w . features)``.  ``K`` is fitted first, with the kernel's weights, then held;
+  ``sigmoid(K * w . features)``.  ``K`` is fitted first, with the kernel's base weights (its
+  hand-set ones, not the tuned ones it may play with), then held;
   the weights are fitted next by Levenberg-Marquardt steps (Gauss-Newton, damped), and
   rounded to integers (the kernel keeps them in its integer ``prm``).  A feature no training
   position has keeps its weight.
@@ -281,7 +282,7 @@ def tune(
     if positions is not None and positions < len(train):
         keep = np.sort(np.random.default_rng(seed).choice(len(train), positions, replace=False))
         train = Sample(train.features[keep], train.labels[keep], train.games)
-    before = dict(kernel.weights)
+    before = dict(kernel.base_weights)
     scale = fit_scale(train, _vector(before))
     fitted = fit_weights(train, _vector(before), scale, steps, report("fitting", steps))
     after = {name: round(float(value)) for name, value in zip(before, fitted, strict=True)}

@@ -49,7 +49,9 @@ class Kernel:
 
     ``weights``: for a kernel whose ``features`` writes its evaluation's features, each
     feature's name and weight in that order (``evaluate`` is their dot product); empty for a
-    kernel whose evaluation cannot be tuned."""
+    kernel whose evaluation cannot be tuned.  ``base_weights``: the same for the weights a
+    tuning starts from (the game's hand-set ones), whatever weights the kernel plays with, so
+    that tuning again gives the same weights."""
 
     name: str
     prm: npt.NDArray[np.int64]
@@ -57,6 +59,7 @@ class Kernel:
     fields: int
     reduce_after: int = 0
     weights: tuple[tuple[str, int], ...] = ()
+    base_weights: tuple[tuple[str, int], ...] = ()
 
 
 def register(name: str, module: str) -> None:

@@ -105,7 +105,12 @@ def kernel(game: Morris) -> Kernel:
     head[P_WEIGHTS : P_ZT + 1] = offsets
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(
-        NAME, prm, lambda state: _pack(state, prm), S_HAND + 2, weights=tuple(tuned.items())
+        NAME,
+        prm,
+        lambda state: _pack(state, prm),
+        S_HAND + 2,
+        weights=tuple(tuned.items()),
+        base_weights=tuple(DEFAULT_WEIGHTS.items()),
     )
 
 
