@@ -28,7 +28,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,18 +71,20 @@ class Sample:
 
 @dataclass(frozen=True)
 class Tuning:
-    """What :func:`tune` found: the weights before and after (by feature name), the scale
-    ``K``, the training and held-out positions, and how many positions had each feature."""
+    """What :func:`tune` found: the weights it started from (the kernel's base weights) and
+    those it fitted, by feature name; the scale ``K``; the training and held-out positions; and
+    the settings it ran with (for the weights file)."""
 
     before: dict[str, int]
     after: dict[str, int]
     scale: float
     train: Sample
     held_out: Sample
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any]
 
     def errors(self) -> dict[str, dict[str, float]]:
-        """The error of the weights before and after on the training and held-out positions."""
+        """The error of the weights before and after on the training and held-out positions
+        (NaN for none)."""
         return {
             name: {
                 "before": error(part, _vector(self.before), self.scale),
@@ -93,7 +95,7 @@ class Tuning:
 
     def entry(self) -> dict[str, Any]:
         """The rule set's entry of a weights file (:func:`write`): the weights, and how they
-        were fitted."""
+        were fitted (an error of no positions is null)."""
         used = np.count_nonzero(self.train.features, axis=0)
         return {
             "weights": self.after,
@@ -104,7 +106,10 @@ class Tuning:
                 "positions": {"train": len(self.train), "held_out": len(self.held_out)},
                 "positions_with_feature": dict(zip(self.after, used.tolist(), strict=True)),
                 "error": {
-                    part: {when: round(value, 6) for when, value in errors.items()}
+                    part: {
+                        when: None if math.isnan(value) else round(value, 6)
+                        for when, value in errors.items()
+                    }
                     for part, errors in self.errors().items()
                 },
                 "before": self.before,
@@ -271,12 +276,12 @@ def tune(
     """Fit the weights of ``game``'s evaluation to the games of the files ``paths`` (see the
     module's notes); ``positions``: at most this many training positions (a sample drawn by
     ``seed``).  ``progress(what, total)`` gives the callback of each stage's progress."""
-    kernel = game.kernel
-    assert kernel is not None
     report = progress or (lambda what, total: lambda n: None)
     train, held = sample(
         game, read_games(paths), skip, holdout, seed, report("reading games", None)
     )
+    kernel = game.kernel
+    assert kernel is not None  # sample() checked it
     if not len(train):
         raise LudotecaError(f"no quiet position of a finished {game.rules} game to fit")
     if positions is not None and positions < len(train):
@@ -315,8 +320,8 @@ def register(sub: Any) -> None:
         description="Fit a rule set's evaluation weights to the results of finished games: "
         "quiet positions labelled with their game's result, the error between the labels "
         "and sigmoid(K * evaluation) minimised (K first, then the weights). The weights go "
-        "into --out under the rule set's name (the game's own weights file, e.g. "
-        "ludoteca/games/morris_weights.json, makes them the engine's).",
+        "into --out under the rule set's name (the game's own weights file makes them the "
+        "engine's: docs/ai.md).",
     )
     p.add_argument("game")
     p.add_argument("--rules", default=None, help="rule set (default: the game's first)")
@@ -347,7 +352,11 @@ def _command(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     game = load(args.game, args.rules)
-    if not 0 <= args.holdout < 1 or args.steps < 1 or (args.positions or 1) < 1:
+    if (
+        not 0 <= args.holdout < 1
+        or args.steps < 1
+        or (args.positions is not None and args.positions < 1)
+    ):
         raise LudotecaError("--holdout is from 0 to under 1, --steps and --positions at least 1")
     bars: list[Any] = []
 
