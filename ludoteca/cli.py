@@ -327,6 +327,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .solve.transfer import register as register_tables  # ludoteca tables export/import
 
     register_tables(sub)
+    from .ai.tune import register as register_tune  # ludoteca tune
+
+    register_tune(sub)
     return parser
 
 

@@ -4,8 +4,9 @@ A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules 
 array ``prm`` (geometry, switches, Zobrist keys). Its module, registered in :mod:`.registry`,
 defines the ``@njit`` functions stubbed below: :func:`generate`, :func:`make`, :func:`unmake`,
 :func:`status`, :func:`evaluate` and :func:`tactical`, and optionally :func:`captures`,
-:func:`can_move` and :func:`prior` (for the search) and :func:`planes` and :func:`action_path` (for
-the batched environments, :mod:`.batch`). The search and drivers are written once against these
+:func:`can_move` and :func:`prior` (for the search), :func:`planes` and :func:`action_path` (for
+the batched environments, :mod:`.batch`) and :func:`features` (for tuning the evaluation,
+:mod:`ludoteca.ai.tune`). The search and drivers are written once against these
 names and specialised for each kernel by :mod:`.dispatch`.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
@@ -44,6 +45,7 @@ __all__ = [
     "can_move",
     "captures",
     "evaluate",
+    "features",
     "generate",
     "high_bit",
     "low_bit",
@@ -195,6 +197,13 @@ def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
     """Optional: write the position's feature planes, as the engine's ``State.planes`` gives
     them, into ``out`` (plane ``k`` of point ``p`` at ``k * points + p``), for the batched
     environments and the research adapters."""
+    raise NotImplementedError
+
+
+def features(st: IntArray, prm: IntArray, out: npt.NDArray[np.float64]) -> None:
+    """Optional: write the evaluation's features into ``out``, one a weight of the kernel's
+    :attr:`~.registry.Kernel.weights` in their order, such that :func:`evaluate` is their dot
+    product with those weights (which ``prm`` holds), for tuning the weights."""
     raise NotImplementedError
 
 

@@ -29,8 +29,9 @@ __all__ = ["OPTIONAL", "REQUIRED", "Kernel", "functions", "register", "registere
 #: the functions every kernel module defines (see :mod:`.kernel`)
 REQUIRED = ("generate", "make", "unmake", "status", "evaluate", "tactical")
 #: the functions a kernel module may define where it does better than the default (or, for
-#: ``planes``, to be played as a batch of environments: :mod:`.batch`)
-OPTIONAL = ("captures", "can_move", "prior", "action_path", "planes")
+#: ``planes``, to be played as a batch of environments: :mod:`.batch`; for
+#: ``features``, to have the evaluation's weights tuned, ``ludoteca.ai.tune``)
+OPTIONAL = ("captures", "can_move", "prior", "action_path", "planes", "features")
 
 _MODULES: dict[str, str] = {}
 
@@ -44,13 +45,21 @@ class Kernel:
     ``reduce_after`` tunes the search for the game's branching: at a node at least three plies
     from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
     table's move, a tactical move nor a killer) are first searched one ply shallower and
-    searched again in full only if they beat the best so far; 0 searches every move in full."""
+    searched again in full only if they beat the best so far; 0 searches every move in full.
+
+    ``weights``: for a kernel whose ``features`` writes its evaluation's features, each
+    feature's name and weight in that order (``evaluate`` is their dot product); empty for a
+    kernel whose evaluation cannot be tuned.  ``base_weights``: the same for the weights a
+    tuning starts from (the game's hand-set ones), whatever weights the kernel plays with, so
+    that tuning again gives the same weights."""
 
     name: str
     prm: npt.NDArray[np.int64]
     pack: Callable[[State], npt.NDArray[np.int64]]
     fields: int
     reduce_after: int = 0
+    weights: tuple[tuple[str, int], ...] = ()
+    base_weights: tuple[tuple[str, int], ...] = ()
 
 
 def register(name: str, module: str) -> None:

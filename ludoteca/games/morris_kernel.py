@@ -5,11 +5,15 @@ The board comes in as arrays built from the rule set's :class:`~.morris.MorrisBo
 point's neighbours, the mill masks, the mills through each point), so every board of the family
 runs in the same kernel: ``generate``, ``make``/``unmake`` with an incremental Zobrist key,
 ``status``, ``evaluate`` (material, mills, open twos, and mobility and blocked men from the
-placing phase on), ``tactical`` and ``prior`` (a quiet move that stops a mill, then one that
-makes an open two, first), over ``st``/``prm`` arrays (:func:`kernel`).
+placing phase on: weights, per rule set, times ``features``, so that ``ludoteca tune`` can fit
+the weights to games), ``tactical`` and ``prior`` (a quiet move that stops a mill, then one
+that makes an open two, first), over ``st``/``prm`` arrays (:func:`kernel`).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +39,7 @@ from .morris import Morris, MorrisState
 
 __all__ = [
     "evaluate",
+    "features",
     "generate",
     "kernel",
     "make",
@@ -43,6 +48,7 @@ __all__ = [
     "status",
     "tactical",
     "unmake",
+    "weights",
 ]
 
 #: the name this kernel is registered under
@@ -55,7 +61,7 @@ IntArray = npt.NDArray[np.int64]
 # --- the search kernel -----------------------------------------------------------------------
 # prm: switches, then offsets of the tables that follow them
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
-P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT = range(10, 16)
+P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT = range(9, 16)
 # st: after KEY, TURN, QUIET
 S_MEN, S_HAND = 3, 5
 
@@ -79,6 +85,7 @@ def kernel(game: Morris) -> Kernel:
         width,
     ]
     head += [0] * (16 - len(head))
+    tuned = weights(str(rules))
     tables: list[int] = []
     offsets = []
     at = [0] * (size * width)
@@ -86,6 +93,7 @@ def kernel(game: Morris) -> Kernel:
         at[p * width : p * width + len(masks)] = masks
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
     for table in (
+        list(tuned.values()),
         list(board.adjacent),
         list(board.mill_masks),
         at,
@@ -95,9 +103,16 @@ def kernel(game: Morris) -> Kernel:
     ):
         offsets.append(16 + len(tables))
         tables += table
-    head[P_ADJ : P_ZT + 1] = offsets
+    head[P_WEIGHTS : P_ZT + 1] = offsets
     prm = np.array(head + tables, dtype=np.int64)
-    return Kernel(NAME, prm, lambda state: _pack(state, prm), S_HAND + 2)
+    return Kernel(
+        NAME,
+        prm,
+        lambda state: _pack(state, prm),
+        S_HAND + 2,
+        weights=tuple(tuned.items()),
+        base_weights=tuple(DEFAULT_WEIGHTS.items()),
+    )
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:
@@ -328,27 +343,21 @@ def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True, inline="always")
-def _squeeze(steps: int, men: int) -> int:
-    """The penalty of a side with at least :data:`ROOM` men on the board but fewer steps: the
-    moving phase is lost by the side that runs out of moves, so each step fewer costs more
-    than the one before."""
+def _short(steps: int, men: int) -> int:
+    """The square of the steps a side with at least :data:`ROOM` men on the board lacks to
+    reach :data:`ROOM`: the moving phase is lost by the side that runs out of moves, so each
+    step fewer costs more than the one before."""
     short = max(0, ROOM - steps) if bit_count(men) >= ROOM else 0
-    return SQUEEZE * short * short
+    return short * short
 
 
-#: the men and steps below which a side is squeezed, and the penalty's scale (:func:`_squeeze`)
-ROOM, SQUEEZE = 5, 8
-#: the cost of a man with one free neighbour while the other side has men to place
-WEAK = 6
+#: the men and steps below which a side is squeezed (:func:`_short`)
+ROOM = 5
 
 
-@njit(cache=True)
-def evaluate(st: IntArray, prm: IntArray) -> int:
-    """Material; mills and open twos (a mill one move away); from the placing phase on, the
-    mobility and the blocked men of both sides, a side squeezed to few steps (a side left
-    without a move loses), and men the other side can still shut in by placing one man; and
-    the flying endgame (three men cannot stop an open two for long, nor two open twos at
-    all)."""
+@njit(cache=True, inline="always")
+def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
+    """The evaluation's features for the side to move, in the order of :data:`FEATURES`."""
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp = st[S_MEN + c], st[S_MEN + 1 - c]
@@ -369,26 +378,108 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
             twos_own += 1
         elif mine == 0 and bit_count(theirs) == 2:
             twos_opp += 1
-    score = 100 * (count_own - count_opp) + 12 * (mills_own - mills_opp)
-    score += 30 * twos_own - 24 * twos_opp
     flying = prm[P_FLY] != 0
     fly_own = flying and hand_own == 0 and count_own == 3
     fly_opp = flying and hand_opp == 0 and count_opp == 3
     mob_own, blocked_own, weak_own = _mobility(prm, own, empty)
     mob_opp, blocked_opp, weak_opp = _mobility(prm, opp, empty)
+    steps = blocked = squeezed = weak = shut_in = 0
     if not fly_own and not fly_opp:
-        score += 8 * (mob_own - mob_opp) - 14 * (blocked_own - blocked_opp)
-        score += _squeeze(mob_opp, opp) - _squeeze(mob_own, own)
-        score += WEAK * (weak_opp * (hand_own > 0) - weak_own * (hand_opp > 0))
-        if hand_opp == 0 and mob_opp == 0 and count_opp >= 3:
-            score += 600  # the opponent is shut in: they lose at their turn unless we let go
-        if hand_own == 0 and mob_own == 0 and count_own >= 3:
-            score -= 600
-    if fly_opp and twos_own:
-        score += 250 if count_own == 3 or mob_own else 0
-    if fly_own and twos_opp >= 2:
-        score -= 250
-    return int(score)
+        steps = mob_own - mob_opp
+        blocked = blocked_own - blocked_opp
+        squeezed = _short(mob_opp, opp) - _short(mob_own, own)
+        weak = weak_opp * (hand_own > 0) - weak_own * (hand_opp > 0)
+        # a side shut in loses at its turn unless the other lets go
+        shut_in = int(hand_opp == 0 and mob_opp == 0 and count_opp >= 3) - int(
+            hand_own == 0 and mob_own == 0 and count_own >= 3
+        )
+    return (
+        count_own - count_opp,
+        mills_own - mills_opp,
+        twos_own,
+        twos_opp,
+        steps,
+        blocked,
+        squeezed,
+        weak,
+        shut_in,
+        int(fly_opp and twos_own > 0 and (count_own == 3 or mob_own > 0)),
+        int(fly_own and twos_opp >= 2),
+    )
+
+
+#: the evaluation's features (:func:`features`), each the side to move's less the other's
+#: unless it names one side: men (on the board and in hand); mills; the open twos (a mill one
+#: move away) of the side to move, and of the other side; from the placing phase on, while
+#: neither side flies, the steps to empty neighbours, the men without one, the squares of the
+#: steps a side with :data:`ROOM` men or more lacks to reach :data:`ROOM` (the other's less
+#: the side to move's), the men with one free neighbour while the other side has men to place
+#: (the other's less the side to move's), and a side shut in (the other less the side to
+#: move); and the flying endgame: an open two of the side to move against three flying men
+#: (when it has three men or a step), and two open twos against the side to move's three.
+FEATURES = (
+    "man",
+    "mill",
+    "open_two",
+    "open_two_against",
+    "step",
+    "blocked",
+    "squeezed",
+    "weak",
+    "shut_in",
+    "flying_attack",
+    "flying_defence",
+)
+#: the hand-set weights of the family, in units where a man is worth 100 and 1000 is clearly
+#: won; a rule set with weights of its own in :data:`WEIGHTS_FILE` plays with those
+DEFAULT_WEIGHTS = {
+    "man": 100,
+    "mill": 12,
+    "open_two": 30,
+    "open_two_against": -24,
+    "step": 8,
+    "blocked": -14,
+    "squeezed": 8,
+    "weak": 6,
+    "shut_in": 600,
+    "flying_attack": 250,
+    "flying_defence": -250,
+}
+#: the weights tuned for a rule set (``ludoteca tune``), by rule set: ``{rules: {"weights":
+#: {feature: weight}, ...}}``
+WEIGHTS_FILE = Path(__file__).with_name("morris_weights.json")
+
+
+def weights(rules: str) -> dict[str, int]:
+    """The evaluation's weights for the rule set ``rules`` (its canonical spec): the family's
+    :data:`DEFAULT_WEIGHTS`, or those :data:`WEIGHTS_FILE` holds for that rule set."""
+    tuned = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    chosen = {**DEFAULT_WEIGHTS, **tuned.get(rules, {}).get("weights", {})}
+    if chosen.keys() != DEFAULT_WEIGHTS.keys():
+        raise ValueError(f"{WEIGHTS_FILE}: the weights of {rules} are not {', '.join(FEATURES)}")
+    return {f: int(chosen[f]) for f in FEATURES}
+
+
+@njit(cache=True)
+def features(st: IntArray, prm: IntArray, out: npt.NDArray[np.float64]) -> None:
+    """Write the evaluation's features (:data:`FEATURES`) into ``out``: :func:`evaluate` is
+    their dot product with the weights."""
+    for k, value in enumerate(_terms(st, prm)):
+        out[k] = value
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """The weights (``prm``, :func:`weights`) times the features (:data:`FEATURES`):
+    material; mills and open twos; from the placing phase on, the mobility and the blocked
+    men of both sides, a side squeezed to few steps (a side left without a move loses), men
+    the other side can still shut in by placing one man and a side shut in; and the flying
+    endgame (three men cannot stop an open two for long, nor two open twos at all)."""
+    at = prm[P_WEIGHTS]
+    score = 0
+    for k, value in enumerate(_terms(st, prm)):
+        score += prm[at + k] * value
+    return score
 
 
 @njit(cache=True, inline="always")
