@@ -310,28 +310,58 @@ def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
     return False
 
 
+@njit(cache=True, inline="always")
+def _reaches(st: IntArray, prm: IntArray, t: int, mover: int) -> bool:
+    """Whether a stone of ``mover`` can move to the empty square ``t``."""
+    band, rstart, rlen, ray = prm[P_BAND], prm[P_RSTART], prm[P_RLEN], prm[P_RAY]
+    throne = prm[P_THRONE]
+    inner = prm[band + t]
+    for k in range(8):
+        start = prm[rstart + t * 8 + k]
+        for i in range(prm[rlen + t * 8 + k]):
+            s = prm[ray + start + i]
+            v = st[S_BOARD + s]
+            if v:
+                if v == mover and prm[band + s] > inner:
+                    return True
+                break
+            if s == throne and st[S_KING]:
+                break
+    return False
+
+
 @njit(cache=True)
 def evaluate(st: IntArray, prm: IntArray) -> int:
-    """The King first; then frames that one stone would complete; then stones nearer the
-    Throne (the engine's evaluation, before its squashing, in thousandths of a win)."""
+    """The King first; then frames that one stone would complete (a frame the side to move
+    can complete at once counts half the King it would win); then stones nearer the Throne
+    (the engine's evaluation, before its squashing, in thousandths of a win)."""
     squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     enemy = 3 - mover
     score = 0
-    if st[S_KING]:
-        score += 750 if st[S_KING] == mover else -750
+    king = st[S_KING]
+    if king:
+        score += 750 if king == mover else -750
     worth = prm[P_WORTH]
     flist = prm[P_FLIST]
+    crown = 0
     for f in range(prm[P_FRAMES]):
         mine = theirs = 0
+        gap = -1
         for k in range(4):
-            v = st[S_BOARD + prm[flist + 4 * f + k]]
+            q = prm[flist + 4 * f + k]
+            v = st[S_BOARD + q]
             mine += v == mover
             theirs += v == enemy
+            if v == 0:
+                gap = q
         if theirs == 0:
             score += prm[worth + mine]
+            if mine == 3 and king != mover and not crown and _reaches(st, prm, gap, mover):
+                crown = 750 if king == enemy else 375
         elif mine == 0:
             score -= prm[worth + theirs]
+    score += crown
     weight = prm[P_WEIGHT]
     for s in range(squares):
         v = st[S_BOARD + s]
