@@ -508,7 +508,8 @@ class MorelliState(State):
         return codes
 
     def evaluate(self) -> float:
-        """The King first; then frames that one stone would complete, then stones inside."""
+        """The King first; then frames that one stone would complete (a frame the side to
+        move can complete at once counts half the King it would win), then stones inside."""
         mover = BLACK if self.turn is Color.BLACK else WHITE
         enemy = 3 - mover
         board = self.board
@@ -516,18 +517,38 @@ class MorelliState(State):
         if self.king:
             score += 1.5 if self.king == mover else -1.5
         worth = _FRAME_WORTH
-        for a, b, c, d in _frame_list(self.n):
-            va, vb, vc, vd = board[a], board[b], board[c], board[d]
+        crown = 0.0
+        for frame in _frame_list(self.n):
+            va, vb, vc, vd = (board[q] for q in frame)
             mine = (va == mover) + (vb == mover) + (vc == mover) + (vd == mover)
             theirs = (va == enemy) + (vb == enemy) + (vc == enemy) + (vd == enemy)
             if not theirs:
                 score += worth[mine]
+                if mine == 3 and self.king != mover and not crown and self._reaches(frame):
+                    crown = 1.5 if self.king == enemy else 0.75
             elif not mine:
                 score -= worth[theirs]
+        score += crown
         weights = _stone_weights(self.n)
         score += sum(w for v, w in zip(board, weights, strict=True) if v == mover)
         score -= sum(w for v, w in zip(board, weights, strict=True) if v == enemy)
         return math.tanh(score / 2)
+
+    def _reaches(self, frame: Sequence[int]) -> bool:
+        """Whether a stone of the side to move can move to the empty square of ``frame``."""
+        board = self.board
+        geo = self.geo
+        mover = BLACK if self.turn is Color.BLACK else WHITE
+        gap = next(q for q in frame if not board[q])
+        for ray in geo.rays[gap]:
+            for s in ray:
+                if board[s]:
+                    if board[s] == mover and geo.band[s] > geo.band[gap]:
+                        return True
+                    break
+                if s == geo.throne and self.king:
+                    break
+        return False
 
     def pieces(self) -> list[str]:
         tokens = ["", "b", "w"]
