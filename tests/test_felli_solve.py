@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from functools import cache
 from math import factorial
 from pathlib import Path
@@ -11,7 +12,8 @@ import numpy as np
 import pytest
 
 import ludoteca
-from ludoteca.ai.perfect import PerfectAgent
+from ludoteca.ai import Limit
+from ludoteca.ai.perfect import OutOfTime, PerfectAgent
 from ludoteca.cli import main
 from ludoteca.core import State
 from ludoteca.games.felli import Felli, FelliState
@@ -188,6 +190,40 @@ def test_perfect_player_keeps_a_drawn_game_going(
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is None
     assert len(state.move_stack) > 60
+
+
+def test_the_perfect_players_look_for_traps_keeps_to_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting traps two plies ahead takes thousands of lookups: given no time, the perfect
+    player counts them one ply ahead only (far fewer lookups), still plays a best move, and a
+    look past its deadline leaves the position as it was."""
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    rules = Felli.parse_rules("felli")
+    player = PerfectAgent(rules, seed=6)
+    state = ludoteca.new_game("felli", rules=rules)
+    assert len(state.legal_codes()) <= 12  # where the player looks two plies ahead
+    looked = 0
+    score = player.score
+
+    def counted(at: State, code: int) -> tuple[int, int]:
+        nonlocal looked
+        looked += 1
+        return score(at, code)
+
+    monkeypatch.setattr(player, "score", counted)
+    best = max(score(state, c) for c in state.legal_codes())
+    lookups = {}
+    for limit in (Limit(seconds=0.0), None):
+        looked = 0
+        move = player.choose(state, limit)
+        assert score(state, move.code) == best
+        lookups[limit is None] = looked
+    assert lookups[False] < lookups[True]
+    code, before = state.legal_codes()[0], state.position_code()
+    with pytest.raises(OutOfTime):
+        player.pitfalls(state, code, 2, deadline=time.monotonic() - 1.0)
+    assert state.position_code() == before
 
 
 def _drawing_replies(state: State, code: int) -> int:

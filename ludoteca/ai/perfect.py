@@ -11,6 +11,7 @@ among the rest so that games vary.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -19,9 +20,13 @@ from ..core import InvalidRulesError, Move, RuleSet, State
 from ..tables import Table
 from .agents import Limit
 
-__all__ = ["PerfectAgent", "covering_table", "table_for"]
+__all__ = ["OutOfTime", "PerfectAgent", "covering_table", "table_for"]
 
 log = logging.getLogger("ludoteca.tables")
+
+
+class OutOfTime(Exception):
+    """:meth:`PerfectAgent.pitfalls` went past its deadline."""
 
 
 def table_for(rules: RuleSet) -> Table | None:
@@ -95,10 +100,14 @@ class PerfectAgent:
         """``(value, plies)`` of ``state`` for its side to move: 1 win, -1 loss, 0 draw."""
         return self.table.lookup(state)
 
-    def pitfalls(self, state: State, code: int, depth: int = 2) -> float:
+    def pitfalls(
+        self, state: State, code: int, depth: int = 2, deadline: float | None = None
+    ) -> float:
         """How likely an opponent replying at random is to give value away after ``code``:
         the share of replies that do, plus, at ``depth`` 2, half the chances our best next
-        move leaves after the other replies."""
+        move leaves after the other replies.  :class:`OutOfTime` once ``time.monotonic()``
+        passes ``deadline`` (looked at before each reply looked into at depth 2; ``state``
+        is then as it was)."""
         state.push_code(code)
         try:
             replies = state.legal_codes()
@@ -111,15 +120,19 @@ class PerfectAgent:
                 if value < best:
                     total += 1.0
                 elif depth > 1:
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise OutOfTime
                     state.push_code(reply)
-                    ours = state.legal_codes()
-                    if ours:
-                        mine = [(self.score(state, c), c) for c in ours]
-                        top = max(m for m, _ in mine)
-                        total += 0.5 * max(
-                            self.pitfalls(state, c, depth - 1) for m, c in mine if m == top
-                        )
-                    state.pop_code()
+                    try:
+                        ours = state.legal_codes()
+                        if ours:
+                            mine = [(self.score(state, c), c) for c in ours]
+                            top = max(m for m, _ in mine)
+                            total += 0.5 * max(
+                                self.pitfalls(state, c, depth - 1) for m, c in mine if m == top
+                            )
+                    finally:
+                        state.pop_code()
             return total / len(replies)
         finally:
             state.pop_code()
@@ -162,15 +175,23 @@ class PerfectAgent:
 
     def choose(self, state: State, limit: Limit | None = None) -> Move:
         """A move of the best value that, among equal ones, keeps a drawn game going and sets
-        the opponent the most traps (see the module's documentation)."""
+        the opponent the most traps (see the module's documentation).  The traps are counted
+        one ply ahead, then two where moves are few while ``limit.seconds`` lasts (from the
+        call): two plies ahead can take seconds of a table's lookups."""
+        deadline = None
+        if limit is not None and limit.seconds is not None:
+            deadline = time.monotonic() + limit.seconds
         codes = state.legal_codes()
         good = self.best_codes(state)
         if len(good) > 1:
-            traps = []
-            depth = 2 if len(codes) <= 12 else 1  # two plies ahead where moves are few
-            for c in good:
-                exits, seen = self._staleness(state, c)
-                traps.append(((-exits, -seen, self.pitfalls(state, c, depth)), c))
+            stale = [(*self._staleness(state, c), c) for c in good]
+            traps = [((-exits, -seen, self.pitfalls(state, c, 1)), c) for exits, seen, c in stale]
+            if len(codes) <= 12:  # two plies ahead where moves are few, in the time given
+                with contextlib.suppress(OutOfTime):  # or keep the count one ply ahead
+                    traps = [
+                        ((-exits, -seen, self.pitfalls(state, c, 2, deadline)), c)
+                        for exits, seen, c in stale
+                    ]
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))

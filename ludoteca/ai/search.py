@@ -103,7 +103,8 @@ class SearchAgent:
 
             table = covering_table(state)
             if table is not None:
-                return PerfectAgent(state.rules, self._rng.randrange(1 << 30), table).choose(state)
+                perfect = PerfectAgent(state.rules, self._rng.randrange(1 << 30), table)
+                return perfect.choose(state, Limit(seconds=(limit or self.default).seconds))
         return self.analyse(state, limit).move
 
     def analyse(
