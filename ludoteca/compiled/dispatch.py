@@ -84,7 +84,6 @@ def bind(module_name: str, kernel: str, **named: str) -> types.SimpleNamespace:
     namespace = dict(vars(module))
     namespace.update(found)
     namespace["QUICK_MOVE"] = "can_move" in found
-    namespace["QUICK_CAPTURES"] = "captures" in found
     namespace["can_move"] = found.get("can_move", can_move)
     namespace["prior"] = found.get("prior", prior)
     templates = [(n, f) for n, f in vars(module).items() if hasattr(f, "__specialise__")]

@@ -175,9 +175,8 @@ def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
 
 def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
     """Optional: move the tactical moves among ``row[:n]`` to its front and return how many
-    there are, where a game finds them faster than by one :func:`tactical` test a move (the
-    default): the quiescence search tries these, in this order, and a full-width node of a
-    kernel that defines it orders them first by this instead of testing each move."""
+    there are, for the quiescence search, where a game finds them faster than by one
+    :func:`tactical` test a move (the default)."""
     raise NotImplementedError
 
 

@@ -75,9 +75,6 @@ PICKED = 6
 NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
 #: whether the kernel defines ``can_move`` (set for each kernel by :func:`.dispatch.bind`)
 QUICK_MOVE = False
-#: whether the kernel defines ``captures``: then it finds a node's tactical moves for the move
-#: order too, instead of one ``tactical`` test a move (set by :func:`.dispatch.bind`)
-QUICK_CAPTURES = False
 
 
 @dataclass
@@ -514,12 +511,11 @@ def _search(
                 frames[p, F_N] = captures(st, prm, row, n)  # tactical moves first, only those
                 action = NEXT
                 continue
-            found = captures(st, prm, row, n) if QUICK_CAPTURES else 0
             for j in range(n):
                 m = row[j]
                 if m == tt_move:
                     order[p, j] = 1 << 50
-                elif j < found if QUICK_CAPTURES else tactical(st, prm, m):
+                elif tactical(st, prm, m):
                     order[p, j] = 1 << 40
                 elif m == killers[p, 0]:
                     order[p, j] = 1 << 39

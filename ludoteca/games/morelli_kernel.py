@@ -32,7 +32,6 @@ __all__ = [
     "kernel",
     "make",
     "planes",
-    "prior",
     "status",
     "tactical",
     "unmake",
@@ -312,28 +311,6 @@ def tactical(st: IntArray, prm: IntArray, move: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def prior(st: IntArray, prm: IntArray, move: int) -> int:
-    """2 for a quiet move onto the last empty square of a frame whose three other squares hold
-    one side's stones (it seats the mover's King, or keeps the other side from seating its
-    own), 1 for one that leaves its frame with three of the mover's stones and none of the
-    other side's, 0 for any other."""
-    squares = prm[P_N] * prm[P_N]
-    dst = split(move, squares)[1]
-    at = prm[P_FRAME] + dst * 4
-    if prm[at] < 0:
-        return 0
-    mover = 2 - st[TURN]
-    mine = theirs = 0
-    for k in range(4):
-        v = st[S_BOARD + prm[at + k]]
-        mine += v == mover
-        theirs += v == 3 - mover
-    if mine == 3 or theirs == 3:
-        return 2
-    return 1 if mine == 2 and theirs == 0 else 0
-
-
-@njit(cache=True, inline="always")
 def _reaches(st: IntArray, prm: IntArray, t: int, mover: int) -> bool:
     """Whether a stone of ``mover`` can move to the empty square ``t``."""
     band, rstart, rlen, ray = prm[P_BAND], prm[P_RSTART], prm[P_RLEN], prm[P_RAY]
@@ -397,10 +374,9 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
 
 @njit(cache=True)
 def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
-    """Move the tactical moves among ``row[:n]`` to its front, those that convert several
-    stones first; return how many there are.  Marks the empty squares where a stone would
-    flank an enemy stone against one of the mover's (found from the enemy stones), then
-    filters by destination."""
+    """Move the tactical moves among ``row[:n]`` to its front; return how many there are.
+    Marks the empty squares where a stone would flank an enemy stone against one of the
+    mover's (found from the enemy stones), then filters by destination."""
     squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     enemy = 3 - mover
@@ -436,33 +412,7 @@ def captures(st: IntArray, prm: IntArray, row: IntArray, n: int) -> int:
             found += 1
     for i in range(count):
         st[marks + st[marked + i]] = 0
-    several = 0  # the moves that convert more than one stone go first
-    for j in range(found):
-        move = row[j]
-        if _converts(st, prm, move) > 1:
-            row[j] = row[several]
-            row[several] = move
-            several += 1
     return found
-
-
-@njit(cache=True, inline="always")
-def _converts(st: IntArray, prm: IntArray, move: int) -> int:
-    """How many stones ``move`` converts."""
-    squares = prm[P_N] * prm[P_N]
-    src, dst = split(move, squares)
-    mover = st[S_BOARD + src]
-    enemy = 3 - mover
-    flanks = prm[P_FLANKS] + dst * 16
-    count = 0
-    for k in range(8):
-        a = prm[flanks + 2 * k]
-        if a < 0:
-            continue
-        b = prm[flanks + 2 * k + 1]
-        if st[S_BOARD + a] == enemy and st[S_BOARD + b] == mover and b != src:
-            count += 1
-    return count
 
 
 @njit(cache=True, inline="always")
