@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from search_version import Version
+
 
 #: the games of issue 27 (moves as the analysis command takes them)
 GAMES = [
@@ -68,39 +70,14 @@ def child() -> None:
         print(json.dumps(answer), flush=True)
 
 
-class Version:
-    """One version's search in a process of its own (``path`` first on ``PYTHONPATH``)."""
-
-    def __init__(self, label: str, path: Path) -> None:
-        self.label = label
-        env = dict(os.environ, PYTHONPATH=str(path))
-        self.process = subprocess.Popen(
-            [sys.executable, "-P", __file__, CHILD],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-
-    def ask(self, task: dict[str, object]) -> dict[str, object]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(task) + "\n")
-        self.process.stdin.flush()
-        answer: dict[str, object] = json.loads(self.process.stdout.readline())
-        return answer
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(60)
-
-
 def positions() -> list[list[str]]:
     """The measured positions: each game of :data:`GAMES` cut after each ply of :data:`PLIES`."""
     return [game.split()[:plies] for game in GAMES for plies in PLIES]
 
 
 def main() -> None:
+    from search_version import Version  # the parent only: its child runs with -P
+
     from ludoteca.ai.versions import WORK, checkout
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -117,7 +94,7 @@ def main() -> None:
         found = checkout(ref)
         label = "work" if ref == WORK else found.commit[:10]  # refs may share their first letters
         print(f"{label} = {ref}" + (" (with changes)" if found.dirty else ""))
-        versions.append(Version(label, found.path))
+        versions.append(Version(label, found.path, __file__, CHILD))
     try:
         if args.what in ("depth", "both"):
             depth_table(versions, args.depth)
