@@ -15,6 +15,7 @@ import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from sqlalchemy import (
     Boolean,
     Connection,
     DateTime,
+    Dialect,
     Engine,
     Executable,
     ForeignKey,
@@ -197,6 +199,27 @@ def _move_update(keys: tuple[str, ...]) -> Update:
 _INSERT_MOVES = insert(MoveRow)
 
 
+@functools.lru_cache(maxsize=64)
+def _sqlite_move_update(keys: tuple[str, ...]) -> str:
+    """:func:`_move_update` as SQLite's text, its parameters in order: the new ply, the time,
+    the fields ``keys``, then the game and its ply (the names are the table's own columns)."""
+    columns = GameRow.__table__.columns
+    assigned = ", ".join(f"{columns[k].name} = ?" for k in ("ply", "updated", *keys))
+    return f"UPDATE {GameRow.__tablename__} SET {assigned} WHERE id = ? AND ply = ?"
+
+
+_SQLITE_INSERT_MOVES = (
+    f"INSERT INTO {MoveRow.__tablename__} (game_id, ply, move, played) VALUES (?, ?, ?, ?)"
+)
+
+
+def _sqlite_time(dialect: Dialect, at: datetime.datetime) -> object:
+    """A time as SQLAlchemy writes it into a SQLite ``DateTime`` column (its text form)."""
+    kind = MoveRow.__table__.columns["played"].type.dialect_impl(dialect)
+    process = kind.bind_processor(dialect)
+    return at if process is None else process(at)
+
+
 def _write_moves(
     connection: Connection, batch: list[_MoveWrite], one_by_one: bool = False
 ) -> set[int]:
@@ -204,7 +227,11 @@ def _write_moves(
     none); the indices of those whose game was no longer at their ply (nothing of them is
     written).  Moves changing the same fields go in one statement, which raises
     :class:`StaleError` if any of them is stale: the caller then writes the batch again
-    ``one_by_one``, each move checked on its own."""
+    ``one_by_one``, each move checked on its own.  On SQLite the statements go straight to the
+    driver's cursor (the same statements SQLAlchemy would send, without its tenth of a
+    millisecond a statement of work on the event loop)."""
+    if connection.dialect.name == "sqlite":
+        return _write_moves_sqlite(connection, batch, one_by_one)
     at = now()
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, write in enumerate(batch):
@@ -236,10 +263,56 @@ def _write_moves(
     ]
     if rows:
         connection.execute(_INSERT_MOVES, rows)
+    _then(connection, batch, stale)
+    return stale
+
+
+def _write_moves_sqlite(
+    connection: Connection, batch: list[_MoveWrite], one_by_one: bool
+) -> set[int]:
+    """:func:`_write_moves` on SQLite, through the driver's cursor."""
+    at = _sqlite_time(connection.dialect, now())
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for index, write in enumerate(batch):
+        groups.setdefault(tuple(sorted(write.changes)), []).append(index)
+    cursor = connection.connection.cursor()
+    stale: set[int] = set()
+    try:
+        for keys, indices in groups.items():
+            statement = _sqlite_move_update(keys)
+            params = [
+                (
+                    batch[i].ply + 1,
+                    at,
+                    *(batch[i].changes[k] for k in keys),
+                    batch[i].game_id,
+                    batch[i].ply,
+                )
+                for i in indices
+            ]
+            if not one_by_one:
+                cursor.executemany(statement, params)
+                if cursor.rowcount != len(params):
+                    raise StaleError(batch[indices[0]].game_id)
+                continue
+            for index, one in zip(indices, params, strict=True):
+                cursor.execute(statement, one)
+                if cursor.rowcount != 1:
+                    stale.add(index)
+        rows = [(w.game_id, w.ply, w.move, at) for i, w in enumerate(batch) if i not in stale]
+        if rows:
+            cursor.executemany(_SQLITE_INSERT_MOVES, rows)
+    finally:
+        cursor.close()
+    _then(connection, batch, stale)
+    return stale
+
+
+def _then(connection: Connection, batch: list[_MoveWrite], stale: set[int]) -> None:
+    """Run the extra work of each stored move of a batch (its ``then``), in order."""
     for index, write in enumerate(batch):
         if write.then is not None and index not in stale:
             write.then(connection)
-    return stale
 
 
 class StaleError(Exception):
@@ -285,25 +358,51 @@ class Store:
         self.timings: Timings | None = None
         # a SQLite file is written on a plain connection (see ``_write``)
         self._sync: Engine | None = None
+        #: the thread that commits the writes of a SQLite file (see ``_commit``)
+        self._committer: ThreadPoolExecutor | None = None
         database = self.engine.url.database
         if sqlite and database and database != ":memory:":
             self._sync = create_engine(self.engine.url.set(drivername="sqlite"))
             event.listen(self._sync, "connect", _sqlite_settings)
+            self._committer = ThreadPoolExecutor(1, thread_name_prefix="ludoteca-commit")
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one write transaction.  On a SQLite file it runs at once on a plain
-        connection (a millisecond or two; writers take turns), where the async driver's thread
-        would wait, statement by statement, for a busy event loop and the interpreter lock;
-        elsewhere it runs through the async driver."""
+        connection (a fraction of a millisecond; writers take turns), where the async driver's
+        thread would wait, statement by statement, for a busy event loop and the interpreter
+        lock, and only its commit (with the sync to disk) runs in a thread of its own (see
+        :meth:`_commit`); elsewhere it runs through the async driver."""
         if self._sync is not None and self._one_writer is not None:
             async with self._one_writer:
                 with self._sync.begin() as connection:
-                    return work(connection)
+                    done = work(connection)
+                    await self._commit(connection)
+                    return done
         if self._one_writer is not None:
             async with self._one_writer, self.engine.begin() as connection:
                 return await connection.run_sync(work)
         async with self.engine.begin() as connection:
             return await connection.run_sync(work)
+
+    async def _commit(self, connection: Connection) -> None:
+        """Commit a SQLite write transaction in the store's committing thread: the sync to disk
+        (most of a commit's time, about a millisecond) then holds neither the event loop nor,
+        while the disk works, the interpreter lock, and the thread needs the lock once, to
+        return.  The connection's own commit is then a no-op.  A caller cancelled meanwhile
+        still waits for the commit to end (the connection is in use until then); the
+        cancellation is raised after it, the write stored."""
+        driver = connection.connection.driver_connection
+        assert driver is not None and self._committer is not None
+        committing = asyncio.get_running_loop().run_in_executor(self._committer, driver.commit)
+        cancelled = False
+        while not committing.done():
+            try:
+                await asyncio.wait([committing])
+            except asyncio.CancelledError:
+                cancelled = True
+        committing.result()
+        if cancelled:
+            raise asyncio.CancelledError
 
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[Reads]:
@@ -337,6 +436,8 @@ class Store:
         await self.engine.dispose()
         if self._sync is not None:
             self._sync.dispose()
+        if self._committer is not None:
+            self._committer.shutdown()
 
     async def add_game(self, row: GameRow) -> None:
         row.created = row.updated = now()
