@@ -17,7 +17,6 @@ from typing import Any
 
 from ...core import Color, State
 from ...i18n import current
-from ..schemas import RematchView, SharedView
 from ..store import GameRow
 from .seats import COLOURS, seat
 
@@ -50,7 +49,7 @@ class Watcher:
     behind: bool = False
     #: what the last message told this watcher: whether it had legal moves, its rematch
     had_legal: bool = False
-    rematch: RematchView | None = None
+    rematch: dict[str, str] | None = None
 
     def push(self, text: str) -> None:
         """Queue a message (never waits)."""
@@ -98,9 +97,9 @@ class LiveGame:
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction
     used: float = 0.0
-    #: per language, the shared view as last sent to the watchers who read it (updates are
-    #: worked out against it)
-    sent: dict[str, SharedView] = field(default_factory=dict)
+    #: per language, the shared view (JSON values, see ``views.shared_view``) as last sent to
+    #: the watchers who read it (updates are worked out against it)
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: the version of the position, its legal moves as the page uses them, and their codes
     legal: tuple[int, list[str], set[int]] | None = None
     #: the moves played and their labels in the move list (see ``State.move_label``)

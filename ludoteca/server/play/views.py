@@ -2,6 +2,11 @@
 when a page connects or asks over HTTP, and after each change only what changed (``update``),
 encoded once for every watcher who sees the same thing.
 
+The view is made as JSON values (dicts, lists, strings, numbers: exactly what the models of
+:mod:`..schemas` give as JSON, which the HTTP answer checks by validating it as a
+:class:`~..schemas.GameView`), because a live game makes it after every move: the models'
+validation would cost the event loop more than the rest of the move.
+
 The view has a shared part (the same for everyone who reads the same language: board,
 position, moves, players, clocks, outcome; its texts in that language) and a seat part
 (``you``, ``legal`` for the holder of the seat to move, ``rematch`` with the holder's seat
@@ -31,17 +36,11 @@ from ...record import dumps, from_state
 from ..schemas import (
     HUMAN,
     BoardView,
-    ClockView,
     Colour,
     GameView,
     Mode,
-    OutcomeView,
     PlayerView,
-    RematchView,
-    SeatView,
-    SharedView,
     Status,
-    Touch,
 )
 from .catalogue import static_part
 from .clock import now_ms
@@ -79,40 +78,41 @@ def _plain(value: object) -> Any:
 
 @functools.lru_cache(maxsize=256)
 def _static(game: str, rules: str, language: str) -> dict[str, Any]:
-    """The fields of the view that never change for a rule set and a language (the board
-    checked once)."""
+    """The fields of the view that never change for a rule set and a language, as JSON values
+    (the board checked once)."""
     static = dict(static_part(game, rules, language))
-    static["board"] = BoardView.model_validate(static["board"])
+    static["board"] = BoardView.model_validate(static["board"]).model_dump(mode="json")
     return static
 
 
-def shared_view(live: LiveGame) -> SharedView:
-    """The part of the view that is the same for everyone, its texts in the current language."""
+def shared_view(live: LiveGame) -> dict[str, Any]:
+    """The part of the view that is the same for everyone, its texts in the current language,
+    as the JSON values of a :class:`~..schemas.SharedView` (a new dict, its lists new)."""
     state, row = live.state, live.row
-    last = state.gesture(state.move_stack[-1]) if state.move_stack else None
-    return SharedView(
+    stack = state.move_stack
+    return {
         **_static(row.game, row.rules, current()),
-        id=row.id,
-        mode=Mode(row.mode),
-        rated=bool(row.rated),
-        status=Status(row.status),
-        players={place.name: player(live, place.name) for place in map(seat, Color)},
-        pieces=state.pieces(),
-        turn=colour_name(state.turn),
-        ply=live.ply,
-        first_ply=state.ply - live.ply,
-        moves=live.move_labels(),
-        last=cast("list[Touch] | None", last),
-        last_note=live.last_note(),
-        hand=state.in_hand(),
-        notice=state.notice(),
-        outcome=outcome(live),
-        draw_offer=colour_named(row.draw_offer),
-        undo_offer=colour_named(row.undo_offer),
-        thinking=live.thinking,
-        watchers=len(live.watchers),
-        clock=clock_view(live),
-    )
+        "id": row.id,
+        "mode": Mode(row.mode).value,
+        "rated": bool(row.rated),
+        "status": Status(row.status).value,
+        "players": {place.name: _player_values(live, place.name) for place in map(seat, Color)},
+        "pieces": state.pieces(),
+        "turn": colour_name(state.turn),
+        "ply": live.ply,
+        "first_ply": state.ply - live.ply,
+        "moves": live.move_labels(),
+        "last": [[role, point] for role, point in state.gesture(stack[-1])] if stack else None,
+        "last_note": live.last_note(),
+        "hand": list(hand) if (hand := state.in_hand()) is not None else None,
+        "notice": state.notice(),
+        "outcome": outcome(live),
+        "draw_offer": colour_named(row.draw_offer),
+        "undo_offer": colour_named(row.undo_offer),
+        "thinking": live.thinking,
+        "watchers": len(live.watchers),
+        "clock": clock_view(live),
+    }
 
 
 def legal_entries(live: LiveGame) -> list[str]:
@@ -132,48 +132,52 @@ def _legal(live: LiveGame) -> tuple[int, list[str], set[int]]:
         state = live.state
         known = _ENTRIES.setdefault(live.row.rules, {})
         codes = state.legal_codes()
-        entries = []
-        for code in codes:
-            entry = known.get(code)
-            if entry is None:
-                entry = legal_entry(state, code)
-                if " r" not in entry:  # the same in every position: kept
-                    known[code] = entry
-            entries.append(entry)
-        live.legal = live.version, entries, set(codes)
+        entries: list[str | None] = list(map(known.get, codes))
+        if None in entries:
+            for index, code in enumerate(codes):
+                if entries[index] is None:
+                    entry = legal_entry(state, code)
+                    if " r" not in entry:  # the same in every position: kept
+                        known[code] = entry
+                    entries[index] = entry
+        live.legal = live.version, cast("list[str]", entries), set(codes)
     return live.legal
 
 
-def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> SeatView:
-    """The part of the view for the holder of ``seats``: its seats, its legal moves (when its
-    turn) and the rematch with its seat token."""
-    legal: list[str] = []
-    if (
-        live.row.status == Status.LIVE
-        and colour_name(live.state.turn) in seats
-        and live.kind(live.state.turn) == HUMAN
-    ):
-        legal = legal_entries(live)
+def _seat_legal(live: LiveGame, seats: frozenset[str]) -> list[str]:
+    """The legal moves for the holder of ``seats``: those of the position on its turn (the
+    list worked out once per position: not to be changed), else none."""
+    turn = live.state.turn
+    if live.row.status == Status.LIVE and colour_name(turn) in seats and live.kind(turn) == HUMAN:
+        return legal_entries(live)
+    return []
+
+
+def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
+    """The part of the view for the holder of ``seats``, as the JSON values of a
+    :class:`~..schemas.SeatView`: its seats, its legal moves (when its turn) and the rematch
+    with its seat token."""
     you: list[Colour] = [name for name in ("black", "white") if name in seats]
-    return SeatView(you=you, legal=legal, rematch=rematch_view(live, seats, key))
+    return {
+        "you": you,
+        "legal": _seat_legal(live, seats),
+        "rematch": rematch_view(live, seats, key),
+    }
 
 
-def full_view(
-    live: LiveGame, seats: frozenset[str], key: bytes, shared: SharedView | None = None
-) -> GameView:
-    """Everything a page needs to draw the game for someone holding ``seats``."""
-    parts = {**vars(shared or shared_view(live)), **vars(seat_part(live, seats, key))}
-    return GameView.model_construct(**parts)  # from parts already checked
+def full_view(live: LiveGame, seats: frozenset[str], key: bytes) -> GameView:
+    """Everything a page needs to draw the game for someone holding ``seats`` (checked)."""
+    return GameView.model_validate({**shared_view(live), **seat_part(live, seats, key)})
 
 
-def delta(before: SharedView | None, after: SharedView) -> dict[str, Any]:
-    """The ``update`` that turns the view ``before`` into ``after`` (only ``type`` if equal;
-    every field when there was none before)."""
+def delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
+    """The ``update`` that turns the shared view ``before`` into ``after`` (only ``type`` if
+    equal; every field when there was none before)."""
     change: dict[str, Any] = {"type": "update"}
-    earlier = vars(before) if before is not None else {}
-    for name, value in vars(after).items():
+    earlier = before if before is not None else {}
+    for name, value in after.items():
         old = earlier.get(name)
-        if value == old or name == "type":
+        if value is old or value == old or name == "type":
             continue
         if name == "pieces" and old is not None and len(old) == len(value):
             change["set"] = [
@@ -240,13 +244,14 @@ def _updates(
     out = []
     for watcher in watchers:
         part: dict[str, Any] = {}
-        seat = seat_part(live, watcher.seats, key)
-        if seat.legal or watcher.had_legal:
-            part["legal"] = seat.legal
-        if seat.rematch != watcher.rematch:
-            part["rematch"] = seat.rematch
-        watcher.had_legal = bool(seat.legal)
-        watcher.rematch = seat.rematch
+        legal = _seat_legal(live, watcher.seats)
+        rematch = rematch_view(live, watcher.seats, key)
+        if legal or watcher.had_legal:
+            part["legal"] = legal
+        if rematch != watcher.rematch:
+            part["rematch"] = rematch
+        watcher.had_legal = bool(legal)
+        watcher.rematch = rematch
         if part:
             out.append((watcher, encode({**change, **part})))
         elif len(change) > 1:
@@ -260,24 +265,25 @@ def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
     with use(watcher.language):
         if watcher.language not in live.sent:
             live.sent[watcher.language] = shared_view(live)
-        view = full_view(live, watcher.seats, key, live.sent[watcher.language])
-    watcher.had_legal = bool(view.legal)
-    watcher.rematch = view.rematch
-    return encode(view)
+        part = seat_part(live, watcher.seats, key)
+    watcher.had_legal = bool(part["legal"])
+    watcher.rematch = part["rematch"]
+    return encode({**live.sent[watcher.language], **part})
 
 
-def clock_view(live: LiveGame) -> ClockView | None:
-    """Time left per side in ms, the side whose clock runs, and the time control."""
+def clock_view(live: LiveGame) -> dict[str, Any] | None:
+    """Time left per side in ms, the side whose clock runs, and the time control (the JSON
+    values of a :class:`~..schemas.ClockView`)."""
     if not live.row.clock:
         return None
     now = now_ms()
     running = live.row.status == Status.LIVE and live.row.clock_started is not None
-    return ClockView(
-        control=live.row.clock,
-        running=colour_name(live.state.turn) if running else None,
-        white=max(live.time_left(Color.WHITE, now), 0),
-        black=max(live.time_left(Color.BLACK, now), 0),
-    )
+    return {
+        "control": live.row.clock,
+        "running": colour_name(live.state.turn) if running else None,
+        "white": max(live.time_left(Color.WHITE, now), 0),
+        "black": max(live.time_left(Color.BLACK, now), 0),
+    }
 
 
 def rematch_token(key: bytes, rematch_id: str, seat: str) -> str:
@@ -292,8 +298,9 @@ def rematch_seat(live: LiveGame, name: str) -> str:
     return "hotseat" if live.row.mode == Mode.HOTSEAT else SWAP[name]
 
 
-def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> RematchView | None:
-    """The rematch's id, with the seat token of a player of this game."""
+def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, str] | None:
+    """The rematch's id, with the seat token of a player of this game (the JSON values of a
+    :class:`~..schemas.RematchView`: no ``token`` for a watcher)."""
     rematch = live.row.rematch
     if not rematch:
         return None
@@ -302,34 +309,38 @@ def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> RematchVi
         for seat in sorted(seats)
         if live.kind(COLOURS[seat]) == HUMAN
     ]
-    return RematchView(id=rematch, token=mine[0] if mine else None)
+    return {"id": rematch, "token": mine[0]} if mine else {"id": rematch}
 
 
 def player(live: LiveGame, name: str) -> PlayerView:
     """How a seat is shown: a person (display name) or the computer (its level's name and
     number)."""
+    return PlayerView(**_player_values(live, name))
+
+
+def _player_values(live: LiveGame, name: str) -> dict[str, Any]:
+    """:func:`player` as JSON values."""
     row, place = live.row, seat(name)
     kind = place.kind_of(row)
-    account = place.user_of(row) is not None
-    seated = place.taken(row)
     if kind == HUMAN:
         chosen = place.display_of(row)
-        return PlayerView(
-            kind="human",
-            label=chosen or (_("Player") if seated else _("(free seat)")),
-            seated=seated,
-            account=chosen if account else None,
-        )
+        seated = place.taken(row)
+        return {
+            "kind": "human",
+            "label": chosen or (_("Player") if seated else _("(free seat)")),
+            "seated": seated,
+            "account": chosen if place.user_of(row) is not None else None,
+        }
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     label = _("Computer: %(name)s (level %(number)s)", name=_(level.name), number=level.number)
-    return PlayerView(kind="computer", label=label, seated=True, account=None)
+    return {"kind": "computer", "label": label, "seated": True, "account": None}
 
 
-def outcome(live: LiveGame) -> OutcomeView | None:
+def outcome(live: LiveGame) -> dict[str, Any] | None:
     """How a finished game ended: its result, the termination's label, the reason in words (in
     the current language: worked out again from the termination and the result, or the stored
-    sentence translated)."""
+    sentence translated); the JSON values of an :class:`~..schemas.OutcomeView`."""
     row = live.row
     if row.status != Status.OVER:
         return None
@@ -338,7 +349,7 @@ def outcome(live: LiveGame) -> OutcomeView | None:
         text = Outcome(Termination.from_label(row.termination), winner).explain()
     else:
         text = _(row.reason) if row.reason else ""
-    return OutcomeView(result=row.result, termination=row.termination or "", text=text)
+    return {"result": row.result, "termination": row.termination or "", "text": text}
 
 
 #: how a touch's role is written in a legal move's text
