@@ -15,7 +15,6 @@ import functools
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -358,51 +357,25 @@ class Store:
         self.timings: Timings | None = None
         # a SQLite file is written on a plain connection (see ``_write``)
         self._sync: Engine | None = None
-        #: the thread that commits the writes of a SQLite file (see ``_commit``)
-        self._committer: ThreadPoolExecutor | None = None
         database = self.engine.url.database
         if sqlite and database and database != ":memory:":
             self._sync = create_engine(self.engine.url.set(drivername="sqlite"))
             event.listen(self._sync, "connect", _sqlite_settings)
-            self._committer = ThreadPoolExecutor(1, thread_name_prefix="ludoteca-commit")
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one write transaction.  On a SQLite file it runs at once on a plain
-        connection (a fraction of a millisecond; writers take turns), where the async driver's
-        thread would wait, statement by statement, for a busy event loop and the interpreter
-        lock, and only its commit (with the sync to disk) runs in a thread of its own (see
-        :meth:`_commit`); elsewhere it runs through the async driver."""
+        connection (a millisecond or two; writers take turns), where the async driver's thread
+        would wait, statement by statement, for a busy event loop and the interpreter lock;
+        elsewhere it runs through the async driver."""
         if self._sync is not None and self._one_writer is not None:
             async with self._one_writer:
                 with self._sync.begin() as connection:
-                    done = work(connection)
-                    await self._commit(connection)
-                    return done
+                    return work(connection)
         if self._one_writer is not None:
             async with self._one_writer, self.engine.begin() as connection:
                 return await connection.run_sync(work)
         async with self.engine.begin() as connection:
             return await connection.run_sync(work)
-
-    async def _commit(self, connection: Connection) -> None:
-        """Commit a SQLite write transaction in the store's committing thread: the sync to disk
-        (most of a commit's time, about a millisecond) then holds neither the event loop nor,
-        while the disk works, the interpreter lock, and the thread needs the lock once, to
-        return.  The connection's own commit is then a no-op.  A caller cancelled meanwhile
-        still waits for the commit to end (the connection is in use until then); the
-        cancellation is raised after it, the write stored."""
-        driver = connection.connection.driver_connection
-        assert driver is not None and self._committer is not None
-        committing = asyncio.get_running_loop().run_in_executor(self._committer, driver.commit)
-        cancelled = False
-        while not committing.done():
-            try:
-                await asyncio.wait([committing])
-            except asyncio.CancelledError:
-                cancelled = True
-        committing.result()
-        if cancelled:
-            raise asyncio.CancelledError
 
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[Reads]:
@@ -436,8 +409,6 @@ class Store:
         await self.engine.dispose()
         if self._sync is not None:
             self._sync.dispose()
-        if self._committer is not None:
-            self._committer.shutdown()
 
     async def add_game(self, row: GameRow) -> None:
         row.created = row.updated = now()
@@ -467,7 +438,8 @@ class Store:
         """Store move number ``ply`` (0-based) and the game's new fields; :class:`StaleError`
         if the game is no longer at ``ply``.  Returns once the move is committed.  Moves that
         arrive together are committed together (one transaction, one sync to disk), each still
-        checked on its own; ``then`` runs in the move's transaction, after it."""
+        checked on its own; ``then`` runs in the move's transaction, after it.  A caller
+        cancelled while it waits leaves its move in the batch (stored, unless stale)."""
         loop = asyncio.get_running_loop()
         write = _MoveWrite(
             game_id, ply, move, changes, loop.create_future(), then, time.perf_counter()
@@ -475,7 +447,7 @@ class Store:
         self._moves.append(write)
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush_moves())
-        await asyncio.shield(write.done)
+        await write.done  # (not shielded: one turn of the event loop less a move)
 
     async def _flush_moves(self) -> None:
         while self._moves:
@@ -506,6 +478,8 @@ class Store:
             if self.timings is not None:
                 self.timings.observe("commit", time.perf_counter() - started)
             for index, write in enumerate(batch):
+                if write.done.done():  # its caller was cancelled
+                    continue
                 if index in stale:
                     write.done.set_exception(StaleError(write.game_id))
                 else:
