@@ -26,6 +26,7 @@ import os
 import random
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -44,6 +45,7 @@ GAMES = ["morris", "felli", "morelli"]
 PER_ADDRESS = 10
 COMPUTER_PER_ADDRESS = 4  # (the server allows 8 games against the computer an address)
 TICKS = os.sysconf("SC_CLK_TCK")
+_TLS = ssl.create_default_context()
 
 
 @dataclass
@@ -68,7 +70,9 @@ async def play_games(
 ) -> None:
     """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``; or,
     with ``level``, games as White against the computer at that level."""
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    # (one TLS context for every player: making one loads the certificates, 34 ms of this
+    # process's event loop, which held up every other player's moves while 50 of them started)
+    transport = httpx.AsyncHTTPTransport(local_address=address, verify=_TLS)
     body: dict[str, Any] = {"game": game, "opponent": "hotseat"}
     if level is not None:
         body = {"game": game, "opponent": "computer", "level": level, "colour": "white"}
@@ -103,16 +107,17 @@ async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Rand
     second; the round-trip is from sending a move to having moves to choose from again (the
     move shown, in a hot-seat game; the computer's reply too, against the computer).
 
-    The moves are due on the game's own beat, a second after the last was due (or at once
-    when the answer came later than that), not a second after the last was sent: timed from
-    the sending, a move this process sent late (its event loop busy reading a burst of
-    answers) moved the game's later moves late too, into step with the burst, until a third
-    of the games moved in the same tenth of a second (seen in the server's commit times)."""
+    The moves are due on the game's own beat, which starts at a random moment of the first
+    second: a second after the last was due (or at once when the answer came later than
+    that), not a second after the last was sent.  Timed from the sending, a move this process
+    sent late (its event loop busy) moved the game's later moves late too, into step with
+    the others held up: a third of the games came to move in the same twentieth of a
+    second."""
     view: dict[str, Any] | None = None
-    due = 0.0
     while view is None or view.get("type") != "state":
         view = orjson.loads(await ws.recv())
-    await asyncio.sleep(rng.random())
+    due = time.monotonic() + rng.random()
+    await asyncio.sleep(due - time.monotonic())
     sent: float | None = None
     ply = -1
     while not stop.is_set() and view["status"] == "live":
@@ -132,7 +137,6 @@ async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Rand
         move = rng.choice(view["legal"]).split(" ")[0]
         ply = view["ply"]
         sent = time.monotonic()
-        due = due or sent
         await ws.send(orjson.dumps({"type": "move", "move": move, "ply": ply}).decode())
     tally.finished += view["status"] != "live"
 
