@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
+from numba import njit, prange, types
 from numba.core.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -55,9 +55,7 @@ __all__ = [
     "SORT",
     "TRUNCATED",
     "Layout",
-    "first_illegal",
     "layout",
-    "random_actions",
 ]
 
 #: the result of a game stopped at its ply limit (beside the kernel's ``ONGOING`` ... ``WIN``)
@@ -105,20 +103,17 @@ def _random(rows: IntArray, i: int, bound: int) -> int:
     return np.int64(x % np.uint64(bound))  # type: ignore[return-value]
 
 
-@njit(cache=True, nogil=True)
-def random_actions(rows: IntArray, cfg: IntArray, actions: IntArray, lo: int, hi: int) -> None:
-    """A uniformly random next action of each row ``lo`` to ``hi`` (games in progress) into
-    ``actions``, from the rows' generators."""
-    acts = cfg[C_ACTS]
-    for i in range(lo, hi):
-        actions[i] = rows[i, acts + _random(rows, i, rows[i, R_COUNT])]
+@njit(cache=True, inline="always")
+def _draw(rows: IntArray, i: int, cfg: IntArray) -> int:
+    """A uniformly random next action of row ``i`` (a game in progress), from its generator."""
+    return int(rows[i, cfg[C_ACTS] + _random(rows, i, rows[i, R_COUNT])])
 
 
-@njit(cache=True, nogil=True)
-def first_illegal(mask: BoolArray, actions: IntArray) -> int:
-    """The first row whose action its mask refuses, or -1."""
+@njit(cache=True, inline="always")
+def _first_illegal(mask: BoolArray, actions: IntArray, lo: int, hi: int) -> int:
+    """The first row of ``lo`` to ``hi`` whose action its mask refuses, or -1."""
     size = mask.shape[1]
-    for i in range(actions.size):
+    for i in range(lo, hi):
         a = actions[i]
         if a < 0 or a >= size or not mask[i, a]:
             return i
@@ -307,10 +302,12 @@ def batch_reset(
     starts: IntArray,
     mask: BoolArray,
     obs: FloatArray,
+    draws: IntArray,
     lo: int,
     hi: int,
 ) -> None:
-    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded)."""
+    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded), and a
+    random next action of each into ``draws``."""
     rows, prm, cfg, starts, mask, obs = (
         bare(rows),
         bare(prm),
@@ -319,11 +316,13 @@ def batch_reset(
         bare(mask),
         bare(obs),
     )
+    draws = bare(draws)
     for i in range(lo, hi):
         rows[i, R_COUNT] = 0
         _restart(rows, i, prm, cfg, starts)
         _offer(rows, i, prm, cfg, mask, MASK)
         _observe(rows, i, prm, cfg, obs)
+        draws[i] = _draw(rows, i, cfg)
 
 
 @specialise(nogil=True)
@@ -338,11 +337,52 @@ def batch_step(
     rewards: FloatArray,
     terminated: BoolArray,
     truncated: BoolArray,
+    draws: IntArray,
+    lo: int,
+    hi: int,
+) -> int:
+    """Take each row's action (``lo`` to ``hi``) if every one is legal, as :func:`_step_rows`:
+    -1; else the first row whose action is not legal (nothing changed)."""
+    bad = _first_illegal(bare(mask), bare(actions), lo, hi)
+    if bad < 0:
+        _step_rows(
+            rows,
+            prm,
+            cfg,
+            starts,
+            actions,
+            mask,
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            draws,
+            lo,
+            hi,
+        )
+    return bad
+
+
+@specialise(nogil=True)
+def _step_rows(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    actions: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    rewards: FloatArray,
+    terminated: BoolArray,
+    truncated: BoolArray,
+    draws: IntArray,
     lo: int,
     hi: int,
 ) -> None:
     """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
-    (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once."""
+    (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once.  A random next
+    action of each row goes into ``draws`` (which may be ``actions`` itself: a row's action
+    is read before its draw is written)."""
     rows, prm, cfg, starts, actions = (
         bare(rows),
         bare(prm),
@@ -351,7 +391,7 @@ def batch_step(
         bare(actions),
     )
     mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
-    terminated, truncated = bare(terminated), bare(truncated)
+    terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
     for i in range(lo, hi):
         terminated[i] = False
         truncated[i] = False
@@ -359,6 +399,7 @@ def batch_step(
         rewards[i, 1] = 0.0
         if _act(rows, i, prm, cfg, actions[i]) == -1:
             _offer(rows, i, prm, cfg, mask, MASK)
+            draws[i] = _draw(rows, i, cfg)
             continue
         result = _enter(rows, i, prm, cfg)
         if result != ONGOING:
@@ -374,6 +415,68 @@ def batch_step(
             _restart(rows, i, prm, cfg, starts)
         _offer(rows, i, prm, cfg, mask, MASK)
         _observe(rows, i, prm, cfg, obs)
+        draws[i] = _draw(rows, i, cfg)
+
+
+@specialise(nogil=True, parallel=True)
+def batch_reset_split(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    draws: IntArray,
+    bounds: IntArray,
+) -> None:
+    """:func:`batch_reset` on numba's threads, one share of rows ``bounds[k]`` to
+    ``bounds[k + 1]`` a thread."""
+    for k in prange(bounds.size - 1):
+        batch_reset(rows, prm, cfg, starts, mask, obs, draws, bounds[k], bounds[k + 1])
+
+
+@specialise(nogil=True, parallel=True)
+def batch_step_split(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    actions: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    rewards: FloatArray,
+    terminated: BoolArray,
+    truncated: BoolArray,
+    draws: IntArray,
+    bounds: IntArray,
+) -> int:
+    """:func:`batch_step` on numba's threads, one share of rows ``bounds[k]`` to
+    ``bounds[k + 1]`` a thread (each share checked by the thread that steps it, whose cache
+    holds its rows' masks)."""
+    shares = bounds.size - 1
+    found = np.empty(shares, dtype=np.int64)
+    for k in prange(shares):
+        found[k] = _first_illegal(bare(mask), bare(actions), bounds[k], bounds[k + 1])
+    for k in range(shares):
+        if found[k] >= 0:
+            return int(found[k])
+    for k in prange(shares):
+        _step_rows(
+            rows,
+            prm,
+            cfg,
+            starts,
+            actions,
+            mask,
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            draws,
+            bounds[k],
+            bounds[k + 1],
+        )
+    return -1
 
 
 def _as_pointer(typingctx: Any, address: Any) -> Any:
