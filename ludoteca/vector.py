@@ -54,7 +54,7 @@ class VectorEnv:
         self._batch = batch
         self._turn = kernel.TURN
         self.game = load(spec)
-        self.layout = batch.layout(self.game, max_plies)
+        self.layout = batch.layout(self.game, max_plies, masked=True)
         self.num_envs = num_envs
         self.num_actions = self.layout.actions
         self.max_plies = int(self.layout.cfg[batch.C_MAXPLY])

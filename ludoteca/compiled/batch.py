@@ -200,12 +200,10 @@ def _offer(
     rows: IntArray, i: int, prm: IntArray, cfg: IntArray, mask: BoolArray, flags: int
 ) -> None:
     """Row ``i``'s distinct next actions (those that go on from the actions taken so far) into
-    the row (in increasing order under :data:`SORT`), and into ``mask`` (cleared of the
-    previous ones) under :data:`MASK`."""
+    the row (in increasing order under :data:`SORT`; the legal moves themselves in a layout
+    whose actions are its moves), and into ``mask`` under :data:`MASK` (cleared of the previous
+    ones by :func:`_clear`)."""
     acts, first = cfg[C_ACTS], cfg[C_MOVES]
-    if flags & MASK:
-        for k in range(rows[i, R_COUNT]):
-            mask[i, rows[i, acts + k]] = False
     count = 0
     n = rows[i, R_N]
     ordered = False
@@ -213,7 +211,7 @@ def _offer(
         ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
         for j in range(n):
             a = rows[i, first + j]
-            if not ordered:
+            if not ordered and acts != first:
                 rows[i, acts + j] = a
             if flags & MASK:
                 mask[i, a] = True
@@ -233,6 +231,15 @@ def _offer(
     if flags & SORT and count and not ordered:
         count = _sort(rows, i, acts, count)
     rows[i, R_COUNT] = count
+
+
+@njit(cache=True, inline="always")
+def _clear(rows: IntArray, i: int, cfg: IntArray, mask: BoolArray) -> None:
+    """Clear row ``i``'s next actions from ``mask`` (before its moves change: in a layout whose
+    actions are its moves, they are its next actions)."""
+    acts = cfg[C_ACTS]
+    for k in range(rows[i, R_COUNT]):
+        mask[i, rows[i, acts + k]] = False
 
 
 @specialise(inline="always")
@@ -393,6 +400,7 @@ def _step_rows(
     mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
     terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
     for i in range(lo, hi):
+        _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
         rewards[i, 0] = 0.0
@@ -578,9 +586,11 @@ class Layout:
         return int(self.cfg[C_ACTS])
 
 
-def layout(game: Game, max_plies: int | None = None) -> Layout:
+def layout(game: Game, max_plies: int | None = None, *, masked: bool = False) -> Layout:
     """The layout of ``game``'s rows (games stopped at ``max_plies``, default the game's
-    ``longest_game``).  ``ValueError`` for a game whose kernel is missing or declares no
+    ``longest_game``); ``masked``: for :func:`batch_step` (next actions in a mask, never
+    sorted), where a game whose every move is one action keeps its legal moves as its next
+    actions (no copy).  ``ValueError`` for a game whose kernel is missing or declares no
     :func:`~.kernel.planes`."""
     kernel = game.kernel
     if kernel is None:
@@ -600,6 +610,8 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     cfg[C_MAXPLY] = game.longest_game if max_plies is None else max_plies
     cfg[C_SINGLE] = "action_path" not in found
     cfg[C_ACTS], cfg[C_MOVES] = acts, moves
+    if masked and cfg[C_SINGLE]:
+        cfg[C_ACTS] = moves
     cfg[C_FIELDS] = kernel.fields
     cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
     cfg[C_WIDTH], cfg[C_FIXED] = moves + MAX_MOVES, CFG_SIZE + len(kernel.prm)
