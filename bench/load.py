@@ -200,7 +200,8 @@ async def _watch_all(
                     finally:
                         tally["connected"] -= 1
             except (OSError, websockets.WebSocketException):
-                tally["failed"] += 1
+                tally["failed"] += 1  # (counted; the same game is tried again)
+                games.put_nowait(game_id)
                 await asyncio.sleep(1.0)
 
     tasks = [asyncio.create_task(watcher(k, rng.random() >= slow)) for k in range(count)]
@@ -214,7 +215,7 @@ async def _watch_all(
         "watchers": tally["connected"],
         "watcher_messages_per_s": tally["messages"] / elapsed,
         "watcher_cpu_pct": (time.process_time() - cpu0) / elapsed * 100,
-        "watcher_failures": tally["failed"] + tally["refused"],
+        "watcher_failures": tally["failed"] + tally["refused"],  # (since the start)
     }
     for task in tasks:
         task.cancel()
