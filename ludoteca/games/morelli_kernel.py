@@ -61,6 +61,16 @@ class Tables:
                 self.ray_len[s, k] = len(ray)
                 flat.extend(ray)
         self.ray = np.array(flat, dtype=np.int64)
+        #: how many squares of each ray from ``s`` lie on lower bands than ``s`` (a move's
+        #: targets): a band is a distance from the centre (the largest of the row's and the
+        #: column's), which along a line falls then rises, so they are the ray's first ones
+        self.ray_in = np.zeros((squares, 8), dtype=np.int64)
+        for s in range(squares):
+            for k, ray in enumerate(geo.rays[s]):
+                inward = [geo.band[t] < geo.band[s] for t in ray]
+                count = inward.index(False) if False in inward else len(inward)
+                assert not any(inward[count:]), "a band rises again along a ray"
+                self.ray_in[s, k] = count
         self.flanks = np.full((squares, 8, 2), -1, dtype=np.int64)
         for s in range(squares):
             for k, pair in enumerate(geo.flanks[s]):
@@ -115,7 +125,8 @@ P_N, P_THRONE, P_FRAMES = 0, 1, 2
     P_WEIGHT,
     P_WORTH,
     P_STRADDLE,
-) = range(8, 19)
+    P_RIN,
+) = range(8, 20)
 HEAD = 20
 
 
@@ -138,6 +149,7 @@ def kernel(game: Morelli) -> Kernel:
         np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
         np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
         t.straddle.ravel(),
+        t.ray_in.ravel(),
     ]
     head = np.zeros(HEAD, dtype=np.int64)
     head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
@@ -190,17 +202,14 @@ def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
     mover = 2 - st[TURN]
     king = st[S_KING]
     throne = prm[P_THRONE]
-    band, rstart, rlen, ray = prm[P_BAND], prm[P_RSTART], prm[P_RLEN], prm[P_RAY]
+    band, rstart, rin, ray = prm[P_BAND], prm[P_RSTART], prm[P_RIN], prm[P_RAY]
     n = 0
     for s in range(squares):
-        if st[S_BOARD + s] != mover:
-            continue
-        d = prm[band + s]
-        if d <= 1:
+        if st[S_BOARD + s] != mover or prm[band + s] <= 1:
             continue
         for k in range(8):
             start = prm[rstart + s * 8 + k]
-            for i in range(prm[rlen + s * 8 + k]):
+            for i in range(prm[rin + s * 8 + k]):  # the ray's squares inward of ``s``
                 t = prm[ray + start + i]
                 if st[S_BOARD + t] != 0:
                     break
@@ -208,11 +217,10 @@ def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
                     if king != 0:
                         break
                     continue
-                if prm[band + t] < d:
-                    out[n] = s * squares + t
-                    n += 1
-                    if first:
-                        return n
+                out[n] = s * squares + t
+                n += 1
+                if first:
+                    return n
     return n
 
 
