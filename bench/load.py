@@ -12,7 +12,15 @@ reply.
 The clients spread over loopback addresses 127.0.0.2, 127.0.0.3, ... (ten games each), so the
 server's per-address limits (new games a minute, sockets per address) apply as they would to
 real people.  Prints, per size: moves/s, round-trip p50/p95/p99 (ms), refusals and errors, the
-server process's CPU (% of one core) and resident memory, and this client's CPU.
+server process's CPU (% of one core) and resident memory (``--server-pid`` for a server started
+by hand), and this client's CPU.
+
+``--watchers W`` adds W spectators in a second process (addresses 127.1.0.1, ..., thirty
+sockets each): each opens a game's websocket without a token, reads every message, and moves to
+another game when its game ends; each game has about W / N of them.  ``--slow-watchers F``: that
+fraction of them never read after their hello (their messages pile up on the server, which must
+drop them, not slow anyone down).  Prints, besides, the watchers connected, the messages a second
+they received while measured and their process's CPU.
 
     .venv/bin/python bench/load.py --games 50,200,500,1000 --seconds 30 \
         --out bench/results/load.txt
@@ -22,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
+import queue
 import random
 import signal
 import socket
@@ -31,6 +41,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,9 +78,11 @@ async def play_games(
     tally: Tally,
     rng: random.Random,
     level: int | None = None,
+    spectate: tuple[Any, int] | None = None,
 ) -> None:
     """One player's seat: play hot-seat games of ``game`` from ``address`` until ``stop``; or,
-    with ``level``, games as White against the computer at that level."""
+    with ``level``, games as White against the computer at that level.  ``spectate``: a queue
+    of the watchers' process and how many times to offer each new game's id on it."""
     # (one TLS context for every player: making one loads the certificates, 34 ms of this
     # process's event loop, which held up every other player's moves while 50 of them started)
     transport = httpx.AsyncHTTPTransport(local_address=address, verify=_TLS)
@@ -86,6 +99,9 @@ async def play_games(
             answer.raise_for_status()
             created = answer.json()
             token = created["tokens"]["white"]
+            if spectate is not None:
+                for _ in range(spectate[1]):
+                    spectate[0].put(created["id"])
             ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
             async with websockets.connect(ws_url, local_addr=(address, 0), max_size=2**22) as ws:
                 await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
@@ -139,6 +155,86 @@ async def _play_one(ws: Any, stop: asyncio.Event, tally: Tally, rng: random.Rand
         sent = time.monotonic()
         await ws.send(orjson.dumps({"type": "move", "move": move, "ply": ply}).decode())
     tally.finished += view["status"] != "live"
+
+
+def watch_main(
+    url: str, count: int, slow: float, ids: Any, flags: Any, results: Any, seed: int
+) -> None:
+    """The watchers' process: ``count`` spectators taking game ids from ``ids``; ``flags`` are
+    the events ``measuring`` and ``stop``; puts its figures on ``results`` once stopped."""
+    uvloop.run(_watch_all(url, count, slow, ids, flags, results, seed))
+
+
+async def _watch_all(
+    url: str, count: int, slow: float, ids: Any, flags: Any, results: Any, seed: int
+) -> None:
+    measuring, stop = flags
+    loop = asyncio.get_running_loop()
+    games: asyncio.Queue[str] = asyncio.Queue()
+    tally = {"messages": 0, "connected": 0, "refused": 0, "failed": 0}
+
+    def feed() -> None:  # the players' process offers ids on a process queue
+        while not stop.is_set():
+            try:
+                game_id = ids.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            loop.call_soon_threadsafe(games.put_nowait, game_id)
+
+    threading.Thread(target=feed, daemon=True).start()
+    rng = random.Random(seed)
+    ws_base = url.replace("http", "ws", 1) + "/ws/games/"
+    hello = orjson.dumps({"type": "hello"}).decode()
+
+    async def watcher(k: int, reads: bool) -> None:
+        slot = k // 30
+        address = f"127.1.{slot // 250}.{slot % 250 + 1}"
+        while not stop.is_set():
+            game_id = await games.get()
+            try:
+                async with websockets.connect(
+                    ws_base + game_id, local_addr=(address, 0), max_size=2**22
+                ) as ws:
+                    await ws.send(hello)
+                    tally["connected"] += 1
+                    try:
+                        if not reads:
+                            while not stop.is_set():
+                                await asyncio.sleep(1.0)
+                            return
+                        async for text in ws:
+                            if measuring.is_set():
+                                tally["messages"] += 1
+                            message = orjson.loads(text)
+                            if message.get("type") == "error":
+                                tally["refused"] += 1
+                                break
+                            if message.get("status", "live") != "live":
+                                break  # the game ended: watch another
+                    finally:
+                        tally["connected"] -= 1
+            except (OSError, websockets.WebSocketException):
+                tally["failed"] += 1  # (counted; the same game is tried again)
+                games.put_nowait(game_id)
+                await asyncio.sleep(1.0)
+
+    tasks = [asyncio.create_task(watcher(k, rng.random() >= slow)) for k in range(count)]
+    while not measuring.is_set():
+        await asyncio.sleep(0.05)
+    cpu0, started = time.process_time(), time.monotonic()
+    while measuring.is_set():
+        await asyncio.sleep(0.05)
+    elapsed = time.monotonic() - started
+    figures = {
+        "watchers": tally["connected"],
+        "watcher_messages_per_s": tally["messages"] / elapsed,
+        "watcher_cpu_pct": (time.process_time() - cpu0) / elapsed * 100,
+        "watcher_failures": tally["failed"] + tally["refused"],  # (since the start)
+    }
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    results.put(figures)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -211,15 +307,28 @@ async def run_size(
     seed: int,
     cluster: tuple[int, str] | None = None,
     level: int | None = None,
+    watchers: int = 0,
+    slow: float = 0.0,
 ) -> dict[str, Any]:
     """Run ``games`` games for a warm-up then ``seconds`` measured; the figures.  ``server``:
     the server's process id, for its CPU and memory; ``cluster``: a cluster's session id and
     folder, for each tier's CPU (``tiers``: % of one core); ``level``: games against the
-    computer at that level instead of hot-seat games."""
+    computer at that level instead of hot-seat games; ``watchers``: spectators in a process of
+    their own, ``slow`` of them never reading."""
     stop = asyncio.Event()
     tally = Tally()
     rng = random.Random(seed)
     tasks = []
+    spectate = None
+    if watchers:
+        context = multiprocessing.get_context("spawn")
+        ids, results = context.Queue(), context.Queue()
+        flags = (context.Event(), context.Event())
+        watching = context.Process(
+            target=watch_main, args=(url, watchers, slow, ids, flags, results, seed)
+        )
+        watching.start()
+        spectate = (ids, max(1, round(watchers / games)))
     per_address = PER_ADDRESS if level is None else COMPUTER_PER_ADDRESS
     for i in range(games):
         address = f"127.0.0.{2 + i // per_address}"
@@ -233,12 +342,15 @@ async def run_size(
                     tally,
                     random.Random(rng.random()),
                     level,
+                    spectate,
                 )
             )
         )
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
-    await asyncio.sleep(5.0)  # warm-up: every game connected and moving
+    await asyncio.sleep(5.0 if not watchers else 5.0 + watchers / 1000)  # warm-up: all moving
+    if watchers:
+        flags[0].set()
     started = time.monotonic()
     cpu0 = _cpu_seconds(server) if server else 0.0
     tiers0 = tier_seconds(*cluster) if cluster else {}
@@ -247,6 +359,12 @@ async def run_size(
     await asyncio.sleep(seconds)
     tally.measuring = False
     elapsed = time.monotonic() - started
+    seen: dict[str, Any] = {}
+    if watchers:
+        flags[0].clear()
+        seen = await asyncio.to_thread(results.get, True, 60)
+        flags[1].set()
+        await asyncio.to_thread(watching.join, 30)
     cpu = (_cpu_seconds(server) - cpu0) / elapsed * 100 if server else float("nan")
     mine = (time.process_time() - me0) / elapsed * 100
     tiers = {
@@ -278,6 +396,7 @@ async def run_size(
         "server_rss_mb": rss,
         "client_cpu_pct": mine,
         "tiers": tiers,
+        **seen,
     }
 
 
@@ -300,6 +419,13 @@ def main() -> None:
         default=None,
         metavar="LEVEL",
         help="games against the computer at this level (default: hot-seat)",
+    )
+    parser.add_argument("--watchers", type=int, default=0, help="spectators in all")
+    parser.add_argument(
+        "--slow-watchers", type=float, default=0.0, help="the fraction of them that never read"
+    )
+    parser.add_argument(
+        "--server-pid", type=int, help="the process of the --url server (for its CPU and memory)"
     )
     parser.add_argument("--out", type=Path, help="append the table here too")
     args = parser.parse_args()
@@ -337,7 +463,14 @@ def main() -> None:
         for n in (int(x) for x in args.games.split(",")):
             row = uvloop.run(
                 run_size(
-                    url, n, args.seconds, server.pid if server else None, n, level=args.computer
+                    url,
+                    n,
+                    args.seconds,
+                    server.pid if server else args.server_pid,
+                    n,
+                    level=args.computer,
+                    watchers=args.watchers,
+                    slow=args.slow_watchers,
                 )
             )
             rows.append(row)
@@ -358,11 +491,18 @@ def main() -> None:
 
 
 def _format(r: dict[str, Any]) -> str:
-    return (
+    line = (
         f"{r['games']:5d} {r['moves_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p95_ms']:8.1f} "
         f"{r['p99_ms']:8.1f} {r['errors']:7d} {r['refused']:7d} {r['server_cpu_pct']:12.0f} "
         f"{r['server_rss_mb']:14.0f} {r['client_cpu_pct']:12.0f}"
     )
+    if "watchers" in r:
+        line += (
+            f"  watchers {r['watchers']:6d} ({r['watcher_failures']} failed)"
+            f"  {r['watcher_messages_per_s']:9.0f} messages/s  watchers' CPU% "
+            f"{r['watcher_cpu_pct']:4.0f}"
+        )
+    return line
 
 
 if __name__ == "__main__":

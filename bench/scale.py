@@ -8,7 +8,9 @@ Prints, per number of server processes and of games, moves/s, the round-trip p50
 the CPU each tier used (% of one core: all servers together, PostgreSQL, Redis, nginx, and the
 players in this process).
 Every process shares this machine's cores with the others (PostgreSQL, Redis, nginx, the
-players), so the figures say how the tiers share one machine, not what a machine per tier gives.
+players), so the figures say how the tiers share one machine, not what a machine per tier gives;
+the table ends with a model of what the machine's cores allow each process count (:func:`model`),
+to set the measured gain of a second process against.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def main() -> None:
     header = "servers  games  moves/s   p50 ms   p95 ms   p99 ms  errors refused   " + " ".join(
         f"{t:>7}" for t in COLUMNS
     )
-    table = "\n".join([header, *(_format(s, r) for s, r in rows)])
+    table = "\n".join([header, *(_format(s, r) for s, r in rows), *model(rows)])
     print(table)
     if args.out:
         command = "python bench/scale.py " + " ".join(sys.argv[1:])
@@ -115,6 +117,37 @@ def main() -> None:
 
 #: the CPU columns (% of one core over the measured time): each tier, and the players
 COLUMNS = ("server", "worker", "postgresql", "redis", "nginx", "players")
+
+
+def model(rows: list[tuple[int, dict[str, Any]]]) -> list[str]:
+    """What this machine's cores allow each process count, from the CPU a move cost at its
+    largest size: the servers' event loops (one core each, the moves shared evenly) and the
+    machine (every tier and the players on its cores); the lower bound is the capacity."""
+    cores = os.cpu_count() or 1
+    largest = {servers: row for servers, row in rows}  # (sizes run in increasing order)
+    lines = [f"model of this machine's {cores} cores (CPU a move at each count's largest size):"]
+    capacity = {}
+    for servers, r in sorted(largest.items()):
+        rate = r["moves_per_s"]
+        if not rate:
+            continue
+        cpu = {**r["tiers"], "players": r["client_cpu_pct"]}
+        server_ms = cpu.get("server", 0.0) * 10 / rate
+        other_ms = sum(v for t, v in cpu.items() if t != "server") * 10 / rate
+        loops = servers * 1000 / server_ms if server_ms else float("inf")
+        machine = cores * 1000 / (server_ms + other_ms)
+        capacity[servers] = min(loops, machine)
+        lines.append(
+            f"  {servers} server(s): a move {server_ms:.2f} ms of the servers' CPU and "
+            f"{other_ms:.2f} ms of the other tiers and players; at most {loops:,.0f} moves/s "
+            f"by the event loops, {machine:,.0f} by the machine: {capacity[servers]:,.0f}"
+        )
+    if 1 in capacity and 2 in capacity:
+        lines.append(
+            f"  two processes against one: the model {capacity[2] / capacity[1]:.2f}x, measured "
+            f"{largest[2]['moves_per_s'] / largest[1]['moves_per_s']:.2f}x at their largest size"
+        )
+    return lines
 
 
 def _format(servers: int, r: dict[str, Any]) -> str:

@@ -23,10 +23,6 @@ The returned arrays are the environment's own, overwritten by the next call (cop
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
-
 import numpy as np
 import numpy.typing as npt
 
@@ -40,9 +36,9 @@ IntArray = npt.NDArray[np.int64]
 
 class VectorEnv:
     """``num_envs`` games of the rule set ``spec`` (a name or ``name:settings`` spec) stepped by
-    its kernel, split over ``threads`` threads; games start from up to ``setups`` setups a
-    seed (one for a game whose start does not depend on the seed) and stop at ``max_plies``
-    (default: the game's ``longest_game``)."""
+    its kernel in ``threads`` shares on numba's threads; games start from up to ``setups``
+    setups a seed (one for a game whose start does not depend on the seed) and stop at
+    ``max_plies`` (default: the game's ``longest_game``)."""
 
     def __init__(
         self,
@@ -58,7 +54,7 @@ class VectorEnv:
         self._batch = batch
         self._turn = kernel.TURN
         self.game = load(spec)
-        self.layout = batch.layout(self.game, max_plies)
+        self.layout = batch.layout(self.game, max_plies, masked=True)
         self.num_envs = num_envs
         self.num_actions = self.layout.actions
         self.max_plies = int(self.layout.cfg[batch.C_MAXPLY])
@@ -73,10 +69,9 @@ class VectorEnv:
         self._rewards = np.zeros((num_envs, 2), dtype=np.float32)
         self._terminated = np.zeros(num_envs, dtype=np.bool_)
         self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self._actions = np.zeros(num_envs, dtype=np.int64)
-        bounds = np.linspace(0, num_envs, max(1, threads) + 1).astype(int)
-        self._chunks = [(int(a), int(b)) for a, b in pairwise(bounds)]
-        self._pool = ThreadPoolExecutor(len(self._chunks)) if len(self._chunks) > 1 else None
+        self._draws = np.zeros(num_envs, dtype=np.int64)
+        shares = max(1, min(threads, num_envs))
+        self._bounds = np.linspace(0, num_envs, shares + 1).astype(np.int64)
 
     def reset(self, seed: int = 0) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """New games in every slot, their setups and generators drawn from ``seed``."""
@@ -88,7 +83,11 @@ class VectorEnv:
         self._rows[:, self._batch.R_RNG] = streams[: self.num_envs].view(np.int64)
         self._mask.fill(False)
         lay = self.layout
-        self._run(lay.code.batch_reset, lay.prm, lay.cfg, self._starts, self._mask, self._flat)
+        args = (self._rows, lay.prm, lay.cfg, self._starts, self._mask, self._flat, self._draws)
+        if self._bounds.size > 2:
+            lay.code.batch_reset_split(*args, self._bounds)
+        else:
+            lay.code.batch_reset(*args, 0, self.num_envs)
         return self._obs, self._mask
 
     def _draw_setups(self, seeds: list[int]) -> list[State]:
@@ -108,15 +107,12 @@ class VectorEnv:
     ]:
         """Take one action in every game: ``obs, mask, rewards, terminated, truncated``.
         ``ValueError`` (and nothing changes) if an action is not legal in its game."""
-        chosen = np.asarray(actions, dtype=np.int64)
+        chosen = np.ascontiguousarray(actions, dtype=np.int64)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"step takes {self.num_envs} actions, not an array of {chosen.shape}")
-        bad = int(self._batch.first_illegal(self._mask, chosen))
-        if bad >= 0:
-            raise ValueError(f"action {int(chosen[bad])} is not legal in game {bad}")
         lay = self.layout
-        self._run(
-            lay.code.batch_step,
+        args = (
+            self._rows,
             lay.prm,
             lay.cfg,
             self._starts,
@@ -126,13 +122,20 @@ class VectorEnv:
             self._rewards,
             self._terminated,
             self._truncated,
+            self._draws,
         )
+        if self._bounds.size > 2:
+            bad = int(lay.code.batch_step_split(*args, self._bounds))
+        else:
+            bad = int(lay.code.batch_step(*args, 0, self.num_envs))
+        if bad >= 0:
+            raise ValueError(f"action {int(chosen[bad])} is not legal in game {bad}")
         return self._obs, self._mask, self._rewards, self._terminated, self._truncated
 
     def random_actions(self) -> IntArray:
-        """A uniformly random legal action in every game, from the games' generators."""
-        self._run(self._batch.random_actions, self.layout.cfg, self._actions)
-        return self._actions
+        """A uniformly random legal action in every game, drawn by the last step (or reset)
+        from the games' generators: the same array until the next step."""
+        return self._draws
 
     @property
     def to_play(self) -> IntArray:
@@ -149,17 +152,6 @@ class VectorEnv:
         """The plies played in each game so far."""
         return self._rows[:, self._batch.R_PLY].copy()
 
-    def _run(self, func: Callable[..., None], *args: object) -> None:
-        """``func(rows, *args, lo, hi)`` over the threads' shares of the rows."""
-        if self._pool is None:
-            func(self._rows, *args, 0, self.num_envs)
-            return
-        jobs = [self._pool.submit(func, self._rows, *args, lo, hi) for lo, hi in self._chunks]
-        for job in jobs:
-            job.result()
-
     def close(self) -> None:
-        """Stop the threads; the environment then steps on the calling thread alone."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Step on the calling thread alone from now on (numba's threads stay for others)."""
+        self._bounds = self._bounds[[0, -1]]

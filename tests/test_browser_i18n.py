@@ -16,7 +16,15 @@ from babel.messages.pofile import read_po
 
 from ludoteca.i18n import LOCALE
 
-from .support.browser import point, serious_violations, shooting, shot, start, wait_moves
+from .support.browser import (
+    REPORT_WAIT,
+    point,
+    serious_violations,
+    shooting,
+    shot,
+    start,
+    wait_moves,
+)
 from .support.live_server import serving
 
 #: what may read the same in any language: names, notation, numbers, marks
@@ -117,7 +125,7 @@ def load_record(page: Any) -> None:
 def show_report(page: Any) -> None:
     """Wait for the review page's report of :data:`RECORD` and open its first marked move
     (the verdict, the values before and after, the better line)."""
-    page.wait_for_selector("#report .marked button", timeout=120_000)
+    page.wait_for_selector("#report .marked button", timeout=REPORT_WAIT)
     page.click("#report .marked button >> nth=0")
     page.wait_for_selector("#report .detail")
 
@@ -127,7 +135,7 @@ def end_game(page: Any) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     page.wait_for_selector("#result[open]")
-    page.wait_for_selector("#report h2", timeout=120_000)
+    page.wait_for_selector("#report h2", timeout=REPORT_WAIT)
 
 
 def refuse_record(page: Any) -> None:

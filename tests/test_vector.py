@@ -73,16 +73,20 @@ def test_a_seed_fixes_every_game_whatever_the_threads() -> None:
     assert sum(int(t.sum()) for t in one[5::5]) > 8  # games ended and started again
 
 
-def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
-    env = VectorEnv("morris", 3)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_illegal_action_is_refused_and_changes_nothing(threads: int) -> None:
+    env = VectorEnv("morris", 3, threads=threads)
     obs, mask = env.reset(seed=0)
     before = obs.copy(), mask.copy()
-    actions = env.random_actions().copy()
-    actions[1] = 0  # a man moving from a1 to a1: never legal
-    with pytest.raises(ValueError, match="not legal in game 1"):
+    draws = env.random_actions().copy()
+    assert all(mask[i, a] for i, a in enumerate(draws))
+    actions = draws.copy()
+    actions[2] = 0  # a man moving from a1 to a1: never legal (in the second thread's share)
+    with pytest.raises(ValueError, match="not legal in game 2"):
         env.step(actions)
     assert np.array_equal(obs, before[0]) and np.array_equal(mask, before[1])
     assert env.plies.tolist() == [0, 0, 0]
+    assert np.array_equal(env.random_actions(), draws)
     assert mask.shape == (3, ludoteca.load("morris").num_distinct_actions)
     assert obs.shape == (3, 5, 24)
 

@@ -16,6 +16,7 @@ import ludoteca
 from .support.browser import (
     FELLI_ENDGAME,
     FELLI_TRIPLE,
+    REPORT_WAIT,
     join,
     moves,
     piece,
@@ -232,7 +233,9 @@ def test_hot_seat_game_to_its_end(page: Any, server: str) -> None:
     assert not page.locator("dialog#result[open]").count()
     assert page.locator("#resign").is_disabled()
     assert page.locator("#undo").is_disabled() and page.locator("#move-input").is_disabled()
-    page.wait_for_selector("#moves .mistake")  # the game report, made when the game ended
+    page.wait_for_selector(
+        "#moves .mistake", timeout=REPORT_WAIT
+    )  # the game report, made when the game ended
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
     marked = page.locator("#report .marked button")
     assert marked.count() == 1 and "b4-c3?? blunder" in marked.inner_text()
@@ -1197,11 +1200,11 @@ def test_the_stored_report_survives_a_restart(page: Any, database_url: str) -> N
             wait_moves(page, n)
         page.wait_for_selector("dialog#result[open]")
         page.click("#result-analyse")
-        page.wait_for_selector("#report svg.graph")
+        page.wait_for_selector("#report svg.graph", timeout=REPORT_WAIT)
         path = page.url.removeprefix(address)
     with serving(create_app(settings)) as port:  # the server restarted on the same database
         page.goto(f"http://127.0.0.1:{port}{path}")
-        page.wait_for_selector("#report svg.graph")
+        page.wait_for_selector("#report svg.graph", timeout=REPORT_WAIT)
         assert "Analysing" not in page.inner_text("#report")
         assert page.locator("#report svg.graph .point").count() == 4  # one a position
         assert page.locator("#report svg.graph .point.blunder").count() == 1
@@ -1225,7 +1228,7 @@ def test_an_imported_record_gets_its_report(page: Any, server: str) -> None:
     page.goto(server + "/review")
     page.fill("#record", text)
     page.click("#load button[type=submit]")
-    page.wait_for_selector("#report svg.graph")
+    page.wait_for_selector("#report svg.graph", timeout=REPORT_WAIT)
     assert page.locator("#moves .mistake").all_inner_texts() == ["b4-c3??"]
     page.click("#report .marked button")
     page.wait_for_selector("#board .arrow.played")

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
+from numba import njit, prange, types
 from numba.core.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -55,9 +55,7 @@ __all__ = [
     "SORT",
     "TRUNCATED",
     "Layout",
-    "first_illegal",
     "layout",
-    "random_actions",
 ]
 
 #: the result of a game stopped at its ply limit (beside the kernel's ``ONGOING`` ... ``WIN``)
@@ -105,20 +103,17 @@ def _random(rows: IntArray, i: int, bound: int) -> int:
     return np.int64(x % np.uint64(bound))  # type: ignore[return-value]
 
 
-@njit(cache=True, nogil=True)
-def random_actions(rows: IntArray, cfg: IntArray, actions: IntArray, lo: int, hi: int) -> None:
-    """A uniformly random next action of each row ``lo`` to ``hi`` (games in progress) into
-    ``actions``, from the rows' generators."""
-    acts = cfg[C_ACTS]
-    for i in range(lo, hi):
-        actions[i] = rows[i, acts + _random(rows, i, rows[i, R_COUNT])]
+@njit(cache=True, inline="always")
+def _draw(rows: IntArray, i: int, cfg: IntArray) -> int:
+    """A uniformly random next action of row ``i`` (a game in progress), from its generator."""
+    return int(rows[i, cfg[C_ACTS] + _random(rows, i, rows[i, R_COUNT])])
 
 
-@njit(cache=True, nogil=True)
-def first_illegal(mask: BoolArray, actions: IntArray) -> int:
-    """The first row whose action its mask refuses, or -1."""
+@njit(cache=True, inline="always")
+def _first_illegal(mask: BoolArray, actions: IntArray, lo: int, hi: int) -> int:
+    """The first row of ``lo`` to ``hi`` whose action its mask refuses, or -1."""
     size = mask.shape[1]
-    for i in range(actions.size):
+    for i in range(lo, hi):
         a = actions[i]
         if a < 0 or a >= size or not mask[i, a]:
             return i
@@ -205,12 +200,10 @@ def _offer(
     rows: IntArray, i: int, prm: IntArray, cfg: IntArray, mask: BoolArray, flags: int
 ) -> None:
     """Row ``i``'s distinct next actions (those that go on from the actions taken so far) into
-    the row (in increasing order under :data:`SORT`), and into ``mask`` (cleared of the
-    previous ones) under :data:`MASK`."""
+    the row (in increasing order under :data:`SORT`; the legal moves themselves in a layout
+    whose actions are its moves), and into ``mask`` under :data:`MASK` (cleared of the previous
+    ones by :func:`_clear`)."""
     acts, first = cfg[C_ACTS], cfg[C_MOVES]
-    if flags & MASK:
-        for k in range(rows[i, R_COUNT]):
-            mask[i, rows[i, acts + k]] = False
     count = 0
     n = rows[i, R_N]
     ordered = False
@@ -218,7 +211,7 @@ def _offer(
         ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
         for j in range(n):
             a = rows[i, first + j]
-            if not ordered:
+            if not ordered and acts != first:
                 rows[i, acts + j] = a
             if flags & MASK:
                 mask[i, a] = True
@@ -238,6 +231,15 @@ def _offer(
     if flags & SORT and count and not ordered:
         count = _sort(rows, i, acts, count)
     rows[i, R_COUNT] = count
+
+
+@njit(cache=True, inline="always")
+def _clear(rows: IntArray, i: int, cfg: IntArray, mask: BoolArray) -> None:
+    """Clear row ``i``'s next actions from ``mask`` (before its moves change: in a layout whose
+    actions are its moves, they are its next actions)."""
+    acts = cfg[C_ACTS]
+    for k in range(rows[i, R_COUNT]):
+        mask[i, rows[i, acts + k]] = False
 
 
 @specialise(inline="always")
@@ -307,10 +309,12 @@ def batch_reset(
     starts: IntArray,
     mask: BoolArray,
     obs: FloatArray,
+    draws: IntArray,
     lo: int,
     hi: int,
 ) -> None:
-    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded)."""
+    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded), and a
+    random next action of each into ``draws``."""
     rows, prm, cfg, starts, mask, obs = (
         bare(rows),
         bare(prm),
@@ -319,11 +323,13 @@ def batch_reset(
         bare(mask),
         bare(obs),
     )
+    draws = bare(draws)
     for i in range(lo, hi):
         rows[i, R_COUNT] = 0
         _restart(rows, i, prm, cfg, starts)
         _offer(rows, i, prm, cfg, mask, MASK)
         _observe(rows, i, prm, cfg, obs)
+        draws[i] = _draw(rows, i, cfg)
 
 
 @specialise(nogil=True)
@@ -338,11 +344,52 @@ def batch_step(
     rewards: FloatArray,
     terminated: BoolArray,
     truncated: BoolArray,
+    draws: IntArray,
+    lo: int,
+    hi: int,
+) -> int:
+    """Take each row's action (``lo`` to ``hi``) if every one is legal, as :func:`_step_rows`:
+    -1; else the first row whose action is not legal (nothing changed)."""
+    bad = _first_illegal(bare(mask), bare(actions), lo, hi)
+    if bad < 0:
+        _step_rows(
+            rows,
+            prm,
+            cfg,
+            starts,
+            actions,
+            mask,
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            draws,
+            lo,
+            hi,
+        )
+    return bad
+
+
+@specialise(nogil=True)
+def _step_rows(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    actions: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    rewards: FloatArray,
+    terminated: BoolArray,
+    truncated: BoolArray,
+    draws: IntArray,
     lo: int,
     hi: int,
 ) -> None:
     """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
-    (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once."""
+    (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once.  A random next
+    action of each row goes into ``draws`` (which may be ``actions`` itself: a row's action
+    is read before its draw is written)."""
     rows, prm, cfg, starts, actions = (
         bare(rows),
         bare(prm),
@@ -351,14 +398,16 @@ def batch_step(
         bare(actions),
     )
     mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
-    terminated, truncated = bare(terminated), bare(truncated)
+    terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
     for i in range(lo, hi):
+        _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
         if _act(rows, i, prm, cfg, actions[i]) == -1:
             _offer(rows, i, prm, cfg, mask, MASK)
+            draws[i] = _draw(rows, i, cfg)
             continue
         result = _enter(rows, i, prm, cfg)
         if result != ONGOING:
@@ -374,6 +423,68 @@ def batch_step(
             _restart(rows, i, prm, cfg, starts)
         _offer(rows, i, prm, cfg, mask, MASK)
         _observe(rows, i, prm, cfg, obs)
+        draws[i] = _draw(rows, i, cfg)
+
+
+@specialise(nogil=True, parallel=True)
+def batch_reset_split(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    draws: IntArray,
+    bounds: IntArray,
+) -> None:
+    """:func:`batch_reset` on numba's threads, one share of rows ``bounds[k]`` to
+    ``bounds[k + 1]`` a thread."""
+    for k in prange(bounds.size - 1):
+        batch_reset(rows, prm, cfg, starts, mask, obs, draws, bounds[k], bounds[k + 1])
+
+
+@specialise(nogil=True, parallel=True)
+def batch_step_split(
+    rows: IntArray,
+    prm: IntArray,
+    cfg: IntArray,
+    starts: IntArray,
+    actions: IntArray,
+    mask: BoolArray,
+    obs: FloatArray,
+    rewards: FloatArray,
+    terminated: BoolArray,
+    truncated: BoolArray,
+    draws: IntArray,
+    bounds: IntArray,
+) -> int:
+    """:func:`batch_step` on numba's threads, one share of rows ``bounds[k]`` to
+    ``bounds[k + 1]`` a thread (each share checked by the thread that steps it, whose cache
+    holds its rows' masks)."""
+    shares = bounds.size - 1
+    found = np.empty(shares, dtype=np.int64)
+    for k in prange(shares):
+        found[k] = _first_illegal(bare(mask), bare(actions), bounds[k], bounds[k + 1])
+    for k in range(shares):
+        if found[k] >= 0:
+            return int(found[k])
+    for k in prange(shares):
+        _step_rows(
+            rows,
+            prm,
+            cfg,
+            starts,
+            actions,
+            mask,
+            obs,
+            rewards,
+            terminated,
+            truncated,
+            draws,
+            bounds[k],
+            bounds[k + 1],
+        )
+    return -1
 
 
 def _as_pointer(typingctx: Any, address: Any) -> Any:
@@ -475,9 +586,11 @@ class Layout:
         return int(self.cfg[C_ACTS])
 
 
-def layout(game: Game, max_plies: int | None = None) -> Layout:
+def layout(game: Game, max_plies: int | None = None, *, masked: bool = False) -> Layout:
     """The layout of ``game``'s rows (games stopped at ``max_plies``, default the game's
-    ``longest_game``).  ``ValueError`` for a game whose kernel is missing or declares no
+    ``longest_game``); ``masked``: for :func:`batch_step` (next actions in a mask, never
+    sorted), where a game whose every move is one action keeps its legal moves as its next
+    actions (no copy).  ``ValueError`` for a game whose kernel is missing or declares no
     :func:`~.kernel.planes`."""
     kernel = game.kernel
     if kernel is None:
@@ -497,6 +610,8 @@ def layout(game: Game, max_plies: int | None = None) -> Layout:
     cfg[C_MAXPLY] = game.longest_game if max_plies is None else max_plies
     cfg[C_SINGLE] = "action_path" not in found
     cfg[C_ACTS], cfg[C_MOVES] = acts, moves
+    if masked and cfg[C_SINGLE]:
+        cfg[C_ACTS] = moves
     cfg[C_FIELDS] = kernel.fields
     cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
     cfg[C_WIDTH], cfg[C_FIXED] = moves + MAX_MOVES, CFG_SIZE + len(kernel.prm)

@@ -61,6 +61,16 @@ class Tables:
                 self.ray_len[s, k] = len(ray)
                 flat.extend(ray)
         self.ray = np.array(flat, dtype=np.int64)
+        #: how many squares of each ray from ``s`` lie on lower bands than ``s`` (a move's
+        #: targets): a band is a distance from the centre (the largest of the row's and the
+        #: column's), which along a line falls then rises, so they are the ray's first ones
+        self.ray_in = np.zeros((squares, 8), dtype=np.int64)
+        for s in range(squares):
+            for k, ray in enumerate(geo.rays[s]):
+                inward = [geo.band[t] < geo.band[s] for t in ray]
+                inner = inward.index(False) if False in inward else len(inward)
+                assert not any(inward[inner:]), "a band rises again along a ray"
+                self.ray_in[s, k] = inner
         self.flanks = np.full((squares, 8, 2), -1, dtype=np.int64)
         for s in range(squares):
             for k, pair in enumerate(geo.flanks[s]):
@@ -101,7 +111,9 @@ def _tables(n: int) -> Tables:
 
 
 # --- the search kernel -----------------------------------------------------------------------
-S_KING, S_BOARD = 3, 4
+S_KING, S_PLACED, S_BOARD = 3, 4, 5  # S_PLACED: White's stones' weights less Black's
+#: the slot of ``undo[ply]`` keeping ``S_PLACED`` before the move (after the conversions)
+U_PLACED = 10
 P_N, P_THRONE, P_FRAMES = 0, 1, 2
 (
     P_BAND,
@@ -115,7 +127,8 @@ P_N, P_THRONE, P_FRAMES = 0, 1, 2
     P_WEIGHT,
     P_WORTH,
     P_STRADDLE,
-) = range(8, 19)
+    P_RIN,
+) = range(8, 20)
 HEAD = 20
 
 
@@ -138,6 +151,7 @@ def kernel(game: Morelli) -> Kernel:
         np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
         np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
         t.straddle.ravel(),
+        t.ray_in.ravel(),
     ]
     head = np.zeros(HEAD, dtype=np.int64)
     head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
@@ -155,6 +169,9 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st[TURN] = int(state.turn)
     st[S_KING] = state.king
     st[S_BOARD : S_BOARD + len(state.board)] = state.board
+    weight = prm[prm[P_WEIGHT] : prm[P_WEIGHT] + len(state.board)]
+    board = np.asarray(state.board)
+    st[S_PLACED] = int(weight[board == 2].sum() - weight[board == 1].sum())
     st[KEY] = _key(st, prm)
     return st
 
@@ -190,17 +207,14 @@ def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
     mover = 2 - st[TURN]
     king = st[S_KING]
     throne = prm[P_THRONE]
-    band, rstart, rlen, ray = prm[P_BAND], prm[P_RSTART], prm[P_RLEN], prm[P_RAY]
+    band, rstart, rin, ray = prm[P_BAND], prm[P_RSTART], prm[P_RIN], prm[P_RAY]
     n = 0
     for s in range(squares):
-        if st[S_BOARD + s] != mover:
-            continue
-        d = prm[band + s]
-        if d <= 1:
+        if st[S_BOARD + s] != mover or prm[band + s] <= 1:
             continue
         for k in range(8):
             start = prm[rstart + s * 8 + k]
-            for i in range(prm[rlen + s * 8 + k]):
+            for i in range(prm[rin + s * 8 + k]):  # the ray's squares inward of ``s``
                 t = prm[ray + start + i]
                 if st[S_BOARD + t] != 0:
                     break
@@ -208,11 +222,10 @@ def _moves(st: IntArray, prm: IntArray, out: IntArray, first: bool) -> int:
                     if king != 0:
                         break
                     continue
-                if prm[band + t] < d:
-                    out[n] = s * squares + t
-                    n += 1
-                    if first:
-                        return n
+                out[n] = s * squares + t
+                n += 1
+                if first:
+                    return n
     return n
 
 
@@ -238,6 +251,8 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     key = st[KEY] ^ prm[zob + src * 3 + mover] ^ prm[zob + dst * 3 + mover]
     st[S_BOARD + src] = 0
     st[S_BOARD + dst] = mover
+    weight = prm[P_WEIGHT]
+    gain = prm[weight + dst] - prm[weight + src]  # the mover's, in weights
     converted = 0
     flanks = prm[P_FLANKS] + dst * 16
     for k in range(8):
@@ -250,8 +265,11 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
             key ^= prm[zob + a * 3 + enemy] ^ prm[zob + a * 3 + mover]
             undo[ply, 2 + converted] = a
             converted += 1
+            gain += 2 * prm[weight + a]
     undo[ply, 0] = st[S_KING]
     undo[ply, 1] = converted
+    undo[ply, U_PLACED] = st[S_PLACED]
+    st[S_PLACED] += gain if mover == 2 else -gain
     if st[S_KING] != mover:
         crowned = _crowns(st, prm, dst, mover)
         for i in range(converted):
@@ -273,6 +291,7 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     key = st[KEY] ^ prm[zob + squares * 3 + 3]
     key ^= prm[zob + squares * 3 + st[S_KING]] ^ prm[zob + squares * 3 + undo[ply, 0]]
     st[S_KING] = undo[ply, 0]
+    st[S_PLACED] = undo[ply, U_PLACED]
     for i in range(undo[ply, 1]):
         a = undo[ply, 2 + i]
         st[S_BOARD + a] = enemy
@@ -335,7 +354,6 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
     """The King first; then frames that one stone would complete (a frame the side to move
     can complete at once counts half the King it would win); then stones nearer the Throne
     (the engine's evaluation, before its squashing, in thousandths of a win)."""
-    squares = prm[P_N] * prm[P_N]
     mover = 2 - st[TURN]
     enemy = 3 - mover
     score = 0
@@ -362,14 +380,7 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
         elif mine == 0:
             score -= prm[worth + theirs]
     score += crown
-    weight = prm[P_WEIGHT]
-    for s in range(squares):
-        v = st[S_BOARD + s]
-        if v == mover:
-            score += prm[weight + s]
-        elif v == enemy:
-            score -= prm[weight + s]
-    return score
+    return int(score + (st[S_PLACED] if mover == 2 else -st[S_PLACED]))
 
 
 @njit(cache=True)

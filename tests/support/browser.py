@@ -25,6 +25,10 @@ from .postgres import database
 SHOTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results" / "screenshots"
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"
 FELLI_ENDGAME = ".../b.././.../w.. w 0 0"
+#: how long a test waits for a game report (ms): reports are made in a process at the lowest
+#: priority, after the parts of the solved tables they need are loaded, so on a machine busy
+#: with the rest of the suite they take far longer than the 30 s a page's other waits allow
+REPORT_WAIT = 120_000
 
 
 @pytest.fixture(scope="module")
