@@ -172,6 +172,7 @@ async def _watch_all(
     loop = asyncio.get_running_loop()
     games: asyncio.Queue[str] = asyncio.Queue()
     tally = {"messages": 0, "connected": 0, "refused": 0, "failed": 0}
+    why: dict[str, int] = {}  # the failures' messages
 
     def feed() -> None:  # the players' process offers ids on a process queue
         while not stop.is_set():
@@ -213,8 +214,9 @@ async def _watch_all(
                                 break  # the game ended: watch another
                     finally:
                         tally["connected"] -= 1
-            except (OSError, websockets.WebSocketException):
+            except (OSError, websockets.WebSocketException) as error:
                 tally["failed"] += 1  # (counted; the same game is tried again)
+                why[str(error)[:60]] = why.get(str(error)[:60], 0) + 1
                 games.put_nowait(game_id)
                 await asyncio.sleep(1.0)
 
@@ -230,6 +232,7 @@ async def _watch_all(
         "watcher_messages_per_s": tally["messages"] / elapsed,
         "watcher_cpu_pct": (time.process_time() - cpu0) / elapsed * 100,
         "watcher_failures": tally["failed"] + tally["refused"],  # (since the start)
+        "watcher_failed_why": sorted(why.items(), key=lambda kv: -kv[1])[:3],
     }
     for task in tasks:
         task.cancel()
@@ -502,6 +505,8 @@ def _format(r: dict[str, Any]) -> str:
             f"  {r['watcher_messages_per_s']:9.0f} messages/s  watchers' CPU% "
             f"{r['watcher_cpu_pct']:4.0f}"
         )
+        for why, count in r["watcher_failed_why"]:
+            line += f"\n        {count} failed: {why}"
     return line
 
 

@@ -109,12 +109,21 @@ class Services:
     level_ratings: LevelRatings
 
 
-def _services(connection: HTTPConnection) -> Services:
+def _services_of(connection: HTTPConnection) -> Services:
     services: Services = connection.app.state.services
     return services
 
 
-def _client(connection: HTTPConnection) -> str:
+# The dependencies below are coroutines, though they only read attributes: FastAPI runs a plain
+# function dependency in its thread pool, a hand-over to a thread and back for each, which a
+# burst of new websockets (thousands of spectators) queued behind the pool's forty threads.
+
+
+async def _services(connection: HTTPConnection) -> Services:
+    return _services_of(connection)
+
+
+async def _client(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "?"
 
 
@@ -122,35 +131,35 @@ ServicesDep = Annotated[Services, Depends(_services)]
 Client = Annotated[str, Depends(_client)]
 
 
-def _hub(services: ServicesDep) -> Hub:
+async def _hub(services: ServicesDep) -> Hub:
     return services.hub
 
 
-def _computer(services: ServicesDep) -> Computer:
+async def _computer(services: ServicesDep) -> Computer:
     return services.computer
 
 
-def _chat(services: ServicesDep) -> Chat:
+async def _chat(services: ServicesDep) -> Chat:
     return services.chat
 
 
-def _accounts(services: ServicesDep) -> Accounts:
+async def _accounts(services: ServicesDep) -> Accounts:
     return services.accounts
 
 
-def _seeks(services: ServicesDep) -> Seeks:
+async def _seeks(services: ServicesDep) -> Seeks:
     return services.seeks
 
 
-def _level_ratings(services: ServicesDep) -> LevelRatings:
+async def _level_ratings(services: ServicesDep) -> LevelRatings:
     return services.level_ratings
 
 
-def _guards(services: ServicesDep) -> Guards:
+async def _guards(services: ServicesDep) -> Guards:
     return services.guards
 
 
-def _store(services: ServicesDep) -> Store:
+async def _store(services: ServicesDep) -> Store:
     return services.store
 
 
@@ -167,7 +176,7 @@ StoreDep = Annotated[Store, Depends(_store)]
 async def viewer(connection: HTTPConnection) -> User | None:
     """The signed-in user of the session cookie, or ``None`` (looked up once a request)."""
     if "user" not in connection.scope.setdefault("state", {}):
-        found = await _services(connection).accounts.user(connection.cookies.get(COOKIE))
+        found = await _services_of(connection).accounts.user(connection.cookies.get(COOKIE))
         connection.scope["state"]["user"] = found
     user: User | None = connection.scope["state"]["user"]
     return user
@@ -182,7 +191,7 @@ async def csrf_guard(request: Request) -> None:
     if not origin_allowed(
         request.headers.get("origin"),
         request.headers.get("host"),
-        _services(request).guards.origins,
+        _services_of(request).guards.origins,
     ):
         raise ActionError(403, _("requests from another site are refused"))
     user = await viewer(request)
