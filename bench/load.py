@@ -16,7 +16,8 @@ server process's CPU (% of one core) and resident memory (``--server-pid`` for a
 by hand), and this client's CPU.
 
 ``--watchers W`` adds W spectators in a second process (addresses 127.1.0.1, ..., thirty
-sockets each): each opens a game's websocket without a token, reads every message, and moves to
+sockets each), arriving :data:`WATCHERS_A_SECOND` a second before the measured time: each
+opens a game's websocket without a token, reads every message, and moves to
 another game when its game ends; each game has about W / N of them.  ``--slow-watchers F``: that
 fraction of them never read after their hello (their messages pile up on the server, which must
 drop them, not slow anyone down).  Prints, besides, the watchers connected, the messages a second
@@ -56,6 +57,9 @@ GAMES = ["morris", "felli", "morelli"]
 PER_ADDRESS = 10
 COMPUTER_PER_ADDRESS = 4  # (the server allows 8 games against the computer an address)
 TICKS = os.sysconf("SC_CLK_TCK")
+#: how fast the watchers arrive (new websockets a second): the measured window starts once
+#: all of them have, so it sees spectators watching, not a storm of connections
+WATCHERS_A_SECOND = 500
 _TLS = ssl.create_default_context()
 
 
@@ -190,6 +194,7 @@ async def _watch_all(
     async def watcher(k: int, reads: bool) -> None:
         slot = k // 30
         address = f"127.1.{slot // 250}.{slot % 250 + 1}"
+        await asyncio.sleep(k / WATCHERS_A_SECOND)  # arriving over time, not all at once
         while not stop.is_set():
             game_id = await games.get()
             try:
@@ -351,7 +356,7 @@ async def run_size(
         )
         if i % 50 == 49:
             await asyncio.sleep(0.2)  # ramp up
-    await asyncio.sleep(5.0 if not watchers else 5.0 + watchers / 1000)  # warm-up: all moving
+    await asyncio.sleep(5.0 + 1.2 * watchers / WATCHERS_A_SECOND)  # warm-up: all moving
     if watchers:
         flags[0].set()
     started = time.monotonic()
