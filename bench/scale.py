@@ -46,7 +46,7 @@ def cluster(servers: int, folder: str, port: int) -> subprocess.Popen[str]:
     )
     assert process.stdout is not None
     for line in process.stdout:
-        if line.startswith("Ludoteca is running"):
+        if "Ludoteca is running" in line:  # (after the time stamp)
             return process
     raise RuntimeError(f"scripts/cluster did not start (see {folder})")
 
