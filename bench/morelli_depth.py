@@ -19,7 +19,6 @@ Not a test: run it by hand, e.g.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -92,33 +91,9 @@ def positions() -> list[tuple[int, list[str]]]:
 
 
 def main() -> None:
-    from search_version import Version  # the parent only: its child runs with -P
+    from search_version import compare  # the parent only: its child runs with -P
 
-    from ludoteca.ai.versions import WORK, checkout
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", required=True, help="the earlier revision (a git ref)")
-    parser.add_argument(
-        "--new", nargs="+", default=[WORK], help="the revisions to compare (default WORK)"
-    )
-    parser.add_argument("--depth", type=int, default=4, help="the depth of the nodes count")
-    parser.add_argument("--seconds", type=float, default=1.0, help="the time a move")
-    parser.add_argument("--what", choices=["depth", "time", "both"], default="both")
-    args = parser.parse_args()
-    versions = []
-    for ref in [args.base, *args.new]:
-        found = checkout(ref)
-        label = "work" if ref == WORK else found.commit[:10]
-        print(f"{label} = {ref}" + (" (with changes)" if found.dirty else ""), flush=True)
-        versions.append(Version(label, found.path, __file__, CHILD))
-    try:
-        if args.what in ("depth", "both"):
-            depth_table(versions, args.depth)
-        if args.what in ("time", "both"):
-            time_table(versions, args.seconds)
-    finally:
-        for version in versions:
-            version.close()
+    compare(__doc__.splitlines()[0], 4, __file__, CHILD, depth_table, time_table)
 
 
 def depth_table(versions: list[Version], depth: int) -> None:
@@ -156,8 +131,8 @@ def time_table(versions: list[Version], seconds: float) -> None:
         for version in versions:
             task = {"kind": "time", "seed": seed, "moves": moves, "seconds": seconds}
             answer = version.ask(task)
-            took, nodes = float(answer["took"]), int(answer["nodes"])  # type: ignore[arg-type]
-            depths[version.label].append(int(answer["depth"]))  # type: ignore[arg-type]
+            took, nodes = float(answer["took"]), int(answer["nodes"])  # type: ignore[arg-type, call-overload]
+            depths[version.label].append(int(answer["depth"]))  # type: ignore[call-overload]
             speed[version.label][0] += nodes
             speed[version.label][1] += took
             cells.append(f"{answer['depth']:>14}{nodes / took:>10,.0f}")

@@ -19,7 +19,6 @@ Not a test: run it by hand, e.g.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -76,33 +75,9 @@ def positions() -> list[list[str]]:
 
 
 def main() -> None:
-    from search_version import Version  # the parent only: its child runs with -P
+    from search_version import compare  # the parent only: its child runs with -P
 
-    from ludoteca.ai.versions import WORK, checkout
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", required=True, help="the earlier revision (a git ref)")
-    parser.add_argument(
-        "--new", nargs="+", default=[WORK], help="the revisions to compare (default WORK)"
-    )
-    parser.add_argument("--depth", type=int, default=12, help="the depth of the nodes count")
-    parser.add_argument("--seconds", type=float, default=1.0, help="the time a move")
-    parser.add_argument("--what", choices=["depth", "time", "both"], default="both")
-    args = parser.parse_args()
-    versions = []
-    for ref in [args.base, *args.new]:
-        found = checkout(ref)
-        label = "work" if ref == WORK else found.commit[:10]  # refs may share their first letters
-        print(f"{label} = {ref}" + (" (with changes)" if found.dirty else ""))
-        versions.append(Version(label, found.path, __file__, CHILD))
-    try:
-        if args.what in ("depth", "both"):
-            depth_table(versions, args.depth)
-        if args.what in ("time", "both"):
-            time_table(versions, args.seconds)
-    finally:
-        for version in versions:
-            version.close()
+    compare(__doc__.splitlines()[0], 12, __file__, CHILD, depth_table, time_table)
 
 
 def depth_table(versions: list[Version], depth: int) -> None:
