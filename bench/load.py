@@ -13,7 +13,8 @@ The clients spread over loopback addresses 127.0.0.2, 127.0.0.3, ... (ten games 
 server's per-address limits (new games a minute, sockets per address) apply as they would to
 real people.  Prints, per size: moves/s, round-trip p50/p95/p99 (ms), refusals and errors, the
 server process's CPU (% of one core) and resident memory (``--server-pid`` for a server started
-by hand), and this client's CPU.
+by hand), and this client's CPU.  The clients send no pings of their own (as pages do not; the
+server pings every connection).
 
 ``--watchers W`` adds W spectators in a second process (addresses 127.1.0.1, ..., thirty
 sockets each), arriving :data:`WATCHERS_A_SECOND` a second before the measured time: each
@@ -107,7 +108,9 @@ async def play_games(
                 for _ in range(spectate[1]):
                     spectate[0].put(created["id"])
             ws_url = url.replace("http", "ws", 1) + f"/ws/games/{created['id']}"
-            async with websockets.connect(ws_url, local_addr=(address, 0), max_size=2**22) as ws:
+            async with websockets.connect(
+                ws_url, local_addr=(address, 0), max_size=2**22, ping_interval=None
+            ) as ws:
                 await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
                 await _play_one(ws, stop, tally, rng)
 
@@ -199,7 +202,7 @@ async def _watch_all(
             game_id = await games.get()
             try:
                 async with websockets.connect(
-                    ws_base + game_id, local_addr=(address, 0), max_size=2**22
+                    ws_base + game_id, local_addr=(address, 0), max_size=2**22, ping_interval=None
                 ) as ws:
                     await ws.send(hello)
                     tally["connected"] += 1

@@ -100,6 +100,12 @@ def test_a_move_and_a_chat_line_cross_to_the_other_process(pair: tuple[Server, S
         ws_ann.send(json.dumps({"type": "chat", "room": "players", "text": "hello, other side"}))
         line = receive_until(ws_bob, lambda m: m["type"] == "chat")
         assert line["text"] == "hello, other side"
+        # a page of Bob's opened later on the second process gets the line in its history
+        # (the room's history there was read before the line was said)
+        with connect(f"ws://127.0.0.1:{second.port}/ws/games/{game_id}") as ws_again:
+            ws_again.send(json.dumps({"type": "hello", "token": bob}))
+            earlier = receive_until(ws_again, lambda m: m["type"] == "chat_history")
+            assert [one["text"] for one in earlier["lines"]] == ["hello, other side"]
     assert second.call(f"/api/games/{game_id}")["moves"] == ["d6", "f4"]
 
 

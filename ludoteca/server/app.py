@@ -17,6 +17,7 @@ import threading
 import webbrowser
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.util import find_spec
 
 import uvicorn
 from fastapi import FastAPI, Request
@@ -251,6 +252,8 @@ def serve(settings: Settings | None = None) -> None:
         host=host,
         port=port,
         log_level="warning",
+        # (where uvloop is installed, it with connections accepted in batches: see .loop)
+        loop="ludoteca.server.loop:new_loop" if find_spec("uvloop") else "auto",
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=10,

@@ -146,13 +146,17 @@ class Chat:
         self.cluster.said(live.row.id, message)
 
     async def earlier(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
-        """The earlier lines of the watcher's room."""
+        """The earlier lines of the watcher's room (read from the store for the room's first
+        watcher in this process, then kept with the game in memory)."""
         room = "players" if watcher.seats else "spectators"
-        return {
-            "type": "chat_history",
-            "room": room,
-            "lines": await history(self.store, live.row.id, room),
-        }
+        if room not in live.chat_read:
+            stored = await history(self.store, live.row.id, room)
+            if room not in live.chat_read:  # (unless read meanwhile for another watcher)
+                told = live.chat.get(room, [])
+                lines = {one["id"]: one for one in [*stored, *told]}
+                live.chat[room] = [lines[n] for n in sorted(lines)][-HISTORY:]
+                live.chat_read.add(room)
+        return {"type": "chat_history", "room": room, "lines": list(live.chat.get(room, []))}
 
     def said_elsewhere(self, game_id: str, message: dict[str, Any]) -> None:
         """A line said through another process: to this process's watchers of its room."""
@@ -162,6 +166,9 @@ class Chat:
 
     @staticmethod
     def _tell(live: LiveGame, message: dict[str, Any]) -> None:
+        kept = live.chat.setdefault(str(message.get("room")), [])
+        kept.append(message)
+        del kept[:-HISTORY]
         text = encode(message)
         players = message.get("room") == "players"
         for watcher in live.watchers:

@@ -106,6 +106,10 @@ class LiveGame:
     label_codes: list[int] = field(default_factory=list)
     label_texts: list[str] = field(default_factory=list)
     label_notes: list[str] = field(default_factory=list)
+    #: per chat room, its last lines (the chat's ``HISTORY``) as told while the game is in
+    #: memory, and, once read for a room's first watcher, the stored ones before them
+    chat: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    chat_read: set[str] = field(default_factory=set)
     #: seats already worked out per token (cleared when the seats change hands)
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
         default_factory=dict
