@@ -117,6 +117,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "`ludoteca worker` processes instead of thinking here",
     )
     p.add_argument(
+        "--sqlite-sync",
+        choices=("normal", "full"),
+        default=None,
+        help="on a SQLite file: sync to disk at every commit (full: survives a power cut), or "
+        "when the write-ahead log is checkpointed (normal, the default: survives a crash)",
+    )
+    p.add_argument(
         "--log-format",
         choices=("text", "json"),
         default=None,
@@ -346,6 +353,7 @@ _SERVE_FLAGS = {
     "redis": "redis",
     "queue": "queue",
     "log_format": "log_format",
+    "sqlite_sync": "sqlite_sync",
 }
 
 

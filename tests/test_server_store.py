@@ -7,6 +7,8 @@ import asyncio
 from pathlib import Path
 
 import anyio
+import pytest
+from sqlalchemy import text
 
 from ludoteca.server.store import GameRow, StaleError, Store
 
@@ -110,3 +112,26 @@ def test_reads_cancelled_at_any_point_leave_nothing_running_after_close(tmp_path
         return [repr(task.get_coro()) for task in others if not task.done()]
 
     assert asyncio.run(scenario()) == []
+
+
+def test_a_sqlite_file_is_synced_as_asked(tmp_path: Path) -> None:
+    async def level(sync: str | None) -> int:
+        url = f"sqlite+aiosqlite:///{tmp_path / f'{sync}.db'}"
+        store = Store(url) if sync is None else Store(url, sync)
+        await store.open()
+        try:
+            async with store.session() as session:  # (read on the plain connection)
+                plain = (await session.execute(text("PRAGMA synchronous"))).scalar_one()
+            async with store.engine.connect() as connection:  # (and on the async driver's)
+                driver = (await connection.execute(text("PRAGMA synchronous"))).scalar_one()
+            assert plain == driver
+            return int(plain)
+        finally:
+            await store.close()
+
+    # SQLite's levels: 1 NORMAL (the log synced at checkpoints), 2 FULL (every commit)
+    assert anyio.run(level, None) == 1
+    assert anyio.run(level, "normal") == 1
+    assert anyio.run(level, "full") == 2
+    with pytest.raises(ValueError, match="full, normal"):
+        Store(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", "off")

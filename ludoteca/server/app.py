@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db or default_url())
+        store = Store(settings.db or default_url(), settings.sqlite_sync)
         store.timings = guards.timings
         await store.open()
         ticket = shared_ticket()

@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     origins: tuple[str, ...] = ()
     #: new games one client address may create a minute
     games_per_minute: int = Field(default=GAMES_PER_MINUTE, ge=1)
+    #: on a SQLite file, when a commit is synced to disk: "normal", when the write-ahead log is
+    #: copied into the database (what the server acknowledged survives its crash or kill -9,
+    #: not always a power cut); "full", at every commit (a power cut too; a few milliseconds
+    #: of waiting a commit, which hold up every game in the process)
+    sqlite_sync: Literal["full", "normal"] = "normal"
     #: Redis: this process is one of several sharing the database (see ``cluster/``)
     redis: str | None = None
     #: with ``redis``: the computer's moves go on its queue for ``ludoteca worker`` processes

@@ -57,7 +57,17 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from ..i18n import N_
 from .timings import Timings
 
-__all__ = ["Base", "GameRow", "MoveRow", "Reads", "SettingRow", "Store", "default_url", "now"]
+__all__ = [
+    "SQLITE_SYNC",
+    "Base",
+    "GameRow",
+    "MoveRow",
+    "Reads",
+    "SettingRow",
+    "Store",
+    "default_url",
+    "now",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -65,13 +75,22 @@ R = TypeVar("R")
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def _sqlite_settings(connection: Any, record: Any) -> None:
-    """Write-ahead logging (readers never wait for the writer) and a wait, not an error, when
-    another process holds the write lock."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+#: how often a SQLite file is synced to disk (see :class:`Store`)
+SQLITE_SYNC = ("full", "normal")
+
+
+def _sqlite_settings(sync: str) -> Callable[[Any, Any], None]:
+    """What a new SQLite connection is set to: write-ahead logging (readers never wait for the
+    writer), a wait, not an error, when another process holds the write lock, and ``sync``."""
+
+    def set_up(connection: Any, record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA synchronous={sync.upper()}")
+        cursor.close()
+
+    return set_up
 
 
 def now() -> datetime.datetime:
@@ -339,15 +358,23 @@ class Reads:
 
 
 class Store:
-    """Async access to the games and moves tables."""
+    """Async access to the games and moves tables.
 
-    def __init__(self, url: str) -> None:
+    A SQLite file is written with write-ahead logging; ``sqlite_sync`` says when it is synced
+    to disk: ``"full"`` at every commit (a write acknowledged survives a power cut too; the
+    sync, a few milliseconds, holds up the event loop), ``"normal"`` when the log is copied
+    into the database (a write acknowledged survives the server's crash or ``kill -9``; a power
+    cut or an operating-system crash may lose the last ones)."""
+
+    def __init__(self, url: str, sqlite_sync: str = "normal") -> None:
+        if sqlite_sync not in SQLITE_SYNC:
+            raise ValueError(f"sqlite_sync is one of {', '.join(SQLITE_SYNC)}")
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         sqlite = self.engine.dialect.name == "sqlite"
         if sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_settings)
+            event.listen(self.engine.sync_engine, "connect", _sqlite_settings(sqlite_sync))
         # SQLite has one writer at a time: its writes queue here instead of failing as locked
         self._one_writer = asyncio.Lock() if sqlite else None
         self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
@@ -360,7 +387,7 @@ class Store:
         database = self.engine.url.database
         if sqlite and database and database != ":memory:":
             self._sync = create_engine(self.engine.url.set(drivername="sqlite"))
-            event.listen(self._sync, "connect", _sqlite_settings)
+            event.listen(self._sync, "connect", _sqlite_settings(sqlite_sync))
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one write transaction.  On a SQLite file it runs at once on a plain
