@@ -242,10 +242,16 @@ def _updates(
     where it changed (none for a watcher with nothing new)."""
     common: str | None = None
     out = []
+    # (a spectator's seat part is the same for all: worked out once)
+    nobody = frozenset[str]()
+    spectators = _seat_legal(live, nobody), rematch_view(live, nobody, key)
     for watcher in watchers:
         part: dict[str, Any] = {}
-        legal = _seat_legal(live, watcher.seats)
-        rematch = rematch_view(live, watcher.seats, key)
+        if watcher.seats:
+            legal = _seat_legal(live, watcher.seats)
+            rematch = rematch_view(live, watcher.seats, key)
+        else:
+            legal, rematch = spectators
         if legal or watcher.had_legal:
             part["legal"] = legal
         if rematch != watcher.rematch:
