@@ -18,8 +18,9 @@ server pings every connection).
 
 ``--watchers W`` adds W spectators in a second process (addresses 127.1.0.1, ..., thirty
 sockets each), arriving :data:`WATCHERS_A_SECOND` a second before the measured time: each
-opens a game's websocket without a token, reads every message, and moves to
-another game when its game ends; each game has about W / N of them.  ``--slow-watchers F``: that
+opens a game's websocket without a token (a bare websocket client: the handshake, the frames
+parsed, pings answered; see :class:`_Spectator`), reads every message, and moves to another
+game when its game ends; each game has about W / N of them.  ``--slow-watchers F``: that
 fraction of them never read after their hello (their messages pile up on the server, which must
 drop them, not slow anyone down).  Prints, besides, the watchers connected, the messages a second
 they received while measured and their process's CPU.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import multiprocessing
 import os
 import queue
@@ -47,7 +49,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import orjson
@@ -61,6 +63,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 #: how fast the watchers arrive (new websockets a second): the measured window starts once
 #: all of them have, so it sees spectators watching, not a storm of connections
 WATCHERS_A_SECOND = 500
+#: how long a watcher waits for its connection and its opening handshake
+HANDSHAKE_SECONDS = 10.0
 _TLS = ssl.create_default_context()
 
 
@@ -191,8 +195,9 @@ async def _watch_all(
 
     threading.Thread(target=feed, daemon=True).start()
     rng = random.Random(seed)
-    ws_base = url.replace("http", "ws", 1) + "/ws/games/"
     hello = orjson.dumps({"type": "hello"}).decode()
+
+    host, port = url.split("//", 1)[1].rsplit(":", 1)
 
     async def watcher(k: int, reads: bool) -> None:
         slot = k // 30
@@ -200,33 +205,34 @@ async def _watch_all(
         await asyncio.sleep(k / WATCHERS_A_SECOND)  # arriving over time, not all at once
         while not stop.is_set():
             game_id = await games.get()
+            path = "/ws/games/" + game_id
+            transport: asyncio.BaseTransport | None = None
             try:
-                async with websockets.connect(
-                    ws_base + game_id, local_addr=(address, 0), max_size=2**22, ping_interval=None
-                ) as ws:
-                    await ws.send(hello)
-                    tally["connected"] += 1
-                    try:
-                        if not reads:
-                            while not stop.is_set():
-                                await asyncio.sleep(1.0)
-                            return
-                        async for text in ws:
-                            if measuring.is_set():
-                                tally["messages"] += 1
-                            message = orjson.loads(text)
-                            if message.get("type") == "error":
-                                tally["refused"] += 1
-                                break
-                            if message.get("status", "live") != "live":
-                                break  # the game ended: watch another
-                    finally:
-                        tally["connected"] -= 1
-            except (OSError, websockets.WebSocketException) as error:
+                transport, page = await asyncio.wait_for(
+                    loop.create_connection(
+                        lambda: _Spectator(path, host, reads, measuring, tally),  # noqa: B023
+                        host,
+                        int(port),
+                        local_addr=(address, 0),
+                    ),
+                    HANDSHAKE_SECONDS,
+                )
+                await asyncio.wait_for(page.opened, HANDSHAKE_SECONDS)
+                page.send_text(hello)
+                tally["connected"] += 1
+                try:
+                    await page.done  # the game ended, or an error (a page that never reads:
+                finally:  # until the end)
+                    tally["connected"] -= 1
+            except (OSError, TimeoutError, ConnectionError) as error:
+                text = str(error) or "timed out during opening handshake"
                 tally["failed"] += 1  # (counted; the same game is tried again)
-                why[str(error)[:60]] = why.get(str(error)[:60], 0) + 1
+                why[text[:60]] = why.get(text[:60], 0) + 1
                 games.put_nowait(game_id)
                 await asyncio.sleep(1.0)
+            finally:
+                if transport is not None:
+                    transport.close()
 
     tasks = [asyncio.create_task(watcher(k, rng.random() >= slow)) for k in range(count)]
     while not measuring.is_set():
@@ -242,10 +248,113 @@ async def _watch_all(
         "watcher_failures": tally["failed"] + tally["refused"],  # (since the start)
         "watcher_failed_why": sorted(why.items(), key=lambda kv: -kv[1])[:3],
     }
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
     results.put(figures)
+    pending = set(tasks)
+    while pending:  # (again: asyncio.wait_for may swallow a cancellation that races its end)
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=1.0)
+
+
+class _Spectator(asyncio.Protocol):
+    """A page watching a game, on a bare protocol: the websocket's opening handshake, then
+    the server's frames (unmasked, unfragmented, as the server sends them) parsed as they
+    arrive, each text message read whole (``orjson``) and counted while ``measuring``, pings
+    answered.  What a page's websocket does, at a small part of a websocket library's
+    processor time (its reader task, its futures), so that the watchers' process leaves the
+    machine's cores to the server.  ``opened`` resolves after the handshake, ``done`` when the
+    game ended (a message with a status other than live), an error came or the connection
+    closed; a watcher that does not ``read`` stops reading after the handshake, and what the
+    server sends it piles up."""
+
+    def __init__(
+        self, path: str, host: str, reads: bool, measuring: Any, tally: dict[str, int]
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        self.path, self.host, self.reads = path, host, reads
+        self.measuring, self.tally = measuring, tally
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.done: asyncio.Future[None] = loop.create_future()
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's: not a subclass)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.opened.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[:end])
+            del self.buffer[: end + 4]
+            if not head.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(head.split(b"\r\n")[0].decode()))
+                return
+            self.opened.set_result(None)
+            if not self.reads:
+                assert self.transport is not None
+                self.transport.pause_reading()
+                return
+        self._frames()
+
+    def _frames(self) -> None:
+        buffer, at = self.buffer, 0
+        while len(buffer) - at >= 2:
+            first, length, head = buffer[at], buffer[at + 1] & 0x7F, 2
+            if length >= 126:
+                head = 4 if length == 126 else 10
+                if len(buffer) - at < head:
+                    break
+                length = int.from_bytes(buffer[at + 2 : at + head], "big")
+            if len(buffer) - at < head + length:
+                break
+            payload = bytes(buffer[at + head : at + head + length])
+            at += head + length
+            opcode = first & 0x0F
+            if opcode == 1 and first & 0x80:
+                self._message(payload)
+            elif opcode == 9:  # a ping: the pong carries its payload
+                self._send(0xA, payload)
+            elif opcode != 10:  # closed, or a frame this page does not expect
+                self._finish()
+        del buffer[:at]
+
+    def _message(self, payload: bytes) -> None:
+        if self.measuring.is_set():
+            self.tally["messages"] += 1
+        message = orjson.loads(payload)
+        if message.get("type") == "error":
+            self.tally["refused"] += 1
+            self._finish()
+        elif message.get("status", "live") != "live":
+            self._finish()  # the game ended: watch another
+
+    def send_text(self, text: str) -> None:
+        self._send(0x1, text.encode())
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        """A frame from a client: masked, as the protocol asks (payloads under 126 bytes)."""
+        assert self.transport is not None and len(payload) < 126
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def _finish(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("the connection closed in its handshake"))
+        self._finish()
 
 
 def _cpu_seconds(pid: int) -> float:
