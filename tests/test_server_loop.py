@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
+from typing import Any
 
+import pytest
 import uvloop
 
+from ludoteca.server import loop as server_loop
 from ludoteca.server.loop import Loop
 
 WAITING = 200
@@ -75,5 +79,46 @@ def test_a_connection_is_served_and_closing_stops_accepting() -> None:
         except ConnectionRefusedError:
             return
         raise AssertionError("a closed server still accepted a connection")
+
+    asyncio.Runner(loop_factory=Loop).run(main())
+
+
+def test_out_of_file_descriptors_pauses_accepting_then_resumes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_loop, "RESOURCE_PAUSE", 0.2)
+    accept = socket.socket.accept
+    failures = [OSError(errno.EMFILE, "Too many open files")]
+
+    def short_of_descriptors(self: socket.socket) -> tuple[socket.socket, Any]:
+        if failures:
+            raise failures.pop()
+        return accept(self)
+
+    monkeypatch.setattr(socket.socket, "accept", short_of_descriptors)
+
+    async def main() -> None:
+        made: list[asyncio.BaseTransport] = []
+
+        class Counting(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                made.append(transport)
+
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(Counting, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        client = socket.socket()
+        client.connect(("127.0.0.1", port))
+        started = loop.time()
+        for _ in range(100):  # the first accept fails: the connection waits out the pause
+            await asyncio.sleep(0.01)
+            if made:
+                break
+        assert not failures and len(made) == 1
+        assert loop.time() - started >= 0.15  # (not retried at once, in a busy loop)
+        client.close()
+        made[0].close()
+        server.close()
+        await server.wait_closed()
 
     asyncio.Runner(loop_factory=Loop).run(main())
