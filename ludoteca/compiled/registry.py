@@ -42,7 +42,7 @@ class Kernel:
     under, its parameters ``prm``, how a :class:`State` becomes the kernel's ``st`` array, and
     how many of its first slots describe the position (the rest is the kernel's scratch space).
 
-    ``reduce_after`` tunes the search for the game's branching: at a node at least three plies
+    ``reduce_after`` tunes the search for the game's branching: at a node two plies or more
     from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
     table's move, a tactical move nor a killer) are first searched one ply shallower and
     searched again in full only if they beat the best so far; 0 searches every move in full.
