@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ..ai.agents import Limit
 from ..study.report import REPORT_LIMIT
 from .limits import GAMES_PER_MINUTE
+from .store import SqliteSync
 
 __all__ = ["Settings"]
 
@@ -44,7 +45,7 @@ class Settings(BaseSettings):
     #: copied into the database (what the server acknowledged survives its crash or kill -9,
     #: not always a power cut); "full", at every commit (a power cut too; a few milliseconds
     #: of waiting a commit, which hold up every game in the process)
-    sqlite_sync: Literal["full", "normal"] = "normal"
+    sqlite_sync: SqliteSync = "normal"
     #: Redis: this process is one of several sharing the database (see ``cluster/``)
     redis: str | None = None
     #: with ``redis``: the computer's moves go on its queue for ``ludoteca worker`` processes

@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from alembic import command
 from alembic.config import Config
@@ -64,6 +64,7 @@ __all__ = [
     "MoveRow",
     "Reads",
     "SettingRow",
+    "SqliteSync",
     "Store",
     "default_url",
     "now",
@@ -75,8 +76,9 @@ R = TypeVar("R")
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-#: how often a SQLite file is synced to disk (see :class:`Store`)
-SQLITE_SYNC = ("full", "normal")
+#: when a SQLite file is synced to disk (see :class:`Store`)
+SqliteSync = Literal["full", "normal"]
+SQLITE_SYNC: tuple[str, ...] = get_args(SqliteSync)
 
 
 def _sqlite_settings(sync: str) -> Callable[[Any, Any], None]:
