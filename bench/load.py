@@ -220,9 +220,9 @@ async def _watch_all(
                 await asyncio.wait_for(page.opened, HANDSHAKE_SECONDS)
                 page.send_text(hello)
                 tally["connected"] += 1
-                try:
-                    await page.done  # the game ended, or an error (a page that never reads:
-                finally:  # until the end)
+                try:  # until the game ends or an error comes (a page that never reads: the end)
+                    await page.done
+                finally:
                     tally["connected"] -= 1
             except (OSError, TimeoutError, ConnectionError) as error:
                 text = str(error) or "timed out during opening handshake"
