@@ -5,15 +5,18 @@ already holds it, changes nothing (``views.apply`` is the reference a page follo
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from ludoteca.server.play.hub import CROWD_DELAY
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import GameView
 
-from .test_server_api import new
+from .test_server_api import act, new, wait_for
+from .test_server_api import view as http_view
 
 
 def test_updates_give_the_whole_view_and_applying_again_changes_nothing(
@@ -88,3 +91,29 @@ def test_every_view_a_page_follows_is_a_valid_game_view(
 def _exact(view: dict[str, Any]) -> None:
     """The view passes the schema's validation and is what the schema writes as JSON."""
     assert GameView.model_validate(view).model_dump(mode="json") == view
+
+
+def test_the_watchers_are_told_how_many_they_are_once_for_several_comings_and_goings(
+    client: TestClient,
+) -> None:
+    game_id, tokens = new(client, game="morris", opponent="hotseat")
+    path = f"/ws/games/{game_id}"
+    with client.websocket_connect(path) as first:
+        first.send_json({"type": "hello"})
+        assert first.receive_json()["watchers"] == 1
+        with client.websocket_connect(path) as second, client.websocket_connect(path) as third:
+            for count, ws in ((2, second), (3, third)):
+                ws.send_json({"type": "hello"})
+                assert ws.receive_json()["watchers"] == count  # counting itself, at once
+            # the two arrivals make one update, within CROWD_DELAY (not one each, at once)
+            update = first.receive_json()
+            assert update == {"type": "update", "watchers": 3}
+        # two left; a move played before the count is due carries it, and nothing follows
+        wait_for(client, game_id, lambda whole: whole["watchers"] == 1)
+        move = http_view(client, game_id, tokens["white"])["legal"][0].split()[0]
+        assert act(client, game_id, tokens["white"], type="move", move=move, ply=0).is_success
+        update = first.receive_json()
+        assert update["ply"] == 1 and update["watchers"] == 1
+        time.sleep(CROWD_DELAY + 0.5)
+        first.send_json({"type": "hello"})  # the next message is the answer: no update came
+        assert first.receive_json()["type"] == "state"

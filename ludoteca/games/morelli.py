@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import ClassVar
 
 from ..compiled.registry import Kernel
@@ -63,6 +63,9 @@ class Geometry:
     names: tuple[str, ...]
     #: RAYS[s]: for each direction, the squares met walking from s (the Throne included)
     rays: tuple[tuple[tuple[int, ...], ...], ...]
+    #: INWARD[s]: each ray of s cut to its first squares nearer the centre than s, where its
+    #: moves end (the band falls, then rises, along a line: no later square is nearer)
+    inward: tuple[tuple[tuple[int, ...], ...], ...]
     #: STEPS[s]: (neighbour, square beyond) pairs for the capture test, both on the board
     flanks: tuple[tuple[tuple[int, int], ...], ...]
     #: FRAME[s]: the four squares of s's frame, or () where no frame can form
@@ -91,6 +94,7 @@ def geometry(n: int) -> Geometry:
     band = tuple(max(abs(s % n - c), abs(s // n - c)) for s in range(n * n))
     names = tuple(f"{LETTERS[s % n]}{s // n + 1}" for s in range(n * n))
     rays = []
+    inward = []
     flanks = []
     for s in range(n * n):
         x, y = s % n, s // n
@@ -107,6 +111,7 @@ def geometry(n: int) -> Geometry:
                 flanks_s.append((ray[0], ray[1]))
         rays.append(tuple(rays_s))
         flanks.append(tuple(flanks_s))
+        inward.append(tuple(filter(None, map(partial(_nearer, band, s), rays_s))))
     frame = []
     for s in range(n * n):
         x, y = s % n, s // n
@@ -119,8 +124,26 @@ def geometry(n: int) -> Geometry:
         + [sq(x, 0) for x in range(n - 2, 0, -1)]
     )
     return Geometry(
-        n, sq(c, c), band, names, tuple(rays), tuple(flanks), tuple(frame), tuple(perimeter)
+        n,
+        sq(c, c),
+        band,
+        names,
+        tuple(rays),
+        tuple(inward),
+        tuple(flanks),
+        tuple(frame),
+        tuple(perimeter),
     )
+
+
+def _nearer(band: tuple[int, ...], s: int, ray: tuple[int, ...]) -> tuple[int, ...]:
+    """The first squares of ``ray`` (from ``s``) nearer the centre than ``s``; checked to be
+    all of them."""
+    k = 0
+    while k < len(ray) and band[ray[k]] < band[s]:
+        k += 1
+    assert all(band[t] >= band[s] for t in ray[k:]), "a line's band falls, then rises"
+    return ray[:k]
 
 
 def frames(n: int) -> set[frozenset[int]]:
@@ -252,8 +275,7 @@ class MorelliState(State):
         the first)."""
         board = self.board
         geo = self.geo
-        band = geo.band
-        rays = geo.rays
+        inward = geo.inward
         throne = geo.throne
         king = self.king
         mover = BLACK if self.turn is Color.BLACK else WHITE
@@ -261,20 +283,16 @@ class MorelliState(State):
         for s, v in enumerate(board):
             if v != mover:
                 continue
-            d = band[s]
-            if d <= 1:
-                continue
             origin = s * base
-            for ray in rays[s]:
+            for ray in inward[s]:  # (the squares nearer the centre, up to the first stone)
                 for t in ray:
                     if board[t]:
                         break
-                    if t == throne:
+                    if t == throne:  # passed over when empty, never a move's end
                         if king:
                             break
                         continue
-                    if band[t] < d:
-                        yield origin + t
+                    yield origin + t
 
     def push_code(self, code: int) -> None:
         base = self.n * self.n

@@ -61,6 +61,7 @@ from .routers.pages import STATIC
 from .settings import Settings
 from .store import Store, default_url
 from .study.analysis import loaded as analysis_loaded
+from .websocket import DirectProtocol
 
 __all__ = ["create_app", "serve"]
 
@@ -254,6 +255,8 @@ def serve(settings: Settings | None = None) -> None:
         log_level="warning",
         # (where uvloop is installed, it with connections accepted in batches: see .loop)
         loop="ludoteca.server.loop:new_loop" if find_spec("uvloop") else "auto",
+        # (uvicorn's websockets-sansio, able to write a message at once: see .websocket)
+        ws=DirectProtocol,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=10,

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from .. import logs
 from ..play.catalogue import replay
-from ..play.live import LiveGame, Watcher
+from ..play.live import LiveGame
 from ..store import GameRow, Store
 from .fanout import Fanout
 
@@ -33,9 +33,7 @@ class Host(Protocol):
 
     def after_change(self, live: LiveGame) -> None: ...
 
-    def broadcast(
-        self, live: LiveGame, skip: Watcher | None = None, publish: bool = False
-    ) -> None: ...
+    def broadcast(self, live: LiveGame, publish: bool = False) -> None: ...
 
     def background(self, work: Awaitable[None]) -> None: ...
 

@@ -19,7 +19,7 @@ from ..store import Store
 from . import conduct
 from .clock import now_ms
 from .conduct import Change, Context
-from .live import LiveGame, Watcher
+from .live import LiveGame
 
 __all__ = ["ABANDONED", "ABANDONED_COMPUTER", "Duties"]
 
@@ -47,9 +47,7 @@ class Host(Protocol):
         self, live: LiveGame, decide: Callable[[], Change | None], tell: bool = True
     ) -> None: ...
 
-    def broadcast(
-        self, live: LiveGame, skip: Watcher | None = None, publish: bool = False
-    ) -> None: ...
+    def broadcast(self, live: LiveGame, publish: bool = False) -> None: ...
 
     def background(self, work: Awaitable[None]) -> None: ...
 

@@ -45,6 +45,10 @@ log = logging.getLogger("ludoteca.server")
 IDLE_SECONDS = 300.0  # a game nobody watches or asks for leaves memory after this
 COMPUTER_GAMES = 8  # games against the computer in play at once from one address
 PLAYING = 5.0  # seconds after this process's last move that people count as playing on it
+#: how long the others wait to be told that someone started or stopped watching a game: the
+#: count rides on the next update if the game moves meanwhile, and a game's comings and goings
+#: cost one update a second at most
+CROWD_DELAY = 1.0
 
 
 class Hub:
@@ -255,23 +259,33 @@ class Hub:
     ) -> None:
         """Start sending ``watcher`` the game, as the holder of ``token`` (or the signed-in
         ``user``) sees it (the whole view now, then updates); the others are told one more is
-        watching."""
+        watching (within :data:`CROWD_DELAY`)."""
         live.watchers.discard(watcher)
         watcher.seats = live.seats(token, user)
         live.watchers.add(watcher)
-        self.broadcast(live, skip=watcher)
         watcher.push(self.whole_view(live, watcher))
+        self._crowd_changed(live)
 
     def whole_view(self, live: LiveGame, watcher: Watcher) -> str:
         """The whole view for a watcher that connected (or fell behind)."""
         return views.hello_text(live, watcher, self.rematch_key)
 
     def unwatch(self, live: LiveGame, watcher: Watcher) -> None:
-        """Forget a closed connection (the others are told); a game nobody watches and nothing
-        runs for leaves memory (see :meth:`evict`)."""
+        """Forget a closed connection (the others are told, within :data:`CROWD_DELAY`); a game
+        nobody watches and nothing runs for leaves memory (see :meth:`evict`)."""
         live.watchers.discard(watcher)
-        self.evict(live)
-        self.broadcast(live)
+        if not self.evict(live):
+            self._crowd_changed(live)
+
+    def _crowd_changed(self, live: LiveGame) -> None:
+        """Tell the watchers how many they are in :data:`CROWD_DELAY` (unless already due)."""
+        if live.crowd is None:
+            live.crowd = asyncio.get_running_loop().call_later(CROWD_DELAY, self._tell_crowd, live)
+
+    def _tell_crowd(self, live: LiveGame) -> None:
+        live.crowd = None
+        if self.games.get(live.row.id) is live:  # (not if it left memory meanwhile)
+            self.broadcast(live)
 
     def evict(self, live: LiveGame) -> bool:
         """Drop a game from memory, unless watched or busy (:attr:`.LiveGame.busy`);
@@ -288,14 +302,13 @@ class Hub:
         limit = time.monotonic() - idle
         return sum(self.evict(live) for live in list(self.games.values()) if live.used <= limit)
 
-    def broadcast(self, live: LiveGame, skip: Watcher | None = None, publish: bool = False) -> None:
-        """Queue for every watcher (but ``skip``) what changed since the last broadcast; with
-        ``publish``, after a committed change, tell the other processes too."""
+    def broadcast(self, live: LiveGame, publish: bool = False) -> None:
+        """Queue for every watcher what changed since the last broadcast; with ``publish``,
+        after a committed change, tell the other processes too."""
         with self.timings.stage("fanout"):
             if publish:
                 self.cluster.changed(live.row.id)
-            watchers = [w for w in live.watchers if w is not skip]
-            for watcher, text in views.broadcast_texts(live, watchers, self.rematch_key):
+            for watcher, text in views.broadcast_texts(live, list(live.watchers), self.rematch_key):
                 watcher.push(text)
 
     def view(self, live: LiveGame, seats: frozenset[str]) -> GameView:

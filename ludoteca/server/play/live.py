@@ -37,7 +37,9 @@ class Watcher:
 
     Messages wait in the connection's own queue, sent by the connection's own task
     (:meth:`pump`), so a slow client delays no one.  A client that falls :data:`BACKLOG`
-    messages behind loses them and is sent the whole view instead, once it reads again.
+    messages behind loses them and is sent the whole view instead, once it reads again.  With
+    ``send_now`` (the server's ``ludoteca.send_now`` extension, see :mod:`..websocket`) a
+    message is written at once when nothing waits before it and the connection can take it.
     """
 
     seats: frozenset[str] = frozenset()
@@ -50,9 +52,21 @@ class Watcher:
     #: what the last message told this watcher: whether it had legal moves, its rematch
     had_legal: bool = False
     rematch: dict[str, str] | None = None
+    #: writes a message now if the connection can take it, whether it did (never waits)
+    send_now: Callable[[str], bool] | None = None
+    #: the pump is sending (a message written now would overtake the one in flight)
+    sending: bool = False
 
     def push(self, text: str) -> None:
-        """Queue a message (never waits)."""
+        """Send a message now, or queue it (never waits)."""
+        if (
+            self.send_now is not None
+            and not self.sending
+            and not self.queue
+            and not self.behind
+            and self.send_now(text)
+        ):
+            return
         if len(self.queue) >= BACKLOG:
             self.queue.clear()
             self.behind = True
@@ -66,6 +80,7 @@ class Watcher:
         while True:
             await self.wake.wait()
             self.wake.clear()
+            self.sending = True
             try:
                 while self.queue or self.behind:
                     if self.behind:  # what is queued is relative to views it never saw
@@ -77,6 +92,8 @@ class Watcher:
                     await send(text)
             except Exception:  # the connection is gone: its reader sees it close
                 return
+            finally:
+                self.sending = False
 
 
 @dataclass(eq=False)
@@ -93,6 +110,8 @@ class LiveGame:
     failing: int | None = None  # the version whose computer moves failed ``failures`` times
     failures: int = 0
     timer: asyncio.Task[None] | None = None
+    #: the watchers are to be told how many they are (see ``Hub.watch``)
+    crowd: asyncio.TimerHandle | None = None
     #: the hint being worked out, and the position version it is for (one at a time a game)
     hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction

@@ -267,14 +267,15 @@ def _updates(
 
 
 def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
-    """The whole view for a watcher that just connected (or fell behind), in its language."""
+    """The whole view for a watcher that just connected (or fell behind), in its language (the
+    count of watchers as it is now: the others are told later, see ``Hub.watch``)."""
     with use(watcher.language):
         if watcher.language not in live.sent:
             live.sent[watcher.language] = shared_view(live)
         part = seat_part(live, watcher.seats, key)
     watcher.had_legal = bool(part["legal"])
     watcher.rematch = part["rematch"]
-    return encode({**live.sent[watcher.language], **part})
+    return encode({**live.sent[watcher.language], **part, "watchers": len(live.watchers)})
 
 
 def clock_view(live: LiveGame) -> dict[str, Any] | None:

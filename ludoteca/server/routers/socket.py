@@ -4,6 +4,7 @@ checked by the hub, hints sent when ready (see ``docs/web.md``)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -18,6 +19,8 @@ from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
 from ..schemas import Advice, Hello, Message, MoveIntent, Plain, Say, read_message
+from ..timings import Timings
+from ..websocket import SEND_NOW
 
 router = APIRouter()
 
@@ -62,7 +65,8 @@ async def _serve(
         await websocket.send_text(encode({"type": "error", "message": error.message}))
         await websocket.close(code=4404)
         return
-    watcher = Watcher()
+    timings = guards.timings
+    watcher = Watcher(send_now=_send_now(websocket, timings))
     pending: set[asyncio.Task[None]] = set()
     token: str | None = None
 
@@ -76,8 +80,6 @@ async def _serve(
             tell({"type": "hint", **await computer.hint(current, current.seats(seat, me))})
         except ActionError as error:
             tell({"type": "error", "message": error.message})
-
-    timings = guards.timings
 
     async def send(text: str) -> None:
         with timings.stage("send"):
@@ -124,6 +126,22 @@ async def _serve(
             task.cancel()
         if watcher in live.watchers:
             hub.unwatch(live, watcher)
+
+
+def _send_now(websocket: WebSocket, timings: Timings) -> Callable[[str], bool] | None:
+    """The server's way to write a message at once (see :mod:`..websocket`), timed as the
+    ``send`` stage; None where the server has none (the test client)."""
+    extension = websocket.scope.get("extensions", {}).get(SEND_NOW)
+    if extension is None:
+        return None
+    direct: Callable[[str], bool] = extension["send"]
+    stage = timings.stage("send")
+
+    def send_now(text: str) -> bool:
+        with stage:
+            return direct(text)
+
+    return send_now
 
 
 def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
