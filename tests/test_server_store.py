@@ -10,7 +10,9 @@ import anyio
 import pytest
 from sqlalchemy import text
 
+from ludoteca.server import store as store_module
 from ludoteca.server.store import GameRow, StaleError, Store
+from ludoteca.server.timings import Timings
 
 
 async def _store_with(tmp_path: Path, *games: tuple[str, str, int]) -> Store:
@@ -135,3 +137,28 @@ def test_a_sqlite_file_is_synced_as_asked(tmp_path: Path) -> None:
     assert anyio.run(level, "full") == 2
     with pytest.raises(ValueError, match="full, normal"):
         Store(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", "off")
+
+
+def test_moves_that_arrive_within_the_commit_gap_share_one_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after a commit, the moves that arrive before COMMIT_GAP has passed wait for it
+    and are committed together."""
+    monkeypatch.setattr(store_module, "COMMIT_GAP", 0.5)  # (however slow the machine)
+
+    async def scenario() -> list[int]:
+        store = await _store_with(tmp_path, *((game_id, "hotseat", 0) for game_id in "abcd"))
+        timings = Timings()
+        store.timings = timings
+        await store.add_move("a", 0, "d2", draw_offer=None)  # a commit: the gap starts
+        first = asyncio.ensure_future(store.add_move("b", 0, "d2", draw_offer=None))
+        await asyncio.sleep(0)  # (its batch is waiting for the gap)
+        second = asyncio.ensure_future(store.add_move("c", 0, "d2", draw_offer=None))
+        third = asyncio.ensure_future(store.add_move("d", 0, "d2", draw_offer=None))
+        await asyncio.gather(first, second, third)
+        await store.close()
+        return timings.batch_moves.counts
+
+    counts = asyncio.run(scenario())
+    assert counts[:3] == [1, 0, 1]  # a commit of one move (a), then one of three (b, c, d)
+    assert sum(counts) == 2

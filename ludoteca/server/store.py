@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import datetime
 import functools
+import math
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -74,6 +75,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: the least time from one commit of moves to the next (seconds): under load the moves that
+#: arrive within it share a commit (a commit's fixed cost is most of a small one's), instead of
+#: one commit a turn of the event loop; a move after a quiet spell is committed at once
+COMMIT_GAP = 0.005
 
 
 #: when a SQLite file is synced to disk (see :class:`Store`)
@@ -381,6 +386,7 @@ class Store:
         self._one_writer = asyncio.Lock() if sqlite else None
         self._moves: list[_MoveWrite] = []  # moves waiting for the next commit
         self._flusher: asyncio.Task[None] | None = None
+        self._last_commit = -math.inf  # when the last commit of moves started (perf_counter)
         self._counts_many = bool(self.engine.dialect.supports_sane_multi_rowcount)
         #: where the moves' batch waits and commits are timed (set by the app)
         self.timings: Timings | None = None
@@ -466,9 +472,10 @@ class Store:
     ) -> None:
         """Store move number ``ply`` (0-based) and the game's new fields; :class:`StaleError`
         if the game is no longer at ``ply``.  Returns once the move is committed.  Moves that
-        arrive together are committed together (one transaction, one sync to disk), each still
-        checked on its own; ``then`` runs in the move's transaction, after it.  A caller
-        cancelled while it waits leaves its move in the batch (stored, unless stale)."""
+        arrive together (within :data:`COMMIT_GAP` of the last commit) are committed together
+        (one transaction, one sync to disk), each still checked on its own; ``then`` runs in
+        the move's transaction, after it.  A caller cancelled while it waits leaves its move
+        in the batch (stored, unless stale)."""
         loop = asyncio.get_running_loop()
         write = _MoveWrite(
             game_id, ply, move, changes, loop.create_future(), then, time.perf_counter()
@@ -480,8 +487,11 @@ class Store:
 
     async def _flush_moves(self) -> None:
         while self._moves:
+            wait = self._last_commit + COMMIT_GAP - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
             batch, self._moves = self._moves, []
-            started = time.perf_counter()
+            started = self._last_commit = time.perf_counter()
             if self.timings is not None:
                 for write in batch:
                     self.timings.observe("batch", started - write.queued)
