@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,12 +31,17 @@ def test_a_text_frame_is_the_one_the_websockets_library_writes(length: int) -> N
     assert text_frame(text) == expected
 
 
-async def _serving(app: App, client: Callable[[str], Awaitable[None]]) -> None:
-    """Serve ``app`` with the protocol on a free port, run ``client(url)``, stop."""
+async def _serving(
+    app: App, client: Callable[[str], Awaitable[None]], servers: list[uvicorn.Server] | None = None
+) -> None:
+    """Serve ``app`` with the protocol on a free port, run ``client(url)``, stop (the server is
+    put on ``servers`` while it runs)."""
     config = uvicorn.Config(
         app, host="127.0.0.1", port=0, ws=DirectProtocol, lifespan="off", log_level="warning"
     )
     server = uvicorn.Server(config)
+    if servers is not None:
+        servers.append(server)
     task = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.01)
@@ -84,11 +91,13 @@ def test_a_client_that_does_not_read_is_written_to_until_its_buffer_is_full() ->
     told: list[bool] = []
     message = "m" * 1000
     drained = asyncio.Event()
+    servers: list[uvicorn.Server] = []
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         now = scope["extensions"][SEND_NOW]["send"]
+        (protocol,) = (p for p in servers[0].server_state.connections if p.scope is scope)
         # (small kernel buffers: loopback's own grow to hold hundreds of megabytes)
-        now.__self__.transport.get_extra_info("socket").setsockopt(
+        protocol.transport.get_extra_info("socket").setsockopt(
             socket.SOL_SOCKET, socket.SO_SNDBUF, BUFFER
         )
         await receive()
@@ -113,6 +122,39 @@ def test_a_client_that_does_not_read_is_written_to_until_its_buffer_is_full() ->
             drained.set()
             assert await ws.recv() == "again"
 
-    asyncio.Runner(loop_factory=Loop).run(_serving(app, client))
+    asyncio.Runner(loop_factory=Loop).run(_serving(app, client, servers))
     assert 0 < counts[0] < 50_000
     assert told == [False, True]
+
+
+def test_a_closed_connection_leaves_no_cycle_for_the_collector() -> None:
+    """Connections that open, exchange a message and close are freed by reference counting:
+    with the cyclic collector off, none of the server's protocol objects is left in a cycle
+    (before, each left its HTTP protocol and its websocket state to the collector)."""
+    closed = 50
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        assert scope["extensions"][SEND_NOW]["send"]("hello")
+        await receive()  # until the client closes
+
+    async def client(url: str) -> None:
+        for _ in range(closed):
+            async with websockets.connect(url) as ws:
+                assert await ws.recv() == "hello"
+        await asyncio.sleep(0.2)  # (the server sees the last one close)
+
+    gc.collect()
+    gc.disable()
+    try:
+        asyncio.Runner(loop_factory=Loop).run(_serving(app, client))
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = Counter(type(thing).__name__ for thing in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    server_side = ("DirectProtocol", "ServerProtocol", "HttpToolsProtocol", "HttpRequestParser")
+    assert {name: left[name] for name in server_side} == dict.fromkeys(server_side, 0)

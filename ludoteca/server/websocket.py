@@ -11,14 +11,24 @@ handshake's answer, once the connection is closing, or while the transport's buf
 high-water mark).  The caller then sends through ASGI as usual, which waits for the buffer to
 drain.  Ordering is the caller's: a message written at once must not overtake one still
 waiting to be sent through ASGI.  uvicorn takes the protocol as ``ws=``.
+
+A closed connection leaves no reference cycle behind, so reference counting frees it at once:
+the HTTP protocol that upgraded it lets go of its parser (which held the protocol's own
+callbacks), the websocket parser (a generator holding its protocol) is dropped once the
+connection is lost, and the extension holds the protocol weakly.  Otherwise every connection
+that closes is left to the cyclic garbage collector: with thousands of watchers coming and
+going, its pauses grew to hundreds of milliseconds and the garbage to megabytes a second.
 """
 
 from __future__ import annotations
 
 import functools
 import struct
+import weakref
+from asyncio import BaseTransport
 from typing import Any
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
@@ -32,11 +42,27 @@ SEND_NOW = "ludoteca.send_now"
 class DirectProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O websocket protocol with the :data:`SEND_NOW` extension."""
 
+    def connection_made(self, transport: BaseTransport) -> None:
+        upgraded = transport.get_protocol()  # (the HTTP protocol whose request this answers)
+        super().connection_made(transport)
+        if isinstance(upgraded, HttpToolsProtocol):  # (once its upgrade has returned)
+            self.loop.call_soon(setattr, upgraded, "parser", None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.conn.parser = None  # type: ignore[assignment]  # (no data comes any more)
+
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)  # (none for a refused handshake)
         if scope is not None:
-            scope["extensions"][SEND_NOW] = {"send": self.send_now}
+            me = weakref.ref(self)
+
+            def send(text: str) -> bool:
+                protocol = me()
+                return protocol is not None and protocol.send_now(text)
+
+            scope["extensions"][SEND_NOW] = {"send": send}
 
     def send_now(self, text: str) -> bool:
         """Write ``text`` as one text message now, if the connection can take it (see the
