@@ -94,13 +94,15 @@ def action_path(prm: IntArray, move: int, out: IntArray) -> int:
 
 @njit(cache=True, inline="always")
 def _random(rows: IntArray, i: int, bound: int) -> int:
-    """A uniform integer below ``bound`` from row ``i``'s generator (SplitMix64)."""
+    """An integer below ``bound`` (at most 2**32) from row ``i``'s generator (SplitMix64), its
+    high 32 bits scaled (no division; each value's chance within 2**-32 of ``1 / bound``)."""
     x = np.uint64(rows[i, R_RNG]) + np.uint64(0x9E3779B97F4A7C15)
     rows[i, R_RNG] = np.int64(x)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(31)
-    return np.int64(x % np.uint64(bound))  # type: ignore[return-value]
+    scaled = (x >> np.uint64(32)) * np.uint64(bound)
+    return np.int64(scaled >> np.uint64(32))  # type: ignore[return-value]
 
 
 @njit(cache=True, inline="always")
@@ -132,8 +134,8 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     key = st[KEY]
     rows[i, R_HIST + (ply & ring)] = key
     if result == ONGOING and cfg[C_REPEAT]:
-        seen = 1
-        for back in range(1, min(st[QUIET], ring, ply) + 1):
+        seen = 1  # every move passes the turn, which the key holds: every other position back
+        for back in range(2, min(st[QUIET], ring, ply) + 1, 2):
             if rows[i, R_HIST + ((ply - back) & ring)] == key:
                 seen += 1
         if seen >= cfg[C_REPEAT]:
@@ -247,7 +249,7 @@ def _observe(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, obs: FloatArr
     """Row ``i``'s observation into ``obs[i]``: the kernel's planes, then the side to move."""
     out = obs[i]
     planes(rows[i], prm, out)
-    side = 1.0 if rows[i, TURN] == 0 else 0.0
+    side = np.float32(1.0 if rows[i, TURN] == 0 else 0.0)
     base = cfg[C_PLANES] * cfg[C_POINTS]
     for p in range(cfg[C_POINTS]):
         out[base + p] = side

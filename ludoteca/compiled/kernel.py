@@ -147,8 +147,9 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
 
 
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
-    """Play ``move``, keeping ``st[KEY]`` (the Zobrist key) up to date; ``undo[ply]`` (a row of
-    a 2-D scratch array, one per ply of a search) keeps what :func:`unmake` needs."""
+    """Play ``move``, keeping ``st[KEY]`` (the Zobrist key, which holds the side to move) up to
+    date; every move passes the turn (``st[TURN]``).  ``undo[ply]`` (a row of a 2-D scratch
+    array, one per ply of a search) keeps what :func:`unmake` needs."""
     raise NotImplementedError
 
 

@@ -432,9 +432,9 @@ def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
     King (constant planes)."""
     squares = prm[P_N] * prm[P_N]
     king = st[S_KING]
-    for s in range(squares):
-        v = st[S_BOARD + s]
-        out[s] = v == 2
-        out[squares + s] = v == 1
-        out[2 * squares + s] = king == 2
-        out[3 * squares + s] = king == 1
+    for k, piece in enumerate((2, 1)):  # one plane a loop: the compiler vectorises them
+        for s in range(squares):
+            out[k * squares + s] = np.float32(st[S_BOARD + s] == piece)
+        crowned = np.float32(king == piece)
+        for s in range(squares):
+            out[(2 + k) * squares + s] = crowned

@@ -487,9 +487,10 @@ def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
     """As :meth:`MorrisState.planes`: White's and Black's men, then each side's men in hand as
     a fraction of the men it starts with."""
     size, men = prm[P_SIZE], prm[P_MEN]
-    for c in range(2):
-        bits = st[S_MEN + c]
-        hand = st[S_HAND + c] / men
+    for c in range(2):  # one plane a loop, float32 values: loops the compiler vectorises
+        bits, base = st[S_MEN + c], c * size
         for p in range(size):
-            out[c * size + p] = bits >> p & 1
-            out[(2 + c) * size + p] = hand
+            out[base + p] = np.float32(bits >> p & 1)
+        hand, base = np.float32(st[S_HAND + c] / men), (2 + c) * size
+        for p in range(size):
+            out[base + p] = hand

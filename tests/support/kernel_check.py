@@ -24,7 +24,7 @@ import ludoteca
 from ludoteca.compiled import search
 from ludoteca.compiled.dispatch import bind
 from ludoteca.compiled.drivers import perft_counts
-from ludoteca.compiled.kernel import DRAW, LOSS, ONGOING, UNDO, WIN
+from ludoteca.compiled.kernel import DRAW, LOSS, ONGOING, TURN, UNDO, WIN
 from ludoteca.core import State, Termination
 from ludoteca.perft import perft_counts as engine_perft_counts
 
@@ -92,6 +92,7 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             assert (st[:fields] == kernel.pack(state)[:fields]).all(), (
                 f"make differs after {state.position_code()}"
             )
+            assert st[TURN] == 1 - before[TURN], f"the turn stays after {state.position_code()}"
             k.unmake(st, kernel.prm, code, undo, 0)
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
             k.make(st, kernel.prm, code, undo, 0)
