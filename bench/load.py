@@ -182,7 +182,7 @@ async def _watch_all(
     measuring, stop = flags
     loop = asyncio.get_running_loop()
     games: asyncio.Queue[str] = asyncio.Queue()
-    tally = {"messages": 0, "connected": 0, "refused": 0, "failed": 0}
+    tally = {"messages": 0, "connected": 0, "refused": 0, "failed": 0, "opened": 0}
     why: dict[str, int] = {}  # the failures' messages
 
     def feed() -> None:  # the players' process offers ids on a process queue
@@ -220,6 +220,7 @@ async def _watch_all(
                 await asyncio.wait_for(page.opened, HANDSHAKE_SECONDS)
                 page.send_text(hello)
                 tally["connected"] += 1
+                tally["opened"] += 1
                 try:  # until the game ends or an error comes (a page that never reads: the end)
                     await page.done
                 finally:
@@ -237,13 +238,14 @@ async def _watch_all(
     tasks = [asyncio.create_task(watcher(k, rng.random() >= slow)) for k in range(count)]
     while not measuring.is_set():
         await asyncio.sleep(0.05)
-    cpu0, started = time.process_time(), time.monotonic()
+    cpu0, started, opened0 = time.process_time(), time.monotonic(), tally["opened"]
     while measuring.is_set():
         await asyncio.sleep(0.05)
     elapsed = time.monotonic() - started
     figures = {
         "watchers": tally["connected"],
         "watcher_messages_per_s": tally["messages"] / elapsed,
+        "watcher_opened_per_s": (tally["opened"] - opened0) / elapsed,
         "watcher_cpu_pct": (time.process_time() - cpu0) / elapsed * 100,
         "watcher_failures": tally["failed"] + tally["refused"],  # (since the start)
         "watcher_failed_why": sorted(why.items(), key=lambda kv: -kv[1])[:3],
@@ -619,7 +621,8 @@ def _format(r: dict[str, Any]) -> str:
     if "watchers" in r:
         line += (
             f"  watchers {r['watchers']:6d} ({r['watcher_failures']} failed)"
-            f"  {r['watcher_messages_per_s']:9.0f} messages/s  watchers' CPU% "
+            f"  {r['watcher_messages_per_s']:9.0f} messages/s"
+            f"  {r['watcher_opened_per_s']:5.0f} opened/s  watchers' CPU% "
             f"{r['watcher_cpu_pct']:4.0f}"
         )
         for why, count in r["watcher_failed_why"]:

@@ -395,14 +395,21 @@ def test_chat_reaches_its_room_only(client: TestClient) -> None:
                 for _ in range(6):
                     ws_bob.send_json({"type": "chat", "room": "players", "text": "spam"})
                 assert "at most 5 lines" in next_of(ws_bob, "error", also=("chat",))["message"]
-    # a page opening the game later gets its room's lines, stored with the game
+    # a page opening the game later gets its room's lines: kept with the game in memory, and
+    # read from the store once the game has left memory
+    hub = client.app.state.services.hub  # type: ignore[attr-defined]
     client.cookies.set(COOKIE, bob.cookie)
-    with client.websocket_connect(path) as ws:
-        ws.send_json({"type": "hello"})
-        assert ws.receive_json()["type"] == "state"
-        earlier = ws.receive_json()
-        assert earlier["type"] == "chat_history" and earlier["room"] == "players"
-        assert [line["text"] for line in earlier["lines"]][:2] == ["<b>good luck</b>", "second"]
+    for evicted in (False, True):
+        if evicted:
+            client.portal.call(lambda: hub.evict_idle(idle=0))  # type: ignore[attr-defined]
+            assert game_id not in hub.games
+        with client.websocket_connect(path) as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["type"] == "state"
+            earlier = ws.receive_json()
+            assert earlier["type"] == "chat_history" and earlier["room"] == "players"
+            texts = [line["text"] for line in earlier["lines"]]
+            assert texts[:3] == ["<b>good luck</b>", "second", "spam"]
     client.cookies.clear()
 
 

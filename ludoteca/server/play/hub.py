@@ -125,7 +125,7 @@ class Hub:
             extra=logs.game(row.id),
         )
         await self.cluster.follow(row.id)
-        live = LiveGame(row, state)
+        live = LiveGame(row, state, chat_stored=False)
         self.games[row.id] = live
         self.after_change(live)
         return row
