@@ -596,10 +596,12 @@ def test_the_review_page_numbers_moves_as_records_do(page: Any, server: str) -> 
     page.click("#load button[type=submit]")
     page.wait_for_selector("#moves button.move")
     rows = page.locator("#moves li").all_inner_texts()
-    assert [r.split() for r in rows] == [["1.", "d7", "a1"], ["2.", "g7", "a7"], ["3.", "d6", "d1"]]
+    # (the record's report may already be ready, from an earlier test: its marks, "a1??", go)
+    unmarked = [[re.sub(r"[?!]+$", "", word) for word in r.split()] for r in rows]
+    assert unmarked == [["1.", "d7", "a1"], ["2.", "g7", "a7"], ["3.", "d6", "d1"]]
     page.locator("#moves button.move", has_text="a7").click()
     assert "Move 4 of 6 (after 2... a7)" in page.inner_text("#status")
-    assert page.locator("#moves button.current").inner_text() == "a7"
+    assert re.sub(r"[?!]+$", "", page.locator("#moves button.current").inner_text()) == "a7"
     # a record's error names its own line
     page.fill(
         "#record", '[Game "morris"]\n[Rules "morris"]\n\n1. d7 a1 2. g7 a7\n3. d6 d1 4. b4 zz9 *\n'
