@@ -176,6 +176,7 @@ def main() -> None:
             line = (
                 f"round {round_ + 1}  {_describe(tree):40s} {r['per_s']:7.0f} connections/s  "
                 f"user {r['user_ms']:.3f} ms  system {r['sys_ms']:.3f} ms a connection"
+                + (f"  ({r['refused']} refused)" if r["refused"] else "")
             )
             print(line, flush=True)
             lines.append(line)

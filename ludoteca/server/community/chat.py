@@ -147,10 +147,9 @@ class Chat:
 
     async def earlier(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
         """The earlier lines of the watcher's room (read from the store for the room's first
-        watcher in this process, then kept with the game in memory; never for a game this
-        process created)."""
+        watcher in this process, then kept with the game in memory)."""
         room = "players" if watcher.seats else "spectators"
-        if live.chat_stored and room not in live.chat_read:
+        if room not in live.chat_read:
             stored = await history(self.store, live.row.id, room)
             if room not in live.chat_read:  # (unless read meanwhile for another watcher)
                 told = live.chat.get(room, [])

@@ -24,6 +24,7 @@ from .. import logs
 from ..cluster.adoption import Cluster
 from ..cluster.fanout import Fanout
 from ..community import ratings
+from ..community.chat import ROOMS
 from ..computer.computer import Computer
 from ..errors import ActionError
 from ..schemas import GameView, Intent, Mode, NewGame
@@ -125,7 +126,8 @@ class Hub:
             extra=logs.game(row.id),
         )
         await self.cluster.follow(row.id)
-        live = LiveGame(row, state, chat_stored=False)
+        # (nothing was said before: every line said from now on reaches the game in memory)
+        live = LiveGame(row, state, chat_read=set(ROOMS))
         self.games[row.id] = live
         self.after_change(live)
         return row

@@ -129,9 +129,6 @@ class LiveGame:
     #: memory, and, once read for a room's first watcher, the stored ones before them
     chat: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     chat_read: set[str] = field(default_factory=set)
-    #: whether the store may hold lines said before the game came into memory (not for a game
-    #: this process created: every line said since reaches ``chat``)
-    chat_stored: bool = True
     #: seats already worked out per token (cleared when the seats change hands)
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
         default_factory=dict
