@@ -107,6 +107,7 @@ def test_metrics_are_served_to_this_machine(tmp_path: Path) -> None:
         text = client.get("/metrics").text
         assert "ludoteca_moves_total 1.0" in text
         assert "ludoteca_games_in_memory 1.0" in text
+        assert "ludoteca_outbox_waiting 0.0" in text  # (nobody watches: nothing waits)
         assert 'ludoteca_jobs_waiting{queue="moves"}' in text
     with TestClient(
         create_app(

@@ -9,7 +9,6 @@ to every watcher.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import sys
@@ -28,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..i18n import Languages
 from .cluster.fanout import Fanout
+from .collector import Collector
 from .community.chat import Chat
 from .community.levels import LevelRatings
 from .community.people import Accounts
@@ -65,12 +65,6 @@ from .websocket import DirectProtocol
 
 __all__ = ["create_app", "serve"]
 
-#: the collector's thresholds (Python's default: 700, 10, 10).  Young passes every 5,000 new
-#: objects and middle ones every second young pass keep each pause short (tens of ms with ten
-#: thousand connections, whose newcomers are most of what a pass looks at); full passes, over
-#: everything alive, come only after 1,000 middle ones: the server leaves almost no cyclic
-#: garbage (closed connections are freed by reference counting, see .websocket)
-GC_THRESHOLDS = (5_000, 2, 1_000)
 log = logging.getLogger("ludoteca.server")
 
 
@@ -165,16 +159,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background.append(asyncio.get_running_loop().create_task(guards.timings.watch_loop()))
         hub.background(hub.reports.resume(hub.get))
         hub.background(hub.explorer.refresh())
-        # what start-up loaded (modules, compiled code, tables) stays: the collector's full
-        # passes skip it from now on, which keeps their pauses short under load
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        # the cyclic collector runs by the clock, what survives a young pass frozen (see
+        # .collector): what start-up loaded (modules, compiled code, tables) first
+        collector = Collector()
+        collector.start()
         builds = start_building() if settings.tables else None
         try:
             yield
         finally:
             stop_building(builds)
+            collector.stop()
             for task in background:
                 task.cancel()
             await asyncio.gather(*background, return_exceptions=True)

@@ -38,6 +38,7 @@ from .clock import now_ms
 from .conduct import Change, Context
 from .duties import Duties
 from .live import LiveGame, Watcher
+from .outbox import Outbox
 
 __all__ = ["Hub"]
 
@@ -76,6 +77,13 @@ class Hub:
             lambda: len(self.games)
         )
         self.games: dict[str, LiveGame] = {}
+        #: the spectators' messages, written after the players' work (see :mod:`.outbox`)
+        self.outbox = Outbox()
+        Gauge(
+            "ludoteca_outbox_waiting",
+            "Messages to spectators waiting for the players' work",
+            registry=registry,
+        ).set_function(lambda: len(self.outbox.waiting))
         self.tasks: set[asyncio.Task[None]] = set()
         self.duties = Duties(self)
         self.reports = Reports(store, computer, self.background)
@@ -265,7 +273,7 @@ class Hub:
         live.watchers.discard(watcher)
         watcher.seats = live.seats(token, user)
         live.watchers.add(watcher)
-        watcher.push(self.whole_view(live, watcher))
+        self._send(watcher, self.whole_view(live, watcher))
         self._crowd_changed(live)
 
     def whole_view(self, live: LiveGame, watcher: Watcher) -> str:
@@ -311,7 +319,15 @@ class Hub:
             if publish:
                 self.cluster.changed(live.row.id)
             for watcher, text in views.broadcast_texts(live, list(live.watchers), self.rematch_key):
-                watcher.push(text)
+                self._send(watcher, text)
+
+    def _send(self, watcher: Watcher, text: str) -> None:
+        """A game message: to a player at once (unless others wait for it in the outbox), to a
+        spectator through the outbox."""
+        if watcher.seats:
+            watcher.push(text)
+        else:
+            self.outbox.post(watcher, text)
 
     def view(self, live: LiveGame, seats: frozenset[str]) -> GameView:
         """The whole view of the game for someone holding ``seats`` (for HTTP answers)."""

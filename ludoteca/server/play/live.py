@@ -13,12 +13,15 @@ import hmac
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import Color, State
 from ...i18n import current
 from ..store import GameRow
 from .seats import COLOURS, seat
+
+if TYPE_CHECKING:
+    from .outbox import Outbox
 
 __all__ = ["BACKLOG", "LiveGame", "Watcher", "token_hash"]
 
@@ -40,6 +43,7 @@ class Watcher:
     messages behind loses them and is sent the whole view instead, once it reads again.  With
     ``send_now`` (the server's ``ludoteca.send_now`` extension, see :mod:`..websocket`) a
     message is written at once when nothing waits before it and the connection can take it.
+    A spectator's game messages wait in the hub's outbox first (see :mod:`.outbox`).
     """
 
     seats: frozenset[str] = frozenset()
@@ -56,8 +60,19 @@ class Watcher:
     send_now: Callable[[str], bool] | None = None
     #: the pump is sending (a message written now would overtake the one in flight)
     sending: bool = False
+    #: its messages waiting in an outbox (see :mod:`.outbox`): later ones wait there too
+    deferred: int = 0
+    outbox: Outbox | None = None
 
     def push(self, text: str) -> None:
+        """Send a message after those waiting for this connection in an outbox, else now, or
+        queue it (never waits)."""
+        if self.deferred and self.outbox is not None:
+            self.outbox.post(self, text)
+        else:
+            self.write(text)
+
+    def write(self, text: str) -> None:
         """Send a message now, or queue it (never waits)."""
         if (
             self.send_now is not None
@@ -68,10 +83,15 @@ class Watcher:
         ):
             return
         if len(self.queue) >= BACKLOG:
-            self.queue.clear()
-            self.behind = True
+            self.fall_behind()
         else:
             self.queue.append(text)
+            self.wake.set()
+
+    def fall_behind(self) -> None:
+        """Drop the queued messages: the next one sent is the whole view."""
+        self.queue.clear()
+        self.behind = True
         self.wake.set()
 
     async def pump(self, send: Callable[[str], Awaitable[None]], whole: Callable[[], str]) -> None:
