@@ -57,7 +57,7 @@ def test_a_full_pass_comes_once_the_memory_has_doubled_and_not_too_soon(
 ) -> None:
     peak, clock = [1000], [0.0]
     monkeypatch.setattr(module, "_peak_memory", lambda: peak[0])
-    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(module, "_clock", lambda: clock[0])
 
     async def scenario() -> list[int]:
         collector = Collector(period=3600, full_every=100)  # (passes by hand)

@@ -69,7 +69,8 @@ def test_the_event_loop_lag_histogram_sees_the_loop_held(client: TestClient) -> 
     deadline = time.monotonic() + 30
     while slow_samples() == held_before and time.monotonic() < deadline:
         time.sleep(0.05)  # polling /metrics: the sample lands when the loop's timer runs
-    assert slow_samples() == held_before + 1  # one sample saw a lag over 0.1 s
+    # a sample saw the lag over 0.1 s (on a busy machine another may have, besides)
+    assert slow_samples() >= held_before + 1
 
 
 def samples(page: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:

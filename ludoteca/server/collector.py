@@ -37,6 +37,7 @@ GROWTH = 2.0
 FULL_EVERY = 600.0
 
 log = logging.getLogger("ludoteca.server")
+_clock = time.monotonic  # (when the last full pass ended is read from it)
 
 _running = 0  # collectors started and not stopped (several apps may run in one process)
 _was_enabled = True  # whether automatic collection was on before the first started
@@ -70,7 +71,7 @@ class Collector:
         gc.collect()
         gc.freeze()
         self.baseline = _peak_memory()
-        self.last_full = time.monotonic()
+        self.last_full = _clock()
         self._timer = asyncio.get_running_loop().call_later(self.period, self._tick)
 
     def stop(self) -> None:
@@ -97,7 +98,7 @@ class Collector:
         gc.freeze()
         if (
             _peak_memory() > self.growth * self.baseline
-            and time.monotonic() >= self.last_full + self.full_every
+            and _clock() >= self.last_full + self.full_every
         ):
             self.full()
 
@@ -108,7 +109,7 @@ class Collector:
         found = gc.collect()
         gc.freeze()
         self.baseline = _peak_memory()
-        self.last_full = time.monotonic()
+        self.last_full = _clock()
         self.full_passes += 1
         log.info(
             "full garbage collection: %d objects unreachable, in %.0f ms",
