@@ -14,8 +14,10 @@ Nothing here imports numba: a game can name its kernel without loading the compi
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -24,7 +26,15 @@ if TYPE_CHECKING:
 
     from ..core import State
 
-__all__ = ["OPTIONAL", "REQUIRED", "Kernel", "functions", "register", "registered"]
+__all__ = [
+    "OPTIONAL",
+    "REQUIRED",
+    "Kernel",
+    "functions",
+    "register",
+    "registered",
+    "tuned_weights",
+]
 
 #: the functions every kernel module defines (see :mod:`.kernel`)
 REQUIRED = ("generate", "make", "unmake", "status", "evaluate", "tactical")
@@ -60,6 +70,18 @@ class Kernel:
     reduce_after: int = 0
     weights: tuple[tuple[str, int], ...] = ()
     base_weights: tuple[tuple[str, int], ...] = ()
+
+
+def tuned_weights(path: Path, rules: str, defaults: Mapping[str, int]) -> dict[str, int]:
+    """The evaluation's weights for the rule set ``rules`` (its canonical spec): ``defaults``
+    (the game's hand-set ones, in its features' order), each replaced by the one the weights
+    file ``path`` (``ludoteca tune``'s: ``{rules: {"weights": {feature: weight}, ...}}``) holds
+    for that rule set.  ``ValueError`` if the file names a feature the game does not have."""
+    tuned = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    chosen = {**defaults, **tuned.get(rules, {}).get("weights", {})}
+    if chosen.keys() != defaults.keys():
+        raise ValueError(f"{path}: the weights of {rules} are not {', '.join(defaults)}")
+    return {f: int(chosen[f]) for f in defaults}
 
 
 def register(name: str, module: str) -> None:

@@ -7,27 +7,23 @@ Black, 2 White) and the squares (0, 1 Black, 2 White).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, split, zobrist
-from ..compiled.registry import Kernel, register
+from ..compiled.registry import Kernel, register, tuned_weights
 from ..core import State
-from .morelli import (
-    _FRAME_WORTH,
-    Morelli,
-    MorelliState,
-    _frame_list,
-    _stone_weights,
-    geometry,
-)
+from .morelli import Morelli, MorelliState, _frame_list, geometry
 
 __all__ = [
     "Tables",
     "can_move",
     "captures",
     "evaluate",
+    "features",
     "generate",
     "kernel",
     "make",
@@ -114,7 +110,7 @@ def _tables(n: int) -> Tables:
 S_KING, S_PLACED, S_BOARD = 3, 4, 5  # S_PLACED: White's stones' weights less Black's
 #: the slot of ``undo[ply]`` keeping ``S_PLACED`` before the move (after the conversions)
 U_PLACED = 10
-P_N, P_THRONE, P_FRAMES = 0, 1, 2
+P_N, P_THRONE, P_FRAMES, P_KING_W, P_CROWN_W = range(5)
 (
     P_BAND,
     P_RSTART,
@@ -132,13 +128,65 @@ P_N, P_THRONE, P_FRAMES = 0, 1, 2
 HEAD = 20
 
 
+#: the evaluation's features (:func:`features`), each the side to move's less the other's:
+#: the King; the frames holding one, two, three and four stones of one side and none of the
+#: other's; the crown (2 when the side to move can complete a frame at once in place of the
+#: other side's King, 1 on a vacant Throne); and the stones on each ring of the board, the
+#: outermost first (a ring is a band, counted from the edge: a 9x9 board has four, a 13x13 six)
+FEATURES = (
+    "king",
+    "frame_1",
+    "frame_2",
+    "frame_3",
+    "frame_4",
+    "crown",
+    "ring_0",
+    "ring_1",
+    "ring_2",
+    "ring_3",
+    "ring_4",
+    "ring_5",
+)
+#: where the rings' features start in :data:`FEATURES`
+RINGS = FEATURES.index("ring_0")
+#: the hand-set weights: 500 times the readable engine's values (``MorelliState.evaluate``
+#: before its squashing; a stone on ring ``k`` is worth 0.03 + 0.02 ``k`` there); a rule set
+#: with weights of its own in :data:`WEIGHTS_FILE` plays with those
+DEFAULT_WEIGHTS = {
+    "king": 750,
+    "frame_1": 10,
+    "frame_2": 40,
+    "frame_3": 175,
+    "frame_4": 300,
+    "crown": 375,
+    "ring_0": 15,
+    "ring_1": 25,
+    "ring_2": 35,
+    "ring_3": 45,
+    "ring_4": 55,
+    "ring_5": 65,
+}
+#: the weights tuned for a rule set (``ludoteca tune``), by rule set
+WEIGHTS_FILE = Path(__file__).with_name("morelli_weights.json")
+
+
+def weights(rules: str) -> dict[str, int]:
+    """The evaluation's weights for the rule set ``rules`` (its canonical spec): the hand-set
+    :data:`DEFAULT_WEIGHTS`, or those :data:`WEIGHTS_FILE` holds for that rule set."""
+    return tuned_weights(WEIGHTS_FILE, rules, DEFAULT_WEIGHTS)
+
+
 def kernel(game: Morelli) -> Kernel:
     """The search kernel of a Morelli game (bound to its rule set)."""
     n = game.size
     t = _tables(n)
     squares = n * n
     assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
+    assert n // 2 <= len(FEATURES) - RINGS, "a ring without a weight"
     frames = _frame_list(n)
+    tuned = weights(str(game.rules))
+    ring = [tuned[f"ring_{k}"] for k in range(n // 2)]
+    stone = [ring[n // 2 - b] if b else 0 for b in t.band.tolist()]  # none on the Throne
     tables = [
         t.band,
         t.ray_start.ravel(),
@@ -148,19 +196,28 @@ def kernel(game: Morelli) -> Kernel:
         t.frame.ravel(),
         zobrist(squares * 3 + 4, 1000 + n),
         np.array([q for f in frames for q in f], dtype=np.int64),
-        np.array([round(500 * w) for w in _stone_weights(n)], dtype=np.int64),
-        np.array([round(500 * w) for w in _FRAME_WORTH], dtype=np.int64),
+        np.array(stone, dtype=np.int64),
+        np.array([0] + [tuned[f"frame_{k}"] for k in range(1, 5)], dtype=np.int64),
         t.straddle.ravel(),
         t.ray_in.ravel(),
     ]
     head = np.zeros(HEAD, dtype=np.int64)
     head[P_N], head[P_THRONE], head[P_FRAMES] = n, t.throne, len(frames)
+    head[P_KING_W], head[P_CROWN_W] = tuned["king"], tuned["crown"]
     at = HEAD
     for i, table in enumerate(tables):
         head[P_BAND + i] = at
         at += table.size
     prm = np.concatenate([head, *[np.asarray(x, dtype=np.int64) for x in tables]])
-    return Kernel(NAME, prm, lambda state: _pack(state, prm), S_BOARD + squares, reduce_after=3)
+    return Kernel(
+        NAME,
+        prm,
+        lambda state: _pack(state, prm),
+        S_BOARD + squares,
+        reduce_after=3,
+        weights=tuple(tuned.items()),
+        base_weights=tuple(DEFAULT_WEIGHTS.items()),
+    )
 
 
 def _pack(state: State, prm: IntArray) -> IntArray:
@@ -349,20 +406,16 @@ def _reaches(st: IntArray, prm: IntArray, t: int, mover: int) -> bool:
     return False
 
 
-@njit(cache=True)
-def evaluate(st: IntArray, prm: IntArray) -> int:
-    """The King first; then frames that one stone would complete (a frame the side to move
-    can complete at once counts half the King it would win); then stones nearer the Throne
-    (the engine's evaluation, before its squashing, in thousandths of a win)."""
+@njit(cache=True, inline="always")
+def _frames(st: IntArray, prm: IntArray) -> tuple[int, int, int, int, int]:
+    """The frames by how many stones they hold, one to four, of the side to move and none of
+    the other's, less the other's likewise; and the crown: 2 when the side to move can complete
+    a frame of three at once in place of the other side's King, 1 on a vacant Throne, else 0."""
     mover = 2 - st[TURN]
     enemy = 3 - mover
-    score = 0
     king = st[S_KING]
-    if king:
-        score += 750 if king == mover else -750
-    worth = prm[P_WORTH]
     flist = prm[P_FLIST]
-    crown = 0
+    one = two = three = four = crown = 0
     for f in range(prm[P_FRAMES]):
         mine = theirs = 0
         gap = -1
@@ -374,13 +427,58 @@ def evaluate(st: IntArray, prm: IntArray) -> int:
             if v == 0:
                 gap = q
         if theirs == 0:
-            score += prm[worth + mine]
+            count, side = mine, 1
             if mine == 3 and king != mover and not crown and _reaches(st, prm, gap, mover):
-                crown = 750 if king == enemy else 375
+                crown = 2 if king == enemy else 1
         elif mine == 0:
-            score -= prm[worth + theirs]
-    score += crown
+            count, side = theirs, -1
+        else:
+            continue
+        if count == 1:
+            one += side
+        elif count == 2:
+            two += side
+        elif count == 3:
+            three += side
+        elif count == 4:
+            four += side
+    return one, two, three, four, crown
+
+
+@njit(cache=True)
+def evaluate(st: IntArray, prm: IntArray) -> int:
+    """The weights (``prm``, :func:`weights`) times the features (:data:`FEATURES`): the King
+    first; then frames that one stone would complete (a frame the side to move can complete at
+    once counts half the King it would win); then stones nearer the Throne (with the hand-set
+    weights, the readable engine's evaluation before its squashing, in thousandths of a win)."""
+    mover = 2 - st[TURN]
+    king = st[S_KING]
+    score = 0
+    if king:
+        score += prm[P_KING_W] if king == mover else -prm[P_KING_W]
+    worth = prm[P_WORTH]
+    one, two, three, four, crown = _frames(st, prm)
+    score += prm[worth + 1] * one + prm[worth + 2] * two + prm[worth + 3] * three
+    score += prm[worth + 4] * four + prm[P_CROWN_W] * crown
     return int(score + (st[S_PLACED] if mover == 2 else -st[S_PLACED]))
+
+
+@njit(cache=True)
+def features(st: IntArray, prm: IntArray, out: npt.NDArray[np.float64]) -> None:
+    """Write the evaluation's features (:data:`FEATURES`) into ``out``: :func:`evaluate` is
+    their dot product with the weights."""
+    mover = 2 - st[TURN]
+    king = st[S_KING]
+    out[:] = 0.0
+    out[0] = 0 if king == 0 else 1 if king == mover else -1
+    for k, value in enumerate(_frames(st, prm)):
+        out[1 + k] = value
+    n = prm[P_N]
+    band = prm[P_BAND]
+    for s in range(n * n):
+        v = st[S_BOARD + s]
+        if v and prm[band + s]:
+            out[RINGS + n // 2 - prm[band + s]] += 1 if v == mover else -1
 
 
 @njit(cache=True)

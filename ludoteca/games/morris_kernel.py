@@ -12,7 +12,6 @@ that makes an open two, first), over ``st``/``prm`` arrays (:func:`kernel`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +32,7 @@ from ..compiled.kernel import (
     split,
     zobrist,
 )
-from ..compiled.registry import Kernel, register
+from ..compiled.registry import Kernel, register, tuned_weights
 from ..core import State
 from .morris import Morris, MorrisState
 
@@ -453,11 +452,7 @@ WEIGHTS_FILE = Path(__file__).with_name("morris_weights.json")
 def weights(rules: str) -> dict[str, int]:
     """The evaluation's weights for the rule set ``rules`` (its canonical spec): the family's
     :data:`DEFAULT_WEIGHTS`, or those :data:`WEIGHTS_FILE` holds for that rule set."""
-    tuned = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    chosen = {**DEFAULT_WEIGHTS, **tuned.get(rules, {}).get("weights", {})}
-    if chosen.keys() != DEFAULT_WEIGHTS.keys():
-        raise ValueError(f"{WEIGHTS_FILE}: the weights of {rules} are not {', '.join(FEATURES)}")
-    return {f: int(chosen[f]) for f in FEATURES}
+    return tuned_weights(WEIGHTS_FILE, rules, DEFAULT_WEIGHTS)
 
 
 @njit(cache=True)
