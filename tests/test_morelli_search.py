@@ -15,8 +15,8 @@ import ludoteca
 from ludoteca.compiled.registry import functions
 from ludoteca.games import load, morelli_kernel
 from ludoteca.games.morelli import (
-    Morelli,
     _FRAME_WORTH,
+    Morelli,
     MorelliState,
     _frame_list,
     _stone_weights,
