@@ -179,6 +179,13 @@ def test_bad_input_gets_a_sentence_and_changes_nothing(client: TestClient) -> No
         assert empty.status_code == 400
         unknown = client.get("/api/puzzles/next", params={"rules": "no-such-rules"})
         assert unknown.status_code == 400 and "no puzzles" in unknown.json()["error"]
+        # a run id the server cannot have made (PostgreSQL refuses a NUL in a text value)
+        for run in ("\x00", "a b", "a/b"):
+            forged = client.post(
+                f"/api/puzzles/{first.id}/answer", json={"moves": ["d6"], "run": run}, headers=csrf
+            )
+            assert forged.status_code == 400 and "run" in forged.json()["error"], forged.text
+        assert client.get("/api/puzzles/runs/%00").status_code == 400
     assert counts(client) == before
     # a flood of answers is refused past the limit, uncounted
     codes = [answer(client, first, [wrong_move(first)]).status_code for _ in range(95)]

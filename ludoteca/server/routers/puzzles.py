@@ -23,6 +23,9 @@ api = APIRouter(prefix="/api/puzzles", dependencies=[Depends(csrf_guard)])
 
 PuzzleId = Annotated[str, PathPart(max_length=16, pattern=r"^[0-9a-f]+$")]
 Move = Annotated[str, Field(max_length=64)]
+#: a run's id as the server makes them (``secrets.token_urlsafe``): anything else is refused
+#: before it reaches the store (PostgreSQL refuses a NUL in a text value outright)
+RUN_ID = r"^[A-Za-z0-9_-]+$"
 
 
 def _training(services: ServicesDep, connection: HTTPConnection) -> Training:
@@ -41,7 +44,7 @@ class AnswerBody(BaseModel):
     """The player's moves so far (theirs alone, in order), in a ``run`` or alone."""
 
     moves: list[Move] = Field(max_length=64)
-    run: str | None = Field(default=None, max_length=32)
+    run: str | None = Field(default=None, max_length=32, pattern=RUN_ID)
 
 
 class RunBody(BaseModel):
@@ -112,7 +115,7 @@ async def start_run(
 
 @api.get("/runs/{run_id}")
 async def run(
-    training: TrainingDep, user: Viewer, run_id: str = PathPart(max_length=32)
+    training: TrainingDep, user: Viewer, run_id: str = PathPart(max_length=32, pattern=RUN_ID)
 ) -> dict[str, Any]:
     """A run of the player's as it stands."""
     return await training.run(user, run_id)
