@@ -326,19 +326,22 @@ def prior(st: IntArray, prm: IntArray, move: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int, int]:
-    """The steps the ``men`` have to empty neighbours, how many of them have none, and how
-    many have one (a man the other side can shut in with one man)."""
+def _mobility(prm: IntArray, men: int, empty: int) -> tuple[int, int, int, int]:
+    """The steps the ``men`` have to empty neighbours, how many of them have none, how
+    many have one (a man the other side can shut in with one man), and the empty points
+    next to one of them."""
     adj = prm[P_ADJ]
-    steps = blocked = weak = 0
+    steps = blocked = weak = reach = 0
     while men:
         low = men & -men
         men ^= low
-        free = bit_count(prm[adj + low_bit(low)] & empty)
+        near = prm[adj + low_bit(low)] & empty
+        reach |= near
+        free = bit_count(near)
         steps += free
         blocked += free == 0
         weak += free == 1
-    return steps, blocked, weak
+    return steps, blocked, weak, bit_count(reach)
 
 
 @njit(cache=True, inline="always")
@@ -365,7 +368,8 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
     count_opp = bit_count(opp) + hand_opp
     empty = ((1 << size) - 1) & ~(own | opp)
     masks = prm[P_MASKS]
-    twos_own = twos_opp = mills_own = mills_opp = 0
+    twos_own = twos_opp = mills_own = mills_opp = ready_own = ready_opp = 0
+    adj = prm[P_ADJ]
     for k in range(prm[P_MILLS]):
         m = prm[masks + k]
         mine, theirs = own & m, opp & m
@@ -375,19 +379,25 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
             mills_opp += 1
         elif theirs == 0 and bit_count(mine) == 2:
             twos_own += 1
+            if prm[adj + low_bit(m & ~mine)] & own & ~m:
+                ready_own += 1
         elif mine == 0 and bit_count(theirs) == 2:
             twos_opp += 1
+            if prm[adj + low_bit(m & ~theirs)] & opp & ~m:
+                ready_opp += 1
     flying = prm[P_FLY] != 0
     fly_own = flying and hand_own == 0 and count_own == 3
     fly_opp = flying and hand_opp == 0 and count_opp == 3
-    mob_own, blocked_own, weak_own = _mobility(prm, own, empty)
-    mob_opp, blocked_opp, weak_opp = _mobility(prm, opp, empty)
-    steps = blocked = squeezed = weak = shut_in = 0
+    mob_own, blocked_own, weak_own, reach_own = _mobility(prm, own, empty)
+    mob_opp, blocked_opp, weak_opp, reach_opp = _mobility(prm, opp, empty)
+    steps = blocked = squeezed = weak = shut_in = reach = ready = 0
     if not fly_own and not fly_opp:
         steps = mob_own - mob_opp
         blocked = blocked_own - blocked_opp
         squeezed = _short(mob_opp, opp) - _short(mob_own, own)
         weak = weak_opp * (hand_own > 0) - weak_own * (hand_opp > 0)
+        reach = reach_own - reach_opp
+        ready = ready_own * (hand_own == 0) - ready_opp * (hand_opp == 0)
         # a side shut in loses at its turn unless the other lets go
         shut_in = int(hand_opp == 0 and mob_opp == 0 and count_opp >= 3) - int(
             hand_own == 0 and mob_own == 0 and count_own >= 3
@@ -404,6 +414,8 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
         shut_in,
         int(fly_opp and twos_own > 0 and (count_own == 3 or mob_own > 0)),
         int(fly_own and twos_opp >= 2),
+        reach,
+        ready,
     )
 
 
@@ -414,8 +426,11 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
 #: steps a side with :data:`ROOM` men or more lacks to reach :data:`ROOM` (the other's less
 #: the side to move's), the men with one free neighbour while the other side has men to place
 #: (the other's less the side to move's), and a side shut in (the other less the side to
-#: move); and the flying endgame: an open two of the side to move against three flying men
-#: (when it has three men or a step), and two open twos against the side to move's three.
+#: move); the flying endgame: an open two of the side to move against three flying men
+#: (when it has three men or a step), and two open twos against the side to move's three;
+#: and, while neither side flies, the empty points next to a side's men, and the open twos a
+#: side with no men left to place can close with its next step (a man of its own, not of the
+#: two, next to the gap).
 FEATURES = (
     "man",
     "mill",
@@ -428,6 +443,8 @@ FEATURES = (
     "shut_in",
     "flying_attack",
     "flying_defence",
+    "reach",
+    "ready",
 )
 #: the hand-set weights of the family, in units where a man is worth 100 and 1000 is clearly
 #: won; a rule set with weights of its own in :data:`WEIGHTS_FILE` plays with those
@@ -443,6 +460,8 @@ DEFAULT_WEIGHTS = {
     "shut_in": 600,
     "flying_attack": 250,
     "flying_defence": -250,
+    "reach": 0,
+    "ready": 0,
 }
 #: the weights tuned for a rule set (``ludoteca tune``), by rule set: ``{rules: {"weights":
 #: {feature: weight}, ...}}``
