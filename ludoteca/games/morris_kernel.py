@@ -402,20 +402,30 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
         shut_in = int(hand_opp == 0 and mob_opp == 0 and count_opp >= 3) - int(
             hand_own == 0 and mob_own == 0 and count_own >= 3
         )
+    man, mill = count_own - count_opp, mills_own - mills_opp
+    moving = int(hand_own + hand_opp == 0)
+    placing = 1 - moving
     return (
-        count_own - count_opp,
-        mills_own - mills_opp,
-        twos_own,
-        twos_opp,
-        steps,
-        blocked,
-        squeezed,
+        man * moving,
+        mill * moving,
+        twos_own * moving,
+        twos_opp * moving,
+        steps * moving,
+        blocked * moving,
+        squeezed * moving,
         weak,
         shut_in,
         int(fly_opp and twos_own > 0 and (count_own == 3 or mob_own > 0)),
         int(fly_own and twos_opp >= 2),
         reach,
         ready,
+        man * placing,
+        mill * placing,
+        twos_own * placing,
+        twos_opp * placing,
+        steps * placing,
+        blocked * placing,
+        squeezed * placing,
     )
 
 
@@ -445,6 +455,13 @@ FEATURES = (
     "flying_defence",
     "reach",
     "ready",
+    "man_placing",
+    "mill_placing",
+    "open_two_placing",
+    "open_two_against_placing",
+    "step_placing",
+    "blocked_placing",
+    "squeezed_placing",
 )
 #: the hand-set weights of the family, in units where a man is worth 100 and 1000 is clearly
 #: won; a rule set with weights of its own in :data:`WEIGHTS_FILE` plays with those
@@ -462,6 +479,13 @@ DEFAULT_WEIGHTS = {
     "flying_defence": -250,
     "reach": 0,
     "ready": 0,
+    "man_placing": 100,
+    "mill_placing": 12,
+    "open_two_placing": 30,
+    "open_two_against_placing": -24,
+    "step_placing": 8,
+    "blocked_placing": -14,
+    "squeezed_placing": 8,
 }
 #: the weights tuned for a rule set (``ludoteca tune``), by rule set: ``{rules: {"weights":
 #: {feature: weight}, ...}}``
