@@ -101,7 +101,7 @@ def test_stored_ratings_increase_with_the_level_and_fit_the_ladders() -> None:
         shown = levels(ludoteca.load(rules).rules)
         for k, entry in by_level.items():
             # a stored rating is shown for the agent it measured; a level whose agent changed
-            # since (the Morris top rungs that now play from the opening book) is not measured
+            # since it was measured shows none
             level = shown[int(k) - 1]
             assert (level.rating is not None) == (entry["spec"] == level.spec), (rules, k)
             if level.rating is not None:
