@@ -429,6 +429,11 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
     )
 
 
+#: the terms weighted apart while men are placed: each has its feature for the moving phase
+#: and a ``_placing`` one
+PHASED = ("man", "mill", "open_two", "open_two_against", "step", "blocked", "squeezed")
+
+
 #: the evaluation's features (:func:`features`), each the side to move's less the other's
 #: unless it names one side: men (on the board and in hand); mills; the open twos (a mill one
 #: move away) of the side to move, and of the other side; from the placing phase on, while
@@ -442,29 +447,18 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
 #: side with no men left to place can close with its next step (a man of its own, not of the
 #: two, next to the gap).
 FEATURES = (
-    "man",
-    "mill",
-    "open_two",
-    "open_two_against",
-    "step",
-    "blocked",
-    "squeezed",
+    *PHASED,
     "weak",
     "shut_in",
     "flying_attack",
     "flying_defence",
     "reach",
     "ready",
-    "man_placing",
-    "mill_placing",
-    "open_two_placing",
-    "open_two_against_placing",
-    "step_placing",
-    "blocked_placing",
-    "squeezed_placing",
+    *(f"{name}_placing" for name in PHASED),
 )
 #: the hand-set weights of the family, in units where a man is worth 100 and 1000 is clearly
-#: won; a rule set with weights of its own in :data:`WEIGHTS_FILE` plays with those
+#: won (a term weighs the same in both phases); a rule set with weights of its own in
+#: :data:`WEIGHTS_FILE` plays with those
 DEFAULT_WEIGHTS = {
     "man": 100,
     "mill": 12,
@@ -479,14 +473,8 @@ DEFAULT_WEIGHTS = {
     "flying_defence": -250,
     "reach": 0,
     "ready": 0,
-    "man_placing": 100,
-    "mill_placing": 12,
-    "open_two_placing": 30,
-    "open_two_against_placing": -24,
-    "step_placing": 8,
-    "blocked_placing": -14,
-    "squeezed_placing": 8,
 }
+DEFAULT_WEIGHTS |= {f"{name}_placing": DEFAULT_WEIGHTS[name] for name in PHASED}
 #: the weights tuned for a rule set (``ludoteca tune``), by rule set: ``{rules: {"weights":
 #: {feature: weight}, ...}}``
 WEIGHTS_FILE = Path(__file__).with_name("morris_weights.json")
