@@ -46,6 +46,7 @@ class Cluster:
         self.fanout = fanout
         self.host = host
         self._background = host.background
+        self._reading: dict[str, bool] = {}  # games being read from the store: news heard since
 
     async def start(self, said: Callable[[str, dict[str, Any]], None]) -> None:
         """Listen to the other processes (games they changed; ``said`` for their chat lines)."""
@@ -58,7 +59,11 @@ class Cluster:
         instead, to be read when next asked."""
         host = self.host
         live = host.games.get(game_id)
-        if live is None or (not self.holds(game_id) and host.evict(live)):
+        if live is None:
+            if game_id in self._reading:
+                self._reading[game_id] = True  # :meth:`read` reads it again
+            return
+        if not self.holds(game_id) and host.evict(live):
             return
         async with live.lock:
             found = await host.store.game(game_id)
@@ -87,16 +92,35 @@ class Cluster:
         if self.fanout is not None:
             await self.fanout.follow(game_id)
 
+    async def read(self, game_id: str) -> tuple[GameRow, list[str]] | None:
+        """The game's row and moves from the store (None: no such game), once :meth:`follow`
+        has been awaited: read again while news of a change came during the read, which may
+        have begun before that change was committed.  (One read of a game at a time: the hub
+        loads its games one by one.)"""
+        self._reading[game_id] = False
+        try:
+            while True:
+                found = await self.host.store.game(game_id)
+                if not self._reading[game_id]:
+                    return found
+                self._reading[game_id] = False
+        finally:
+            del self._reading[game_id]
+
     def release(self, game_id: str) -> None:
-        """Give the game's duties up (it ended, or left memory), if held."""
+        """Give the game's duties up (it ended, or left memory), if held: no longer held from
+        now on, the lease freed in Redis soon after."""
         if self.fanout is not None and game_id in self.fanout.held:
+            self.fanout.held.discard(game_id)
             self._background(self.fanout.release(game_id))
 
     def forget(self, game_id: str) -> None:
-        """The game left memory: give its duties up and stop hearing of it."""
+        """The game left memory: give its duties up and stop hearing of it (at once, should it
+        be loaded again before Redis is told)."""
         self.release(game_id)
         if self.fanout is not None:
-            self._background(self.fanout.unfollow(game_id))
+            self.fanout.unfollow(game_id)
+            self._background(self.fanout.settle(game_id))
 
     def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""

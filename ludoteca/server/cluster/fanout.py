@@ -68,7 +68,9 @@ class Fanout:
         self.redis = aioredis.Redis.from_url(url)
         self.me = secrets.token_hex(8)  # this process, in messages and lease values
         self.held: set[str] = set()  # games whose lease this process holds
-        self.followed: set[str] = set()  # games whose channel this process listens to
+        self.followed: set[str] = set()  # games whose news this process wants (in memory)
+        self._subscribed: set[str] = set()  # games whose channel Redis was asked to send
+        self._subscribing = asyncio.Lock()  # (one change of the subscriptions at a time)
         self.heard = Counter(
             "ludoteca_fanout_heard",
             "News of other processes heard (games held here changed elsewhere, chat lines)",
@@ -109,24 +111,37 @@ class Fanout:
     async def follow(self, game_id: str) -> None:
         """Listen to the game's news from now on (confirmed by Redis before this returns, or
         after :data:`CONFIRM_SECONDS`, logged)."""
-        if game_id in self.followed or self._pubsub is None:
+        if self._pubsub is None:
             return
         self.followed.add(game_id)
-        name = channel(game_id)
-        confirmed = self._confirm.setdefault(name, asyncio.get_running_loop().create_future())
-        await self._pubsub.subscribe(name)
-        try:
-            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
-        except TimeoutError:
-            log.warning("Redis did not confirm listening to game %s in time", game_id)
-        finally:
-            self._confirm.pop(name, None)
+        await self.settle(game_id)
+        confirmed = self._confirm.get(channel(game_id))
+        if confirmed is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_SECONDS)
+            except TimeoutError:
+                log.warning("Redis did not confirm listening to game %s in time", game_id)
 
-    async def unfollow(self, game_id: str) -> None:
-        """Stop listening to the game's news (it left memory)."""
-        if game_id in self.followed and self._pubsub is not None:
-            self.followed.discard(game_id)
-            await self._pubsub.unsubscribe(channel(game_id))
+    def unfollow(self, game_id: str) -> None:
+        """Stop wanting the game's news (it left memory) at once; :meth:`settle` tells Redis."""
+        self.followed.discard(game_id)
+
+    async def settle(self, game_id: str) -> None:
+        """Subscribe to the game's channel, or leave it, as :attr:`followed` says *now*.  The
+        changes are made one at a time, each reading the wish when its turn comes, so Redis
+        ends as the last :meth:`follow` or :meth:`unfollow` asked, in whatever order the work
+        runs (a game that leaves memory and is loaded again at once stays heard)."""
+        if self._pubsub is None:
+            return
+        async with self._subscribing:
+            name = channel(game_id)
+            if game_id in self.followed and game_id not in self._subscribed:
+                self._confirm.setdefault(name, asyncio.get_running_loop().create_future())
+                await self._pubsub.subscribe(name)
+                self._subscribed.add(game_id)
+            elif game_id not in self.followed and game_id in self._subscribed:
+                self._subscribed.discard(game_id)
+                await self._pubsub.unsubscribe(name)
 
     async def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""
@@ -148,9 +163,9 @@ class Fanout:
             try:
                 async for message in pubsub.listen():
                     if message.get("type") == "subscribe":
-                        name = message["channel"].decode()
-                        if name in self._confirm and not self._confirm[name].done():
-                            self._confirm[name].set_result(None)
+                        confirmed = self._confirm.pop(message["channel"].decode(), None)
+                        if confirmed is not None and not confirmed.done():
+                            confirmed.set_result(None)
                         continue
                     if message.get("type") != "message":
                         continue
@@ -168,7 +183,7 @@ class Fanout:
                 log.warning("listening to the other processes failed (%s); retrying", error)
                 await asyncio.sleep(1.0)
                 with contextlib.suppress(Exception):
-                    await pubsub.subscribe(self._own(), *map(channel, self.followed))
+                    await pubsub.subscribe(self._own(), *map(channel, self._subscribed))
 
     # --- leases ----------------------------------------------------------------------------------
     async def acquire(self, game_id: str) -> bool:

@@ -152,7 +152,7 @@ class Hub:
             if len(game_id) > 32:
                 raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
             await self.cluster.follow(game_id)  # first: no change after the read goes unheard
-            found = await self.store.game(game_id)
+            found = await self.cluster.read(game_id)
             if found is None:
                 self.cluster.forget(game_id)
                 raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
@@ -246,7 +246,7 @@ class Hub:
                 await self.store.finish(game_id, ply, then=settle, **fields)
             elif change.rematch is not None:
                 if not await self.store.claim_rematch(game_id, change.rematch.game_id or ""):
-                    self.games.pop(game_id, None)  # asked for elsewhere first
+                    self._drop(game_id)  # asked for elsewhere first
                     raise ActionError(
                         409, _("the rematch has already been started; reload the game")
                     )
@@ -256,8 +256,14 @@ class Hub:
                 if change.rate:
                     await ratings.ensure(self.store, change.rate, live.row.game, live.row.clock)
         except StaleError:
-            self.games.pop(game_id, None)
+            self._drop(game_id)
             raise ActionError(409, _("the game changed elsewhere; reload it")) from None
+
+    def _drop(self, game_id: str) -> None:
+        """Drop a game that changed elsewhere from memory, busy or not, with its lease and news
+        (it is read afresh when next asked for)."""
+        if self.games.pop(game_id, None) is not None:
+            self.cluster.forget(game_id)
 
     async def claim(self, user: int, claims: list[tuple[str, str]]) -> int:
         """Give the account ``user`` the guest seats of ``claims`` (see :func:`.opening.claim`)."""
