@@ -5,7 +5,6 @@ other games from theirs."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 from typing import Any
 
 import redis
@@ -13,18 +12,20 @@ import redis
 from ludoteca.server.cluster.adoption import Cluster
 from ludoteca.server.cluster.fanout import Fanout
 
+from .support.background import Background
 
-class Host:
+
+class Host(Background):
     """What adoption uses of a hub: ``attended`` games, of which ``failing`` fail to load
     once; the games loaded, in order."""
 
     def __init__(self, attended: list[str], failing: set[str]) -> None:
+        super().__init__()
         self.attended_ids = attended
         self.failing = set(failing)
         self.store = self
         self.games: dict[str, Any] = {}
         self.loaded: list[str] = []
-        self.tasks: set[asyncio.Task[None]] = set()
 
     async def attended(self) -> list[str]:
         return list(self.attended_ids)
@@ -36,14 +37,6 @@ class Host:
         self.loaded.append(game_id)
         self.games[game_id] = object()
         return self.games[game_id]
-
-    def background(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
 
 def test_a_game_that_fails_to_load_is_adopted_later_and_the_others_at_once(

@@ -7,21 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable
 from typing import Any
 
 from ludoteca.server.cluster.adoption import Cluster
 from ludoteca.server.cluster.fanout import Fanout
 
+from .support.background import Background
 
-class Host:
+
+class Host(Background):
     """What the cluster uses of a hub: ``games`` in memory, background work, and a store whose
     :meth:`game` answers with ``versions`` in turn, each read paused until ``go`` is set."""
 
     def __init__(self, versions: list[str] | None = None) -> None:
+        super().__init__()
         self.store = self
         self.games: dict[str, Any] = {}
-        self.tasks: set[asyncio.Task[None]] = set()
         self.versions = list(versions or [])
         self.reads = 0
         self.reading = asyncio.Event()
@@ -33,14 +34,6 @@ class Host:
         await self.go.wait()
         self.go.clear()
         return self.versions.pop(0), []
-
-    def background(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
 
 def test_a_game_loaded_again_before_redis_hears_it_left_stays_heard(redis_url: str) -> None:
