@@ -31,9 +31,8 @@ def test_updates_give_the_whole_view_and_applying_again_changes_nothing(
         assert view["type"] == "state"
         for _ in range(8):  # each move is the first legal one (a capture when one is due)
             ws.send_json({"type": "move", "move": view["legal"][0].split()[0], "ply": view["ply"]})
-            update = ws.receive_json()
+            view, update = _follow(ws, view)
             assert update["type"] == "update"
-            view = apply(view, update)
             views.append(view)
             updates.append(update)
             # the view followed is the server's whole view for this seat
@@ -73,12 +72,10 @@ def test_every_view_a_page_follows_is_a_valid_game_view(
                 break
             move = rng.choice(view["legal"]).split()[0]
             ws.send_json({"type": "move", "move": move, "ply": view["ply"]})
-            view = apply(view, ws.receive_json())
-            _exact(view)
+            view, _ = _follow(ws, view)
         else:
             ws.send_json({"type": "resign", "token": tokens["white"]})
-            view = apply(view, ws.receive_json())
-            _exact(view)
+            view, _ = _follow(ws, view)
     assert view["status"] == "over" and view["outcome"]["text"]
     for colour in ("white", "black"):
         whole = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": tokens[colour]})
@@ -86,6 +83,20 @@ def test_every_view_a_page_follows_is_a_valid_game_view(
         # the last view followed is the whole view of the finished game (but for its reader)
         seen = {**whole.json(), "type": "state", "you": view["you"], "watchers": view["watchers"]}
         assert seen == view
+
+
+def _follow(ws: Any, view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Apply the messages that come until the one answering the move or resignation just sent
+    (the ply moved on, or the game ended), checking each view on the way: others may come
+    first, such as the count of watchers a second after connecting (with the seat's legal
+    moves and the running clock); the view then, and that last message."""
+    ply = view["ply"]
+    while True:
+        message = ws.receive_json()
+        view = apply(view, message)
+        _exact(view)
+        if view["ply"] != ply or view["status"] != "live":
+            return view, message
 
 
 def _exact(view: dict[str, Any]) -> None:
