@@ -301,3 +301,20 @@ def test_a_read_table_is_one_memory_map_shared_by_its_readers(nine3: MorrisTable
         node = (sum(1 << p for p in points[:3]), sum(1 << p for p in points[3:]), rng.randrange(2))
         state = state_of("morris", node)
         assert third.lookup(state) == again.lookup(state) == nine3.lookup(state)
+
+
+def test_a_rule_set_solved_from_its_start_has_five_distinct_levels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six Men's Morris's ladder (docs/ai.md): the family's first three levels, three plies,
+    then the perfect player once the table is built (four plies before); Nine Men's Morris,
+    solved only in its endgames, keeps the family's six."""
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path))
+    six, nine = (Morris.of(Morris.parse_rules(name)) for name in ("morris-6", "morris"))
+    assert not MorrisSolver(six.rules).ready()
+    before = [rung.spec for rung in six.ladder]
+    assert before[:3] == [rung.spec for rung in nine.ladder[:3]]
+    assert before[3:] == ["search:depth=3", "search:depth=4"]
+    monkeypatch.setattr(MorrisSolver, "ready", lambda self: True)
+    assert [rung.spec for rung in six.ladder] == [*before[:4], "perfect"]
+    assert len(nine.ladder) == 6 and "tables=1" in nine.ladder[-1].spec

@@ -770,15 +770,21 @@ class Morris(PointBoardGame):
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
+        """The family's six levels; a rule set solved from its start (Six Men's Morris) has five
+        instead, since a four-ply search already holds the start's draw against perfect play
+        (levels at four plies and deeper could not be told apart): the first three, three
+        plies without misjudging, then the perfect player (four plies until its table is
+        built)."""
         from .morris_table import MorrisSolver
 
         solver = self.solver()
-        if isinstance(solver, MorrisSolver) and solver.hands and solver.ready():
-            return (
-                *_LADDER[:-1],
-                Rung("perfect", N_("perfect play from the solved table"), N_("Perfect")),
-            )
-        return _LADDER
+        if not (isinstance(solver, MorrisSolver) and solver.hands):
+            return _LADDER
+        if solver.ready():
+            top = Rung("perfect", N_("perfect play from the solved table"), N_("Perfect"))
+        else:
+            top = Rung("search:depth=4", N_("four plies"), N_("Expert"))
+        return (*_LADDER[:3], Rung("search:depth=3", N_("three plies"), N_("Club player")), top)
 
     @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
