@@ -1,0 +1,403 @@
+"""Our top Nine Men's Morris level against a UCI Morris engine (built for Sanmill's C++ engine).
+
+    PYTHONPATH=. python bench/vs_uci_mill.py --engine /tmp/sanmill/src/sanmill [--games N]
+        [--time SECONDS] [--seed K] [--out FILE] [--option NAME=VALUE ...]
+    PYTHONPATH=. python bench/vs_uci_mill.py --summary FILE [FILE ...]
+
+Contract:
+
+- Plays ``--games`` games of standard Nine Men's Morris (our rule set ``morris``: flying at three,
+  a man in a mill safe unless all are, draws by threefold repetition and the move rule) between
+  our ladder's top level (its spec, with ``time=`` set to ``--time``) and the engine, one fresh
+  engine process a game.  Games come in pairs: both start from the same opening of two random
+  legal plies (from ``--seed``), and we play White in the first game of a pair, Black in the
+  second.
+- Each side gets ``--time`` seconds a decision: our agent through its spec (its compiled search
+  and endgame table are loaded before the first game); the engine through its ``MoveTime``
+  option (whole seconds, rounded up) and a ``stop`` sent once ``--time`` has passed.  The engine
+  gives a mill's removal as a separate move (a second ``go``), so a turn that closes a mill gets
+  two of its decisions; both are timed.
+- Moves are translated both ways (ours ``d6``, ``a1-a4``, ``a1-a4xg7``; the engine's ``d6``,
+  ``a1-a4``, then ``xg7``).  Before each engine turn its board (``d``) is compared with ours;
+  every engine move must be legal in our engine.  A mismatch (a board unlike ours, or a game its
+  rules have ended where ours have not), an illegal or unreadable move, a draw claim, a crash or
+  a hang is an error: that game is void, reported, and not counted.
+- Games end by our rules only (blockade, fewer than three men, repetition, move rule).
+- Prints each game as it ends (opening, colours, result, how it ended, moves, think times), then
+  our W-D-L, the score and its 95% interval (normal approximation over the counted games, a draw
+  half a point) and each side's mean and longest think per decision.  ``--out`` appends one JSON
+  line per game; ``--summary`` prints that summary of the games in such files (several runs
+  together) and plays none.
+
+Engine options: single thread, the engine's strongest skill level (30) with the Flutter app's
+default play settings (MTD(f), developer mode off, no perfect database), and the rules of the
+standard game; ``--option NAME=VALUE`` overrides or adds one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import queue
+import random
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import ludoteca
+from ludoteca.ai import make_agent
+from ludoteca.ai.levels import levels
+from ludoteca.core import Color, LudotecaError, Move, State
+from ludoteca.games.morris import MorrisMove, MorrisState
+
+#: the engine's points in its board text (``d``'s ``Fen:``): inner, middle, outer ring
+RINGS = "d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split()
+STRONGEST: dict[str, str] = {
+    "Threads": "1",
+    "SkillLevel": "30",
+    "Algorithm": "2",
+    "UsePerfectDatabase": "false",
+    "DeveloperMode": "false",
+    "DrawOnHumanExperience": "true",
+    "ConsiderMobility": "true",
+    "FocusOnBlockingPaths": "false",
+    "AiIsLazy": "false",
+    "Shuffling": "true",
+    "TrapAwareness": "false",
+}
+STANDARD_RULES: dict[str, str] = {
+    "PiecesCount": "9",
+    "flyPieceCount": "3",
+    "PiecesAtLeastCount": "3",
+    "HasDiagonalLines": "false",
+    "MillFormationActionInPlacingPhase": "0",
+    "MayMoveInPlacingPhase": "false",
+    "IsDefenderMoveFirst": "false",
+    "MayRemoveMultiple": "false",
+    "MayRemoveFromMillsAlways": "false",
+    "RestrictRepeatedMillsFormation": "false",
+    "OneTimeUseMill": "false",
+    "StopPlacingWhenTwoEmptySquares": "false",
+    "StalemateAction": "0",
+    "CustodianCaptureEnabled": "false",
+    "InterventionCaptureEnabled": "false",
+    "LeapCaptureEnabled": "false",
+    "MayFly": "true",
+    "ThreefoldRepetitionRule": "true",
+}
+BESTMOVE = re.compile(r"\bbestmove (\S+)")
+GRACE = 15.0  # seconds an engine may take past its time before it counts as hung
+
+
+class EngineError(Exception):
+    """The engine failed: illegal or unreadable move, a board unlike ours, a crash or a hang."""
+
+
+class UciEngine:
+    """A UCI Morris engine process: its options set, asked for one move at a time."""
+
+    def __init__(self, path: str, options: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            cwd=Path(path).resolve().parent,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.send("uci")
+        self.read_until("uciok", GRACE)
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        refused = [s for s in self.read_until("readyok", GRACE) if s.startswith("No such option")]
+        if refused:
+            raise EngineError("; ".join(refused))
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, command: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise EngineError("the engine has exited") from None
+
+    def read_until(self, marker: str, seconds: float) -> list[str]:
+        """The lines up to the first one containing ``marker`` (included)."""
+        deadline = time.monotonic() + seconds
+        seen: list[str] = []
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise EngineError(f"no {marker!r} within {seconds:g} s") from None
+            if line is None:
+                raise EngineError(f"the engine exited (exit code {self.proc.wait()})")
+            seen.append(line)
+            if marker in line:
+                return seen
+
+    def board(self, moves: Sequence[str]) -> str:
+        """The engine's ``Fen:`` after ``moves`` from the start."""
+        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        self.send("d")
+        self.send("isready")
+        fens = [s for s in self.read_until("readyok", GRACE) if s.startswith("Fen: ")]
+        if not fens:
+            raise EngineError("no board from 'd'")
+        return fens[-1][5:]
+
+    def go(self, moves: Sequence[str], seconds: float) -> tuple[str, float]:
+        """The engine's move after ``moves``, and the seconds from ``go`` to its answer."""
+        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+        started = time.perf_counter()
+        self.send("go")
+        try:
+            found = self.read_until("bestmove", seconds)
+        except EngineError:
+            self.send("stop")
+            found = self.read_until("bestmove", GRACE)
+        elapsed = time.perf_counter() - started
+        match = BESTMOVE.search(found[-1])
+        if match is None:
+            raise EngineError(f"unreadable answer {found[-1]!r}")
+        return match.group(1), elapsed
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except (EngineError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def their_tokens(move: Move, points: Sequence[str]) -> list[str]:
+    """Our move in the engine's words: the man's move, then its removal if any."""
+    assert isinstance(move, MorrisMove)
+    base = points[move.dst] if move.src is None else f"{points[move.src]}-{points[move.dst]}"
+    return [base] if move.remove is None else [base, "x" + points[move.remove]]
+
+
+def check_board(state: MorrisState, fen: str) -> None:
+    """Raise :class:`EngineError` unless the engine's board, side to move and hands are ours."""
+    rings, side, phase, action, _w, w_hand, _b, b_hand, *_ = fen.split()
+    if phase == "o":
+        raise EngineError(f"the engine's rules have ended the game at {fen!r}; ours have not")
+    cells = rings.replace("/", "")
+    index = state.board.index
+    ours = "".join(
+        "O" if state.men[0] >> index[p] & 1 else "@" if state.men[1] >> index[p] & 1 else "*"
+        for p in RINGS
+    )
+    theirs = (cells, side, int(w_hand), int(b_hand))
+    expected = (ours, "w" if state.turn is Color.WHITE else "b", *state.hand)
+    if theirs != expected or action == "r":  # "r": a removal pending
+        raise EngineError(f"the engine's board {fen!r} is not ours {state.position_code()!r}")
+
+
+def engine_turn(
+    state: MorrisState, engine: UciEngine, moves: list[str], seconds: float
+) -> list[float]:
+    """Ask the engine for its turn (a second ``go`` for a mill's removal), check it is legal here,
+    play it on ``state`` and ``moves``; return the engine's think time for each ``go``."""
+    check_board(state, engine.board(moves))
+    word, spent = engine.go(moves, seconds)
+    if word.startswith("x"):
+        raise EngineError(f"{word!r}: a removal where a man's move is due")
+    try:
+        base = state.read_move(word)
+    except LudotecaError:
+        raise EngineError(f"unreadable move {word!r}") from None
+    per_base = state.board.size + 1
+    legal = [c for c in state.legal_codes() if c // per_base == base.code // per_base]
+    if not legal:
+        raise EngineError(f"illegal move {word!r} at {state.position_code()!r}")
+    if base.code in legal:
+        moves.append(word)
+        state.push(base)
+        return [spent]
+    removal, more = engine.go([*moves, word], seconds)
+    try:
+        move = state.read_move(word + removal)
+    except LudotecaError:
+        raise EngineError(f"unreadable removal {removal!r} after {word!r}") from None
+    if move.code not in legal:
+        raise EngineError(f"illegal removal {word} {removal} at {state.position_code()!r}")
+    moves += [word, removal]
+    state.push(move)
+    return [spent, more]
+
+
+def play(
+    engine_path: str,
+    options: dict[str, str],
+    spec: str,
+    opening: Sequence[str],
+    ours: Color,
+    seconds: float,
+    seed: int,
+) -> dict[str, Any]:
+    """One game from ``opening``; its record (``score`` for us, or ``error`` if void)."""
+    state = ludoteca.new_game("morris")
+    assert isinstance(state, MorrisState)
+    agent = make_agent(spec, state.rules, seed)
+    moves: list[str] = []
+    for text in opening:
+        moves += their_tokens(state.push(text), state.board.points)
+    record: dict[str, Any] = {"opening": " ".join(opening), "ours": ours.name.lower()}
+    think: dict[str, list[float]] = {"ours": [], "theirs": [], "their_go": []}
+    engine: UciEngine | None = None
+    try:
+        engine = UciEngine(engine_path, options)
+        while (outcome := state.outcome()) is None:
+            if state.turn is ours:
+                started = time.perf_counter()
+                move = agent.choose(state)
+                think["ours"].append(time.perf_counter() - started)
+                moves += their_tokens(state.push(move), state.board.points)
+            else:
+                spent = engine_turn(state, engine, moves, seconds)
+                think["theirs"].append(sum(spent))
+                think["their_go"] += spent
+    except EngineError as failure:
+        record["error"] = str(failure)
+    finally:
+        if engine is not None:
+            engine.close()
+    record.update(think=think, plies=state.ply, moves=" ".join(str(m) for m in state.moves))
+    if "error" not in record:
+        assert outcome is not None
+        winner = outcome.winner
+        record.update(
+            result=outcome.result,
+            termination=outcome.termination.label,
+            score=0.5 if winner is None else float(winner is ours),
+        )
+    return record
+
+
+def random_opening(rng: random.Random) -> list[str]:
+    """Two random legal plies from the start."""
+    state: State = ludoteca.new_game("morris")
+    texts = []
+    for _ in range(2):
+        move = state.move_of(rng.choice(state.legal_codes()))
+        state.push(move)
+        texts.append(str(move))
+    return texts
+
+
+def summary(rows: Sequence[dict[str, Any]]) -> str:
+    """W-D-L for us, the score with its 95% interval, the errors, and the think times."""
+    counted = [r["score"] for r in rows if "error" not in r]
+    n = len(counted)
+    wins, draws = counted.count(1.0), counted.count(0.5)
+    lines = [f"games counted: {n}, void (engine errors): {len(rows) - n}"]
+    if n:
+        mean = sum(counted) / n
+        spread = math.sqrt(sum((s - mean) ** 2 for s in counted) / n / n)
+        lines.append(
+            f"Ludoteca W-D-L {wins}-{draws}-{n - wins - draws}: score {100 * mean:.1f}% "
+            f"(95% interval {100 * max(0.0, mean - 1.96 * spread):.1f}%"
+            f"-{100 * min(1.0, mean + 1.96 * spread):.1f}%, normal approximation over {n} games)"
+        )
+    for side, what in (
+        ("ours", "Ludoteca, a turn"),
+        ("their_go", "engine, a go (a mill's removal is a second go)"),
+        ("theirs", "engine, a turn"),
+    ):
+        times = [t for r in rows for t in r["think"][side]]
+        if times:
+            lines.append(
+                f"think time of {what}: mean {sum(times) / len(times):.3f} s, "
+                f"max {max(times):.3f} s over {len(times)}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", help="the UCI engine's executable")
+    parser.add_argument(
+        "--summary", nargs="+", type=Path, help="only summarise the games of these --out files"
+    )
+    parser.add_argument("--games", type=int, default=16, help="games, in pairs (default 16)")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds a move (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the openings and our agent")
+    parser.add_argument("--out", type=Path, help="append one JSON line per game to this file")
+    parser.add_argument(
+        "--option", action="append", default=[], help="an engine option NAME=VALUE (repeatable)"
+    )
+    args = parser.parse_args(argv)
+    if args.summary:
+        files = args.summary
+        played = [json.loads(line) for path in files for line in path.read_text().splitlines()]
+        print(f"{len(played)} games from {len(files)} file(s)")
+        print(summary(played))
+        return 0
+    if not args.engine:
+        parser.error("--engine is required to play")
+    rules = ludoteca.new_game("morris").rules
+    top = levels(rules)[-1].spec
+    spec = re.sub(r"time=[0-9.]+", f"time={args.time:g}", top)
+    quiet = str(rules["move_rule"])  # the engine's endgame move rule is off when not shorter
+    options = {
+        **STANDARD_RULES,
+        "NMoveRule": quiet,
+        "EndgameNMoveRule": quiet,
+        **STRONGEST,
+        "MoveTime": str(max(1, math.ceil(args.time))),
+    }
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name.strip()] = value.strip()
+    warm = ludoteca.new_game("morris")  # load the compiled search and the endgame table once
+    make_agent("search:depth=2,tables=1", rules).choose(warm)
+    print(f"Ludoteca {spec} (top level {top}) against {args.engine} at {args.time:g} s a move")
+    print("engine options: " + " ".join(f"{k}={v}" for k, v in options.items()), flush=True)
+    rng = random.Random(args.seed)
+    rows: list[dict[str, Any]] = []
+    opening: list[str] = []
+    for i in range(args.games):
+        if i % 2 == 0:
+            opening = random_opening(rng)
+        ours = Color.WHITE if i % 2 == 0 else Color.BLACK
+        row = play(args.engine, options, spec, opening, ours, args.time, args.seed * 1000 + i)
+        row.update(game=i + 1, spec=spec, engine=args.engine, seconds=args.time)
+        rows.append(row)
+        mine, theirs = row["think"]["ours"], row["think"]["theirs"]
+        verdict = (
+            f"VOID: {row['error']}"
+            if "error" in row
+            else f"{row['result']} ({row['termination']}), Ludoteca scores {row['score']:g}"
+        )
+        print(
+            f"game {i + 1}/{args.games}: opening {row['opening']}, Ludoteca {row['ours']}: "
+            f"{verdict} after {row['plies']} plies; think max ours {max(mine, default=0):.2f} s, "
+            f"theirs {max(theirs, default=0):.2f} s\n  {row['moves']}",
+            flush=True,
+        )
+        if args.out:
+            with args.out.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+    print(summary(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
