@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
 from numba import njit, prange, types
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -69,6 +71,7 @@ _NO_MASK = np.zeros((1, 1), dtype=np.bool_)
 
 # a row's own slots, after the kernel's
 R_N, R_DEPTH, R_PLY, R_COUNT, R_RNG, R_RESULT, R_SETUP = range(STATE_SIZE, STATE_SIZE + 7)
+R_SEEN = STATE_SIZE + 7  # the positions of the ring that repetition may count, as a filter
 R_PATH = STATE_SIZE + 8  # scratch: one move's action path
 R_UNDO = STATE_SIZE + 32  # the kernel's undo row of the last move (``rows[:, R_UNDO:]``)
 R_HIST = R_UNDO + UNDO  # the ring of position keys
@@ -79,6 +82,8 @@ R_HIST = R_UNDO + UNDO  # the ring of position keys
 C_HIST, C_REPEAT, C_MAXPLY, C_SINGLE, C_ACTS, C_MOVES, C_FIELDS, C_POINTS, C_PLANES = range(9)
 C_WIDTH, C_FIXED = 9, 10
 CFG_SIZE = 16
+#: how many rows ahead a step asks for the memory of the row it will step
+AHEAD = 4
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -133,7 +138,13 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     ring = cfg[C_HIST] - 1
     key = st[KEY]
     rows[i, R_HIST + (ply & ring)] = key
-    if result == ONGOING and cfg[C_REPEAT]:
+    # R_SEEN: a bit (of 64, by the key) for each position since the last that reset the
+    # quiet count (or the game's start), which holds those a repetition may count: a key whose
+    # bit is clear has no earlier occurrence among them
+    bit = 1 << (key & 63)
+    earlier = rows[i, R_SEEN] & bit if st[QUIET] and ply else 0
+    rows[i, R_SEEN] = (rows[i, R_SEEN] | bit) if st[QUIET] and ply else bit
+    if result == ONGOING and cfg[C_REPEAT] and earlier:
         seen = 1  # every move passes the turn, which the key holds: every other position back
         for back in range(2, min(st[QUIET], ring, ply) + 1, 2):
             if rows[i, R_HIST + ((ply - back) & ring)] == key:
@@ -256,13 +267,15 @@ def _observe(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, obs: FloatArr
 
 
 @specialise(inline="always")
-def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int) -> int:
+def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, checked: bool) -> int:
     """Take ``action`` in row ``i``: the code of the move it completes (played), -1 when the
     move goes on (the legal moves narrowed to those it continues), -2 when it is not legal
-    (nothing changes)."""
+    (nothing changes).  ``checked``: the action is known to be legal (a mask said so)."""
     n, first = rows[i, R_N], cfg[C_MOVES]
     code = -1
-    if cfg[C_SINGLE]:
+    if cfg[C_SINGLE] and checked:
+        code = action
+    elif cfg[C_SINGLE]:
         for j in range(n):
             if rows[i, first + j] == action:
                 code = action
@@ -401,13 +414,23 @@ def _step_rows(
     )
     mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
     terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
+    acts, width = cfg[C_ACTS], obs.shape[1]
     for i in range(lo, hi):
+        if i + AHEAD < hi:  # the lines a later row's step reads and writes, while this one runs
+            k = i + AHEAD
+            prefetch(rows, k, 0)
+            prefetch(rows, k, R_N)
+            prefetch(rows, k, acts)
+            prefetch(rows, k, acts + 8)
+            prefetch(mask, k, actions[k])
+            for at in range(0, width, 16):
+                prefetch(obs, k, at)
         _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
-        if _act(rows, i, prm, cfg, actions[i]) == -1:
+        if _act(rows, i, prm, cfg, actions[i], True) == -1:
             _offer(rows, i, prm, cfg, mask, MASK)
             draws[i] = _draw(rows, i, cfg)
             continue
@@ -489,6 +512,31 @@ def batch_step_split(
     return -1
 
 
+def _prefetch(typingctx: Any, array: Any, row: Any, column: Any) -> Any:
+    """Ask the processor to bring the cache line of ``array[row, column]`` (a 2-D array) in,
+    to be written (a numba intrinsic: a hint, which changes no result)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        kind = signature.args[0]
+        view = context.make_array(kind)(context, builder, args[0])
+        at = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, kind, view, args[1:], wraparound=False
+        )
+        byte = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+        call = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, hint, "llvm.prefetch.p0"
+        )
+        builder.call(call, [builder.bitcast(at, byte), word(1), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, row, column), codegen
+
+
+prefetch: Any = intrinsic(_prefetch)
+
+
 def _as_pointer(typingctx: Any, address: Any) -> Any:
     """The integer ``address`` as a pointer to ``int64`` values (a numba intrinsic)."""
 
@@ -529,7 +577,7 @@ def cursor_apply(row: int, fixed: int, action: int) -> tuple[int, int, int, int]
     move goes on; else the code of the move played), then the result, the side to act and the
     number of next actions (``R_COUNT``, none once the game is over)."""
     rows, cfg, prm = _cursor(row, fixed)
-    code = _act(rows, 0, prm, cfg, action)
+    code = _act(rows, 0, prm, cfg, action, False)
     if code == -2:
         return code, rows[0, R_RESULT], rows[0, TURN], rows[0, R_COUNT]
     if code >= 0:
