@@ -25,9 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
 from numba import njit, prange, types
-from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -46,9 +44,12 @@ from .kernel import (
     IntArray,
     bare,
     generate,
+    load,
     make,
     planes,
+    prefetch,
     status,
+    store,
 )
 
 __all__ = [
@@ -113,7 +114,7 @@ def _random(rows: IntArray, i: int, bound: int) -> int:
 @njit(cache=True, inline="always")
 def _draw(rows: IntArray, i: int, cfg: IntArray) -> int:
     """A uniformly random next action of row ``i`` (a game in progress), from its generator."""
-    return int(rows[i, cfg[C_ACTS] + _random(rows, i, rows[i, R_COUNT])])
+    return int(load(rows, (i, cfg[C_ACTS] + _random(rows, i, rows[i, R_COUNT]))))
 
 
 @njit(cache=True, inline="always")
@@ -122,7 +123,7 @@ def _first_illegal(mask: BoolArray, actions: IntArray, lo: int, hi: int) -> int:
     size = mask.shape[1]
     for i in range(lo, hi):
         a = actions[i]
-        if a < 0 or a >= size or not mask[i, a]:
+        if a < 0 or a >= size or not load(mask, (i, a)):
             return i
     return -1
 
@@ -137,7 +138,7 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     ply = rows[i, R_PLY]
     ring = cfg[C_HIST] - 1
     key = st[KEY]
-    rows[i, R_HIST + (ply & ring)] = key
+    store(rows, (i, R_HIST + (ply & ring)), key)
     # R_SEEN: a bit (of 64, by the key) for each position since the last that reset the
     # quiet count (or the game's start), which holds those a repetition may count: a key whose
     # bit is clear has no earlier occurrence among them
@@ -147,7 +148,7 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     if result == ONGOING and cfg[C_REPEAT] and earlier:
         seen = 1  # every move passes the turn, which the key holds: every other position back
         for back in range(2, min(st[QUIET], ring, ply) + 1, 2):
-            if rows[i, R_HIST + ((ply - back) & ring)] == key:
+            if load(rows, (i, R_HIST + ((ply - back) & ring))) == key:
                 seen += 1
         if seen >= cfg[C_REPEAT]:
             result = DRAW
@@ -223,11 +224,11 @@ def _offer(
     if cfg[C_SINGLE]:  # the actions are the moves, distinct
         ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
         for j in range(n):
-            a = rows[i, first + j]
+            a = load(rows, (i, first + j))
             if not ordered and acts != first:
                 rows[i, acts + j] = a
             if flags & MASK:
-                mask[i, a] = True
+                store(mask, (i, a), True)
         count = n
     else:
         depth = rows[i, R_DEPTH]
@@ -252,7 +253,7 @@ def _clear(rows: IntArray, i: int, cfg: IntArray, mask: BoolArray) -> None:
     actions are its moves, they are its next actions)."""
     acts = cfg[C_ACTS]
     for k in range(rows[i, R_COUNT]):
-        mask[i, rows[i, acts + k]] = False
+        store(mask, (i, load(rows, (i, acts + k))), False)
 
 
 @specialise(inline="always")
@@ -418,13 +419,13 @@ def _step_rows(
     for i in range(lo, hi):
         if i + AHEAD < hi:  # the lines a later row's step reads and writes, while this one runs
             k = i + AHEAD
-            prefetch(rows, k, 0)
-            prefetch(rows, k, R_N)
-            prefetch(rows, k, acts)
-            prefetch(rows, k, acts + 8)
-            prefetch(mask, k, actions[k])
+            prefetch(rows, (k, 0))
+            prefetch(rows, (k, R_N))
+            prefetch(rows, (k, acts))
+            prefetch(rows, (k, acts + 8))
+            prefetch(mask, (k, actions[k]))
             for at in range(0, width, 16):
-                prefetch(obs, k, at)
+                prefetch(obs, (k, at))
         _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
@@ -510,31 +511,6 @@ def batch_step_split(
             bounds[k + 1],
         )
     return -1
-
-
-def _prefetch(typingctx: Any, array: Any, row: Any, column: Any) -> Any:
-    """Ask the processor to bring the cache line of ``array[row, column]`` (a 2-D array) in,
-    to be written (a numba intrinsic: a hint, which changes no result)."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        kind = signature.args[0]
-        view = context.make_array(kind)(context, builder, args[0])
-        at = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
-            context, builder, kind, view, args[1:], wraparound=False
-        )
-        byte = ir.IntType(8).as_pointer()
-        word = ir.IntType(32)
-        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
-        call = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
-            builder.module, hint, "llvm.prefetch.p0"
-        )
-        builder.call(call, [builder.bitcast(at, byte), word(1), word(3), word(1)])
-        return context.get_dummy_value()
-
-    return types.void(array, row, column), codegen
-
-
-prefetch: Any = intrinsic(_prefetch)
 
 
 def _as_pointer(typingctx: Any, address: Any) -> Any:

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -48,12 +50,15 @@ __all__ = [
     "features",
     "generate",
     "high_bit",
+    "load",
     "low_bit",
     "make",
     "planes",
+    "prefetch",
     "prior",
     "split",
     "status",
+    "store",
     "tactical",
     "unmake",
     "zobrist",
@@ -103,6 +108,68 @@ def _as_bare(typingctx: Any, array: Any) -> Any:
 
 
 bare: Any = intrinsic(_as_bare)
+
+
+def _element(context: Any, builder: Any, kind: Any, array: Any, where: Any, value: Any) -> Any:
+    """A pointer to the element of ``array`` (of type ``kind``) at the index ``value`` (of type
+    ``where``: an integer, or a tuple of them), negative indices not wrapped around."""
+    tupled = isinstance(where, types.BaseTuple)
+    if tupled:
+        values = cgutils.unpack_tuple(builder, value, len(where))  # type: ignore[no-untyped-call]
+        parts = zip(values, list(where), strict=True)
+    else:
+        parts = zip([value], [where], strict=True)
+    index = [context.cast(builder, v, t, types.intp) for v, t in parts]
+    view = context.make_array(kind)(context, builder, array)
+    return cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+        context, builder, kind, view, index, wraparound=False
+    )
+
+
+def _load(typingctx: Any, array: Any, index: Any) -> Any:
+    """``array[index]`` for an index known not to be negative (a numba intrinsic): numba wraps
+    a signed index around (three instructions a dimension), which a hot loop may not afford."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        at = _element(context, builder, signature.args[0], args[0], signature.args[1], args[1])
+        return context.unpack_value(builder, signature.args[0].dtype, at)
+
+    return array.dtype(array, index), codegen
+
+
+def _store(typingctx: Any, array: Any, index: Any, value: Any) -> Any:
+    """``array[index] = value`` for an index known not to be negative (a numba intrinsic)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        kind = signature.args[0]
+        at = _element(context, builder, kind, args[0], signature.args[1], args[1])
+        cast = context.cast(builder, args[2], signature.args[2], kind.dtype)
+        context.pack_value(builder, kind.dtype, cast, at)
+        return context.get_dummy_value()
+
+    return types.void(array, index, value), codegen
+
+
+def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+    """Ask the processor to bring in the cache line of ``array[index]`` (not negative), to be
+    written (a numba intrinsic: a hint, which changes no result)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        at = _element(context, builder, signature.args[0], args[0], signature.args[1], args[1])
+        byte, word = ir.IntType(8).as_pointer(), ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+        call = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, hint, "llvm.prefetch.p0"
+        )
+        builder.call(call, [builder.bitcast(at, byte), word(1), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
+
+
+load: Any = intrinsic(_load)
+store: Any = intrinsic(_store)
+prefetch: Any = intrinsic(_prefetch)
 
 
 @njit(cache=True)

@@ -28,8 +28,10 @@ from ..compiled.kernel import (
     TURN,
     bit_count,
     high_bit,
+    load,
     low_bit,
     split,
+    store,
     zobrist,
 )
 from ..compiled.registry import Kernel, register, tuned_weights
@@ -158,7 +160,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
         while men:
             src = high_bit(men)
             men ^= 1 << src
-            targets = empty if flying else prm[adj + src] & empty
+            targets = empty if flying else load(prm, adj + src) & empty
             n, removable = _moves_from(prm, out, n, src, targets, own, opp, removable)
     return n
 
@@ -187,31 +189,31 @@ def _moves_from(
         base = (src * size + dst) * (size + 1)
         mill = False
         for k in range(width):
-            m = prm[at + dst * width + k]
+            m = load(prm, at + dst * width + k)
             if m and after & m == m:
                 mill = True
                 break
         if not mill:
-            out[n] = base + size
+            store(out, n, base + size)
             n += 1
             continue
         if removable < 0:
             in_mill = 0
             for k in range(prm[P_MILLS]):
-                m = prm[masks + k]
+                m = load(prm, masks + k)
                 if opp & m == m:
                     in_mill |= m
             removable = opp & ~in_mill
             if removable == 0:
                 removable = opp
         if removable == 0:
-            out[n] = base + size
+            store(out, n, base + size)
             n += 1
         rest = removable
         while rest:
             low2 = rest & -rest
             rest ^= low2
-            out[n] = base + low_bit(low2)
+            store(out, n, base + low_bit(low2))
             n += 1
     return n, removable
 
@@ -226,18 +228,18 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     undo[ply, 0] = st[QUIET]
     key = st[KEY]
     if src == size:
-        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
         st[S_HAND + c] -= 1
-        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
         st[S_MEN + c] |= 1 << dst
-        key ^= prm[zp + c * size + dst]
+        key ^= load(prm, zp + c * size + dst)
     else:
         st[S_MEN + c] ^= (1 << src) | (1 << dst)
-        key ^= prm[zp + c * size + src] ^ prm[zp + c * size + dst]
+        key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
         st[QUIET] += 1
     if rem != size:
         st[S_MEN + 1 - c] ^= 1 << rem
-        key ^= prm[zp + (1 - c) * size + rem]
+        key ^= load(prm, zp + (1 - c) * size + rem)
         st[QUIET] = 0
     st[TURN] = 1 - c
     st[KEY] = key ^ prm[prm[P_ZT]]
@@ -253,16 +255,16 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     key = st[KEY] ^ prm[prm[P_ZT]]
     if rem != size:
         st[S_MEN + 1 - c] |= 1 << rem
-        key ^= prm[zp + (1 - c) * size + rem]
+        key ^= load(prm, zp + (1 - c) * size + rem)
     if src == size:
         st[S_MEN + c] ^= 1 << dst
-        key ^= prm[zp + c * size + dst]
-        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        key ^= load(prm, zp + c * size + dst)
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
         st[S_HAND + c] += 1
-        key ^= prm[zh + c * (men + 1) + st[S_HAND + c]]
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
     else:
         st[S_MEN + c] ^= (1 << src) | (1 << dst)
-        key ^= prm[zp + c * size + src] ^ prm[zp + c * size + dst]
+        key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
     st[QUIET] = undo[ply, 0]
     st[TURN] = c
     st[KEY] = key
