@@ -415,7 +415,7 @@ def _step_rows(
     )
     mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
     terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
-    acts, width = cfg[C_ACTS], obs.shape[1]
+    acts = cfg[C_ACTS]
     for i in range(lo, hi):
         if i + AHEAD < hi:  # the lines a later row's step reads and writes, while this one runs
             k = i + AHEAD
@@ -424,8 +424,6 @@ def _step_rows(
             prefetch(rows, (k, acts))
             prefetch(rows, (k, acts + 8))
             prefetch(mask, (k, actions[k]))
-            for at in range(0, width, 16):
-                prefetch(obs, (k, at))
         _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
