@@ -264,7 +264,7 @@ def _observe(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, obs: FloatArr
     side = np.float32(1.0 if rows[i, TURN] == 0 else 0.0)
     base = cfg[C_PLANES] * cfg[C_POINTS]
     for p in range(cfg[C_POINTS]):
-        out[base + p] = side
+        store(out, base + p, side)
 
 
 @specialise(inline="always")

@@ -518,7 +518,7 @@ def planes(st: IntArray, prm: IntArray, out: npt.NDArray[np.float32]) -> None:
     for c in range(2):  # one plane a loop, float32 values: loops the compiler vectorises
         bits, base = st[S_MEN + c], c * size
         for p in range(size):
-            out[base + p] = np.float32(bits >> p & 1)
+            store(out, base + p, np.float32(bits >> p & 1))
         hand, base = np.float32(st[S_HAND + c] / men), (2 + c) * size
         for p in range(size):
-            out[base + p] = hand
+            store(out, base + p, hand)
