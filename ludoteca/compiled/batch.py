@@ -423,7 +423,6 @@ def _step_rows(
             prefetch(rows, (k, R_N))
             prefetch(rows, (k, acts))
             prefetch(rows, (k, acts + 8))
-            prefetch(mask, (k, actions[k]))
         _clear(rows, i, cfg, mask)
         terminated[i] = False
         truncated[i] = False
