@@ -13,11 +13,14 @@ The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :
 each game lays out the rest.  Python's :class:`~.registry.Kernel` says how a state becomes
 ``st``.
 
-Two habits keep the kernels fast.  A numba call costs tens of nanoseconds (as much as a whole
+Three habits keep the kernels fast.  A numba call costs tens of nanoseconds (as much as a whole
 Morris move), so ``make``, ``unmake``, ``status``, ``tactical`` and a kernel's small helpers are
-declared ``inline="always"`` (numba copies them into their callers).  And taking a view of an
+declared ``inline="always"`` (numba copies them into their callers).  Taking a view of an
 array (``a[i]`` of a 2-D array, a slice, a reshape) counts a reference: hot code indexes whole
-arrays (``undo[ply, k]``, ``st[OFFSET + i]``) instead.
+arrays (``undo[ply, k]``, ``st[OFFSET + i]``) instead.  And numba wraps a negative index
+around, three instructions a dimension wherever the compiler cannot see that the index is not
+negative (a value read from an array, a product): the hottest loops read and write such
+indices with :func:`load` and :func:`store`, which do not (the Morris generator 13% faster).
 """
 
 from __future__ import annotations
