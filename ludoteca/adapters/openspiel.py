@@ -89,13 +89,18 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     method lookup cannot specialise on it).  ``__dict__`` answers ``{"cursor": cursor}``, the
     state's Python side as OpenSpiel's C++ ``Clone`` reads it (it sets each entry on a new
     initial state, a copy of the cursor through ``cursor``'s setter).
+
+    ``apply_action(action)`` (and ``_apply_action``, which OpenSpiel's C++ calls) takes an
+    action, ``ValueError`` (and no change) if it is not legal: the cursor's own
+    :meth:`~.actions.ActionCursor.apply`, kept bound in a slot of the state, one Python call
+    fewer an action than a method that hands over to it.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_apply_action", "_c", "apply_action")
 
     def __init__(self, game: LudotecaGame, cursor: ActionCursor) -> None:
         super().__init__(game)
-        self._c = cursor
+        self.cursor = cursor
 
     @property
     def cursor(self) -> ActionCursor:
@@ -104,6 +109,7 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
     @cursor.setter
     def cursor(self, cursor: ActionCursor) -> None:
         self._c = cursor
+        self.apply_action = self._apply_action = cursor.apply
 
     @property
     def __dict__(self) -> dict[str, Any]:  # type: ignore[override]
@@ -140,12 +146,6 @@ class LudotecaState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._c.legal_actions()
-
-    def apply_action(self, action: int) -> None:
-        """Take ``action``; ``ValueError`` (and no change) if it is not legal."""
-        self._c.apply(action)
-
-    _apply_action = apply_action
 
     def history(self) -> list[int]:
         return list(self._c.actions)

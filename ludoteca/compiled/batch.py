@@ -168,18 +168,18 @@ def _runs_reversed(rows: IntArray, i: int, src: int, dst: int, n: int) -> bool:
     above = -1  # the first value of the run before the current one (-1: none)
     run = 0
     for j in range(1, n + 1):
-        if j == n or rows[i, src + j] < rows[i, src + j - 1]:
-            if above >= 0 and rows[i, src + j - 1] >= above:
+        if j == n or load(rows, (i, src + j)) < load(rows, (i, src + j - 1)):
+            if above >= 0 and load(rows, (i, src + j - 1)) >= above:
                 return False
-            above = rows[i, src + run]
+            above = load(rows, (i, src + run))
             run = j
     end = dst + n
     run = 0
     for j in range(1, n + 1):
-        if j == n or rows[i, src + j] < rows[i, src + j - 1]:
+        if j == n or load(rows, (i, src + j)) < load(rows, (i, src + j - 1)):
             end -= j - run
             for k in range(j - run):  # a loop: a slice assignment within a row would copy
-                rows[i, end + k] = rows[i, src + run + k]
+                store(rows, (i, end + k), load(rows, (i, src + run + k)))
             run = j
     return True
 
@@ -278,7 +278,7 @@ def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, chec
         code = action
     elif cfg[C_SINGLE]:
         for j in range(n):
-            if rows[i, first + j] == action:
+            if load(rows, (i, first + j)) == action:
                 code = action
                 break
         if code < 0:
