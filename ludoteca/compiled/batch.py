@@ -139,9 +139,9 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     ring = cfg[C_HIST] - 1
     key = st[KEY]
     store(rows, (i, R_HIST + (ply & ring)), key)
-    # R_SEEN: a bit (of 64, by the key) for each position since the last that reset the
-    # quiet count (or the game's start), which holds those a repetition may count: a key whose
-    # bit is clear has no earlier occurrence among them
+    # R_SEEN: one bit of 64, chosen by the key, for each position since the quiet count was
+    # last 0 (or the game began).  The positions a repetition counts are among those, so a
+    # key whose bit is clear has not occurred there and needs no scan.
     bit = 1 << (key & 63)
     earlier = rows[i, R_SEEN] & bit if st[QUIET] and ply else 0
     rows[i, R_SEEN] = (rows[i, R_SEEN] | bit) if st[QUIET] and ply else bit
