@@ -39,11 +39,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import queue
 import random
 import re
 import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,6 +49,7 @@ from typing import Any
 
 import ludoteca
 from ludoteca.ai import make_agent
+from ludoteca.ai.engine import EngineError, LinePipe
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, LudotecaError, Move, State
 from ludoteca.games.morris import MorrisMove, MorrisState
@@ -94,25 +93,11 @@ BESTMOVE = re.compile(r"\bbestmove (\S+)")
 GRACE = 15.0  # seconds an engine may take past its time before it counts as hung
 
 
-class EngineError(Exception):
-    """The engine failed: illegal or unreadable move, a board unlike ours, a crash or a hang."""
-
-
 class UciEngine:
     """A UCI Morris engine process: its options set, asked for one move at a time."""
 
     def __init__(self, path: str, options: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(
-            [path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-            cwd=Path(path).resolve().parent,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.pipe = LinePipe([path], stderr=subprocess.STDOUT, cwd=str(Path(path).resolve().parent))
         self.send("uci")
         self.read_until("uciok", GRACE)
         for name, value in options.items():
@@ -122,19 +107,8 @@ class UciEngine:
         if refused:
             raise EngineError("; ".join(refused))
 
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
     def send(self, command: str) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise EngineError("the engine has exited") from None
+        self.pipe.send(command)
 
     def read_until(self, marker: str, seconds: float) -> list[str]:
         """The lines up to the first one containing ``marker`` (included)."""
@@ -142,11 +116,11 @@ class UciEngine:
         seen: list[str] = []
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
+                line = self.pipe.receive(deadline)
+            except TimeoutError:
                 raise EngineError(f"no {marker!r} within {seconds:g} s") from None
             if line is None:
-                raise EngineError(f"the engine exited (exit code {self.proc.wait()})")
+                raise EngineError(f"the engine exited (exit code {self.pipe.proc.wait()})")
             seen.append(line)
             if marker in line:
                 return seen
@@ -178,12 +152,7 @@ class UciEngine:
         return match.group(1), elapsed
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (EngineError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        self.pipe.stop("quit", 5.0)
 
 
 def their_tokens(move: Move, points: Sequence[str]) -> list[str]:

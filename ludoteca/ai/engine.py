@@ -12,11 +12,65 @@ import time
 from ..core import LudotecaError, Move, RuleSet, State
 from .agents import Limit
 
-__all__ = ["EngineAgent", "EngineError"]
+__all__ = ["EngineAgent", "EngineError", "LinePipe"]
 
 
 class EngineError(LudotecaError):
     """An outside engine hung, crashed, or answered something that is not a legal move."""
+
+
+class LinePipe:
+    """A child process (``proc``) spoken to a line at a time: :meth:`send` writes a line to its
+    input, :meth:`receive` waits for the next line of its output, which a thread of its own
+    reads as it comes."""
+
+    def __init__(
+        self, argv: list[str], *, stderr: int = subprocess.DEVNULL, cwd: str | None = None
+    ) -> None:
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            bufsize=1,
+            cwd=cwd,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def send(self, line: str) -> None:
+        """Write ``line``; ``EngineError`` if the process no longer reads."""
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError("the engine has exited") from None
+
+    def receive(self, deadline: float) -> str | None:
+        """The next line, None once the process has closed its output; ``TimeoutError`` if
+        none came by ``deadline`` (of ``time.monotonic``)."""
+        try:
+            return self._lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+        except queue.Empty:
+            raise TimeoutError from None
+
+    def stop(self, command: str, seconds: float) -> None:
+        """Ask the process to end with ``command``; kill it if it has not within ``seconds``."""
+        if self.proc.poll() is None:
+            try:
+                self.send(command)
+                self.proc.wait(timeout=seconds)
+            except (EngineError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
 
 
 class EngineAgent:
@@ -46,16 +100,7 @@ class EngineAgent:
         self.seconds = seconds
         self.timeout = timeout
         self.startup = startup  # spent by the first move
-        self.proc = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.pipe = LinePipe(shlex.split(command))
         self._send("ludo")
         self._expect("ludook", self.timeout)
         self._send(f"newgame {rules.game} {rules}")
@@ -64,28 +109,19 @@ class EngineAgent:
             self._send("isready")
             self._expect("readyok", self.timeout)
 
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
     def _send(self, line: str) -> None:
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            self.pipe.send(line)
+        except EngineError:
             self.close()
             raise EngineError(f"{self.name}: the engine has exited") from None
 
     def _expect(self, prefix: str, seconds: float) -> str:
         deadline = time.monotonic() + seconds
         while True:
-            left = deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(left, 0.0))
-            except queue.Empty:
+                line = self.pipe.receive(deadline)
+            except TimeoutError:
                 self.close()
                 raise EngineError(f"{self.name}: no {prefix!r} within {seconds:.1f}s") from None
             if line is None:
@@ -119,12 +155,4 @@ class EngineAgent:
 
     def close(self) -> None:
         """Stop the engine process."""
-        if self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write("quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired, ValueError):
-                self.proc.kill()
-                self.proc.wait()
+        self.pipe.stop("quit", 1.0)
