@@ -47,15 +47,18 @@ def openspiel_moves(state: object) -> set[str]:
     return moves
 
 
-def apply(state: object, move: ludoteca.Move) -> None:
+def apply(state: object, move: ludoteca.Move) -> list[int]:
+    """Play ``move`` in OpenSpiel's ``state``; the actions it took."""
     src, dst, rem = move.src, move.dst, move.remove  # type: ignore[attr-defined]
     to_os = {name: i for i, name in enumerate(NAMES)}
-    if src is None:
-        state.apply_action(to_os[POINTS[dst]])  # type: ignore[attr-defined]
-    else:
-        state.apply_action(24 + to_os[POINTS[src]] * 24 + to_os[POINTS[dst]])  # type: ignore
+    actions = [
+        to_os[POINTS[dst]] if src is None else 24 + to_os[POINTS[src]] * 24 + to_os[POINTS[dst]]
+    ]
     if rem is not None:
-        state.apply_action(to_os[POINTS[rem]])  # type: ignore[attr-defined]
+        actions.append(to_os[POINTS[rem]])
+    for action in actions:
+        state.apply_action(action)  # type: ignore[attr-defined]
+    return actions
 
 
 def test_point_order_is_understood() -> None:
@@ -87,3 +90,27 @@ def test_legal_moves_agree_with_openspiel(chunk: int) -> None:
             ours.push(move)
             apply(theirs, move)
     assert compared > 5000 and endings > 10
+
+
+def test_action_paths_are_openspiels_actions_in_our_point_order() -> None:
+    ours_to_os = [NAMES.index(p) for p in POINTS]
+
+    def openspiel_action(action: int) -> int:
+        if action < 24:  # a placement or a removal: a point
+            return ours_to_os[action]
+        src, dst = divmod(action - 24, 24)
+        return 24 + ours_to_os[src] * 24 + ours_to_os[dst]
+
+    game = pyspiel.load_game("nine_mens_morris")
+    removals = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        ours = ludoteca.new_game("morris", rules=RULES)
+        theirs = game.new_initial_state()
+        while ours.ply < TURN_CAP and ours.outcome() is None:
+            move = rng.choice(list(ours.legal_moves))
+            path = ours.action_path(move.code)
+            assert [openspiel_action(a) for a in path] == apply(theirs, move)
+            removals += len(path) - 1
+            ours.push(move)
+    assert removals > 100

@@ -33,6 +33,7 @@ def test_random_games_follow_the_engine(rules: str) -> None:
         environment.reset(seed=game)
         shadow = ludoteca.new_game(rules, seed=game)  # the same game, played move by move
         steps = 0
+        prefix: tuple[int, ...] = ()  # the actions taken of the move in progress
         for agent in environment.agent_iter(max_iter=2000):
             observation, reward, done, truncated, _ = environment.last()
             if done:
@@ -49,10 +50,12 @@ def test_random_games_follow_the_engine(rules: str) -> None:
             assert agent == shadow.turn.name.lower()
             legal = np.flatnonzero(observation["action_mask"]).tolist()
             moves = {shadow.action_path(c): c for c in shadow.legal_codes()}
-            assert legal == sorted(path[0] for path in moves)  # one action a move here
-            action = rng.choice(legal)
-            environment.step(action)
-            shadow.push_code(moves[(action,)])
+            assert legal == sorted({p[len(prefix)] for p in moves if p[: len(prefix)] == prefix})
+            prefix += (rng.choice(legal),)
+            environment.step(prefix[-1])
+            if prefix in moves:
+                shadow.push_code(moves[prefix])
+                prefix = ()
             steps += 1
         assert steps > 5 and not environment.agents
 

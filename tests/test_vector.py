@@ -81,7 +81,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(threads: int) -> None:
     draws = env.random_actions().copy()
     assert all(mask[i, a] for i, a in enumerate(draws))
     actions = draws.copy()
-    actions[2] = 0  # a man moving from a1 to a1: never legal (in the second thread's share)
+    actions[2] = 24  # a man moving from a1 to a1: never legal (in the second thread's share)
     with pytest.raises(ValueError, match="not legal in game 2"):
         env.step(actions)
     assert np.array_equal(obs, before[0]) and np.array_equal(mask, before[1])

@@ -79,9 +79,11 @@ R_HIST = R_UNDO + UNDO  # the ring of position keys
 # cfg: the ring's size, repetitions that draw (0: off), the ply limit, 1 when every move is
 # one action (its code), where the next actions and the moves start, the kernel's slots that
 # describe a position, points, the kernel's planes, the row's width, the size of ``cfg`` and
-# ``prm`` together (:attr:`Layout.fixed`)
+# ``prm`` together (:attr:`Layout.fixed`), 1 when the kernel lists a position's first actions
+# itself (``next_actions`` and ``moves_with``), and where a position's list starts (its moves,
+# or its first actions under ``C_FIRST``)
 C_HIST, C_REPEAT, C_MAXPLY, C_SINGLE, C_ACTS, C_MOVES, C_FIELDS, C_POINTS, C_PLANES = range(9)
-C_WIDTH, C_FIXED = 9, 10
+C_WIDTH, C_FIXED, C_FIRST, C_LIST = 9, 10, 11, 12
 CFG_SIZE = 16
 #: how many rows ahead a step asks for the memory of the row it will step
 AHEAD = 4
@@ -96,6 +98,19 @@ def action_path(prm: IntArray, move: int, out: IntArray) -> int:
     ``C_SINGLE`` is set for a kernel without its own."""
     out[0] = move
     return 1
+
+
+@njit(cache=True, inline="always")
+def next_actions(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """The default :func:`.kernel.next_actions`, never called: ``C_FIRST`` is clear for a
+    kernel without its own."""
+    return 0
+
+
+@njit(cache=True, inline="always")
+def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
+    """The default :func:`.kernel.moves_with`, never called (as :func:`next_actions`)."""
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -131,9 +146,13 @@ def _first_illegal(mask: BoolArray, actions: IntArray, lo: int, hi: int) -> int:
 @specialise(inline="always")
 def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     """Take row ``i``'s position (just reached) as the next of its game: its key joins the
-    ring, its legal moves are generated, and its result is found and returned."""
+    ring, its legal moves (or, under ``C_FIRST``, their first actions) are listed from
+    ``C_LIST``, and its result is found and returned."""
     st = rows[i]
-    n = generate(st, prm, rows[i, cfg[C_MOVES] :])
+    if cfg[C_FIRST]:
+        n = next_actions(st, prm, rows[i, cfg[C_LIST] :])
+    else:
+        n = generate(st, prm, rows[i, cfg[C_LIST] :])
     result = status(st, prm, n)
     ply = rows[i, R_PLY]
     ring = cfg[C_HIST] - 1
@@ -217,11 +236,12 @@ def _offer(
     the row (in increasing order under :data:`SORT`; the legal moves themselves in a layout
     whose actions are its moves), and into ``mask`` under :data:`MASK` (cleared of the previous
     ones by :func:`_clear`)."""
-    acts, first = cfg[C_ACTS], cfg[C_MOVES]
+    acts, first = cfg[C_ACTS], cfg[C_LIST]
     count = 0
     n = rows[i, R_N]
     ordered = False
-    if cfg[C_SINGLE]:  # the actions are the moves, distinct
+    # the actions are the moves, or (at a move's first action) the kernel listed them: distinct
+    if cfg[C_SINGLE] or (cfg[C_FIRST] and rows[i, R_DEPTH] == 0):
         ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
         for j in range(n):
             a = load(rows, (i, first + j))
@@ -233,6 +253,7 @@ def _offer(
     else:
         depth = rows[i, R_DEPTH]
         path = rows[i, R_PATH:R_HIST]
+        first = cfg[C_MOVES]
         for j in range(n):
             action_path(prm, rows[i, first + j], path)
             a = path[depth]
@@ -274,17 +295,26 @@ def _act(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, action: int, chec
     (nothing changes).  ``checked``: the action is known to be legal (a mask said so)."""
     n, first = rows[i, R_N], cfg[C_MOVES]
     code = -1
-    if cfg[C_SINGLE] and checked:
-        code = action
-    elif cfg[C_SINGLE]:
+    depth = rows[i, R_DEPTH]
+    if not checked and (cfg[C_SINGLE] or (cfg[C_FIRST] and depth == 0)):
+        listed = cfg[C_LIST]
         for j in range(n):
-            if load(rows, (i, first + j)) == action:
-                code = action
+            if load(rows, (i, listed + j)) == action:
                 break
-        if code < 0:
+        else:
             return -2
+    if cfg[C_SINGLE]:
+        code = action
+    elif cfg[C_FIRST] and depth == 0:
+        n = moves_with(rows[i], prm, action, rows[i, first:])
+        path = rows[i, R_PATH:R_HIST]
+        if n == 1 and action_path(prm, rows[i, first], path) == 1:
+            code = rows[i, first]
+        else:
+            rows[i, R_N] = n
+            rows[i, R_DEPTH] = 1
+            return -1
     else:
-        depth = rows[i, R_DEPTH]
         path = rows[i, R_PATH:R_HIST]
         keep = 0
         for j in range(n):
@@ -613,7 +643,8 @@ def layout(game: Game, max_plies: int | None = None, *, masked: bool = False) ->
     """The layout of ``game``'s rows (games stopped at ``max_plies``, default the game's
     ``longest_game``); ``masked``: for :func:`batch_step` (next actions in a mask, never
     sorted), where a game whose every move is one action keeps its legal moves as its next
-    actions (no copy).  ``ValueError`` for a game whose kernel is missing or declares no
+    actions, and a kernel that lists a position's first actions lists them there (no copy).
+    ``ValueError`` for a game whose kernel is missing or declares no
     :func:`~.kernel.planes`."""
     kernel = game.kernel
     if kernel is None:
@@ -632,9 +663,12 @@ def layout(game: Game, max_plies: int | None = None, *, masked: bool = False) ->
     cfg[C_REPEAT] = int(settings.get("repetition", 0))
     cfg[C_MAXPLY] = game.longest_game if max_plies is None else max_plies
     cfg[C_SINGLE] = "action_path" not in found
-    cfg[C_ACTS], cfg[C_MOVES] = acts, moves
+    cfg[C_FIRST] = "next_actions" in found and not cfg[C_SINGLE]
+    cfg[C_ACTS], cfg[C_MOVES], cfg[C_LIST] = acts, moves, moves
     if masked and cfg[C_SINGLE]:
         cfg[C_ACTS] = moves
+    if masked and cfg[C_FIRST]:
+        cfg[C_LIST] = acts
     cfg[C_FIELDS] = kernel.fields
     cfg[C_POINTS], cfg[C_PLANES] = len(probe[0]), len(probe)
     cfg[C_WIDTH], cfg[C_FIXED] = moves + MAX_MOVES, CFG_SIZE + len(kernel.prm)

@@ -4,10 +4,10 @@ A game's kernel keeps a position in a flat ``int64`` array ``st`` and its rules 
 array ``prm`` (geometry, switches, Zobrist keys). Its module, registered in :mod:`.registry`,
 defines the ``@njit`` functions stubbed below: :func:`generate`, :func:`make`, :func:`unmake`,
 :func:`status`, :func:`evaluate` and :func:`tactical`, and optionally :func:`captures`,
-:func:`can_move` and :func:`prior` (for the search), :func:`planes` and :func:`action_path` (for
-the batched environments, :mod:`.batch`) and :func:`features` (for tuning the evaluation,
-:mod:`ludoteca.ai.tune`). The search and drivers are written once against these
-names and specialised for each kernel by :mod:`.dispatch`.
+:func:`can_move` and :func:`prior` (for the search), :func:`planes`, :func:`action_path`,
+:func:`next_actions` and :func:`moves_with` (for the batched environments, :mod:`.batch`) and
+:func:`features` (for tuning the evaluation, :mod:`ludoteca.ai.tune`). The search and drivers
+are written once against these names and specialised for each kernel by :mod:`.dispatch`.
 
 The first slots of ``st`` are shared by every game (:data:`KEY`, :data:`TURN`, :data:`QUIET`);
 each game lays out the rest.  Python's :class:`~.registry.Kernel` says how a state becomes
@@ -56,6 +56,8 @@ __all__ = [
     "load",
     "low_bit",
     "make",
+    "moves_with",
+    "next_actions",
     "planes",
     "prefetch",
     "prior",
@@ -230,7 +232,9 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
 
 def status(st: IntArray, prm: IntArray, n: int) -> int:
     """``ONGOING``, ``LOSS``, ``DRAW`` or ``WIN`` for the side to move, given its ``n`` legal
-    moves (draw rules included, repetition excepted: the search tracks that itself)."""
+    moves (draw rules included, repetition excepted: the search tracks that itself).  A kernel
+    with :func:`next_actions` reads only whether ``n`` is 0, which its count of first actions
+    may stand for."""
     raise NotImplementedError
 
 
@@ -282,4 +286,20 @@ def action_path(prm: IntArray, move: int, out: IntArray) -> int:
     """Optional: write the integer actions that spell ``move``, as the engine's
     ``State.action_path`` gives them, into ``out``; return how many.  The default is the one
     action ``move``."""
+    raise NotImplementedError
+
+
+def next_actions(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """Optional, with :func:`action_path` and :func:`moves_with`: write the first actions of the
+    legal moves (draw rules aside), each once, into ``out``; return how many (:func:`status`
+    then reads only whether it is 0).  For a game whose moves many share a first action (a
+    Morris mill and its removals), cheaper than :func:`generate`: the batched environments list
+    a position's first actions with it, and its moves only once one is taken."""
+    raise NotImplementedError
+
+
+def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
+    """Optional, with :func:`next_actions`: write the legal moves whose :func:`action_path`
+    starts with ``action`` (one of :func:`next_actions`), in :func:`generate`'s codes, into
+    ``out``; return how many."""
     raise NotImplementedError

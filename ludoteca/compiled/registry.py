@@ -40,8 +40,18 @@ __all__ = [
 REQUIRED = ("generate", "make", "unmake", "status", "evaluate", "tactical")
 #: the functions a kernel module may define where it does better than the default (or, for
 #: ``planes``, to be played as a batch of environments: :mod:`.batch`; for
-#: ``features``, to have the evaluation's weights tuned, ``ludoteca.ai.tune``)
-OPTIONAL = ("captures", "can_move", "prior", "action_path", "planes", "features")
+#: ``next_actions`` and ``moves_with``, to step them quicker there; for ``features``, to have the
+#: evaluation's weights tuned, ``ludoteca.ai.tune``)
+OPTIONAL = (
+    "captures",
+    "can_move",
+    "prior",
+    "action_path",
+    "next_actions",
+    "moves_with",
+    "planes",
+    "features",
+)
 
 _MODULES: dict[str, str] = {}
 

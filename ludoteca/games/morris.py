@@ -506,6 +506,16 @@ class MorrisState(RepeatingState):
             who=who,
         )
 
+    def action_path(self, code: int) -> tuple[int, ...]:
+        """OpenSpiel's layout of actions (with this board's points): a placement on point ``p``
+        is action ``p``, a move or flight from ``s`` to ``d`` is ``size + s * size + d``, and a
+        move that closes a mill is followed by a second action, the point ``r`` of the man it
+        removes (by the same player)."""
+        size = self.board.size
+        rest, rem = divmod(code, size + 1)
+        first = rest - size * size if rest >= size * size else rest + size
+        return (first,) if rem == size else (first, rem)
+
     def planes(self) -> list[list[float]]:
         """White men, Black men, then White's and Black's men in hand (as fractions of the men
         each side starts with)."""
@@ -863,7 +873,7 @@ class Morris(PointBoardGame):
     @property
     def num_distinct_actions(self) -> int:
         size = self.variant.board.size
-        return (size + 1) * size * (size + 1)
+        return size + size * size
 
     def position_code_of(
         self, pieces: Sequence[str], turn: Color, hand: tuple[int, int] | None = None

@@ -39,11 +39,14 @@ from ..core import State
 from .morris import Morris, MorrisState
 
 __all__ = [
+    "action_path",
     "evaluate",
     "features",
     "generate",
     "kernel",
     "make",
+    "moves_with",
+    "next_actions",
     "planes",
     "prior",
     "status",
@@ -62,7 +65,8 @@ IntArray = npt.NDArray[np.int64]
 # --- the search kernel -----------------------------------------------------------------------
 # prm: switches, then offsets of the tables that follow them
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
-P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT = range(9, 16)
+P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT, P_DEGREE, P_NEXT = range(9, 18)
+HEAD = 18
 # st: after KEY, TURN, QUIET
 S_MEN, S_HAND = 3, 5
 
@@ -74,6 +78,7 @@ def kernel(game: Morris) -> Kernel:
     board = variant.board
     size, men = board.size, variant.men
     width = max(len(m) for m in board.mills_at)
+    degree = max(a.bit_count() for a in board.adjacent)
     head = [
         size,
         men,
@@ -85,13 +90,18 @@ def kernel(game: Morris) -> Kernel:
         len(board.mill_masks),
         width,
     ]
-    head += [0] * (16 - len(head))
+    head += [0] * (HEAD - len(head))
     tuned = weights(str(rules))
     tables: list[int] = []
     offsets = []
     at = [0] * (size * width)
     for p, masks in enumerate(board.mills_at):
         at[p * width : p * width + len(masks)] = masks
+    # each point's neighbours in increasing order, then the board's size (never empty)
+    neighbours = [size] * (size * degree)
+    for p, near in enumerate(board.adjacent):
+        ps = [q for q in range(size) if near >> q & 1]
+        neighbours[p * degree : p * degree + len(ps)] = ps
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
     for table in (
         list(tuned.values()),
@@ -101,10 +111,12 @@ def kernel(game: Morris) -> Kernel:
         keys[: 2 * size],
         keys[2 * size : -1],
         keys[-1:],
+        neighbours,
     ):
-        offsets.append(16 + len(tables))
+        offsets.append(HEAD + len(tables))
         tables += table
-    head[P_WEIGHTS : P_ZT + 1] = offsets
+    head[P_WEIGHTS : P_ZT + 1] = offsets[:-1]
+    head[P_DEGREE], head[P_NEXT] = degree, offsets[-1]
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(
         NAME,
@@ -179,43 +191,135 @@ def _moves_from(
     """Write the moves from ``src`` (the board's size: a placement) to each of ``targets``
     after the ``n`` in ``out``, a move that closes a mill once for each man it may remove;
     the new count and the removable men (``removable``: them, or -1 when not yet found)."""
-    size, masks, at, width = prm[P_SIZE], prm[P_MASKS], prm[P_AT], prm[P_WIDTH]
+    size = prm[P_SIZE]
     kept = own if src == size else own ^ (1 << src)
     while targets:
         low = targets & -targets
         targets ^= low
         dst = low_bit(low)
-        after = kept | low
         base = (src * size + dst) * (size + 1)
-        mill = False
-        for k in range(width):
-            m = load(prm, at + dst * width + k)
-            if m and after & m == m:
-                mill = True
-                break
-        if not mill:
+        if not _closes(prm, kept | low, dst):
             store(out, n, base + size)
             n += 1
             continue
         if removable < 0:
-            in_mill = 0
-            for k in range(prm[P_MILLS]):
-                m = load(prm, masks + k)
-                if opp & m == m:
-                    in_mill |= m
-            removable = opp & ~in_mill
-            if removable == 0:
-                removable = opp
-        if removable == 0:
-            store(out, n, base + size)
-            n += 1
-        rest = removable
-        while rest:
-            low2 = rest & -rest
-            rest ^= low2
-            store(out, n, base + low_bit(low2))
-            n += 1
+            removable = _removable(prm, opp)
+        n = _removals(out, n, base, size, removable)
     return n, removable
+
+
+@njit(cache=True, inline="always")
+def _closes(prm: IntArray, after: int, dst: int) -> bool:
+    """Whether the men ``after`` (own, once moved) fill a mill through ``dst``."""
+    at, width = prm[P_AT], prm[P_WIDTH]
+    for k in range(width):
+        m = load(prm, at + dst * width + k)
+        if m and after & m == m:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _removable(prm: IntArray, opp: int) -> int:
+    """The opponent's men a mill may remove: those in no mill, or all if every one is in one."""
+    masks = prm[P_MASKS]
+    in_mill = 0
+    for k in range(prm[P_MILLS]):
+        m = load(prm, masks + k)
+        if opp & m == m:
+            in_mill |= m
+    free = opp & ~in_mill
+    return free if free else opp
+
+
+@njit(cache=True, inline="always")
+def _removals(out: IntArray, n: int, base: int, size: int, removable: int) -> int:
+    """Write a mill-closing move (``base``: its code without the removal) once for each of
+    the ``removable`` men (once, removing none, when there is none) after the ``n`` in
+    ``out``; the new count."""
+    if removable == 0:
+        store(out, n, base + size)
+        return n + 1
+    while removable:
+        low = removable & -removable
+        removable ^= low
+        store(out, n, base + low_bit(low))
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def action_path(prm: IntArray, move: int, out: IntArray) -> int:
+    """As :meth:`MorrisState.action_path`: the placement's point or ``size + from * size +
+    to``, then the removed man's point after a mill, into ``out``; how many."""
+    size = prm[P_SIZE]
+    rest, rem = split(move, size + 1)
+    out[0] = rest - size * size if rest >= size * size else rest + size
+    if rem == size:
+        return 1
+    out[1] = rem
+    return 2
+
+
+@njit(cache=True)
+def next_actions(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """The first actions of :func:`generate`'s moves (:func:`action_path`'s), once each and in
+    its order, into ``out``; how many.  No mill is looked for: a move and the same move with
+    a removal start alike."""
+    size = prm[P_SIZE]
+    c = st[TURN]
+    own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
+    empty = ((1 << size) - 1) & ~(own | opp)
+    n = 0
+    if hand:
+        n = _points(out, n, 0, empty)
+    if hand == 0 or prm[P_LASKER] != 0:
+        flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
+        men = own
+        if flying:
+            while men:
+                src = high_bit(men)
+                men ^= 1 << src
+                n = _points(out, n, size + src * size, empty)
+            return n
+        degree, near = prm[P_DEGREE], prm[P_NEXT]
+        while men:  # every neighbour written, counted if empty: no branch on the board
+            src = high_bit(men)
+            men ^= 1 << src
+            base, at = size + src * size, near + src * degree
+            for k in range(degree):
+                dst = load(prm, at + k)
+                store(out, n, base + dst)
+                n += empty >> dst & 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _points(out: IntArray, n: int, base: int, points: int) -> int:
+    """Write ``base + p`` for each of ``points`` after the ``n`` in ``out``; the new count."""
+    while points:
+        low = points & -points
+        points ^= low
+        store(out, n, base + low_bit(low))
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
+    """The moves of :func:`generate` whose :func:`action_path` starts with ``action`` (one of
+    :func:`next_actions`), in its order, into ``out``; how many: the move, or the move once for
+    each man its mill may remove."""
+    size = prm[P_SIZE]
+    c = st[TURN]
+    own = st[S_MEN + c]
+    src, dst = (size, action) if action < size else split(action - size, size)
+    kept = own if src == size else own ^ (1 << src)
+    base = (src * size + dst) * (size + 1)
+    if not _closes(prm, kept | (1 << dst), dst):
+        store(out, 0, base + size)
+        return 1
+    return _removals(out, 0, base, size, _removable(prm, st[S_MEN + 1 - c]))
 
 
 @njit(cache=True, inline="always")

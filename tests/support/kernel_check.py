@@ -4,8 +4,9 @@
 - :func:`follow_random_games`: seeded random games played by the engine; at every position the
   kernel's legal moves equal the engine's, so do its tactical moves (captures, removals,
   conversions), whether it has a move at all (where the kernel tells it without generating the
-  moves) and its ending, and make, unmake and the incremental Zobrist key agree with
-  packing the engine's position afresh.
+  moves), its ending and its moves' action paths (with its own listing of first actions, where
+  it has one), and make, unmake and the incremental Zobrist key agree with packing the
+  engine's position afresh.
 - :func:`compare_perft`: perft from positions of seeded random games, counted by the engine
   (:func:`ludoteca.perft.perft_counts`) and by the kernel (:func:`ludoteca.compiled.drivers.
   perft_counts`), to the deepest depth whose walk stays within a node budget.
@@ -76,6 +77,7 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
                     f"tactical moves differ at {state.position_code()}"
                 )
                 assert (st[:fields] == kernel.pack(state)[:fields]).all()
+                _check_actions(k, st, kernel.prm, state, out[:n].tolist())
             else:
                 expected = (
                     DRAW
@@ -97,6 +99,35 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
             k.make(st, kernel.prm, code, undo, 0)
     return positions
+
+
+def _check_actions(
+    k: object, st: np.ndarray, prm: np.ndarray, state: State, moves: list[int]
+) -> None:
+    """The kernel's :func:`~ludoteca.compiled.kernel.action_path` of each of ``moves`` (its
+    legal moves, in its order) is the engine's; where it lists first actions itself, they are
+    those of its moves, once each in their order, and :func:`~ludoteca.compiled.kernel.
+    moves_with` gives each one's moves in that order."""
+    if not hasattr(k, "action_path"):
+        return
+    buffer = np.zeros(64, dtype=np.int64)
+    paths = {}
+    for code in moves:
+        length = k.action_path(prm, code, buffer)
+        paths[code] = tuple(buffer[:length].tolist())
+        assert paths[code] == state.action_path(code), f"action path of {code} differs"
+    if not hasattr(k, "next_actions"):
+        return
+    listed = np.zeros(4096, dtype=np.int64)
+    count = k.next_actions(st, prm, listed)
+    firsts = list(dict.fromkeys(paths[code][0] for code in moves))
+    assert listed[:count].tolist() == firsts, f"first actions differ at {state.position_code()}"
+    for action in firsts:
+        found = k.moves_with(st, prm, action, listed)
+        expected = [code for code in moves if paths[code][0] == action]
+        assert listed[:found].tolist() == expected, (
+            f"the moves of action {action} differ at {state.position_code()}"
+        )
 
 
 def compare_perft(
