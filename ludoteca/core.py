@@ -820,8 +820,9 @@ class State(ABC):
     def action_path(self, code: int) -> tuple[int, ...]:
         """The integer actions, each below :attr:`Game.num_distinct_actions`, that spell a move.
 
-        Most moves are one action; a Felli capture chain is one action per leap.  No legal
-        move's path is a proper prefix of another's, so the actions decode one by one.
+        Most moves are one action; a Felli capture chain is one action per leap, and a Morris
+        mill's removal is an action after its move's.  No legal move's path is a proper prefix
+        of another's, so the actions decode one by one.
         """
         return (code,)
 

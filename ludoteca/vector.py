@@ -6,11 +6,12 @@
 ((4, 5, 13), (4, 169))
 >>> obs, mask, rewards, terminated, truncated = env.step(env.random_actions())
 
-Actions are the adapters' integer actions (``State.action_path``: one per move, one per leap of
-a capture chain, the same player acting again until the chain is complete), below
-``Game.num_distinct_actions``; ``mask[i, a]`` is true for the legal next actions of game ``i``.
-Observations are the game's ``planes`` and a side-to-move plane (1 where White is to move), by
-points, as float32 (mid-chain, the position before the chain).  ``rewards[i]`` is indexed by
+Actions are the adapters' integer actions (``State.action_path``: one per move, one a step of a
+move made in steps, a capture chain's leaps or a mill and its removal, the same player acting
+again until the move is complete), below ``Game.num_distinct_actions``; ``mask[i, a]`` is true
+for the legal next actions of game ``i``.  Observations are the game's ``planes`` and a
+side-to-move plane (1 where White is to move), by points, as float32 (within a move made in
+steps, the position before it).  ``rewards[i]`` is indexed by
 colour (White 0, Black 1): +1 to the winner and -1 to the loser on the step that ends a game,
 0 otherwise (draws, and games stopped at ``max_plies``: ``truncated``); ``to_play`` says who
 acts next.  A game that ends starts again at once (the returned observation and mask are then

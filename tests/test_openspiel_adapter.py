@@ -76,9 +76,11 @@ def test_a_mill_is_a_move_then_a_removal_by_the_same_player() -> None:
     for point in (a1, b2, d1, d2):  # White a1, d1; Black b2, d2
         state.apply_action(point)
     assert g1 in state.legal_actions()
+    assert state.action_to_string(0, g1) == str(g1)  # the move goes on
     state.apply_action(g1)  # closes a1-d1-g1
     assert state.current_player() == 0  # White removes a man: either of Black's
     assert state.legal_actions() == [b2, d2]
+    assert state.action_to_string(0, d2) == "g1xd2"
     state.apply_action(d2)
     assert state.current_player() == 1
     assert state.engine.men[1] == 1 << b2 and len(state.legal_actions()) == 24 - 4

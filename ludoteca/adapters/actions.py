@@ -1,8 +1,9 @@
 """A game seen one integer action at a time, stepped by the game's compiled kernel, for the
 research adapters.
 
-Most moves are one action (``State.action_path``); a capture chain is one action per leap,
-the same player acting again until the chain is complete.  :class:`ActionCursor` keeps the game
+Most moves are one action (``State.action_path``); a move made in steps (a capture chain's
+leaps, a mill and its removal) is one action a step, the same player acting again until the
+move is complete.  :class:`ActionCursor` keeps the game
 as one row of the kernel driver (:mod:`ludoteca.compiled.batch`: the kernel's position, the
 legal moves left for the actions already taken, the sorted next actions, the keys for
 threefold repetition) and offers what both OpenSpiel and PettingZoo need: the legal actions,
@@ -182,12 +183,13 @@ class ActionCursor:
         return True
 
     def action_name(self, action: int) -> str:
-        """The move an action completes, in notation, or the action number mid-chain."""
+        """The move an action completes, in notation, or the action's number within a move
+        made in steps."""
         engine, prefix = self.engine, self.prefix
         for code in engine.legal_codes():
             path = engine.action_path(code)
             if path[: len(prefix) + 1] == (*prefix, action):
-                return str(engine.move_of(code)) if len(path) == 1 else f"{action}"
+                return str(engine.move_of(code)) if len(path) == len(prefix) + 1 else f"{action}"
         return f"action {action}"
 
     def returns(self) -> list[float]:

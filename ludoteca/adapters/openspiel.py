@@ -3,8 +3,9 @@
 ``register(NAME)`` registers ``ludoteca_NAME`` with ``pyspiel`` for a registered game (parameter
 ``rules``, and ``seed`` for a game with a random setup, ``position`` for a start given by a
 position code); then ``pyspiel.load_game("ludoteca_NAME")`` works as for any OpenSpiel game.
-Actions are the engine's integer actions (``State.action_path``): one per move, or one per leap
-of a capture chain, the same player moving again until the chain is complete.
+Actions are the engine's integer actions (``State.action_path``): one per move, or one per step
+of a move made in steps (a capture chain's leaps, a mill and its removal), the same player
+acting again until the move is complete.
 Observation tensors are the engine's feature planes plus a side-to-move plane.  States are
 stepped by the game's compiled kernel (:class:`~.actions.ActionCursor`); ``state.engine`` is the
 engine state they stand for, built when asked for.

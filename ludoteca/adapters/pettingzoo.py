@@ -1,8 +1,9 @@
 """Our games as PettingZoo AEC environments, for multi-agent reinforcement learning.
 
 ``env(NAME, rules=SPEC)`` returns an environment for a registered game, with agents ``"white"``
-and ``"black"``; actions are the engine's integer actions (one per move, or one per leap of a
-capture chain: the same agent acts again until the chain is complete).  Observations are dicts
+and ``"black"``; actions are the engine's integer actions (one per move, or one a step of a
+move made in steps, a capture chain's leaps or a mill and its removal: the same agent acts
+again until the move is complete).  Observations are dicts
 ``{"observation": float32 planes x points, "action_mask": int8 per action}``; the planes are the
 engine's features plus a side-to-move plane.  Rewards come at the end: +1 / -1, 0 for a draw
 (the engine's own draw rules end games, so nothing is truncated).  An illegal action raises

@@ -8,7 +8,10 @@ taken of the move in progress, plies, next actions, random state, result, setup)
 the game's positions (a ring, for threefold repetition, which the kernels leave to their
 callers), the distinct next actions, and the legal moves whose action paths go on with the
 actions taken so far.  An action is what ``State.action_path`` spells a move with: the move's
-code, or (a kernel's :func:`~.kernel.action_path`) one action per leap of a capture chain.
+code, or (a kernel's :func:`~.kernel.action_path`) one action a step of a move made in steps (a
+capture chain's leaps, a mill and its removal).  A kernel that lists a position's first
+actions itself (:func:`~.kernel.next_actions`) has its moves listed only once one is taken
+(:func:`~.kernel.moves_with`).
 Observations are the kernel's :func:`~.kernel.planes` and a side-to-move plane (1 where White
 is to move), as the adapters give them; a result is the kernel's ``status`` with repetition,
 or :data:`TRUNCATED` when a game reaches its ply limit.
