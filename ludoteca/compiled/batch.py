@@ -3,14 +3,15 @@ environments (:mod:`ludoteca.vector`) and of the research adapters' cursor
 (:mod:`ludoteca.adapters.actions`).
 
 A game in progress is one row of an ``int64`` array: the kernel's ``st`` in its first
-:data:`~.kernel.STATE_SIZE` slots, then this driver's slots (``R_*``: legal moves left, actions
-taken of the move in progress, plies, next actions, random state, result, setup), the keys of
-the game's positions (a ring, for threefold repetition, which the kernels leave to their
-callers), the distinct next actions, and the legal moves whose action paths go on with the
-actions taken so far.  An action is what ``State.action_path`` spells a move with: the move's
-code, or (a kernel's :func:`~.kernel.action_path`) one action a step of a move made in steps (a
-capture chain's leaps, a mill and its removal).  A kernel that lists a position's first
-actions itself (:func:`~.kernel.next_actions`) has its moves listed only once one is taken
+:data:`~.kernel.STATE_SIZE` slots, then this driver's slots (``R_*``: legal moves left, or
+first actions where the kernel lists them; actions taken of the move in progress, plies, next
+actions, random state, result, setup), the keys of the game's positions (a ring, for threefold
+repetition, which the kernels leave to their callers), the distinct next actions, and the legal
+moves whose action paths go on with the actions taken so far.  An action is what
+``State.action_path`` spells a move with: the move's code, or (a kernel's
+:func:`~.kernel.action_path`) one action a step of a move made in steps (a capture chain's
+leaps, a mill and its removal).  A kernel that lists a position's first actions itself
+(:func:`~.kernel.next_actions`) has its moves listed only once one is taken
 (:func:`~.kernel.moves_with`).
 Observations are the kernel's :func:`~.kernel.planes` and a side-to-move plane (1 where White
 is to move), as the adapters give them; a result is the kernel's ``status`` with repetition,

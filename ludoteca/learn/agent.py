@@ -24,7 +24,7 @@ SIMULATIONS = 64
 
 
 class NetAgent:
-    """Plays ``net``'s choice, one action at a time (a capture chain: one search a leap), with
+    """Plays ``net``'s choice, one action at a time (a move made in steps: one search a step), with
     ``simulations`` rounds of its tree search an action (a limit's ``nodes`` instead, when
     given; time limits are not used).  Ties between equally visited actions are broken by the
     seed's generator."""

@@ -1,12 +1,13 @@
 """Monte Carlo tree search guided by a policy-value network (PUCT, as in AlphaZero), over many
 games at once with their leaf evaluations batched.
 
-A tree is over integer actions (``ActionCursor``: one action per move, one per leap of a
-capture chain), so the same player may act twice in a row; every edge keeps its visits and the
-total value for the player who acts at its node.  Each simulation round descends every tree to
-one new leaf, evaluates all the leaves in one call of the network, and backs the values up (a
-finished game is scored by its result instead).  The priors are the network's policy over the
-legal actions; at a root, Dirichlet noise may be mixed in (self-play exploration).
+A tree is over integer actions (``ActionCursor``: one action per move, one a step of a move
+made in steps: a capture chain's leap, a mill's removal), so the same player may act twice in a
+row; every edge keeps its visits and the total value for the player who acts at its node.  Each
+simulation round descends every tree to one new leaf, evaluates all the leaves in one call of
+the network, and backs the values up (a finished game is scored by its result instead).  The
+priors are the network's policy over the legal actions; at a root, Dirichlet noise may be mixed
+in (self-play exploration).
 """
 
 from __future__ import annotations
