@@ -240,12 +240,7 @@ def _removals(out: IntArray, n: int, base: int, size: int, removable: int) -> in
     if removable == 0:
         store(out, n, base + size)
         return n + 1
-    while removable:
-        low = removable & -removable
-        removable ^= low
-        store(out, n, base + low_bit(low))
-        n += 1
-    return n
+    return _points(out, n, base, removable)
 
 
 @njit(cache=True, inline="always")
