@@ -80,7 +80,7 @@ class Cluster:
 
     def holds(self, game_id: str) -> bool:
         """Whether this process does the game's duties (its clock, the computer's turn)."""
-        return self.fanout is None or game_id in self.fanout.held
+        return self.fanout is None or self.fanout.holds(game_id)
 
     async def lease(self, game_id: str) -> bool:
         """Take the game's lease if no live process holds it; whether this process holds it."""
@@ -110,8 +110,7 @@ class Cluster:
     def release(self, game_id: str) -> None:
         """Give the game's duties up (it ended, or left memory), if held: no longer held from
         now on, the lease freed in Redis soon after."""
-        if self.fanout is not None and game_id in self.fanout.held:
-            self.fanout.held.discard(game_id)
+        if self.fanout is not None and self.fanout.drop(game_id):
             self._background(self.fanout.release(game_id))
 
     def forget(self, game_id: str) -> None:

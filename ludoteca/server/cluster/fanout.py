@@ -195,7 +195,21 @@ class Fanout:
             return True
         return False
 
+    def holds(self, game_id: str) -> bool:
+        """Whether this process holds the game's lease."""
+        return game_id in self.held
+
+    def drop(self, game_id: str) -> bool:
+        """Hold the game's lease no longer from now on (:meth:`release` frees it in Redis);
+        whether it was held."""
+        if game_id not in self.held:
+            return False
+        self.held.discard(game_id)
+        return True
+
     async def release(self, game_id: str) -> None:
+        """Free the game's lease in Redis if this process has it there (and hold it no
+        longer)."""
         self.held.discard(game_id)
         with contextlib.suppress(Exception):
             await self._release(keys=[_lease(game_id)], args=[self.me])
