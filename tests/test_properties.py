@@ -100,3 +100,16 @@ def test_a_moves_gesture_and_notation_depend_on_its_code_alone(
     for code in state.legal_codes():
         assert state.gesture(code) == fresh.gesture(code)
         assert str(state.move_of(code)) == str(fresh.move_of(code))
+
+
+@pytest.mark.parametrize("name", [*GAMES, "morris-lasker", "morris-6", "felli:multi_capture"])
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 150))
+def test_action_paths_spell_the_legal_moves_one_way_each(name: str, seed: int, plies: int) -> None:
+    state = random_walk(name, seed, plies)
+    size = state.game.num_distinct_actions
+    paths = [state.action_path(code) for code in state.legal_codes()]
+    assert len(set(paths)) == len(paths)
+    assert all(path and all(0 <= a < size for a in path) for path in paths)
+    whole = set(paths)
+    assert not any(path[:k] in whole for path in paths for k in range(1, len(path)))
