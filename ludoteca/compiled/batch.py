@@ -240,16 +240,17 @@ def _offer(
     the row (in increasing order under :data:`SORT`; the legal moves themselves in a layout
     whose actions are its moves), and into ``mask`` under :data:`MASK` (cleared of the previous
     ones by :func:`_clear`)."""
-    acts, first = cfg[C_ACTS], cfg[C_LIST]
+    acts = cfg[C_ACTS]
     count = 0
     n = rows[i, R_N]
     ordered = False
     # the actions are the moves, or (at a move's first action) the kernel listed them: distinct
     if cfg[C_SINGLE] or (cfg[C_FIRST] and rows[i, R_DEPTH] == 0):
-        ordered = flags & SORT != 0 and _runs_reversed(rows, i, first, acts, n)
+        listed = cfg[C_LIST]
+        ordered = flags & SORT != 0 and _runs_reversed(rows, i, listed, acts, n)
         for j in range(n):
-            a = load(rows, (i, first + j))
-            if not ordered and acts != first:
+            a = load(rows, (i, listed + j))
+            if not ordered and acts != listed:
                 rows[i, acts + j] = a
             if flags & MASK:
                 store(mask, (i, a), True)
