@@ -1,12 +1,12 @@
 """The Felli with Mullahs table of the dense index (``felli-mullah-...-v2.npy``) checked against a
 table of the old layout (``-v1.npy``, the index before the dense one), entry by entry.
 
-    .venv/bin/python bench/felli_mullah_check.py OLD.npy [NEW.npy]
+    .venv/bin/python -m bench.felli_mullah_check OLD.npy [NEW.npy]
 
 ``OLD.npy``: a table the old layout built, e.g. with the revision before the dense index::
 
     git archive 57cb1a0 ludoteca bench | tar -x -C DIR
-    cd DIR && .venv/bin/python bench/solve_bench.py --threads 1 felli-mullah --keep K
+    cd DIR && .venv/bin/python -m bench.solve_bench --threads 1 felli-mullah --keep K
 
 (its file in ``K``).  ``NEW.npy``: a table of this revision (``solve_bench.py --keep``); without
 it, this revision's table of ``felli-mullah`` from the cache (built if it is not there).
@@ -31,7 +31,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.compiled.kernel import bit_count
 from ludoteca.games.felli import MIRROR, Felli
 from ludoteca.games.felli_mullah_table import SIDE, WEIGHTS, MullahSolver, _data, _index, layout

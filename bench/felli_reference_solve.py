@@ -1,6 +1,6 @@
-"""Felli solved a second way: a plain retrograde analysis (``tests/support/retro_reference.py``:
+"""Felli solved a second way: a plain retrograde analysis (``checks/retro_reference.py``:
 dictionaries, no symmetry, no index) over every position reachable from the start, with the
-moves of the plain rules implementation ``tests/support/felli_reference.py`` (which shares no
+moves of the plain rules implementation ``checks/felli_reference.py`` (which shares no
 code with ``ludoteca.games.felli``), then every reachable position's value and plies compared
 with the project's table (``ludoteca.games.felli_solver``).  It shows the documented start
 values (basic Felli a draw; with forced capture a win in 31 plies for the side to move) without
@@ -8,8 +8,8 @@ the project's own solver, and that the two agree everywhere the game can go.  No
 graph of basic Felli takes minutes and gigabytes in plain Python; ``tests/test_felli_solve.py``
 checks the table against plain minimax on small positions in the suite.
 
-    .venv/bin/python bench/felli_reference_solve.py --out bench/results/felli_reference.txt
-    .venv/bin/python bench/felli_reference_solve.py --rules felli:forced_capture
+    .venv/bin/python -m bench.felli_reference_solve --out bench/results/felli_reference.txt
+    .venv/bin/python -m bench.felli_reference_solve --rules felli:forced_capture
 
 Prints, for each rule set: reachable positions, the start's value by each solver, positions
 that differ (0 expected), seconds; exits 1 when they differ.
@@ -22,12 +22,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import ludoteca
+from checks import felli_reference as ref
+from checks.retro_reference import solve_graph
 from ludoteca.games.felli_solver import solve
-from tests.support import felli_reference as ref
-from tests.support.retro_reference import solve_graph
 
 #: the rows of the position code, top first, as point indices of the game's board
 ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))

@@ -1,11 +1,11 @@
 """The compiled kernels against the readable engines on thousands of games a rule set.
 
-    python bench/kernel_check.py [--games N] [--perft P] [--budget B] [--rules R ...] [--jobs J]
+    python -m bench.kernel_check [--games N] [--perft P] [--budget B] [--rules R ...] [--jobs J]
 
 For every rule set with a kernel: N seeded random games played by the engine, the kernel's legal
 moves, tactical moves, whether it can move, ending, make, unmake and Zobrist key checked at
 every position; then perft from P random positions still in play, by engine and kernel, as deep
-as a walk of at most B inner nodes allows (``tests/support/kernel_check.py``; the test suite runs
+as a walk of at most B inner nodes allows (``checks/kernel_check.py``; the test suite runs
 the same checks on a few games).  Prints one line a rule set (games, positions, perft positions
 and the move sequences they counted, seconds) and stops with the position at the first
 difference.
@@ -14,14 +14,11 @@ difference.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from checks.kernel_check import compare_perft, follow_random_games
 from ludoteca.games import family, game_names, load
-from tests.support.kernel_check import compare_perft, follow_random_games
 
 
 def check(rules: str, games: int, perft: int, budget: int) -> str:

@@ -8,8 +8,8 @@ game back: each game's stored moves must begin with every move the server acknow
 200), and hold at most the one move that was on its way when the server died. Then play goes on,
 until ``--kills`` kills.
 
-    .venv/bin/python bench/kill9.py --kills 100 --games 8
-    .venv/bin/python bench/kill9.py --kills 100 --db postgresql+asyncpg://user@host/db
+    .venv/bin/python -m bench.kill9 --kills 100 --games 8
+    .venv/bin/python -m bench.kill9 --kills 100 --db postgresql+asyncpg://user@host/db
 
 ``tests/test_server_crash.py`` runs a few kills of it in the suite.
 """

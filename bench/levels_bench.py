@@ -4,7 +4,7 @@ games (the levels' agents as the web app builds them, warmed up first).
 Prints, per game and level: the agent, the median, the 95th percentile and the slowest answer.
 Not a test: run it by hand on a quiet machine.
 
-    .venv/bin/python bench/levels_bench.py --positions 60 --out bench/results/levels.txt
+    .venv/bin/python -m bench.levels_bench --positions 60 --out bench/results/levels.txt
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def main() -> None:
             lines.append(line)
             print(line, flush=True)
     if args.out:
-        command = "python bench/levels_bench.py " + " ".join(sys.argv[1:])
+        command = "python -m bench.levels_bench " + " ".join(sys.argv[1:])
         with args.out.open("a") as out:
             out.write(
                 f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n" + "\n".join(lines) + "\n\n"

@@ -25,7 +25,7 @@ fraction of them never read after their hello (their messages pile up on the ser
 drop them, not slow anyone down).  Prints, besides, the watchers connected, the messages a second
 they received while measured and their process's CPU.
 
-    .venv/bin/python bench/load.py --games 50,200,500,1000 --seconds 30 \
+    .venv/bin/python -m bench.load --games 50,200,500,1000 --seconds 30 \
         --out bench/results/load.txt
 """
 
@@ -607,7 +607,7 @@ def main() -> None:
     )
     table = "\n".join([header, *(_format(r) for r in rows)])
     if args.out:
-        command = "python bench/load.py " + " ".join(sys.argv[1:])
+        command = "python -m bench.load " + " ".join(sys.argv[1:])
         with args.out.open("a") as out:
             out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n{table}\n\n")
 

@@ -1,6 +1,6 @@
 """Morelli speed: random playouts (pure Python engine and the compiled kernel) and perft.
 
-    python bench/morelli_bench.py [--games N] [--seed S]
+    python -m bench.morelli_bench [--games N] [--seed S]
 
 Prints random moves/s for both paths (the goal is 100,000 moves/s on one core) and perft(2)
 nodes/s from a fixed setup.

@@ -13,7 +13,7 @@ of them random, recorded below so that every version sees the same ones), each c
 
 Not a test: run it by hand, e.g.
 
-    .venv/bin/python bench/morelli_depth.py --base 966d2b5 --new f8804df a239584 --depth 4 \\
+    .venv/bin/python -m bench.morelli_depth --base 966d2b5 --new f8804df a239584 --depth 4 \\
         --seconds 1 > bench/results/morelli-depth.txt
 """
 
@@ -26,7 +26,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from search_version import Version
+    from bench.search_version import Version
 
 
 #: (setup seed, moves) of the measured games
@@ -91,7 +91,7 @@ def positions() -> list[tuple[int, list[str]]]:
 
 
 def main() -> None:
-    from search_version import compare  # the parent only: its child runs with -P
+    from bench.search_version import compare  # the parent only: its child runs with -P
 
     compare(__doc__.splitlines()[0], 4, __file__, CHILD, depth_table, time_table)
 

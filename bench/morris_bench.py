@@ -1,6 +1,6 @@
 """Nine Men's Morris speed: random games against OpenSpiel's C++ engine, and perft nodes/s.
 
-    python bench/morris_bench.py [--games N] [--seed S]
+    python -m bench.morris_bench [--games N] [--seed S]
 
 Both engines play uniformly random games with OpenSpiel's rules (no repetition or move-count
 draws, at most 200 plies); a mill move is one ply for us and two actions for OpenSpiel.  Ours

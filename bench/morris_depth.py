@@ -13,7 +13,7 @@ checked out as a git worktree, as ``ludoteca sprt`` does):
 
 Not a test: run it by hand, e.g.
 
-    .venv/bin/python bench/morris_depth.py --base faba354 --depth 12 --seconds 1 \
+    .venv/bin/python -m bench.morris_depth --base faba354 --depth 12 --seconds 1 \
         > bench/results/morris-depth.txt
 """
 
@@ -26,7 +26,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from search_version import Version
+    from bench.search_version import Version
 
 
 #: the games of issue 27 (moves as the analysis command takes them)
@@ -75,7 +75,7 @@ def positions() -> list[list[str]]:
 
 
 def main() -> None:
-    from search_version import compare  # the parent only: its child runs with -P
+    from bench.search_version import compare  # the parent only: its child runs with -P
 
     compare(__doc__.splitlines()[0], 12, __file__, CHILD, depth_table, time_table)
 

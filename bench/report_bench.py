@@ -2,7 +2,7 @@
 a record to a fresh server (SQLite in a temporary folder, the default limit a position), timed
 from the request until the report is ready.
 
-    .venv/bin/python bench/report_bench.py [--out bench/results/report.txt]
+    .venv/bin/python -m bench.report_bench [--out bench/results/report.txt]
 
 (The server is otherwise idle: the same figures while 200 live games are played, beside the
 computer's move latency, are still to be measured.)

@@ -6,7 +6,7 @@ candidate, the time in this process, the mean depth reached and how often its ve
 move (inaccuracy, mistake, blunder or none: ludoteca.study.report.assess) agrees with the
 reference's.
 
-    .venv/bin/python bench/report_limits.py --reference 300000 \\
+    .venv/bin/python -m bench.report_limits --reference 300000 \\
         --budgets 100000 50000 40000 40000:keep 100000:keep --out bench/results/report-limits.txt
 """
 
@@ -17,8 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from report_bench import game_of
-
+from bench.report_bench import game_of
 from ludoteca import record
 from ludoteca.ai.agents import Limit
 from ludoteca.ai.search import SearchAgent
@@ -62,7 +61,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=[name for name, _, _ in GAMES])
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    lines = [f"# .venv/bin/python bench/report_limits.py {' '.join(sys.argv[1:])}"]
+    lines = [f"# .venv/bin/python -m bench.report_limits {' '.join(sys.argv[1:])}"]
     lines.append(f"# {time.strftime('%Y-%m-%d %H:%M %Z')}")
     for name, count, spec in (g for g in GAMES if g[0] in args.games):
         game = record.loads(game_of(name, count, spec))

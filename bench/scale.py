@@ -2,7 +2,7 @@
 Redis, as ``scripts/cluster`` starts them (a fresh folder each), loaded by ``bench/load.py``'s
 players (hot-seat games each moving once a second over its own websocket).
 
-    .venv/bin/python bench/scale.py --games 500,1000 --seconds 20 --out bench/results/scale.txt
+    .venv/bin/python -m bench.scale --games 500,1000 --seconds 20 --out bench/results/scale.txt
 
 Prints, per number of server processes and of games, moves/s, the round-trip p50/p95/p99 and
 the CPU each tier used (% of one core: all servers together, PostgreSQL, Redis, nginx, and the
@@ -27,8 +27,7 @@ from typing import Any
 
 import uvloop
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import _free_port, run_size
+from bench.load import _free_port, run_size
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,7 +109,7 @@ def main() -> None:
     table = "\n".join([header, *(_format(s, r) for s, r in rows), *model(rows)])
     print(table)
     if args.out:
-        command = "python bench/scale.py " + " ".join(sys.argv[1:])
+        command = "python -m bench.scale " + " ".join(sys.argv[1:])
         with args.out.open("a") as out:
             out.write(f"# {time.strftime('%Y-%m-%d %H:%M')}  {command}\n{table}\n\n")
 

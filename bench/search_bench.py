@@ -10,7 +10,7 @@ archive`` into a temporary folder and run in a process of its own, one position 
 interleaved with the others), e.g. the search that was the top level before the compiled one.
 Not a test: run it by hand.
 
-    .venv/bin/python bench/search_bench.py --seconds 1 --baseline 230fac6 \
+    .venv/bin/python -m bench.search_bench --seconds 1 --baseline 230fac6 \
         --out bench/results/search.jsonl
 """
 

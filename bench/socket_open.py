@@ -8,7 +8,7 @@ state and closes, then opens the next.  Prints, per tree and round, the connecti
 and the server's user and system processor time per connection (from ``/proc``); with several
 trees the rounds alternate between them, so that a busy machine weighs on each alike.
 
-    .venv/bin/python bench/socket_open.py --tree /tmp/base --tree . --rounds 3 \\
+    .venv/bin/python -m bench.socket_open --tree /tmp/base --tree . --rounds 3 \\
         --out bench/results/socket_open.txt
 """
 
@@ -31,8 +31,7 @@ import orjson
 import uvloop
 import websockets
 
-sys.path.insert(0, str(Path(__file__).parent))
-from load import TICKS, _free_port, _Spectator
+from bench.load import TICKS, _free_port, _Spectator
 
 GAMES_PER_ADDRESS = 10
 HELLO = orjson.dumps({"type": "hello"}).decode()

@@ -2,8 +2,8 @@
 reporting wall time, CPU time, peak memory and the size of the cached table, next to the
 issue's goals.  Not a test: run it by hand (a full run takes about a quarter of an hour).
 
-    .venv/bin/python bench/solve_bench.py --out bench/results/solve.txt
-    .venv/bin/python bench/solve_bench.py --threads 1 felli-mullah      # one core
+    .venv/bin/python -m bench.solve_bench --out bench/results/solve.txt
+    .venv/bin/python -m bench.solve_bench --threads 1 felli-mullah      # one core
 
 Builds: ``felli-mullah`` (every position, goal 5 minutes on one core and 8 GB), ``morris-6``
 (Six Men's Morris outright), ``morris-N`` for N = 3, 4, 5 and ``morris-6men`` (Nine Men's

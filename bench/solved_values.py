@@ -3,8 +3,8 @@ in a fresh process with an empty cache, its start value and plies compared with 
 Not a test (the Mullah table takes about 5 minutes of one core and 0.6 GB; the rest take a minute
 together, and ``tests/test_solved_values.py`` checks those in the suite).
 
-    .venv/bin/python bench/solved_values.py --out bench/results/solved_values.txt
-    .venv/bin/python bench/solved_values.py felli felli:forced_capture    # some of them
+    .venv/bin/python -m bench.solved_values --out bench/results/solved_values.txt
+    .venv/bin/python -m bench.solved_values felli felli:forced_capture    # some of them
 
 Prints one line a rule set: the value found, the documented one, whether they agree, seconds;
 exits 1 when one disagrees.

@@ -28,8 +28,8 @@ window with study work over the two without (and the median over the cycles).  T
 uses the machine's table cache (``$LUDOTECA_CACHE``, default ``~/.cache/ludoteca``): the tables
 built there are listed in the result.
 
-    .venv/bin/python bench/study_bench.py --cycles 3 --out bench/results/study.txt
-    .venv/bin/python bench/study_bench.py --games 20 --seconds 20   # a quick check
+    .venv/bin/python -m bench.study_bench --cycles 3 --out bench/results/study.txt
+    .venv/bin/python -m bench.study_bench --games 20 --seconds 20   # a quick check
 """
 
 from __future__ import annotations
@@ -54,7 +54,9 @@ import numpy
 import orjson
 import uvloop
 import websockets
-from load import (
+
+import ludoteca
+from bench.load import (
     COMPUTER_PER_ADDRESS,
     GAMES,
     PER_ADDRESS,
@@ -64,9 +66,7 @@ from load import (
     _free_port,
     play_games,
 )
-from report_bench import game_of
-
-import ludoteca
+from bench.report_bench import game_of
 from ludoteca import record
 from ludoteca.ai.book import book_for
 from ludoteca.solve import cache_dir
@@ -475,7 +475,7 @@ def main() -> None:
     ).stdout.strip()
     tables = sorted(p.name for p in cache_dir().glob("*.npz")) if cache_dir().exists() else []
     header = [
-        "# .venv/bin/python bench/study_bench.py " + " ".join(sys.argv[1:]),
+        "# .venv/bin/python -m bench.study_bench " + " ".join(sys.argv[1:]),
         f"# {time.strftime('%Y-%m-%d %H:%M %Z')} at {commit}, {os.cpu_count()} cores, load "
         f"average before the run {load:.2f} (ludoteca {ludoteca.__version__})",
         f"# tables in {cache_dir()}: {', '.join(tables) or 'none'}",

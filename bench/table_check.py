@@ -2,8 +2,8 @@
 equations and the board's symmetries on random positions of every class, and, against a smaller
 table of the same board, every position of the classes they share.
 
-    LUDOTECA_CACHE=DIR .venv/bin/python bench/table_check.py --men 6 --against 5
-    .venv/bin/python bench/table_check.py --rules morris-12 --men 5 --against 4 --samples 200
+    LUDOTECA_CACHE=DIR .venv/bin/python -m bench.table_check --men 6 --against 5
+    .venv/bin/python -m bench.table_check --rules morris-12 --men 5 --against 4 --samples 200
 
 For each class of the moving phase (``W-B``: the side to move's men, the opponent's), ``--samples``
 random positions (men placed at random, either side to move): the table's value and distance
@@ -20,15 +20,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from checks.retro_reference import bellman
 from ludoteca.core import Color
 from ludoteca.games.morris import Morris, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, symmetries
-from tests.support.retro_reference import bellman
 
 
 def built(rules: str, men: int) -> MorrisTable:

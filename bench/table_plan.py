@@ -2,7 +2,7 @@
 its classes' index entries, and the memory and processor time each takes, scaled from a build
 that was measured (``bench/solve_bench.py``), without building anything.
 
-    .venv/bin/python bench/table_plan.py --measured-men 6 --cpu 2400 --peak-mb 9000 --upto 9
+    .venv/bin/python -m bench.table_plan --measured-men 6 --cpu 2400 --peak-mb 9000 --upto 9
 
 A class ``A-B`` (the side to move's men, the opponent's) has one index entry for each canonical
 set of the side to move's men (one per orbit of the board's 16 symmetries, counted by Burnside's
@@ -21,10 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.games.morris import NINE, TWELVE, MorrisBoard
 from ludoteca.games.morris_table import symmetries
 

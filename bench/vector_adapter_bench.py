@@ -1,6 +1,6 @@
 """The OpenSpiel adapter's speed, side by side with OpenSpiel's C++ Nine Men's Morris.
 
-    python bench/vector_adapter_bench.py [--seconds S] [--rules R ...]
+    python -m bench.vector_adapter_bench [--seconds S] [--rules R ...]
 
 Uniformly random games through ``pyspiel`` as a Python caller plays them (``legal_actions``,
 ``apply_action``, ``is_terminal``, ``current_player``, and ``returns`` at the end): OpenSpiel's
@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pyspiel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.adapters.openspiel import register
 
 SLICE = 0.2

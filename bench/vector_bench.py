@@ -1,6 +1,6 @@
 """Batched environments' speed, side by side with OpenSpiel's C++ Nine Men's Morris.
 
-    python bench/vector_bench.py [--envs N] [--seconds S] [--rules R ...]
+    python -m bench.vector_bench [--envs N] [--seconds S] [--rules R ...]
 
 OpenSpiel: uniformly random games of ``nine_mens_morris`` through ``pyspiel`` (``legal_actions``,
 ``apply_action``, as a Python caller plays it), counted in plies (a mill and its removal are
@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ludoteca.vector import VectorEnv
 
 #: steps taken before the timing (compiling or loading the code)

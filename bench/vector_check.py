@@ -1,10 +1,10 @@
 """The batched environments against the readable engine on thousands of games a rule set.
 
-    python bench/vector_check.py [--games N] [--envs E] [--rules R ...] [--jobs J]
+    python -m bench.vector_check [--games N] [--envs E] [--rules R ...] [--jobs J]
 
 For every rule set with a kernel: a ``VectorEnv`` of E games stepped by its own seeded random
 actions until N games have ended, every step checked against the engine
-(``tests/support/vector_check.py``: each game's mask, observation, side to act, ending,
+(``checks/vector_check.py``: each game's mask, observation, side to act, ending,
 rewards and next setup; the test suite runs the same checks on a few games).  Prints one line
 a rule set (games, how they ended, steps, seconds) and stops at the first difference.
 """
@@ -12,14 +12,11 @@ a rule set (games, how they ended, steps, seconds) and stops at the first differ
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from checks.vector_check import follow
 from ludoteca.games import family, game_names, load
-from tests.support.vector_check import follow
 
 
 def check(rules: str, games: int, envs: int) -> str:

@@ -1,6 +1,6 @@
 """Our top level against OpenSpiel's MCTSBot (``--sims`` simulations, random rollouts, UCT c = 2).
 
-    python bench/vs_openspiel.py [--games N] [--game morris felli morelli] [--agent SPEC]
+    python -m bench.vs_openspiel [--games N] [--game morris felli morelli] [--agent SPEC]
                                  [--jobs J] [--sims S] [--out FILE [--resume]]
 
 Each game is played N times with each colour, in J worker processes.  Prints our score, the game
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -35,14 +34,12 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import ludoteca
+from checks.openspiel_morris import nine_mens_morris_points
 from ludoteca.adapters.openspiel import LudotecaState, register
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color
 from ludoteca.games.morris import NINE
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.support.openspiel_morris import nine_mens_morris_points
 
 POINTS = NINE.points
 

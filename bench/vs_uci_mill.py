@@ -1,8 +1,8 @@
 """Our top Nine Men's Morris level against a UCI Morris engine (built for Sanmill's C++ engine).
 
-    PYTHONPATH=. python bench/vs_uci_mill.py --engine /tmp/sanmill/src/sanmill [--games N]
+    python -m bench.vs_uci_mill --engine /tmp/sanmill/src/sanmill [--games N]
         [--time SECONDS] [--seed K] [--out FILE] [--option NAME=VALUE ...]
-    PYTHONPATH=. python bench/vs_uci_mill.py --summary FILE [FILE ...]
+    python -m bench.vs_uci_mill --summary FILE [FILE ...]
 
 Contract:
 

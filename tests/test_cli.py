@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from checks import morelli_reference
 from ludoteca import record
 from ludoteca.cli import main
-
-from .support import morelli_reference
 
 
 def run(

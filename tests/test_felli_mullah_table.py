@@ -11,6 +11,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from checks.retro_reference import bellman, solve_graph
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.compiled.kernel import STATE_SIZE
 from ludoteca.core import Color
@@ -25,8 +26,6 @@ from ludoteca.games.felli_mullah_table import (
     layout,
     solve,
 )
-
-from .support.retro_reference import bellman, solve_graph
 
 RULES = Felli.parse_rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]

@@ -7,11 +7,10 @@ import random
 import pytest
 
 import ludoteca
+from checks import felli_reference as ref
 from ludoteca import Color, IllegalMoveError, InvalidMoveError, InvalidPositionError, Termination
 from ludoteca.games.felli import EDGES, POINTS, Felli
 from ludoteca.perft import perft
-
-from .support import felli_reference as ref
 
 ROWS = ["a5 c5 e5", "b4 c4 d4", "c3", "b2 c2 d2", "a1 c1 e1"]
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from .support import felli_reference as felli
-from .support import morelli_reference as morelli
-from .support import morris_reference as morris
+from checks import felli_reference as felli
+from checks import morelli_reference as morelli
+from checks import morris_reference as morris
 
 DATA = Path(__file__).parent / "data" / "golden"
 

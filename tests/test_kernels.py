@@ -9,12 +9,11 @@ from __future__ import annotations
 import pytest
 
 import ludoteca
+from checks.kernel_check import compare_perft, follow_random_games
 from ludoteca.compiled.drivers import perft_counts
 from ludoteca.compiled.registry import REQUIRED, functions
 from ludoteca.games import family, game_names, load
 from ludoteca.perft import perft
-
-from .support.kernel_check import compare_perft, follow_random_games
 
 RULE_SETS = [
     d.name for g in game_names() for d in family(g).rule_sets if load(d.name).kernel is not None

@@ -1,7 +1,7 @@
 """The rules lessons (ludoteca.lessons, each game's lessons in ludoteca/games): every step of
 every lesson has a legal position, at least one move that does what it asks and one that does
 not (refused with the step's sentence), and its answers agree with the plain reference engines
-of tests/support, which share no code with the games."""
+of checks/, which share no code with the games."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 import ludoteca
+from checks import felli_reference, morelli_reference, morris_reference
 from ludoteca.core import IllegalMoveError, InvalidMoveError, State
 from ludoteca.lessons import Lesson, Step, answers, check
 from ludoteca.server import Settings, create_app
-
-from .support import felli_reference, morelli_reference, morris_reference
 
 GAMES = ("morris", "felli", "morelli")
 STEPS = [

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import ludoteca
+from checks import morelli_reference as ref
 from ludoteca import (
     Color,
     IllegalMoveError,
@@ -19,8 +20,6 @@ from ludoteca import (
 from ludoteca.cli import main
 from ludoteca.games.morelli import Morelli, MorelliState, frames
 from ludoteca.perft import perft_counts
-
-from .support import morelli_reference as ref
 
 SETUP = "BBBBBBBBBBBBBWWWWWWWWWWWWWWWWWWWWWWWWBBBBBBBBBBB"
 LETTERS = "ABCDEFGHIJKLM"

@@ -1,5 +1,5 @@
 """The Morris family rule sets against the second implementation
-(tests/support/morris_reference.py), the facts of docs/rules.md, and hand-checked positions."""
+(checks/morris_reference.py), the facts of docs/rules.md, and hand-checked positions."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ import random
 import pytest
 
 import ludoteca
+from checks import morris_reference as ref
 from ludoteca import Color, IllegalMoveError, Termination
 from ludoteca.games.morris import Morris
 from ludoteca.perft import perft
-
-from .support import morris_reference as ref
 
 FAMILY = list(ref.VARIANTS)
 LABELS = {

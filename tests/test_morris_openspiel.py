@@ -20,7 +20,7 @@ POINTS = NINE.points
 
 pyspiel = need("pyspiel")
 
-from .support.openspiel_morris import nine_mens_morris_points  # noqa: E402
+from checks.openspiel_morris import nine_mens_morris_points  # noqa: E402
 
 RULES = "morris:repetition=0,move_rule=0"
 TURN_CAP = 180  # OpenSpiel ends games after 200 turns

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from checks.retro_reference import bellman, solve_graph
 from ludoteca.ai.analysis import analyse, move_values
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import SearchAgent
@@ -19,8 +20,6 @@ from ludoteca.cli import main
 from ludoteca.core import Color, RuleSet
 from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisBoard, MorrisState
 from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
-
-from .support.retro_reference import bellman, solve_graph
 
 Node = tuple[int, int, int]  # white men, black men, side to move
 

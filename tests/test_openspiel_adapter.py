@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import ludoteca
+from checks.vector_check import Shadow
 
 from .support.need import need
-from .support.vector_check import Shadow
 
 pyspiel = need("pyspiel")
 

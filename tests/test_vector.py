@@ -1,5 +1,5 @@
 """The batched environments: step for step like the readable engine (masks, observations,
-endings, rewards, automatic resets; ``tests/support/vector_check.py``, which
+endings, rewards, automatic resets; ``checks/vector_check.py``, which
 ``bench/vector_check.py`` runs on 10,000 games a rule set), deterministic under a seed whatever
 the threads, and illegal actions refused without a change."""
 
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import ludoteca
+from checks.vector_check import follow
 from ludoteca.compiled import batch, warm
 from ludoteca.compiled.dispatch import fingerprint
 from ludoteca.vector import VectorEnv
 
 from .support.need import need
-from .support.vector_check import follow
 
 
 @pytest.mark.parametrize(
