@@ -27,7 +27,7 @@ Contract:
   our W-D-L, the score and its 95% interval (normal approximation over the counted games, a draw
   half a point) and each side's mean and longest think per decision.  ``--out`` appends one JSON
   line per game; ``--summary`` prints that summary of the games in such files (several runs
-  together) and plays none.
+  together; compressed ``.xz`` files too, as bench/results keeps them) and plays none.
 
 Engine options: single thread, the engine's strongest skill level (30) with the Flutter app's
 default play settings (MTD(f), developer mode off, no perfect database), and the rules of the
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import math
 import random
 import re
@@ -271,6 +272,12 @@ def random_opening(rng: random.Random) -> list[str]:
     return texts
 
 
+def _text(path: Path) -> str:
+    """The text of ``path``, decompressed when it is ``.xz``."""
+    with (lzma.open if path.suffix == ".xz" else open)(path, "rt", encoding="utf-8") as stream:
+        return stream.read()
+
+
 def summary(rows: Sequence[dict[str, Any]]) -> str:
     """W-D-L for us, the score with its 95% interval, the errors, and the think times."""
     counted = [r["score"] for r in rows if "error" not in r]
@@ -315,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.summary:
         files = args.summary
-        played = [json.loads(line) for path in files for line in path.read_text().splitlines()]
+        played = [json.loads(line) for path in files for line in _text(path).splitlines()]
         print(f"{len(played)} games from {len(files)} file(s)")
         print(summary(played))
         return 0
