@@ -418,6 +418,7 @@ class Game(ABC):
     def parse_rules(cls, spec: str | RuleSet | None = None) -> RuleSet:
         """Parse a rule-set spec ``name[:setting[=value],...]``; ``None`` means the default set.
 
+        >>> from ludoteca.games.felli import Felli
         >>> Felli.parse_rules("felli:forced_capture").settings["forced_capture"]
         True
         """

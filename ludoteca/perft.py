@@ -15,6 +15,7 @@ def perft_counts(state: State, depth: int) -> Iterator[tuple[int, int]]:
     A game that ends earlier contributes nothing to deeper counts.  The state is restored.
     One walk of the tree to ``depth - 1`` gives every count (leaves are counted in bulk).
 
+    >>> import ludoteca
     >>> list(perft_counts(ludoteca.new_game("felli"), 2))
     [(1, 3), (2, 3)]
     """
