@@ -19,7 +19,6 @@ from ludoteca.vector import VectorEnv
 from .support.need import need
 from .support.vector_check import follow
 
-
 #: every rule set the registry offers, with the ply limit a rule set needs to end its games
 #: within the test's budget; plus option settings that change what the kernel does
 EVERY_RULE_SET = [
