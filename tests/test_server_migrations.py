@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import itertools
 from typing import Any
 
 from alembic import command
@@ -40,7 +41,7 @@ def test_the_revisions_form_one_chain() -> None:
     revisions = _revisions()
     assert len(script.get_heads()) == 1 and script.get_heads()[0] == revisions[-1]
     assert revisions[0] == "0001"
-    for older, newer in zip(revisions, revisions[1:], strict=False):
+    for older, newer in itertools.pairwise(revisions):
         assert script.get_revision(newer).down_revision == older
 
 
