@@ -77,6 +77,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST)))
 
 
+#: the tests skipped in this run (node ids with the reason), as the reports reach this process
+#: (with xdist: the controller, which receives every worker's reports)
+_SKIPPED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Remember a skipped test (an expected failure is not a skip)."""
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        _SKIPPED.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Under ``CI=true`` a run that skipped anything fails: CI installs every service and
+    package, so a skip there is a test that did not run and a promise left unchecked."""
+    if os.environ.get("CI") != "true" or not _SKIPPED or hasattr(session.config, "workerinput"):
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_line(f"CI=true: {len(_SKIPPED)} test(s) skipped, which fails the run:")
+        for line in _SKIPPED:
+            reporter.write_line(f"  {line}")
+    if exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The tables' cache of the run: one folder shared by its test processes (each table

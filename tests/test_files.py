@@ -56,14 +56,22 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary_one(tmp_path:
 
 
 def _build_slowly(path: Path, log: Path, name: str) -> None:
-    """Ask for ``path`` built by a build taking half a second; log who built and who read."""
+    """Ask for ``path``; a build (the first process's) goes on until the other process has
+    logged that it asks too, so that it asks while the build is under way whenever it starts;
+    log who asked, who built and who read."""
 
     def build() -> bytes:
         with log.open("a") as out:
             out.write(f"{name} builds\n")
-        time.sleep(0.5)  # the build's own work, while the other process asks for the file
+        deadline = time.monotonic() + 60
+        while "asks" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.01)  # the other process has not asked yet
+        time.sleep(0.2)  # and is now waiting for the file's lock
         return name.encode()
 
+    if name != "first":
+        with log.open("a") as out:
+            out.write(f"{name} asks\n")
     content, read = read_or_build(path, Path.read_bytes, build, lambda out, b: out.write(b))
     with log.open("a") as out:
         out.write(f"{name} {'read' if read else 'built'} {content.decode()}\n")
@@ -83,7 +91,8 @@ def test_a_file_two_processes_want_at_once_is_built_once(tmp_path: Path) -> None
         process.join(60)
         assert process.exitcode == 0
     lines = log.read_text().splitlines()
-    assert lines == ["first builds", "first built first", "second read first"]  # it waited
+    # the second asked while the first was building, waited, and read the first's file
+    assert lines == ["first builds", "second asks", "first built first", "second read first"]
 
 
 def test_a_damaged_file_is_built_again(tmp_path: Path) -> None:

@@ -33,9 +33,11 @@ def test_young_passes_collect_new_cycles_and_freeze_what_survives() -> None:
         try:
             assert not gc.isenabled()  # (allocations start no pass any more)
             kept, kept_ref = cycle()
-            _dropped, dropped_ref = cycle()
+            _dropped, _ = cycle()
+            collected = asyncio.Event()  # set when a pass by the clock collects the new cycle
+            dropped_ref = weakref.ref(_dropped, lambda _: collected.set())
             del _dropped
-            await asyncio.sleep(0.3)  # several young passes by the clock
+            await asyncio.wait_for(collected.wait(), timeout=30)
             assert dropped_ref() is None  # a new cycle: found by a young pass
             assert kept_ref() is not None
             assert not any(thing is kept for thing in gc.get_objects())  # frozen: in no generation

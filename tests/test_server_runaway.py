@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -217,13 +218,23 @@ def test_one_address_has_only_so_many_record_replays_at_once(
     assert again == {"text": "again"}
 
 
-def test_a_worker_busy_with_a_job_lets_ctrl_c_pass_to_the_server() -> None:
+def _mark_then_sleep(marker: Path, seconds: float) -> None:
+    """A worker's job: say it has started (``marker`` made), then work ``seconds``."""
+    marker.touch()
+    time.sleep(seconds)
+
+
+def test_a_worker_busy_with_a_job_lets_ctrl_c_pass_to_the_server(tmp_path: Path) -> None:
     # a terminal's Ctrl-C reaches every process of its foreground group, the workers too
     pool = WorkerPool(1, workers.die_with_parent, (os.getpid(),))
+    marker = tmp_path / "started"
     try:
         pool.submit(time.sleep, 0).result(timeout=120)  # the process has started
-        job = pool.submit(time.sleep, 1.5)
-        time.sleep(0.5)  # the job under way (if not yet, Ctrl-C finds the worker idle: same check)
+        job = pool.submit(_mark_then_sleep, marker, 1.5)
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert marker.exists()  # the job is under way: Ctrl-C comes in the middle of it
         (process,) = _processes_of(pool._pool)
         os.kill(process.pid, signal.SIGINT)
         try:

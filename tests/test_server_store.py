@@ -162,3 +162,49 @@ def test_moves_that_arrive_within_the_commit_gap_share_one_commit(
     counts = asyncio.run(scenario())
     assert counts[:3] == [1, 0, 1]  # a commit of one move (a), then one of three (b, c, d)
     assert sum(counts) == 2
+
+
+def test_two_stores_writing_the_same_ply_cannot_both_succeed(database_url: str) -> None:
+    """Two server processes (two stores on one database) storing different moves at the same
+    ply of the same games at once: for each game exactly one move lands, the other writer is
+    told :class:`StaleError` (not a database error), and the game holds the winner's move."""
+    games = [f"g{i}" for i in range(12)]
+
+    async def scenario() -> None:
+        first, second = Store(database_url), Store(database_url)
+        await first.open()
+        for game_id in games:
+            await first.add_game(
+                GameRow(
+                    id=game_id,
+                    game="morris",
+                    rules="morris",
+                    mode="online",
+                    white="human",
+                    black="human",
+                    status="live",
+                    ply=0,
+                    result="*",
+                )
+            )
+        answers = await asyncio.gather(
+            *(
+                store.add_move(game_id, 0, move, draw_offer=None)
+                for game_id in games
+                for store, move in ((first, "d2"), (second, "f4"))
+            ),
+            return_exceptions=True,
+        )
+        for index, game_id in enumerate(games):
+            mine, theirs = answers[2 * index], answers[2 * index + 1]
+            assert sorted([mine is None, theirs is None]) == [False, True], (mine, theirs)
+            loser = mine if mine is not None else theirs
+            assert isinstance(loser, StaleError), repr(loser)
+            found = await second.game(game_id)
+            assert found is not None
+            assert found[0].ply == 1
+            assert found[1] == ["d2" if mine is None else "f4"]
+        await first.close()
+        await second.close()
+
+    asyncio.run(scenario())

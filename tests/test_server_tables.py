@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import logging
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ import ludoteca
 from ludoteca.ai import perfect
 from ludoteca.games import felli_solver
 from ludoteca.server.computer import tables, workers
+
+from .support.ports import ReservedPort
 
 
 def test_a_worker_solves_its_perfect_levels_tables_when_it_starts_in_one_line(
@@ -59,7 +60,10 @@ def test_a_stopped_server_ends_its_table_build_without_a_failure(
     caplog.set_level(logging.INFO, logger="ludoteca.tables")
     builds = tables.start_building([("felli", "felli"), ("felli", "felli:forced_capture")])
     assert builds is not None
-    time.sleep(1.0)  # the first build is under way (it takes seconds)
+    deadline = time.monotonic() + 60
+    while builds.child is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # polled: the build thread starts its child process
+    assert builds.child is not None  # the first build is under way (it takes seconds)
     tables.stop_building(builds)
     assert not builds.thread.is_alive()
     lines = [r.getMessage() for r in caplog.records]
@@ -70,9 +74,8 @@ def test_a_stopped_server_ends_its_table_build_without_a_failure(
 
 
 def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    reserved = ReservedPort()  # no other test process hands it to a child meanwhile
+    port = reserved.number
     server = subprocess.Popen(
         [
             sys.executable,
@@ -117,5 +120,7 @@ def test_a_stopped_server_leaves_its_console_clean(tmp_path: Path) -> None:
         console, _ = server.communicate(timeout=60)
     finally:
         server.kill()
+        server.wait()
+        reserved.release()
     assert server.returncode in (0, -signal.SIGTERM), console  # uvicorn raises it again
     assert "leaked" not in console and "Traceback" not in console, console

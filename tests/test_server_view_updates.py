@@ -125,6 +125,11 @@ def test_the_watchers_are_told_how_many_they_are_once_for_several_comings_and_go
         assert act(client, game_id, tokens["white"], type="move", move=move, ply=0).is_success
         update = first.receive_json()
         assert update["ply"] == 1 and update["watchers"] == 1
-        time.sleep(CROWD_DELAY + 0.5)
+        # the count that was due (within CROWD_DELAY) has been sent now, or found nothing new
+        live = client.app.state.services.hub.games[game_id]  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10 * CROWD_DELAY
+        while live.crowd is not None and time.monotonic() < deadline:
+            time.sleep(0.01)  # polled: the hub's timer runs in the server's event loop
+        assert live.crowd is None
         first.send_json({"type": "hello"})  # the next message is the answer: no update came
         assert first.receive_json()["type"] == "state"

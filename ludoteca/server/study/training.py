@@ -42,6 +42,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     delete,
     insert,
     select,
@@ -128,9 +129,13 @@ class PuzzleRatingRow(_Glicko, Base):
 
 
 class PuzzleAttemptRow(Base):
-    """A player's counted attempt at a puzzle, with the rating after it."""
+    """A player's counted attempt at a puzzle, with the rating after it: one a player and
+    puzzle (a second count of the same attempt is refused by the database)."""
 
     __tablename__ = "puzzle_attempts"
+    __table_args__ = (
+        UniqueConstraint("user_id", "puzzle_id", name="uq_puzzle_attempts_user_puzzle"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
