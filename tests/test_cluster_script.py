@@ -6,6 +6,7 @@ stops everything the script started."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -90,11 +91,19 @@ def folder() -> Iterator[Path]:
 def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path) -> None:
     for program in ("nginx", "initdb", "redis-server"):
         need(program)
-    with reserved_port() as port:
+    # every port the cluster listens on reserved among the test processes (none drawn by the
+    # script, which another test process could draw too meanwhile)
+    with contextlib.ExitStack() as ports:
+        port, pg_port, redis_port, *server_ports = (
+            ports.enter_context(reserved_port()) for _ in range(5)
+        )
         env = {
             **os.environ,
             "CLUSTER_DIR": str(folder),
             "PORT": str(port),
+            "PG_PORT": str(pg_port),
+            "REDIS_PORT": str(redis_port),
+            "SERVER_PORTS": " ".join(map(str, server_ports)),
             "SERVERS": "2",
             "WORKERS": "1",
             # each stage of Ctrl-C's stop (the servers, Redis, PostgreSQL) waits at most this
@@ -123,6 +132,9 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
                     break
             else:
                 pytest.fail(f"the cluster did not start ({script.wait()}): {''.join(said)}")
+            # on the ports reserved for it
+            assert f"servers: {server_ports[0]} {server_ports[1]};" in said[-1], said[-1]
+            assert f"PostgreSQL :{pg_port}; Redis :{redis_port};" in said[-1], said[-1]
             names = ("server1", "server2", "worker1", "redis", "nginx")
             started = [int((folder / f"{name}.pid").read_text()) for name in names]
             postgres = int((folder / "postgres" / "postmaster.pid").read_text().split()[0])
