@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ops.router,
     ):
         app.include_router(router)
+    socket.document_messages(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
