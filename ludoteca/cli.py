@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import record, svg
+from . import __version__, record, svg
 from .ai import Agent, make_agent
 from .core import Color, LudotecaError, State
+from .extras import require
 from .games import family, game_names, load
 from .jobs import Pool
 from .perft import perft_counts
@@ -57,6 +58,7 @@ def _build_parser() -> argparse.ArgumentParser:
             + ", ".join(f"{family(g).title} ({g})" for g in game_names())
         ),
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser(
@@ -403,9 +405,12 @@ def _add_ray_option(p: argparse.ArgumentParser) -> None:
 
 
 def _pool(args: argparse.Namespace) -> Pool:
-    """Where a long job runs: ``--jobs`` local processes, or the ``--ray`` cluster."""
+    """Where a long job runs: ``--jobs`` local processes, or the ``--ray`` cluster (Ray
+    required at once, before any work, though a job found in the cache would not use it)."""
     if getattr(args, "jobs", 1) < 1:
         raise LudotecaError("--jobs is at least 1")
+    if args.ray is not None:
+        require("ray", extra="cluster")
     return Pool(getattr(args, "jobs", 1), args.ray)
 
 

@@ -36,10 +36,16 @@ def _signed_in(
 
 @router.post("/signup", status_code=201)
 async def sign_up(
-    request: Request, response: Response, accounts: AccountsDep, hub: HubDep, body: Credentials
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    hub: HubDep,
+    client: Client,
+    body: Credentials,
 ) -> Session:
-    """Make an account and sign in; the guest seats listed in ``claims`` become its own."""
-    user, token = await accounts.sign_up(body.name, body.password)
+    """Make an account and sign in; the guest seats listed in ``claims`` become its own
+    (accounts made are capped per address)."""
+    user, token = await accounts.sign_up(body.name, body.password, client)
     claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 
