@@ -21,7 +21,7 @@ from .. import logs
 from ..errors import ActionError
 
 if TYPE_CHECKING:  # not imported at run time: worker processes read this module too
-    from ..community.levels import Estimates, LevelRating
+    from ..community.level_ratings import Estimates, LevelRating
     from ..store import GameRow
 
 __all__ = [

@@ -28,7 +28,7 @@ from typing import Any, cast
 import orjson
 from pydantic import BaseModel
 
-from ...ai.agents import parse_spec
+from ...ai.base import parse_spec
 from ...ai.levels import levels
 from ...core import Color, Outcome, State, Termination
 from ...i18n import _, current, use
