@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__, record, svg
-from .ai import Agent, make_agent
+from .ai import Agent, Limit, make_agent
 from .core import Color, LudotecaError, State
 from .extras import require
 from .games import family, game_names, load
@@ -504,7 +504,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.store_ratings:
         from .ai.levels import store_ratings
 
-        store_ratings(rules, result)
+        store_ratings(rules, result.level_ratings())
         print("ratings stored for the levels")
     return 0
 
@@ -572,7 +572,6 @@ def _levels(args: argparse.Namespace) -> int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from .ai.agents import Limit
     from .ai.analysis import analyse
     from .ai.search import SearchResult
 
@@ -702,7 +701,6 @@ def _record_show(args: argparse.Namespace) -> int:
 
 
 def _record_review(args: argparse.Namespace) -> int:
-    from .ai.agents import Limit
     from .ai.analysis import review
 
     for number, game in enumerate(_read_records(args.file), start=1):
@@ -768,7 +766,6 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         elif command == "undo":
             _undo(state, players)
         elif command == "hint":
-            from .ai.agents import Limit
             from .ai.analysis import analyse
 
             found = analyse(state, Limit(seconds=1.0))

@@ -29,7 +29,7 @@ from ..i18n import Languages
 from .cluster.fanout import Fanout
 from .collector import Collector
 from .community.chat import Chat
-from .community.levels import LevelRatings
+from .community.level_ratings import LevelRatings
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer

@@ -14,7 +14,7 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import _
 from .community.chat import Chat
-from .community.levels import LevelRatings
+from .community.level_ratings import LevelRatings
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
 from .computer.computer import Computer

@@ -11,7 +11,7 @@ from concurrent.futures import Executor
 
 from prometheus_client import CollectorRegistry
 
-from ...ai.agents import Limit, parse_spec
+from ...ai.base import Limit, parse_spec
 from ...ai.levels import levels, within
 from ...core import RuleSet
 from ...i18n import _, current

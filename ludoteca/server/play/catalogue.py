@@ -23,7 +23,7 @@ from ..errors import ActionError
 from ..schemas import BoardView, CatalogueGame, LevelView, RuleSetView
 
 if TYPE_CHECKING:  # not imported at run time: worker processes read this module too
-    from ..community.levels import Estimates, LevelRating
+    from ..community.level_ratings import Estimates, LevelRating
     from ..store import GameRow
 
 __all__ = [

@@ -29,7 +29,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 import orjson
 from pydantic import BaseModel
 
-from ...ai.agents import parse_spec
+from ...ai.base import parse_spec
 from ...ai.levels import levels
 from ...core import Color, Outcome, State, Termination
 from ...i18n import _, current, use
