@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.report_bench import game_of
 from ludoteca import record
-from ludoteca.ai.agents import Limit
+from ludoteca.ai import Limit
 from ludoteca.ai.search import SearchAgent
 from ludoteca.core import Color, State
 from ludoteca.study.report import PlyValue, assess

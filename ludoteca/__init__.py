@@ -6,6 +6,8 @@
 24
 """
 
+from importlib import metadata
+
 from .core import (
     Color,
     IllegalMoveError,
@@ -23,7 +25,11 @@ from .core import (
 )
 from .games import family, game_names, load, new_game
 
-__version__ = "0.1.0"
+try:
+    #: the installed version (pyproject.toml's, the one place it is written)
+    __version__ = metadata.version("ludoteca")
+except metadata.PackageNotFoundError:  # a checkout on sys.path, never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Color",
@@ -39,6 +45,7 @@ __all__ = [
     "State",
     "Termination",
     "UnknownGameError",
+    "__version__",
     "family",
     "game_names",
     "load",

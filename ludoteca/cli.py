@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import record, svg
-from .ai import Agent, make_agent
+from . import __version__, record, svg
+from .ai import Agent, Limit, make_agent
 from .core import Color, LudotecaError, State
+from .extras import require
 from .games import family, game_names, load
 from .jobs import Pool
 from .perft import perft_counts
@@ -57,6 +58,7 @@ def _build_parser() -> argparse.ArgumentParser:
             + ", ".join(f"{family(g).title} ({g})" for g in game_names())
         ),
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser(
@@ -403,9 +405,12 @@ def _add_ray_option(p: argparse.ArgumentParser) -> None:
 
 
 def _pool(args: argparse.Namespace) -> Pool:
-    """Where a long job runs: ``--jobs`` local processes, or the ``--ray`` cluster."""
+    """Where a long job runs: ``--jobs`` local processes, or the ``--ray`` cluster (Ray
+    required at once, before any work, though a job found in the cache would not use it)."""
     if getattr(args, "jobs", 1) < 1:
         raise LudotecaError("--jobs is at least 1")
+    if args.ray is not None:
+        require("ray", extra="cluster")
     return Pool(getattr(args, "jobs", 1), args.ray)
 
 
@@ -499,7 +504,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.store_ratings:
         from .ai.levels import store_ratings
 
-        store_ratings(rules, result)
+        store_ratings(rules, result.level_ratings())
         print("ratings stored for the levels")
     return 0
 
@@ -567,7 +572,6 @@ def _levels(args: argparse.Namespace) -> int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from .ai.agents import Limit
     from .ai.analysis import analyse
     from .ai.search import SearchResult
 
@@ -697,7 +701,6 @@ def _record_show(args: argparse.Namespace) -> int:
 
 
 def _record_review(args: argparse.Namespace) -> int:
-    from .ai.agents import Limit
     from .ai.analysis import review
 
     for number, game in enumerate(_read_records(args.file), start=1):
@@ -763,7 +766,6 @@ def _play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         elif command == "undo":
             _undo(state, players)
         elif command == "hint":
-            from .ai.agents import Limit
             from .ai.analysis import analyse
 
             found = analyse(state, Limit(seconds=1.0))

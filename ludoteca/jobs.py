@@ -134,10 +134,12 @@ _connected: list[str] = []
 def ray_connect(address: str) -> None:
     """Connect this process to the Ray cluster at ``address`` (once; a different address
     disconnects from the first).  Raises :class:`~ludoteca.core.LudotecaError` with a sentence
-    when no cluster answers there."""
-    import ray
-
+    when no cluster answers there, :class:`~ludoteca.extras.MissingExtraError` when Ray is not
+    installed (``ludoteca[cluster]``)."""
     from .core import LudotecaError
+    from .extras import require
+
+    ray = require("ray", extra="cluster")
 
     if _connected == [address] and ray.is_initialized():
         return
@@ -165,11 +167,11 @@ def _call(function: Callable[[T], R], item: T) -> R:
 def _ray_pieces(
     function: Callable[[T], R], source: Iterator[T], pool: Pool, ordered: bool
 ) -> Generator[tuple[T, R]]:
+    assert pool.ray is not None
+    ray_connect(pool.ray)
     import ray
     from ray.exceptions import RayTaskError
 
-    assert pool.ray is not None
-    ray_connect(pool.ray)
     width = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
     task: Any = ray.remote(num_cpus=1)(_call)
     shared = ray.put(function)

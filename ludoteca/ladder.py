@@ -1,4 +1,6 @@
-"""What a game declares for its computer opponents: the rungs of its ladder, weakest first."""
+"""What a game declares for its computer opponents: the rungs of its ladder, weakest first
+(``Game.ladder``).  :mod:`ludoteca.ai.levels` numbers them, rates them and makes them agents;
+this module imports nothing of the players, so that a game can declare its ladder."""
 
 from __future__ import annotations
 

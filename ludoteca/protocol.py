@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from . import __version__
-from .ai.agents import Agent, Limit, make_agent
+from .ai import Agent, Limit, make_agent
 from .ai.search import WIN, SearchAgent, SearchResult, is_mate
 from .core import Game, LudotecaError, State
 from .games import game_names, load

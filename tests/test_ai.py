@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import itertools
 import json
@@ -14,7 +15,8 @@ import pytest
 
 import ludoteca
 from ludoteca import LudotecaError, record
-from ludoteca.ai import Limit, make_agent
+from ludoteca.ai import Limit, RandomAgent, make_agent
+from ludoteca.ai.agents import KINDS
 from ludoteca.ai.analysis import analyse, review
 from ludoteca.ai.engine import EngineAgent
 from ludoteca.ai.levels import levels, ratings
@@ -114,9 +116,25 @@ def test_stored_ratings_increase_with_the_level_and_fit_the_ladders() -> None:
 
 def test_agent_specs_are_checked() -> None:
     rules = Morris.parse_rules()
-    for spec in ["alphago", "search:deep=3", "search:depth=x", "level:x", "search:time=-1"]:
+    specs = ["alphago", "search:deep=3", "search:depth=x", "level:x", "search:time=-1"]
+    for spec in [*specs, "random:depth=x", "mcts:sims=-1", "perfect:depth=x", "net[sims=x]:a"]:
         with pytest.raises(LudotecaError):
             make_agent(spec, rules)
+
+
+def test_every_kind_of_spec_names_a_factory() -> None:
+    for kind, target in KINDS.items():
+        module, _, name = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), name)), kind
+    rules = Felli.parse_rules()
+    for spec, cls in [
+        (" Random ", RandomAgent),
+        ("MCTS:sims=5", MCTSAgent),
+        ("search", SearchAgent),
+    ]:
+        agent = make_agent(spec, rules, seed=1)
+        assert isinstance(agent, cls), spec
+    assert make_agent("level:1", rules).name == "level:1"
 
 
 def test_elo_from_a_known_table() -> None:
@@ -264,7 +282,7 @@ def test_a_rating_belongs_to_the_spec_it_measured(
     try:
         rules = Felli.parse_rules()
         result = run_tournament("felli", ["level:1", "level:2"], games=4, jobs=1, seed=3)
-        ladder.store_ratings(rules, result)
+        ladder.store_ratings(rules, result.level_ratings())
         shown = ladder.levels(rules)
         assert shown[0].rating == (1000.0, 0.0, 4) and shown[1].rating is not None
         assert shown[2].rating is None  # not in the tournament

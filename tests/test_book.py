@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 import ludoteca
-from ludoteca.ai.agents import Limit, make_agent
+from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.analysis import analyse
 from ludoteca.ai.book import Book, BookMove, InvalidBookError, book_for, book_key, load_book
 from ludoteca.ai.book_build import Settings, build
-from ludoteca.ai.levels import level_agent
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
 from ludoteca.core import Game, State
@@ -164,7 +163,8 @@ def test_the_top_level_plays_book_moves_and_two_seeds_play_differently(shipped: 
     games = []
     for seed in (1, 2):
         state = shipped.new()
-        white, black = level_agent(state.rules, top, seed), level_agent(state.rules, top, seed + 10)
+        white = make_agent(f"level:{top}", state.rules, seed)
+        black = make_agent(f"level:{top}", state.rules, seed + 10)
         for ply in range(TINY.plies):
             entry = book.lookup(state)
             assert entry is not None

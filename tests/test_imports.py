@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import ludoteca
 
 ROOT = Path(ludoteca.__file__).parent
@@ -101,6 +103,128 @@ def test_numba_is_loaded_only_for_a_kernel() -> None:
         "assert 'numba' not in sys.modules, 'playing a game'\n"
         "assert state.game.kernel is not None\n"
         "assert 'numba' in sys.modules, 'the kernel'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def _cycle(graph: dict[str, set[str]], nodes: set[str]) -> list[str] | None:
+    """A cycle of imports among ``nodes`` (the first module repeated at its end), or None."""
+    done: set[str] = set()
+    for start in sorted(nodes):
+        path: list[str] = []
+        on_path: set[str] = set()
+        stack: list[tuple[str, list[str]]] = [(start, sorted(graph[start] & nodes))]
+        if start in done:
+            continue
+        path.append(start)
+        on_path.add(start)
+        while stack:
+            here, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                path.pop()
+                on_path.discard(here)
+                done.add(here)
+                continue
+            there = todo.pop()
+            if there in on_path:
+                return [*path[path.index(there) :], there]
+            if there not in done:
+                stack.append((there, sorted(graph[there] & nodes)))
+                path.append(there)
+                on_path.add(there)
+    return None
+
+
+def test_the_ai_package_has_no_import_cycle() -> None:
+    graph = import_graph()
+    ai = {m for m in graph if m == "ludoteca.ai" or m.startswith("ludoteca.ai.")}
+    cycle = _cycle(graph, ai)
+    assert cycle is None, "import cycle in ludoteca.ai: " + " -> ".join(cycle or ())
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"b"}, "d": set()}
+    assert _cycle(graph, set(graph)) == ["b", "c", "b"]
+    assert _cycle(graph, {"a", "b", "d"}) is None
+
+
+def _private(name: str) -> bool:
+    """A name private to its module: a leading underscore, neither a dunder nor gettext's ``_``."""
+    return name.startswith("_") and name != "_" and not name.startswith("__")
+
+
+def private_uses() -> list[str]:
+    """Every place a module of ``ludoteca`` uses another module's private name: ``from x import
+    _y``, or ``x._y`` where ``x`` names a module of the package (function-level imports
+    included)."""
+    files = {_module_name(p): p for p in ROOT.rglob("*.py")}
+    packages = {_module_name(p) for p in ROOT.rglob("__init__.py")}
+    found = []
+    for module, path in sorted(files.items()):
+        package = module if module in packages else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text())
+        bound: dict[str, str] = {}  # a local name -> the package's module it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+                target = ".".join(filter(None, (base, node.module or "")))
+                for alias in node.names:
+                    if _private(alias.name):
+                        found.append(f"{path}:{node.lineno}: from {target} import {alias.name}")
+                    if f"{target}.{alias.name}" in files:
+                        bound[alias.asname or alias.name] = f"{target}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in files:
+                        local = alias.asname or alias.name.partition(".")[0]
+                        bound[local] = alias.name if alias.asname else local
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                head, *rest = ast.unparse(node.value).split(".")
+                if head in bound and ".".join([bound[head], *rest]) in files:
+                    found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_name() -> None:
+    assert private_uses() == []
+
+
+def test_the_private_scan_sees_both_forms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "ludoteca"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("_hidden = 1\n")
+    (package / "b.py").write_text("def f():\n    from .a import _hidden\n    return _hidden\n")
+    (package / "c.py").write_text("from . import a\nfrom .i18n import _\nprint(a._hidden)\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", package)
+    assert [use.partition(": ")[2] for use in private_uses()] == [
+        "from ludoteca.a import _hidden",
+        "a._hidden",
+    ]
+
+
+#: what playing a computer level needs not load: the tournament runner, the outside-engine and
+#: process-pool plumbing it drives, and its progress bars
+TOURNAMENT_ONLY = ("ludoteca.ai.tournament", "ludoteca.ai.engine", "ludoteca.jobs", "tqdm")
+
+
+@pytest.mark.parametrize(
+    ("module", "unloaded"),
+    [
+        # the levels start no process at all
+        ("ludoteca.ai.levels", (*TOURNAMENT_ONLY, "subprocess")),
+        # the server's computer player has a process pool of its own
+        ("ludoteca.server.computer.computer", TOURNAMENT_ONLY),
+    ],
+)
+def test_the_levels_do_not_load_the_tournament(module: str, unloaded: tuple[str, ...]) -> None:
+    code = (
+        f"import sys, {module}\n"
+        f"loaded = [m for m in {unloaded!r} if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ludoteca.ai.agents import make_agent
+from ludoteca.ai import make_agent
 from ludoteca.ai.tournament import play_game
 from ludoteca.core import LudotecaError
 from ludoteca.games import load

@@ -43,3 +43,11 @@ def test_lock_pins_every_dependency_within_its_range(lock: str, requirements: li
 def test_the_app_lock_is_a_subset_of_the_test_lock_at_the_same_versions() -> None:
     app, test = pins("app.lock"), pins("test.lock")
     assert {name: test.get(name) for name in app} == app
+
+
+def test_the_test_extra_holds_every_other_extra() -> None:
+    """The tests use every extra (Ray, OpenSpiel...): the test extra, which scripts/setup and
+    test.lock install, lists each one's requirements, at the same range."""
+    extras = PROJECT["optional-dependencies"]
+    for name, requirements in extras.items():
+        assert set(requirements) <= set(extras["test"]), f"the test extra lacks {name}'s"

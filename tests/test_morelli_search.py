@@ -14,13 +14,8 @@ import pytest
 import ludoteca
 from ludoteca.compiled.registry import functions
 from ludoteca.games import load, morelli_kernel
-from ludoteca.games.morelli import (
-    _FRAME_WORTH,
-    Morelli,
-    MorelliState,
-    _frame_list,
-    _stone_weights,
-)
+from ludoteca.games.morelli import _FRAME_WORTH, Morelli, MorelliState, _stone_weights
+from ludoteca.games.morelli_board import frame_list
 
 
 def _positions(rules: str, games: int) -> Iterator[MorelliState]:
@@ -37,7 +32,7 @@ def _plain(state: MorelliState) -> float:
     """The evaluation without its crown term: King, frames of one colour, stones by band."""
     mover = 1 if state.turn is ludoteca.Color.BLACK else 2
     score = 0.0 if not state.king else 1.5 if state.king == mover else -1.5
-    for frame in _frame_list(state.n):
+    for frame in frame_list(state.n):
         held = [state.board[q] for q in frame]
         if 3 - mover not in held:
             score += _FRAME_WORTH[held.count(mover)]
@@ -66,7 +61,7 @@ def test_evaluation_counts_a_frame_the_mover_completes_at_once(
             squares = state.n * state.n
             gaps = {
                 q
-                for frame in _frame_list(state.n)
+                for frame in frame_list(state.n)
                 if [state.board[x] for x in frame].count(mover) == 3
                 for q in frame
                 if not state.board[q]
@@ -93,7 +88,7 @@ def test_the_features_count_what_the_readable_position_holds() -> None:
             mover = 1 if state.turn is ludoteca.Color.BLACK else 2
             expected = [0.0] * len(row)
             expected[0] = 0 if not state.king else 1 if state.king == mover else -1
-            for frame in _frame_list(state.n):
+            for frame in frame_list(state.n):
                 held = [state.board[q] for q in frame]
                 if held.count(mover) and 3 - mover not in held:
                     expected[held.count(mover)] += 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import ludoteca
-from ludoteca.ai.agents import Limit
+from ludoteca.ai import Limit
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
 from ludoteca.core import State

@@ -22,7 +22,7 @@ from ludoteca.server.schemas import Mode, Status
 
 class Analysis:
     """Stands in for the hint job: records the moves of each position asked about, and answers
-    (with those moves) once the test opens its gate."""
+    (a hint whose line is those moves) once the test opens its gate."""
 
     def __init__(self) -> None:
         self.asked: list[list[str]] = []
@@ -35,7 +35,16 @@ class Analysis:
         self.asked.append(list(moves))
         self.started.set()
         self.gate.wait(30)
-        return {"moves": list(moves)}
+        line = list(moves)
+        return {
+            "move": "-",
+            "score": 0,
+            "white_share": 0.5,
+            "text": "",
+            "pv": line,
+            "exact": False,
+            "gesture": [],
+        }
 
 
 def game_at(state: ludoteca.State, version: int) -> Any:
@@ -70,5 +79,5 @@ def test_a_hint_for_an_older_position_is_dropped(monkeypatch: pytest.MonkeyPatch
 
     first, again, newer = asyncio.run(scenario())
     assert isinstance(first, asyncio.CancelledError) and isinstance(again, asyncio.CancelledError)
-    assert newer == {"moves": ["d6", "f4"]}
+    assert newer.pv == ["d6", "f4"]
     assert analysis.asked == [[], ["d6", "f4"]]  # the older one asked once, both waiting for it

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ludoteca.server.community import levels
-from ludoteca.server.community.levels import MIN_GAMES
+from ludoteca.server.community import level_ratings
+from ludoteca.server.community.level_ratings import MIN_GAMES
 from ludoteca.server.community.ratings import RatingRow
 from ludoteca.server.store import GameRow
 
@@ -130,19 +130,19 @@ def test_the_estimates_are_worked_out_again_only_when_games_against_the_computer
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     worked_out: list[int] = []
-    real = levels.estimates
+    real = level_ratings.estimates
 
-    async def counted(store: Any) -> levels.Estimates:
+    async def counted(store: Any) -> level_ratings.Estimates:
         worked_out.append(1)
         return await real(store)
 
-    monkeypatch.setattr(levels, "estimates", counted)
+    monkeypatch.setattr(level_ratings, "estimates", counted)
     for _ in range(3):
         level_two(client)  # /api/levels and /api/catalogue: six requests
     assert len(worked_out) == 1
     write(client, GameRow, computer_games(None, 1, "0-1", 0))
     level_two(client)
     assert len(worked_out) == 2
-    monkeypatch.setattr(levels, "FRESH", 0.0)  # and after FRESH seconds, whatever happened
+    monkeypatch.setattr(level_ratings, "FRESH", 0.0)  # and after FRESH seconds, whatever happened
     level_two(client)
     assert len(worked_out) == 4

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import ludoteca
-from ludoteca.ai.agents import Limit, make_agent
+from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.analysis import analyse
 from ludoteca.ai.book import book_for
 from ludoteca.ai.perfect import PerfectAgent

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ludoteca.ai.agents import RandomAgent
+from ludoteca.ai import RandomAgent
 from ludoteca.cli import main
 from ludoteca.core import LudotecaError
 from ludoteca.games import load

@@ -6,6 +6,7 @@ games file in seconds and writes the rule set's entry beside the others."""
 from __future__ import annotations
 
 import json
+import lzma
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -149,3 +150,12 @@ def test_the_command_wants_games_of_the_rule_set(tmp_path: Path) -> None:
     _games_file(games, "morris-6", 2)
     assert main(["tune", "morris", "--games", str(games), "--out", str(tmp_path / "w")]) == 2
     assert not (tmp_path / "w").exists()
+
+
+def test_a_games_file_compressed_with_xz_reads_as_the_plain_one(tmp_path: Path) -> None:
+    plain, packed = tmp_path / "games.jsonl", tmp_path / "games.jsonl.xz"
+    _games_file(plain, "morris", 4)
+    packed.write_bytes(lzma.compress(plain.read_bytes()))
+    games = [record.dumps(game.state) for game in tune.read_games([plain])]
+    assert len(games) == 4
+    assert [record.dumps(game.state) for game in tune.read_games([packed])] == games

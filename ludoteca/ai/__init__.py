@@ -1,5 +1,6 @@
 """Computer players. Every agent answers ``choose(state, limit) -> move`` for any game."""
 
-from .agents import Agent, Limit, RandomAgent, make_agent
+from .agents import make_agent
+from .base import Agent, Limit, RandomAgent
 
 __all__ = ["Agent", "Limit", "RandomAgent", "make_agent"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..core import Color, Move, State
 from ..i18n import _
-from .agents import Limit
+from .base import Limit
 from .search import WIN, SearchAgent, SearchResult, describe, is_mate
 
 __all__ = ["Analysis", "analyse", "move_values", "review", "share_for_white"]

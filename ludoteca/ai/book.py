@@ -33,7 +33,7 @@ from typing import Any
 from ..core import Game, LudotecaError, Move, State
 from ..files import write_atomically
 from ..i18n import Text
-from .agents import Agent, Limit
+from .base import Agent, Limit
 
 __all__ = [
     "FORMAT",

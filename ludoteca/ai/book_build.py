@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core import Game, LudotecaError
 from ..games import load
-from .agents import Limit
+from .base import Limit
 from .book import Book, InvalidBookError, book_for, book_key, load_book
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ import threading
 import time
 
 from ..core import LudotecaError, Move, RuleSet, State
-from .agents import Limit
+from .base import Limit
 
 __all__ = ["EngineAgent", "EngineError", "LinePipe"]
 

@@ -1,7 +1,9 @@
-"""The level ladder of each game: level 1 (a beginner can win) up to the strongest.
+"""The computer levels of each game: level 1 (a beginner can win) up to the strongest.
 
-Each game declares its ladder per rule set (``Game.ladder``): agent specs (see :mod:`.agents`).
-Ratings are measured with ``ludoteca tournament --store-ratings`` and kept by rule set in
+Each game declares its ladder per rule set (``Game.ladder``: the rungs of :mod:`ludoteca.ladder`,
+agent specs, see :mod:`.agents`); here its rungs are numbered, given their measured ratings and
+made into agents (the ``level:N`` spec).  Ratings are measured with ``ludoteca tournament
+--store-ratings`` (:meth:`.tournament.Tournament.level_ratings`) and kept by rule set in
 ``ludoteca/games/ratings.json`` (Elo, anchored at level 1 = 1000, with the 95% error bar, the
 number of games and the agent spec measured); a level whose spec has changed since shows no
 rating until it is measured again.
@@ -10,6 +12,7 @@ rating until it is measured again.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,8 +20,8 @@ from typing import Any
 
 from ..core import LudotecaError, RuleSet
 from ..i18n import Text
-from .agents import Agent, make_agent, parse_spec
-from .tournament import Tournament, elo_ratings
+from .agents import make_agent
+from .base import Agent, parse_spec
 
 __all__ = ["Level", "level_agent", "levels", "ratings", "store_ratings", "within"]
 
@@ -68,8 +71,10 @@ def levels(rules: RuleSet) -> list[Level]:
     return out
 
 
-def level_agent(rules: RuleSet, number: int, seed: int | None = None) -> Agent:
-    """The agent of level ``number`` for a rule set."""
+def level_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
+    """The agent of a ``level:N`` spec: level N's own agent for a rule set, named ``level:N``;
+    ``LudotecaError`` for a level the ladder does not have."""
+    number = int(parse_spec(spec)[1]["level"])
     ladder = levels(rules)
     if not 1 <= number <= len(ladder):
         raise LudotecaError(
@@ -104,30 +109,25 @@ def within(spec: str, rules: RuleSet, seconds: float) -> str:
     return f"{kind}:" + ",".join(f"{key}={value:g}" for key, value in options.items())
 
 
-def store_ratings(rules: RuleSet, tournament: Tournament) -> None:
-    """Save the measured ratings of the ``level:N`` agents of a tournament, re-anchored so that
-    level 1 has 1000 when it took part; the other rule sets' entries are those in the file now
-    (another tournament may have stored its own since this one started)."""
-    elo = elo_ratings(tournament.scores(), tournament.games_between())
-    games = tournament.games_between()
+def store_ratings(rules: RuleSet, measured: Mapping[int, tuple[float, float, int]]) -> None:
+    """Save the ladder Elo measured for a rule set's levels (level number -> Elo, 95% error,
+    games), each with the spec its level has now, re-anchored so that level 1 has 1000 when it
+    was measured; they replace the rule set's stored ones, the other rule sets' entries are
+    those in the file now (another tournament may have stored its own since this one
+    started)."""
     ladder = levels(rules)
-    measured: dict[str, dict[str, Any]] = {}
-    for i, spec in enumerate(tournament.agents):
-        kind, options = parse_spec(spec)
-        if kind == "level":
-            number = int(options["level"])
-            measured[str(number)] = {
-                "elo": round(elo[i][0], 1),
-                "error": round(elo[i][1], 1),
-                "games": sum(games[i]),
-                "spec": ladder[number - 1].spec,
-            }
-    if "1" in measured:
-        shift = 1000 - measured["1"]["elo"]
-        for entry in measured.values():
-            entry["elo"] = round(entry["elo"] + shift, 1)
+    shift = 1000 - measured[1][0] if 1 in measured else 0.0
+    entries = {
+        str(number): {
+            "elo": round(elo + shift, 1),
+            "error": round(error, 1),
+            "games": games,
+            "spec": ladder[number - 1].spec,
+        }
+        for number, (elo, error, games) in measured.items()
+    }
     ratings.cache_clear()
     data = dict(ratings())
-    data[str(rules)] = measured
+    data[str(rules)] = entries
     RATINGS_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     ratings.cache_clear()

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core import Move, State
-from .agents import Limit
+from ..core import Move, RuleSet, State
+from .base import Limit, parse_spec
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["MCTSAgent"]
+__all__ = ["MCTSAgent", "mcts_agent"]
 
 
 class _Node:
@@ -169,3 +169,15 @@ class MCTSAgent:
         finally:
             for _ in range(pushed):
                 state.pop_code()
+
+
+def mcts_agent(spec: str, rules: RuleSet, seed: int | None = None) -> MCTSAgent:
+    """The agent of an ``mcts`` spec (its options: ``sims``, ``time``), named by the spec."""
+    _, options = parse_spec(spec)
+    sims = options.get("sims")
+    return MCTSAgent(
+        seed,
+        simulations=None if sims is None else int(sims),
+        seconds=options.get("time"),
+        name=spec.lower(),
+    )

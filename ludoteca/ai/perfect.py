@@ -18,9 +18,9 @@ import time
 
 from ..core import InvalidRulesError, Move, RuleSet, State
 from ..tables import Table
-from .agents import Limit
+from .base import Limit, parse_spec
 
-__all__ = ["OutOfTime", "PerfectAgent", "covering_table", "table_for"]
+__all__ = ["OutOfTime", "PerfectAgent", "covering_table", "perfect_agent", "table_for"]
 
 log = logging.getLogger("ludoteca.tables")
 
@@ -195,3 +195,10 @@ class PerfectAgent:
             most = max(t for t, _ in traps)
             good = [c for t, c in traps if t == most]
         return state.move_of(self._rng.choice(good))
+
+
+def perfect_agent(spec: str, rules: RuleSet, seed: int | None = None) -> PerfectAgent:
+    """The agent of a ``perfect`` spec (its options checked, then unused); ``InvalidRulesError``
+    for a rule set without a built table."""
+    parse_spec(spec)
+    return PerfectAgent(rules, seed)

@@ -18,14 +18,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..core import Color, Move, State
+from ..core import Color, Move, RuleSet, State
 from ..i18n import _
-from .agents import Limit
+from .base import Agent, Limit, parse_spec
 
 if TYPE_CHECKING:
     from ..compiled.search import CompiledSearch, Iteration
 
-__all__ = ["WIN", "SearchAgent", "SearchResult", "is_mate"]
+__all__ = ["WIN", "SearchAgent", "SearchResult", "is_mate", "search_agent"]
 
 WIN = 100_000
 MATE_BOUND = WIN - 1000
@@ -437,6 +437,30 @@ class SearchAgent:
         for _step in range(pushed):
             state.pop_code()
         return line
+
+
+def search_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
+    """The agent of a ``search`` spec (its options: :mod:`.agents`), named by the spec; with
+    ``book=1`` it plays from the opening book first (:class:`.book.BookAgent`)."""
+    _, options = parse_spec(spec)
+    depth = options.get("depth")
+    nodes = options.get("nodes")
+    searcher = SearchAgent(
+        seed,
+        depth=None if depth is None else int(depth),
+        seconds=options.get("time"),
+        nodes=None if nodes is None else int(nodes),
+        noise=options.get("noise", 0.0),
+        name=spec.lower(),
+        compiled=not options.get("python"),
+        tables=bool(options.get("tables")),
+        quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
+    )
+    if options.get("book"):
+        from .book import BookAgent
+
+        return BookAgent(searcher, seed)
+    return searcher
 
 
 def describe(score: int, turn: Color) -> str:

@@ -28,7 +28,8 @@ from ..core import LudotecaError
 from ..games import load
 from ..jobs import Pool
 from . import sprt
-from .agents import RandomAgent, make_agent
+from .agents import make_agent
+from .base import RandomAgent
 from .tournament import GameJob, play_games
 
 __all__ = ["Match", "Player", "Status", "opening", "run_sprt", "summary_path"]

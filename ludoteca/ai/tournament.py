@@ -29,7 +29,8 @@ from .. import record
 from ..core import LudotecaError, RuleSet, Termination
 from ..games import load
 from ..jobs import Pool, parallel_map
-from .agents import Agent, Limit, make_agent
+from .agents import make_agent
+from .base import Agent, Limit, parse_spec
 from .engine import EngineAgent
 
 __all__ = [
@@ -199,6 +200,17 @@ class Tournament:
             table[r.white][r.black] += 1
             table[r.black][r.white] += 1
         return table
+
+    def level_ratings(self) -> dict[int, tuple[float, float, int]]:
+        """The Elo, 95% error and number of games of each ``level:N`` agent, by N (Elo as
+        :func:`elo_ratings` anchors it: the first agent at 1000)."""
+        scores, games = self.scores(), self.games_between()
+        elo = elo_ratings(scores, games)
+        return {
+            int(parse_spec(spec)[1]["level"]): (elo[i][0], elo[i][1], sum(games[i]))
+            for i, spec in enumerate(self.agents)
+            if spec.strip().lower().startswith("level:")
+        }
 
     def crosstable(self) -> str:
         """The crosstable, one row per agent, with totals and ratings."""

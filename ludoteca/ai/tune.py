@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import math
 import sys
 import time
@@ -188,9 +189,13 @@ def fit_weights(
 def read_games(paths: Iterable[Path]) -> Iterator[record.GameRecord]:
     """The finished games of the files ``paths``: JSON lines whose objects hold a game's
     record under ``"record"`` (``ludoteca sprt`` writes them; lines without one, and forfeited
-    games, are passed over), or game records one after another (``ludoteca tournament``)."""
+    games, are passed over), or game records one after another (``ludoteca tournament``); a
+    file whose name ends in ``.xz`` is read through xz (the committed results are kept so)."""
     for path in paths:
-        with path.open(encoding="utf-8") as stream:
+        xz = path.suffix == ".xz"
+        with (
+            lzma.open(path, "rt", encoding="utf-8") if xz else path.open(encoding="utf-8") as stream
+        ):
             text = stream.read()
         if text.lstrip().startswith("{"):
             for line in text.splitlines():

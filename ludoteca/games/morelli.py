@@ -1,11 +1,9 @@
 """Morelli, exactly as docs/rules.md states it.
 
-Squares are numbered ``y * n + x`` (x: column A.., y: row 1.., both from 0).  ``board[s]`` is 0
-(empty), 1 (Black) or 2 (White); the Throne square never holds a stone and ``king`` is 0 (vacant),
-1 or 2.  A move code is ``from * n * n + to``.  Black moves first.
-
-The band of a square is its Chebyshev distance to the Throne (0: the Throne, n // 2: the red
-edge); a move must end on a smaller distance than it started from.
+Squares are numbered, and their bands (distances to the Throne) given, as in
+:mod:`.morelli_board`.  ``board[s]`` is 0 (empty), 1 (Black) or 2 (White); the Throne square
+never holds a stone and ``king`` is 0 (vacant), 1 or 2.  A move code is ``from * n * n + to``.
+Black moves first; a move must end on a smaller band than it started from.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, partial
+from functools import cache, cached_property
 from typing import ClassVar
 
 from ..compiled.registry import Kernel
@@ -37,124 +35,9 @@ from ..drawing import BoardDescription, PieceStyle
 from ..i18n import N_, Text, _, ngettext
 from ..ladder import Rung
 from ..lessons import Lesson
+from .morelli_board import BAND_NAMES, LETTERS, frame_list, geometry
 
-LETTERS = "ABCDEFGHIJKLM"
-DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-BAND_NAMES = (
-    N_("violet"),
-    N_("indigo"),
-    N_("blue"),
-    N_("green"),
-    N_("yellow"),
-    N_("orange"),
-    N_("red"),
-)
 BLACK, WHITE = 1, 2
-#: the sizes of the rule sets
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """Every precomputed table of one board size."""
-
-    n: int
-    throne: int
-    band: tuple[int, ...]
-    names: tuple[str, ...]
-    #: RAYS[s]: for each direction, the squares met walking from s (the Throne included)
-    rays: tuple[tuple[tuple[int, ...], ...], ...]
-    #: INWARD[s]: each ray of s cut to its first squares nearer the centre than s, where its
-    #: moves end (the band falls, then rises, along a line: no later square is nearer)
-    inward: tuple[tuple[tuple[int, ...], ...], ...]
-    #: STEPS[s]: (neighbour, square beyond) pairs for the capture test, both on the board
-    flanks: tuple[tuple[tuple[int, int], ...], ...]
-    #: FRAME[s]: the four squares of s's frame, or () where no frame can form
-    frame: tuple[tuple[int, ...], ...]
-    #: the red squares in setup-string order (clockwise from A1, up the left edge first)
-    perimeter: tuple[int, ...]
-
-    @property
-    def pairs(self) -> int:
-        """Stones per side (and opposite pairs of red squares)."""
-        return len(self.perimeter) // 2
-
-    def name(self, s: int) -> str:
-        return self.names[s]
-
-
-@cache
-def geometry(n: int) -> Geometry:
-    """The tables of an nxn board (n odd)."""
-    c = n // 2
-
-    def sq(x: int, y: int) -> int:
-        return y * n + x
-
-    inside = range(n)
-    band = tuple(max(abs(s % n - c), abs(s // n - c)) for s in range(n * n))
-    names = tuple(f"{LETTERS[s % n]}{s // n + 1}" for s in range(n * n))
-    rays = []
-    inward = []
-    flanks = []
-    for s in range(n * n):
-        x, y = s % n, s // n
-        rays_s = []
-        flanks_s = []
-        for dx, dy in DIRECTIONS:
-            ray = []
-            k = 1
-            while x + k * dx in inside and y + k * dy in inside:
-                ray.append(sq(x + k * dx, y + k * dy))
-                k += 1
-            rays_s.append(tuple(ray))
-            if len(ray) >= 2:
-                flanks_s.append((ray[0], ray[1]))
-        rays.append(tuple(rays_s))
-        flanks.append(tuple(flanks_s))
-        inward.append(tuple(filter(None, map(partial(_nearer, band, s), rays_s))))
-    frame = []
-    for s in range(n * n):
-        x, y = s % n, s // n
-        orbit = (sq(x, y), sq(n - 1 - y, x), sq(n - 1 - x, n - 1 - y), sq(y, n - 1 - x))
-        frame.append(orbit if 1 <= band[s] < c else ())
-    perimeter = (
-        [sq(0, y) for y in range(n)]
-        + [sq(x, n - 1) for x in range(1, n)]
-        + [sq(n - 1, y) for y in range(n - 2, -1, -1)]
-        + [sq(x, 0) for x in range(n - 2, 0, -1)]
-    )
-    return Geometry(
-        n,
-        sq(c, c),
-        band,
-        names,
-        tuple(rays),
-        tuple(inward),
-        tuple(flanks),
-        tuple(frame),
-        tuple(perimeter),
-    )
-
-
-def _nearer(band: tuple[int, ...], s: int, ray: tuple[int, ...]) -> tuple[int, ...]:
-    """The first squares of ``ray`` (from ``s``) nearer the centre than ``s``; checked to be
-    all of them."""
-    k = 0
-    while k < len(ray) and band[ray[k]] < band[s]:
-        k += 1
-    assert all(band[t] >= band[s] for t in ray[k:]), "a line's band falls, then rises"
-    return ray[:k]
-
-
-def frames(n: int) -> set[frozenset[int]]:
-    """The distinct frames that can form on an nxn board."""
-    return {frozenset(f) for f in geometry(n).frame if f}
-
-
-@cache
-def _frame_list(n: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(sorted(tuple(sorted(f)) for f in frames(n)))
-
 
 _FRAME_WORTH = (0.0, 0.02, 0.08, 0.35, 0.6)
 
@@ -536,7 +419,7 @@ class MorelliState(State):
             score += 1.5 if self.king == mover else -1.5
         worth = _FRAME_WORTH
         crown = 0.0
-        for frame in _frame_list(self.n):
+        for frame in frame_list(self.n):
             va, vb, vc, vd = (board[q] for q in frame)
             mine = (va == mover) + (vb == mover) + (vc == mover) + (vd == mover)
             theirs = (va == enemy) + (vb == enemy) + (vc == enemy) + (vd == enemy)
@@ -881,4 +764,4 @@ class Morelli(Game):
         return MorelliState(self, board, turn, "-bw".index(king_text), ply)
 
 
-__all__ = ["Morelli", "MorelliMove", "MorelliRules", "MorelliState", "frames", "geometry"]
+__all__ = ["Morelli", "MorelliMove", "MorelliRules", "MorelliState"]

@@ -16,7 +16,8 @@ from numba import njit
 from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, split, zobrist
 from ..compiled.registry import Kernel, register, tuned_weights
 from ..core import State
-from .morelli import Morelli, MorelliState, _frame_list, geometry
+from .morelli import Morelli, MorelliState
+from .morelli_board import frame_list, geometry
 
 __all__ = [
     "Tables",
@@ -183,7 +184,7 @@ def kernel(game: Morelli) -> Kernel:
     squares = n * n
     assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
     assert n // 2 <= len(FEATURES) - RINGS, "a ring without a weight"
-    frames = _frame_list(n)
+    frames = frame_list(n)
     tuned = weights(str(game.rules))
     ring = [tuned[f"ring_{k}"] for k in range(n // 2)]
     stone = [ring[n // 2 - b] if b else 0 for b in t.band.tolist()]  # none on the Throne

@@ -12,7 +12,8 @@ from functools import cache
 from ..core import Color, State
 from ..i18n import N_
 from ..lessons import Lesson, Step, setup
-from .morelli import Morelli, MorelliState, geometry
+from .morelli import Morelli, MorelliState
+from .morelli_board import geometry
 
 __all__ = ["lessons"]
 

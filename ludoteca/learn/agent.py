@@ -16,7 +16,7 @@ from .net import PolicyValueNet
 from .puct import search
 
 if TYPE_CHECKING:  # the agent interface is named for type checkers only: ai.agents builds this
-    from ..ai.agents import Limit
+    from ..ai.base import Limit
 
 __all__ = ["NetAgent", "net_agent"]
 

@@ -29,7 +29,7 @@ from ..i18n import Languages
 from .cluster.fanout import Fanout
 from .collector import Collector
 from .community.chat import Chat
-from .community.levels import LevelRatings
+from .community.level_ratings import LevelRatings
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -41,7 +41,7 @@ from .computer.workers import analysis_worker, die_with_parent, load_compiled, r
 from .deps import Guards, Services
 from .errors import ActionError
 from .invalid import describe
-from .limits import MAX_BODY, BodyLimit, SecurityHeaders
+from .limits import MAX_BODY, BodyLimit, HeadLimit, SecurityHeaders
 from .logs import configure
 from .play.hub import Hub
 from .routers import (
@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ops.router,
     ):
         app.include_router(router)
+    socket.document_messages(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
@@ -254,6 +255,7 @@ def serve(settings: Settings | None = None) -> None:
         loop="ludoteca.server.loop:new_loop" if find_spec("uvloop") else "auto",
         # (uvicorn's websockets-sansio, able to write a message at once: see .websocket)
         ws=DirectProtocol,
+        http=HeadLimit,  # (request heads capped: see .limits)
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=10,

@@ -14,7 +14,7 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import _
 from .community.chat import Chat
-from .community.levels import LevelRatings
+from .community.level_ratings import LevelRatings
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -76,16 +76,20 @@ class Guards:
     async def admit(self, websocket: WebSocket, address: str, what: str) -> bool:
         """Whether a websocket may be served: from an allowed origin, and one of at most
         :data:`SOCKETS_PER_CLIENT` open from its ``address`` (counted until :meth:`release`).
-        A refused one is closed (1008) with a reason naming ``what`` it is ("game sockets")."""
+        A refused one is accepted, then closed with code 1008 and a reason naming ``what`` it is
+        ("game sockets"), which a browser reads (a close before the accept would be an empty
+        HTTP 403)."""
         headers = websocket.headers
         if not origin_allowed(headers.get("origin"), headers.get("host"), self.origins):
-            await websocket.close(code=1008, reason=f"this origin may not open {what}")
-            return False
-        if self.sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
-            await websocket.close(code=1008, reason="too many connections from one address")
-            return False
-        self.sockets[address] = self.sockets.get(address, 0) + 1
-        return True
+            refusal = f"this origin may not open {what}"
+        elif self.sockets.get(address, 0) >= SOCKETS_PER_CLIENT:
+            refusal = "too many connections from one address"
+        else:
+            self.sockets[address] = self.sockets.get(address, 0) + 1
+            return True
+        await websocket.accept()
+        await websocket.close(code=1008, reason=refusal)
+        return False
 
     def release(self, address: str) -> None:
         """A websocket :meth:`admit` let in has closed."""

@@ -1,5 +1,8 @@
 """Hard limits and security basics for the web app.
 
+- :class:`HeadLimit`: uvicorn's HTTP protocol (httptools) with the request line and headers
+  capped at :data:`MAX_HEAD` bytes, counted as they arrive: a longer head is answered 431 at
+  once and the connection closed, whatever its length (httptools has no cap of its own);
 - :class:`BodyLimit`: an ASGI middleware that refuses a request body larger than the limit
   while it streams in (``Content-Length`` or chunked), with a 413 and nothing done;
 - :class:`SecurityHeaders`: a content security policy without inline script, and the usual
@@ -19,7 +22,9 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["BodyLimit", "RateLimit", "SecurityHeaders", "nesting", "origin_allowed"]
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+__all__ = ["BodyLimit", "HeadLimit", "RateLimit", "SecurityHeaders", "nesting", "origin_allowed"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -28,6 +33,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_MESSAGE = 4096  # bytes in one websocket message
+MAX_HEAD = 16 * 1024  # bytes in one HTTP request's request line and headers
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
 GAMES_PER_MINUTE = 30  # new games from one address in a minute
 SOCKETS_PER_CLIENT = 32  # open game websockets from one address
@@ -38,6 +44,42 @@ CSP = (
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+
+
+class HeadLimit(HttpToolsProtocol):
+    """uvicorn's httptools protocol, refusing a request whose request line and headers pass
+    :data:`MAX_HEAD` bytes: answered 431 as soon as the bytes received since the last request
+    ended (or the connection opened) pass it, before the parser buffers more, and the connection
+    closed.  uvicorn takes it as ``http=``.  (Bytes of a pipelined request that arrive with the
+    end of the previous one are not counted: at most one read's worth more is let through.)"""
+
+    _in_head = True
+    _head_bytes = 0
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD:
+                if not self.transport.is_closing():
+                    self.transport.write(_TOO_LARGE)
+                    self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_head, self._head_bytes = True, 0
+        super().on_message_complete()
+
+
+_HEAD_REFUSED = f"request heads are limited to {MAX_HEAD} bytes".encode()
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\ncontent-length: " + str(len(_HEAD_REFUSED)).encode() + b"\r\n\r\n"
+) + _HEAD_REFUSED
 
 
 class BodyLimit:

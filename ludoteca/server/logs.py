@@ -9,12 +9,11 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-from typing import Any
 
 __all__ = ["JsonFormatter", "configure", "game"]
 
 
-def game(game_id: str) -> dict[str, Any]:
+def game(game_id: str) -> dict[str, str]:
     """The ``extra`` of a log call about one game."""
     return {"game": game_id}
 
@@ -23,7 +22,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object a line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
+        entry: dict[str, str] = {
             "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
             "level": record.levelname.lower(),
             "logger": record.name,
@@ -31,7 +30,7 @@ class JsonFormatter(logging.Formatter):
         }
         game_id = getattr(record, "game", None)
         if game_id:
-            entry["game"] = game_id
+            entry["game"] = str(game_id)
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)

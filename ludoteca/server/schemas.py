@@ -1,5 +1,7 @@
-"""The bodies the JSON API accepts (validated by FastAPI; a bad one gets a 400 naming the
-field)."""
+"""The JSON contract: the bodies the API accepts (validated by FastAPI; a bad one gets a 400
+naming the field), and everything the server answers or sends on a websocket (the response
+models of every JSON route, so that ``/api/openapi.json`` describes each answer; the websocket
+messages are documented there too, see ``routers/socket.py``)."""
 
 from __future__ import annotations
 
@@ -24,36 +26,75 @@ from .limits import MAX_BODY, MAX_NESTING, nesting
 
 __all__ = [
     "HUMAN",
+    "Accepted",
     "Action",
     "Advice",
     "BoardView",
+    "CatalogueGame",
+    "ChatHistory",
+    "ChatMessage",
     "Claim",
     "ClockView",
     "Colour",
+    "Created",
     "Credentials",
+    "Done",
+    "ErrorMessage",
+    "FinishedGame",
+    "FinishedPage",
+    "GameRatings",
     "GameView",
+    "Health",
     "Hello",
+    "HintMessage",
     "HintView",
+    "Incoming",
     "Intent",
+    "Joined",
     "Joining",
+    "Leader",
+    "LevelView",
+    "Lobby",
+    "LobbyGame",
+    "Me",
     "Message",
     "Mode",
     "MoveIntent",
     "NewGame",
     "NewPassword",
+    "OpenSeek",
     "OutcomeView",
+    "Outgoing",
+    "PageCatalogue",
+    "Pairing",
     "Plain",
+    "PlayerRating",
     "PlayerView",
+    "Posted",
+    "Profile",
+    "RatingStep",
+    "RatingView",
+    "Readiness",
     "RecordText",
     "RematchView",
+    "Replay",
+    "ReplayPosition",
+    "Room",
+    "RuleSetView",
     "Say",
     "Seat",
+    "SeatShown",
     "SeatView",
     "SeekBody",
+    "SeekView",
     "ServerMessage",
+    "Session",
     "SharedView",
     "Status",
+    "Tally",
+    "Touch",
     "Update",
+    "read_message",
 ]
 
 
@@ -126,11 +167,15 @@ class Plain(BaseModel):
     ]
 
 
+#: a chat room of a game: its players', or everyone else's
+Room = Literal["players", "spectators"]
+
+
 class Say(BaseModel):
     """A line of chat in a room of the game (the players' or the spectators')."""
 
     type: Literal["chat"]
-    room: Literal["players", "spectators"]
+    room: Room
     text: str = Field(min_length=1, max_length=1000)
 
 
@@ -153,10 +198,10 @@ class PlainAction(Plain):
 Intent = MoveAction | PlainAction | MoveIntent | Plain
 #: the body of ``POST /api/games/ID/actions``: an intent with the seat token
 Action = Annotated[MoveAction | PlainAction, Field(discriminator="type")]
-#: a websocket message
-Message = TypeAdapter[Hello | MoveIntent | Plain | Advice | Say](
-    Annotated[Hello | MoveIntent | Plain | Advice | Say, Field(discriminator="type")]
-)
+#: a message a page sends on a game's websocket
+Incoming = Annotated[Hello | MoveIntent | Plain | Advice | Say, Field(discriminator="type")]
+#: a websocket message, to check
+Message = TypeAdapter[Hello | MoveIntent | Plain | Advice | Say](Incoming)
 
 
 T = TypeVar("T")
@@ -274,10 +319,15 @@ class ClockView(BaseModel):
     black: int
 
 
+def _omitted_if_none() -> Any:
+    """A field that may be missing from the JSON (left out rather than sent as ``null``)."""
+    return Field(default=None, exclude_if=lambda value: value is None)
+
+
 class RematchView(BaseModel):
     id: str
     #: the reader's seat in the rematch, for a player of this game only
-    token: str | None = Field(default=None, exclude_if=lambda token: token is None)
+    token: str | None = _omitted_if_none()
 
 
 class SharedView(BaseModel):
@@ -391,7 +441,7 @@ class ChatMessage(BaseModel):
 
     type: Literal["chat"]
     id: int
-    room: Literal["players", "spectators"]
+    room: Room
     name: str
     text: str
     at: str
@@ -401,16 +451,320 @@ class ChatHistory(BaseModel):
     """The room's earlier lines, sent after ``hello``."""
 
     type: Literal["chat_history"]
-    room: Literal["players", "spectators"]
+    room: Room
     lines: list[ChatMessage]
 
 
 #: a message the server sends on a game's websocket
+Outgoing = Annotated[
+    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory,
+    Field(discriminator="type"),
+]
+#: a message the server sends, to check
 ServerMessage = TypeAdapter[
     GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory
-](
-    Annotated[
-        GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory,
-        Field(discriminator="type"),
-    ]
-)
+](Outgoing)
+
+
+# --- the catalogue, the lobby, new games, replays --------------------------------------------
+class LevelView(BaseModel):
+    """A computer level the server plays: number, name and description in the reader's
+    language and, once people's games against it give one, its rating on people's scale
+    (rounded; ``None`` until then, ``games`` 0)."""
+
+    number: int
+    name: str
+    description: str
+    rating: int | None
+    deviation: int | None
+    games: int
+
+
+class RuleSetView(BaseModel):
+    """A rule set of a game: name, title, description, its settings (those a person may change)
+    with their labels, the computer levels, and the starting position's board and pieces."""
+
+    name: str
+    title: str
+    description: str
+    settings: dict[str, bool | int]
+    options: dict[str, str]
+    levels: list[LevelView]
+    board: BoardView
+    pieces: list[str]
+
+
+class CatalogueGame(BaseModel):
+    """A game of the catalogue (``GET /api/catalogue``), its texts in the reader's language."""
+
+    name: str
+    title: str
+    summary: str
+    rule_sets: list[RuleSetView]
+
+
+class LobbyGame(BaseModel):
+    """A game the lobby lists: its seats' kinds (``"human"`` or a computer's ``"level:N"``),
+    the free colour (of a waiting game), the players' display names, and when it last changed
+    (ISO 8601)."""
+
+    id: str
+    game: str
+    rules: str
+    rules_title: str
+    mode: Mode
+    ply: int
+    white: str
+    black: str
+    free: Colour
+    white_name: str | None
+    black_name: str | None
+    clock: str | None
+    updated: str
+
+
+class Lobby(BaseModel):
+    """Online games waiting for a second player, and games in play to watch (the most recently
+    active first)."""
+
+    open: list[LobbyGame]
+    live: list[LobbyGame]
+
+
+class Created(BaseModel):
+    """A new game: its id, the creator's seat tokens by colour (to keep secret) and its
+    page."""
+
+    id: str
+    tokens: dict[str, str]
+    url: str
+
+
+class Joined(BaseModel):
+    """The seat taken in an online game, and its token (to keep secret)."""
+
+    colour: Colour
+    token: str
+
+
+class ReplayPosition(BaseModel):
+    """A position of a replayed record: pieces, the touches of the move that led to it, its
+    label and note (none for the start: no ``note`` at all), the side to move."""
+
+    pieces: list[str]
+    last: list[Touch] | None
+    move: str | None
+    note: str | None = _omitted_if_none()
+    turn: Colour
+
+
+class Replay(BaseModel):
+    """Every position of a text record from its start (``POST /api/records/replay``)."""
+
+    game: str
+    title: str
+    rules: str
+    rules_title: str
+    first_ply: int
+    tags: dict[str, str]
+    result: str
+    ending: str | None
+    board: BoardView
+    positions: list[ReplayPosition]
+
+
+# --- accounts and the site --------------------------------------------------------------------
+class Session(BaseModel):
+    """A signed-in account: its name, the CSRF token pages repeat in ``X-CSRF-Token``, and how
+    many guest seats the sign-up or sign-in claimed."""
+
+    name: str
+    csrf: str
+    claimed: int
+
+
+class Me(BaseModel):
+    """Who is signed in: name and CSRF token, both ``None`` for a guest."""
+
+    name: str | None
+    csrf: str | None
+
+
+class Done(BaseModel):
+    """An action without an answer beyond having been done."""
+
+    ok: Literal[True] = True
+
+
+class Health(BaseModel):
+    """The process is alive (``GET /healthz``)."""
+
+    status: Literal["ok"] = "ok"
+
+
+class Readiness(BaseModel):
+    """Whether the process can serve games (``GET /readyz``, 503 when ``unavailable``, with
+    the service that failed and why)."""
+
+    status: Literal["ready", "unavailable"]
+    error: str | None = _omitted_if_none()
+
+
+class PageCatalogue(BaseModel):
+    """The translations of a language for the pages' scripts (``GET /i18n/LANG.json``; see
+    :func:`ludoteca.i18n.catalogue`)."""
+
+    lang: str
+    dir: Literal["ltr", "rtl"]
+    messages: dict[str, str]
+    plurals: dict[str, list[str]]
+    tags: list[str]
+
+
+# --- the community: ratings, profiles, finished games, seeks ---------------------------------
+class RatingView(BaseModel):
+    """An account's rating for a game and time-control category as it stands today (a
+    deviation above 110: ``provisional``); ``category`` is the category's fixed name (blitz,
+    rapid, classical, untimed), ``category_title`` its title in the reader's language."""
+
+    game: str
+    title: str
+    category: str
+    category_title: str
+    rating: int
+    deviation: int
+    provisional: bool
+    games: int
+
+
+class RatingStep(BaseModel):
+    """A rated game's change of a rating: the rating after it (``at``, ISO 8601)."""
+
+    game: str
+    title: str
+    category: str
+    category_title: str
+    game_id: str
+    rating: int
+    change: int
+    at: str
+
+
+class Tally(BaseModel):
+    wins: int
+    draws: int
+    losses: int
+
+
+class SeatShown(BaseModel):
+    """A player of a finished game: display name, account (if one held the seat), computer
+    level (``"level N"``, for the computer)."""
+
+    name: str | None
+    account: str | None
+    computer: str | None
+
+
+class FinishedGame(BaseModel):
+    """A game as the history lists it (``moves``: the number of moves played, ``ended``: ISO
+    8601; ``termination_text``: the termination in the reader's language)."""
+
+    id: str
+    game: str
+    rules: str
+    rules_title: str
+    mode: Mode
+    rated: bool
+    clock: str | None
+    result: str | None
+    termination: str | None
+    termination_text: str | None
+    moves: int
+    white: SeatShown
+    black: SeatShown
+    ended: str
+
+
+class Profile(BaseModel):
+    """A player's page: ratings, their history, win/draw/loss counts and recent games."""
+
+    name: str
+    joined: str
+    ratings: list[RatingView]
+    history: list[RatingStep]
+    counts: Tally
+    games: list[FinishedGame]
+
+
+class FinishedPage(BaseModel):
+    """A page of finished games, newest first; ``more``: there is a next page."""
+
+    games: list[FinishedGame]
+    page: int
+    more: bool
+
+
+class Leader(RatingView):
+    """A place on a leaderboard: the account's name and its rating."""
+
+    name: str
+
+
+class PlayerRating(RatingView):
+    """A player's rating, with the change a finished rated game made to it (else ``None``)."""
+
+    change: int | None
+
+
+class GameRatings(BaseModel):
+    """The ratings of a game's players for its category (``None`` for a seat without an
+    account or a rating)."""
+
+    rated: bool
+    category: str
+    white: PlayerRating | None
+    black: PlayerRating | None
+
+
+class SeekView(BaseModel):
+    """A seek: what its poster asks for (``colour``: the poster's), and, once accepted, the
+    game's id."""
+
+    id: str
+    game: str
+    rules: str
+    rules_title: str
+    clock: str | None
+    rated: bool
+    colour: Literal["white", "black", "random"]
+    min_rating: int | None
+    max_rating: int | None
+    game_id: str | None
+
+
+class OpenSeek(SeekView):
+    """A seek on offer, with its poster's name and rating."""
+
+    player: str
+    rating: int
+
+
+class Posted(BaseModel):
+    """A seek just offered: its id."""
+
+    id: str
+
+
+class Accepted(BaseModel):
+    """A seek accepted: the new game's id and page."""
+
+    game: str
+    url: str
+
+
+class Pairing(BaseModel):
+    """Quick pairing's answer: the game of the compatible seek it accepted (``game``), or the
+    id of the seek it offered instead (``seek``); the other field is left out."""
+
+    game: str | None = _omitted_if_none()
+    seek: str | None = _omitted_if_none()

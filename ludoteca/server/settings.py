@@ -13,7 +13,7 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ..ai.agents import Limit
+from ..ai.base import Limit
 from ..study.report import REPORT_LIMIT
 from .limits import GAMES_PER_MINUTE
 from .store import SqliteSync

@@ -55,7 +55,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..ai.agents import Limit
+from ..ai.base import Limit
 from ..ai.search import WIN, SearchAgent, is_mate
 from ..core import QUIET_THEME, Game, LudotecaError, State
 from ..games import load

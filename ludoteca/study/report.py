@@ -24,8 +24,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-from ..ai.agents import Limit
 from ..ai.analysis import analyse, share_for_white
+from ..ai.base import Limit
 from ..ai.search import WIN, SearchAgent
 from ..core import Color, State
 

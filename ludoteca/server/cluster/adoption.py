@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from .. import logs
 from ..play.catalogue import replay
 from ..play.live import LiveGame
+from ..schemas import ChatMessage
 from ..store import GameRow, Store
 from .fanout import Fanout
 
@@ -48,7 +49,7 @@ class Cluster:
         self._background = host.background
         self._reading: dict[str, bool] = {}  # games being read from the store: news heard since
 
-    async def start(self, said: Callable[[str, dict[str, Any]], None]) -> None:
+    async def start(self, said: Callable[[str, ChatMessage], None]) -> None:
         """Listen to the other processes (games they changed; ``said`` for their chat lines)."""
         if self.fanout is not None:
             await self.fanout.start(self.news, said)
@@ -126,7 +127,7 @@ class Cluster:
         if self.fanout is not None:
             self._background(self.fanout.changed(game_id))
 
-    def said(self, game_id: str, message: dict[str, Any]) -> None:
+    def said(self, game_id: str, message: ChatMessage) -> None:
         """Pass a chat line on to the others' watchers."""
         if self.fanout is not None:
             self._background(self.fanout.said(game_id, message))

@@ -26,6 +26,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, Counter
 
+from ..schemas import ChatMessage
+
 __all__ = ["LEASE_MS", "Fanout", "channel"]
 
 LEASE_MS = 10_000  # a lease lasts this long unless renewed
@@ -83,7 +85,7 @@ class Fanout:
         self._release = self.redis.register_script(_RELEASE)
 
     async def start(
-        self, changed: Callable[[str], Awaitable[None]], said: Callable[[str, dict[str, Any]], None]
+        self, changed: Callable[[str], Awaitable[None]], said: Callable[[str, ChatMessage], None]
     ) -> None:
         """Listen to the other processes: ``changed(game_id)`` when one changed a game,
         ``said(game_id, message)`` for a chat line; renew the held leases."""
@@ -147,17 +149,16 @@ class Fanout:
         """Tell the others a game changed (after the change is committed)."""
         await self.redis.publish(channel(game_id), json.dumps({"from": self.me, "game": game_id}))
 
-    async def said(self, game_id: str, message: dict[str, Any]) -> None:
+    async def said(self, game_id: str, message: ChatMessage) -> None:
         """Pass a chat line on to the others' watchers."""
-        await self.redis.publish(
-            channel(game_id), json.dumps({"from": self.me, "game": game_id, "chat": message})
-        )
+        envelope = {"from": self.me, "game": game_id, "chat": message.model_dump(mode="json")}
+        await self.redis.publish(channel(game_id), json.dumps(envelope))
 
     async def _listen(
         self,
         pubsub: Any,
         changed: Callable[[str], Awaitable[None]],
-        said: Callable[[str, dict[str, Any]], None],
+        said: Callable[[str, ChatMessage], None],
     ) -> None:
         while True:
             try:
@@ -174,7 +175,7 @@ class Fanout:
                         continue
                     self.heard.inc()
                     if "chat" in data:
-                        said(data["game"], data["chat"])
+                        said(data["game"], ChatMessage.model_validate(data["chat"]))
                     else:
                         await changed(data["game"])
             except asyncio.CancelledError:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
@@ -20,6 +19,7 @@ from ..errors import ActionError
 from ..limits import RateLimit
 from ..play.live import LiveGame, Watcher
 from ..play.views import encode, player
+from ..schemas import ChatHistory, ChatMessage, Room
 from ..store import Base, Store, now
 
 __all__ = ["ROOMS", "Chat", "ChatRow", "clean", "history", "say"]
@@ -28,7 +28,7 @@ MAX_TEXT = 300
 LINES_PER_WINDOW = 5
 WINDOW = 10.0
 HISTORY = 100  # lines sent to a page when it opens the game
-ROOMS = ("players", "spectators")
+ROOMS: tuple[Room, ...] = ("players", "spectators")
 
 
 class ChatRow(Base):
@@ -62,23 +62,16 @@ def clean(text: str) -> str:
     return tidy
 
 
-def line(number: int, room: str, name: str, text: str, at: datetime.datetime) -> dict[str, Any]:
+def line(number: int, room: Room, name: str, text: str, at: datetime.datetime) -> ChatMessage:
     """The chat message sent to pages (``id``: the line's number, increasing: a page that
     gets a line both live and in the history it asked for shows it once)."""
     at = at if at.tzinfo else at.replace(tzinfo=datetime.UTC)
-    return {
-        "type": "chat",
-        "id": number,
-        "room": room,
-        "name": name,
-        "text": text,
-        "at": at.isoformat(),
-    }
+    return ChatMessage(type="chat", id=number, room=room, name=name, text=text, at=at.isoformat())
 
 
 async def say(
-    store: Store, game_id: str, room: str, user: int | None, name: str, text: str
-) -> dict[str, Any]:
+    store: Store, game_id: str, room: Room, user: int | None, name: str, text: str
+) -> ChatMessage:
     """Store a line; the message to send to the room."""
     tidy, at, name = clean(text), now(), name[:40]
     number = await store.write(
@@ -94,7 +87,7 @@ async def say(
     return line(int(number[0]), room, name, tidy, at)
 
 
-async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]:
+async def history(store: Store, game_id: str, room: Room) -> list[ChatMessage]:
     """The room's last lines, oldest first."""
     async with store.session() as session:
         rows = (
@@ -105,7 +98,7 @@ async def history(store: Store, game_id: str, room: str) -> list[dict[str, Any]]
                 .limit(HISTORY)
             )
         ).all()
-    return [line(row.id, row.room, row.name, row.text, row.at) for row in reversed(rows)]
+    return [line(row.id, room, row.name, row.text, row.at) for row in reversed(rows)]
 
 
 class Chat:
@@ -119,7 +112,7 @@ class Chat:
         self.limit = RateLimit(LINES_PER_WINDOW, WINDOW)
 
     async def say(
-        self, live: LiveGame, watcher: Watcher, room: str, text: str, user: tuple[int, str] | None
+        self, live: LiveGame, watcher: Watcher, room: Room, text: str, user: tuple[int, str] | None
     ) -> None:
         """Say a line in a room of the game: the players' room is the seat holders', the
         spectators' room everyone else's; sent to the room's watchers only."""
@@ -145,32 +138,32 @@ class Chat:
         self._tell(live, message)
         self.cluster.said(live.row.id, message)
 
-    async def earlier(self, live: LiveGame, watcher: Watcher) -> dict[str, Any]:
+    async def earlier(self, live: LiveGame, watcher: Watcher) -> ChatHistory:
         """The earlier lines of the watcher's room (read from the store for the room's first
         watcher in this process, then kept with the game in memory)."""
-        room = "players" if watcher.seats else "spectators"
+        room: Room = "players" if watcher.seats else "spectators"
         if room not in live.chat_read:
             stored = await history(self.store, live.row.id, room)
             if room not in live.chat_read:  # (unless read meanwhile for another watcher)
                 told = live.chat.get(room, [])
-                lines = {one["id"]: one for one in [*stored, *told]}
+                lines = {one.id: one for one in [*stored, *told]}
                 live.chat[room] = [lines[n] for n in sorted(lines)][-HISTORY:]
                 live.chat_read.add(room)
-        return {"type": "chat_history", "room": room, "lines": list(live.chat.get(room, []))}
+        return ChatHistory(type="chat_history", room=room, lines=list(live.chat.get(room, [])))
 
-    def said_elsewhere(self, game_id: str, message: dict[str, Any]) -> None:
+    def said_elsewhere(self, game_id: str, message: ChatMessage) -> None:
         """A line said through another process: to this process's watchers of its room."""
         live = self.games.get(game_id)
         if live is not None:
             self._tell(live, message)
 
     @staticmethod
-    def _tell(live: LiveGame, message: dict[str, Any]) -> None:
-        kept = live.chat.setdefault(str(message.get("room")), [])
+    def _tell(live: LiveGame, message: ChatMessage) -> None:
+        kept = live.chat.setdefault(message.room, [])
         kept.append(message)
         del kept[:-HISTORY]
         text = encode(message)
-        players = message.get("room") == "players"
+        players = message.room == "players"
         for watcher in live.watchers:
             if bool(watcher.seats) == players:
                 watcher.push(text)

@@ -13,9 +13,29 @@ from ...i18n import _
 from ..errors import ActionError
 from ..play.catalogue import game_title, rules_title
 from ..play.seats import seat
+from ..schemas import (
+    FinishedGame,
+    FinishedPage,
+    GameRatings,
+    Leader,
+    Mode,
+    PlayerRating,
+    Profile,
+    RatingStep,
+    RatingView,
+    SeatShown,
+    Tally,
+)
 from ..store import GameRow, Store, now
 from .people import UserRow
-from .ratings import PROVISIONAL, RatingHistoryRow, RatingRow, category, current
+from .ratings import (
+    CATEGORY_TITLES,
+    PROVISIONAL,
+    RatingHistoryRow,
+    RatingRow,
+    category,
+    current,
+)
 
 __all__ = ["finished", "game_ratings", "leaderboard", "profile"]
 
@@ -27,17 +47,24 @@ def _when(value: datetime.datetime) -> str:
     return (value if value.tzinfo else value.replace(tzinfo=datetime.UTC)).isoformat()
 
 
-def _rating(row: RatingRow) -> dict[str, Any]:
+def category_title(name: str) -> str:
+    """A time-control category's title in the current language (``"blitz"`` reads ``"Blitz
+    (moins de 8 minutes par partie)"`` in French)."""
+    return _(CATEGORY_TITLES[name])
+
+
+def _rating(row: RatingRow) -> RatingView:
     now_ = current(row)
-    return {
-        "game": row.game,
-        "title": game_title(row.game),
-        "category": row.category,
-        "rating": round(now_.rating),
-        "deviation": round(now_.deviation),
-        "provisional": now_.deviation > PROVISIONAL,
-        "games": row.games,
-    }
+    return RatingView(
+        game=row.game,
+        title=game_title(row.game),
+        category=row.category,
+        category_title=category_title(row.category),
+        rating=round(now_.rating),
+        deviation=round(now_.deviation),
+        provisional=now_.deviation > PROVISIONAL,
+        games=row.games,
+    )
 
 
 def termination_text(label: str | None) -> str | None:
@@ -51,32 +78,32 @@ def termination_text(label: str | None) -> str | None:
         return _(label)
 
 
-def _game(row: GameRow) -> dict[str, Any]:
-    def shown(colour: str) -> dict[str, Any]:
+def _game(row: GameRow) -> FinishedGame:
+    def shown(colour: str) -> SeatShown:
         place = seat(colour)
         kind = place.kind_of(row)
-        return {
-            "name": place.display_of(row),
-            "account": place.display_of(row) if place.user_of(row) is not None else None,
-            "computer": kind.replace("level:", "level ") if kind != "human" else None,
-        }
+        return SeatShown(
+            name=place.display_of(row),
+            account=place.display_of(row) if place.user_of(row) is not None else None,
+            computer=kind.replace("level:", "level ") if kind != "human" else None,
+        )
 
-    return {
-        "id": row.id,
-        "game": row.game,
-        "rules": row.rules,
-        "rules_title": rules_title(row.game, row.rules),
-        "mode": row.mode,
-        "rated": row.rated,
-        "clock": row.clock,
-        "result": row.result,
-        "termination": row.termination,
-        "termination_text": termination_text(row.termination),
-        "moves": row.ply,
-        "white": shown("white"),
-        "black": shown("black"),
-        "ended": _when(row.updated),
-    }
+    return FinishedGame(
+        id=row.id,
+        game=row.game,
+        rules=row.rules,
+        rules_title=rules_title(row.game, row.rules),
+        mode=Mode(row.mode),
+        rated=row.rated,
+        clock=row.clock,
+        result=row.result,
+        termination=row.termination,
+        termination_text=termination_text(row.termination),
+        moves=row.ply,
+        white=shown("white"),
+        black=shown("black"),
+        ended=_when(row.updated),
+    )
 
 
 async def finished(
@@ -88,7 +115,7 @@ async def finished(
     since: datetime.date | None = None,
     until: datetime.date | None = None,
     page: int = 0,
-) -> dict[str, Any]:
+) -> FinishedPage:
     """Finished games with a result, newest first, :data:`PAGE` a page, filtered by player
     (an account's name), game, rule set, result and date of the end."""
     query: Select[Any] = select(GameRow).where(
@@ -102,7 +129,7 @@ async def finished(
                 )
             ).first()
         if found is None:
-            return {"games": [], "page": page, "more": False}
+            return FinishedPage(games=[], page=page, more=False)
         query = query.where(or_(GameRow.white_user == found, GameRow.black_user == found))
     if game:
         query = query.where(GameRow.game == game)
@@ -129,10 +156,10 @@ async def finished(
                 query.order_by(GameRow.updated.desc()).offset(page * PAGE).limit(PAGE + 1)
             )
         ).all()
-    return {"games": [_game(r) for r in rows[:PAGE]], "page": page, "more": len(rows) > PAGE}
+    return FinishedPage(games=[_game(r) for r in rows[:PAGE]], page=page, more=len(rows) > PAGE)
 
 
-async def profile(store: Store, name: str) -> dict[str, Any]:
+async def profile(store: Store, name: str) -> Profile:
     """A player's page: ratings (as they stand today), their history, win/draw/loss counts
     and recent games (computer games included)."""
     async with store.session() as session:
@@ -178,30 +205,29 @@ async def profile(store: Store, name: str) -> dict[str, Any]:
                 select(GameRow).where(mine).order_by(GameRow.updated.desc()).limit(20)
             )
         ).all()
-    return {
-        "name": user.name,
-        "joined": _when(user.created),
-        "ratings": [_rating(r) for r in ratings],
-        "history": [
-            {
-                "game": h.game,
-                "title": game_title(h.game),
-                "category": h.category,
-                "game_id": h.game_id,
-                "rating": round(h.rating),
-                "change": round(h.change),
-                "at": _when(h.at),
-            }
+    return Profile(
+        name=user.name,
+        joined=_when(user.created),
+        ratings=[_rating(r) for r in ratings],
+        history=[
+            RatingStep(
+                game=h.game,
+                title=game_title(h.game),
+                category=h.category,
+                category_title=category_title(h.category),
+                game_id=h.game_id,
+                rating=round(h.rating),
+                change=round(h.change),
+                at=_when(h.at),
+            )
             for h in history
         ],
-        "counts": {"wins": counts[0], "draws": counts[1], "losses": counts[2]},
-        "games": [_game(g) for g in recent],
-    }
+        counts=Tally(wins=counts[0], draws=counts[1], losses=counts[2]),
+        games=[_game(g) for g in recent],
+    )
 
 
-async def leaderboard(
-    store: Store, game: str, category: str, limit: int = 50
-) -> list[dict[str, Any]]:
+async def leaderboard(store: Store, game: str, category: str, limit: int = 50) -> list[Leader]:
     """The best ratings of a game and time-control category with a rated game in the last
     year: the established ones first, then the provisional ones (each marked ``provisional``),
     each part best first."""
@@ -219,12 +245,12 @@ async def leaderboard(
                 )
             )
         ).all()
-    board = [{"name": name, **_rating(row)} for row, name in rows]
-    board.sort(key=lambda entry: (entry["provisional"], -entry["rating"]))
+    board = [Leader(name=name, **_rating(row).model_dump()) for row, name in rows]
+    board.sort(key=lambda entry: (entry.provisional, -entry.rating))
     return board[:limit]
 
 
-async def game_ratings(store: Store, game_id: str) -> dict[str, Any]:
+async def game_ratings(store: Store, game_id: str) -> GameRatings:
     """The ratings of a game's players: each account's rating for the game's category as it
     stands, and, for a finished rated game, the change it made."""
     async with store.session() as session:
@@ -240,14 +266,18 @@ async def game_ratings(store: Store, game_id: str) -> dict[str, Any]:
             ).all()
         }
         kind = category(row.clock)
-        out: dict[str, Any] = {"rated": row.rated, "category": kind}
+        players: dict[str, PlayerRating | None] = {}
         for colour in ("white", "black"):
             user = seat(colour).user_of(row)
             rating = await session.get(RatingRow, (user, row.game, kind)) if user else None
             done = changes.get(user) if user else None
-            out[colour] = (
+            players[colour] = (
                 None
                 if rating is None
-                else {**_rating(rating), "change": round(done.change) if done else None}
+                else PlayerRating(
+                    **_rating(rating).model_dump(), change=round(done.change) if done else None
+                )
             )
-    return out
+    return GameRatings(
+        rated=row.rated, category=kind, white=players["white"], black=players["black"]
+    )

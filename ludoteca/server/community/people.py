@@ -85,6 +85,8 @@ PASSWORD_LENGTH = (8, 128)
 #: failed sign-ins allowed in five minutes: from one address, and for one username
 FAILURES_PER_ADDRESS = 20
 FAILURES_PER_NAME = 5
+#: accounts made in an hour from one address
+SIGN_UPS_PER_ADDRESS = 10
 
 
 class UserRow(Base):
@@ -140,6 +142,10 @@ def _check_password(password: str) -> None:
         )
 
 
+def _taken(name: str) -> ActionError:
+    return ActionError(409, _("the username %(name)s is taken", name=repr(name)))
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -152,11 +158,22 @@ class Accounts:
         self.hasher = PasswordHasher()  # Argon2id, the library's recommended parameters
         self.by_address = RateLimit(FAILURES_PER_ADDRESS, 300.0)
         self.by_name = RateLimit(FAILURES_PER_NAME, 300.0)
+        self.sign_ups = RateLimit(SIGN_UPS_PER_ADDRESS, 3600.0)
 
-    async def sign_up(self, name: str, password: str) -> tuple[User, str]:
-        """A new account, signed in: the user and the session's cookie token."""
+    async def sign_up(self, name: str, password: str, client: str) -> tuple[User, str]:
+        """A new account, signed in: the user and the session's cookie token.  429 when
+        ``client`` (an address) has made :data:`SIGN_UPS_PER_ADDRESS` accounts in the last
+        hour, 409 when the name is taken: both before the password is hashed (the costly step:
+        a refused request costs a query at most)."""
         check_username(name)
         _check_password(password)
+        if not self.sign_ups.peek(client):
+            raise ActionError(429, _("too many new accounts from your address; try later"))
+        async with self.store.session() as session:
+            if (
+                await session.scalars(select(UserRow.id).where(UserRow.name_key == name.lower()))
+            ).first() is not None:
+                raise _taken(name)
         hashed = await asyncio.to_thread(self.hasher.hash, password)
         try:
             user_id = await self.store.write(
@@ -170,8 +187,9 @@ class Accounts:
                     },
                 )
             )
-        except IntegrityError:
-            raise ActionError(409, _("the username %(name)s is taken", name=repr(name))) from None
+        except IntegrityError:  # (taken while the password was hashed)
+            raise _taken(name) from None
+        self.sign_ups.allow(client)
         return await self._open_session(user_id, name)
 
     async def sign_in(self, name: str, password: str, client: str) -> tuple[User, str]:

@@ -29,16 +29,32 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from ...i18n import N_
 from ..play.clock import TimeControl
 from ..store import Base, GameRow, Store, now
 from . import glicko2
 
-__all__ = ["CATEGORIES", "PROVISIONAL", "RatingRow", "category", "current", "settle"]
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_TITLES",
+    "PROVISIONAL",
+    "RatingRow",
+    "category",
+    "current",
+    "settle",
+]
 
 PERIOD_DAYS = 5.0  # a rating period of inactivity
 PROVISIONAL = 110.0  # a deviation above this: the rating is still provisional
 #: time-control categories by the expected length of a game: base + 40 increments
 CATEGORIES = ("blitz", "rapid", "classical", "untimed")
+#: the categories' titles (to translate where shown: the leaderboard's page uses the same)
+CATEGORY_TITLES = {
+    "blitz": N_("Blitz (under 8 minutes a game)"),
+    "rapid": N_("Rapid (8 to 25 minutes)"),
+    "classical": N_("Classical (longer)"),
+    "untimed": N_("No clock"),
+}
 SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
@@ -117,7 +133,7 @@ async def ensure(store: Store, users: Sequence[int], game: str, clock: str | Non
             await store.write(functools.partial(_insert_rating, values=values))
 
 
-def _insert_rating(connection: Connection, values: dict[str, Any]) -> None:
+def _insert_rating(connection: Connection, values: dict[str, object]) -> None:
     connection.execute(insert(RatingRow).values(**values))
 
 

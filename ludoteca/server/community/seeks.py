@@ -9,7 +9,6 @@ import datetime
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -30,7 +29,7 @@ from ..errors import ActionError
 from ..play.catalogue import rule_set, rules_title
 from ..play.clock import TimeControl
 from ..play.opening import Opening
-from ..schemas import HUMAN, Mode
+from ..schemas import HUMAN, Mode, OpenSeek, Pairing, SeekView
 from ..store import Base, Store, now
 from .people import User, UserRow
 from .ratings import RatingRow, category, current
@@ -137,8 +136,9 @@ class Seeks:
         self.store = store
         self.opener = opener
 
-    async def rating(self, user_id: int, game: str, clock: str | None) -> float:
-        """A player's current rating for a game and time control (a new player's if none)."""
+    async def rating(self, user_id: int, game: str, clock: str | None) -> int:
+        """A player's current rating for a game and time control, rounded (a new player's if
+        none)."""
         async with self.store.session() as session:
             row = await session.get(RatingRow, (user_id, game, category(clock)))
         return round(current(row).rating) if row is not None else 1500
@@ -183,7 +183,7 @@ class Seeks:
         )
         return seek_id
 
-    async def open(self) -> list[dict[str, Any]]:
+    async def open(self) -> list[OpenSeek]:
         """The seeks on offer, newest first, with their posters' names and ratings."""
         since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
         async with self.store.session() as session:
@@ -197,15 +197,15 @@ class Seeks:
                 )
             ).all()
         return [
-            {
-                **_brief(seek),
-                "player": name,
-                "rating": await self.rating(seek.user_id, seek.game, seek.clock),
-            }
+            OpenSeek(
+                **_brief(seek).model_dump(),
+                player=name,
+                rating=await self.rating(seek.user_id, seek.game, seek.clock),
+            )
             for seek, name in rows
         ]
 
-    async def mine(self, user: User) -> list[dict[str, Any]]:
+    async def mine(self, user: User) -> list[SeekView]:
         """The poster's seeks, open or just accepted (then with the game's id); asking keeps
         the open ones on offer."""
         at = now()
@@ -290,7 +290,7 @@ class Seeks:
         await self.opener(_between(spec, white, black, game_id))
         return game_id
 
-    async def quick(self, user: User, spec: SeekSpec) -> dict[str, str]:
+    async def quick(self, user: User, spec: SeekSpec) -> Pairing:
         """Accept the oldest compatible seek on offer (same game, rule set, clock and rated
         or not; your rating in its range; its poster's in yours), or post this one:
         ``{"game": id}`` or ``{"seek": id}``."""
@@ -320,22 +320,24 @@ class Seeks:
             ):
                 continue
             try:
-                return {"game": await self.accept(user, seek.id)}
+                return Pairing(game=await self.accept(user, seek.id))
             except ActionError:
                 continue  # taken meanwhile, or your rating is outside its range
-        return {"seek": await self.post(user, spec)}
+        return Pairing(seek=await self.post(user, spec))
 
 
-def _brief(seek: SeekRow) -> dict[str, Any]:
-    return {
-        "id": seek.id,
-        "game": seek.game,
-        "rules": seek.rules,
-        "rules_title": rules_title(seek.game, seek.rules),
-        "clock": seek.clock,
-        "rated": seek.rated,
-        "colour": seek.colour,
-        "min_rating": seek.min_rating,
-        "max_rating": seek.max_rating,
-        "game_id": seek.game_id,
-    }
+def _brief(seek: SeekRow) -> SeekView:
+    return SeekView.model_validate(
+        {
+            "id": seek.id,
+            "game": seek.game,
+            "rules": seek.rules,
+            "rules_title": rules_title(seek.game, seek.rules),
+            "clock": seek.clock,
+            "rated": seek.rated,
+            "colour": seek.colour,
+            "min_rating": seek.min_rating,
+            "max_rating": seek.max_rating,
+            "game_id": seek.game_id,
+        }
+    )

@@ -8,11 +8,10 @@ import asyncio
 import logging
 import secrets
 from concurrent.futures import Executor
-from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from ...ai.agents import Limit, parse_spec
+from ...ai.base import Limit, parse_spec
 from ...ai.levels import levels, within
 from ...core import RuleSet
 from ...i18n import _, current
@@ -22,7 +21,7 @@ from ..errors import ActionError
 from ..play.clock import TimeControl, now_ms
 from ..play.live import LiveGame
 from ..play.seats import colour_name
-from ..schemas import Mode, Status
+from ..schemas import HintView, Mode, Replay, Status
 from . import workers
 from .interrupt import Interrupts
 from .pool import JobKilled
@@ -115,7 +114,7 @@ class Computer:
             secrets.randbits(31),
         )
 
-    async def hint(self, live: LiveGame, seats: frozenset[str]) -> dict[str, Any]:
+    async def hint(self, live: LiveGame, seats: frozenset[str]) -> HintView:
         """The computer's advice for the side to move, for the holder of ``seats`` in a
         computer game."""
         if live.row.mode != Mode.COMPUTER or not seats:
@@ -137,22 +136,22 @@ class Computer:
             pending = (
                 live.version,
                 asyncio.ensure_future(
-                    self.advisers.run(
-                        HINT_SECONDS,
-                        workers.hint,
-                        row.game,
-                        row.rules,
-                        live.state.start,
-                        moves,
-                        HINT_SECONDS,
-                        current(),
-                    )
+                    self._advice(row.game, row.rules, live.state.start, moves, current())
                 ),
             )
             live.hint = pending
         return await asyncio.shield(pending[1])
 
-    async def replay(self, text: str, client: str) -> dict[str, Any]:
+    async def _advice(
+        self, game: str, rules: str, start: str, moves: list[str], language: str
+    ) -> HintView:
+        """A hint worked out by an adviser (see :func:`.workers.hint`), checked."""
+        found = await self.advisers.run(
+            HINT_SECONDS, workers.hint, game, rules, start, moves, HINT_SECONDS, language
+        )
+        return HintView.model_validate(found)
+
+    async def replay(self, text: str, client: str) -> Replay:
         """Every position of a text record from its start, for stepping through it (worked out
         in the analysis process: a long record never holds up the server), for the address
         ``client``; 400 if the record is malformed or illegal, 429 if that address already has
@@ -171,8 +170,8 @@ class Computer:
             if not self._replays[client]:
                 del self._replays[client]
         if "error" in answer:
-            raise ActionError(400, answer["error"])
-        return answer
+            raise ActionError(400, str(answer["error"]))
+        return Replay.model_validate(answer)
 
 
 def think_time(spec: str, rules: RuleSet) -> float:

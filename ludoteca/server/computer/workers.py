@@ -133,9 +133,9 @@ def computer_move(game: str, rules: str, start: str, moves: list[str], spec: str
 
 def hint(
     game: str, rules: str, start: str, moves: list[str], seconds: float, language: str = SOURCE
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The best move, an evaluation a person understands (in ``language``) and the principal
-    variation."""
+    variation: the JSON values of a :class:`~..schemas.HintView` (checked by the server)."""
     state = position(game, rules, start, moves)
     with use(language):
         found = analyse(state, Limit(seconds=seconds), seed=0)
@@ -195,22 +195,23 @@ def record_line(text: str, language: str = SOURCE) -> dict[str, Any]:
     }
 
 
-def replay_record(text: str, language: str = SOURCE) -> dict[str, Any]:
-    """Every position of a text record from its start, for stepping through it; or
-    ``{"error": reason}`` for a bad record; its texts (title, move notes, ending, reason) in
-    ``language``.  (The request body limit bounds its length.)"""
+def replay_record(text: str, language: str = SOURCE) -> dict[str, object]:
+    """Every position of a text record from its start, for stepping through it (the JSON values
+    of a :class:`~..schemas.Replay`, checked by the server); or ``{"error": reason}`` for a bad
+    record; its texts (title, move notes, ending, reason) in ``language``.  (The request body
+    limit bounds its length.)"""
     with use(language):
         return _replay(text)
 
 
-def _replay(text: str) -> dict[str, Any]:
+def _replay(text: str) -> dict[str, object]:
     try:
         game = loads(text)
     except LudotecaError as error:
         return {"error": str(error)}
     state = game.start()
     first_ply = state.ply
-    positions: list[dict[str, Any]] = [
+    positions: list[dict[str, object]] = [
         {"pieces": state.pieces(), "last": None, "move": None, "turn": state.turn.name.lower()}
     ]
     for move in game.state.moves:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypedDict
 
 from ...ai.levels import Level, levels
 from ...core import Game, LudotecaError, RuleSet, State
@@ -19,9 +20,10 @@ from ...i18n import _, current, use
 from ...svg import board_view
 from .. import logs
 from ..errors import ActionError
+from ..schemas import BoardView, CatalogueGame, LevelView, RuleSetView
 
 if TYPE_CHECKING:  # not imported at run time: worker processes read this module too
-    from ..community.levels import Estimates, LevelRating
+    from ..community.level_ratings import Estimates, LevelRating
     from ..store import GameRow
 
 __all__ = [
@@ -40,6 +42,22 @@ __all__ = [
     "start_of",
     "static_part",
 ]
+
+
+class StaticValues(TypedDict):
+    """The fields of a game's view that never change for a rule set and a language, as JSON
+    values (those of a :class:`~..schemas.SharedView`; ``board``: as
+    :func:`~ludoteca.svg.board_view` describes it)."""
+
+    type: str
+    game: str
+    title: str
+    summary: str
+    rules: str
+    rules_title: str
+    texts: dict[str, str]
+    board: Mapping[str, object]
+
 
 log = logging.getLogger("ludoteca.server")
 
@@ -99,7 +117,7 @@ def start_of(row: GameRow) -> State:
 
 
 @functools.lru_cache(maxsize=256)
-def static_part(game: str, rules: str, language: str) -> dict[str, Any]:
+def static_part(game: str, rules: str, language: str) -> StaticValues:
     """The fields of a game's view that never change for a rule set (the board's geometry,
     titles, texts), its texts in ``language``."""
     bound = load(game, rules)
@@ -116,7 +134,7 @@ def static_part(game: str, rules: str, language: str) -> dict[str, Any]:
         }
 
 
-def level_views(rules: RuleSet, estimates: Estimates) -> list[dict[str, Any]]:
+def level_views(rules: RuleSet, estimates: Estimates) -> list[LevelView]:
     """The computer levels the server plays for a rule set: number, name, description and,
     once people's games against it give one, its rating on people's scale (``estimates``)."""
     return [
@@ -124,7 +142,7 @@ def level_views(rules: RuleSet, estimates: Estimates) -> list[dict[str, Any]]:
     ]
 
 
-def levels_of(game: str, rules: str | None, estimates: Estimates) -> list[dict[str, Any]]:
+def levels_of(game: str, rules: str | None, estimates: Estimates) -> list[LevelView]:
     """The computer levels of a rule-set spec (``name:setting,...``); 400 if there is none."""
     try:
         bound = load(game, rules or None)
@@ -157,7 +175,7 @@ def _rules_title(game: str, rules: str, language: str) -> str:
             return rules
 
 
-def catalogue(estimates: Estimates) -> list[dict[str, Any]]:
+def catalogue(estimates: Estimates) -> list[CatalogueGame]:
     """Each game with its summary and rule sets; each rule set with its title, settings,
     computer levels (with their ratings on people's scale, ``estimates``) and starting picture;
     the texts in the current language."""
@@ -168,41 +186,41 @@ def catalogue(estimates: Estimates) -> list[dict[str, Any]]:
             bound = game.of(definition.name)
             state = bound.new(seed=0)
             rule_sets.append(
-                {
-                    "name": definition.name,
-                    "title": bound.rules_title,
-                    "description": _(definition.description),
-                    "settings": {
+                RuleSetView(
+                    name=definition.name,
+                    title=bound.rules_title,
+                    description=_(definition.description),
+                    settings={
                         k: v
                         for k, v in definition.defaults.items()
                         if not game.options or k in game.options
                     },
-                    "options": {
+                    options={
                         k: _(game.options[k]) if k in game.options else k.replace("_", " ")
                         for k in definition.defaults
                     },
-                    "levels": level_views(bound.rules, estimates),
-                    "board": board_view(state),
-                    "pieces": state.pieces(),
-                }
+                    levels=level_views(bound.rules, estimates),
+                    board=BoardView.model_validate(board_view(state)),
+                    pieces=state.pieces(),
+                )
             )
         out.append(
-            {
-                "name": game.name,
-                "title": _(game.title),
-                "summary": _(game.summary),
-                "rule_sets": rule_sets,
-            }
+            CatalogueGame(
+                name=game.name,
+                title=_(game.title),
+                summary=_(game.summary),
+                rule_sets=rule_sets,
+            )
         )
     return out
 
 
-def _level_view(level: Level, estimate: LevelRating | None) -> dict[str, Any]:
-    return {
-        "number": level.number,
-        "name": _(level.name),
-        "description": _(level.description),
-        "rating": None if estimate is None else round(estimate.rating),
-        "deviation": None if estimate is None else round(estimate.deviation),
-        "games": 0 if estimate is None else estimate.games,
-    }
+def _level_view(level: Level, estimate: LevelRating | None) -> LevelView:
+    return LevelView(
+        number=level.number,
+        name=_(level.name),
+        description=_(level.description),
+        rating=None if estimate is None else round(estimate.rating),
+        deviation=None if estimate is None else round(estimate.deviation),
+        games=0 if estimate is None else estimate.games,
+    )

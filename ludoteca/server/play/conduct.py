@@ -21,7 +21,7 @@ from typing import Any
 from ...core import Color, LudotecaError, Move, Outcome, Termination
 from ...i18n import N_, SOURCE, _, use
 from ..errors import ActionError
-from ..schemas import HUMAN, Mode, MoveIntent, Plain, Status
+from ..schemas import HUMAN, Colour, Mode, MoveIntent, Plain, Status
 from . import views
 from .catalogue import start_of
 from .clock import TimeControl
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: the fields every end of a game leaves without a pending offer
-NO_OFFERS: Mapping[str, Any] = {"draw_offer": None, "undo_offer": None}
+NO_OFFERS: Mapping[str, object] = {"draw_offer": None, "undo_offer": None}
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def moves_of(live: LiveGame, colour: Color) -> int:
 
 
 # --- ends -------------------------------------------------------------------------------------
-def ending(outcome: Outcome) -> dict[str, Any]:
+def ending(outcome: Outcome) -> dict[str, object]:
     """The fields of a game that ended with ``outcome`` (the reason stored in English; pages
     read it in their language)."""
     with use(SOURCE):
@@ -174,7 +174,7 @@ def play(live: LiveGame, text: str, ply: int, context: Context) -> Change:
             move = state.parse_move(text)
     except LudotecaError as error:
         raise ActionError(400, str(error)) from None
-    fields: dict[str, Any] = dict(NO_OFFERS)
+    fields: dict[str, object] = dict(NO_OFFERS)
     if live.row.clock:
         if live.row.clock_started is not None:  # the first move is not timed
             left = live.time_left(state.turn, context.now)
@@ -266,7 +266,7 @@ def take_back(live: LiveGame, colour: Color | None, context: Context) -> Change:
     count = 1 if colour is None else moves_of(live, colour)
     if count == 0:
         raise ActionError(409, _("there is no move of yours to take back"))
-    fields: dict[str, Any] = {
+    fields: dict[str, object] = {
         "status": Status.LIVE,
         "result": "*",
         "termination": None,
@@ -338,7 +338,7 @@ def rematch(live: LiveGame, seats: frozenset[str], intent: Plain, context: Conte
 
 def join(
     live: LiveGame, name: str | None, user: tuple[int, str] | None, token: str
-) -> tuple[str, Change]:
+) -> tuple[Colour, Change]:
     """Take the free seat of an online game with the new seat ``token`` (under a display
     ``name``, or as the signed-in ``user``): the colour taken and the change; 409 if no seat is
     free or the account holds the other, 403 for a rated game without an account."""

@@ -27,7 +27,7 @@ from ..community import ratings
 from ..community.chat import ROOMS
 from ..computer.computer import Computer
 from ..errors import ActionError
-from ..schemas import GameView, Intent, Mode, NewGame
+from ..schemas import Colour, GameView, Intent, Mode, NewGame
 from ..store import GameRow, StaleError, Store
 from ..study.explorer import Explorer
 from ..study.reports import Reports
@@ -189,12 +189,12 @@ class Hub:
 
     async def join(
         self, game_id: str, name: str | None = None, user: tuple[int, str] | None = None
-    ) -> tuple[str, str]:
+    ) -> tuple[Colour, str]:
         """Take the free seat of an online game (see :func:`.conduct.join`): (colour, token)."""
         name = user[1] if user else opening.display_name(name)
         live = await self.get(game_id)
         token = secrets.token_urlsafe(24)
-        taken: list[str] = []
+        taken: list[Colour] = []
 
         def decide() -> Change:
             colour, change = conduct.join(live, name, user, token)

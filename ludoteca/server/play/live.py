@@ -13,7 +13,7 @@ import hmac
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import Color, State
 from ...i18n import current
@@ -21,7 +21,9 @@ from ..store import GameRow
 from .seats import COLOURS, seat
 
 if TYPE_CHECKING:
+    from ..schemas import ChatMessage, HintView
     from .outbox import Outbox
+    from .views import RematchValues, SharedValues
 
 __all__ = ["BACKLOG", "LiveGame", "Watcher", "token_hash"]
 
@@ -55,7 +57,7 @@ class Watcher:
     behind: bool = False
     #: what the last message told this watcher: whether it had legal moves, its rematch
     had_legal: bool = False
-    rematch: dict[str, str] | None = None
+    rematch: RematchValues | None = None
     #: writes a message now if the connection can take it, whether it did (never waits)
     send_now: Callable[[str], bool] | None = None
     #: the pump is sending (a message written now would overtake the one in flight)
@@ -133,12 +135,12 @@ class LiveGame:
     #: the watchers are to be told how many they are (see ``Hub.watch``)
     crowd: asyncio.TimerHandle | None = None
     #: the hint being worked out, and the position version it is for (one at a time a game)
-    hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+    hint: tuple[int, asyncio.Future[HintView]] | None = None
     #: when the game was last asked for (monotonic seconds), for idle eviction
     used: float = 0.0
     #: per language, the shared view (JSON values, see ``views.shared_view``) as last sent to
     #: the watchers who read it (updates are worked out against it)
-    sent: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sent: dict[str, SharedValues] = field(default_factory=dict)
     #: the version of the position, its legal moves as the page uses them, and their codes
     legal: tuple[int, list[str], set[int]] | None = None
     #: the moves played and their labels in the move list (see ``State.move_label``)
@@ -147,7 +149,7 @@ class LiveGame:
     label_notes: list[str] = field(default_factory=list)
     #: per chat room, its last lines (the chat's ``HISTORY``) as told while the game is in
     #: memory, and, once read for a room's first watcher, the stored ones before them
-    chat: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    chat: dict[str, list[ChatMessage]] = field(default_factory=dict)
     chat_read: set[str] = field(default_factory=set)
     #: seats already worked out per token (cleared when the seats change hands)
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(

@@ -4,9 +4,8 @@ watch (those with a move)."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
-from ..schemas import Status
+from ..schemas import Lobby, LobbyGame, Mode, Status
 from ..store import GameRow, Store
 from .catalogue import rules_title
 from .seats import seat
@@ -14,28 +13,28 @@ from .seats import seat
 __all__ = ["lobby"]
 
 
-async def lobby(store: Store) -> dict[str, Any]:
-    """``{"open": [...], "live": [...]}``, the most recently active first."""
-    return {
-        "open": [_brief(row) for row in await store.listing(Status.WAITING)],
-        "live": [_brief(row) for row in await store.listing(Status.LIVE, started=True)],
-    }
+async def lobby(store: Store) -> Lobby:
+    """The waiting games and those in play, the most recently active first."""
+    return Lobby(
+        open=[_brief(row) for row in await store.listing(Status.WAITING)],
+        live=[_brief(row) for row in await store.listing(Status.LIVE, started=True)],
+    )
 
 
-def _brief(row: GameRow) -> dict[str, Any]:
+def _brief(row: GameRow) -> LobbyGame:
     white, black = seat("white"), seat("black")
-    return {
-        "id": row.id,
-        "game": row.game,
-        "rules": row.rules,
-        "rules_title": rules_title(row.game, row.rules),
-        "mode": row.mode,
-        "ply": row.ply,
-        "white": white.kind_of(row),
-        "black": black.kind_of(row),
-        "free": "white" if white.token_of(row) is None else "black",
-        "white_name": white.display_of(row),
-        "black_name": black.display_of(row),
-        "clock": row.clock,
-        "updated": row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
-    }
+    return LobbyGame(
+        id=row.id,
+        game=row.game,
+        rules=row.rules,
+        rules_title=rules_title(row.game, row.rules),
+        mode=Mode(row.mode),
+        ply=row.ply,
+        white=white.kind_of(row),
+        black=black.kind_of(row),
+        free="white" if white.token_of(row) is None else "black",
+        white_name=white.display_of(row),
+        black_name=black.display_of(row),
+        clock=row.clock,
+        updated=row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
+    )

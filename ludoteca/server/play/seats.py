@@ -8,7 +8,6 @@ ever spelled out from a colour.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ...core import Color
 from ..schemas import Colour
@@ -72,7 +71,7 @@ class Seat:
         """Whether someone holds the seat (a token given out, or an account)."""
         return self.token_of(row) is not None or self.user_of(row) is not None
 
-    def values(self, **columns: Any) -> dict[str, Any]:
+    def values(self, **columns: object) -> dict[str, object]:
         """A change of this seat's columns: ``values(token=h, user=3)`` ->
         ``{"white_token": h, "white_user": 3}``."""
         return {getattr(self, key): value for key, value in columns.items()}

@@ -23,12 +23,13 @@ import base64
 import functools
 import hashlib
 import hmac
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypedDict, cast
 
 import orjson
 from pydantic import BaseModel
 
-from ...ai.agents import parse_spec
+from ...ai.base import parse_spec
 from ...ai.levels import levels
 from ...core import Color, Outcome, State, Termination
 from ...i18n import _, current, use
@@ -42,12 +43,18 @@ from ..schemas import (
     PlayerView,
     Status,
 )
-from .catalogue import static_part
+from .catalogue import StaticValues, static_part
 from .clock import now_ms
 from .live import LiveGame, Watcher
 from .seats import COLOURS, SWAP, colour_name, colour_named, seat
 
 __all__ = [
+    "ClockValues",
+    "OutcomeValues",
+    "PlayerValues",
+    "RematchValues",
+    "SeatValues",
+    "SharedValues",
     "apply",
     "delta",
     "encode",
@@ -60,32 +67,104 @@ __all__ = [
     "shared_view",
 ]
 
+
+class PlayerValues(TypedDict):
+    """A :class:`~..schemas.PlayerView` as JSON values."""
+
+    kind: Literal["human", "computer"]
+    label: str
+    seated: bool
+    account: str | None
+
+
+class OutcomeValues(TypedDict):
+    """An :class:`~..schemas.OutcomeView` as JSON values."""
+
+    result: str
+    termination: str
+    text: str
+
+
+class ClockValues(TypedDict):
+    """A :class:`~..schemas.ClockView` as JSON values."""
+
+    control: str
+    running: Colour | None
+    white: int
+    black: int
+
+
+class RematchValues(TypedDict):
+    """A :class:`~..schemas.RematchView` as JSON values (no ``token`` for a watcher)."""
+
+    id: str
+    token: NotRequired[str]
+
+
+class SharedValues(StaticValues):
+    """A :class:`~..schemas.SharedView` as JSON values (``tests/test_server_contract.py``
+    checks that the fields are the model's)."""
+
+    id: str
+    mode: str
+    rated: bool
+    status: str
+    players: dict[str, PlayerValues]
+    pieces: list[str]
+    turn: Colour
+    ply: int
+    first_ply: int
+    moves: list[str]
+    last: list[list[str | int]] | None
+    last_note: str
+    hand: list[int] | None
+    notice: str | None
+    outcome: OutcomeValues | None
+    draw_offer: Colour | None
+    undo_offer: Colour | None
+    thinking: bool
+    watchers: int
+    clock: ClockValues | None
+
+
+class SeatValues(TypedDict):
+    """A :class:`~..schemas.SeatView` as JSON values."""
+
+    you: list[Colour]
+    legal: list[str]
+    rematch: RematchValues | None
+
+
+#: a message as JSON values: an ``update`` (any fields of the view, see :func:`delta`), or the
+#: whole view (``state``) as a client holds it (see :func:`apply`)
+Values = dict[str, object]
+
 #: per rule set, the page's entry of each move that removes nothing (notation and gesture depend
 #: on the move's code alone; bounded by the number of codes of the rule set's moves)
 _ENTRIES: dict[str, dict[int, str]] = {}
 
 
-def encode(message: dict[str, Any] | BaseModel) -> str:
-    """A message as JSON text (a view model, or a dict that may hold view models)."""
+def encode(message: Mapping[str, object] | BaseModel) -> str:
+    """A message as JSON text (a message model, or JSON values that may hold models)."""
     return orjson.dumps(message, default=_plain).decode()
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     raise TypeError(f"{type(value).__name__} is not part of a message")
 
 
 @functools.lru_cache(maxsize=256)
-def _static(game: str, rules: str, language: str) -> dict[str, Any]:
+def _static(game: str, rules: str, language: str) -> StaticValues:
     """The fields of the view that never change for a rule set and a language, as JSON values
     (the board checked once)."""
-    static = dict(static_part(game, rules, language))
-    static["board"] = BoardView.model_validate(static["board"]).model_dump(mode="json")
-    return static
+    static = static_part(game, rules, language)
+    board = BoardView.model_validate(static["board"]).model_dump(mode="json")
+    return {**static, "board": board}
 
 
-def shared_view(live: LiveGame) -> dict[str, Any]:
+def shared_view(live: LiveGame) -> SharedValues:
     """The part of the view that is the same for everyone, its texts in the current language,
     as the JSON values of a :class:`~..schemas.SharedView` (a new dict, its lists new)."""
     state, row = live.state, live.row
@@ -153,7 +232,7 @@ def _seat_legal(live: LiveGame, seats: frozenset[str]) -> list[str]:
     return []
 
 
-def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, Any]:
+def seat_part(live: LiveGame, seats: frozenset[str], key: bytes) -> SeatValues:
     """The part of the view for the holder of ``seats``, as the JSON values of a
     :class:`~..schemas.SeatView`: its seats, its legal moves (when its turn) and the rematch
     with its seat token."""
@@ -170,47 +249,61 @@ def full_view(live: LiveGame, seats: frozenset[str], key: bytes) -> GameView:
     return GameView.model_validate({**shared_view(live), **seat_part(live, seats, key)})
 
 
-def delta(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, Any]:
-    """The ``update`` that turns the shared view ``before`` into ``after`` (only ``type`` if
-    equal; every field when there was none before)."""
-    change: dict[str, Any] = {"type": "update"}
-    earlier = before if before is not None else {}
+def delta(before: SharedValues | None, after: SharedValues) -> Values:
+    """The ``update`` (the JSON values of an :class:`~..schemas.Update`) that turns the shared
+    view ``before`` into ``after`` (only ``type`` if equal; every field when there was none
+    before)."""
+    change: Values = {"type": "update"}
+    earlier: Mapping[str, object] = before if before is not None else {}
     for name, value in after.items():
         old = earlier.get(name)
         if value is old or value == old or name == "type":
             continue
-        if name == "pieces" and old is not None and len(old) == len(value):
+        if (
+            name == "pieces"
+            and before is not None
+            and len(before["pieces"]) == len(after["pieces"])
+        ):
             change["set"] = [
-                [i, v] for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
+                [i, v]
+                for i, (o, v) in enumerate(zip(before["pieces"], after["pieces"], strict=True))
+                if o != v
             ]
-        elif name == "moves" and old is not None:
-            keep = len(old) if value[: len(old)] == old else 0  # moves added: all kept
-            if not keep:  # taken back (and others played): the common start
-                end = min(len(old), len(value))
-                while keep < end and old[keep] == value[keep]:
-                    keep += 1
+        elif name == "moves" and before is not None:
+            keep, append = _kept(before["moves"], after["moves"])
             change["moves_from"] = keep
-            change["append"] = value[keep:]
+            change["append"] = append
         else:
             change[name] = value
     return change
 
 
-def apply(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+def _kept(old: list[str], new: list[str]) -> tuple[int, list[str]]:
+    """How many moves of ``old`` the list ``new`` keeps, and the moves it adds after them."""
+    keep = len(old) if new[: len(old)] == old else 0  # moves added: all kept
+    if not keep:  # taken back (and others played): the common start
+        end = min(len(old), len(new))
+        while keep < end and old[keep] == new[keep]:
+            keep += 1
+    return keep, new[keep:]
+
+
+def apply(view: Mapping[str, object], message: Mapping[str, object]) -> Values:
     """The view a client holds after a ``state`` or ``update`` message (how a page, or any
-    other client, follows a game)."""
+    other client, follows a game; the JSON values of each)."""
     if message.get("type") != "update":
-        return message
+        return dict(message)
     merged = {**view, **message, "type": "state"}
     for name in ("set", "moves_from", "append"):
         merged.pop(name, None)
     if "set" in message:
-        pieces = list(view["pieces"])
-        for point, token in message["set"]:
+        pieces = list(cast("list[str]", view["pieces"]))
+        for point, token in cast("list[tuple[int, str]]", message["set"]):
             pieces[point] = token
         merged["pieces"] = pieces
     if "append" in message:
-        merged["moves"] = [*view["moves"][: message["moves_from"]], *message["append"]]
+        kept = cast("list[str]", view["moves"])[: cast("int", message["moves_from"])]
+        merged["moves"] = [*kept, *cast("list[str]", message["append"])]
     return merged
 
 
@@ -236,7 +329,7 @@ def broadcast_texts(
 
 
 def _updates(
-    live: LiveGame, watchers: list[Watcher], change: dict[str, Any], key: bytes
+    live: LiveGame, watchers: list[Watcher], change: Values, key: bytes
 ) -> list[tuple[Watcher, str]]:
     """The texts of the update ``change`` to the shared view, with each watcher's seat part
     where it changed (none for a watcher with nothing new)."""
@@ -246,7 +339,7 @@ def _updates(
     nobody = frozenset[str]()
     spectators = _seat_legal(live, nobody), rematch_view(live, nobody, key)
     for watcher in watchers:
-        part: dict[str, Any] = {}
+        part: Values = {}
         if watcher.seats:
             legal = _seat_legal(live, watcher.seats)
             rematch = rematch_view(live, watcher.seats, key)
@@ -278,7 +371,7 @@ def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
     return encode({**live.sent[watcher.language], **part, "watchers": len(live.watchers)})
 
 
-def clock_view(live: LiveGame) -> dict[str, Any] | None:
+def clock_view(live: LiveGame) -> ClockValues | None:
     """Time left per side in ms, the side whose clock runs, and the time control (the JSON
     values of a :class:`~..schemas.ClockView`)."""
     if not live.row.clock:
@@ -305,7 +398,7 @@ def rematch_seat(live: LiveGame, name: str) -> str:
     return "hotseat" if live.row.mode == Mode.HOTSEAT else SWAP[name]
 
 
-def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> dict[str, str] | None:
+def rematch_view(live: LiveGame, seats: frozenset[str], key: bytes) -> RematchValues | None:
     """The rematch's id, with the seat token of a player of this game (the JSON values of a
     :class:`~..schemas.RematchView`: no ``token`` for a watcher)."""
     rematch = live.row.rematch
@@ -325,7 +418,7 @@ def player(live: LiveGame, name: str) -> PlayerView:
     return PlayerView(**_player_values(live, name))
 
 
-def _player_values(live: LiveGame, name: str) -> dict[str, Any]:
+def _player_values(live: LiveGame, name: str) -> PlayerValues:
     """:func:`player` as JSON values."""
     row, place = live.row, seat(name)
     kind = place.kind_of(row)
@@ -344,7 +437,7 @@ def _player_values(live: LiveGame, name: str) -> dict[str, Any]:
     return {"kind": "computer", "label": label, "seated": True, "account": None}
 
 
-def outcome(live: LiveGame) -> dict[str, Any] | None:
+def outcome(live: LiveGame) -> OutcomeValues | None:
     """How a finished game ended: its result, the termination's label, the reason in words (in
     the current language: worked out again from the termination and the result, or the stored
     sentence translated); the JSON values of an :class:`~..schemas.OutcomeView`."""

@@ -6,13 +6,11 @@ answers to sign-up, sign-in and ``/api/me`` carry the CSRF token that the page r
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends, Request, Response
 
 from ..community.people import SESSION_DAYS, User
 from ..deps import COOKIE, AccountsDep, Client, HubDep, SignedIn, Viewer, csrf_guard
-from ..schemas import Credentials, NewPassword
+from ..schemas import Credentials, Done, Me, NewPassword, Session
 
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
@@ -23,7 +21,7 @@ def _secure(request: Request) -> bool:
 
 def _signed_in(
     request: Request, response: Response, user: User, token: str, claimed: int = 0
-) -> dict[str, Any]:
+) -> Session:
     response.set_cookie(
         COOKIE,
         token,
@@ -33,15 +31,21 @@ def _signed_in(
         secure=_secure(request),
         path="/",
     )
-    return {"name": user.name, "csrf": user.csrf, "claimed": claimed}
+    return Session(name=user.name, csrf=user.csrf, claimed=claimed)
 
 
 @router.post("/signup", status_code=201)
 async def sign_up(
-    request: Request, response: Response, accounts: AccountsDep, hub: HubDep, body: Credentials
-) -> dict[str, Any]:
-    """Make an account and sign in; the guest seats listed in ``claims`` become its own."""
-    user, token = await accounts.sign_up(body.name, body.password)
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    hub: HubDep,
+    client: Client,
+    body: Credentials,
+) -> Session:
+    """Make an account and sign in; the guest seats listed in ``claims`` become its own
+    (accounts made are capped per address)."""
+    user, token = await accounts.sign_up(body.name, body.password, client)
     claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 
@@ -54,7 +58,7 @@ async def sign_in(
     hub: HubDep,
     client: Client,
     body: Credentials,
-) -> dict[str, Any]:
+) -> Session:
     """Sign in (failed attempts are throttled per address and per username)."""
     user, token = await accounts.sign_in(body.name, body.password, client)
     claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
@@ -64,22 +68,23 @@ async def sign_in(
 @router.post("/logout")
 async def sign_out(
     request: Request, response: Response, accounts: AccountsDep, user: SignedIn
-) -> dict[str, bool]:
+) -> Done:
+    """Sign out (the session ends)."""
     await accounts.sign_out(request.cookies.get(COOKIE, ""))
     response.delete_cookie(COOKIE, path="/")
-    return {"ok": True}
+    return Done()
 
 
 @router.post("/password")
 async def change_password(
     request: Request, accounts: AccountsDep, user: SignedIn, body: NewPassword
-) -> dict[str, bool]:
+) -> Done:
     """Change the password (the current one is asked for); other sessions end."""
     await accounts.change_password(user, body.old, body.new, request.cookies.get(COOKIE, ""))
-    return {"ok": True}
+    return Done()
 
 
 @router.get("/me")
-async def me(user: Viewer) -> dict[str, Any]:
-    """The signed-in user's name and CSRF token, or ``{"name": null}``."""
-    return {"name": user.name, "csrf": user.csrf} if user else {"name": None, "csrf": None}
+async def me(user: Viewer) -> Me:
+    """The signed-in user's name and CSRF token, or ``{"name": null, "csrf": null}``."""
+    return Me(name=user.name, csrf=user.csrf) if user else Me(name=None, csrf=None)

@@ -3,8 +3,6 @@ hints, pictures and records."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import PlainTextResponse, Response
 
@@ -26,11 +24,17 @@ from ..play import lobby as listing
 from ..play import views
 from ..schemas import (
     Action,
+    CatalogueGame,
+    Created,
     GameView,
     HintView,
+    Joined,
     Joining,
+    LevelView,
+    Lobby,
     NewGame,
     RecordText,
+    Replay,
     Seat,
 )
 
@@ -38,7 +42,7 @@ router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/catalogue")
-async def catalogue(ratings: LevelRatingsDep) -> list[dict[str, Any]]:
+async def catalogue(ratings: LevelRatingsDep) -> list[CatalogueGame]:
     """Every game: rule sets, computer levels with ratings, a summary, the start picture."""
     return games.catalogue(await ratings.get())
 
@@ -48,13 +52,13 @@ async def game_levels(
     ratings: LevelRatingsDep,
     game: str = Query(max_length=64),
     rules: str | None = Query(default=None, max_length=200),
-) -> list[dict[str, Any]]:
+) -> list[LevelView]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
     return games.levels_of(game, rules, await ratings.get())
 
 
 @router.get("/lobby")
-async def lobby(store: StoreDep) -> dict[str, Any]:
+async def lobby(store: StoreDep) -> Lobby:
     """Online games waiting for a second player, and games in play to watch."""
     return await listing.lobby(store)
 
@@ -62,7 +66,7 @@ async def lobby(store: StoreDep) -> dict[str, Any]:
 @router.post("/games", status_code=201)
 async def create(
     hub: HubDep, guards: GuardsDep, client: Client, user: Viewer, body: NewGame
-) -> dict[str, Any]:
+) -> Created:
     """Start a game; the answer holds the creator's seat tokens (keep them secret)."""
     if not guards.creations.allow(client):
         raise ActionError(
@@ -74,22 +78,20 @@ async def create(
         )
     me = (user.id, user.name) if user else None
     game_id, tokens = await hub.create(body, client, me)
-    return {"id": game_id, "tokens": tokens, "url": f"/game/{game_id}"}
+    return Created(id=game_id, tokens=tokens, url=f"/game/{game_id}")
 
 
 @router.post("/games/{game_id}/join")
-async def join(
-    hub: HubDep, user: Viewer, game_id: str, body: Joining | None = None
-) -> dict[str, str]:
+async def join(hub: HubDep, user: Viewer, game_id: str, body: Joining | None = None) -> Joined:
     """Take the free seat of an online game (``{"name"}`` optional: a display name; signed
     in, the seat is your account's)."""
     colour, token = await hub.join(
         game_id, body.name if body else None, (user.id, user.name) if user else None
     )
-    return {"colour": colour, "token": token}
+    return Joined(colour=colour, token=token)
 
 
-@router.get("/games/{game_id}", response_model=GameView)
+@router.get("/games/{game_id}")
 async def view(
     hub: HubDep, user: Viewer, game_id: str, x_seat_token: str | None = Header(default=None)
 ) -> GameView:
@@ -99,7 +101,7 @@ async def view(
     return hub.view(live, live.seats(x_seat_token, user.id if user else None))
 
 
-@router.post("/games/{game_id}/actions", response_model=GameView)
+@router.post("/games/{game_id}/actions")
 async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> GameView:
     """move (with ``move`` and ``ply``), resign, offer_draw, accept_draw, decline_draw,
     undo, accept_undo, decline_undo, rematch, cancel (as the seat token's holder, or the
@@ -110,23 +112,27 @@ async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> GameView
     return hub.view(live, live.seats(body.token, me))
 
 
-@router.post("/games/{game_id}/hint", response_model=HintView)
+@router.post("/games/{game_id}/hint")
 async def hint(
     hub: HubDep, computer: ComputerDep, user: Viewer, game_id: str, body: Seat
-) -> dict[str, Any]:
+) -> HintView:
     """The computer's best move for you, its evaluation and the line it expects."""
     live = await hub.get(game_id)
     return await computer.hint(live, live.seats(body.token, user.id if user else None))
 
 
-@router.get("/games/{game_id}/picture.svg")
+@router.get(
+    "/games/{game_id}/picture.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG picture."}},
+)
 async def picture(hub: HubDep, game_id: str, flipped: bool = False) -> Response:
     """The current position as an SVG picture (last move highlighted)."""
     live = await hub.get(game_id)
     return Response(svg.render(live.state, flipped=flipped), media_type="image/svg+xml")
 
 
-@router.get("/games/{game_id}/record")
+@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
 async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
     """The game's text record, as a download."""
     text = views.record_text(await hub.get(game_id))
@@ -136,7 +142,7 @@ async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
 
 
 @router.post("/records/replay")
-async def replay(computer: ComputerDep, client: Client, body: RecordText) -> dict[str, Any]:
+async def replay(computer: ComputerDep, client: Client, body: RecordText) -> Replay:
     """Replay a text record: every position from the start, for stepping through it (in a
     worker process: a long record never holds up the server; a few at once per address)."""
     return await computer.replay(body.text, client)

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, Response
+from fastapi.responses import PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from ...i18n import _
 from ..deps import Client, GuardsDep, HubDep
 from ..errors import ActionError
+from ..schemas import Health, Readiness
 
 LOCAL = ("127.0.0.1", "::1", "testclient")  # clients that may read /metrics
-router = APIRouter(include_in_schema=False)
+router = APIRouter()
 
 
-@router.get("/metrics")
+@router.get("/metrics", response_class=PlainTextResponse, include_in_schema=False)
 async def metrics(guards: GuardsDep, client: Client) -> Response:
     """The server's metrics in Prometheus' text format, for this machine only."""
     if client not in LOCAL:
@@ -23,13 +24,13 @@ async def metrics(guards: GuardsDep, client: Client) -> Response:
 
 
 @router.get("/healthz")
-async def healthz() -> dict[str, str]:
+async def healthz() -> Health:
     """The process is alive and its event loop answers."""
-    return {"status": "ok"}
+    return Health()
 
 
-@router.get("/readyz")
-async def readyz(hub: HubDep) -> Response:
+@router.get("/readyz", responses={503: {"model": Readiness}})
+async def readyz(hub: HubDep, response: Response) -> Readiness:
     """The process can serve games: its database (and Redis, when it has one) answers (503
     otherwise, with the reason)."""
     checks = [("database", hub.store.ping)]
@@ -39,7 +40,6 @@ async def readyz(hub: HubDep) -> Response:
         try:
             await check()
         except Exception as error:  # any failure to reach a service means: not ready
-            return JSONResponse(
-                {"status": "unavailable", "error": f"{name}: {error}"[:300]}, status_code=503
-            )
-    return JSONResponse({"status": "ready"})
+            response.status_code = 503
+            return Readiness(status="unavailable", error=f"{name}: {error}"[:300])
+    return Readiness(status="ready")

@@ -14,16 +14,18 @@ from pathlib import Path
 
 import jinja2
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ... import i18n
 from ...i18n import _
 from ..deps import AccountsDep, HubDep
 from ..errors import ActionError
+from ..schemas import PageCatalogue
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-router = APIRouter(include_in_schema=False)
+#: (the pages are kept out of the OpenAPI document; the scripts' catalogue is in it)
+router = APIRouter(default_response_class=HTMLResponse)
 
 _pages = jinja2.Environment(
     loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -60,12 +62,12 @@ def not_found() -> HTMLResponse:
     return page("missing", 404)
 
 
-@router.get("/")
+@router.get("/", include_in_schema=False)
 async def lobby_page() -> HTMLResponse:
     return page("lobby")
 
 
-@router.get("/game/{game_id}")
+@router.get("/game/{game_id}", include_in_schema=False)
 async def game_page(hub: HubDep, game_id: str) -> HTMLResponse:
     try:
         await hub.get(game_id)
@@ -76,34 +78,38 @@ async def game_page(hub: HubDep, game_id: str) -> HTMLResponse:
     return page("game")
 
 
-@router.get("/review")
+@router.get("/review", include_in_schema=False)
 async def review_page() -> HTMLResponse:
     return page("review")
 
 
-@router.get("/account")
+@router.get("/account", include_in_schema=False)
 async def account_page() -> HTMLResponse:
     return page("account")
 
 
-@router.get("/players/{name}")
+@router.get("/players/{name}", include_in_schema=False)
 async def profile_page(accounts: AccountsDep, name: str) -> HTMLResponse:
     if await accounts.find(name) is None:
         return not_found()
     return page("profile")
 
 
-@router.get("/games")
+@router.get("/games", include_in_schema=False)
 async def finished_page() -> HTMLResponse:
     return page("finished")
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", include_in_schema=False)
 async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
 
 
-@router.get("/i18n/{language}.json")
+@router.get(
+    "/i18n/{language}.json",
+    response_class=JSONResponse,
+    responses={200: {"model": PageCatalogue}, 404: {"description": "No such language."}},
+)
 async def catalogue(language: str) -> Response:
     """The catalogue of a shipped language for the pages' scripts (see :func:`.i18n.catalogue`;
     404 for a language not shipped)."""
@@ -116,7 +122,7 @@ async def catalogue(language: str) -> Response:
     )
 
 
-@router.get("/language")
+@router.get("/language", response_class=RedirectResponse, include_in_schema=False)
 async def choose_language(lang: str, back: str = "/") -> Response:
     """The header's switcher: remember ``lang`` (a shipped language) in the ``lang`` cookie and
     go back to the page ``back`` (a path of this site; else the lobby).  An unknown language is
@@ -146,7 +152,7 @@ def service_worker() -> str:
     )
 
 
-@router.get("/sw.js")
+@router.get("/sw.js", response_class=Response, include_in_schema=False)
 async def service_worker_script() -> Response:
     return Response(
         service_worker(),
@@ -155,7 +161,7 @@ async def service_worker_script() -> Response:
     )
 
 
-@router.get("/manifest.webmanifest")
+@router.get("/manifest.webmanifest", response_class=Response, include_in_schema=False)
 async def manifest() -> Response:
     return Response(
         (STATIC / "manifest.webmanifest").read_bytes(), media_type="application/manifest+json"

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter
 
 from ..community.chat import Chat
 from ..community.people import User
@@ -18,7 +19,19 @@ from ..limits import MAX_MESSAGE
 from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
-from ..schemas import Advice, Hello, Message, MoveIntent, Plain, Say, read_message
+from ..schemas import (
+    Advice,
+    ErrorMessage,
+    Hello,
+    HintMessage,
+    Incoming,
+    Message,
+    MoveIntent,
+    Outgoing,
+    Plain,
+    Say,
+    read_message,
+)
 from ..timings import Timings
 from ..websocket import SEND_NOW
 
@@ -62,7 +75,7 @@ async def _serve(
     try:
         live = await hub.get(game_id)
     except ActionError as error:
-        await websocket.send_text(encode({"type": "error", "message": error.message}))
+        await websocket.send_text(encode(_refusal(error)))
         await websocket.close(code=4404)
         return
     timings = guards.timings
@@ -70,16 +83,17 @@ async def _serve(
     pending: set[asyncio.Task[None]] = set()
     token: str | None = None
 
-    def tell(message: dict[str, Any]) -> None:
+    def tell(message: Outgoing) -> None:
         watcher.push(encode(message))
 
     async def advice(seat: str | None) -> None:
         """Send a hint when it is ready (the socket keeps serving)."""
         try:
             current = await hub.get(game_id)  # (reloaded if it left memory meanwhile)
-            tell({"type": "hint", **await computer.hint(current, current.seats(seat, me))})
+            found = await computer.hint(current, current.seats(seat, me))
+            tell(HintMessage(type="hint", **found.model_dump()))
         except ActionError as error:
-            tell({"type": "error", "message": error.message})
+            tell(_refusal(error))
 
     async def send(text: str) -> None:
         with timings.stage("send"):
@@ -99,7 +113,7 @@ async def _serve(
                     token = intent.token
                     hub.watch(live, watcher, token, me)
                     earlier = await chat.earlier(live, watcher)
-                    if earlier["lines"]:  # the room's earlier lines, if any
+                    if earlier.lines:  # the room's earlier lines, if any
                         tell(earlier)
                 elif isinstance(intent, Say):
                     await chat.say(
@@ -117,7 +131,7 @@ async def _serve(
                     with guards.intents.time():
                         await hub.act(game_id, token, intent, me)
             except ActionError as error:
-                tell({"type": "error", "message": error.message})
+                tell(_refusal(error))
     except WebSocketDisconnect:
         pass
     finally:
@@ -126,6 +140,11 @@ async def _serve(
             task.cancel()
         if watcher in live.watchers:
             hub.unwatch(live, watcher)
+
+
+def _refusal(error: ActionError) -> ErrorMessage:
+    """The message telling the sender why its message was refused."""
+    return ErrorMessage(type="error", message=error.message)
 
 
 def _send_now(websocket: WebSocket, timings: Timings) -> Callable[[str], bool] | None:
@@ -147,3 +166,34 @@ def _send_now(websocket: WebSocket, timings: Timings) -> Callable[[str], bool] |
 def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
     """A game websocket message, checked (see :func:`read_message`)."""
     return read_message(text, Message, MAX_MESSAGE, '{"type": "hello"}')
+
+
+#: the websocket's messages as the OpenAPI document names them (each message's own model is
+#: among the document's components too)
+MESSAGES: dict[str, tuple[Any, Literal["validation", "serialization"]]] = {
+    "ServerMessage": (Outgoing, "serialization"),
+    "ClientMessage": (Incoming, "validation"),
+}
+
+
+def document_messages(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI document (``/api/openapi.json``) describe the game websocket's
+    messages: ``ServerMessage`` (what the server sends: ``state``, ``update``, ``error``,
+    ``hint``, ``chat``, ``chat_history``) and ``ClientMessage`` (what a page sends), with the
+    models they are made of, among its component schemas."""
+    make = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = make()
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            for name, (shape, mode) in MESSAGES.items():
+                schema = TypeAdapter[Any](shape).json_schema(
+                    ref_template="#/components/schemas/{model}", mode=mode
+                )
+                for model, definition in schema.pop("$defs", {}).items():
+                    schemas.setdefault(model, definition)
+                schemas[name] = schema
+        return make()  # (made once, then kept)
+
+    app.openapi = openapi  # type: ignore[method-assign]  # (FastAPI's way to extend it)

@@ -23,8 +23,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ...ai.agents import Limit
 from ...ai.analysis import analyse, move_values, share_for_white
+from ...ai.base import Limit
 from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate

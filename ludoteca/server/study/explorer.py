@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from ...ai.agents import Limit
 from ...ai.analysis import move_values
+from ...ai.base import Limit
 from ...ai.perfect import covering_table
 from ...ai.search import describe
 from ...core import Color, LudotecaError

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 
-from ...ai.agents import parse_spec
+from ...ai.base import parse_spec
 from ..play.seats import seat
 from ..store import GameRow, Store
 from . import glicko2
