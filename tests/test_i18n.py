@@ -30,6 +30,8 @@ from ludoteca.server.schemas import Message, read_message
 from ludoteca.server.settings import Settings
 from ludoteca.server.study.explorer import worded
 
+from .support.same_as_english import SAME_AS_ENGLISH
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [language for language in LANGUAGES if language != SOURCE]
 #: the keywords scripts/translations extracts (Python, templates, the pages' scripts)
@@ -85,9 +87,23 @@ def test_every_text_of_the_code_is_translated(language: str, msgids: dict[str, s
             continue
         key = message.id[0] if message.pluralizable else message.id
         forms = message.string if message.pluralizable else (message.string,)
-        translated[key] = all(forms) and "fuzzy" not in message.flags
+        same = forms[0] == key and key not in SAME_AS_ENGLISH[language]  # English left in
+        translated[key] = all(forms) and "fuzzy" not in message.flags and not same
     missing = sorted(m for m in msgids if not translated.get(m))
     assert not missing, f"{len(missing)} texts untranslated in {language}: {missing[:10]}"
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_the_translations_listed_as_the_english_text_still_are(language: str) -> None:
+    """Each message listed as deliberately the same as English (names, placeholders) is in the
+    catalogue and still translated so: a list that cannot rot."""
+    strings = {
+        (m.id[0] if m.pluralizable else m.id): (m.string[0] if m.pluralizable else m.string)
+        for m in catalogue(language)  # type: ignore[attr-defined]
+        if m.id
+    }
+    stale = sorted(m for m in SAME_AS_ENGLISH[language] if strings.get(m) != m)
+    assert not stale, f"listed as the English text in {language} but not: {stale}"
 
 
 @pytest.mark.parametrize("language", SHIPPED)

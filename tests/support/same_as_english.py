@@ -1,0 +1,90 @@
+"""The translations that are deliberately the English text itself, per language: a message
+translated so counts as translated only when it is listed here (tests/test_i18n.py), and a
+listed one must still be identical (the list cannot rot).
+
+What they are: names (the games, Felli's Mullah, Morelli's bands where the word is the same,
+board sizes), placeholders only (a layout of other texts: "%(game)s %(label)s"), punctuation a
+language shares with English, and words the language uses as they are ("Normal", "Chat",
+French "position", "5 minutes")."""
+
+from __future__ import annotations
+
+#: placeholders, separators and names that read the same in every shipped language
+_EVERYWHERE = {
+    "%(game)s %(label)s",
+    "%(name)s (%(settings)s)",
+    "11x11",
+    "9x9",
+    "%(wrong)s %(hint)s",
+    "%(white)s / %(draws)s / %(black)s",
+    "…",
+    "%(number)s. %(name)s — %(description)s",
+}
+
+SAME_AS_ENGLISH: dict[str, set[str]] = {
+    "fr": _EVERYWHERE
+    | {
+        ", ",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "promotion",
+        "sacrifice",
+        "violet",
+        "indigo",
+        "orange",
+        "conversion",
+        "Novice",
+        "Expert",
+        "position",
+        "type",
+        "Site",
+        "Date",
+        "%(minutes)s min + %(seconds)s s",
+        "5 minutes",
+        "10 minutes",
+        "30 minutes",
+        "Normal",
+    },
+    "de": _EVERYWHERE
+    | {
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Mullahs",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "indigo",
+        "orange",
+        "Computer (%(level)s)",
+        "Chat",
+        "Normal",
+    },
+    "es": _EVERYWHERE
+    | {
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "%(minutes)s min + %(seconds)s s",
+        "Chat",
+        "Normal",
+    },
+    "ar": _EVERYWHERE
+    | {
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+    },
+}
