@@ -23,7 +23,7 @@ export default [
   },
   {
     // theme.js is a classic script, loaded in <head> before the page is drawn
-    files: ["ludoteca/server/static/theme.js"],
+    files: ["ludoteca/server/static/lib/theme.js"],
     languageOptions: { sourceType: "script" },
   },
 ];

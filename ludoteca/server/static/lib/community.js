@@ -1,0 +1,54 @@
+// What the community pages share: a finished game as a table row, a table, a rating.  Names
+// come from the server as text and are only ever set as text.
+import { link } from "/static/lib/dom.js";
+import { t } from "/static/lib/i18n.js";
+
+function cell(row, content) {
+  const td = document.createElement("td");
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content;
+  row.appendChild(td);
+  return td;
+}
+
+function seat(player) {
+  if (player.computer) return document.createTextNode(t("Computer (%(level)s)", { level: player.computer }));
+  if (player.account) return link(`/players/${encodeURIComponent(player.account)}`, player.account);
+  return document.createTextNode(player.name || t("Guest"));
+}
+
+// A row: date, players, game and rule set, result (and how), moves, replay and record links.
+export function gameRow(game) {
+  const row = document.createElement("tr");
+  cell(row, new Date(game.ended).toLocaleDateString());
+  const players = document.createElement("span");
+  players.append(seat(game.white), t(" v "), seat(game.black));
+  cell(row, players);
+  cell(row, `${game.rules_title}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
+  cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${game.termination_text})` : ""}`);
+  cell(row, String(game.moves));
+  const links = document.createElement("span");
+  links.append(link(`/game/${game.id}`, t("Replay")), " · ",
+               link(`/api/games/${game.id}/record`, t("Record")));
+  cell(row, links);
+  return row;
+}
+
+export function table(headings) {
+  const t = document.createElement("table");
+  t.className = "listing";
+  const head = t.createTHead().insertRow();
+  for (const text of headings) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.appendChild(th);
+  }
+  t.createTBody();
+  return t;
+}
+
+export const GAME_HEADINGS = [t("Date"), t("Players"), t("Rule set"), t("Result"), t("Moves"), ""];
+
+export function ratingText(r) {
+  return `${r.rating}${r.provisional ? "?" : ""}`;
+}

@@ -1,0 +1,32 @@
+// What every page's script shares for the page itself: an element by its id, new elements
+// (links, SVG), and the notice line (the page's `#notice`, shown while it has a text).
+import { t } from "/static/lib/i18n.js";
+
+export const $ = (id) => document.getElementById(id);
+
+// A link to `href` reading `text` (set as text, never markup).
+export function link(href, text) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+// An SVG element `name` with the attributes `attrs`, appended to `parent` when one is given.
+export function svgElement(name, attrs = {}, parent = null) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Show `text` in the page's notice line (an empty text hides it); `good` marks a success.
+export function notice(text, good = false) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
+  box.classList.toggle("good", good);
+}
+
+// "White" or "Black" for a colour's name on the wire.
+export const colourName = (colour) => (colour === "white" ? t("White") : t("Black"));

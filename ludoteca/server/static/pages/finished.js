@@ -1,0 +1,41 @@
+// Finished games, searched by player, game, rule set, result and dates; each replayable, its
+// record downloadable.  The search is kept in the address, so it can be shared.
+import "/static/lib/header.js";
+import { GAME_HEADINGS, gameRow, table } from "/static/lib/community.js";
+import { $, notice } from "/static/lib/dom.js";
+import { t } from "/static/lib/i18n.js";
+
+const FIELDS = ["player", "game", "rules", "result", "since", "until"];
+let page = 0;
+let results = null;
+
+async function search(more = false) {
+  page = more ? page + 1 : 0;
+  const query = new URLSearchParams({ page });
+  for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());
+  const answer = await fetch(`/api/finished?${query}`);
+  const data = await answer.json();
+  notice(answer.ok ? "" : data.error);
+  if (!answer.ok) return;
+  if (!more) {
+    results = table(GAME_HEADINGS);
+    $("games").replaceChildren(results);
+  }
+  for (const g of data.games) results.tBodies[0].appendChild(gameRow(g));
+  if (!results.tBodies[0].rows.length) $("games").replaceChildren(t("No finished game matches."));
+  $("more").hidden = !data.more;
+}
+
+const catalogue = await (await fetch("/api/catalogue")).json();
+for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
+const params = new URLSearchParams(location.search);
+for (const f of FIELDS) if (params.get(f)) $(f).value = params.get(f);
+$("search").onsubmit = (event) => {
+  event.preventDefault();
+  const query = new URLSearchParams();
+  for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());
+  history.replaceState(null, "", `/games${query.size ? `?${query}` : ""}`);
+  search();
+};
+$("more").onclick = () => search(true);
+search();
