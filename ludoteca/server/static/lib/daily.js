@@ -2,12 +2,12 @@
 // with a link to solve it on the puzzle page (the lobby's #daily panel).
 import { Board } from "/static/lib/board.js";
 import { $ } from "/static/lib/dom.js";
+import { getJSON, quiet } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 export async function showDaily() {
-  const answer = await fetch("/api/puzzles/daily").catch(() => null);
-  if (!answer || !answer.ok) return;  // no network: the link alone stays
-  const puzzle = await answer.json();
+  const puzzle = await quiet(getJSON("/api/puzzles/daily"));
+  if (!puzzle) return;  // no network: the link alone stays
   const board = new Board($("daily-board"), puzzle.board);
   board.flipped = puzzle.player === "black";
   board.draw(puzzle.position.pieces);

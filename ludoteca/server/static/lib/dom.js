@@ -1,5 +1,6 @@
 // What every page's script shares for the page itself: an element by its id, new elements
-// (links, SVG), and the notice line (the page's `#notice`, shown while it has a text).
+// (links, SVG), and the notice line (the page's `#notice`, shown while it has a text: the one
+// place a page's failed requests are told, unless a box of its own is closer to what failed).
 import { t } from "/static/lib/i18n.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -20,9 +21,9 @@ export function svgElement(name, attrs = {}, parent = null) {
   return node;
 }
 
-// Show `text` in the page's notice line (an empty text hides it); `good` marks a success.
-export function notice(text, good = false) {
-  const box = $("notice");
+// Show `text` in `box`, by default the page's notice line (an empty text hides it); `good`
+// marks a success.
+export function notice(text, good = false, box = $("notice")) {
   box.textContent = text;
   box.hidden = !text;
   box.classList.toggle("good", good);

@@ -2,9 +2,9 @@
 // piece kinds are the game's board styles), the side to move and the men in hand; or a position
 // code edited by hand.  The page knows no rules: the server builds and checks the position, and
 // an impossible one comes back with the engine's sentence.
-import { send } from "/static/lib/header.js";
 import { pieceName } from "/static/lib/board.js";
 import { $ } from "/static/lib/dom.js";
+import { postJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 function editorError(text) {
@@ -87,9 +87,8 @@ export class Editor {
   async _check(position) {
     const { game, rules } = this.current();
     if (!game) return;
-    const answer = await send("/api/analysis/position", { game, rules, ...position });
-    const data = await answer.json();
-    if (!answer.ok) { editorError(data.error); return; }
+    const data = await reported(postJSON("/api/analysis/position", { game, rules, ...position }), $("editor-error"));
+    if (!data) return;
     editorError("");
     if (this.editing) this.stop();
     this.onSet(data);

@@ -3,6 +3,7 @@
 // engine's (or a solved table's) value of the move.  Clicking a move plays it on the board.
 // The panel knows no rules: it shows what /api/explorer answers for a rule set and a code.
 import { $ } from "/static/lib/dom.js";
+import { HttpError, getJSON, settled } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
 
 const percent = (part, whole) => `${Math.round((100 * part) / whole)}%`;
@@ -18,16 +19,9 @@ export class Explorer {
   async show(game, rules, code) {
     const asked = ++this.asked;
     const query = new URLSearchParams({ game, rules, position: code });
-    let answer;
-    try {
-      const response = await fetch(`/api/explorer?${query}`);
-      answer = await response.json();
-      if (!response.ok) throw new Error(answer.error);
-    } catch (error) {
-      if (asked === this.asked) $("explorer-summary").textContent = error.message;
-      return;
-    }
+    const answer = await settled(getJSON(`/api/explorer?${query}`));
     if (asked !== this.asked) return;
+    if (answer instanceof HttpError) { $("explorer-summary").textContent = answer.message; return; }
     this.draw(answer);
     if (!answer.valued) setTimeout(() => { if (asked === this.asked) this.show(game, rules, code); }, AGAIN);
   }

@@ -3,6 +3,7 @@
 // each bar, the count of its pieces on the board and the men still in hand, drawn as pieces.
 import { clockFor, showClocks } from "/static/lib/clock.js";
 import { $, colourName, svgElement } from "/static/lib/dom.js";
+import { getJSON, quiet } from "/static/lib/http.js";
 import { gameId, state } from "/static/lib/state.js";
 import { t, tn } from "/static/lib/i18n.js";
 
@@ -66,8 +67,8 @@ export function showPlayers() {
 
 // Fetch the players' ratings (when the page opens and when the game ends) and show them.
 export async function loadRatings() {
-  const answer = await fetch(`/api/games/${encodeURIComponent(gameId)}/ratings`);
-  if (!answer.ok) return;
-  state.ratings = await answer.json();
+  const ratings = await quiet(getJSON(`/api/games/${encodeURIComponent(gameId)}/ratings`));
+  if (!ratings) return;
+  state.ratings = ratings;
   if (state.view) showPlayers();
 }

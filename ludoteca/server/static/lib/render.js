@@ -1,10 +1,10 @@
 // Drawing the game page from the state: the board with its marks, the status, the players, the
 // panels and the move list; and looking back at earlier positions (←/→/Home/End or a click on a
 // move), while the game goes on (moves are only made on the position as it stands).
-import { send as request } from "/static/lib/header.js";
 import { showChatOptions } from "/static/lib/chat.js";
-import { $, notice } from "/static/lib/dom.js";
+import { $ } from "/static/lib/dom.js";
 import { effectMarks } from "/static/lib/effects.js";
+import { getText, postJSON, reported } from "/static/lib/http.js";
 import { afterMove, drawMoves } from "/static/lib/moves.js";
 import { showPanels } from "/static/lib/panels.js";
 import { showPlayers } from "/static/lib/players.js";
@@ -97,10 +97,9 @@ export async function browse(target) {
   const ply = Math.max(0, Math.min(view.ply, target));
   if (ply === view.ply) { state.viewing = null; render(); return; }
   if (!state.positions || state.positions.length <= view.ply) {
-    const record = await fetch(`/api/games/${encodeURIComponent(gameId)}/record`);
-    const answer = await request("/api/records/replay", { text: await record.text() });
-    const data = await answer.json();
-    if (!answer.ok) { notice(data.error); return; }
+    const data = await reported(getText(`/api/games/${encodeURIComponent(gameId)}/record`)
+      .then((text) => postJSON("/api/records/replay", { text })));
+    if (!data) return;
     state.positions = data.positions;
   }
   state.viewing = Math.min(ply, state.positions.length - 1);

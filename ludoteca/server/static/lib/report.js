@@ -3,7 +3,9 @@
 // evaluation graph, each side's accuracy and counts, and the marked moves; a marked move shows
 // the position before it with the move played and the better move as arrows, and the better
 // line in notation.
+import { notice } from "/static/lib/dom.js";
 import { drawGraph } from "/static/lib/graph.js";
+import { HttpError, getJSON, settled } from "/static/lib/http.js";
 import { lang, t } from "/static/lib/i18n.js";
 import { judgementName, numbered, symbolOf } from "/static/lib/moves.js";
 
@@ -44,10 +46,9 @@ export class Report {
   async follow(path) {
     clearTimeout(this.timer);
     this.path = path;
-    const answer = await fetch(path);
-    const data = await answer.json();
+    const data = await settled(getJSON(path));
     if (path !== this.path) return;
-    if (!answer.ok) { this.root.hidden = false; this.root.textContent = data.error; return; }
+    if (data instanceof HttpError) { notice(data.message, false, this.root); return; }
     this.show(data);
     if (data.status === "pending" || data.status === "running") {
       this.timer = setTimeout(() => this.follow(path), POLL);

@@ -1,18 +1,25 @@
 // The account page: sign in, make an account (taking this browser's guest games along),
 // change the password.
-import { guestClaims, send, whoAmI } from "/static/lib/header.js";
 import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 const next = new URLSearchParams(location.search).get("next");
 const back = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
 
-async function submit(path, body) {
-  const answer = await send(path, body);
-  const data = await answer.json();
-  if (!answer.ok) { notice(data.error); return null; }
-  return data;
+// The guest seats this browser holds (game id and token), to hand to a new account.
+function guestClaims() {
+  const claims = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const m = /^ludoteca:([A-Za-z0-9_-]{4,32})$/.exec(key);
+    if (m && !["name", "sound", "theme", "board", "chat"].includes(m[1])) claims.push({ game: m[1], token: localStorage.getItem(key) });
+  }
+  return claims.slice(0, 500);
 }
+
+const submit = (path, body) => reported(postJSON(path, body));
 
 $("sign-in-form").onsubmit = async (event) => {
   event.preventDefault();

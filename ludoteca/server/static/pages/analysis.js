@@ -6,6 +6,7 @@ import { $, notice } from "/static/lib/dom.js";
 import { Editor, showCode } from "/static/lib/editor.js";
 import { Explorer } from "/static/lib/explorer.js";
 import { extend, targets } from "/static/lib/gesture.js";
+import "/static/lib/header.js";
 import { t } from "/static/lib/i18n.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";

@@ -4,6 +4,7 @@
 // when the page opens, whenever the browser goes on or off line, and every 3 s while it is shown.
 // Also the header's language switcher: a choice is sent at once (the server remembers it in a
 // cookie and shows this same page again in that language).
+import { serverAnswers } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 const notice = document.createElement("p");
@@ -18,11 +19,7 @@ let retry = null;
 // Show the notice while the browser says it is offline or the server cannot be reached (a
 // saved page may open while the browser still believes it is online).
 async function showNetwork() {
-  let reached = navigator.onLine;
-  if (reached) {
-    try { reached = (await fetch("/healthz", { cache: "no-store" })).ok; }
-    catch { reached = false; }
-  }
+  const reached = navigator.onLine && await serverAnswers();
   notice.hidden = reached;
   clearTimeout(retry);
   if (!reached) retry = setTimeout(showNetwork, 3000);  // until the server answers again

@@ -1,8 +1,9 @@
 // Finished games, searched by player, game, rule set, result and dates; each replayable, its
 // record downloadable.  The search is kept in the address, so it can be shared.
-import "/static/lib/header.js";
 import { GAME_HEADINGS, gameRow, table } from "/static/lib/community.js";
 import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { getJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 const FIELDS = ["player", "game", "rules", "result", "since", "until"];
@@ -13,10 +14,9 @@ async function search(more = false) {
   page = more ? page + 1 : 0;
   const query = new URLSearchParams({ page });
   for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());
-  const answer = await fetch(`/api/finished?${query}`);
-  const data = await answer.json();
-  notice(answer.ok ? "" : data.error);
-  if (!answer.ok) return;
+  const data = await reported(getJSON(`/api/finished?${query}`));
+  if (!data) return;
+  notice("");
   if (!more) {
     results = table(GAME_HEADINGS);
     $("games").replaceChildren(results);
@@ -26,7 +26,7 @@ async function search(more = false) {
   $("more").hidden = !data.more;
 }
 
-const catalogue = await (await fetch("/api/catalogue")).json();
+const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 const params = new URLSearchParams(location.search);
 for (const f of FIELDS) if (params.get(f)) $(f).value = params.get(f);

@@ -1,12 +1,13 @@
 // The game page: draws what the server sends and sends the player's intents.  It holds no rules:
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
 // The page's modules share one state object (state.js); this one wires them together.
-import { send as request, whoAmI } from "/static/lib/header.js";
 import { adviceControls, dropAdvice, showHint } from "/static/lib/advice.js";
 import { Board } from "/static/lib/board.js";
 import { chatControls, showChat } from "/static/lib/chat.js";
 import { clockReceived, runClocks } from "/static/lib/clock.js";
 import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 import { effectsOf, noteEffects } from "/static/lib/effects.js";
 import { loadRatings } from "/static/lib/players.js";
@@ -143,9 +144,8 @@ function controls() {
     const name = $("join-name").value.trim();
     if (!signedIn && !name) { notice(t("Type your name, then join.")); $("join-name").focus(); return; }
     if (!signedIn) localStorage.setItem("ludoteca:name", name);
-    const answer = await request(`/api/games/${encodeURIComponent(gameId)}/join`, { name: name || null });
-    const data = await answer.json();
-    if (!answer.ok) { notice(data.error); return; }
+    const data = await reported(postJSON(`/api/games/${encodeURIComponent(gameId)}/join`, { name: name || null }));
+    if (!data) return;
     localStorage.setItem(tokenKey, data.token);
     send({ type: "hello", token: data.token });
   };

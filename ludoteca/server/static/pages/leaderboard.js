@@ -1,13 +1,16 @@
 // The best ratings of a game and time control: the established ones, then the provisional
 // ones (marked "?", as everywhere).
-import "/static/lib/header.js";
 import { ratingText, table } from "/static/lib/community.js";
-import { $ } from "/static/lib/dom.js";
+import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { getJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
 async function show() {
   const query = new URLSearchParams({ game: $("game").value, category: $("category").value });
-  const rows = await (await fetch(`/api/leaderboard?${query}`)).json();
+  const rows = await reported(getJSON(`/api/leaderboard?${query}`));
+  if (!rows) return;
+  notice("");
   const board = table(["#", t("Player"), t("Rating"), t("Deviation"), t("Rated games")]);
   rows.forEach((r, i) => {
     const row = board.tBodies[0].insertRow();
@@ -22,7 +25,7 @@ async function show() {
   $("board").replaceChildren(rows.length ? board : t("No rated game yet."));
 }
 
-const catalogue = await (await fetch("/api/catalogue")).json();
+const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 $("game").onchange = show;
 $("category").onchange = show;

@@ -2,10 +2,11 @@
 // where the player makes the move the sentence asks for, touch by touch on the board; the
 // server's engine says whether the move does it.  The page knows no game and no rules: the
 // positions arrive with their legal moves as gestures.  Progress is kept in localStorage.
-import { send } from "/static/lib/header.js";
 import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
 import { extend, targets } from "/static/lib/gesture.js";
+import "/static/lib/header.js";
+import { getJSON, postJSON, reported } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
 
@@ -74,9 +75,8 @@ function listing() {
 }
 
 async function open(game, key) {
-  const answer = await fetch(`/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(key)}`);
-  const lesson = await answer.json();
-  if (!answer.ok) { notice(lesson.error); return; }
+  const lesson = await reported(getJSON(`/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(key)}`));
+  if (!lesson) return;
   page.lesson = lesson;
   listing();
   history.replaceState(null, "", `?game=${encodeURIComponent(game)}&lesson=${encodeURIComponent(key)}`);
@@ -121,9 +121,8 @@ function touch(point) {
 async function answer(move) {
   page.prefix = [];
   const path = `/api/lessons/${encodeURIComponent(page.lesson.game)}/${encodeURIComponent(page.lesson.key)}/${page.step}`;
-  const response = await send(path, { move: move.n });
-  const verdict = await response.json();
-  if (!response.ok) { notice(verdict.error); draw(); return; }
+  const verdict = await reported(postJSON(path, { move: move.n }));
+  if (!verdict) { draw(); return; }
   $("status").textContent = verdict.sentence;
   if (!verdict.right) {
     notice(t("Not quite: try again."));
@@ -143,7 +142,7 @@ $("hint").onclick = () => { if (page.lesson) $("status").textContent = page.less
 $("again").onclick = () => { if (page.lesson) showStep(page.step); };
 $("next-step").onclick = () => showStep(page.step + 1);
 
-page.games = await (await fetch("/api/lessons")).json();
+page.games = await reported(getJSON("/api/lessons")) || [];
 listing();
 const first = page.games[0];
 if (params.get("game") && params.get("lesson")) open(params.get("game"), params.get("lesson"));

@@ -1,23 +1,17 @@
 // The lobby: choose a game, rule set and opponent; list open games and games to watch (each list
 // marked data-listed once filled from the server).
-import { send, whoAmI } from "/static/lib/header.js";
 import { Board } from "/static/lib/board.js";
 import { showDaily } from "/static/lib/daily.js";
 import { $, colourName } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { lang, t, tn } from "/static/lib/i18n.js";
 
 let catalogue = [];
 
 // The JSON the server answers to a GET of `path`, or null (a refusal, or no network: the lists
 // keep what they show and are asked again at the next refresh).
-async function get(path) {
-  try {
-    const answer = await fetch(path);
-    return answer.ok ? await answer.json() : null;
-  } catch {
-    return null;
-  }
-}
+const get = (path) => quiet(getJSON(path));
 
 function chosen() {
   const name = document.querySelector('input[name="game"]:checked').value;
@@ -173,9 +167,8 @@ async function start(event) {
 // Make the game `body` asks for and open its page.
 async function create(body) {
   if (!signedIn) localStorage.setItem("ludoteca:name", $("name").value.trim());
-  const answer = await send("/api/games", body);
-  const data = await answer.json();
-  if (!answer.ok) { $("error").textContent = data.error; $("error").hidden = false; return; }
+  const data = await reported(postJSON("/api/games", body), $("error"));
+  if (!data) return;
   localStorage.setItem(`ludoteca:${data.id}`, Object.values(data.tokens)[0]);
   location.href = data.url;
 }
@@ -226,11 +219,8 @@ function seekBody() {
 
 function seekStatus(text) { $("seek-status").textContent = text; }
 
-async function answerOf(response) {
-  const data = await response.json();
-  if (!response.ok) { seekStatus(data.error); return null; }
-  return data;
-}
+// A seek request's answer, or null once its refusal is shown on the seek line.
+const answerOf = (request) => reported(request, $("seek-status"));
 
 async function refreshSeeks() {
   const seeks = await get("/api/seeks");
@@ -251,13 +241,13 @@ async function refreshSeeks() {
       if (seek.player === myName) {
         button.textContent = t("Cancel");
         button.onclick = async () => {
-          if (await answerOf(await send(`/api/seeks/${seek.id}`, undefined, "DELETE"))) refreshSeeks();
+          if (await answerOf(deleteJSON(`/api/seeks/${seek.id}`))) refreshSeeks();
         };
       } else {
         button.textContent = t("Accept");
         button.disabled = !signedIn;
         button.onclick = async () => {
-          const data = await answerOf(await send(`/api/seeks/${seek.id}/accept`));
+          const data = await answerOf(postJSON(`/api/seeks/${seek.id}/accept`));
           if (data) location.href = data.url;
         };
       }
@@ -294,11 +284,11 @@ async function main() {
   $("seek-choice").querySelector("input").disabled = !signedIn;
   $("seek-hint").hidden = signedIn;
   $("post-seek").onclick = async () => {
-    const data = await answerOf(await send("/api/seeks", seekBody()));
+    const data = await answerOf(postJSON("/api/seeks", seekBody()));
     if (data) remember(data.id);
   };
   $("quick").onclick = async () => {
-    const data = await answerOf(await send("/api/seeks/quick", seekBody()));
+    const data = await answerOf(postJSON("/api/seeks/quick", seekBody()));
     if (data && data.game) location.href = `/game/${data.game}`;
     else if (data) remember(data.seek);
   };

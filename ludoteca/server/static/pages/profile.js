@@ -1,8 +1,9 @@
 // A player's page: counts, ratings per game and time control, a chart of their history (SVG),
 // recent games.
-import "/static/lib/header.js";
 import { GAME_HEADINGS, gameRow, ratingText, table } from "/static/lib/community.js";
-import { $, notice, svgElement } from "/static/lib/dom.js";
+import { $, svgElement } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { getJSON, reported } from "/static/lib/http.js";
 import { lang, t } from "/static/lib/i18n.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -46,11 +47,8 @@ function chart(history) {
   $("chart-box").hidden = false;
 }
 
-const answer = await fetch(`/api/players/${encodeURIComponent(name)}`);
-const data = await answer.json();
-if (!answer.ok) {
-  notice(data.error);
-} else {
+const data = await reported(getJSON(`/api/players/${encodeURIComponent(name)}`));
+if (data) {
   document.title = `Ludoteca — ${data.name}`;
   $("title").textContent = data.name;
   $("joined").textContent = t("Joined %(date)s", { date: new Date(data.joined).toLocaleDateString(lang) });

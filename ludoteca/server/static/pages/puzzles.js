@@ -3,10 +3,11 @@
 // server (the player's moves so far), which answers right (with the opponent's reply and the
 // position after it), solved or wrong; a wrong move is taken back.  Signed-in players see their
 // puzzle rating move after each counted attempt.
-import { send, whoAmI } from "/static/lib/header.js";
 import { Board } from "/static/lib/board.js";
 import { $, link, notice } from "/static/lib/dom.js";
 import { extend, targets } from "/static/lib/gesture.js";
+import "/static/lib/header.js";
+import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
 
@@ -57,12 +58,10 @@ const page = {
   flipped: false,
 };
 
-// The JSON answer of a request; a refusal's sentence is shown and thrown.
+// The JSON answer of a request (a GET, or a POST of `body`), or null once its failure is shown.
 async function call(path, body = undefined) {
-  const answer = body === undefined ? await fetch(path) : await send(path, body);
-  const data = await answer.json();
-  if (!answer.ok) { notice(data.error); throw new Error(data.error); }
-  notice("");
+  const data = await reported(body === undefined ? getJSON(path) : postJSON(path, body));
+  if (data) notice("");
   return data;
 }
 
@@ -125,18 +124,11 @@ function draw() {
 async function answer(move) {
   page.busy = true;
   const puzzle = page.puzzle;
-  let data;
-  try {
-    data = await call(`/api/puzzles/${puzzle.id}/answer`,
-      { moves: [...page.played, move], run: page.run ? page.run.id : null });
-  } catch {
-    page.prefix = [];
-    draw();
-    return;
-  } finally {
-    page.busy = false;
-  }
+  const data = await call(`/api/puzzles/${puzzle.id}/answer`,
+    { moves: [...page.played, move], run: page.run ? page.run.id : null });
+  page.busy = false;
   page.prefix = [];
+  if (!data) { draw(); return; }
   const rating = data.rating ? TEXT.rating(data.rating) : "";
   if (data.verdict === "right") {
     page.played.push(move);
@@ -160,6 +152,7 @@ async function answer(move) {
 async function showSolution() {
   if (!page.puzzle || page.run) return;
   const data = await call(`/api/puzzles/${page.puzzle.id}/solution`, {});
+  if (!data) return;
   page.over = true;
   page.frames = data.frames;
   page.frame = 1;
@@ -185,13 +178,15 @@ async function nextPuzzle() {
   stopRun();
   const query = new URLSearchParams({ rules: $("set").value, difficulty: $("difficulty").value });
   if ($("puzzle-theme").value) query.set("theme", $("puzzle-theme").value);
-  show(await call(`/api/puzzles/next?${query}`));
+  const puzzle = await call(`/api/puzzles/next?${query}`);
+  if (puzzle) show(puzzle);
 }
 
 // --- runs --------------------------------------------------------------------------------
 async function startRun(mode) {
   stopRun();
   const run = await call("/api/puzzles/runs", { mode, rules: $("set").value });
+  if (!run) return;
   history.replaceState(null, "", `/puzzles?mode=${mode}&rules=${encodeURIComponent(run.rules)}`);
   page.run = run;
   show(run.puzzle);
@@ -208,7 +203,7 @@ function tick(ends) {
   $("run-clock").textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   if (left === 0 && page.run) {
     clearInterval(page.clock);
-    call(`/api/puzzles/runs/${page.run.id}`).then((run) => showRun(run, true)).catch(() => {});
+    call(`/api/puzzles/runs/${page.run.id}`).then((run) => { if (run) showRun(run, true); });
   }
 }
 
@@ -245,6 +240,7 @@ async function showMe() {
   const who = await whoAmI();
   if (!who.name) return;
   const me = await call("/api/puzzles/me");
+  if (!me) return;
   $("my-rating").textContent = TEXT.me(me);
   $("history").replaceChildren(...me.history.slice(0, 10).map((h) => {
     const item = document.createElement("li");
@@ -271,7 +267,7 @@ async function main() {
   $("step-next").onclick = () => step(1);
   $("flip").onclick = () => { page.flipped = !page.flipped; draw(); };
   $("set").onchange = showThemes;
-  page.sets = await call("/api/puzzles/sets");
+  page.sets = await call("/api/puzzles/sets") || [];
   $("set").replaceChildren(...page.sets.map((s) => new Option(s.title, s.rules)));
   const params = new URLSearchParams(location.search);
   if (params.get("rules")) $("set").value = params.get("rules");
@@ -279,8 +275,10 @@ async function main() {
   showMe();
   const id = $("board-area").dataset.puzzle;
   const mode = params.get("mode");
-  if (id) show(await call(`/api/puzzles/${id}`));
-  else if (mode === "streak" || mode === "rush") await startRun(mode);
+  if (id) {
+    const puzzle = await call(`/api/puzzles/${id}`);
+    if (puzzle) show(puzzle);
+  } else if (mode === "streak" || mode === "rush") await startRun(mode);
   else await nextPuzzle();
 }
 

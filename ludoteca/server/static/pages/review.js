@@ -1,8 +1,9 @@
 // Step through an imported record: the server replays it and sends every position, and
 // makes its report (stored, keyed by what the record plays), shown once ready.
-import { send } from "/static/lib/header.js";
 import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { postJSON, reported } from "/static/lib/http.js";
 import { afterMove, drawMoves } from "/static/lib/moves.js";
 import { Report } from "/static/lib/report.js";
 import { t } from "/static/lib/i18n.js";
@@ -36,9 +37,8 @@ async function loadReport(text) {
     jump: (target, list) => { arrows = { ply: target, list }; go(target); report.draw(target); },
     changed: () => show(),
   });
-  const answer = await send("/api/records/report", { text });
-  const data = await answer.json();
-  if (!answer.ok) { notice(data.error); return; }
+  const data = await reported(postJSON("/api/records/report", { text }));
+  if (!data) return;
   report.follow(`/api/reports/${encodeURIComponent(data.key)}`);
 }
 
@@ -50,11 +50,9 @@ function go(target) {
 
 $("load").onsubmit = async (event) => {
   event.preventDefault();
-  const answer = await send("/api/records/replay", { text: $("record").value });
-  // (a server too busy to answer in time sends no JSON: say so, and the record can be sent again)
-  const data = await answer.json().catch(() => ({ error: t("The server could not replay the record in time; try again.") }));
-  notice(answer.ok ? "" : data.error);
-  if (!answer.ok) return;
+  const data = await reported(postJSON("/api/records/replay", { text: $("record").value }));
+  if (!data) return;
+  notice("");
   game = data;
   arrows = null;
   $("board").replaceChildren();
