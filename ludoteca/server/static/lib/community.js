@@ -1,5 +1,5 @@
-// What the community pages share: a finished game as a table row, a table, a rating.  Names
-// come from the server as text and are only ever set as text.
+// What the community pages share: a finished game as a table row, a table, a rating and its
+// time control.  Names come from the server as text and are only ever set as text.
 import { link } from "/static/lib/dom.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -52,3 +52,8 @@ export const GAME_HEADINGS = [t("Date"), t("Players"), t("Rule set"), t("Result"
 export function ratingText(r) {
   return `${r.rating}${r.provisional ? "?" : ""}`;
 }
+
+// The words for a rating's time-control category, as the server names it (CATEGORIES in
+// ludoteca/server/community/ratings.py); an unknown one reads as it came.
+const CATEGORIES = { blitz: t("Blitz"), rapid: t("Rapid"), classical: t("Classical"), untimed: t("No clock") };
+export const categoryName = (category) => CATEGORIES[category] || category;

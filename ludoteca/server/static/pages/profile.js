@@ -1,6 +1,6 @@
 // A player's page: counts, ratings per game and time control, a chart of their history (SVG),
 // recent games.
-import { GAME_HEADINGS, gameRow, ratingText, table } from "/static/lib/community.js";
+import { GAME_HEADINGS, categoryName, gameRow, ratingText, table } from "/static/lib/community.js";
 import { $, svgElement } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
@@ -14,7 +14,7 @@ function chart(history) {
   const box = $("chart");
   const series = new Map();
   for (const h of history) {
-    const key = `${h.title} ${t(h.category)}`;
+    const key = `${h.title} ${categoryName(h.category)}`;
     if (!series.has(key)) series.set(key, [h.rating - h.change]);  // from the rating before
     series.get(key).push(h.rating);
   }
@@ -57,7 +57,7 @@ if (data) {
   const ratings = table([t("Game"), t("Time control"), t("Rating"), t("Deviation"), t("Rated games")]);
   for (const r of data.ratings) {
     const row = ratings.tBodies[0].insertRow();
-    for (const text of [r.title, t(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
+    for (const text of [r.title, categoryName(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
       row.insertCell().textContent = text;
     }
   }
