@@ -109,7 +109,7 @@ export class Board {
       if ((last.has(i) || hint.has(i)) && board.cells) {
         // on coloured cells a tint would read as another band: a frame of two contrasting
         // outlines (dark outside, light inside) shows on every band
-        for (const [inset, kind] of [[5, "glow outer"], [12, "glow inner"]]) {
+        for (const [inset, kind] of /** @type {[number, string][]} */ ([[5, "glow outer"], [12, "glow inner"]])) {
           el("rect", { x: cx - r + inset, y: cy - r + inset, width: 2 * (r - inset),
                        height: 2 * (r - inset), class: kind }, g);
         }

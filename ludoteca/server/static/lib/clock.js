@@ -21,7 +21,7 @@ export function showClocks() {
   const view = state.view;
   if (!view || !view.clock) return;
   for (const span of document.querySelectorAll(".player .time")) {
-    const colour = span.dataset.colour;
+    const colour = /** @type {HTMLElement} */ (span).dataset.colour;
     let ms = view.clock[colour];
     if (view.clock.running === colour) ms = Math.max(0, ms - (performance.now() - state.clockReceived));
     const seconds = ms / 1000;

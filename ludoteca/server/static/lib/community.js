@@ -3,6 +3,7 @@
 import { link } from "/static/lib/dom.js";
 import { t } from "/static/lib/i18n.js";
 
+/** @param {HTMLTableRowElement} row  @param {Node | string} content */
 function cell(row, content) {
   const td = document.createElement("td");
   if (content instanceof Node) td.appendChild(content); else td.textContent = content;
@@ -10,6 +11,7 @@ function cell(row, content) {
   return td;
 }
 
+/** @param {import("/static/lib/types.js").FinishedSeat} player */
 function seat(player) {
   if (player.computer) return document.createTextNode(t("Computer (%(level)s)", { level: player.computer }));
   if (player.account) return link(`/players/${encodeURIComponent(player.account)}`, player.account);
@@ -17,6 +19,7 @@ function seat(player) {
 }
 
 // A row: date, players, game and rule set, result (and how), moves, replay and record links.
+/** @param {import("/static/lib/types.js").FinishedGame} game */
 export function gameRow(game) {
   const row = document.createElement("tr");
   cell(row, new Date(game.ended).toLocaleDateString());
@@ -33,6 +36,7 @@ export function gameRow(game) {
   return row;
 }
 
+/** @param {string[]} headings */
 export function table(headings) {
   const t = document.createElement("table");
   t.className = "listing";
@@ -49,6 +53,7 @@ export function table(headings) {
 
 export const GAME_HEADINGS = [t("Date"), t("Players"), t("Rule set"), t("Result"), t("Moves"), ""];
 
+/** @param {{rating: number, provisional: boolean}} r */
 export function ratingText(r) {
   return `${r.rating}${r.provisional ? "?" : ""}`;
 }
@@ -56,4 +61,5 @@ export function ratingText(r) {
 // The words for a rating's time-control category, as the server names it (CATEGORIES in
 // ludoteca/server/community/ratings.py); an unknown one reads as it came.
 const CATEGORIES = { blitz: t("Blitz"), rapid: t("Rapid"), classical: t("Classical"), untimed: t("No clock") };
-export const categoryName = (category) => CATEGORIES[category] || category;
+/** @param {string} category */
+export const categoryName = (category) => CATEGORIES[/** @type {keyof CATEGORIES} */ (category)] || category;

@@ -3,9 +3,11 @@
 // place a page's failed requests are told, unless a box of its own is closer to what failed).
 import { t } from "/static/lib/i18n.js";
 
+/** @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 
 // A link to `href` reading `text` (set as text, never markup).
+/** @param {string} href  @param {string} text */
 export function link(href, text) {
   const a = document.createElement("a");
   a.href = href;
@@ -14,15 +16,17 @@ export function link(href, text) {
 }
 
 // An SVG element `name` with the attributes `attrs`, appended to `parent` when one is given.
+/** @param {string} name  @param {Record<string, string | number>} [attrs]  @param {Element | null} [parent] */
 export function svgElement(name, attrs = {}, parent = null) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   if (parent) parent.appendChild(node);
   return node;
 }
 
 // Show `text` in `box`, by default the page's notice line (an empty text hides it); `good`
 // marks a success.
+/** @param {string} text  @param {boolean} [good]  @param {HTMLElement} [box] */
 export function notice(text, good = false, box = $("notice")) {
   box.textContent = text;
   box.hidden = !text;
@@ -30,4 +34,5 @@ export function notice(text, good = false, box = $("notice")) {
 }
 
 // "White" or "Black" for a colour's name on the wire.
+/** @param {string} colour */
 export const colourName = (colour) => (colour === "white" ? t("White") : t("Black"));

@@ -78,6 +78,7 @@ export class Editor {
 
   // A touch on point `point` while editing: the chosen piece goes there.
   touch(point) {
+    /** @type {HTMLInputElement | null} */
     const chosen = document.querySelector('#palette input[name="token"]:checked');
     this.pieces[point] = chosen ? chosen.value : "";
     editorError("");

@@ -10,6 +10,11 @@
 export const lang = document.documentElement.lang || "en";
 export const dir = document.documentElement.dir || "ltr";
 
+/**
+ * The page's catalogue (ludoteca/i18n.py's catalogue()), or null in English or offline.
+ * @returns {Promise<{messages: Record<string, string>, plurals: Record<string, string[]>,
+ *                    tags: string[]} | null>}
+ */
 async function load() {
   if (lang === "en") return null;
   try {
@@ -24,19 +29,22 @@ const catalogue = (await load()) || { messages: {}, plurals: {}, tags: ["one", "
 const rules = new Intl.PluralRules(lang);
 
 // `text` with each %(name)s replaced by params[name] (%% is a percent sign).
+/** @param {string} text  @param {Record<string, unknown>} [params] */
 export function fill(text, params = {}) {
-  return text.replace(/%(?:\((\w+)\)s|%)/g, (whole, name) => {
+  return text.replace(/%(?:\((\w+)\)s|%)/g, (/** @type {string} */ whole, /** @type {string | undefined} */ name) => {
     if (!name) return "%";
     return name in params ? String(params[name]) : whole;
   });
 }
 
 // `msgid` in the page's language, its placeholders filled from `params`.
+/** @param {string} msgid  @param {Record<string, unknown>} [params] */
 export function t(msgid, params = {}) {
   return fill(catalogue.messages[msgid] || msgid, params);
 }
 
 // The form for `num` of a text with plurals; %(num)s is `num`.
+/** @param {string} singular  @param {string} plural  @param {number} num  @param {Record<string, unknown>} [params] */
 export function tn(singular, plural, num, params = {}) {
   const forms = catalogue.plurals[singular];
   let text = num === 1 ? singular : plural;
@@ -48,4 +56,5 @@ export function tn(singular, plural, num, params = {}) {
 }
 
 // A number written as the page's language writes it.
+/** @param {number} value  @param {Intl.NumberFormatOptions} [options] */
 export const number = (value, options = {}) => new Intl.NumberFormat(lang, options).format(value);

@@ -2,7 +2,7 @@
 // (accounts only: "(1500?)" and, after a rated game, the change), "(you)" and the clock; under
 // each bar, the count of its pieces on the board and the men still in hand, drawn as pieces.
 import { clockFor, showClocks } from "/static/lib/clock.js";
-import { $, colourName, svgElement } from "/static/lib/dom.js";
+import { $, colourName, link, svgElement } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
 import { gameId, state } from "/static/lib/state.js";
 import { t, tn } from "/static/lib/i18n.js";
@@ -44,8 +44,7 @@ export function showPlayers() {
     }).length;
     const who = document.createElement("span");
     who.className = "who";
-    const name = p.account ? document.createElement("a") : document.createTextNode(p.label);
-    if (p.account) { name.href = `/players/${encodeURIComponent(p.account)}`; name.textContent = p.account; }
+    const name = p.account ? link(`/players/${encodeURIComponent(p.account)}`, p.account) : document.createTextNode(p.label);
     const rating = state.ratings && state.ratings[colour] ? ratingLabel(state.ratings[colour]) : "";
     who.append(t("%(colour)s: ", { colour: colourName(colour) }), name, `${rating}${you}`);
     who.title = who.textContent;

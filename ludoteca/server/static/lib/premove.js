@@ -53,6 +53,7 @@ export function keepPremove() {
 // the event's target may have left the page: its own .pt ancestor says it was a point).
 export function premoveControls() {
   document.addEventListener("pointerdown", (event) => {
-    if (!event.target.closest || !event.target.closest(".pt")) cancelPremove();
+    const target = /** @type {Element} */ (event.target);
+    if (!target.closest || !target.closest(".pt")) cancelPremove();
   });
 }

@@ -40,7 +40,7 @@ function piecesUnderWay(prefix) {
 function livePosition() {
   const { view, prefix } = state;
   const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove: state.premove,
-                  hint: state.hint ? state.hint.gesture : [], ...effectMarks() };
+                  hint: state.hint ? state.hint.gesture : [], jumped: [], ...effectMarks() };
   let pieces = view.pieces;
   if (mine() && prefix.length) {
     pieces = piecesUnderWay(prefix);

@@ -4,12 +4,15 @@ import { $ } from "/static/lib/dom.js";
 import { t } from "/static/lib/i18n.js";
 
 const KEY = "ludoteca:sound";
+/** @type {Record<string, [number, number][]>} */
 const SOUNDS = { move: [[520, 0.06]], capture: [[440, 0.07], [330, 0.09]],
                  end: [[523, 0.12], [659, 0.12], [784, 0.25]], low: [[880, 0.08], [880, 0.08]] };
+/** @type {AudioContext | null} */
 let audio = null;  // the page's audio context, made at the first sound
 
 const soundOn = () => localStorage.getItem(KEY) !== "off";
 
+/** @param {"move" | "capture" | "end" | "low"} name */
 export function play(name) {
   document.body.dataset.lastSound = name;
   if (!soundOn()) return;

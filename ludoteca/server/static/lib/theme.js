@@ -17,17 +17,17 @@ function apply() {
   root.dataset.board = board;
   const button = document.getElementById("theme");
   if (button) {
-    const texts = document.querySelector("header.top").dataset;
+    const texts = /** @type {HTMLElement} */ (document.querySelector("header.top")).dataset;
     button.textContent = { auto: texts.themeAuto, light: texts.themeLight, dark: texts.themeDark }[theme];
     button.setAttribute("aria-label", `${button.textContent}; ${texts.themeChange}`);
   }
-  const choice = document.getElementById("board-theme");
+  const choice = /** @type {HTMLSelectElement | null} */ (document.getElementById("board-theme"));
   if (choice) choice.value = board;
 }
 
 apply();
 document.addEventListener("DOMContentLoaded", () => {
-  const choice = document.getElementById("board-theme");
+  const choice = /** @type {HTMLSelectElement | null} */ (document.getElementById("board-theme"));
   if (choice) {
     choice.onchange = () => {
       board = BOARDS.includes(choice.value) ? choice.value : "classic";

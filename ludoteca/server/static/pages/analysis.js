@@ -227,7 +227,7 @@ function controls() {
     go(page.current);
   };
   document.addEventListener("keydown", (event) => {
-    const target = event.target;
+    const target = /** @type {HTMLElement} */ (event.target);
     if (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
     if (event.key === "ArrowLeft") step(-1);
     if (event.key === "ArrowRight") step(1);

@@ -4,6 +4,7 @@
 // when the page opens, whenever the browser goes on or off line, and every 3 s while it is shown.
 // Also the header's language switcher: a choice is sent at once (the server remembers it in a
 // cookie and shows this same page again in that language).
+import { $ } from "/static/lib/dom.js";
 import { serverAnswers } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -14,7 +15,8 @@ notice.setAttribute("role", "status");
 notice.textContent = t("You are offline: this is a saved copy of the page. Games and lists need "
   + "the network and come back when it does.");
 
-let retry = null;
+/** @type {number | undefined} */
+let retry;
 
 // Show the notice while the browser says it is offline or the server cannot be reached (a
 // saved page may open while the browser still believes it is online).
@@ -34,9 +36,9 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});  // no app, the pages still work
 }
 
-const language = document.getElementById("language");
+const language = /** @type {HTMLFormElement | null} */ (document.getElementById("language"));
 if (language) {
-  document.getElementById("language-back").value = location.pathname + location.search;
-  document.getElementById("language-go").hidden = true;
-  document.getElementById("language-choice").onchange = () => language.submit();
+  $("language-back").value = location.pathname + location.search;
+  $("language-go").hidden = true;
+  $("language-choice").onchange = () => language.submit();
 }

@@ -8,16 +8,18 @@ import { t } from "/static/lib/i18n.js";
 
 const FIELDS = ["player", "game", "rules", "result", "since", "until"];
 let page = 0;
+/** @type {HTMLTableElement | null} */
 let results = null;
 
 async function search(more = false) {
   page = more ? page + 1 : 0;
-  const query = new URLSearchParams({ page });
+  const query = new URLSearchParams({ page: String(page) });
   for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());
+  /** @type {import("/static/lib/types.js").FinishedPage | null} */
   const data = await reported(getJSON(`/api/finished?${query}`));
   if (!data) return;
   notice("");
-  if (!more) {
+  if (!more || !results) {
     results = table(GAME_HEADINGS);
     $("games").replaceChildren(results);
   }
@@ -26,11 +28,12 @@ async function search(more = false) {
   $("more").hidden = !data.more;
 }
 
+/** @type {import("/static/lib/types.js").CatalogueGame[]} */
 const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 const params = new URLSearchParams(location.search);
 for (const f of FIELDS) if (params.get(f)) $(f).value = params.get(f);
-$("search").onsubmit = (event) => {
+$("search").onsubmit = (/** @type {SubmitEvent} */ event) => {
   event.preventDefault();
   const query = new URLSearchParams();
   for (const f of FIELDS) if ($(f).value) query.set(f, $(f).value.trim());

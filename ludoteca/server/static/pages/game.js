@@ -97,7 +97,9 @@ function typedAnswered(played, error = "") {
 
 function onMessage(message) {
   if (message.type === "state") receive(readLegal(message));
-  else if (message.type === "update" && state.view) receive(merge(state.view, readLegal(message)));
+  else if (message.type === "update" && state.view) {
+    receive(merge(state.view, /** @type {import("/static/lib/types.js").ViewUpdate} */ (readLegal(message))));
+  }
   else if (message.type === "error" && state.typed !== null) typedAnswered(false, message.message);
   else if (message.type === "error") notice(message.message);
   else if (message.type === "hint") showHint(message);
@@ -165,7 +167,7 @@ function controls() {
     if (event.key === "Escape" && state.prefix.length) { state.prefix = []; render(); }
     if (event.key === "Escape") cancelPremove();
     const { view, viewing } = state;
-    const target = event.target;
+    const target = /** @type {HTMLElement} */ (event.target);
     if (!view || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
     const at = viewing === null ? view.ply : viewing;
     const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.ply };

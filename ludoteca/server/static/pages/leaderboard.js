@@ -8,6 +8,7 @@ import { t } from "/static/lib/i18n.js";
 
 async function show() {
   const query = new URLSearchParams({ game: $("game").value, category: $("category").value });
+  /** @type {import("/static/lib/types.js").LeaderboardRow[] | null} */
   const rows = await reported(getJSON(`/api/leaderboard?${query}`));
   if (!rows) return;
   notice("");
@@ -25,6 +26,7 @@ async function show() {
   $("board").replaceChildren(rows.length ? board : t("No rated game yet."));
 }
 
+/** @type {import("/static/lib/types.js").CatalogueGame[]} */
 const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 $("game").onchange = show;

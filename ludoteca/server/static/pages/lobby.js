@@ -14,11 +14,13 @@ let catalogue = [];
 const get = (path) => quiet(getJSON(path));
 
 function chosen() {
-  const name = document.querySelector('input[name="game"]:checked').value;
+  const name = /** @type {HTMLInputElement} */ (document.querySelector('input[name="game"]:checked')).value;
   return catalogue.find((g) => g.name === name);
 }
 
-function opponent() { return document.querySelector('input[name="opponent"]:checked').value; }
+function opponent() {
+  return /** @type {HTMLInputElement} */ (document.querySelector('input[name="opponent"]:checked')).value;
+}
 
 function showGame() {
   const game = chosen();

@@ -10,6 +10,7 @@ const name = decodeURIComponent(location.pathname.split("/").pop());
 
 // One line per game and category: the rating before the first rated game, then after each;
 // a legend under the axes names each line (whole, however long the names).
+/** @param {import("/static/lib/types.js").Profile["history"]} history */
 function chart(history) {
   const box = $("chart");
   const series = new Map();
@@ -32,7 +33,7 @@ function chart(history) {
   svgElement("line", { x1: 50, y1: plot - 30, x2: width - 20, y2: plot - 30, class: "axis" }, box);
   svgElement("line", { x1: 50, y1: 20, x2: 50, y2: plot - 30, class: "axis" }, box);
   for (const r of [Math.ceil(low), Math.floor(high)]) {
-    svgElement("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = r;
+    svgElement("text", { x: 44, y: y(r) + 5, class: "tick", "text-anchor": "end" }, box).textContent = String(r);
   }
   let n = 0;
   for (const [key, values] of series) {
@@ -47,6 +48,7 @@ function chart(history) {
   $("chart-box").hidden = false;
 }
 
+/** @type {import("/static/lib/types.js").Profile | null} */
 const data = await reported(getJSON(`/api/players/${encodeURIComponent(name)}`));
 if (data) {
   document.title = `Ludoteca — ${data.name}`;

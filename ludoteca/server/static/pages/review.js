@@ -73,7 +73,8 @@ $("analysis-board").onclick = () => {
 };
 $("flip").onclick = () => { if (board) { board.flipped = !board.flipped; show(); } };
 document.addEventListener("keydown", (event) => {
-  if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target.tagName === "TEXTAREA" || target.tagName === "INPUT") return;
   if (event.key === "ArrowLeft") go(ply - 1);
   if (event.key === "ArrowRight") go(ply + 1);
   if (event.key === "Home") go(0);
