@@ -3,6 +3,8 @@
 // place a page's failed requests are told, unless a box of its own is closer to what failed).
 import { t } from "/static/lib/i18n.js";
 
+// The element with the id `id`: the page's template holds every id its script asks for, and
+// the script knows its kind (an input, a select, an svg...), hence typed `any`.
 /** @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 
