@@ -23,7 +23,21 @@ export default [
   },
   {
     // theme.js is a classic script, loaded in <head> before the page is drawn
-    files: ["ludoteca/server/static/theme.js"],
+    files: ["ludoteca/server/static/lib/theme.js"],
     languageOptions: { sourceType: "script" },
+  },
+  {
+    // every request goes through lib/http.js, the one reader of the server's answers and
+    // errors; i18n.js loads the catalogue that http.js's own messages need, and the service
+    // worker caches the pages' requests
+    files: ["ludoteca/server/static/**/*.js"],
+    ignores: ["ludoteca/server/static/lib/http.js", "ludoteca/server/static/lib/i18n.js",
+              "ludoteca/server/static/sw.js"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: "Use the helpers of /static/lib/http.js." }],
+      "no-restricted-properties": ["error",
+        ...["window", "self", "globalThis"].map((object) => ({
+          object, property: "fetch", message: "Use the helpers of /static/lib/http.js." }))],
+    },
   },
 ];

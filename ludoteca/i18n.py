@@ -29,9 +29,9 @@ Templates (Jinja2's i18n extension, new style)::
     {{ _("Start the game") }}   {{ _("Hello %(name)s", name=user) }}
     {{ ngettext("%(num)s game", "%(num)s games", count) }}
 
-JavaScript (``/static/i18n.js``, imported by every module)::
+JavaScript (``/static/lib/i18n.js``, imported by every module)::
 
-    import { t, tn } from "/static/i18n.js";
+    import { t, tn } from "/static/lib/i18n.js";
     t("Your move (%(colour)s)", { colour });  tn("%(num)s game", "%(num)s games", n);
 
 The catalogues are ``ludoteca/locale/<lang>/LC_MESSAGES/messages.po`` (the translators'

@@ -83,10 +83,10 @@ def test_rule_sets_and_computer_levels_are_shown_by_their_names(page: Any, serve
     assert "Computer: Novice (level 2)" in page.inner_text("#players")
 
 
-def test_the_leaderboard_lists_new_players_marked_provisional(
-    pages: list[Any], server: str
-) -> None:
-    lea, max_, _ = pages
+def rated_game(server: str, winner: Any, loser: Any, names: tuple[str, str], clock: str) -> None:
+    """Two new accounts, ``names``, signed up in the pages ``winner`` and ``loser``, play a
+    rated Morris game with ``clock`` (from a seek of the winner's): one move, then the loser
+    resigns."""
 
     def sign_up(page: Any, name: str) -> dict[str, str]:
         answer = page.request.post(
@@ -95,17 +95,25 @@ def test_the_leaderboard_lists_new_players_marked_provisional(
         assert answer.status == 201, answer.text()
         return {"X-CSRF-Token": answer.json()["csrf"]}
 
-    lea_csrf, max_csrf = sign_up(lea, "Lea"), sign_up(max_, "Max")
-    seek = lea.request.post(
+    winner_csrf, loser_csrf = sign_up(winner, names[0]), sign_up(loser, names[1])
+    seek = winner.request.post(
         server + "/api/seeks",
-        headers=lea_csrf,
-        data={"game": "morris", "clock": "5+0", "rated": True, "colour": "white"},
+        headers=winner_csrf,
+        data={"game": "morris", "clock": clock, "rated": True, "colour": "white"},
     ).json()["id"]
-    game = max_.request.post(f"{server}/api/seeks/{seek}/accept", headers=max_csrf).json()["game"]
+    accept = f"{server}/api/seeks/{seek}/accept"
+    game = loser.request.post(accept, headers=loser_csrf).json()["game"]
+    actions = f"{server}/api/games/{game}/actions"
     move = {"type": "move", "move": "d6", "ply": 0}
-    assert lea.request.post(f"{server}/api/games/{game}/actions", headers=lea_csrf, data=move).ok
-    resign = {"type": "resign"}
-    assert max_.request.post(f"{server}/api/games/{game}/actions", headers=max_csrf, data=resign).ok
+    assert winner.request.post(actions, headers=winner_csrf, data=move).ok
+    assert loser.request.post(actions, headers=loser_csrf, data={"type": "resign"}).ok
+
+
+def test_the_leaderboard_lists_new_players_marked_provisional(
+    pages: list[Any], server: str
+) -> None:
+    lea, max_, _ = pages
+    rated_game(server, lea, max_, ("Lea", "Max"), "5+0")
     lea.goto(server + "/leaderboard")
     lea.select_option("#game", "morris")
     lea.select_option("#category", "blitz")
@@ -116,3 +124,17 @@ def test_the_leaderboard_lists_new_players_marked_provisional(
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[1] == name and cells[2].endswith("?")
         assert rows.nth(i).get_attribute("class") == "provisional"
+
+
+def test_a_profile_names_its_time_controls_in_the_page_language(
+    pages: list[Any], server: str
+) -> None:
+    noa, ona, visitor = pages
+    rated_game(server, noa, ona, ("Noa", "Ona"), "10+0")  # a rapid game
+    visitor.context.add_cookies([{"name": "lang", "value": "fr", "url": server}])
+    visitor.goto(server + "/players/Noa")
+    visitor.wait_for_selector("#ratings tbody tr")
+    cells = visitor.locator("#ratings tbody tr").first.locator("td").all_inner_texts()
+    assert cells[1] == "Rapide"
+    legend = visitor.locator("#chart .legend").first.text_content()
+    assert legend is not None and " Rapide: " in legend  # "<the game's title> Rapide: 1662"

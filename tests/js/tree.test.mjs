@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Tree } from "../../ludoteca/server/static/tree.js";
+import { Tree } from "../../ludoteca/server/static/lib/tree.js";
 
 test("a main line and a variation, each followed by its path", () => {
   const tree = new Tree(["d2", "d6", "f4"]);

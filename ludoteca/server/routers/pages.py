@@ -142,8 +142,9 @@ def service_worker() -> str:
     static files' URLs, the worker itself left out) put before ``static/sw.js``."""
     files = sorted(p for p in STATIC.rglob("*") if p.is_file() and p.name != "sw.js")
     digest = hashlib.sha256()
-    for path in [*files, *sorted(TEMPLATES.glob("*.html"))]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in [*files, *sorted(TEMPLATES.glob("*.html"))]:  # each by its path: a move changes it
+        name = path.relative_to(STATIC.parent).as_posix()  # "static/lib/board.js"
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     assets = [f"/static/{p.relative_to(STATIC).as_posix()}" for p in files]
     source = (STATIC / "sw.js").read_text()
     return (

@@ -1,0 +1,60 @@
+// Translations for the pages' scripts: every text a module shows goes through t() or tn().
+// The page's language is <html lang> (chosen by the server: the header's switcher, else the
+// browser's languages, else English); its catalogue, /i18n/<lang>.json (made by the server
+// from the same gettext catalogue as the pages), is loaded once before any module runs.
+// Placeholders are named, %(name)s, as in Python and the templates:
+//   t("Your move (%(colour)s)", { colour })   tn("%(num)s game", "%(num)s games", n)
+// A text missing from the catalogue (or the catalogue itself, offline) reads as its English
+// msgid.  Babel extracts the msgids from the t("...") and tn("...", "...") calls: write them
+// as plain string literals (joined with + if long), never template literals.
+export const lang = document.documentElement.lang || "en";
+export const dir = document.documentElement.dir || "ltr";
+
+/**
+ * The page's catalogue (ludoteca/i18n.py's catalogue()), or null in English or offline.
+ * @returns {Promise<{messages: Record<string, string>, plurals: Record<string, string[]>,
+ *                    tags: string[]} | null>}
+ */
+async function load() {
+  if (lang === "en") return null;
+  try {
+    const answer = await fetch(`/i18n/${lang}.json`);
+    return answer.ok ? await answer.json() : null;
+  } catch {
+    return null;  // offline: the texts read in English
+  }
+}
+
+const catalogue = (await load()) || { messages: {}, plurals: {}, tags: ["one", "other"] };
+const rules = new Intl.PluralRules(lang);
+
+// `text` with each %(name)s replaced by params[name] (%% is a percent sign).
+/** @param {string} text  @param {Record<string, unknown>} [params] */
+export function fill(text, params = {}) {
+  return text.replace(/%(?:\((\w+)\)s|%)/g, (/** @type {string} */ whole, /** @type {string | undefined} */ name) => {
+    if (!name) return "%";
+    return name in params ? String(params[name]) : whole;
+  });
+}
+
+// `msgid` in the page's language, its placeholders filled from `params`.
+/** @param {string} msgid  @param {Record<string, unknown>} [params] */
+export function t(msgid, params = {}) {
+  return fill(catalogue.messages[msgid] || msgid, params);
+}
+
+// The form for `num` of a text with plurals; %(num)s is `num`.
+/** @param {string} singular  @param {string} plural  @param {number} num  @param {Record<string, unknown>} [params] */
+export function tn(singular, plural, num, params = {}) {
+  const forms = catalogue.plurals[singular];
+  let text = num === 1 ? singular : plural;
+  if (forms) {
+    const index = catalogue.tags.indexOf(rules.select(num));
+    text = forms[index >= 0 ? index : forms.length - 1] || text;
+  }
+  return fill(text, { num, ...params });
+}
+
+// A number written as the page's language writes it.
+/** @param {number} value  @param {Intl.NumberFormatOptions} [options] */
+export const number = (value, options = {}) => new Intl.NumberFormat(lang, options).format(value);

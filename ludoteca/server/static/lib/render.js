@@ -1,0 +1,108 @@
+// Drawing the game page from the state: the board with its marks, the status, the players, the
+// panels and the move list; and looking back at earlier positions (←/→/Home/End or a click on a
+// move), while the game goes on (moves are only made on the position as it stands).
+import { showChatOptions } from "/static/lib/chat.js";
+import { $ } from "/static/lib/dom.js";
+import { effectMarks } from "/static/lib/effects.js";
+import { getText, postJSON, reported } from "/static/lib/http.js";
+import { afterMove, drawMoves } from "/static/lib/moves.js";
+import { showPanels } from "/static/lib/panels.js";
+import { showPlayers } from "/static/lib/players.js";
+import { showStatus } from "/static/lib/status.js";
+import { candidates, gameId, mine, state } from "/static/lib/state.js";
+import { t } from "/static/lib/i18n.js";
+
+// The token of a man of `side` (the piece a placement puts down).
+function manOf(side) {
+  const styles = state.view.board.styles;
+  return Object.keys(styles).find((t) => styles[t].side === side && styles[t].shape !== "king" && !styles[t].ring);
+}
+
+// The pieces as the move under way leaves them: a man placed or moved stands where it went
+// while the rest of the move (a removal, the next leap) is chosen.
+function piecesUnderWay(prefix) {
+  const view = state.view;
+  const [move] = candidates();
+  if (!move || !prefix.some((_, i) => move.g[i][0] === "to")) return view.pieces;
+  const pieces = view.pieces.slice();
+  let lifted = null;
+  prefix.forEach((p, i) => {
+    const role = move.g[i][0];
+    if (role === "from") { lifted = pieces[p]; pieces[p] = ""; }
+    else if (role === "to") { pieces[p] = lifted || manOf(view.turn) || ""; lifted = pieces[p]; }
+  });
+  return pieces;
+}
+
+// The marks of the position as it stands: the last move, the points touched and where they can
+// go, the premove, the hint, the effects; and the pieces drawn (the move under way shows the
+// man where it went; a capture chain under way fades the men it takes).
+function livePosition() {
+  const { view, prefix } = state;
+  const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove: state.premove,
+                  hint: state.hint ? state.hint.gesture : [], jumped: [], ...effectMarks() };
+  let pieces = view.pieces;
+  if (mine() && prefix.length) {
+    pieces = piecesUnderWay(prefix);
+    const chain = prefix.length >= 2 ? candidates().filter((m) => m.x) : [];
+    if (chain.length) {
+      marks.jumped = chain[0].x.filter((p) => chain.every((m) => m.x.includes(p)));
+      marks.last = [];
+    }
+    for (const m of candidates()) {
+      const next = m.g[prefix.length];
+      if (next) marks.targets.push({ point: next[1], kind: next[0] });
+    }
+  }
+  return { pieces, marks };
+}
+
+// Draw everything.  pending: the move just sent, while its answer is awaited.
+export function render(pending = null) {
+  const { view, board, viewing, positions } = state;
+  board.flipped = state.flipped;
+  if (viewing !== null && positions) {
+    const shown = positions[viewing];
+    board.draw(shown.pieces, { last: shown.last || [] });
+    if (state.arrows && state.arrows.ply === viewing) board.arrows(state.arrows.list);
+    const where = afterMove(view.first_ply, viewing, shown.move);
+    $("status").textContent = t("Looking back: move %(shown)s of %(ply)s (%(where)s). → or End returns to the game.", { shown: viewing, ply: view.ply, where });
+  } else {
+    const { pieces, marks } = livePosition();
+    board.draw(pieces, marks);
+    showStatus(pending);
+    showPlayers();
+  }
+  showPanels();
+  showChatOptions();
+  renderMoves();
+}
+
+function renderMoves() {
+  const { view, viewing } = state;
+  const list = $("moves");
+  const marked = state.report ? state.report.marks() : new Map();
+  drawMoves(list, view.moves, view.first_ply, viewing === null ? view.moves.length : viewing, browse,
+    (i) => {
+      const mistake = marked.get(i);
+      return mistake ? { judgement: mistake.judgement, best: state.report.data.plies[i].best } : null;
+    });
+  if (viewing === null) list.scrollTop = list.scrollHeight;
+}
+
+// Show the position after `target` plies (the game as it stands from its last ply on).
+export async function browse(target) {
+  const view = state.view;
+  if (!view) return;
+  const ply = Math.max(0, Math.min(view.ply, target));
+  if (ply === view.ply) { state.viewing = null; render(); return; }
+  if (!state.positions || state.positions.length <= view.ply) {
+    const data = await reported(getText(`/api/games/${encodeURIComponent(gameId)}/record`)
+      .then((text) => postJSON("/api/records/replay", { text })));
+    if (!data) return;
+    state.positions = data.positions;
+  }
+  state.viewing = Math.min(ply, state.positions.length - 1);
+  state.prefix = [];
+  render();
+}

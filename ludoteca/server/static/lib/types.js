@@ -1,0 +1,194 @@
+// The shapes of the server's JSON that the pages read, for TypeScript's checking of the modules
+// (tsconfig.json; nothing here runs).  They mirror ludoteca/server/schemas.py (the game's
+// views and websocket messages) and the dicts the routes return (ludoteca/server/community/
+// history.py, routers/*.py); a field added there is added here when a page reads it.  A module
+// names one as import("/static/lib/types.js").Name in its JSDoc.
+
+/**
+ * A refused request's body (ludoteca/server/app.py's handlers: every refusal has this shape).
+ * @typedef {{ error: string }} Refusal
+ */
+
+/**
+ * /api/me: the session; both null when signed out.
+ * @typedef {{ name: string | null, csrf: string | null }} Me
+ */
+
+/** @typedef {"white" | "black"} Colour */
+
+/**
+ * A touch of a move: its role and the point touched.
+ * @typedef {["from" | "to" | "take", number]} Touch
+ */
+
+/**
+ * A board's drawing (schemas.BoardView).
+ * @typedef {object} BoardView
+ * @property {string[]} points         each point's name ("d6")
+ * @property {[number, number][]} coords
+ * @property {[number, number][]} lines
+ * @property {boolean} cells           drawn as cells (Morelli), not points on lines
+ * @property {string[]} fills
+ * @property {Record<string, {side: Colour, name: string, shape: string, ring: boolean}>} styles
+ */
+
+/**
+ * A computer level of a rule set (its rating on people's scale once enough people played it).
+ * @typedef {object} Level
+ * @property {number} number
+ * @property {string} name
+ * @property {string} description
+ * @property {number | null} rating
+ * @property {number | null} deviation
+ */
+
+/**
+ * A rule set of the catalogue.
+ * @typedef {object} RuleSet
+ * @property {string} name
+ * @property {string} title
+ * @property {string} description
+ * @property {BoardView} board
+ * @property {string[]} pieces                            the start position
+ * @property {Level[]} levels
+ * @property {Record<string, boolean | number>} settings  the spec's settings and defaults
+ * @property {Record<string, string>} options             each setting in words
+ */
+
+/**
+ * /api/catalogue: a game and its rule sets.
+ * @typedef {{ name: string, title: string, summary: string, rule_sets: RuleSet[] }} CatalogueGame
+ */
+
+/**
+ * A game of the lobby's lists (/api/lobby: {open, live}).
+ * @typedef {object} LobbyRow
+ * @property {string} id
+ * @property {string} rules_title
+ * @property {string} mode
+ * @property {Colour} free             the seat a player may join (open games)
+ * @property {string} white             "human" or "level:N"
+ * @property {string} black
+ * @property {string | null} white_name
+ * @property {string | null} black_name
+ * @property {number} ply
+ * @property {string | null} clock     "3+2"
+ * @property {string} updated          ISO time
+ */
+
+/**
+ * A seek (/api/seeks, /api/seeks/mine).
+ * @typedef {object} Seek
+ * @property {string} id
+ * @property {string} player
+ * @property {number} rating
+ * @property {string} rules_title
+ * @property {string | null} clock
+ * @property {boolean} rated
+ * @property {"white" | "black" | "random"} colour
+ * @property {number | null} min_rating
+ * @property {number | null} max_rating
+ * @property {string | null} game_id  the game, once taken
+ */
+
+/**
+ * A rating of an account (history.py's _rating); the leaderboard's rows add the name.
+ * @typedef {object} Rating
+ * @property {string} game
+ * @property {string} title       the game's title
+ * @property {string} category    "blitz", "rapid", "classical" or "untimed"
+ * @property {number} rating
+ * @property {number} deviation
+ * @property {boolean} provisional
+ * @property {number} games
+ */
+
+/** @typedef {Rating & { name: string }} LeaderboardRow */
+
+/**
+ * A seat of a finished game.
+ * @typedef {{ name: string, account: string | null, computer: string | null }} FinishedSeat
+ */
+
+/**
+ * A finished game (history.py's _game).
+ * @typedef {object} FinishedGame
+ * @property {string} id
+ * @property {string} rules_title
+ * @property {boolean} rated
+ * @property {string | null} clock
+ * @property {string} result              "1-0", "0-1", "1/2-1/2" or "*"
+ * @property {string | null} termination
+ * @property {string | null} termination_text
+ * @property {number} moves
+ * @property {FinishedSeat} white
+ * @property {FinishedSeat} black
+ * @property {string} ended               ISO time
+ */
+
+/** @typedef {{ games: FinishedGame[], page: number, more: boolean }} FinishedPage */
+
+/**
+ * /api/players/NAME: a player's page.
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {string} joined              ISO time
+ * @property {Rating[]} ratings
+ * @property {{game: string, title: string, category: string, game_id: string, rating: number,
+ *             change: number, at: string}[]} history
+ * @property {{wins: number, draws: number, losses: number}} counts
+ * @property {FinishedGame[]} games
+ */
+
+/**
+ * A legal move as the page works with it (socket.js's readLegal): notation, touches, and the
+ * points a capture chain removes.
+ * @typedef {{ n: string, g: Touch[], x?: number[] }} Legal
+ */
+
+/**
+ * The game's view (schemas.GameView, websocket "state"), its legal moves as they come on the
+ * wire (strings; readLegal() makes them Legal).
+ * @typedef {object} WireView
+ * @property {"state"} type
+ * @property {string} id
+ * @property {string} game
+ * @property {string} title
+ * @property {string} rules_title
+ * @property {string} mode
+ * @property {boolean} rated
+ * @property {string} status
+ * @property {Record<string, string>} texts
+ * @property {Record<Colour, {kind: "human" | "computer", label: string, seated: boolean,
+ *                            account: string | null}>} players
+ * @property {BoardView} board
+ * @property {string[]} pieces
+ * @property {Colour} turn
+ * @property {number} ply
+ * @property {number} first_ply
+ * @property {string[]} moves
+ * @property {Touch[] | null} last
+ * @property {[number, number] | null} hand
+ * @property {string | null} notice
+ * @property {{result: string, termination: string, text: string} | null} outcome
+ * @property {Colour | null} draw_offer
+ * @property {Colour | null} undo_offer
+ * @property {boolean} thinking
+ * @property {number} watchers
+ * @property {{control: string, running: Colour | null, white: number, black: number} | null} clock
+ * @property {Colour[]} you
+ * @property {string[]} legal
+ * @property {{id: string, token?: string} | null} rematch
+ */
+
+/** @typedef {Omit<WireView, "legal"> & { legal: Legal[] }} GameView */
+
+/**
+ * An update of the view (schemas.Update, websocket "update"): the fields that changed, the
+ * pieces as [point, token] pairs and the moves as how many to keep and the ones to add.
+ * Its legal moves, when they changed, are read as in GameView.
+ * @typedef {Partial<Omit<GameView, "type">> & { type: "update", set?: [number, string][],
+ *           moves_from?: number, append?: string[] }} ViewUpdate
+ */
+
+export {};

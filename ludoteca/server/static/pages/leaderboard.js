@@ -1,0 +1,34 @@
+// The best ratings of a game and time control: the established ones, then the provisional
+// ones (marked "?", as everywhere).
+import { ratingText, table } from "/static/lib/community.js";
+import { $, notice } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { getJSON, reported } from "/static/lib/http.js";
+import { t } from "/static/lib/i18n.js";
+
+async function show() {
+  const query = new URLSearchParams({ game: $("game").value, category: $("category").value });
+  /** @type {import("/static/lib/types.js").LeaderboardRow[] | null} */
+  const rows = await reported(getJSON(`/api/leaderboard?${query}`));
+  if (!rows) return;
+  notice("");
+  const board = table(["#", t("Player"), t("Rating"), t("Deviation"), t("Rated games")]);
+  rows.forEach((r, i) => {
+    const row = board.tBodies[0].insertRow();
+    row.insertCell().textContent = String(i + 1);
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(r.name)}`;
+    a.textContent = r.name;
+    row.insertCell().appendChild(a);
+    if (r.provisional) row.className = "provisional";
+    for (const text of [ratingText(r), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
+  });
+  $("board").replaceChildren(rows.length ? board : t("No rated game yet."));
+}
+
+/** @type {import("/static/lib/types.js").CatalogueGame[]} */
+const catalogue = await reported(getJSON("/api/catalogue")) || [];
+for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
+$("game").onchange = show;
+$("category").onchange = show;
+show();

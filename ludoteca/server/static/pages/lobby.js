@@ -1,0 +1,321 @@
+// The lobby: choose a game, rule set and opponent; list open games and games to watch (each list
+// marked data-listed once filled from the server).
+import { Board } from "/static/lib/board.js";
+import { showDaily } from "/static/lib/daily.js";
+import { $, colourName } from "/static/lib/dom.js";
+import "/static/lib/header.js";
+import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
+import { lang, t, tn } from "/static/lib/i18n.js";
+
+let catalogue = [];
+
+// The JSON the server answers to a GET of `path`, or null (a refusal, or no network: the lists
+// keep what they show and are asked again at the next refresh).
+const get = (path) => quiet(getJSON(path));
+
+function chosen() {
+  const name = /** @type {HTMLInputElement} */ (document.querySelector('input[name="game"]:checked')).value;
+  return catalogue.find((g) => g.name === name);
+}
+
+function opponent() {
+  return /** @type {HTMLInputElement} */ (document.querySelector('input[name="opponent"]:checked')).value;
+}
+
+function showGame() {
+  const game = chosen();
+  $("summary").textContent = game.summary;
+  $("rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.title, r.name)));
+  showRules();
+}
+
+// "3. Casual — three plies, sometimes misjudged (rated 1450 ± 40)": a computer level as the
+// selector lists it; the rating is on people's scale, given once enough people have played it.
+function levelText(l) {
+  const text = t("%(number)s. %(name)s — %(description)s", { number: l.number, name: l.name, description: l.description });
+  if (l.rating === null) return text;
+  return t("%(level)s (rated %(rating)s ± %(deviation)s)", { level: text, rating: l.rating, deviation: l.deviation });
+}
+
+function showLevels(levels) {
+  const keep = $("level").value;
+  $("level").replaceChildren(...levels.map((l) => new Option(levelText(l), l.number)));
+  if (levels.some((l) => String(l.number) === keep)) $("level").value = keep;
+}
+
+// The levels the server plays for the rule set with the settings chosen now.
+async function refreshLevels() {
+  const query = new URLSearchParams({ game: chosen().name, rules: ruleSpec() });
+  const levels = await get(`/api/levels?${query}`);
+  if (levels) showLevels(levels);
+}
+
+function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules").value); }
+
+function showRules() {
+  const rules = ruleSet();
+  $("rules-text").textContent = rules.description;
+  const svg = $("preview");
+  svg.replaceChildren();
+  svg.removeAttribute("class");
+  new Board(svg, rules.board).draw(rules.pieces);
+  showLevels(rules.levels);
+  const box = $("settings");
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const [key, value] of Object.entries(rules.settings)) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = key;
+    input.dataset.default = String(value);
+    const words = rules.options[key] || key.replaceAll("_", " ");
+    label.title = t("the setting \"%(key)s\" of a rule-set spec (after the colon)", { key });
+    if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${words}`); }
+    else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${words} `, input); }
+    box.appendChild(label);
+  }
+  box.hidden = !Object.keys(rules.settings).length;
+}
+
+// The rule-set spec: its name, then the settings changed from their defaults ("name:setting,other=false").
+function ruleSpec() {
+  const changed = [];
+  $("settings").querySelectorAll("input").forEach((input) => {
+    const value = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (input.checked ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
+  });
+  return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
+}
+
+// The form's fields for the opponent chosen: a level against the computer; a clock (optional,
+// against the computer too); for a seek, the rated box and the opponent's rating range, and the seek's buttons
+// in place of "Start the game".
+function showOpponent() {
+  const against = opponent();
+  const seek = against === "seek";
+  $("level-label").hidden = against !== "computer";
+  $("colour-label").hidden = against === "hotseat";
+  $("rated-label").hidden = !(signedIn && (against === "online" || seek));
+  $("range-label").hidden = !seek;
+  $("name-label").hidden = signedIn || seek;
+  $("start").hidden = seek;
+  $("post-seek").hidden = !seek;
+  $("quick").hidden = !seek;
+  $("details-position").hidden = seek;
+}
+
+function describe(row, open) {
+  const seat = (colour) => (open && row.free === colour ? t("an open seat")
+    : who(row[colour], row[`${colour}_name`]));
+  const who = (kind, name) => (kind === "human" ? name || t("player")
+    : t("computer level %(level)s", { level: kind.replace("level:", "") }));
+  const moves = tn("%(num)s move", "%(num)s moves", row.ply);
+  const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
+  const players = row.mode === "hotseat" ? t("on one screen")
+    : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
+  return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
+}
+
+// A time control in words: "3+2" is "3 min + 2 s".
+function clockText(control) {
+  const [minutes, seconds] = control.split("+");
+  return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
+}
+
+// "just now", "5 min ago", "3 h ago", "2 days ago"
+function ago(when) {
+  const seconds = Math.max(0, (Date.now() - Date.parse(when)) / 1000);
+  if (seconds < 60) return t("active just now");
+  if (seconds < 3600) return t("active %(minutes)s min ago", { minutes: Math.floor(seconds / 60) });
+  if (seconds < 86400) return t("active %(hours)s h ago", { hours: Math.floor(seconds / 3600) });
+  return tn("active %(num)s day ago", "active %(num)s days ago", Math.floor(seconds / 86400));
+}
+
+// The item of an empty list.
+function noneYet() {
+  const li = document.createElement("li");
+  li.textContent = t("None yet.");
+  return li;
+}
+
+async function refresh() {
+  const lists = await get("/api/lobby");
+  if (!lists) return;
+  for (const [id, rows, join] of [["open", lists.open, true], ["live", lists.live, false]]) {
+    const list = $(id);
+    list.replaceChildren();
+    for (const row of rows) {
+      const li = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/game/${row.id}`;
+      link.textContent = join ? t("Join as %(colour)s", { colour: colourName(row.free) }) : t("Watch");
+      li.append(`${describe(row, join)} `, link);
+      list.appendChild(li);
+    }
+    if (!rows.length) list.replaceChildren(noneYet());
+    list.dataset.listed = "true";  // the server's list, not the page's placeholder
+  }
+}
+
+async function start(event) {
+  event.preventDefault();
+  await create({ game: chosen().name, rules: ruleSpec(), opponent: opponent(),
+                 colour: $("colour").value, level: Number($("level").value),
+                 position: $("position").value.trim() || null,
+                 clock: $("clock").value || null,
+                 name: $("name").value.trim() || null,
+                 rated: signedIn && opponent() === "online" && $("rated").checked });
+}
+
+// Make the game `body` asks for and open its page.
+async function create(body) {
+  if (!signedIn) localStorage.setItem("ludoteca:name", $("name").value.trim());
+  const data = await reported(postJSON("/api/games", body), $("error"));
+  if (!data) return;
+  localStorage.setItem(`ludoteca:${data.id}`, Object.values(data.tokens)[0]);
+  location.href = data.url;
+}
+
+// The quick-start buttons: per game, its first rule set with the usual settings, against the
+// computer (its first level) or a friend online (the page shows the invite link); you play White.
+function showQuickStart() {
+  const list = $("quick-games");
+  list.replaceChildren();
+  for (const game of catalogue) {
+    const li = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "quick-title";
+    name.textContent = game.title;
+    li.appendChild(name);
+    const rules = game.rule_sets[0];
+    for (const [opponent, words] of [["computer", t("Play the computer")], ["online", t("Play a friend")]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "quick-button";
+      button.dataset.game = game.name;
+      button.dataset.opponent = opponent;
+      button.textContent = words;
+      button.setAttribute("aria-label", `${words}: ${game.title}`);
+      button.onclick = () => create({
+        game: game.name, rules: rules.name, opponent, colour: "white",
+        level: rules.levels.length ? rules.levels[0].number : 1, position: null, clock: null,
+        name: $("name").value.trim() || null, rated: false });
+      li.appendChild(button);
+    }
+    list.appendChild(li);
+  }
+}
+
+// Seeks: listed for everyone; a signed-in player posts one (the form with "Anyone in the
+// lobby" as the opponent: its game, rule set, clock, colour, rated box and rating range),
+// accepts another's, or asks for quick pairing.  While this page has a
+// seek of its own on offer it asks about it every two seconds, and opens the game once taken.
+let signedIn = false;
+let myName = null;
+
+function seekBody() {
+  const rating = (id) => ($(id).value === "" ? null : Number($(id).value));
+  return { game: chosen().name, rules: ruleSpec(), clock: $("clock").value || null,
+           rated: $("rated").checked, colour: $("colour").value,
+           min_rating: rating("min-rating"), max_rating: rating("max-rating") };
+}
+
+function seekStatus(text) { $("seek-status").textContent = text; }
+
+// A seek request's answer, or null once its refusal is shown on the seek line.
+const answerOf = (request) => reported(request, $("seek-status"));
+
+async function refreshSeeks() {
+  const seeks = await get("/api/seeks");
+  if (seeks) {
+    const list = $("seeks");
+    list.replaceChildren();
+    for (const seek of seeks) {
+      const li = document.createElement("li");
+      const range = seek.min_rating !== null || seek.max_rating !== null
+        ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
+      const plays = seek.colour === "random" ? t("plays either colour")
+        : seek.colour === "white" ? t("plays White") : t("plays Black");
+      li.append(`${seek.player} (${seek.rating}) — ${seek.rules_title}, `
+        + `${seek.clock ? t("clock %(clock)s", { clock: clockText(seek.clock) }) : t("no clock")}, `
+        + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
+      const button = document.createElement("button");
+      button.type = "button";
+      if (seek.player === myName) {
+        button.textContent = t("Cancel");
+        button.onclick = async () => {
+          if (await answerOf(deleteJSON(`/api/seeks/${seek.id}`))) refreshSeeks();
+        };
+      } else {
+        button.textContent = t("Accept");
+        button.disabled = !signedIn;
+        button.onclick = async () => {
+          const data = await answerOf(postJSON(`/api/seeks/${seek.id}/accept`));
+          if (data) location.href = data.url;
+        };
+      }
+      li.appendChild(button);
+      list.appendChild(li);
+    }
+    if (!list.children.length) list.replaceChildren(noneYet());
+  }
+  if (signedIn) {
+    const mine = await get("/api/seeks/mine");
+    if (mine) {
+      const taken = mine.find((s) => s.game_id && posted.has(s.id));
+      if (taken) location.href = `/game/${taken.game_id}`;
+    }
+  }
+}
+const posted = new Set(JSON.parse(sessionStorage.getItem("ludoteca:seeks") || "[]"));
+
+function remember(seekId) {
+  posted.add(seekId);
+  sessionStorage.setItem("ludoteca:seeks", JSON.stringify([...posted]));
+  seekStatus(t("Your seek is on offer; the game opens here when someone accepts it."));
+  refreshSeeks();
+}
+
+async function main() {
+  showDaily();  // on its own: the lists and the form do not wait for it
+  // the remembered name fills the field at once, and never over what was typed meanwhile
+  if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
+  const who = await whoAmI();
+  signedIn = Boolean(who.name);
+  myName = who.name;
+  // a signed-in player plays under the account's name; only they may post seeks
+  $("seek-choice").querySelector("input").disabled = !signedIn;
+  $("seek-hint").hidden = signedIn;
+  $("post-seek").onclick = async () => {
+    const data = await answerOf(postJSON("/api/seeks", seekBody()));
+    if (data) remember(data.id);
+  };
+  $("quick").onclick = async () => {
+    const data = await answerOf(postJSON("/api/seeks/quick", seekBody()));
+    if (data && data.game) location.href = `/game/${data.game}`;
+    else if (data) remember(data.seek);
+  };
+  catalogue = await get("/api/catalogue");
+  if (!catalogue) return;  // offline: the page's saved copy, with the offline notice
+  const titles = catalogue.map((g) => g.title);
+  $("heading").textContent = t("Play %(games)s", { games: new Intl.ListFormat(lang).format(titles) });
+  const box = $("games");
+  catalogue.forEach((game, i) => {
+    const label = document.createElement("label");
+    label.innerHTML = `<input type="radio" name="game" value="${game.name}"${i ? "" : " checked"}> ${game.title}`;
+    box.appendChild(label);
+  });
+  box.addEventListener("change", showGame);
+  $("rules").addEventListener("change", showRules);
+  $("settings").addEventListener("change", refreshLevels);
+  document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", showOpponent));
+  $("new-game").addEventListener("submit", start);
+  showGame();
+  showOpponent();
+  showQuickStart();
+  refresh();
+  setInterval(refresh, 5000);
+  refreshSeeks();
+  setInterval(refreshSeeks, 2000);
+}
+
+main();
