@@ -2,6 +2,7 @@
 // marked data-listed once filled from the server).
 import { send, whoAmI } from "/static/account.js";
 import { Board } from "/static/board.js";
+import { daysText, isDays } from "/static/days.js";
 import { $, colourName } from "/static/dom.js";
 import { lang, t, tn } from "/static/i18n.js";
 
@@ -118,8 +119,9 @@ function describe(row, open) {
   return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
 }
 
-// A time control in words: "3+2" is "3 min + 2 s".
+// A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
 function clockText(control) {
+  if (isDays(control)) return daysText(control);
   const [minutes, seconds] = control.split("+");
   return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
 }
