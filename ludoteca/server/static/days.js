@@ -18,10 +18,9 @@ export function leftText(ms) {
   if (ms <= 0) return t("time is up");
   const days = Math.floor(ms / DAY);
   const hours = Math.floor((ms % DAY) / HOUR);
-  if (days) {
-    return t("%(days)s and %(hours)s left", {
-      days: tn("%(num)s day", "%(num)s days", days), hours: tn("%(num)s hour", "%(num)s hours", hours) });
-  }
-  if (hours) return t("%(hours)s left", { hours: tn("%(num)s hour", "%(num)s hours", hours) });
-  return t("%(minutes)s left", { minutes: tn("%(num)s minute", "%(num)s minutes", Math.max(1, Math.floor(ms / 60000))) });
+  const minutes = Math.max(1, Math.floor(ms / 60000));
+  if (days && hours) return tn("%(num)s day %(hours)s h left", "%(num)s days %(hours)s h left", days, { hours });
+  if (days) return tn("%(num)s day left", "%(num)s days left", days);
+  if (hours) return tn("%(num)s hour left", "%(num)s hours left", hours);
+  return tn("%(num)s minute left", "%(num)s minutes left", minutes);
 }
