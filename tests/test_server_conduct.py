@@ -12,7 +12,7 @@ from ludoteca.core import Color, Termination
 from ludoteca.server.errors import ActionError
 from ludoteca.server.play import conduct, views
 from ludoteca.server.play.catalogue import from_code, new_state
-from ludoteca.server.play.clock import TimeControl
+from ludoteca.server.play.clock import parse_control
 from ludoteca.server.play.conduct import Change, Context
 from ludoteca.server.play.live import LiveGame, token_hash
 from ludoteca.server.play.opening import Opening, build
@@ -49,11 +49,12 @@ def live_game(
             mode=mode,
             kinds=kinds,
             tokens={"white": "w", "black": "b"} if tokens is None else tokens,
-            control=TimeControl.parse(clock) if clock else None,
+            control=parse_control(clock) if clock else None,
             names={"white": "Ann", "black": "Bo"},
             users=users or {},
             rated=rated,
-        )
+        ),
+        NOW,
     )
     return LiveGame(row, state)
 
@@ -287,7 +288,7 @@ def test_a_rematch_swaps_the_colours_and_derives_the_players_tokens() -> None:
 
 def test_joining_takes_the_free_seat() -> None:
     waiting = live_game(mode=Mode.ONLINE, tokens={"white": "w"})
-    colour, change = conduct.join(waiting, "Cy", None, "new token")
+    colour, change = conduct.join(waiting, "Cy", None, "new token", CONTEXT)
     assert colour == "black"
     assert change.fields == {
         "status": Status.LIVE,
@@ -298,7 +299,7 @@ def test_joining_takes_the_free_seat() -> None:
     conduct.apply(waiting, change)
     assert waiting.seats("new token") == BLACK
     with pytest.raises(ActionError) as caught:
-        conduct.join(waiting, "Di", None, "another")
+        conduct.join(waiting, "Di", None, "another", CONTEXT)
     assert caught.value.status == 409
 
 
@@ -306,7 +307,7 @@ def test_joining_a_rated_game_needs_an_account_of_ones_own() -> None:
     rated = live_game(Mode.ONLINE, tokens={}, users={"white": 7}, rated=True)
     for user, status in ((None, 403), ((7, "ann"), 409)):
         with pytest.raises(ActionError) as caught:
-            conduct.join(rated, None, user, "t")
+            conduct.join(rated, None, user, "t", CONTEXT)
         assert caught.value.status == status
-    colour, change = conduct.join(rated, "bo", (9, "bo"), "t")
+    colour, change = conduct.join(rated, "bo", (9, "bo"), "t", CONTEXT)
     assert colour == "black" and change.rate == (7, 9)

@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 import webbrowser
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.util import find_spec
 
@@ -43,12 +43,14 @@ from .errors import ActionError
 from .invalid import describe
 from .limits import MAX_BODY, BodyLimit, HeadLimit, SecurityHeaders
 from .logs import configure
+from .play.correspondence import Correspondence
 from .play.hub import Hub
 from .routers import (
     accounts,
     analysis,
     api,
     community,
+    correspondence,
     explorer,
     lessons,
     ops,
@@ -91,12 +93,17 @@ async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
             log.exception("loading the compiled search in a worker process failed")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, clock: Callable[[], int] | None = None
+) -> FastAPI:
     """The application, run as ``settings`` say (default: from the environment, see
     :class:`~.settings.Settings`): games stored in ``settings.db``, the computer thinking in
     ``settings.workers`` processes (or, with ``settings.queue``, in ``ludoteca worker``
     processes through Redis), one of several processes with ``settings.redis``.  Its services
-    are ``app.state.services`` (:class:`~.deps.Services`) while it runs."""
+    are ``app.state.services`` (:class:`~.deps.Services`) while it runs.  ``clock`` is for
+    tests only (the wall clock, epoch ms, of the players' intents and the correspondence
+    deadlines; default the real one): it is no setting, so no environment variable or
+    command-line flag can set it."""
     settings = settings or Settings()
     guards = Guards(settings.games_per_minute, settings.origins)
 
@@ -138,6 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         hub = Hub(store, computer, fanout, guards.registry, guards.timings)
         chat = Chat(store, hub.games, hub.cluster)
+        # days per move: deadlines, your-turn lists, planned moves (see .play.correspondence)
+        corresponding = Correspondence(hub, clock)
         if fanout is not None:
             await hub.cluster.start(chat.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
@@ -151,11 +160,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             Accounts(store),
             Seeks(store, hub.open),
             LevelRatings(store),
+            corresponding,
         )
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d games where the computer is to move", resumed)
         background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
+        background.append(asyncio.get_running_loop().create_task(corresponding.run()))
         background.append(asyncio.get_running_loop().create_task(guards.timings.watch_loop()))
         hub.background(hub.reports.resume(hub.get))
         hub.background(hub.explorer.refresh())
@@ -213,6 +224,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts.router,
         community.router,
         socket.router,
+        correspondence.router,
+        correspondence.pages,
         analysis.router,
         reports.router,
         explorer.router,

@@ -20,6 +20,7 @@ from .community.seeks import Seeks
 from .computer.computer import Computer
 from .errors import ActionError
 from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
+from .play.correspondence import Correspondence
 from .play.hub import Hub
 from .settings import Settings
 from .store import Store
@@ -31,6 +32,7 @@ __all__ = [
     "ChatDep",
     "Client",
     "ComputerDep",
+    "CorrespondenceDep",
     "Guards",
     "GuardsDep",
     "HubDep",
@@ -111,6 +113,8 @@ class Services:
     accounts: Accounts
     seeks: Seeks
     level_ratings: LevelRatings
+    #: the correspondence games' deadlines, your-turn lists and planned moves
+    correspondence: Correspondence
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -159,6 +163,10 @@ async def _level_ratings(services: ServicesDep) -> LevelRatings:
     return services.level_ratings
 
 
+async def _correspondence(services: ServicesDep) -> Correspondence:
+    return services.correspondence
+
+
 async def _guards(services: ServicesDep) -> Guards:
     return services.guards
 
@@ -174,6 +182,7 @@ AccountsDep = Annotated[Accounts, Depends(_accounts)]
 SeeksDep = Annotated[Seeks, Depends(_seeks)]
 LevelRatingsDep = Annotated[LevelRatings, Depends(_level_ratings)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
+CorrespondenceDep = Annotated[Correspondence, Depends(_correspondence)]
 StoreDep = Annotated[Store, Depends(_store)]
 
 

@@ -625,12 +625,11 @@ class PageCatalogue(BaseModel):
 class RatingView(BaseModel):
     """An account's rating for a game and time-control category as it stands today (a
     deviation above 110: ``provisional``); ``category`` is the category's fixed name (blitz,
-    rapid, classical, untimed), ``category_title`` its title in the reader's language."""
+    rapid, classical, untimed, correspondence: the page words it)."""
 
     game: str
     title: str
     category: str
-    category_title: str
     rating: int
     deviation: int
     provisional: bool
@@ -643,7 +642,6 @@ class RatingStep(BaseModel):
     game: str
     title: str
     category: str
-    category_title: str
     game_id: str
     rating: int
     change: int

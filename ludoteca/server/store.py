@@ -155,6 +155,9 @@ class GameRow(Base):
     white_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # time left
     black_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_started: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # epoch ms
+    # days per move (clock "3d"): when the side to move (``to_move``) runs out of time, epoch ms
+    deadline: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    to_move: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated: Mapped[datetime.datetime] = mapped_column(
         DateTime(timezone=True), default=now, index=True
@@ -633,12 +636,14 @@ class Store:
 
     async def attended(self) -> list[str]:
         """The ids of every live game that needs the server without a player: against the
-        computer, or with a clock (however many there are)."""
+        computer, or with a live clock (however many there are; days per move are swept, see
+        :mod:`.play.correspondence`)."""
         async with self.session() as session:
             ids = await session.scalars(
                 select(GameRow.id).where(
                     GameRow.status == "live",
-                    (GameRow.mode == "computer") | GameRow.clock.is_not(None),
+                    (GameRow.mode == "computer")
+                    | (GameRow.clock.is_not(None) & GameRow.deadline.is_(None)),
                 )
             )
             return list(ids)
@@ -647,12 +652,16 @@ class Store:
         self, idle: datetime.timedelta, idle_computer: datetime.timedelta, keep: Sequence[str] = ()
     ) -> list[str]:
         """End the games left without a move for ``idle`` (``idle_computer`` for games against
-        the computer), those in ``keep`` aside: they leave the lists, with no result.  Returns
-        their ids."""
+        the computer), those in ``keep`` and correspondence games in play (their deadline ends
+        them) aside: they leave the lists, with no result.  Returns their ids."""
         at = now()
-        stale = GameRow.status.in_(("live", "waiting")) & (
-            (GameRow.updated < at - idle)
-            | ((GameRow.mode == "computer") & (GameRow.updated < at - idle_computer))
+        stale = (
+            GameRow.status.in_(("live", "waiting"))
+            & ((GameRow.status == "waiting") | GameRow.deadline.is_(None))
+            & (
+                (GameRow.updated < at - idle)
+                | ((GameRow.mode == "computer") & (GameRow.updated < at - idle_computer))
+            )
         )
         if keep:
             stale &= GameRow.id.not_in(list(keep))

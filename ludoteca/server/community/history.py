@@ -29,7 +29,6 @@ from ..schemas import (
 from ..store import GameRow, Store, now
 from .people import UserRow
 from .ratings import (
-    CATEGORY_TITLES,
     PROVISIONAL,
     RatingHistoryRow,
     RatingRow,
@@ -47,19 +46,12 @@ def _when(value: datetime.datetime) -> str:
     return (value if value.tzinfo else value.replace(tzinfo=datetime.UTC)).isoformat()
 
 
-def category_title(name: str) -> str:
-    """A time-control category's title in the current language (``"blitz"`` reads ``"Blitz
-    (moins de 8 minutes par partie)"`` in French)."""
-    return _(CATEGORY_TITLES[name])
-
-
 def _rating(row: RatingRow) -> RatingView:
     now_ = current(row)
     return RatingView(
         game=row.game,
         title=game_title(row.game),
         category=row.category,
-        category_title=category_title(row.category),
         rating=round(now_.rating),
         deviation=round(now_.deviation),
         provisional=now_.deviation > PROVISIONAL,
@@ -214,7 +206,6 @@ async def profile(store: Store, name: str) -> Profile:
                 game=h.game,
                 title=game_title(h.game),
                 category=h.category,
-                category_title=category_title(h.category),
                 game_id=h.game_id,
                 rating=round(h.rating),
                 change=round(h.change),

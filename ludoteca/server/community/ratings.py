@@ -1,4 +1,5 @@
-"""Players' ratings: Glicko-2, one rating per account, game and time-control category.
+"""Players' ratings: Glicko-2, one rating per account, game and time-control category (live
+clocks by a game's expected length; days per move, "correspondence", apart).
 
 A rated game is an online game between two accounts that both chose it rated.  When it ends
 with a result, :func:`settle` updates both ratings in the transaction that ends the game (each
@@ -29,14 +30,12 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ...i18n import N_
-from ..play.clock import TimeControl
+from ..play.clock import Correspondence, parse_control
 from ..store import Base, GameRow, Store, now
 from . import glicko2
 
 __all__ = [
     "CATEGORIES",
-    "CATEGORY_TITLES",
     "PROVISIONAL",
     "RatingRow",
     "category",
@@ -46,15 +45,9 @@ __all__ = [
 
 PERIOD_DAYS = 5.0  # a rating period of inactivity
 PROVISIONAL = 110.0  # a deviation above this: the rating is still provisional
-#: time-control categories by the expected length of a game: base + 40 increments
-CATEGORIES = ("blitz", "rapid", "classical", "untimed")
-#: the categories' titles (to translate where shown: the leaderboard's page uses the same)
-CATEGORY_TITLES = {
-    "blitz": N_("Blitz (under 8 minutes a game)"),
-    "rapid": N_("Rapid (8 to 25 minutes)"),
-    "classical": N_("Classical (longer)"),
-    "untimed": N_("No clock"),
-}
+#: time-control categories: live clocks by the expected length of a game (base + 40
+#: increments), no clock, and days per move
+CATEGORIES = ("blitz", "rapid", "classical", "untimed", "correspondence")
 SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
@@ -93,10 +86,13 @@ class RatingHistoryRow(Base):
 
 def category(clock: str | None) -> str:
     """The category of a time control ("5+0"): blitz under 8 minutes expected, rapid under
-    25, classical above; ``untimed`` without a clock."""
+    25, classical above; ``untimed`` without a clock; ``correspondence`` for days per move
+    ("3d", whatever the days)."""
     if not clock:
         return "untimed"
-    control = TimeControl.parse(clock)
+    control = parse_control(clock)
+    if isinstance(control, Correspondence):
+        return "correspondence"
     seconds = (control.start_ms + 40 * control.increment_ms) / 1000
     return "blitz" if seconds < 480 else "rapid" if seconds < 1500 else "classical"
 

@@ -1,7 +1,7 @@
-"""Seeks: a signed-in player asks for an opponent (game, rule set, clock, rated or casual,
-rating range, colour); another accepts it with one click, or quick pairing matches two
-compatible seeks.  A seek is listed while its poster's lobby keeps asking about it (every few
-seconds): a poster who left stops being offered."""
+"""Seeks: a signed-in player asks for an opponent (game, rule set, clock or days per move,
+rated or casual, rating range, colour); another accepts it with one click, or quick pairing
+matches two compatible seeks.  A seek is listed while its poster's lobby keeps asking about it
+(every few seconds): a poster who left stops being offered."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from ...core import LudotecaError
 from ...i18n import _
 from ..errors import ActionError
 from ..play.catalogue import rule_set, rules_title
-from ..play.clock import TimeControl
+from ..play.clock import parse_control
 from ..play.opening import Opening
 from ..schemas import HUMAN, Mode, OpenSeek, Pairing, SeekView
 from ..store import Base, Store, now
@@ -91,7 +91,7 @@ def check(
     """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
     try:
         bound = rule_set(game, rules or None)
-        control = TimeControl.parse(clock) if clock else None
+        control = parse_control(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
     if colour not in COLOURS:
@@ -121,7 +121,7 @@ def _between(
         start=None,
         mode=Mode.ONLINE,
         kinds={"white": HUMAN, "black": HUMAN},
-        control=TimeControl.parse(spec.clock) if spec.clock else None,
+        control=parse_control(spec.clock) if spec.clock else None,
         game_id=game_id,
         names={"white": white[1], "black": black[1]},
         users={"white": white[0], "black": black[0]},

@@ -24,7 +24,7 @@ from ..errors import ActionError
 from ..schemas import HUMAN, Colour, Mode, MoveIntent, Plain, Status
 from . import views
 from .catalogue import start_of
-from .clock import TimeControl
+from .clock import TimeControl, deadline_fields, parse_control, ticking
 from .live import LiveGame, token_hash
 from .opening import Opening
 from .seats import COLOURS, SWAP, colour_name, seat
@@ -141,7 +141,7 @@ def ending(outcome: Outcome) -> dict[str, object]:
 def finish(live: LiveGame, outcome: Outcome, context: Context) -> Change:
     """End the game in the position as it stands (the running clock stops)."""
     fields = {**NO_OFFERS, **ending(outcome)}
-    if live.row.clock and live.row.status == Status.LIVE:
+    if ticking(live.row.clock) and live.row.status == Status.LIVE:
         turn = live.state.turn
         fields[seat(turn).ms] = max(live.time_left(turn, context.now), 0)
     return Change(fields, outcome=outcome, note=f"over: {outcome.result} {outcome.explain()}")
@@ -155,7 +155,8 @@ def flag(live: LiveGame, context: Context) -> Change:
 # --- moves ------------------------------------------------------------------------------------
 def play(live: LiveGame, text: str, ply: int, context: Context) -> Change:
     """Play the move ``text`` chosen at ``ply``: 409 if the game moved on since, 400 if the
-    engine does not accept it; the side to move loses on time instead if its clock ran out."""
+    engine does not accept it; the side to move loses on time instead if its clock ran out or
+    its deadline passed.  Under days per move the move gives the opponent its deadline."""
     if ply != live.ply:
         raise ActionError(
             409,
@@ -175,15 +176,18 @@ def play(live: LiveGame, text: str, ply: int, context: Context) -> Change:
     except LudotecaError as error:
         raise ActionError(400, str(error)) from None
     fields: dict[str, object] = dict(NO_OFFERS)
-    if live.row.clock:
+    if live.row.deadline is not None and context.now >= live.row.deadline:
+        return flag(live, context)
+    if ticking(live.row.clock):
         if live.row.clock_started is not None:  # the first move is not timed
             left = live.time_left(state.turn, context.now)
             if left <= 0:
                 return flag(live, context)
             fields[seat(state.turn).ms] = left + TimeControl.parse(live.row.clock).increment_ms
         fields["clock_started"] = context.now
-    state.push_code(move.code)  # to see whether it ends the game
+    state.push_code(move.code)  # to see whether it ends the game, and who moves next
     outcome = state.outcome()
+    fields |= deadline_fields(live.row.clock, colour_name(state.turn), context.now)
     state.pop_code()
     if outcome is None:
         return Change(fields, push=move)
@@ -262,18 +266,23 @@ def decline(live: LiveGame, seats: frozenset[str], intent: Plain, context: Conte
 # --- take-backs -------------------------------------------------------------------------------
 def take_back(live: LiveGame, colour: Color | None, context: Context) -> Change:
     """Take back the last move (``colour`` None) or back to before ``colour``'s last move; the
-    game is in play again (a running clock restarts for the side to move then)."""
+    game is in play again (a running clock restarts for the side to move then; under days per
+    move its deadline starts afresh)."""
     count = 1 if colour is None else moves_of(live, colour)
     if count == 0:
         raise ActionError(409, _("there is no move of yours to take back"))
+    probe = live.state.copy()
+    for _step in range(count):
+        probe.pop_code()
     fields: dict[str, object] = {
         "status": Status.LIVE,
         "result": "*",
         "termination": None,
         "reason": None,
         **NO_OFFERS,
+        **deadline_fields(live.row.clock, colour_name(probe.turn), context.now),
     }
-    if live.row.clock:
+    if ticking(live.row.clock):
         if live.row.status == Status.LIVE:
             turn = live.state.turn
             fields[seat(turn).ms] = live.time_left(turn, context.now)
@@ -327,7 +336,7 @@ def rematch(live: LiveGame, seats: frozenset[str], intent: Plain, context: Conte
         mode=row.mode,
         kinds={SWAP[name]: place.kind_of(row) for name, place in seats_of.items()},
         tokens=tokens,
-        control=TimeControl.parse(row.clock) if row.clock else None,
+        control=parse_control(row.clock) if row.clock else None,
         game_id=rematch_id,
         names={SWAP[name]: place.display_of(row) for name, place in seats_of.items()},
         users={SWAP[name]: place.user_of(row) for name, place in seats_of.items()},
@@ -337,11 +346,12 @@ def rematch(live: LiveGame, seats: frozenset[str], intent: Plain, context: Conte
 
 
 def join(
-    live: LiveGame, name: str | None, user: tuple[int, str] | None, token: str
+    live: LiveGame, name: str | None, user: tuple[int, str] | None, token: str, context: Context
 ) -> tuple[Colour, Change]:
     """Take the free seat of an online game with the new seat ``token`` (under a display
-    ``name``, or as the signed-in ``user``): the colour taken and the change; 409 if no seat is
-    free or the account holds the other, 403 for a rated game without an account."""
+    ``name``, or as the signed-in ``user``): the colour taken and the change (under days per
+    move, the side to move's first deadline); 409 if no seat is free or the account holds the
+    other, 403 for a rated game without an account."""
     row = live.row
     if row.status != Status.WAITING:
         raise ActionError(409, _("this game has no free seat; you can watch it"))
@@ -355,6 +365,7 @@ def join(
     fields = {
         "status": Status.LIVE,
         **free.values(token=token_hash(token), display=name, user=account),
+        **deadline_fields(row.clock, colour_name(live.state.turn), context.now),
     }
     users = [account if place is free else place.user_of(row) for place in (white, black)]
     rate = tuple(u for u in users if u is not None) if row.rated and None not in users else ()

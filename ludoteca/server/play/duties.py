@@ -17,7 +17,7 @@ from ..errors import ActionError
 from ..schemas import Status
 from ..store import Store
 from . import conduct
-from .clock import now_ms
+from .clock import now_ms, ticking
 from .conduct import Change, Context
 from .live import LiveGame
 
@@ -62,20 +62,21 @@ class Duties:
 
     def after_change(self, live: LiveGame) -> None:
         """Set the computer thinking when it is its turn; set the flag of a running clock (in
-        the process holding the game's lease, which is asked for first)."""
+        the process holding the game's lease, which is asked for first).  Days per move have
+        no timer: their deadlines are swept (see :mod:`.correspondence`)."""
         if live.timer is not None:
             if live.timer is not asyncio.current_task():  # (a flag falling ends its own timer)
                 live.timer.cancel()
             live.timer = None
         hub, row = self.hub, live.row
-        duties = row.status == Status.LIVE and (bool(row.clock) or live.computer_to_move())
+        duties = row.status == Status.LIVE and (ticking(row.clock) or live.computer_to_move())
         if not hub.cluster.holds(row.id):
             if duties:
                 hub.background(self._lease_then_duties(live))
             return
         if row.status == Status.OVER:
             hub.cluster.release(row.id)
-        if row.clock and row.status == Status.LIVE:
+        if ticking(row.clock) and row.status == Status.LIVE:
             left = live.time_left(live.state.turn, now_ms())
             live.timer = asyncio.get_running_loop().create_task(
                 self._flag_later(live, live.ply, left)

@@ -92,6 +92,15 @@ class Hub:
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
         self._loading = asyncio.Lock()
+        # --- correspondence hooks (see .correspondence): the wall clock (epoch ms) of the
+        # players' intents when a test stands in for it (see ``now``); called with each game
+        # after it changed
+        self.clock: Callable[[], int] | None = None
+        self.listeners: list[Callable[[LiveGame], None]] = []
+
+    def now(self) -> int:
+        """The wall clock of the players' intents, epoch ms: ``clock``, else the real one."""
+        return self.clock() if self.clock is not None else now_ms()
 
     def playing(self) -> bool:
         """Whether people play on this process: a move played within :data:`PLAYING` seconds
@@ -123,7 +132,7 @@ class Hub:
 
     async def open(self, planned: opening.Opening) -> GameRow:
         """Store and load a new game."""
-        row, state = opening.build(planned)
+        row, state = opening.build(planned, self.now())
         await self.store.add_game(row)
         if planned.rated and not planned.free:
             users = [u for u in planned.users.values() if u is not None]
@@ -184,7 +193,8 @@ class Hub:
         live = await self.get(game_id)
         seats = live.seats(token, user)
         await self.carry_out(
-            live, lambda: conduct.decide(live, seats, intent, Context(now_ms(), self.rematch_key))
+            live,
+            lambda: conduct.decide(live, seats, intent, Context(self.now(), self.rematch_key)),
         )
 
     async def join(
@@ -197,7 +207,7 @@ class Hub:
         taken: list[Colour] = []
 
         def decide() -> Change:
-            colour, change = conduct.join(live, name, user, token)
+            colour, change = conduct.join(live, name, user, token, Context(self.now()))
             taken.append(colour)
             return change
 
@@ -341,10 +351,12 @@ class Hub:
 
     def after_change(self, live: LiveGame) -> None:
         """Set the game's duties after it changed (see :meth:`.Duties.after_change`); a game
-        over gets its report and is counted by the opening explorer."""
+        over gets its report and is counted by the opening explorer; then the listeners."""
         self.duties.after_change(live)
         self.reports.game_changed(live)
         self.explorer.game_changed(live)
+        for listener in self.listeners:
+            listener(live)
 
     def background(self, work: Awaitable[None]) -> None:
         """Run ``work`` as a task of the hub's (kept until done, cancelled on close)."""

@@ -15,9 +15,9 @@ from ..errors import ActionError
 from ..schemas import HUMAN, Mode, NewGame, Status
 from ..store import GameRow, Store
 from .catalogue import new_state, rule_set
-from .clock import TimeControl
+from .clock import Correspondence, TimeControl, deadline_fields, parse_control
 from .live import LiveGame, token_hash
-from .seats import COLOURS, SWAP, seat
+from .seats import COLOURS, SWAP, colour_name, seat
 
 __all__ = ["ComputerQuota", "Opening", "build", "claim", "display_name", "plan"]
 
@@ -27,7 +27,8 @@ class Opening:
     """A game about to open: its game and rule set, its start (None: the usual start with a
     fresh setup), who plays (``mode``; ``kinds``: "human" or the computer's spec per colour),
     the seats already taken (``tokens``: by a seat token, ``users``: by an account), the
-    players' display ``names``, its clock, its id (None: a new one) and whether it is rated."""
+    players' display ``names``, its time control (a live clock or days per move), its id
+    (None: a new one) and whether it is rated."""
 
     game: str
     rules: str
@@ -35,7 +36,7 @@ class Opening:
     mode: str
     kinds: Mapping[str, str]
     tokens: Mapping[str, str] = field(default_factory=dict)
-    control: TimeControl | None = None
+    control: TimeControl | Correspondence | None = None
     game_id: str | None = None
     names: Mapping[str, str | None] = field(default_factory=dict)
     users: Mapping[str, int | None] = field(default_factory=dict)
@@ -97,7 +98,7 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     """The game a creator asks for (signed in: ``user``, id and name; the seat is then the
     account's too), checked, and the creator's seat tokens (colour name -> token);
     :class:`ActionError` (400) naming what is wrong.  A ``rated`` game is an online game
-    between two accounts."""
+    between two accounts; days per move are for online games only."""
     game, rules, opponent, colour = request.game, request.rules, request.opponent, request.colour
     position, clock, rated = request.position, request.clock, request.rated
     name = user[1] if user else display_name(request.name)
@@ -109,9 +110,11 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     try:
         bound = rule_set(game, rules or None)
         start = bound.from_position_code(position.strip()) if position else None
-        control = TimeControl.parse(clock) if clock else None
+        control = parse_control(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
+    if isinstance(control, Correspondence) and opponent != Mode.ONLINE:
+        raise ActionError(400, _("days per move are for games online between two people"))
     if opponent not in set(Mode):
         raise ActionError(
             400,
@@ -156,9 +159,10 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
     return opening, tokens
 
 
-def build(opening: Opening) -> tuple[GameRow, State]:
-    """The row to store for a game about to open, and its starting position.  Clocks start with
-    the first move: nobody is charged before the game has begun."""
+def build(opening: Opening, now: int) -> tuple[GameRow, State]:
+    """The row to store for a game about to open at ``now`` (epoch ms), and its starting
+    position.  Live clocks start with the first move: nobody is charged before the game has
+    begun; under days per move, a game opening in play gives the side to move its deadline."""
     start = opening.start
     state = start or new_state(opening.game, opening.rules, seed=secrets.randbits(32))
     control = opening.control
@@ -170,8 +174,12 @@ def build(opening: Opening) -> tuple[GameRow, State]:
             token=None if token is None else token_hash(token),
             user=opening.users.get(name),
             display=opening.names.get(name),
-            ms=control.start_ms if control else None,
+            ms=control.start_ms if isinstance(control, TimeControl) else None,
         )
+    clock = str(control) if control else None
+    status = Status.WAITING if opening.free and opening.mode == Mode.ONLINE else Status.LIVE
+    if status == Status.LIVE:
+        columns |= deadline_fields(clock, colour_name(state.turn), now)
     row = GameRow(
         id=opening.game_id or secrets.token_urlsafe(8),
         game=opening.game,
@@ -180,10 +188,10 @@ def build(opening: Opening) -> tuple[GameRow, State]:
         position=state.start if start else None,
         mode=opening.mode,
         rated=opening.rated,
-        status=Status.WAITING if opening.free and opening.mode == Mode.ONLINE else Status.LIVE,
+        status=status,
         ply=0,
         result="*",
-        clock=str(control) if control else None,
+        clock=clock,
         **columns,
     )
     return row, state

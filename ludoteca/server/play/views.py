@@ -44,7 +44,7 @@ from ..schemas import (
     Status,
 )
 from .catalogue import StaticValues, static_part
-from .clock import now_ms
+from .clock import now_ms, ticking
 from .live import LiveGame, Watcher
 from .seats import COLOURS, SWAP, colour_name, colour_named, seat
 
@@ -373,8 +373,9 @@ def hello_text(live: LiveGame, watcher: Watcher, key: bytes) -> str:
 
 def clock_view(live: LiveGame) -> ClockValues | None:
     """Time left per side in ms, the side whose clock runs, and the time control (the JSON
-    values of a :class:`~..schemas.ClockView`)."""
-    if not live.row.clock:
+    values of a :class:`~..schemas.ClockView`); None without a live clock (days per move
+    have no clock to show: see :mod:`.correspondence`)."""
+    if not ticking(live.row.clock):
         return None
     now = now_ms()
     running = live.row.status == Status.LIVE and live.row.clock_started is not None

@@ -60,6 +60,8 @@ export function ratingText(r) {
 
 // The words for a rating's time-control category, as the server names it (CATEGORIES in
 // ludoteca/server/community/ratings.py); an unknown one reads as it came.
-const CATEGORIES = { blitz: t("Blitz"), rapid: t("Rapid"), classical: t("Classical"), untimed: t("No clock") };
+const CATEGORIES = {
+  blitz: t("Blitz"), rapid: t("Rapid"), classical: t("Classical"), untimed: t("No clock"), correspondence: t("Correspondence"),
+};
 /** @param {string} category */
 export const categoryName = (category) => CATEGORIES[/** @type {keyof CATEGORIES} */ (category)] || category;

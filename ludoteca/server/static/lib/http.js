@@ -27,13 +27,14 @@ export async function whoAmI() {
 }
 
 /**
- * The answer to `method` `path` (with `body` as JSON, if any): its Response once it is a
- * success, else an HttpError.
+ * The answer to `method` `path` (with `body` as JSON, if any, and the `extra` headers, such as
+ * a seat's token): its Response once it is a success, else an HttpError.
  * @param {string} method  @param {string} path  @param {unknown} [body]
+ * @param {Record<string, string>} [extra]
  */
-async function send(method, path, body = undefined) {
+async function send(method, path, body = undefined, extra = {}) {
   /** @type {Record<string, string>} */
-  const headers = {};
+  const headers = { ...extra };
   if (method !== "GET") {
     const { csrf } = await whoAmI();
     if (csrf) headers["X-CSRF-Token"] = csrf;
@@ -65,10 +66,12 @@ async function json(answer) {
 }
 
 // The typed helpers: `T` is the answer's type (see types.js), given by the caller's JSDoc.
-/** @template T  @param {string} path  @returns {Promise<T>} */
-export const getJSON = async (path) => json(await send("GET", path));
+/** @template T  @param {string} path  @param {Record<string, string>} [headers]  @returns {Promise<T>} */
+export const getJSON = async (path, headers = {}) => json(await send("GET", path, undefined, headers));
 /** @template T  @param {string} path  @param {unknown} [body]  @returns {Promise<T>} */
 export const postJSON = async (path, body = undefined) => json(await send("POST", path, body));
+/** @template T  @param {string} path  @param {unknown} body  @returns {Promise<T>} */
+export const putJSON = async (path, body) => json(await send("PUT", path, body));
 /** @template T  @param {string} path  @returns {Promise<T>} */
 export const deleteJSON = async (path) => json(await send("DELETE", path));
 /** @param {string} path  @returns {Promise<string>} */

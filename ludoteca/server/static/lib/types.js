@@ -191,4 +191,32 @@
  *           moves_from?: number, append?: string[] }} ViewUpdate
  */
 
+/**
+ * A correspondence game where it is the reader's move (correspondence_schemas.YourTurnGame):
+ * `clock` the days per move ("3d"), `deadline` epoch ms, `left` ms.
+ * @typedef {Object} YourTurnGame
+ * @property {string} id
+ * @property {string} url
+ * @property {string} game
+ * @property {string} rules_title
+ * @property {string} clock
+ * @property {Colour} colour
+ * @property {string | null} opponent
+ * @property {number} ply
+ * @property {number} deadline
+ * @property {number} left
+ */
+
+/**
+ * A game's correspondence state for the reader (correspondence_schemas.Deadline).
+ * @typedef {Object} CorrespondenceView
+ * @property {string} clock
+ * @property {number} days
+ * @property {Colour | null} to_move
+ * @property {number | null} deadline
+ * @property {number} left
+ * @property {string[][]} lines
+ * @property {boolean} can_plan
+ */
+
 export {};

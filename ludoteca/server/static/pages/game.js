@@ -5,6 +5,7 @@ import { adviceControls, dropAdvice, showHint } from "/static/lib/advice.js";
 import { Board } from "/static/lib/board.js";
 import { chatControls, showChat } from "/static/lib/chat.js";
 import { clockReceived, runClocks } from "/static/lib/clock.js";
+import { startCorrespondence } from "/static/lib/correspondence.js";
 import { $, notice } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
@@ -183,6 +184,7 @@ chatControls();
 premoveControls();
 soundSwitch();
 runClocks();
+startCorrespondence();  // (days per move: the deadline and the planned moves)
 state.connection = new Connection(`/ws/games/${encodeURIComponent(gameId)}`, {
   hello: () => ({ type: "hello", token: localStorage.getItem(tokenKey) }),
   onMessage,

@@ -2,10 +2,12 @@
 // marked data-listed once filled from the server).
 import { Board } from "/static/lib/board.js";
 import { showDaily } from "/static/lib/daily.js";
+import { daysText, isDays } from "/static/lib/days.js";
 import { $, colourName } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { lang, t, tn } from "/static/lib/i18n.js";
+import { showYourTurn } from "/static/lib/yourturn.js";
 
 let catalogue = [];
 
@@ -115,8 +117,9 @@ function describe(row, open) {
   return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
 }
 
-// A time control in words: "3+2" is "3 min + 2 s".
+// A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
 function clockText(control) {
+  if (isDays(control)) return daysText(control);
   const [minutes, seconds] = control.split("+");
   return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
 }
@@ -277,6 +280,7 @@ function remember(seekId) {
 
 async function main() {
   showDaily();  // on its own: the lists and the form do not wait for it
+  showYourTurn();  // (signed in: the correspondence games waiting for this player)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();

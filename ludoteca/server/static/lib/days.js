@@ -1,0 +1,29 @@
+// Days per move in words: a correspondence time control ("3d") and the time left before a
+// deadline ("2 days 3 hours left"), shared by the lobby, the your-turn list and the game page.
+import { t, tn } from "/static/lib/i18n.js";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+// Whether a time control is days per move ("3d"), not a live clock ("5+0").
+export const isDays = (control) => /^\d+d$/.test(control || "");
+
+// "3 days per move".
+export function daysText(control) {
+  return tn("%(num)s day per move", "%(num)s days per move", parseInt(control, 10));
+}
+
+// The time left before a deadline (rounded to the minute), to the hour (to the minute in its
+// last hour).
+export function leftText(ms) {
+  if (ms <= 0) return t("time is up");
+  const rounded = Math.round(ms / MINUTE) * MINUTE;
+  const days = Math.floor(rounded / DAY);
+  const hours = Math.floor((rounded % DAY) / HOUR);
+  const minutes = Math.max(1, rounded / MINUTE);
+  if (days && hours) return tn("%(num)s day %(hours)s h left", "%(num)s days %(hours)s h left", days, { hours });
+  if (days) return tn("%(num)s day left", "%(num)s days left", days);
+  if (hours) return tn("%(num)s hour left", "%(num)s hours left", hours);
+  return tn("%(num)s minute left", "%(num)s minutes left", minutes);
+}
