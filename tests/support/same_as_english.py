@@ -5,7 +5,7 @@ listed one must still be identical (the list cannot rot).
 What they are: names (the games, Felli's Mullah, Morelli's bands where the word is the same,
 board sizes), placeholders only (a layout of other texts: "%(game)s %(label)s"), punctuation a
 language shares with English, and words the language uses as they are ("Normal", "Chat",
-French "position", "5 minutes")."""
+French "position", "5 minutes", "Blitz")."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ _EVERYWHERE = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
     | {
+        "Blitz",
         ", ",
         "Felli",
         "Morelli",
@@ -48,6 +49,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "de": _EVERYWHERE
     | {
+        "Blitz",
         ", ",
         "; ",
         "%(move)s: %(reason)s",
@@ -67,6 +69,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "es": _EVERYWHERE
     | {
+        "Blitz",
         ", ",
         "; ",
         "%(move)s: %(reason)s",
