@@ -43,6 +43,7 @@ from .errors import ActionError
 from .invalid import describe
 from .limits import MAX_BODY, BodyLimit, SecurityHeaders
 from .logs import configure
+from .notify.notifier import Notifier
 from .play.hub import Hub
 from .routers import (
     accounts,
@@ -51,6 +52,7 @@ from .routers import (
     community,
     explorer,
     lessons,
+    notifications,
     ops,
     pages,
     puzzles,
@@ -138,6 +140,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         hub = Hub(store, computer, fanout, guards.registry, guards.timings)
         chat = Chat(store, hub.games, hub.cluster)
+        # --- notifications: told of every committed change (see .notify) ---
+        notifier = await Notifier.open(store, settings)
+        hub.committed = notifier.game_changed
+        # ---
         if fanout is not None:
             await hub.cluster.start(chat.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
@@ -151,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             Accounts(store),
             Seeks(store, hub.open),
             LevelRatings(store),
+            notifier,
         )
         resumed = await hub.resume()
         if resumed:
@@ -173,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
             await hub.close()
+            await notifier.close()
             if fanout is not None:
                 await fanout.close()
             if jobs is not None:
@@ -218,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         explorer.router,
         lessons.router,
         puzzles.router,
+        notifications.router,
         ops.router,
     ):
         app.include_router(router)

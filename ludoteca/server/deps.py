@@ -20,6 +20,7 @@ from .community.seeks import Seeks
 from .computer.computer import Computer
 from .errors import ActionError
 from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
+from .notify.notifier import Notifier
 from .play.hub import Hub
 from .settings import Settings
 from .store import Store
@@ -35,6 +36,7 @@ __all__ = [
     "GuardsDep",
     "HubDep",
     "LevelRatingsDep",
+    "NotifierDep",
     "SeeksDep",
     "Services",
     "ServicesDep",
@@ -107,6 +109,7 @@ class Services:
     accounts: Accounts
     seeks: Seeks
     level_ratings: LevelRatings
+    notifier: Notifier
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -155,6 +158,10 @@ async def _level_ratings(services: ServicesDep) -> LevelRatings:
     return services.level_ratings
 
 
+async def _notifier(services: ServicesDep) -> Notifier:
+    return services.notifier
+
+
 async def _guards(services: ServicesDep) -> Guards:
     return services.guards
 
@@ -170,6 +177,7 @@ AccountsDep = Annotated[Accounts, Depends(_accounts)]
 SeeksDep = Annotated[Seeks, Depends(_seeks)]
 LevelRatingsDep = Annotated[LevelRatings, Depends(_level_ratings)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
+NotifierDep = Annotated[Notifier, Depends(_notifier)]
 StoreDep = Annotated[Store, Depends(_store)]
 
 

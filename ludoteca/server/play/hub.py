@@ -92,6 +92,9 @@ class Hub:
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
         self._loading = asyncio.Lock()
+        #: told of every change once committed and applied, under the game's lock, in the
+        #: process that made it (the notifier's hook, set by the app; never waits or raises)
+        self.committed: Callable[[LiveGame, Change], None] = lambda live, change: None
 
     def playing(self) -> bool:
         """Whether people play on this process: a move played within :data:`PLAYING` seconds
@@ -217,6 +220,7 @@ class Hub:
             await self._store(live, change)
             with self.timings.stage("apply"):
                 conduct.apply(live, change)
+            self.committed(live, change)
             if change.push is not None:
                 self.moves.inc()
                 self.last_move = time.monotonic()

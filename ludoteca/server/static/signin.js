@@ -3,6 +3,7 @@
 import { guestClaims, send, whoAmI } from "/static/account.js";
 import { $, notice } from "/static/dom.js";
 import { t } from "/static/i18n.js";
+import { showNotifications } from "/static/notifications.js";
 
 const next = new URLSearchParams(location.search).get("next");
 const back = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
@@ -38,4 +39,5 @@ $("member").hidden = !who.name;
 if (who.name) {
   $("member-title").textContent = t("Signed in as %(name)s", { name: who.name });
   $("profile").href = `/players/${encodeURIComponent(who.name)}`;
+  await showNotifications();
 }

@@ -1,0 +1,105 @@
+// The account page's notifications: this browser's push subscription (the service worker shows
+// the pushes: see sw.js) and what the account is told, per kind, by push and by e-mail.
+import { send } from "/static/account.js";
+import { $, notice } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+
+// Each kind of notification, in words (a kind the server adds later shows by its name).
+const KINDS = {
+  turn: () => t("It is my move"),
+  over: () => t("A game of mine ends"),
+  challenge: () => t("Someone challenges me"),
+};
+
+// The bytes of base64url text (the server's key, as PushManager.subscribe wants it).
+export function fromBase64url(text) {
+  const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(plain, (c) => c.charCodeAt(0));
+}
+
+const pushable = () => "serviceWorker" in navigator && "PushManager" in window;
+
+async function subscription() {
+  const registration = await navigator.serviceWorker.ready;
+  return registration.pushManager.getSubscription();
+}
+
+async function showPush() {
+  const button = $("push-toggle");
+  if (!pushable()) {
+    $("push-state").textContent = t("This browser cannot receive push notifications.");
+    button.hidden = true;
+    return;
+  }
+  const subscribed = Boolean(await subscription());
+  $("push-state").textContent = subscribed ? t("This browser receives your notifications.") : "";
+  button.textContent = subscribed ? t("Stop notifications in this browser") : t("Notify me in this browser");
+  button.onclick = () => (subscribed ? stopPush() : startPush()).then(showPush);
+}
+
+async function startPush() {
+  if ((await Notification.requestPermission()) !== "granted") {
+    notice(t("Notifications are blocked for this site: allow them in the browser's settings."));
+    return;
+  }
+  const { key } = await (await fetch("/api/push/key")).json();
+  const registration = await navigator.serviceWorker.ready;
+  const made = await registration.pushManager.subscribe({
+    userVisibleOnly: true, applicationServerKey: fromBase64url(key) });
+  const answer = await send("/api/push/subscriptions", made.toJSON());
+  if (!answer.ok) { notice((await answer.json()).error); await made.unsubscribe(); }
+}
+
+async function stopPush() {
+  const found = await subscription();
+  if (!found) return;
+  await send("/api/push/unsubscribe", { endpoint: found.endpoint });
+  await found.unsubscribe();
+}
+
+function row(kind, channels) {
+  const tr = document.createElement("tr");
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.textContent = KINDS[kind] ? KINDS[kind]() : kind;
+  tr.append(th);
+  for (const channel of ["push", "email"]) {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.name = `${kind}.${channel}`;
+    box.checked = channels[channel];
+    box.setAttribute("aria-label", `${th.textContent}: ${channel === "push" ? t("Push") : t("E-mail")}`);
+    const td = document.createElement("td");
+    td.append(box);
+    tr.append(td);
+  }
+  return tr;
+}
+
+function show(chosen) {
+  $("notify-kinds").replaceChildren(...Object.entries(chosen.kinds).map(([kind, c]) => row(kind, c)));
+  $("notify-email").value = chosen.email ?? "";
+}
+
+// Show the section for the signed-in account.
+export async function showNotifications() {
+  const answer = await fetch("/api/notifications");
+  if (!answer.ok) return;
+  show(await answer.json());
+  $("notifications").hidden = false;
+  $("notify-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const kinds = {};
+    for (const box of event.target.querySelectorAll("#notify-kinds input")) {
+      const [kind, channel] = box.name.split(".");
+      (kinds[kind] ??= {})[channel] = box.checked;
+    }
+    const email = $("notify-email").value.trim() || null;
+    const saved = await send("/api/notifications", { email, kinds }, "PUT");
+    const data = await saved.json();
+    if (!saved.ok) { notice(data.error); return; }
+    show(data);
+    notice(t("Your notification choices are saved."), true);
+  };
+  await showPush();
+}
