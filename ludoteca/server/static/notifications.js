@@ -28,13 +28,13 @@ async function showPush() {
   const button = $("push-toggle");
   if (!pushable()) {
     $("push-state").textContent = t("This browser cannot receive push notifications.");
-    button.hidden = true;
     return;
   }
   const subscribed = Boolean(await subscription());
   $("push-state").textContent = subscribed ? t("This browser receives your notifications.") : "";
   button.textContent = subscribed ? t("Stop notifications in this browser") : t("Notify me in this browser");
   button.onclick = () => (subscribed ? stopPush() : startPush()).then(showPush);
+  button.hidden = false;
 }
 
 async function startPush() {
