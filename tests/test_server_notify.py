@@ -1,4 +1,4 @@
-"""Being told it is your turn, end to end with the real protocols: a push service on 127.0.0.1
+"""Being told it is your turn, end to end with the real protocols (on SQLite and PostgreSQL): a
 that checks each push's VAPID signature against the server's public key, a browser's key pair
 that decrypts the ``aes128gcm`` payload, and an SMTP server (aiosmtpd) that receives the
 e-mails.  A move in a game between two accounts tells the player now to move, unless a
@@ -13,7 +13,6 @@ import email.policy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,11 +68,11 @@ def service() -> Iterator[PushService]:
 
 
 @pytest.fixture
-def client(tmp_path: Path, inbox: tuple[Inbox, int]) -> Iterator[TestClient]:
-    """The app on SQLite, sending pushes to 127.0.0.1 and e-mails to :func:`inbox`."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+def client(database_url: str, inbox: tuple[Inbox, int]) -> Iterator[TestClient]:
+    """The app on SQLite or PostgreSQL, sending pushes to 127.0.0.1 and e-mails to
+    :func:`inbox`."""
     settings = Settings(
-        db=url,
+        db=database_url,
         workers=1,
         warm=False,
         push_local=True,
@@ -85,7 +84,7 @@ def client(tmp_path: Path, inbox: tuple[Inbox, int]) -> Iterator[TestClient]:
         smtp_from=SENDER,
     )
     app = create_app(settings)
-    app.state.url = url
+    app.state.url = database_url
     with TestClient(app) as test_client:
         yield test_client
 
