@@ -1,10 +1,10 @@
-"""Being told it is your turn, end to end with the real protocols (on SQLite and PostgreSQL): a
-that checks each push's VAPID signature against the server's public key, a browser's key pair
-that decrypts the ``aes128gcm`` payload, and an SMTP server (aiosmtpd) that receives the
-e-mails.  A move in a game between two accounts tells the player now to move, unless a
-websocket of theirs watches the game; preferences turned off send nothing; a subscription the
-service says is gone is deleted; an account holds at most ten subscriptions; bad input is
-refused with a sentence and changes nothing."""
+"""Being told it is your turn, end to end with the real protocols, on SQLite and PostgreSQL: a
+push service on 127.0.0.1 that checks each push's VAPID signature against the server's public
+key, a browser's key pair that decrypts the ``aes128gcm`` payload, and an SMTP server (aiosmtpd)
+that receives the e-mails.  A move in a game between two accounts tells the player now to move,
+unless a websocket of theirs watches the game; preferences turned off send nothing; a
+subscription the service says is gone is deleted; an account holds at most ten subscriptions;
+bad input is refused with a sentence and changes nothing."""
 
 from __future__ import annotations
 
