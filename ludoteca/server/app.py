@@ -43,6 +43,7 @@ from .errors import ActionError
 from .invalid import describe
 from .limits import MAX_BODY, BodyLimit, HeadLimit, SecurityHeaders
 from .logs import configure
+from .notify.notifier import Notifier
 from .play.correspondence import Correspondence
 from .play.hub import Hub
 from .routers import (
@@ -53,6 +54,7 @@ from .routers import (
     correspondence,
     explorer,
     lessons,
+    notifications,
     ops,
     pages,
     puzzles,
@@ -147,6 +149,10 @@ def create_app(
         chat = Chat(store, hub.games, hub.cluster)
         # days per move: deadlines, your-turn lists, planned moves (see .play.correspondence)
         corresponding = Correspondence(hub, clock)
+        # --- notifications: told of every committed change (see .notify) ---
+        notifier = await Notifier.open(store, settings)
+        hub.committed = notifier.game_changed
+        # ---
         if fanout is not None:
             await hub.cluster.start(chat.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
@@ -161,6 +167,7 @@ def create_app(
             Seeks(store, hub.open),
             LevelRatings(store),
             corresponding,
+            notifier,
         )
         resumed = await hub.resume()
         if resumed:
@@ -184,6 +191,7 @@ def create_app(
                 task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
             await hub.close()
+            await notifier.close()
             if fanout is not None:
                 await fanout.close()
             if jobs is not None:
@@ -231,6 +239,7 @@ def create_app(
         explorer.router,
         lessons.router,
         puzzles.router,
+        notifications.router,
         ops.router,
     ):
         app.include_router(router)

@@ -20,6 +20,7 @@ from .community.seeks import Seeks
 from .computer.computer import Computer
 from .errors import ActionError
 from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
+from .notify.notifier import Notifier
 from .play.correspondence import Correspondence
 from .play.hub import Hub
 from .settings import Settings
@@ -37,6 +38,7 @@ __all__ = [
     "GuardsDep",
     "HubDep",
     "LevelRatingsDep",
+    "NotifierDep",
     "SeeksDep",
     "Services",
     "ServicesDep",
@@ -115,6 +117,7 @@ class Services:
     level_ratings: LevelRatings
     #: the correspondence games' deadlines, your-turn lists and planned moves
     correspondence: Correspondence
+    notifier: Notifier
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -167,6 +170,10 @@ async def _correspondence(services: ServicesDep) -> Correspondence:
     return services.correspondence
 
 
+async def _notifier(services: ServicesDep) -> Notifier:
+    return services.notifier
+
+
 async def _guards(services: ServicesDep) -> Guards:
     return services.guards
 
@@ -183,6 +190,7 @@ SeeksDep = Annotated[Seeks, Depends(_seeks)]
 LevelRatingsDep = Annotated[LevelRatings, Depends(_level_ratings)]
 GuardsDep = Annotated[Guards, Depends(_guards)]
 CorrespondenceDep = Annotated[Correspondence, Depends(_correspondence)]
+NotifierDep = Annotated[Notifier, Depends(_notifier)]
 StoreDep = Annotated[Store, Depends(_store)]
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ai.base import Limit
 from ..study.report import REPORT_LIMIT
 from .limits import GAMES_PER_MINUTE
+from .notify.mail import SmtpTls
 from .store import SqliteSync
 
 __all__ = ["Settings"]
@@ -63,9 +64,31 @@ class Settings(BaseSettings):
     study_at_idle: bool = True
     #: log lines for people ("text") or one JSON object a line ("json")
     log_format: Literal["text", "json"] = "text"
+    # --- notifications (see notify/) ---
+    #: the address people reach the site at, for the links of e-mails (default: host and port)
+    site_url: str | None = None
+    #: who push services may write to about this server (VAPID's "sub": mailto: or https:)
+    push_contact: str = "mailto:admin@localhost"
+    #: accept push endpoints on http://127.0.0.1 (tests only; otherwise https:// alone)
+    push_local: bool = False
+    #: the SMTP server that sends e-mail notifications (None: no e-mail)
+    smtp_host: str | None = None
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    #: how the connection to it is secured: "starttls", "tls" (from the start) or "none"
+    smtp_tls: SmtpTls = "starttls"
+    smtp_user: str | None = None
+    smtp_password: SecretStr | None = None
+    #: the e-mails' From address (needed with smtp_host)
+    smtp_from: str | None = None
 
     @model_validator(mode="after")
     def _queue_needs_redis(self) -> Self:
         if self.queue and not self.redis:
             raise ValueError("queue needs redis: the job queue is kept in Redis")
+        return self
+
+    @model_validator(mode="after")
+    def _smtp_needs_a_sender(self) -> Self:
+        if self.smtp_host and not self.smtp_from:
+            raise ValueError("smtp_host needs smtp_from: the address e-mails are sent from")
         return self

@@ -97,6 +97,9 @@ class Hub:
         # after it changed
         self.clock: Callable[[], int] | None = None
         self.listeners: list[Callable[[LiveGame], None]] = []
+        #: told of every change once committed and applied, under the game's lock, in the
+        #: process that made it (the notifier's hook, set by the app; never waits or raises)
+        self.committed: Callable[[LiveGame, Change], None] = lambda live, change: None
 
     def now(self) -> int:
         """The wall clock of the players' intents, epoch ms: ``clock``, else the real one."""
@@ -227,6 +230,7 @@ class Hub:
             await self._store(live, change)
             with self.timings.stage("apply"):
                 conduct.apply(live, change)
+            self.committed(live, change)
             if change.push is not None:
                 self.moves.inc()
                 self.last_move = time.monotonic()

@@ -52,3 +52,24 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(page(request));
   else if (url.pathname.startsWith("/static/")) event.respondWith(asset(request));
 });
+
+// A push (see lib/notifications.js): show the notification it carries (one a game: the newer
+// replaces the older); a click on it focuses a window showing the game, else opens one.
+self.addEventListener("push", (event) => {
+  const notice = event.data ? event.data.json() : null;
+  if (!notice) return;
+  event.waitUntil(self.registration.showNotification(notice.title, {
+    body: notice.body, tag: notice.tag, data: { url: notice.url }, icon: "/static/icons/icon-192.png",
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? "/", location.origin);
+  const target = url.origin === location.origin ? url.href : location.origin + "/";
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const showing = open.find((client) => client.url === target);
+    return showing ? showing.focus() : self.clients.openWindow(target);
+  })());
+});

@@ -219,4 +219,12 @@
  * @property {boolean} can_plan
  */
 
+/**
+ * What an account is told, and how (notify.schemas.Preferences): per kind of event ("turn",
+ * "over", "challenge"), by push and by e-mail; the e-mail address, if any.
+ * @typedef {Object} NotificationChoices
+ * @property {string | null} email
+ * @property {Record<string, {push: boolean, email: boolean}>} kinds
+ */
+
 export {};

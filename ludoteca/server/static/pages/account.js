@@ -4,6 +4,7 @@ import { $, notice } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
+import { showNotifications } from "/static/lib/notifications.js";
 
 const next = new URLSearchParams(location.search).get("next");
 const back = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
@@ -45,4 +46,5 @@ $("member").hidden = !who.name;
 if (who.name) {
   $("member-title").textContent = t("Signed in as %(name)s", { name: who.name });
   $("profile").href = `/players/${encodeURIComponent(who.name)}`;
+  await showNotifications();
 }
