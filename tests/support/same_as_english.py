@@ -24,6 +24,9 @@ _EVERYWHERE = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
     | {
+        "Push",
+        "E-mail",
+        "Notifications",
         "Blitz",
         ", ",
         "Felli",
@@ -49,6 +52,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "de": _EVERYWHERE
     | {
+        "%(game)s: %(outcome)s",
+        "Push",
         "Blitz",
         ", ",
         "; ",
@@ -69,6 +74,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "es": _EVERYWHERE
     | {
+        "%(game)s: %(outcome)s",
+        "Push",
         "Blitz",
         ", ",
         "; ",
@@ -85,6 +92,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "ar": _EVERYWHERE
     | {
+        "%(game)s: %(outcome)s",
         "%(move)s: %(reason)s",
         "%(where)s: %(error)s",
         "%(where)s: %(what)s",
