@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
-from ..deps import HubDep
+from ..deps import ExplorerDep
 
 router = APIRouter(prefix="/api")
 
@@ -48,7 +48,7 @@ class ExplorerView(BaseModel):
 
 @router.get("/explorer")
 async def explorer(
-    hub: HubDep,
+    index: ExplorerDep,
     game: str = Query(max_length=64),
     rules: str | None = Query(default=None, max_length=200),
     position: str | None = Query(default=None, max_length=2000),
@@ -56,4 +56,4 @@ async def explorer(
     """The moves played from ``position`` (a position code; absent: the rule set's usual
     start) in the finished games of ``game`` under ``rules``; 400 with the reason if the rule
     set or the position is not one."""
-    return ExplorerView.model_validate(await hub.explorer.view(game, rules, position))
+    return ExplorerView.model_validate(await index.view(game, rules, position))

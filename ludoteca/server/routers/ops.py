@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from ...i18n import _
-from ..deps import Client, GuardsDep, HubDep
+from ..deps import Client, ClusterDep, GuardsDep, StoreDep
 from ..errors import ActionError
 
 LOCAL = ("127.0.0.1", "::1", "testclient")  # clients that may read /metrics
@@ -29,12 +29,12 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz")
-async def readyz(hub: HubDep) -> Response:
+async def readyz(store: StoreDep, cluster: ClusterDep) -> Response:
     """The process can serve games: its database (and Redis, when it has one) answers (503
     otherwise, with the reason)."""
-    checks = [("database", hub.store.ping)]
-    if hub.cluster.fanout is not None:
-        checks.append(("redis", hub.cluster.ping))
+    checks = [("database", store.ping)]
+    if cluster.fanout is not None:
+        checks.append(("redis", cluster.ping))
     for name, check in checks:
         try:
             await check()

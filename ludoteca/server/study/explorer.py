@@ -48,6 +48,7 @@ from .analysis import bar_text
 
 if TYPE_CHECKING:
     from ..play.live import LiveGame
+    from ..play.tasks import Tasks
 
 __all__ = ["REFRESH", "VALUE_LIMIT", "Explorer", "game_positions", "move_scores", "worded"]
 
@@ -153,15 +154,13 @@ class Node:
 
 class Explorer:
     """The explorer's index of the games in ``store``; moves are valued in ``computer``'s
-    analysis pool, each position's job a task of ``tasks`` while it runs (the hub's: cancelled
-    when the server stops)."""
+    analysis pool, each position's job one of ``tasks`` while it runs (cancelled when the
+    server stops)."""
 
-    def __init__(
-        self, store: Store, computer: Computer, tasks: set[asyncio.Task[Any]] | None = None
-    ) -> None:
+    def __init__(self, store: Store, computer: Computer, tasks: Tasks) -> None:
         self.store = store
         self.computer = computer
-        self.tasks = set() if tasks is None else tasks
+        self.tasks = tasks
         self.nodes: dict[tuple[str, Hashable], Node] = {}
         self.indexed: set[str] = set()  # the ids of the games counted
         self.games = 0
@@ -296,8 +295,7 @@ class Explorer:
                 )
             )
             self._valuing[key] = task
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self.tasks.track(task)
             task.add_done_callback(lambda done: self._valued_now(key, done))
         try:
             return await asyncio.wait_for(asyncio.shield(task), VALUE_WAIT)
