@@ -45,6 +45,7 @@ from ..play.catalogue import from_code, new_state, rule_set
 from ..schemas import Status
 from ..store import GameRow, MoveRow, Store
 from .analysis import bar_text
+from .schemas import ExplorerView
 
 if TYPE_CHECKING:
     from ..play.live import LiveGame
@@ -241,7 +242,7 @@ class Explorer:
                 played.add((key, move))
                 node.moves.setdefault(move, Tally()).add(result)
 
-    async def view(self, game: str, rules: str | None, position: str | None) -> dict[str, Any]:
+    async def view(self, game: str, rules: str | None, position: str | None) -> ExplorerView:
         """The explorer's answer for a position code (``None``: the rule set's usual start) of
         a rule set: its games and results, and each move played from it (most played first)
         with its games, results and value (``valued`` false, and no value, while the values
@@ -266,14 +267,16 @@ class Explorer:
             }
             for move, tally in sorted(node.moves.items(), key=lambda item: -item[1].games)
         ]
-        return {
-            "game": bound.name,
-            "rules": spec,
-            "position": code,
-            **_tally(node.reached),
-            "moves": moves,
-            "valued": values is not None,
-        }
+        return ExplorerView.model_validate(
+            {
+                "game": bound.name,
+                "rules": spec,
+                "position": code,
+                **_tally(node.reached),
+                "moves": moves,
+                "valued": values is not None,
+            }
+        )
 
     async def _valued(
         self, key: tuple[str, Hashable], game: str, rules: str, code: str
