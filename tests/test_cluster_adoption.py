@@ -11,16 +11,15 @@ import redis
 
 from ludoteca.server.cluster.adoption import Cluster
 from ludoteca.server.cluster.fanout import Fanout
+from ludoteca.server.play.tasks import Tasks
 
-from .support.background import Background
 
-
-class Host(Background):
+class Host:
     """What adoption uses of a hub: ``attended`` games, of which ``failing`` fail to load
     once; the games loaded, in order."""
 
     def __init__(self, attended: list[str], failing: set[str]) -> None:
-        super().__init__()
+        self.tasks = Tasks()  # the background work
         self.attended_ids = attended
         self.failing = set(failing)
         self.store = self
@@ -48,7 +47,8 @@ def test_a_game_that_fails_to_load_is_adopted_later_and_the_others_at_once(
     async def scenario() -> tuple[list[str], set[str], list[str]]:
         host = Host(["broken", "fine"], failing={"broken"})
         fanout = Fanout(url)
-        cluster = Cluster(fanout, host)  # type: ignore[arg-type]
+        cluster = Cluster(fanout)
+        cluster.bind(host)  # type: ignore[arg-type]
         adopting = asyncio.get_running_loop().create_task(cluster.adopt(every=0.05))
         try:
             rounds: list[str] = []

@@ -11,16 +11,15 @@ from typing import Any
 
 from ludoteca.server.cluster.adoption import Cluster
 from ludoteca.server.cluster.fanout import Fanout
+from ludoteca.server.play.tasks import Tasks
 
-from .support.background import Background
 
-
-class Host(Background):
+class Host:
     """What the cluster uses of a hub: ``games`` in memory, background work, and a store whose
     :meth:`game` answers with ``versions`` in turn, each read paused until ``go`` is set."""
 
     def __init__(self, versions: list[str] | None = None) -> None:
-        super().__init__()
+        self.tasks = Tasks()  # the background work
         self.store = self
         self.games: dict[str, Any] = {}
         self.versions = list(versions or [])
@@ -52,7 +51,8 @@ def test_a_game_loaded_again_before_redis_hears_it_left_stays_heard(redis_url: s
 
         host = Host()
         listener, teller = Fanout(redis_url), Fanout(redis_url)
-        cluster = Cluster(listener, host)  # type: ignore[arg-type]
+        cluster = Cluster(listener)
+        cluster.bind(host)  # type: ignore[arg-type]
         await listener.start(changed, lambda game_id, message: None)
         await teller.start(changed, lambda game_id, message: None)
         try:
@@ -61,8 +61,8 @@ def test_a_game_loaded_again_before_redis_hears_it_left_stays_heard(redis_url: s
             cluster.forget(back)  # left memory: Redis is told in the background ...
             await cluster.follow(back)  # ... but the game is loaded again first
             cluster.forget(gone)
-            while host.tasks:  # every background change of subscriptions done
-                await asyncio.gather(*host.tasks)
+            while host.tasks.running:  # every background change of subscriptions done
+                await asyncio.gather(*host.tasks.running)
             for game_id in (back, gone, marker):  # (heard in the order published)
                 await teller.changed(game_id)
             await asyncio.wait_for(got_marker.wait(), 10)
@@ -82,7 +82,8 @@ def test_a_change_heard_while_the_game_is_read_is_read_too() -> None:
 
     async def scenario() -> tuple[Any, int, Any, int]:
         host = Host(["before", "after", "only"])
-        cluster = Cluster(None, host)  # type: ignore[arg-type]
+        cluster = Cluster(None)
+        cluster.bind(host)  # type: ignore[arg-type]
         reading = asyncio.get_running_loop().create_task(cluster.read("a"))
         await host.reading.wait()
         host.reading.clear()

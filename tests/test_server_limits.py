@@ -282,10 +282,18 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
     the analysis workers, not those that play the computer's moves."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from prometheus_client import CollectorRegistry
+
+    from ludoteca.server.cluster.adoption import Cluster
     from ludoteca.server.computer.computer import Computer
+    from ludoteca.server.play.duties import Duties
     from ludoteca.server.play.hub import Hub
+    from ludoteca.server.play.tasks import Tasks
     from ludoteca.server.schemas import NewGame
     from ludoteca.server.store import Store
+    from ludoteca.server.study.explorer import Explorer
+    from ludoteca.server.study.reports import Reports
+    from ludoteca.server.timings import Timings
 
     class Counting(ThreadPoolExecutor):
         submitted = 0
@@ -298,7 +306,18 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
         store = Store(url(tmp_path))
         await store.open()
         moves_pool, analysis = ThreadPoolExecutor(1), Counting(1)
-        hub = Hub(store, Computer(moves_pool, analysis=analysis))
+        computer, tasks = Computer(moves_pool, analysis=analysis), Tasks()
+        hub = Hub(
+            store,
+            computer,
+            Cluster(None),
+            Duties(),
+            Reports(store, computer, tasks.spawn),
+            Explorer(store, computer, tasks),
+            tasks,
+            CollectorRegistry(),
+            Timings(),
+        )
         await hub.resume()
         game_id, tokens = await hub.create(NewGame(game="morris", level=1))
         live = await hub.get(game_id)

@@ -124,7 +124,7 @@ def test_start_up_loads_the_search_in_every_pool_even_if_the_first_fails(
     import asyncio
     from concurrent.futures import Future
 
-    from ludoteca.server.app import _load_compiled
+    from ludoteca.server.services import _load_compiled
 
     class Pool:
         def __init__(self, fails: bool) -> None:

@@ -26,26 +26,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..i18n import Languages
-from .cluster.fanout import Fanout
 from .collector import Collector
-from .community.chat import Chat
-from .community.level_ratings import LevelRatings
-from .community.people import Accounts
-from .community.seeks import Seeks
-from .computer.computer import Computer
-from .computer.interrupt import Interrupts, shared_ticket
-from .computer.pool import WorkerPool
-from .computer.queue import JobQueue
 from .computer.tables import start_building, stop_building
-from .computer.workers import analysis_worker, die_with_parent, load_compiled, report_worker
-from .deps import Guards, Services
 from .errors import ActionError
 from .invalid import describe
 from .limits import MAX_BODY, BodyLimit, HeadLimit, SecurityHeaders
 from .logs import configure
-from .notify.notifier import Notifier
-from .play.correspondence import Correspondence
-from .play.hub import Hub
 from .routers import (
     accounts,
     analysis,
@@ -62,9 +48,8 @@ from .routers import (
     socket,
 )
 from .routers.pages import STATIC
+from .services import build_services
 from .settings import Settings
-from .store import Store, default_url
-from .study.analysis import loaded as analysis_loaded
 from .websocket import DirectProtocol
 
 __all__ = ["create_app", "serve"]
@@ -76,130 +61,49 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
-    """Load the compiled search in ``first``'s process (the analysis process), then the module
-    of the analysis board's jobs there (:func:`~.study.analysis.loaded`), then the search once in
-    each of ``rest`` (a pool listed N times: N of its processes): on a fresh machine the first
-    compiles it and the others load numba's cache, rather than each compiling it at the same
-    time.  A failure is logged and the others are loaded all the same (each process compiles on
-    its first job otherwise)."""
-    try:
-        await asyncio.wrap_future(first.submit(load_compiled))
-        await asyncio.wrap_future(first.submit(analysis_loaded))
-    except Exception:
-        log.exception("loading the compiled search in the analysis process failed")
-    for executor in rest:
-        try:
-            executor.submit(load_compiled)
-        except RuntimeError:  # a broken or closed pool: its processes start with a job instead
-            log.exception("loading the compiled search in a worker process failed")
-
-
 def create_app(
     settings: Settings | None = None, *, clock: Callable[[], int] | None = None
 ) -> FastAPI:
     """The application, run as ``settings`` say (default: from the environment, see
-    :class:`~.settings.Settings`): games stored in ``settings.db``, the computer thinking in
-    ``settings.workers`` processes (or, with ``settings.queue``, in ``ludoteca worker``
-    processes through Redis), one of several processes with ``settings.redis``.  Its services
-    are ``app.state.services`` (:class:`~.deps.Services`) while it runs.  ``clock`` is for
-    tests only (the wall clock, epoch ms, of the players' intents and the correspondence
-    deadlines; default the real one): it is no setting, so no environment variable or
-    command-line flag can set it."""
+    :class:`~.settings.Settings`).  Its services are built by the composition root
+    (:func:`~.services.build_services`) when it starts and are ``app.state.services``
+    (:class:`~.deps.Services`) while it runs; its lifespan starts and stops their background
+    work.  ``clock`` is for tests only (the wall clock, epoch ms, of the players' intents and
+    the correspondence deadlines; default the real one): it is no setting, so no environment
+    variable or command-line flag can set it."""
     settings = settings or Settings()
-    guards = Guards(settings.games_per_minute, settings.origins)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db or default_url(), settings.sqlite_sync)
-        store.timings = guards.timings
-        await store.open()
-        ticket = shared_ticket()
-        idle = settings.study_at_idle
-        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket, idle))
-        reporting = WorkerPool(1, report_worker, (os.getpid(), idle))
-        pool = (
-            analysis
-            if settings.queue
-            else WorkerPool(settings.workers, die_with_parent, (os.getpid(),))
-        )
-        background = []
-        if settings.warm:
-            rest = [reporting] + ([] if settings.queue else [pool] * settings.workers)
-            background.append(
-                asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
-            )
-        fanout = Fanout(settings.redis, guards.registry) if settings.redis else None
-        jobs = (
-            JobQueue(settings.redis, guards.registry) if settings.queue and settings.redis else None
-        )
-        if jobs is not None:
-            await jobs.start()
-        computer = Computer(
-            pool,
-            settings.workers,
-            analysis,
-            settings.report_limit,
-            guards.registry,
-            jobs,
-            reports=reporting,
-            interrupts=Interrupts(ticket),
-        )
-        hub = Hub(store, computer, fanout, guards.registry, guards.timings)
-        chat = Chat(store, hub.games, hub.cluster)
-        # days per move: deadlines, your-turn lists, planned moves (see .play.correspondence)
-        corresponding = Correspondence(hub, clock)
-        # --- notifications: told of every committed change (see .notify) ---
-        notifier = await Notifier.open(store, settings)
-        hub.committed = notifier.game_changed
-        # ---
-        if fanout is not None:
-            await hub.cluster.start(chat.said_elsewhere)
-            background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
-        app.state.services = Services(
-            settings,
-            guards,
-            store,
-            hub,
-            computer,
-            chat,
-            Accounts(store),
-            Seeks(store, hub.open),
-            LevelRatings(store),
-            corresponding,
-            notifier,
-        )
-        resumed = await hub.resume()
-        if resumed:
-            log.info("resumed %d games where the computer is to move", resumed)
-        background.append(asyncio.get_running_loop().create_task(hub.duties.sweep()))
-        background.append(asyncio.get_running_loop().create_task(corresponding.run()))
-        background.append(asyncio.get_running_loop().create_task(guards.timings.watch_loop()))
-        hub.background(hub.reports.resume(hub.get))
-        hub.background(hub.explorer.refresh())
-        # the cyclic collector runs by the clock, what survives a young pass frozen (see
-        # .collector): what start-up loaded (modules, compiled code, tables) first
-        collector = Collector()
-        collector.start()
-        builds = start_building() if settings.tables else None
-        try:
-            yield
-        finally:
-            stop_building(builds)
-            collector.stop()
-            for task in background:
-                task.cancel()
-            await asyncio.gather(*background, return_exceptions=True)
-            await hub.close()
-            await notifier.close()
-            if fanout is not None:
-                await fanout.close()
-            if jobs is not None:
-                await jobs.close()
-            pool.close()
-            analysis.close()
-            reporting.close()
-            await store.close()
+        async with build_services(settings, clock=clock) as services:
+            app.state.services = services
+            hub, cluster = services.hub, services.cluster
+            loop = asyncio.get_running_loop()
+            background = []
+            if cluster.fanout is not None:
+                await cluster.start(services.chat.said_elsewhere)
+                background.append(loop.create_task(cluster.adopt()))
+            resumed = await hub.resume()
+            if resumed:
+                log.info("resumed %d games where the computer is to move", resumed)
+            background.append(loop.create_task(services.duties.sweep()))
+            background.append(loop.create_task(services.correspondence.run()))
+            background.append(loop.create_task(services.guards.timings.watch_loop()))
+            hub.tasks.spawn(services.reports.resume(hub.get))
+            hub.tasks.spawn(services.explorer.refresh())
+            # the cyclic collector runs by the clock, what survives a young pass frozen (see
+            # .collector): what start-up loaded (modules, compiled code, tables) first
+            collector = Collector()
+            collector.start()
+            builds = start_building() if settings.tables else None
+            try:
+                yield
+            finally:
+                stop_building(builds)
+                collector.stop()
+                for task in background:
+                    task.cancel()
+                await asyncio.gather(*background, return_exceptions=True)
 
     app = FastAPI(
         title="Ludoteca",

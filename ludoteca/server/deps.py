@@ -1,18 +1,19 @@
 """What the routers are handed (FastAPI dependencies): the server's services (one typed
-:class:`Services`, the application's state: the hub of live games, the computer, chat,
-accounts, seeks, the store and the guards), the client's address and the signed-in user (with
-the CSRF check every state-changing API request made with the session cookie passes)."""
+:class:`Services`, the application's state, built by :mod:`.services`; one dependency per
+service), the client's address and the signed-in user (with the CSRF check every
+state-changing API request made with the session cookie passes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request, WebSocket
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from starlette.requests import HTTPConnection
 
 from ..i18n import _
+from .cluster.adoption import Cluster
 from .community.chat import Chat
 from .community.level_ratings import LevelRatings
 from .community.people import Accounts, User, csrf_matches
@@ -22,9 +23,12 @@ from .errors import ActionError
 from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
 from .notify.notifier import Notifier
 from .play.correspondence import Correspondence
+from .play.duties import Duties
 from .play.hub import Hub
-from .settings import Settings
 from .store import Store
+from .study.explorer import Explorer
+from .study.reports import Reports
+from .study.training import Training
 from .timings import Timings
 
 __all__ = [
@@ -32,18 +36,23 @@ __all__ = [
     "AccountsDep",
     "ChatDep",
     "Client",
+    "ClusterDep",
     "ComputerDep",
     "CorrespondenceDep",
+    "DutiesDep",
+    "ExplorerDep",
     "Guards",
     "GuardsDep",
     "HubDep",
     "LevelRatingsDep",
     "NotifierDep",
+    "ReportsDep",
     "SeeksDep",
     "Services",
     "ServicesDep",
     "SignedIn",
     "StoreDep",
+    "TrainingDep",
     "Viewer",
     "csrf_guard",
     "viewer",
@@ -104,17 +113,23 @@ class Guards:
 
 @dataclass(frozen=True)
 class Services:
-    """The application's state: what a running server is made of (``app.state.services``)."""
+    """What a running server is made of (``app.state.services``), each built once by the
+    composition root (:func:`.services.build_services`) and handed to the routers by its
+    dependency below (``HubDep`` for ``hub``, and so on)."""
 
-    settings: Settings
     guards: Guards
     store: Store
-    hub: Hub
     computer: Computer
+    cluster: Cluster
+    duties: Duties
+    reports: Reports
+    explorer: Explorer
+    hub: Hub
     chat: Chat
     accounts: Accounts
     seeks: Seeks
     level_ratings: LevelRatings
+    training: Training
     #: the correspondence games' deadlines, your-turn lists and planned moves
     correspondence: Correspondence
     notifier: Notifier
@@ -142,56 +157,30 @@ ServicesDep = Annotated[Services, Depends(_services)]
 Client = Annotated[str, Depends(_client)]
 
 
-async def _hub(services: ServicesDep) -> Hub:
-    return services.hub
+def _service(name: str) -> Any:
+    """The dependency handing a route the service ``name`` of :class:`Services`."""
+
+    async def service(services: ServicesDep) -> object:
+        return getattr(services, name)
+
+    return Depends(service)
 
 
-async def _computer(services: ServicesDep) -> Computer:
-    return services.computer
-
-
-async def _chat(services: ServicesDep) -> Chat:
-    return services.chat
-
-
-async def _accounts(services: ServicesDep) -> Accounts:
-    return services.accounts
-
-
-async def _seeks(services: ServicesDep) -> Seeks:
-    return services.seeks
-
-
-async def _level_ratings(services: ServicesDep) -> LevelRatings:
-    return services.level_ratings
-
-
-async def _correspondence(services: ServicesDep) -> Correspondence:
-    return services.correspondence
-
-
-async def _notifier(services: ServicesDep) -> Notifier:
-    return services.notifier
-
-
-async def _guards(services: ServicesDep) -> Guards:
-    return services.guards
-
-
-async def _store(services: ServicesDep) -> Store:
-    return services.store
-
-
-HubDep = Annotated[Hub, Depends(_hub)]
-ComputerDep = Annotated[Computer, Depends(_computer)]
-ChatDep = Annotated[Chat, Depends(_chat)]
-AccountsDep = Annotated[Accounts, Depends(_accounts)]
-SeeksDep = Annotated[Seeks, Depends(_seeks)]
-LevelRatingsDep = Annotated[LevelRatings, Depends(_level_ratings)]
-GuardsDep = Annotated[Guards, Depends(_guards)]
-CorrespondenceDep = Annotated[Correspondence, Depends(_correspondence)]
-NotifierDep = Annotated[Notifier, Depends(_notifier)]
-StoreDep = Annotated[Store, Depends(_store)]
+GuardsDep = Annotated[Guards, _service("guards")]
+StoreDep = Annotated[Store, _service("store")]
+ComputerDep = Annotated[Computer, _service("computer")]
+ClusterDep = Annotated[Cluster, _service("cluster")]
+DutiesDep = Annotated[Duties, _service("duties")]
+ReportsDep = Annotated[Reports, _service("reports")]
+ExplorerDep = Annotated[Explorer, _service("explorer")]
+HubDep = Annotated[Hub, _service("hub")]
+ChatDep = Annotated[Chat, _service("chat")]
+AccountsDep = Annotated[Accounts, _service("accounts")]
+SeeksDep = Annotated[Seeks, _service("seeks")]
+LevelRatingsDep = Annotated[LevelRatings, _service("level_ratings")]
+TrainingDep = Annotated[Training, _service("training")]
+CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
+NotifierDep = Annotated[Notifier, _service("notifier")]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:

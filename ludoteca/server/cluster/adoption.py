@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Protocol
 
 from .. import logs
 from ..play.catalogue import replay
 from ..play.live import LiveGame
+from ..play.tasks import Tasks
 from ..schemas import ChatMessage
 from ..store import GameRow, Store
 from .fanout import Fanout
@@ -27,6 +28,7 @@ class Host(Protocol):
 
     store: Store
     games: dict[str, LiveGame]
+    tasks: Tasks
 
     async def get(self, game_id: str) -> LiveGame: ...
 
@@ -36,18 +38,20 @@ class Host(Protocol):
 
     def broadcast(self, live: LiveGame, publish: bool = False) -> None: ...
 
-    def background(self, work: Awaitable[None]) -> None: ...
-
 
 class Cluster:
-    """The leases and news of the process whose live games ``host`` holds (through ``fanout``;
-    alone without)."""
+    """The leases and news of the process whose live games its host holds (:meth:`bind`, by the
+    hub itself), through ``fanout`` (alone without)."""
 
-    def __init__(self, fanout: Fanout | None, host: Host) -> None:
+    host: Host
+
+    def __init__(self, fanout: Fanout | None) -> None:
         self.fanout = fanout
-        self.host = host
-        self._background = host.background
         self._reading: dict[str, bool] = {}  # games being read from the store: news heard since
+
+    def bind(self, host: Host) -> None:
+        """Hold the live games of ``host`` from now on."""
+        self.host = host
 
     async def start(self, said: Callable[[str, ChatMessage], None]) -> None:
         """Listen to the other processes (games they changed; ``said`` for their chat lines)."""
@@ -112,7 +116,7 @@ class Cluster:
         """Give the game's duties up (it ended, or left memory), if held: no longer held from
         now on, the lease freed in Redis soon after."""
         if self.fanout is not None and self.fanout.drop(game_id):
-            self._background(self.fanout.release(game_id))
+            self.host.tasks.spawn(self.fanout.release(game_id))
 
     def forget(self, game_id: str) -> None:
         """The game left memory: give its duties up and stop hearing of it (at once, should it
@@ -120,17 +124,17 @@ class Cluster:
         self.release(game_id)
         if self.fanout is not None:
             self.fanout.unfollow(game_id)
-            self._background(self.fanout.settle(game_id))
+            self.host.tasks.spawn(self.fanout.settle(game_id))
 
     def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""
         if self.fanout is not None:
-            self._background(self.fanout.changed(game_id))
+            self.host.tasks.spawn(self.fanout.changed(game_id))
 
     def said(self, game_id: str, message: ChatMessage) -> None:
         """Pass a chat line on to the others' watchers."""
         if self.fanout is not None:
-            self._background(self.fanout.said(game_id, message))
+            self.host.tasks.spawn(self.fanout.said(game_id, message))
 
     async def ping(self) -> None:
         """Raise unless Redis answers (nothing to check when alone)."""

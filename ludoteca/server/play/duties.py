@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Protocol
 
 from .. import logs
@@ -20,6 +20,7 @@ from . import conduct
 from .clock import now_ms, ticking
 from .conduct import Change, Context
 from .live import LiveGame
+from .tasks import Tasks
 
 __all__ = ["ABANDONED", "ABANDONED_COMPUTER", "Duties"]
 
@@ -41,7 +42,7 @@ class Host(Protocol):
     computer: Computer
     cluster: Cluster
     games: dict[str, LiveGame]
-    tasks: set[asyncio.Task[None]]
+    tasks: Tasks
 
     async def carry_out(
         self, live: LiveGame, decide: Callable[[], Change | None], tell: bool = True
@@ -49,15 +50,16 @@ class Host(Protocol):
 
     def broadcast(self, live: LiveGame, publish: bool = False) -> None: ...
 
-    def background(self, work: Awaitable[None]) -> None: ...
-
     def evict_idle(self) -> int: ...
 
 
 class Duties:
-    """The duties of the games of ``hub``."""
+    """The duties of the games of a hub (:meth:`bind`, by the hub itself)."""
 
-    def __init__(self, hub: Host) -> None:
+    hub: Host
+
+    def bind(self, hub: Host) -> None:
+        """Do the duties of ``hub``'s games from now on."""
         self.hub = hub
 
     def after_change(self, live: LiveGame) -> None:
@@ -72,7 +74,7 @@ class Duties:
         duties = row.status == Status.LIVE and (ticking(row.clock) or live.computer_to_move())
         if not hub.cluster.holds(row.id):
             if duties:
-                hub.background(self._lease_then_duties(live))
+                hub.tasks.spawn(self._lease_then_duties(live))
             return
         if row.status == Status.OVER:
             hub.cluster.release(row.id)
@@ -84,8 +86,7 @@ class Duties:
         if live.computer_to_move() and not live.thinking and live.failed_for != live.version:
             live.thinking_for = live.version
             task = asyncio.get_running_loop().create_task(self._computer(live, live.version))
-            hub.tasks.add(task)
-            task.add_done_callback(hub.tasks.discard)
+            hub.tasks.track(task)
 
     async def _lease_then_duties(self, live: LiveGame) -> None:
         if await self.hub.cluster.lease(live.row.id):

@@ -15,14 +15,14 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from ...i18n import _
 from .. import logs
 from ..cluster.adoption import Cluster
-from ..cluster.fanout import Fanout
 from ..community import ratings
 from ..community.chat import ROOMS
 from ..computer.computer import Computer
@@ -39,6 +39,7 @@ from .conduct import Change, Context
 from .duties import Duties
 from .live import LiveGame, Watcher
 from .outbox import Outbox
+from .tasks import Tasks
 
 __all__ = ["Hub"]
 
@@ -55,22 +56,28 @@ CROWD_DELAY = 1.0
 
 class Hub:
     """Every live game of this server process: the computer plays in ``computer``; with other
-    processes (through ``fanout``) a game's duties are done by the holder of its lease."""
+    processes (through ``cluster``) a game's duties (``duties``) are done by the holder of its
+    lease; a game over gets its report (``reports``) and is counted by the ``explorer``.
+    Background work runs as ``tasks``.  The hub is the host of its ``cluster`` and ``duties``
+    (bound here): all are built by the composition root (:func:`..services.build_services`)."""
 
     def __init__(
         self,
         store: Store,
         computer: Computer,
-        fanout: Fanout | None = None,
-        registry: CollectorRegistry | None = None,
-        timings: Timings | None = None,
+        cluster: Cluster,
+        duties: Duties,
+        reports: Reports,
+        explorer: Explorer,
+        tasks: Tasks,
+        registry: CollectorRegistry,
+        timings: Timings,
     ) -> None:
         self.store = store
         #: where each stage of a change is timed (see :mod:`..timings`)
-        self.timings = timings or Timings()
+        self.timings = timings
         self.computer = computer
-        self.cluster = Cluster(fanout, self)
-        registry = registry or CollectorRegistry()
+        self.cluster = cluster
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
         self.last_move = -math.inf  # when this process last played a move (monotonic seconds)
         Gauge("ludoteca_games_in_memory", "Games held in memory", registry=registry).set_function(
@@ -84,10 +91,10 @@ class Hub:
             "Messages to spectators waiting for the players' work",
             registry=registry,
         ).set_function(lambda: len(self.outbox.waiting))
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.duties = Duties(self)
-        self.reports = Reports(store, computer, self.background)
-        self.explorer = Explorer(store, computer, self.tasks)
+        self.tasks = tasks
+        self.duties = duties
+        self.reports = reports
+        self.explorer = explorer
         self.quota = opening.ComputerQuota(COMPUTER_GAMES)
         #: the key that derives the seat tokens of rematches (from the store; see ``resume``)
         self.rematch_key = b""
@@ -100,6 +107,8 @@ class Hub:
         #: told of every change once committed and applied, under the game's lock, in the
         #: process that made it (the notifier's hook, set by the app; never waits or raises)
         self.committed: Callable[[LiveGame, Change], None] = lambda live, change: None
+        cluster.bind(self)
+        duties.bind(self)
 
     def now(self) -> int:
         """The wall clock of the players' intents, epoch ms: ``clock``, else the real one."""
@@ -113,7 +122,7 @@ class Hub:
     async def close(self) -> None:
         """Stop computer turns and clock timers (the server is shutting down), and wait until
         they have unwound, so that none is still using the store when it closes."""
-        stopping: list[asyncio.Task[None]] = list(self.tasks)
+        stopping: list[asyncio.Task[Any]] = list(self.tasks.running)
         stopping += [live.timer for live in self.games.values() if live.timer is not None]
         for task in stopping:
             task.cancel()
@@ -361,16 +370,3 @@ class Hub:
         self.explorer.game_changed(live)
         for listener in self.listeners:
             listener(live)
-
-    def background(self, work: Awaitable[None]) -> None:
-        """Run ``work`` as a task of the hub's (kept until done, cancelled on close)."""
-
-        async def run() -> None:
-            try:
-                await work
-            except Exception:
-                log.exception("background work failed")
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)

@@ -181,7 +181,7 @@ class Plans:
         played, try the lines of the side to move now (see :meth:`follow`); when the game is
         over, forget every line."""
         if correspondence(live) and (live.row.status == Status.OVER or live.ply):
-            self.hub.background(self._follow(live))
+            self.hub.tasks.spawn(self._follow(live))
 
     async def follow(self, live: LiveGame) -> str | None:
         """Take the lines of the side to move that were waiting for the last move: the answer

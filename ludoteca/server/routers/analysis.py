@@ -28,6 +28,7 @@ from ..study.analysis import (
     position_view,
     state_of,
 )
+from ..study.schemas import PositionCode
 from .pages import page
 
 router = APIRouter()
@@ -93,7 +94,7 @@ async def analysis_page() -> HTMLResponse:
 
 
 @router.post("/api/analysis/position")
-async def edited_position(body: EditedPosition) -> dict[str, str]:
+async def edited_position(body: EditedPosition) -> PositionCode:
     """The position code as the engine writes it; 400 with the reason if it is impossible."""
     return check_position(body.game, body.rules, body.code, body.pieces, body.turn, body.hand)
 

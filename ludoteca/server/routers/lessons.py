@@ -3,7 +3,7 @@ lesson's steps, and the engine's verdict on a move made in a step."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends
 from fastapi import Path as PathPart
@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from ..deps import csrf_guard
 from ..study import lessons
+from ..study.schemas import GameLessons, LessonVerdict, LessonView
 from .pages import page
 
 router = APIRouter()
@@ -32,19 +33,19 @@ async def lessons_page() -> HTMLResponse:
 
 
 @api.get("")
-async def every_lesson() -> list[dict[str, Any]]:
+async def every_lesson() -> list[GameLessons]:
     """Each game with lessons, and its lessons (key, title, intro, number of steps)."""
     return lessons.listing()
 
 
 @api.get("/{game}/{key}")
-async def lesson(game: Name, key: Name) -> dict[str, Any]:
+async def lesson(game: Name, key: Name) -> LessonView:
     """A lesson: title, intro, rule set, board and its steps (sentence, hint, position)."""
     return lessons.lesson_view(game, key)
 
 
 @api.post("/{game}/{key}/{step}")
-async def answer(body: LessonMove, step: int, game: Name, key: Name) -> dict[str, Any]:
+async def answer(body: LessonMove, step: int, game: Name, key: Name) -> LessonVerdict:
     """The verdict on a move made in step ``step`` (from 0): ``right``, the ``sentence`` saying
     why and, when right, the position after it; 400 for an unreadable or illegal move."""
     return lessons.answer(game, key, step, body.move)

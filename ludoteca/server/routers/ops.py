@@ -7,7 +7,7 @@ from fastapi.responses import PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from ...i18n import _
-from ..deps import Client, GuardsDep, HubDep
+from ..deps import Client, ClusterDep, GuardsDep, StoreDep
 from ..errors import ActionError
 from ..schemas import Health, Readiness
 
@@ -30,12 +30,12 @@ async def healthz() -> Health:
 
 
 @router.get("/readyz", responses={503: {"model": Readiness}})
-async def readyz(hub: HubDep, response: Response) -> Readiness:
+async def readyz(store: StoreDep, cluster: ClusterDep, response: Response) -> Readiness:
     """The process can serve games: its database (and Redis, when it has one) answers (503
     otherwise, with the reason)."""
-    checks = [("database", hub.store.ping)]
-    if hub.cluster.fanout is not None:
-        checks.append(("redis", hub.cluster.ping))
+    checks = [("database", store.ping)]
+    if cluster.fanout is not None:
+        checks.append(("redis", cluster.ping))
     for name, check in checks:
         try:
             await check()

@@ -10,12 +10,10 @@ from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathPart
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
-from starlette.requests import HTTPConnection
 
-from ..deps import Client, ServicesDep, SignedIn, Viewer, csrf_guard
+from ..deps import Client, SignedIn, TrainingDep, Viewer, csrf_guard
 from ..errors import ActionError
 from ..study.puzzles import library
-from ..study.training import Training
 from .pages import not_found, page
 
 router = APIRouter()
@@ -26,18 +24,6 @@ Move = Annotated[str, Field(max_length=64)]
 #: a run's id as the server makes them (``secrets.token_urlsafe``): anything else is refused
 #: before it reaches the store (PostgreSQL refuses a NUL in a text value outright)
 RUN_ID = r"^[A-Za-z0-9_-]+$"
-
-
-def _training(services: ServicesDep, connection: HTTPConnection) -> Training:
-    """The server's puzzle service, made on first use (and again for a restarted app)."""
-    state = connection.app.state
-    found: Training | None = getattr(state, "training", None)
-    if found is None or found.store is not services.store:
-        found = state.training = Training(services.store, services.computer.advisers)
-    return found
-
-
-TrainingDep = Annotated[Training, Depends(_training)]
 
 
 class AnswerBody(BaseModel):

@@ -8,27 +8,27 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from fastapi import Path as PathPart
 
-from ..deps import HubDep, csrf_guard
+from ..deps import HubDep, ReportsDep, csrf_guard
 from ..schemas import RecordText
 
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
 
 
 @router.get("/games/{game_id}/report")
-async def game_report(hub: HubDep, game_id: str) -> dict[str, Any]:
+async def game_report(hub: HubDep, reports: ReportsDep, game_id: str) -> dict[str, Any]:
     """A finished game's report: ``status`` pending, running or ready, ``done`` and ``total``
     positions, then the report (made when the game ended; made now if it is missing)."""
-    return await hub.reports.for_game(await hub.get(game_id))
+    return await reports.for_game(await hub.get(game_id))
 
 
 @router.post("/records/report")
-async def record_report(hub: HubDep, body: RecordText) -> dict[str, Any]:
+async def record_report(reports: ReportsDep, body: RecordText) -> dict[str, Any]:
     """The report of a text record: its ``key`` and, as for a game, its status or the report;
     400 if the record is malformed or illegal."""
-    return await hub.reports.for_record(body.text)
+    return await reports.for_record(body.text)
 
 
 @router.get("/reports/{key}")
-async def report(hub: HubDep, key: str = PathPart(max_length=80)) -> dict[str, Any]:
+async def report(reports: ReportsDep, key: str = PathPart(max_length=80)) -> dict[str, Any]:
     """A report by its key (``game-ID``, or a record's ``record-...``)."""
-    return await hub.reports.view(key)
+    return await reports.view(key)

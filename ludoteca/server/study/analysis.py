@@ -37,6 +37,7 @@ from ..computer.workers import yielding_if
 from ..errors import ActionError
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
+from .schemas import PositionCode
 
 __all__ = [
     "DEPTH_SECONDS",
@@ -92,7 +93,7 @@ def check_position(
     pieces: list[str] | None = None,
     turn: str = "white",
     hand: tuple[int, int] | None = None,
-) -> dict[str, str]:
+) -> PositionCode:
     """The rule set's names and the position code, as the engine writes it, of a position an
     editor made: a position ``code``, or ``pieces`` (a token per point of the game's board),
     the side to move and the men in hand, of which the game builds the code; 400 with the
@@ -118,7 +119,7 @@ def check_position(
         except NotImplementedError as error:
             raise ActionError(400, str(error)) from None
     state = state_of(game, rules, code, [])
-    return {"game": state.game.name, "rules": str(state.rules), "code": state.position_code()}
+    return PositionCode(game=state.game.name, rules=str(state.rules), code=state.position_code())
 
 
 def position_view(state: State) -> dict[str, Any]:

@@ -45,9 +45,11 @@ from ..play.catalogue import from_code, new_state, rule_set
 from ..schemas import Status
 from ..store import GameRow, MoveRow, Store
 from .analysis import bar_text
+from .schemas import ExplorerView
 
 if TYPE_CHECKING:
     from ..play.live import LiveGame
+    from ..play.tasks import Tasks
 
 __all__ = ["REFRESH", "VALUE_LIMIT", "Explorer", "game_positions", "move_scores", "worded"]
 
@@ -153,15 +155,13 @@ class Node:
 
 class Explorer:
     """The explorer's index of the games in ``store``; moves are valued in ``computer``'s
-    analysis pool, each position's job a task of ``tasks`` while it runs (the hub's: cancelled
-    when the server stops)."""
+    analysis pool, each position's job one of ``tasks`` while it runs (cancelled when the
+    server stops)."""
 
-    def __init__(
-        self, store: Store, computer: Computer, tasks: set[asyncio.Task[Any]] | None = None
-    ) -> None:
+    def __init__(self, store: Store, computer: Computer, tasks: Tasks) -> None:
         self.store = store
         self.computer = computer
-        self.tasks = set() if tasks is None else tasks
+        self.tasks = tasks
         self.nodes: dict[tuple[str, Hashable], Node] = {}
         self.indexed: set[str] = set()  # the ids of the games counted
         self.games = 0
@@ -242,7 +242,7 @@ class Explorer:
                 played.add((key, move))
                 node.moves.setdefault(move, Tally()).add(result)
 
-    async def view(self, game: str, rules: str | None, position: str | None) -> dict[str, Any]:
+    async def view(self, game: str, rules: str | None, position: str | None) -> ExplorerView:
         """The explorer's answer for a position code (``None``: the rule set's usual start) of
         a rule set: its games and results, and each move played from it (most played first)
         with its games, results and value (``valued`` false, and no value, while the values
@@ -267,14 +267,16 @@ class Explorer:
             }
             for move, tally in sorted(node.moves.items(), key=lambda item: -item[1].games)
         ]
-        return {
-            "game": bound.name,
-            "rules": spec,
-            "position": code,
-            **_tally(node.reached),
-            "moves": moves,
-            "valued": values is not None,
-        }
+        return ExplorerView.model_validate(
+            {
+                "game": bound.name,
+                "rules": spec,
+                "position": code,
+                **_tally(node.reached),
+                "moves": moves,
+                "valued": values is not None,
+            }
+        )
 
     async def _valued(
         self, key: tuple[str, Hashable], game: str, rules: str, code: str
@@ -296,8 +298,7 @@ class Explorer:
                 )
             )
             self._valuing[key] = task
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self.tasks.track(task)
             task.add_done_callback(lambda done: self._valued_now(key, done))
         try:
             return await asyncio.wait_for(asyncio.shield(task), VALUE_WAIT)

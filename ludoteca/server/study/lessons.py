@@ -4,40 +4,29 @@ engine's verdict on a move made in a step (:func:`ludoteca.lessons.check`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import LudotecaError, State
 from ...i18n import _
 from ...lessons import Lesson, Step, check
 from ..errors import ActionError
 from ..play.catalogue import from_code, games, rule_set
 from .analysis import board_of, position_view
+from .schemas import GameLessons, LessonStep, LessonSummary, LessonVerdict, LessonView, Position
 
 __all__ = ["answer", "lesson_view", "listing"]
 
 
-def listing() -> list[dict[str, Any]]:
+def listing() -> list[GameLessons]:
     """Every game that has lessons: its name and title, and its lessons (key, title, intro,
     number of steps), in order."""
     out = []
     for family in games():
         lessons = family.of().lessons()
         if lessons:
-            out.append(
-                {
-                    "game": family.name,
-                    "title": _(family.title),
-                    "lessons": [
-                        {
-                            "key": ls.key,
-                            "title": _(ls.title),
-                            "intro": _(ls.intro),
-                            "steps": len(ls.steps),
-                        }
-                        for ls in lessons
-                    ],
-                }
-            )
+            summaries = [
+                LessonSummary(key=ls.key, title=_(ls.title), intro=_(ls.intro), steps=len(ls.steps))
+                for ls in lessons
+            ]
+            out.append(GameLessons(game=family.name, title=_(family.title), lessons=summaries))
     return out
 
 
@@ -56,27 +45,32 @@ def _position(lesson: Lesson, step: Step) -> State:
     return from_code(rule_set(lesson.rules).name, lesson.rules, step.position)
 
 
-def lesson_view(game: str, key: str) -> dict[str, Any]:
+def _drawn(state: State) -> Position:
+    """The position as the analysis board draws it (see :func:`.analysis.position_view`)."""
+    return Position.model_validate(position_view(state))
+
+
+def lesson_view(game: str, key: str) -> LessonView:
     """A lesson for the page: its title, intro, rule set, board, and each step's sentence,
     hint and position (as the analysis board draws one); 404 if there is no such lesson."""
     lesson = _lesson(game, key)
-    steps = []
-    for step in lesson.steps:
-        state = _position(lesson, step)
-        steps.append({"ask": _(step.ask), "hint": _(step.hint), "position": position_view(state)})
+    steps = [
+        LessonStep(ask=_(step.ask), hint=_(step.hint), position=_drawn(_position(lesson, step)))
+        for step in lesson.steps
+    ]
     first = _position(lesson, lesson.steps[0])
-    return {
-        "game": rule_set(game).name,
-        "key": lesson.key,
-        "title": _(lesson.title),
-        "intro": _(lesson.intro),
-        "rules": lesson.rules,
-        "board": board_of(first)["board"],
-        "steps": steps,
-    }
+    return LessonView(
+        game=rule_set(game).name,
+        key=lesson.key,
+        title=_(lesson.title),
+        intro=_(lesson.intro),
+        rules=lesson.rules,
+        board=board_of(first)["board"],
+        steps=steps,
+    )
 
 
-def answer(game: str, key: str, number: int, move: str) -> dict[str, Any]:
+def answer(game: str, key: str, number: int, move: str) -> LessonVerdict:
     """The engine's verdict on ``move`` (its notation) made in step ``number`` (from 0) of a
     lesson: ``right``, the ``sentence`` saying why, and the position after the move (when it is
     right); 404 for a lesson or step that does not exist, 400 with the rules' reason for a move
@@ -100,5 +94,5 @@ def answer(game: str, key: str, number: int, move: str) -> dict[str, Any]:
     after = None
     if verdict.right:
         state.push(move)
-        after = position_view(state)
-    return {"right": verdict.right, "sentence": verdict.sentence, "after": after}
+        after = _drawn(state)
+    return LessonVerdict(right=verdict.right, sentence=verdict.sentence, after=after)
