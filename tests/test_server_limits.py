@@ -327,7 +327,7 @@ def test_many_hint_requests_cost_one_analysis(tmp_path: Path) -> None:
         moves_pool.shutdown()
         analysis.shutdown()
         await store.close()
-        return Counting.submitted, [a["move"] for a in answers]
+        return Counting.submitted, [a.move for a in answers]
 
     submitted, moves = asyncio.run(scenario())
     assert submitted == 1 and len(set(moves)) == 1 and len(moves) == 40

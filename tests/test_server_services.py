@@ -25,12 +25,15 @@ def _service_classes() -> dict[str, type]:
 
 
 def _constructions(path: Path, names: set[str]) -> list[str]:
-    """Where the module at ``path`` calls one of the classes ``names``: ``name:line`` each."""
+    """Where the module at ``path`` calls one of the classes ``names``, or a class method of
+    one (``Notifier.open(...)``, an async constructor): ``name:line`` each."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Call):
             called = node.func
             name = called.id if isinstance(called, ast.Name) else getattr(called, "attr", None)
+            if isinstance(called, ast.Attribute) and isinstance(called.value, ast.Name):
+                name = called.value.id if called.value.id in names else name
             if name in names:
                 found.append(f"{name}:{node.lineno}")
     return found
