@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..play.clock import Correspondence, parse_control
+from ..play.clock import DaysPerMove, parse_control
 from ..store import Base, GameRow, Store, now
 from . import glicko2
 
@@ -91,7 +91,7 @@ def category(clock: str | None) -> str:
     if not clock:
         return "untimed"
     control = parse_control(clock)
-    if isinstance(control, Correspondence):
+    if isinstance(control, DaysPerMove):
         return "correspondence"
     seconds = (control.start_ms + 40 * control.increment_ms) / 1000
     return "blitz" if seconds < 480 else "rapid" if seconds < 1500 else "classical"

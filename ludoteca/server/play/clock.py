@@ -2,7 +2,7 @@
 
 A live clock ``M+S`` (minutes for the game, seconds added after each move,
 :class:`TimeControl`) keeps, in a game's row, milliseconds left per side and the moment the
-running clock started.  A correspondence control ``Nd`` (:class:`Correspondence`, N of
+running clock started.  A correspondence control ``Nd`` (:class:`DaysPerMove`, N of
 :data:`DAYS`) gives the side to move N days for each move: every move sets its opponent's
 deadline to N days from then (the time does not accumulate); the row keeps the deadline and
 the side it is for.  :func:`parse_control` reads either; :func:`ticking` tells a live clock."""
@@ -18,7 +18,7 @@ from ...i18n import Text
 
 __all__ = [
     "DAYS",
-    "Correspondence",
+    "DaysPerMove",
     "TimeControl",
     "deadline_fields",
     "now_ms",
@@ -76,13 +76,13 @@ class TimeControl:
 
 
 @dataclass(frozen=True)
-class Correspondence:
+class DaysPerMove:
     """A correspondence control: ``days`` (one of :data:`DAYS`) for each move."""
 
     days: int
 
     @classmethod
-    def parse(cls, text: str) -> Correspondence:
+    def parse(cls, text: str) -> DaysPerMove:
         """``"3d"``; ``ValueError`` with a sentence if malformed or not one of :data:`DAYS`."""
         match = _DAYS_SPEC.match(text)
         if not match or int(match[1]) not in DAYS:
@@ -103,11 +103,11 @@ class Correspondence:
         return now + self.days * DAY_MS
 
 
-def parse_control(text: str) -> TimeControl | Correspondence:
+def parse_control(text: str) -> TimeControl | DaysPerMove:
     """A live clock (``"5+0"``) or days per move (``"3d"``); ``ValueError`` with a sentence
     if it is neither."""
     if _DAYS_SPEC.match(text):
-        return Correspondence.parse(text)
+        return DaysPerMove.parse(text)
     return TimeControl.parse(text)
 
 
@@ -123,4 +123,4 @@ def deadline_fields(clock: str | None, side: str, now: int) -> dict[str, object]
     nothing under a live clock or none."""
     if not clock or ticking(clock):
         return {}
-    return {"deadline": Correspondence.parse(clock).deadline(now), "to_move": side}
+    return {"deadline": DaysPerMove.parse(clock).deadline(now), "to_move": side}

@@ -26,7 +26,7 @@ from ..schemas import Status
 from ..store import GameRow
 from . import conduct
 from .catalogue import rules_title
-from .clock import Correspondence as DaysPerMove
+from .clock import DaysPerMove
 from .conduct import Change, Context
 from .correspondence_schemas import Deadline, YourTurn, YourTurnGame
 from .live import LiveGame

@@ -15,7 +15,7 @@ from ..errors import ActionError
 from ..schemas import HUMAN, Mode, NewGame, Status
 from ..store import GameRow, Store
 from .catalogue import new_state, rule_set
-from .clock import Correspondence, TimeControl, deadline_fields, parse_control
+from .clock import DaysPerMove, TimeControl, deadline_fields, parse_control
 from .live import LiveGame, token_hash
 from .seats import COLOURS, SWAP, colour_name, seat
 
@@ -36,7 +36,7 @@ class Opening:
     mode: str
     kinds: Mapping[str, str]
     tokens: Mapping[str, str] = field(default_factory=dict)
-    control: TimeControl | Correspondence | None = None
+    control: TimeControl | DaysPerMove | None = None
     game_id: str | None = None
     names: Mapping[str, str | None] = field(default_factory=dict)
     users: Mapping[str, int | None] = field(default_factory=dict)
@@ -113,7 +113,7 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
         control = parse_control(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None
-    if isinstance(control, Correspondence) and opponent != Mode.ONLINE:
+    if isinstance(control, DaysPerMove) and opponent != Mode.ONLINE:
         raise ActionError(400, _("days per move are for games online between two people"))
     if opponent not in set(Mode):
         raise ActionError(
