@@ -22,8 +22,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from ludoteca.games.morris import NINE, TWELVE, MorrisBoard
-from ludoteca.games.morris_table import symmetries
+from ludoteca.games.morris.rules import NINE, TWELVE, MorrisBoard
+from ludoteca.games.morris.table import symmetries
 
 
 def canonical_sets(board: MorrisBoard, men: int) -> int:

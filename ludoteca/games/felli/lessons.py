@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..core import Color, State
-from ..i18n import N_
-from ..lessons import Lesson, Step, setup
-from .felli import MULLAH, POINTS, Felli, FelliState
+from ...core import Color, State
+from ...i18n import N_
+from ...lessons import Lesson, Step, setup
+from .rules import MULLAH, POINTS, Felli, FelliState
 
 __all__ = ["lessons"]
 

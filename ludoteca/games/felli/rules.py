@@ -17,8 +17,8 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 from typing import ClassVar
 
-from ..compiled.registry import Kernel
-from ..core import (
+from ...compiled.registry import Kernel
+from ...core import (
     ENDLESS,
     QUIET_THEME,
     Color,
@@ -32,13 +32,13 @@ from ..core import (
     State,
     Termination,
 )
-from ..drawing import BoardDescription, PieceStyle
-from ..i18n import N_, Text, _
-from ..ladder import Rung
-from ..lessons import Lesson
-from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
-from .pointboard import PointBoardGame
+from ...drawing import BoardDescription, PieceStyle
+from ...i18n import N_, Text, _
+from ...ladder import Rung
+from ...lessons import Lesson
+from ...tables import Solver
+from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
+from ..pointboard import PointBoardGame
 
 POINTS: tuple[str, ...] = (
     "a1",
@@ -522,17 +522,17 @@ class Felli(PointBoardGame):
 
     def solver(self, men: int | None = None) -> Solver | None:
         if self.rules["mullah"]:
-            from .felli_mullah_table import MullahSolver
+            from .mullah_table import MullahSolver
 
             return MullahSolver(self.rules, men)
         if men not in (None, 6):
             raise InvalidRulesError("the basic game's table covers every position: no --men")
-        from .felli_solver import FelliSolver
+        from .solver import FelliSolver
 
         return FelliSolver(self.rules)
 
     def lessons(self) -> tuple[Lesson, ...]:
-        from .felli_lessons import lessons
+        from .lessons import lessons
 
         return lessons()
 
@@ -571,7 +571,7 @@ class Felli(PointBoardGame):
 
     @cached_property
     def kernel(self) -> Kernel:
-        from .felli_kernel import kernel
+        from .kernel import kernel
 
         return kernel(self)
 

@@ -31,17 +31,17 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import bit_count
-from ..core import InvalidRulesError, RuleSet, State
-from ..files import read_or_build, write_atomically
-from ..jobs import Pool
-from ..solve import cache_dir
-from ..solve.checkpoint import Checkpoint
-from ..solve.retrograde import HOLE, LOST, code_value, solve_pairs
-from ..tables import Progress, Solver, Table
-from .morris import Morris, MorrisBoard
-from .morris_kernel import S_HAND, S_MEN
-from .morris_kernel import kernel as morris_kernel
+from ...compiled.kernel import bit_count
+from ...core import InvalidRulesError, RuleSet, State
+from ...files import read_or_build, write_atomically
+from ...jobs import Pool
+from ...solve import cache_dir
+from ...solve.checkpoint import Checkpoint
+from ...solve.retrograde import HOLE, LOST, code_value, solve_pairs
+from ...tables import Progress, Solver, Table
+from .kernel import S_HAND, S_MEN
+from .kernel import kernel as morris_kernel
+from .rules import Morris, MorrisBoard
 
 __all__ = ["MorrisSolver", "MorrisTable", "mapped", "symmetries"]
 

@@ -23,8 +23,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from ..compiled.registry import Kernel
-from ..core import (
+from ...compiled.registry import Kernel
+from ...core import (
     ENDLESS,
     QUIET_THEME,
     Color,
@@ -38,12 +38,12 @@ from ..core import (
     State,
     Termination,
 )
-from ..i18n import N_, Text, _, ngettext
-from ..ladder import Rung
-from ..lessons import Lesson
-from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
-from .pointboard import PointBoardGame
+from ...i18n import N_, Text, _, ngettext
+from ...ladder import Rung
+from ...lessons import Lesson
+from ...tables import Solver
+from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
+from ..pointboard import PointBoardGame
 
 _NAME = re.compile(r"([a-z])(\d+)")
 
@@ -785,7 +785,7 @@ class Morris(PointBoardGame):
         (levels at four plies and deeper could not be told apart): the first three, three
         plies without misjudging, then the perfect player (four plies until its table is
         built)."""
-        from .morris_table import MorrisSolver
+        from .table import MorrisSolver
 
         solver = self.solver()
         if not (isinstance(solver, MorrisSolver) and solver.hands):
@@ -800,22 +800,22 @@ class Morris(PointBoardGame):
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries (16 on each board: the square's eight, times swapping the
         inner and outer rings); every rule of the family is the same under them."""
-        from .morris_table import symmetries
+        from .table import symmetries
 
         return tuple(symmetries(self.variant.board))
 
     @property
     def book_path(self) -> Path:
-        """``ludoteca/games/books/<rule set>.json.xz`` (the rule set with its settings)."""
+        """``ludoteca/games/morris/books/<rule set>.json.xz`` (the rule set with its settings)."""
         return Path(__file__).parent / "books" / f"{self.rules}.json.xz"
 
     def solver(self, men: int | None = None) -> Solver | None:
-        from .morris_table import MorrisSolver
+        from .table import MorrisSolver
 
         return MorrisSolver(self.rules, men)
 
     def lessons(self) -> tuple[Lesson, ...]:
-        from .morris_lessons import lessons
+        from .lessons import lessons
 
         return lessons()
 
@@ -859,7 +859,7 @@ class Morris(PointBoardGame):
 
     @cached_property
     def kernel(self) -> Kernel:
-        from .morris_kernel import kernel
+        from .kernel import kernel
 
         return kernel(self)
 
