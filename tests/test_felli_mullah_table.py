@@ -15,6 +15,7 @@ from checks.retro_reference import bellman, solve_graph
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.compiled.kernel import STATE_SIZE
 from ludoteca.core import Color
+from ludoteca.games.felli.board import FLIP, MIRROR, PROMOTION
 from ludoteca.games.felli.kernel import B
 from ludoteca.games.felli.mullah_table import (
     MullahSolver,
@@ -25,7 +26,7 @@ from ludoteca.games.felli.mullah_table import (
     layout,
     solve,
 )
-from ludoteca.games.felli.rules import FLIP, MIRROR, PROMOTION, Felli, FelliState
+from ludoteca.games.felli.rules import Felli, FelliState
 
 RULES = Felli.parse_rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]

@@ -6,7 +6,8 @@ import pytest
 
 import ludoteca
 from ludoteca import Color, IllegalMoveError, InvalidMoveError, Termination
-from ludoteca.games.morris.rules import NINE, Morris
+from ludoteca.games.morris.board import NINE
+from ludoteca.games.morris.rules import Morris
 
 ADJACENT, POINTS = NINE.adjacent, NINE.points
 MILLS = [tuple(p for p in range(24) if m >> p & 1) for m in NINE.mill_masks]

@@ -15,7 +15,8 @@ from numba import njit
 from ...compiled.kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, zobrist
 from ...compiled.registry import Kernel, register
 from ...core import State
-from .rules import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, Felli, FelliState
+from .board import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS
+from .rules import Felli, FelliState
 
 __all__ = [
     "action_path",

@@ -9,7 +9,8 @@ from functools import cache
 from ...core import Color, State
 from ...i18n import N_
 from ...lessons import Lesson, Step, setup
-from .rules import MULLAH, POINTS, Felli, FelliState
+from .board import MULLAH, POINTS
+from .rules import Felli, FelliState
 
 __all__ = ["lessons"]
 

@@ -42,9 +42,10 @@ from ...solve import cache_dir
 from ...solve.checkpoint import Checkpoint
 from ...solve.retrograde import code_value, solve_pairs, tally
 from ...tables import Progress, Solver, Table
+from .board import FLIP, MIRROR, PROMOTION, RAYS
 from .kernel import B
 from .kernel import kernel as felli_kernel
-from .rules import FLIP, MIRROR, PROMOTION, RAYS, Felli
+from .rules import Felli
 
 __all__ = ["MullahSolver", "MullahTable", "layout", "solve"]
 

@@ -26,7 +26,8 @@ from ...files import read_or_build
 from ...jobs import Pool
 from ...solve import cache_dir, parents_of
 from ...tables import Progress, Solver, Table
-from .rules import LINES, MULLAH, Felli
+from .board import LINES, MULLAH
+from .rules import Felli
 
 __all__ = ["FelliSolver", "FelliTable", "index_of", "load_or_solve", "solve"]
 
