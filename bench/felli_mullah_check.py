@@ -32,8 +32,9 @@ import numpy.typing as npt
 from numba import njit
 
 from ludoteca.compiled.kernel import bit_count
-from ludoteca.games.felli import MIRROR, Felli
-from ludoteca.games.felli_mullah_table import SIDE, WEIGHTS, MullahSolver, _data, _index, layout
+from ludoteca.games.felli.board import MIRROR
+from ludoteca.games.felli.mullah_table import SIDE, WEIGHTS, MullahSolver, _data, _index, layout
+from ludoteca.games.felli.rules import Felli
 from ludoteca.solve.retrograde import tally
 
 IntArray = npt.NDArray[np.int64]

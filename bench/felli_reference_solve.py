@@ -2,7 +2,7 @@
 dictionaries, no symmetry, no index) over every position reachable from the start, with the
 moves of the plain rules implementation ``checks/felli_reference.py`` (which shares no
 code with ``ludoteca.games.felli``), then every reachable position's value and plies compared
-with the project's table (``ludoteca.games.felli_solver``).  It shows the documented start
+with the project's table (``ludoteca.games.felli.solver``).  It shows the documented start
 values (basic Felli a draw; with forced capture a win in 31 plies for the side to move) without
 the project's own solver, and that the two agree everywhere the game can go.  Not a test: the
 graph of basic Felli takes minutes and gigabytes in plain Python; ``tests/test_felli_solve.py``
@@ -25,7 +25,7 @@ from pathlib import Path
 import ludoteca
 from checks import felli_reference as ref
 from checks.retro_reference import solve_graph
-from ludoteca.games.felli_solver import solve
+from ludoteca.games.felli.solver import solve
 
 #: the rows of the position code, top first, as point indices of the game's board
 ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))

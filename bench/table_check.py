@@ -25,8 +25,9 @@ import numpy as np
 
 from checks.retro_reference import bellman
 from ludoteca.core import Color
-from ludoteca.games.morris import Morris, MorrisState
-from ludoteca.games.morris_table import MorrisSolver, MorrisTable, symmetries
+from ludoteca.games.morris.board import symmetries
+from ludoteca.games.morris.rules import Morris, MorrisState
+from ludoteca.games.morris.table import MorrisSolver, MorrisTable
 
 
 def built(rules: str, men: int) -> MorrisTable:

@@ -22,8 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from ludoteca.games.morris import NINE, TWELVE, MorrisBoard
-from ludoteca.games.morris_table import symmetries
+from ludoteca.games.morris.board import NINE, TWELVE, MorrisBoard, symmetries
 
 
 def canonical_sets(board: MorrisBoard, men: int) -> int:

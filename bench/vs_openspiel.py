@@ -39,7 +39,7 @@ from ludoteca.adapters.openspiel import LudotecaState, register
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color
-from ludoteca.games.morris import NINE
+from ludoteca.games.morris.board import NINE
 
 POINTS = NINE.points
 

@@ -53,7 +53,7 @@ from ludoteca.ai import make_agent
 from ludoteca.ai.engine import EngineError, LinePipe
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, LudotecaError, Move, State
-from ludoteca.games.morris import MorrisMove, MorrisState
+from ludoteca.games.morris.rules import MorrisMove, MorrisState
 
 #: the engine's points in its board text (``d``'s ``Fen:``): inner, middle, outer ring
 RINGS = "d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split()

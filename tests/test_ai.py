@@ -49,7 +49,7 @@ def test_search_blocks_a_mill_it_would_lose_to() -> None:
 
 @pytest.mark.parametrize("rules", ["felli", "felli:forced_capture,multi_capture"])
 def test_search_agrees_with_the_solved_table(rules: str) -> None:
-    from ludoteca.games.felli_solver import solve
+    from ludoteca.games.felli.solver import solve
 
     table = solve(rules)
     rng = random.Random(7)

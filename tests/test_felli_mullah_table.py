@@ -15,9 +15,9 @@ from checks.retro_reference import bellman, solve_graph
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.compiled.kernel import STATE_SIZE
 from ludoteca.core import Color
-from ludoteca.games.felli import FLIP, MIRROR, PROMOTION, Felli, FelliState
-from ludoteca.games.felli_kernel import B
-from ludoteca.games.felli_mullah_table import (
+from ludoteca.games.felli.board import FLIP, MIRROR, PROMOTION
+from ludoteca.games.felli.kernel import B
+from ludoteca.games.felli.mullah_table import (
     MullahSolver,
     MullahTable,
     _data,
@@ -26,6 +26,7 @@ from ludoteca.games.felli_mullah_table import (
     layout,
     solve,
 )
+from ludoteca.games.felli.rules import Felli, FelliState
 
 RULES = Felli.parse_rules("felli-mullah:repetition=0,move_rule=0")
 Node = tuple[tuple[int, ...], int]

@@ -9,7 +9,8 @@ import pytest
 import ludoteca
 from checks import felli_reference as ref
 from ludoteca import Color, IllegalMoveError, InvalidMoveError, InvalidPositionError, Termination
-from ludoteca.games.felli import EDGES, POINTS, Felli
+from ludoteca.games.felli.board import EDGES, POINTS
+from ludoteca.games.felli.rules import Felli
 from ludoteca.perft import perft
 
 ROWS = ["a5 c5 e5", "b4 c4 d4", "c3", "b2 c2 d2", "a1 c1 e1"]

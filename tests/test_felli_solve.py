@@ -16,8 +16,8 @@ from ludoteca.ai import Limit
 from ludoteca.ai.perfect import OutOfTime, PerfectAgent
 from ludoteca.cli import main
 from ludoteca.core import State
-from ludoteca.games.felli import Felli, FelliState
-from ludoteca.games.felli_solver import FelliTable, index_of, solve
+from ludoteca.games.felli.rules import Felli, FelliState
+from ludoteca.games.felli.solver import FelliTable, index_of, solve
 
 ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
 COMBOS = ["felli", "felli:forced_capture,multi_capture"]

@@ -36,8 +36,8 @@ from ludoteca.core import (
 )
 from ludoteca.drawing import BoardDescription
 from ludoteca.games import GAMES, family, game_names, register
-from ludoteca.games.morelli import MorelliMove
-from ludoteca.games.morris import MorrisMove
+from ludoteca.games.morelli.rules import MorelliMove
+from ludoteca.games.morris.rules import MorrisMove
 from ludoteca.perft import perft
 from ludoteca.perft import perft_counts as perft_counts_engine
 from ludoteca.svg import render

@@ -18,8 +18,8 @@ from ludoteca import (
     record,
 )
 from ludoteca.cli import main
-from ludoteca.games.morelli import Morelli, MorelliState
-from ludoteca.games.morelli_board import frames
+from ludoteca.games.morelli.board import frames
+from ludoteca.games.morelli.rules import Morelli, MorelliState
 from ludoteca.perft import perft_counts
 
 SETUP = "BBBBBBBBBBBBBWWWWWWWWWWWWWWWWWWWWWWWWBBBBBBBBBBB"

@@ -13,9 +13,10 @@ import pytest
 
 import ludoteca
 from ludoteca.compiled.registry import functions
-from ludoteca.games import load, morelli_kernel
-from ludoteca.games.morelli import _FRAME_WORTH, Morelli, MorelliState, _stone_weights
-from ludoteca.games.morelli_board import frame_list
+from ludoteca.games import load
+from ludoteca.games.morelli import kernel as morelli_kernel
+from ludoteca.games.morelli.board import frame_list
+from ludoteca.games.morelli.rules import _FRAME_WORTH, Morelli, MorelliState, _stone_weights
 
 
 def _positions(rules: str, games: int) -> Iterator[MorelliState]:

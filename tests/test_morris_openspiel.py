@@ -12,7 +12,7 @@ import random
 import pytest
 
 import ludoteca
-from ludoteca.games.morris import NINE
+from ludoteca.games.morris.board import NINE
 
 from .support.need import need
 

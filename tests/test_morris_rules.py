@@ -6,7 +6,8 @@ import pytest
 
 import ludoteca
 from ludoteca import Color, IllegalMoveError, InvalidMoveError, Termination
-from ludoteca.games.morris import NINE, Morris
+from ludoteca.games.morris.board import NINE
+from ludoteca.games.morris.rules import Morris
 
 ADJACENT, POINTS = NINE.adjacent, NINE.points
 MILLS = [tuple(p for p in range(24) if m >> p & 1) for m in NINE.mill_masks]
@@ -252,4 +253,4 @@ def test_illegal_moves_change_nothing() -> None:
 
 def test_notation_round_trip_for_every_move_kind() -> None:
     for text in ("d6", "a1-a4", "d6xg7", "a1-a4xg7"):
-        assert str(ludoteca.games.morris.MorrisMove.parse(text)) == text
+        assert str(ludoteca.games.morris.rules.MorrisMove.parse(text)) == text

@@ -18,8 +18,9 @@ from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.ai.search import SearchAgent
 from ludoteca.cli import main
 from ludoteca.core import Color, RuleSet
-from ludoteca.games.morris import NINE, SIX, TWELVE, Morris, MorrisBoard, MorrisState
-from ludoteca.games.morris_table import MorrisSolver, MorrisTable, solve, symmetries
+from ludoteca.games.morris.board import NINE, SIX, TWELVE, MorrisBoard, symmetries
+from ludoteca.games.morris.rules import Morris, MorrisState
+from ludoteca.games.morris.table import MorrisSolver, MorrisTable, solve
 
 Node = tuple[int, int, int]  # white men, black men, side to move
 

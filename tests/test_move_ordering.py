@@ -11,7 +11,7 @@ import pytest
 import ludoteca
 from ludoteca.compiled import search
 from ludoteca.compiled.dispatch import bind
-from ludoteca.games.morris import MorrisState
+from ludoteca.games.morris.rules import MorrisState
 
 MORRIS_RULES = ("morris", "morris-6", "morris-12", "morabaraba", "morris-lasker")
 

@@ -99,7 +99,7 @@ def test_felli_chain_is_one_action_per_leap() -> None:
     assert state.legal_actions() == [e1 * 13 + c3]
     state.apply_action(e1 * 13 + c3)
     state.apply_action(c3 * 13 + c1)
-    assert state.engine.moves[-1] == ludoteca.games.felli.FelliMove.parse("a1xe1xc3xc1")
+    assert state.engine.moves[-1] == ludoteca.games.felli.rules.FelliMove.parse("a1xe1xc3xc1")
     with pytest.raises(Exception, match="not legal"):
         state.clone().apply_action(12 * 13 + 11)
 

@@ -17,7 +17,7 @@ from ludoteca.ai.sprt_runner import Match, Player, run_sprt
 from ludoteca.cli import main
 from ludoteca.core import LudotecaError
 from ludoteca.games import load
-from ludoteca.games.felli_mullah_table import MullahSolver, layout
+from ludoteca.games.felli.mullah_table import MullahSolver, layout
 from ludoteca.jobs import Pool, parallel_map
 from ludoteca.solve.checkpoint import Checkpoint
 

@@ -18,7 +18,7 @@ import pytest
 
 import ludoteca
 from ludoteca.ai import perfect
-from ludoteca.games import felli_solver
+from ludoteca.games.felli import solver as felli_solver
 from ludoteca.server.computer import tables, workers
 
 from .support.ports import ReservedPort

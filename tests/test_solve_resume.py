@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from ludoteca.cli import main
-from ludoteca.games import felli_mullah_table
 from ludoteca.games.felli import Felli
-from ludoteca.games.felli_mullah_table import MullahSolver, layout
+from ludoteca.games.felli import mullah_table as felli_mullah_table
+from ludoteca.games.felli.mullah_table import MullahSolver, layout
 from ludoteca.server.computer import tables
 from ludoteca.solve import checkpoint as checkpoints
 from ludoteca.solve.checkpoint import Checkpoint

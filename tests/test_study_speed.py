@@ -16,8 +16,9 @@ from ludoteca.ai.analysis import analyse
 from ludoteca.ai.book import book_for
 from ludoteca.ai.perfect import PerfectAgent
 from ludoteca.core import Color, State
-from ludoteca.games.morris import NINE, Morris, MorrisState
-from ludoteca.games.morris_table import MorrisSolver, MorrisTable
+from ludoteca.games.morris.board import NINE
+from ludoteca.games.morris.rules import Morris, MorrisState
+from ludoteca.games.morris.table import MorrisSolver, MorrisTable
 from ludoteca.server.computer import interrupt
 from ludoteca.server.computer.workers import report_plies
 from ludoteca.server.study.analysis import search_lines

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca.games.felli import Felli
-from ludoteca.games.felli_mullah_table import MullahSolver
+from ludoteca.games.felli.mullah_table import MullahSolver
 from ludoteca.games.morris import Morris
 from ludoteca.server.computer import tables
 

@@ -19,8 +19,9 @@ from ludoteca.ai import tune
 from ludoteca.cli import main
 from ludoteca.compiled.registry import functions
 from ludoteca.core import Game, State
-from ludoteca.games import family, game_names, load, morris_kernel
+from ludoteca.games import family, game_names, load
 from ludoteca.games.morris import Morris
+from ludoteca.games.morris import kernel as morris_kernel
 
 TUNABLE = [
     d.name

@@ -244,7 +244,7 @@ def test_every_file_the_pages_the_manifest_and_the_service_worker_use_is_served(
 
 
 #: the tuned weights' files (``ludoteca tune``'s) of the games that have them
-WEIGHTS = ("morelli_weights.json", "morris_weights.json")
+WEIGHTS = ("morelli/weights.json", "morris/weights.json")
 
 
 def test_the_tuned_weights_books_ratings_and_puzzle_sets_are_the_installed_ones(
@@ -252,21 +252,23 @@ def test_the_tuned_weights_books_ratings_and_puzzle_sets_are_the_installed_ones(
 ) -> None:
     games = ROOT / "ludoteca" / "games"
     weights = {name: json.loads((games / name).read_text()) for name in WEIGHTS}
-    books = [path.name for path in (games / "books").glob("*.json.xz")]
+    books = [path.name for path in (games / "morris" / "books").glob("*.json.xz")]
     found = json.loads(
         installed.python(
             """
 import json, sys
 from ludoteca.ai.book import book_for
 from ludoteca.ai.levels import ratings
-from ludoteca.games import load, morelli_kernel, morris_kernel
+from ludoteca.games import load
+from ludoteca.games.morelli import kernel as morelli_kernel
+from ludoteca.games.morris import kernel as morris_kernel
 from ludoteca.study.puzzles import read, shipped
 weights, books = json.loads(sys.argv[1])
 print(json.dumps({
     "weights": {
-        kernel.WEIGHTS_FILE.name: {rules: kernel.weights(rules) for rules in weights[name]}
+        name: {rules: kernel.weights(rules) for rules in weights[name]}
         for kernel in (morelli_kernel, morris_kernel)
-        for name in [kernel.WEIGHTS_FILE.name]
+        for name in [f"{kernel.WEIGHTS_FILE.parent.name}/{kernel.WEIGHTS_FILE.name}"]
     },
     "books": {name: book_for(load(name.removesuffix(".json.xz"))) is not None for name in books},
     "ratings": ratings(),

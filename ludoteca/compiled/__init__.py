@@ -1,8 +1,9 @@
 """The compiled layer (numba), loaded only when asked for.
 
 - :mod:`.kernel`: the interface a game's kernel implements, and helpers for kernels;
-- :mod:`.registry`: the kernels by name (each game's kernel module, in ``ludoteca/games/``,
-  registers itself) and :class:`~.registry.Kernel`, a kernel bound to a rule set;
+- :mod:`.registry`: the kernels by name (each game's kernel module,
+  ``ludoteca/games/<game>/kernel.py``, registers itself) and :class:`~.registry.Kernel`, a
+  kernel bound to a rule set;
 - :mod:`.dispatch`: the search and drivers, written once, specialised for each kernel;
 - :mod:`.search`: the alpha-beta search and the playouts of the Monte Carlo search;
 - :mod:`.drivers`: random games and move counts (perft) by a kernel alone.

@@ -1,14 +1,15 @@
 """The registry of compiled kernels: each game's kernel module registered under a name.
 
-A game's kernel module (numba code beside the game, in ``ludoteca/games/``) registers itself
-when it is imported (``register("felli", __name__)``) and builds a :class:`Kernel` per rule set,
-named by that registered name.  The compiled search and drivers (:mod:`.dispatch`) are then
-specialised for it from the functions the module defines (see :mod:`.kernel` for the interface).
+A game's kernel module (numba code beside the game's rules, ``ludoteca/games/<family>/kernel.py``)
+registers itself when it is imported (``register("felli", __name__)``) and builds a
+:class:`Kernel` per rule set, named by that registered name.  The compiled search and drivers
+(:mod:`.dispatch`) are then specialised for it from the functions the module defines (see
+:mod:`.kernel` for the interface).
 Nothing here imports numba: a game can name its kernel without loading the compiler.
 
->>> register("felli", "ludoteca.games.felli_kernel")
+>>> register("felli", "ludoteca.games.felli.kernel")
 >>> registered()["felli"]
-'ludoteca.games.felli_kernel'
+'ludoteca.games.felli.kernel'
 """
 
 from __future__ import annotations

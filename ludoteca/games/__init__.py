@@ -6,8 +6,10 @@ rule sets, and load a game bound to a rule set.
 >>> family("nine-mens-morris").name
 'morris'
 
-Adding a game means writing its module (and its kernel's, if it has one: see
-``docs/new-game.md``) and registering its :class:`~ludoteca.core.Game` here.
+Each game family is a package here (:mod:`.morris`, :mod:`.felli`, :mod:`.morelli`: its
+geometry, rules, kernel, tables, lessons and data); what they share is beside them
+(:mod:`.pointboard`, :mod:`.draws`, ``ratings.json``).  Adding a game means writing its package
+(see ``docs/new-game.md``) and registering its :class:`~ludoteca.core.Game` here.
 """
 
 from __future__ import annotations

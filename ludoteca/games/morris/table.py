@@ -31,60 +31,24 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import bit_count
-from ..core import InvalidRulesError, RuleSet, State
-from ..files import read_or_build, write_atomically
-from ..jobs import Pool
-from ..solve import cache_dir
-from ..solve.checkpoint import Checkpoint
-from ..solve.retrograde import HOLE, LOST, code_value, solve_pairs
-from ..tables import Progress, Solver, Table
-from .morris import Morris, MorrisBoard
-from .morris_kernel import S_HAND, S_MEN
-from .morris_kernel import kernel as morris_kernel
+from ...compiled.kernel import bit_count
+from ...core import InvalidRulesError, RuleSet, State
+from ...files import read_or_build, write_atomically
+from ...jobs import Pool
+from ...solve import cache_dir
+from ...solve.checkpoint import Checkpoint
+from ...solve.retrograde import HOLE, LOST, code_value, solve_pairs
+from ...tables import Progress, Solver, Table
+from .board import MorrisBoard, symmetries
+from .kernel import S_HAND, S_MEN
+from .kernel import kernel as morris_kernel
+from .rules import Morris
 
-__all__ = ["MorrisSolver", "MorrisTable", "mapped", "symmetries"]
+__all__ = ["MorrisSolver", "MorrisTable", "mapped"]
 
 IntArray = npt.NDArray[np.int64]
 #: the endgame tables' default size (men a side), where a game is not solved outright
 DEFAULT_MEN = 5
-
-
-def symmetries(board: MorrisBoard) -> list[tuple[int, ...]]:
-    """Every permutation of the board's points that maps neighbours to neighbours, and mills to
-    mills (the identity first)."""
-    n = board.size
-    adjacent = [{q for q in range(n) if board.adjacent[p] >> q & 1} for p in range(n)]
-    mills = {frozenset(p for p in range(n) if m >> p & 1) for m in board.mill_masks}
-    order: list[int] = []
-    for start in range(n):  # breadth first, so that each point meets assigned neighbours
-        if start in order:
-            continue
-        order.append(start)
-        for p in order:
-            order.extend(q for q in sorted(adjacent[p]) if q not in order)
-    found: list[tuple[int, ...]] = []
-    image = [-1] * n
-
-    def extend(i: int, used: set[int]) -> None:
-        if i == n:
-            if all(frozenset(image[p] for p in m) in mills for m in mills):
-                found.append(tuple(image))
-            return
-        p = order[i]
-        for c in range(n):
-            if c in used or len(adjacent[c]) != len(adjacent[p]):
-                continue
-            if all((image[q] in adjacent[c]) == (q in adjacent[p]) for q in order[:i]):
-                image[p] = c
-                used.add(c)
-                extend(i + 1, used)
-                used.discard(c)
-        image[p] = -1
-
-    extend(0, set())
-    found.sort(key=lambda perm: perm != tuple(range(n)))
-    return found
 
 
 @dataclass(frozen=True)

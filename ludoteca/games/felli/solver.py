@@ -21,12 +21,13 @@ from typing import BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from ..core import Color, InvalidRulesError, RuleSet, State
-from ..files import read_or_build
-from ..jobs import Pool
-from ..solve import cache_dir, parents_of
-from ..tables import Progress, Solver, Table
-from .felli import LINES, MULLAH, Felli
+from ...core import Color, InvalidRulesError, RuleSet, State
+from ...files import read_or_build
+from ...jobs import Pool
+from ...solve import cache_dir, parents_of
+from ...tables import Progress, Solver, Table
+from .board import LINES, MULLAH
+from .rules import Felli
 
 __all__ = ["FelliSolver", "FelliTable", "index_of", "load_or_solve", "solve"]
 
@@ -109,7 +110,7 @@ def _check_rules(rules: RuleSet) -> None:
     if rules["mullah"]:
         raise InvalidRulesError(
             f"{rules}: this table covers the basic game (without Mullahs); the Mullah rule "
-            "sets have their own (felli_mullah_table)"
+            "sets have their own (mullah_table)"
         )
 
 

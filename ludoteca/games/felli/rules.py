@@ -1,7 +1,6 @@
-"""Felli (Fich), exactly as docs/rules.md states it.
-
-Points are numbered 0..12: a1 c1 e1 b2 c2 d2 c3 b4 c4 d4 a5 c5 e5.  ``board[p]`` is 0 (empty),
-1 (a White/South man), 2 (a Black/North man), 5 or 6 (a White or Black Mullah: owner | 4).
+"""The rules of Felli (Fich), exactly as docs/rules.md states it, on the board of :mod:`.board`
+(points 0..12: a1 c1 e1 b2 c2 d2 c3 b4 c4 d4 a5 c5 e5).  ``board[p]`` is 0 (empty), 1 (a
+White/South man), 2 (a Black/North man), 5 or 6 (a White or Black Mullah: owner | ``MULLAH``).
 
 A move is the path of points its piece stands on (start, then each landing point) and whether it
 captures; its code packs that as ``capture + 2 * sum((path[i] + 1) * 14**i)``.
@@ -17,8 +16,8 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 from typing import ClassVar
 
-from ..compiled.registry import Kernel
-from ..core import (
+from ...compiled.registry import Kernel
+from ...core import (
     ENDLESS,
     QUIET_THEME,
     Color,
@@ -32,73 +31,15 @@ from ..core import (
     State,
     Termination,
 )
-from ..drawing import BoardDescription, PieceStyle
-from ..i18n import N_, Text, _
-from ..ladder import Rung
-from ..lessons import Lesson
-from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
-from .pointboard import PointBoardGame
+from ...drawing import BoardDescription, PieceStyle
+from ...i18n import N_, Text, _
+from ...ladder import Rung
+from ...lessons import Lesson
+from ...tables import Solver
+from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
+from ..pointboard import PointBoardGame
+from .board import BETWEEN, EDGES, INDEX, MULLAH, POINTS, PROMOTION, RAYS
 
-POINTS: tuple[str, ...] = (
-    "a1",
-    "c1",
-    "e1",
-    "b2",
-    "c2",
-    "d2",
-    "c3",
-    "b4",
-    "c4",
-    "d4",
-    "a5",
-    "c5",
-    "e5",
-)
-INDEX = {name: i for i, name in enumerate(POINTS)}
-LINES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(INDEX[p] for p in line.split())
-    for line in (
-        "a1 b2 c3 d4 e5",
-        "e1 d2 c3 b4 a5",
-        "c1 c2 c3 c4 c5",
-        "a1 c1 e1",
-        "a5 c5 e5",
-        "b2 c2 d2",
-        "b4 c4 d4",
-    )
-)
-EDGES: tuple[tuple[int, int], ...] = tuple(
-    (line[i], line[i + 1]) for line in LINES for i in range(len(line) - 1)
-)
-#: for each point, the rays leaving it: the points met going along one line in one direction
-RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        ray
-        for line in LINES
-        if p in line
-        for ray in (line[line.index(p) + 1 :], line[: line.index(p)][::-1])
-        if ray
-    )
-    for p in range(13)
-)
-#: BETWEEN[a][b]: the points strictly between a and b on their common line (None: no line)
-BETWEEN: tuple[tuple[tuple[int, ...] | None, ...], ...] = tuple(
-    tuple(next((ray[: ray.index(b)] for ray in RAYS[a] if b in ray), None) for b in range(13))
-    for a in range(13)
-)
-MULLAH = 4
-#: each point's image when the board is turned top to bottom (a1<->a5, b2<->b4, c3 stays)
-FLIP: tuple[int, ...] = tuple(INDEX[p[0] + str(6 - int(p[1]))] for p in POINTS)
-#: each point's image when the board is turned left to right (a1<->e1, b4<->d4, c stays)
-MIRROR: tuple[int, ...] = tuple(
-    INDEX["ace"["eca".index(p[0])] + p[1]]
-    if p[0] in "ace"
-    else INDEX["bd"["db".index(p[0])] + p[1]]
-    for p in POINTS
-)
-#: the corners where a man of each side (1: White/South, 2: Black/North) is promoted
-PROMOTION = {1: (INDEX["a5"], INDEX["e5"]), 2: (INDEX["a1"], INDEX["e1"])}
 START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
 _ROWS = ((10, 11, 12), (7, 8, 9), (6,), (3, 4, 5), (0, 1, 2))
 _CHARS = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
@@ -522,17 +463,17 @@ class Felli(PointBoardGame):
 
     def solver(self, men: int | None = None) -> Solver | None:
         if self.rules["mullah"]:
-            from .felli_mullah_table import MullahSolver
+            from .mullah_table import MullahSolver
 
             return MullahSolver(self.rules, men)
         if men not in (None, 6):
             raise InvalidRulesError("the basic game's table covers every position: no --men")
-        from .felli_solver import FelliSolver
+        from .solver import FelliSolver
 
         return FelliSolver(self.rules)
 
     def lessons(self) -> tuple[Lesson, ...]:
-        from .felli_lessons import lessons
+        from .lessons import lessons
 
         return lessons()
 
@@ -571,7 +512,7 @@ class Felli(PointBoardGame):
 
     @cached_property
     def kernel(self) -> Kernel:
-        from .felli_kernel import kernel
+        from .kernel import kernel
 
         return kernel(self)
 
@@ -657,4 +598,4 @@ class Felli(PointBoardGame):
         return FelliState(self, tuple(board), turn, ply, quiet)
 
 
-__all__ = ["EDGES", "LINES", "POINTS", "RAYS", "Felli", "FelliMove", "FelliState"]
+__all__ = ["Felli", "FelliMove", "FelliState"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..core import Color, State
-from ..i18n import N_
-from ..lessons import Lesson, Step, setup
-from .morris import Morris, MorrisState
+from ...core import Color, State
+from ...i18n import N_
+from ...lessons import Lesson, Step, setup
+from .rules import Morris, MorrisState
 
 __all__ = ["lessons"]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..core import Color, State
-from ..i18n import N_
-from ..lessons import Lesson, Step, setup
-from .morelli import Morelli, MorelliState
-from .morelli_board import geometry
+from ...core import Color, State
+from ...i18n import N_
+from ...lessons import Lesson, Step, setup
+from .board import geometry
+from .rules import Morelli, MorelliState
 
 __all__ = ["lessons"]
 

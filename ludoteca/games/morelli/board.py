@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, partial
 
-from ..i18n import N_
+from ...i18n import N_
 
 __all__ = ["BAND_NAMES", "DIRECTIONS", "LETTERS", "Geometry", "frame_list", "frames", "geometry"]
 

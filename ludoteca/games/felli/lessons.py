@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..core import Color, State
-from ..i18n import N_
-from ..lessons import Lesson, Step, setup
-from .felli import MULLAH, POINTS, Felli, FelliState
+from ...core import Color, State
+from ...i18n import N_
+from ...lessons import Lesson, Step, setup
+from .board import MULLAH, POINTS
+from .rules import Felli, FelliState
 
 __all__ = ["lessons"]
 

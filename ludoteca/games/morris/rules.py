@@ -1,16 +1,13 @@
-"""The Morris family (Nine Men's Morris and its relatives), with every board as data.
+"""The rules of the Morris family (Nine Men's Morris and its relatives), on the boards of
+:mod:`.board`.
 
-A :class:`MorrisBoard` is a set of named points and the lines drawn between them: neighbours are
-consecutive points of a line, and every line of three points is a mill.  A rule set
-(:class:`MorrisRules`) chooses a board, the men per side and the switches (flying, Lasker's
-moving while men are in hand, who starts, a full board's draw, the three-men rule).
-``docs/rules.md`` states each rule set.
+A rule set (:class:`MorrisRules`) chooses a board (a :class:`~.board.MorrisBoard`), the men per
+side and the switches (flying, Lasker's moving while men are in hand, who starts, a full board's
+draw, the three-men rule).  ``docs/rules.md`` states each rule set.
 
-Points are numbered in rows from the bottom, left to right (on the 24-point board: a1 d1 g1 b2
-d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7); a side's men are a bit mask.  With
-``P`` points, a move code packs ``(source, destination, removal)`` as
-``(src * P + dst) * (P + 1) + rem`` where ``src == P`` means "from hand" and ``rem == P`` means
-"no removal".
+A side's men are a bit mask of the board's points.  With ``P`` points, a move code packs
+``(source, destination, removal)`` as ``(src * P + dst) * (P + 1) + rem`` where ``src == P``
+means "from hand" and ``rem == P`` means "no removal".
 """
 
 from __future__ import annotations
@@ -18,13 +15,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from ..compiled.registry import Kernel
-from ..core import (
+from ...compiled.registry import Kernel
+from ...core import (
     ENDLESS,
     QUIET_THEME,
     Color,
@@ -38,128 +35,13 @@ from ..core import (
     State,
     Termination,
 )
-from ..i18n import N_, Text, _, ngettext
-from ..ladder import Rung
-from ..lessons import Lesson
-from ..tables import Solver
-from .draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
-from .pointboard import PointBoardGame
-
-_NAME = re.compile(r"([a-z])(\d+)")
-
-
-@dataclass(frozen=True, eq=False)
-class MorrisBoard:
-    """A Morris board: points named ``a1``…, and lines of points (runs of neighbours).
-
-    Every derived table is built once: the mills (lines of three points) as masks, the mills
-    through each point, each point's neighbours as a mask, and the rows of the position code.
-    """
-
-    key: str
-    lines_text: tuple[str, ...]
-    points: tuple[str, ...] = field(init=False)
-    index: dict[str, int] = field(init=False, repr=False)
-    lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    mill_masks: tuple[int, ...] = field(init=False, repr=False)
-    mills_at: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    edges: tuple[tuple[int, int], ...] = field(init=False, repr=False)
-    adjacent: tuple[int, ...] = field(init=False, repr=False)
-    rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        names = {p for line in self.lines_text for p in line.split()}
-
-        def place(p: str) -> tuple[int, int]:
-            m = _NAME.fullmatch(p)
-            assert m, p
-            return int(m[2]), ord(m[1])
-
-        points = tuple(sorted(names, key=place))
-        index = {p: i for i, p in enumerate(points)}
-        lines = tuple(tuple(index[p] for p in line.split()) for line in self.lines_text)
-        mills = [line for line in lines if len(line) == 3]
-        masks = tuple(sum(1 << p for p in m) for m in mills)
-        edges = tuple((line[i], line[i + 1]) for line in lines for i in range(len(line) - 1))
-        by_rank: dict[int, list[int]] = {}
-        for i, p in enumerate(points):
-            by_rank.setdefault(place(p)[0], []).append(i)
-        setattr_ = object.__setattr__
-        setattr_(self, "points", points)
-        setattr_(self, "index", index)
-        setattr_(self, "lines", lines)
-        setattr_(self, "mill_masks", masks)
-        setattr_(
-            self,
-            "mills_at",
-            tuple(
-                tuple(mask for m, mask in zip(mills, masks, strict=True) if p in m)
-                for p in range(len(points))
-            ),
-        )
-        setattr_(self, "edges", edges)
-        setattr_(
-            self,
-            "adjacent",
-            tuple(
-                sum(1 << (b if a == p else a) for a, b in edges if p in (a, b))
-                for p in range(len(points))
-            ),
-        )
-        setattr_(self, "rows", tuple(tuple(by_rank[r]) for r in sorted(by_rank, reverse=True)))
-
-    @property
-    def size(self) -> int:
-        """The number of points."""
-        return len(self.points)
-
-    @property
-    def full(self) -> int:
-        """The mask with every point set."""
-        return (1 << len(self.points)) - 1
-
-
-_SQUARES = (
-    "a1 d1 g1",
-    "b2 d2 f2",
-    "c3 d3 e3",
-    "a4 b4 c4",
-    "e4 f4 g4",
-    "c5 d5 e5",
-    "b6 d6 f6",
-    "a7 d7 g7",
-    "a1 a4 a7",
-    "b2 b4 b6",
-    "c3 c4 c5",
-    "d1 d2 d3",
-    "d5 d6 d7",
-    "e3 e4 e5",
-    "f2 f4 f6",
-    "g1 g4 g7",
-)
-#: Nine Men's Morris: three nested squares joined at the middle of their sides
-NINE = MorrisBoard("24", _SQUARES)
-#: Twelve Men's Morris and Morabaraba: the same with the four corner diagonals
-TWELVE = MorrisBoard("24d", (*_SQUARES, "a1 b2 c3", "g1 f2 e3", "a7 b6 c5", "g7 f6 e5"))
-#: Six Men's Morris: two squares; the joins of two points form no mill
-SIX = MorrisBoard(
-    "16",
-    (
-        "a1 c1 e1",
-        "e1 e3 e5",
-        "a5 c5 e5",
-        "a1 a3 a5",
-        "b2 c2 d2",
-        "d2 d3 d4",
-        "b4 c4 d4",
-        "b2 b3 b4",
-        "a3 b3",
-        "c1 c2",
-        "e3 d3",
-        "c5 c4",
-    ),
-)
-BOARDS: dict[str, MorrisBoard] = {b.key: b for b in (NINE, TWELVE, SIX)}
+from ...i18n import N_, Text, _, ngettext
+from ...ladder import Rung
+from ...lessons import Lesson
+from ...tables import Solver
+from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
+from ..pointboard import PointBoardGame
+from .board import BOARDS, NINE, SIX, TWELVE, MorrisBoard, bits, symmetries
 
 
 @dataclass(frozen=True)
@@ -252,16 +134,6 @@ def encode(board: MorrisBoard, src: int, dst: int, rem: int) -> int:
     """The move code of a placement (``src`` = number of points) or move, with removal ``rem``
     (the number of points: none)."""
     return (src * board.size + dst) * (board.size + 1) + rem
-
-
-def bits(mask: int) -> list[int]:
-    """The indices of the set bits of a mask, in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class MorrisState(RepeatingState):
@@ -785,7 +657,7 @@ class Morris(PointBoardGame):
         (levels at four plies and deeper could not be told apart): the first three, three
         plies without misjudging, then the perfect player (four plies until its table is
         built)."""
-        from .morris_table import MorrisSolver
+        from .table import MorrisSolver
 
         solver = self.solver()
         if not (isinstance(solver, MorrisSolver) and solver.hands):
@@ -800,22 +672,20 @@ class Morris(PointBoardGame):
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries (16 on each board: the square's eight, times swapping the
         inner and outer rings); every rule of the family is the same under them."""
-        from .morris_table import symmetries
-
         return tuple(symmetries(self.variant.board))
 
     @property
     def book_path(self) -> Path:
-        """``ludoteca/games/books/<rule set>.json.xz`` (the rule set with its settings)."""
+        """``ludoteca/games/morris/books/<rule set>.json.xz`` (the rule set with its settings)."""
         return Path(__file__).parent / "books" / f"{self.rules}.json.xz"
 
     def solver(self, men: int | None = None) -> Solver | None:
-        from .morris_table import MorrisSolver
+        from .table import MorrisSolver
 
         return MorrisSolver(self.rules, men)
 
     def lessons(self) -> tuple[Lesson, ...]:
-        from .morris_lessons import lessons
+        from .lessons import lessons
 
         return lessons()
 
@@ -859,7 +729,7 @@ class Morris(PointBoardGame):
 
     @cached_property
     def kernel(self) -> Kernel:
-        from .morris_kernel import kernel
+        from .kernel import kernel
 
         return kernel(self)
 
@@ -989,12 +859,7 @@ class Morris(PointBoardGame):
 
 
 __all__ = [
-    "BOARDS",
-    "NINE",
-    "SIX",
-    "TWELVE",
     "Morris",
-    "MorrisBoard",
     "MorrisMove",
     "MorrisRules",
     "MorrisState",

@@ -35,16 +35,17 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core import Color, InvalidRulesError, RuleSet, State
-from ..files import read_or_build
-from ..jobs import Pool
-from ..solve import cache_dir
-from ..solve.checkpoint import Checkpoint
-from ..solve.retrograde import code_value, solve_pairs, tally
-from ..tables import Progress, Solver, Table
-from .felli import FLIP, MIRROR, PROMOTION, RAYS, Felli
-from .felli_kernel import B
-from .felli_kernel import kernel as felli_kernel
+from ...core import Color, InvalidRulesError, RuleSet, State
+from ...files import read_or_build
+from ...jobs import Pool
+from ...solve import cache_dir
+from ...solve.checkpoint import Checkpoint
+from ...solve.retrograde import code_value, solve_pairs, tally
+from ...tables import Progress, Solver, Table
+from .board import FLIP, MIRROR, PROMOTION, RAYS
+from .kernel import B
+from .kernel import kernel as felli_kernel
+from .rules import Felli
 
 __all__ = ["MullahSolver", "MullahTable", "layout", "solve"]
 

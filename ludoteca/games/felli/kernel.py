@@ -1,5 +1,5 @@
-"""Felli in compiled code (numba): the search kernel (see :mod:`.kernel`), move for move like
-:mod:`ludoteca.games.felli`, for every rule set (forced and multi-capture, the Mullah rules).
+"""Felli in compiled code (numba): the search kernel (see :mod:`ludoteca.compiled.kernel`), move
+for move like :mod:`.rules`, for every rule set (forced and multi-capture, the Mullah rules).
 
 ``st`` holds, after KEY, TURN and QUIET, the 13 points' values as the engine keeps them (0
 empty, 1/2 a South/North man, 5/6 a Mullah).  Capture chains are walked depth first on an
@@ -12,10 +12,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, zobrist
-from ..compiled.registry import Kernel, register
-from ..core import State
-from .felli import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS, Felli, FelliState
+from ...compiled.kernel import DRAW, KEY, LOSS, ONGOING, QUIET, STATE_SIZE, TURN, zobrist
+from ...compiled.registry import Kernel, register
+from ...core import State
+from .board import BETWEEN, MULLAH, POINTS, PROMOTION, RAYS
+from .rules import Felli, FelliState
 
 __all__ = [
     "action_path",

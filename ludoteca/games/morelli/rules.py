@@ -1,7 +1,7 @@
 """Morelli, exactly as docs/rules.md states it.
 
 Squares are numbered, and their bands (distances to the Throne) given, as in
-:mod:`.morelli_board`.  ``board[s]`` is 0 (empty), 1 (Black) or 2 (White); the Throne square
+:mod:`.board`.  ``board[s]`` is 0 (empty), 1 (Black) or 2 (White); the Throne square
 never holds a stone and ``king`` is 0 (vacant), 1 or 2.  A move code is ``from * n * n + to``.
 Black moves first; a move must end on a smaller band than it started from.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import ClassVar
 
-from ..compiled.registry import Kernel
-from ..core import (
+from ...compiled.registry import Kernel
+from ...core import (
     QUIET_THEME,
     Color,
     Game,
@@ -31,11 +31,11 @@ from ..core import (
     State,
     Termination,
 )
-from ..drawing import BoardDescription, PieceStyle
-from ..i18n import N_, Text, _, ngettext
-from ..ladder import Rung
-from ..lessons import Lesson
-from .morelli_board import BAND_NAMES, LETTERS, frame_list, geometry
+from ...drawing import BoardDescription, PieceStyle
+from ...i18n import N_, Text, _, ngettext
+from ...ladder import Rung
+from ...lessons import Lesson
+from .board import BAND_NAMES, LETTERS, frame_list, geometry
 
 BLACK, WHITE = 1, 2
 
@@ -614,7 +614,7 @@ class Morelli(Game):
         return _LADDER
 
     def lessons(self) -> tuple[Lesson, ...]:
-        from .morelli_lessons import lessons
+        from .lessons import lessons
 
         return lessons()
 
@@ -630,7 +630,7 @@ class Morelli(Game):
 
     @cached_property
     def kernel(self) -> Kernel:
-        from .morelli_kernel import kernel
+        from .kernel import kernel
 
         return kernel(self)
 

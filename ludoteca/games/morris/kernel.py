@@ -1,7 +1,7 @@
-"""The Morris family in compiled code (numba), move for move like :mod:`ludoteca.games.morris`:
-the search kernel (see :mod:`.kernel`).
+"""The Morris family in compiled code (numba), move for move like :mod:`.rules`: the search
+kernel (see :mod:`ludoteca.compiled.kernel`).
 
-The board comes in as arrays built from the rule set's :class:`~.morris.MorrisBoard` (each
+The board comes in as arrays built from the rule set's :class:`~.board.MorrisBoard` (each
 point's neighbours, the mill masks, the mills through each point), so every board of the family
 runs in the same kernel: ``generate``, ``make``/``unmake`` with an incremental Zobrist key,
 ``status``, ``evaluate`` (material, mills, open twos, and mobility and blocked men from the
@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import (
+from ...compiled.kernel import (
     DRAW,
     KEY,
     LOSS,
@@ -34,9 +34,9 @@ from ..compiled.kernel import (
     store,
     zobrist,
 )
-from ..compiled.registry import Kernel, register, tuned_weights
-from ..core import State
-from .morris import Morris, MorrisState
+from ...compiled.registry import Kernel, register, tuned_weights
+from ...core import State
+from .rules import Morris, MorrisState
 
 __all__ = [
     "action_path",
@@ -578,7 +578,7 @@ DEFAULT_WEIGHTS = {
 DEFAULT_WEIGHTS |= {f"{name}_placing": DEFAULT_WEIGHTS[name] for name in PHASED}
 #: the weights tuned for a rule set (``ludoteca tune``), by rule set: ``{rules: {"weights":
 #: {feature: weight}, ...}}``
-WEIGHTS_FILE = Path(__file__).with_name("morris_weights.json")
+WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
 def weights(rules: str) -> dict[str, int]:

@@ -1,5 +1,5 @@
-"""Morelli in compiled code (numba), move for move like :mod:`ludoteca.games.morelli`: the
-search kernel (see :mod:`.kernel`) for every board size.
+"""Morelli in compiled code (numba), move for move like :mod:`.rules`: the search kernel (see
+:mod:`ludoteca.compiled.kernel`) for every board size.
 
 ``st`` holds, after KEY, TURN and QUIET (always 0: Morelli cannot repeat), the King (0, 1
 Black, 2 White) and the squares (0, 1 Black, 2 White).
@@ -13,11 +13,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..compiled.kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, split, zobrist
-from ..compiled.registry import Kernel, register, tuned_weights
-from ..core import State
-from .morelli import Morelli, MorelliState
-from .morelli_board import frame_list, geometry
+from ...compiled.kernel import DRAW, KEY, LOSS, ONGOING, STATE_SIZE, TURN, WIN, split, zobrist
+from ...compiled.registry import Kernel, register, tuned_weights
+from ...core import State
+from .board import frame_list, geometry
+from .rules import Morelli, MorelliState
 
 __all__ = [
     "Tables",
@@ -168,7 +168,7 @@ DEFAULT_WEIGHTS = {
     "ring_5": 65,
 }
 #: the weights tuned for a rule set (``ludoteca tune``), by rule set
-WEIGHTS_FILE = Path(__file__).with_name("morelli_weights.json")
+WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
 def weights(rules: str) -> dict[str, int]:
