@@ -117,7 +117,7 @@ def _variation(line: _Line, where: Text) -> _Line:
         raise InvalidRecordError(Text("%(where)s: a variation before any move", where=where))
     state = line.state.copy()
     state.pop()
-    replaced = numbered(state.ply, line.last.move)
+    replaced = f"{_number(state.ply)} {line.last.move}"
     path = (
         Text("in the variation replacing %(move)s", move=replaced)
         if line.path is None
@@ -188,9 +188,9 @@ def _checked(where: Text, ply: int, move: str | None, act: Callable[[], T]) -> T
         raise InvalidRecordError(reason) from None
 
 
-def numbered(ply: int, move: str) -> str:
-    """``move`` played at ``ply`` (plies before it) with its number: ``9. d2``, ``9... f4``."""
-    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {move}"
+def _number(ply: int) -> str:
+    """The number of a move played at ``ply`` (plies before it): ``9.``, ``9...``."""
+    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
 
 
 def write(tree: GameTree, ply: int) -> list[str]:
@@ -219,7 +219,7 @@ def _write_line(children: list[Node], ply: int, words: list[str]) -> None:
     while children:
         node, *variations = children
         if ply % 2 == 0 or numbered_next:
-            words.append(numbered(ply, "").rstrip())
+            words.append(_number(ply))
         words.append(node.move + node.mark)
         if node.comment:
             words.append(_comment(node.comment))
