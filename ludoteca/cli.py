@@ -15,9 +15,10 @@ from typing import TextIO
 
 from . import __version__, record, svg
 from .ai import Agent, Limit, make_agent
-from .core import Color, LudotecaError, State
+from .core import Color, InvalidRecordError, LudotecaError, State
 from .extras import require
 from .games import family, game_names, load
+from .i18n import Text
 from .jobs import Pool
 from .perft import perft_counts
 
@@ -665,12 +666,17 @@ def _engine(args: argparse.Namespace) -> int:
 def _record_check(args: argparse.Namespace) -> int:
     count = 0
     with args.file.open(encoding="utf-8") as stream:
-        for game in record.read_games(stream):
-            count += 1
-            print(
-                f"game {count}: {game.tags['Game']} ({game.tags['Rules']}), "
-                f"{len(game.state.move_stack)} plies, result {game.result}"
-            )
+        try:
+            for game in record.read_games(stream):
+                count += 1
+                print(
+                    f"game {count}: {game.tags['Game']} ({game.tags['Rules']}), "
+                    f"{len(game.state.move_stack)} plies, result {game.result}"
+                )
+        except InvalidRecordError as error:
+            raise InvalidRecordError(
+                Text("game %(number)s, %(error)s", number=count + 1, error=error)
+            ) from None
     if not count:
         return _fail(f"{args.file}: no game record found")
     print(f"{args.file}: {count} game(s), all valid")

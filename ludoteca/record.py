@@ -14,16 +14,16 @@ The text format is PGN-like::
 
 Tags come first, one per line; ``Game`` is required, ``Rules`` defaults to the game's default
 rule set, ``Setup`` (games with a setup) or ``Position`` (a position code) give a start other
-than the default.  Movetext holds move numbers (``12.`` or ``12...``), moves in the game's own
-notation, ``{comments}`` and a final result token.  Reading replays every move through the engine
-and reports the first bad one with its ply number.
+than the default.  Movetext (:mod:`ludoteca.movetext`) holds move numbers (``12.`` or
+``12...``), moves in the game's own notation with their marks (``d6!?``), ``{comments}``,
+variations in parentheses, nested to any depth (``2. d2 (2. a1 b4) 2... b4``), and a final
+result token.  Reading replays every line through the engine and reports the first bad move
+with its ply number and the variations that lead to it.
 """
 
 from __future__ import annotations
 
-import bisect
 import datetime
-import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -32,26 +32,29 @@ from typing import Any, TextIO
 
 from .core import Color, InvalidRecordError, LudotecaError, State, Termination
 from .games import load
+from .gametree import GameTree
 from .i18n import Text
+from .movetext import RESULTS, read, write
 
 __all__ = ["GameRecord", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
-_TOKEN_RE = re.compile(r"\s*(?:(\{[^}]*\})|(\d+\.(?:\.\.)?)|(\S+))")
 _RESULT_WINNERS = {"1-0": Color.WHITE, "0-1": Color.BLACK, "1/2-1/2": None}
 
 
 @dataclass
 class GameRecord:
-    """A game: its tags, the moves played and comments, and the replayed final state.
-
-    ``comments[i]`` is the comment after the i-th move (``comments[0]``: before the first).
-    """
+    """A game: its tags, its move ``tree`` (the main line, its variations, marks and
+    comments) and the main line's replayed final ``state``."""
 
     state: State
     tags: dict[str, str] = field(default_factory=dict)
-    comments: dict[int, str] = field(default_factory=dict)
+    tree: GameTree = field(default_factory=GameTree)
+
+    @property
+    def comments(self) -> dict[int, str]:
+        """The main line's comments: ``[i]`` after the i-th move (``[0]``: before the first)."""
+        return self.tree.comments()
 
     @property
     def result(self) -> str:
@@ -111,7 +114,7 @@ def from_state(
     elif state.start != state.game.new().position_code():
         tags["Position"] = state.start
     tags.update(extra or {})
-    return GameRecord(state.copy(), tags, dict(comments or {}))
+    return GameRecord(state.copy(), tags, GameTree.of_line([str(m) for m in state.moves], comments))
 
 
 def dumps(record: GameRecord | State) -> str:
@@ -119,20 +122,7 @@ def dumps(record: GameRecord | State) -> str:
     if isinstance(record, State):
         record = from_state(record)
     lines = [f'[{key} "{_escape(value)}"]' for key, value in record.tags.items()]
-    ply0 = record.start().ply
-    words: list[str] = []
-    if record.comments.get(0):
-        words.append(_comment(record.comments[0]))
-    for i, move in enumerate(record.state.moves, start=1):
-        ply = ply0 + i - 1
-        if ply % 2 == 0:
-            words.append(f"{ply // 2 + 1}.")
-        elif i == 1:
-            words.append(f"{ply // 2 + 1}...")
-        words.append(str(move))
-        if record.comments.get(i):
-            words.append(_comment(record.comments[i]))
-    words.append(record.result)
+    words = [*write(record.tree, record.start().ply), record.result]
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
 
 
@@ -187,61 +177,10 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
         raise InvalidRecordError(Text("%(where)s: %(error)s", where=where, error=error)) from None
     tags["Game"] = state.game.name
     tags["Rules"] = str(state.rules)
-    comments: dict[int, str] = {}
-    result_token: str | None = None
-    # movetext lines are read as one text (a comment may span lines); offsets map back to lines
-    text = " ".join(line for _, line in body)
-    starts = list(itertools.accumulate((len(line) + 1 for _, line in body[:-1]), initial=0))
-    for m in _TOKEN_RE.finditer(text):
-        comment, _number, word = m.groups()
-        line = Text("line %(line)s", line=body[bisect.bisect_right(starts, m.end(0) - 1) - 1][0])
-        if result_token is not None and (comment or word):
-            raise InvalidRecordError(
-                Text("%(where)s: text after the result %(result)s", where=line, result=result_token)
-            )
-        if comment is not None:
-            i = len(state.move_stack)
-            comments[i] = (comments[i] + " " if i in comments else "") + comment[1:-1].strip()
-        elif word is not None:
-            if word in RESULTS:
-                result_token = word
-                continue
-            if word in state.annotation_tokens and state.move_stack:
-                try:
-                    state.annotate(state.move_of(state.move_stack[-1]), word)
-                except LudotecaError as error:
-                    raise InvalidRecordError(
-                        Text(
-                            "%(where)s: ply %(ply)s: %(error)s",
-                            where=line,
-                            ply=state.ply,
-                            error=error,
-                        )
-                    ) from None
-                continue
-            if "{" in word or "}" in word:
-                raise InvalidRecordError(
-                    Text(
-                        "%(where)s: unbalanced comment braces near %(word)s",
-                        where=line,
-                        word=repr(word),
-                    )
-                )
-            ply = state.ply + 1
-            try:
-                state.push(word)
-            except LudotecaError as error:
-                raise InvalidRecordError(
-                    Text(
-                        "%(where)s: ply %(ply)s (%(move)s): %(error)s",
-                        where=line,
-                        ply=ply,
-                        move=word,
-                        error=error,
-                    )
-                ) from None
+    tree = GameTree()
+    result_token = read(state, tree, body)
     _check_result(tags, result_token, state, where)
-    return GameRecord(state, tags, comments)
+    return GameRecord(state, tags, tree)
 
 
 def _start_state(game_name: str, tags: dict[str, str]) -> State:
@@ -310,34 +249,42 @@ def _check_result(tags: dict[str, str], token: str | None, state: State, where: 
 
 
 def to_json(record: GameRecord) -> dict[str, Any]:
-    """The record as JSON-ready data: tags, moves in notation, comments, the final position code."""
-    return {
+    """The record as JSON-ready data: tags, the main line's moves in notation and comments, the
+    final position code and, when the record has variations or marks, its ``tree``
+    (:meth:`GameTree.as_json <ludoteca.gametree.GameTree.as_json>`)."""
+    data: dict[str, Any] = {
         "tags": dict(record.tags),
         "moves": record.moves,
         "comments": {str(k): v for k, v in record.comments.items()},
         "position": record.state.position_code(),
     }
+    if not record.tree.is_line():
+        data["tree"] = record.tree.as_json()
+    return data
 
 
 def from_json(data: dict[str, Any] | str) -> GameRecord:
-    """Read the JSON form back (a dict or JSON text), replaying the moves like :func:`loads`."""
+    """Read the JSON form back (a dict or JSON text), replaying every line like :func:`loads`:
+    the ``tree`` when there is one (``moves`` and ``comments`` only repeat its main line),
+    else ``moves`` and ``comments``."""
     try:
         if isinstance(data, str):
             data = json.loads(data)
         if not isinstance(data, dict):
             raise TypeError("not an object")
         tags = {str(k): str(v) for k, v in data["tags"].items()}
-        moves = [str(m) for m in data.get("moves", [])]
-        comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
+        if "tree" in data:
+            tree = GameTree.from_json(data["tree"])
+        else:
+            moves = [str(m) for m in data.get("moves", [])]
+            comments = {int(k): str(v) for k, v in data.get("comments", {}).items()}
+            tree = GameTree.of_line(moves, comments)
+    except InvalidRecordError:
+        raise
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InvalidRecordError(Text("malformed JSON record: %(error)s", error=error)) from None
-    record = _parse([(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()], [(1, " ".join(moves))])
-    record.comments = comments
-    return record
-
-
-def _comment(text: str) -> str:
-    return "{" + text.replace("{", "(").replace("}", ")") + "}"
+    tag_lines = [(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()]
+    return _parse(tag_lines, [(1, " ".join(write(tree, 0)))])
 
 
 def _escape(value: str) -> str:

@@ -7,6 +7,7 @@ export class Tree {
   constructor(moves = []) {
     this.nodes = new Map();
     this.nextId = 0;
+    this.comment = "";  // a record's comment before its first move (board-record.js)
     this.root = this._make(null, null).id;
     let at = this.root;
     for (const move of moves) at = this.add(at, move);

@@ -2,12 +2,14 @@
 // the engine's best lines streamed by the server over /ws/analysis while the position is on
 // screen.  The page knows no rules: each position arrives with its legal moves as gestures.
 import { Board } from "/static/lib/board.js";
+import { RecordPanel } from "/static/lib/board-record.js";
 import { $, notice } from "/static/lib/dom.js";
 import { Editor, showCode } from "/static/lib/editor.js";
 import { Explorer } from "/static/lib/explorer.js";
 import { extend, targets } from "/static/lib/gesture.js";
 import "/static/lib/header.js";
 import { t } from "/static/lib/i18n.js";
+import { MovesPanel } from "/static/lib/move-values.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";
 import { readLegal } from "/static/lib/socket.js";
@@ -32,6 +34,7 @@ const page = {
   editor: null,    // the position editor (editor.js)
   boardView: null, // the board description from the server
   explorer: null,  // the opening explorer's panel (explorer.js)
+  moves: null,     // every move's value (move-values.js)
 };
 
 function sendMessage(message) {
@@ -53,7 +56,7 @@ function openLine(line, ply = null) {
   page.game = line.game;
   page.rules = line.rules;
   page.start = line.start;
-  page.tree = new Tree(line.moves || []);
+  page.tree = line.tree || new Tree(line.moves || []);
   const main = page.tree.mainLine();
   const at = ply === null ? main.length : Math.max(0, Math.min(main.length, ply));
   go(at ? main[at - 1] : page.tree.root);
@@ -76,6 +79,7 @@ function onPosition(message) {
   draw();
   showCode(message.code);
   page.explorer.show(message.game, message.rules, message.code);
+  page.moves.show(message.game, message.rules, message.code);
 }
 
 // The ply a position code ends with (every game's code ends with it).
@@ -233,6 +237,8 @@ function controls() {
     if (event.key === "ArrowRight") step(1);
   });
   page.explorer = new Explorer((move) => go(page.tree.add(page.current, move)));
+  page.moves = new MovesPanel((move) => go(page.tree.add(page.current, move)));
+  new RecordPanel(() => ({ game: page.game, rules: page.rules, start: page.start, tree: page.tree }), openLine);
   page.editor = new Editor(
     () => ({ game: page.game, rules: page.rules, view: page.view, board: page.boardView }),
     (position) => openLine({ ...position, start: position.code, moves: [] }),

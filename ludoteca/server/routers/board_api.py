@@ -1,0 +1,112 @@
+"""The analysis board's JSON routes beside its socket (see ``docs/web.md``): its move tree
+written as a game record with variations and a record read into a tree
+(:mod:`~ludoteca.server.study.board_records`), and every legal move of a position with its
+value (:mod:`~ludoteca.server.study.move_list`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from ...gametree import GameTree
+from ..deps import ComputerDep
+from ..study.analysis import MAX_MOVES
+from ..study.board_records import read_record, record_of_tree
+from ..study.move_list import every_move
+
+router = APIRouter(prefix="/api/analysis")
+
+#: the longest comment a tree's move or line may carry
+MAX_COMMENT = 2000
+
+
+class TreeMove(BaseModel):
+    """A move of a tree (``ludoteca.gametree``'s JSON form): its notation, mark, the comment
+    after it and the variations in its place."""
+
+    move: str = Field(max_length=64)
+    mark: Literal["", "!", "?", "!!", "??", "!?", "?!"] = ""
+    comment: str = Field(default="", max_length=MAX_COMMENT)
+    variations: list[TreeLine] = Field(default_factory=list, max_length=100)
+
+
+class TreeLine(BaseModel):
+    """A line of a tree: the comment before its first move, and its moves."""
+
+    comment: str = Field(default="", max_length=MAX_COMMENT)
+    moves: list[TreeMove] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class BoardTree(BaseModel):
+    """A move tree from a position of a rule set: ``start`` a position code (the usual start
+    when absent)."""
+
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    start: str | None = Field(default=None, max_length=2000)
+    tree: TreeLine
+
+
+class RecordText(BaseModel):
+    """A game record's text (one game; ``docs/formats.md``)."""
+
+    record: str = Field(max_length=200_000)
+
+
+class MoveRow(BaseModel):
+    """A legal move and its value for the side making it."""
+
+    move: str
+    score: int  # the engine's units; a table's: a win or loss at 100000 minus the plies after
+    exact: bool  # from a solved table
+    verdict: Literal["win", "draw", "loss"] | None  # an exact value's
+    plies: int | None  # an exact win or loss: the plies to the end with best play, this one too
+    text: str  # as the panel shows it: "Win in 7 plies", "Draw", or the bar's "+1.3" for White
+
+
+class EveryMove(BaseModel):
+    """Every legal move of a position, ranked: by a table, wins fastest first, then draws,
+    then losses slowest first; by the search, best first."""
+
+    game: str
+    rules: str
+    position: str  # its position code, as the engine writes it
+    exact: bool
+    depth: int | None  # the search's depth, when no table covers the position
+    moves: list[MoveRow]
+
+
+@router.post("/record")
+async def tree_as_record(body: BoardTree) -> RecordText:
+    """The text record of a board's tree, with its variations; 400 naming the first bad move
+    and the variations leading to it."""
+    tree = GameTree.from_json(body.tree.model_dump(exclude_defaults=True))
+    return RecordText(record=record_of_tree(body.game, body.rules, body.start, tree))
+
+
+@router.post("/tree")
+async def record_as_tree(body: RecordText) -> BoardTree:
+    """The tree of a pasted record and the position it starts from; 400 with the sentence
+    naming what is wrong."""
+    found = read_record(body.record)
+    start = found.start()
+    return BoardTree(
+        game=start.game.name,
+        rules=str(start.rules),
+        start=start.position_code(),
+        tree=TreeLine.model_validate(found.tree.as_json()),
+    )
+
+
+@router.get("/moves")
+async def moves(
+    computer: ComputerDep,
+    rules: str = Query(max_length=200),
+    game: str | None = Query(default=None, max_length=64),
+    position: str | None = Query(default=None, max_length=2000),
+) -> EveryMove:
+    """Every legal move of ``position`` (a code; the usual start when absent) of a rule set
+    with its value; 400 if the rule set or the position is not one."""
+    return EveryMove.model_validate(await every_move(computer, game or rules, rules, position))
