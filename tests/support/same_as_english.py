@@ -52,6 +52,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "de": _EVERYWHERE
     | {
+        "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
         "Push",
         "Blitz",
@@ -74,6 +75,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "es": _EVERYWHERE
     | {
+        "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
         "Push",
         "Blitz",
@@ -92,6 +94,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "ar": _EVERYWHERE
     | {
+        "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
         "%(move)s: %(reason)s",
         "%(where)s: %(error)s",
