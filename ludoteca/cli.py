@@ -337,6 +337,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .ai.tune import register as register_tune  # ludoteca tune
 
     register_tune(sub)
+    from .backup import register as register_db  # ludoteca db backup/restore
+
+    register_db(sub)
     return parser
 
 
