@@ -30,6 +30,7 @@ from .cluster.fanout import Fanout
 from .collector import Collector
 from .community.chat import Chat
 from .community.levels import LevelRatings
+from .community.moderation import ChatRules, Moderation, read_words
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -51,6 +52,7 @@ from .routers import (
     community,
     explorer,
     lessons,
+    moderation,
     ops,
     pages,
     puzzles,
@@ -137,7 +139,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             interrupts=Interrupts(ticket),
         )
         hub = Hub(store, computer, fanout, guards.registry, guards.timings)
-        chat = Chat(store, hub.games, hub.cluster)
+        # -- moderation (chat rules before the chat; the service beside the others)
+        words = read_words(settings.chat_words) if settings.chat_words else ()
+        rules = ChatRules(store, words, settings.chat_lines_per_minute)
+        chat = Chat(store, hub.games, hub.cluster, rules)
+        app.state.moderation = Moderation(store, hub, rules)
+        # -- (end of moderation)
         if fanout is not None:
             await hub.cluster.start(chat.said_elsewhere)
             background.append(asyncio.get_running_loop().create_task(hub.cluster.adopt()))
@@ -218,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         explorer.router,
         lessons.router,
         puzzles.router,
+        moderation.router,
         ops.router,
     ):
         app.include_router(router)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from ..community.moderation import ModerationDep
 from ..community.people import SESSION_DAYS, User
 from ..deps import COOKIE, AccountsDep, Client, HubDep, SignedIn, Viewer, csrf_guard
 from ..schemas import Credentials, Done, Me, NewPassword, Session
@@ -52,9 +53,12 @@ async def sign_in(
     hub: HubDep,
     client: Client,
     body: Credentials,
+    moderation: ModerationDep,
 ) -> Session:
-    """Sign in (failed attempts are throttled per address and per username)."""
+    """Sign in (failed attempts are throttled per address and per username; a closed account
+    is refused)."""
     user, token = await accounts.sign_in(body.name, body.password, client)
+    await moderation.admit(user)
     claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 
