@@ -50,7 +50,7 @@ async function header() {
     out.className = "theme";
     out.textContent = t("Sign out");
     out.onclick = async () => { await send("/api/logout"); location.reload(); };
-    nav.append(mine, out);
+    nav.append(mine, link("/moderation", t("Reports and blocks")), out);
   } else {
     const signIn = link(`/account?next=${encodeURIComponent(location.pathname)}`, t("Sign in"));
     signIn.id = "sign-in";

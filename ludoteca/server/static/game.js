@@ -4,7 +4,7 @@
 import { send as request, whoAmI } from "/static/account.js";
 import { adviceControls, dropAdvice, showHint } from "/static/advice.js";
 import { Board } from "/static/board.js";
-import { chatControls, showChat } from "/static/chat.js";
+import { chatControls, removeChat, showChat } from "/static/chat.js";
 import { clockReceived, runClocks } from "/static/clock.js";
 import { $, notice } from "/static/dom.js";
 import { t } from "/static/i18n.js";
@@ -102,6 +102,7 @@ function onMessage(message) {
   else if (message.type === "hint") showHint(message);
   else if (message.type === "chat") showChat([message]);
   else if (message.type === "chat_history") showChat(message.lines, true);
+  else if (message.type === "chat_removed") removeChat(message.id);
 }
 
 function onClose(code) {
