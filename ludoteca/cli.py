@@ -127,6 +127,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "when the write-ahead log is checkpointed (normal, the default: survives a crash)",
     )
     p.add_argument(
+        "--chat-words",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="refuse chat lines holding a word or phrase of FILE (one a line; # comments)",
+    )
+    p.add_argument(
         "--log-format",
         choices=("text", "json"),
         default=None,
@@ -340,6 +347,12 @@ def _build_parser() -> argparse.ArgumentParser:
     from .ai.tune import register as register_tune  # ludoteca tune
 
     register_tune(sub)
+    from .backup import register as register_db  # ludoteca db backup/restore
+
+    register_db(sub)
+    from .users import register as register_users  # ludoteca users list/grant/revoke
+
+    register_users(sub)
     return parser
 
 
@@ -357,6 +370,7 @@ _SERVE_FLAGS = {
     "queue": "queue",
     "log_format": "log_format",
     "sqlite_sync": "sqlite_sync",
+    "chat_words": "chat_words",
 }
 
 

@@ -90,7 +90,7 @@ def test_a_route_left_out_of_the_document_answers_no_json(app: FastAPI) -> None:
 def test_the_websocket_messages_are_in_the_document(app: FastAPI) -> None:
     schemas = app.openapi()["components"]["schemas"]
     sent = schemas["ServerMessage"]["discriminator"]["mapping"]
-    assert set(sent) == {"state", "update", "error", "hint", "chat", "chat_history"}
+    assert set(sent) == {"state", "update", "error", "hint", "chat", "chat_history", "chat_removed"}
     assert set(schemas["ClientMessage"]["discriminator"]["mapping"]) == {
         "hello",
         "move",

@@ -41,6 +41,7 @@ from .routers import (
     correspondence,
     explorer,
     lessons,
+    moderation,
     notifications,
     ops,
     pages,
@@ -145,6 +146,7 @@ def create_app(
         explorer.router,
         lessons.router,
         puzzles.router,
+        moderation.router,
         notifications.router,
         ops.router,
     ):

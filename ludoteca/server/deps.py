@@ -16,6 +16,7 @@ from ..i18n import _
 from .cluster.adoption import Cluster
 from .community.chat import Chat
 from .community.level_ratings import LevelRatings
+from .community.moderation import Moderation
 from .community.people import Accounts, User, csrf_matches
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -45,6 +46,7 @@ __all__ = [
     "GuardsDep",
     "HubDep",
     "LevelRatingsDep",
+    "ModerationDep",
     "NotifierDep",
     "ReportsDep",
     "SeeksDep",
@@ -130,6 +132,8 @@ class Services:
     seeks: Seeks
     level_ratings: LevelRatings
     training: Training
+    #: reports, blocks, the moderators' actions and the rules every chat line passes
+    moderation: Moderation
     #: the correspondence games' deadlines, your-turn lists and planned moves
     correspondence: Correspondence
     notifier: Notifier
@@ -179,6 +183,7 @@ AccountsDep = Annotated[Accounts, _service("accounts")]
 SeeksDep = Annotated[Seeks, _service("seeks")]
 LevelRatingsDep = Annotated[LevelRatings, _service("level_ratings")]
 TrainingDep = Annotated[Training, _service("training")]
+ModerationDep = Annotated[Moderation, _service("moderation")]
 CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
 NotifierDep = Annotated[Notifier, _service("notifier")]
 

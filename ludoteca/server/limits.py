@@ -36,6 +36,7 @@ MAX_MESSAGE = 4096  # bytes in one websocket message
 MAX_HEAD = 16 * 1024  # bytes in one HTTP request's request line and headers
 MAX_BODY = 256 * 1024  # bytes in one HTTP request body (records included)
 GAMES_PER_MINUTE = 30  # new games from one address in a minute
+CHAT_LINES_PER_MINUTE = 20  # chat lines from one account in a minute (all its connections)
 SOCKETS_PER_CLIENT = 32  # open game websockets from one address
 MAX_NESTING = 16  # arrays and objects inside each other in one websocket message
 

@@ -33,6 +33,7 @@ __all__ = [
     "CatalogueGame",
     "ChatHistory",
     "ChatMessage",
+    "ChatRemoved",
     "Claim",
     "ClockView",
     "Colour",
@@ -455,14 +456,22 @@ class ChatHistory(BaseModel):
     lines: list[ChatMessage]
 
 
+class ChatRemoved(BaseModel):
+    """A moderator removed a line of the room: pages drop it."""
+
+    type: Literal["chat_removed"]
+    room: Room
+    id: int
+
+
 #: a message the server sends on a game's websocket
 Outgoing = Annotated[
-    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory,
+    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory | ChatRemoved,
     Field(discriminator="type"),
 ]
 #: a message the server sends, to check
 ServerMessage = TypeAdapter[
-    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory
+    GameView | Update | ErrorMessage | HintMessage | ChatMessage | ChatHistory | ChatRemoved
 ](Outgoing)
 
 

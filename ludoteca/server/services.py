@@ -20,6 +20,7 @@ from .cluster.adoption import Cluster
 from .cluster.fanout import Fanout
 from .community.chat import Chat
 from .community.level_ratings import LevelRatings
+from .community.moderation import ChatRules, Moderation, read_words
 from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
@@ -143,6 +144,9 @@ async def build_services(
         )
         stack.push_async_callback(hub.close)
         hub.committed = notifier.game_changed
+        # moderation: the rules every chat line passes (the words the operator forbids, a rate)
+        words = read_words(settings.chat_words) if settings.chat_words else ()
+        chat_rules = ChatRules(store, words, settings.chat_lines_per_minute)
         yield Services(
             guards=guards,
             store=store,
@@ -152,11 +156,12 @@ async def build_services(
             reports=reports,
             explorer=explorer,
             hub=hub,
-            chat=Chat(store, hub.games, cluster),
+            chat=Chat(store, hub.games, cluster, chat_rules),
             accounts=Accounts(store),
             seeks=Seeks(store, hub.open),
             level_ratings=LevelRatings(store),
             training=Training(store, computer.advisers),
+            moderation=Moderation(store, hub, chat_rules),
             # days per move: deadlines, your-turn lists, planned moves
             correspondence=Correspondence(hub, clock),
             notifier=notifier,

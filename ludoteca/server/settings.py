@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Literal, Self
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, FilePath, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ai.base import Limit
 from ..study.report import REPORT_LIMIT
-from .limits import GAMES_PER_MINUTE
+from .limits import CHAT_LINES_PER_MINUTE, GAMES_PER_MINUTE
 from .notify.mail import SmtpTls
 from .store import SqliteSync
 
@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     #: play leaves idle (Linux's ``SCHED_IDLE``); false: at the normal priority (a server for
     #: study alone, or tests on a machine that other programs keep busy)
     study_at_idle: bool = True
+    #: a file of words (one a line; ``#`` comments) that chat lines may not hold
+    chat_words: FilePath | None = None
+    #: chat lines one account may say a minute
+    chat_lines_per_minute: int = Field(default=CHAT_LINES_PER_MINUTE, ge=1)
     #: log lines for people ("text") or one JSON object a line ("json")
     log_format: Literal["text", "json"] = "text"
     # --- notifications (see notify/) ---

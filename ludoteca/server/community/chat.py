@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, insert, select
 from sqlalchemy.orm import Mapped, mapped_column
@@ -21,6 +22,9 @@ from ..play.live import LiveGame, Watcher
 from ..play.views import encode, player
 from ..schemas import ChatHistory, ChatMessage, Room
 from ..store import Base, Store, now
+
+if TYPE_CHECKING:
+    from .moderation import ChatRules
 
 __all__ = ["ROOMS", "Chat", "ChatRow", "clean", "history", "say"]
 
@@ -103,12 +107,17 @@ async def history(store: Store, game_id: str, room: Room) -> list[ChatMessage]:
 
 class Chat:
     """The chat of the games held in ``games`` (this process's live games): lines said here are
-    stored, sent to the room's watchers and passed on to the other processes (``cluster``)."""
+    stored, sent to the room's watchers and passed on to the other processes (``cluster``).
+    Every line passes ``rules`` first (mutes, closures, lines a minute, the word list), and is
+    not sent to the connections whose reader blocks its author."""
 
-    def __init__(self, store: Store, games: Mapping[str, LiveGame], cluster: Cluster) -> None:
+    def __init__(
+        self, store: Store, games: Mapping[str, LiveGame], cluster: Cluster, rules: ChatRules
+    ) -> None:
         self.store = store
         self.games = games
         self.cluster = cluster
+        self.rules = rules
         self.limit = RateLimit(LINES_PER_WINDOW, WINDOW)
 
     async def say(
@@ -119,6 +128,7 @@ class Chat:
         seated = bool(watcher.seats)
         if (room == "players") != seated:
             raise ActionError(403, _("players talk in the players' room, spectators in theirs"))
+        await self.rules.check(user[0] if user else None, text)
         if not self.limit.allow(str(id(watcher))):
             raise ActionError(
                 429,
@@ -138,9 +148,13 @@ class Chat:
         self._tell(live, message)
         self.cluster.said(live.row.id, message)
 
-    async def earlier(self, live: LiveGame, watcher: Watcher) -> ChatHistory:
+    async def earlier(
+        self, live: LiveGame, watcher: Watcher, user: int | None = None
+    ) -> ChatHistory:
         """The earlier lines of the watcher's room (read from the store for the room's first
-        watcher in this process, then kept with the game in memory)."""
+        watcher in this process, then kept with the game in memory), but those of the accounts
+        its signed-in ``user`` blocks."""
+        await self.rules.read_by(watcher, user)
         room: Room = "players" if watcher.seats else "spectators"
         if room not in live.chat_read:
             stored = await history(self.store, live.row.id, room)
@@ -149,7 +163,8 @@ class Chat:
                 lines = {one.id: one for one in [*stored, *told]}
                 live.chat[room] = [lines[n] for n in sorted(lines)][-HISTORY:]
                 live.chat_read.add(room)
-        return ChatHistory(type="chat_history", room=room, lines=list(live.chat.get(room, [])))
+        shown = [one for one in live.chat.get(room, []) if self.rules.shown(watcher, one)]
+        return ChatHistory(type="chat_history", room=room, lines=shown)
 
     def said_elsewhere(self, game_id: str, message: ChatMessage) -> None:
         """A line said through another process: to this process's watchers of its room."""
@@ -157,13 +172,12 @@ class Chat:
         if live is not None:
             self._tell(live, message)
 
-    @staticmethod
-    def _tell(live: LiveGame, message: ChatMessage) -> None:
+    def _tell(self, live: LiveGame, message: ChatMessage) -> None:
         kept = live.chat.setdefault(message.room, [])
         kept.append(message)
         del kept[:-HISTORY]
         text = encode(message)
         players = message.room == "players"
         for watcher in live.watchers:
-            if bool(watcher.seats) == players:
+            if bool(watcher.seats) == players and self.rules.shown(watcher, message):
                 watcher.push(text)

@@ -133,9 +133,10 @@ def _insert_rating(connection: Connection, values: dict[str, object]) -> None:
     connection.execute(insert(RatingRow).values(**values))
 
 
-def settle(connection: Connection, game_id: str) -> None:
+def settle(connection: Connection, game_id: str, at: datetime.datetime | None = None) -> None:
     """Update both players' ratings for the finished rated game ``game_id`` (in the caller's
-    transaction; nothing for an unrated game or one without a result)."""
+    transaction; nothing for an unrated game or one without a result), as it ended ``at``
+    (default now; a recomputation replays earlier games at their times)."""
     game = connection.execute(select(GameRow).where(GameRow.id == game_id)).one()
     scores = SCORES.get(game.result)
     if not game.rated or scores is None or game.white_user is None or game.black_user is None:
@@ -154,7 +155,7 @@ def settle(connection: Connection, game_id: str) -> None:
             .with_for_update()
         )
     }
-    at = now()
+    at = at or now()
     before = [current(rows[u], at) for u in users]
     after = [
         glicko2.rate(before[0], [(before[1], scores[0])]),

@@ -31,6 +31,7 @@ from ..play.clock import parse_control
 from ..play.opening import Opening
 from ..schemas import HUMAN, Mode, OpenSeek, Pairing, SeekView
 from ..store import Base, Store, now
+from .moderation import blocked, may_play
 from .people import User, UserRow
 from .ratings import RatingRow, category, current
 
@@ -144,6 +145,8 @@ class Seeks:
         return round(current(row).rating) if row is not None else 1500
 
     async def post(self, user: User, spec: SeekSpec) -> str:
+        """Offer a seek; 403 for a closed account, 429 past :data:`SEEKS_PER_PLAYER`."""
+        await may_play(self.store, user.id)
         async with self.store.session() as session:
             mine = len(
                 (
@@ -242,7 +245,9 @@ class Seeks:
 
     async def accept(self, user: User, seek_id: str) -> str:
         """Accept a seek: the new game's id (409 if it was taken or withdrawn first, 403 if
-        it is your own or your rating is outside its range)."""
+        it is your own, your rating is outside its range, your account is closed or either
+        of you blocks the other)."""
+        await may_play(self.store, user.id)
         async with self.store.session() as session:
             seek = await session.get(SeekRow, seek_id)
             poster = await session.get(UserRow, seek.user_id) if seek else None
@@ -250,6 +255,8 @@ class Seeks:
             raise ActionError(409, _("that seek is no longer open"))
         if seek.user_id == user.id:
             raise ActionError(403, _("that is your own seek"))
+        if await blocked(self.store, seek.user_id, user.id):
+            raise ActionError(403, _("you cannot play this player"))
         mine = await self.rating(user.id, seek.game, seek.clock)
         if (seek.min_rating is not None and mine < seek.min_rating) or (
             seek.max_rating is not None and mine > seek.max_rating

@@ -9,7 +9,16 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request, Response
 
 from ..community.people import SESSION_DAYS, User
-from ..deps import COOKIE, AccountsDep, Client, HubDep, SignedIn, Viewer, csrf_guard
+from ..deps import (
+    COOKIE,
+    AccountsDep,
+    Client,
+    HubDep,
+    ModerationDep,
+    SignedIn,
+    Viewer,
+    csrf_guard,
+)
 from ..schemas import Credentials, Done, Me, NewPassword, Session
 
 router = APIRouter(prefix="/api", dependencies=[Depends(csrf_guard)])
@@ -58,9 +67,12 @@ async def sign_in(
     hub: HubDep,
     client: Client,
     body: Credentials,
+    moderation: ModerationDep,
 ) -> Session:
-    """Sign in (failed attempts are throttled per address and per username)."""
+    """Sign in (failed attempts are throttled per address and per username; a closed account
+    is refused)."""
     user, token = await accounts.sign_in(body.name, body.password, client)
+    await moderation.admit(user)
     claimed = await hub.claim(user.id, [(c.game, c.token) for c in body.claims])
     return _signed_in(request, response, user, token, claimed)
 

@@ -105,6 +105,12 @@ async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
 
 
+@router.get("/moderation", include_in_schema=False)
+async def moderation_page() -> HTMLResponse:
+    """Reports and blocks; the moderators' reports, log and actions."""
+    return page("moderation")
+
+
 @router.get(
     "/i18n/{language}.json",
     response_class=JSONResponse,

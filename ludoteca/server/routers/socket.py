@@ -112,7 +112,7 @@ async def _serve(
                 if isinstance(intent, Hello):
                     token = intent.token
                     hub.watch(live, watcher, token, me)
-                    earlier = await chat.earlier(live, watcher)
+                    earlier = await chat.earlier(live, watcher, me)
                     if earlier.lines:  # the room's earlier lines, if any
                         tell(earlier)
                 elif isinstance(intent, Say):

@@ -20,6 +20,7 @@ export function showChat(lines, history = false) {
     state.chat.seen.add(line.id);
     const li = document.createElement("li");
     li.dataset.room = line.room;
+    li.dataset.id = String(line.id);
     li.dataset.mine = String(state.view !== null && line.room === "players" && isMine(line.name));
     const who = document.createElement("span");
     who.className = "who";
@@ -30,6 +31,11 @@ export function showChat(lines, history = false) {
   if (history) list.dataset.history = "received";
   showChatOptions();
   list.scrollTop = list.scrollHeight;
+}
+
+// Drop a line a moderator removed.
+export function removeChat(id) {
+  for (const li of $("chat-lines").querySelectorAll(`li[data-id="${Number(id)}"]`)) li.remove();
 }
 
 // The chat panel as the game and the options want it (hidden on one screen, muted lines hidden).

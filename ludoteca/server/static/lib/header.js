@@ -22,7 +22,7 @@ async function header() {
     out.className = "theme";
     out.textContent = t("Sign out");
     out.onclick = async () => { if (await reported(postJSON("/api/logout"))) location.reload(); };
-    nav.append(mine, out);
+    nav.append(mine, link("/moderation", t("Reports and blocks")), out);
   } else {
     const signIn = link(`/account?next=${encodeURIComponent(location.pathname)}`, t("Sign in"));
     signIn.id = "sign-in";

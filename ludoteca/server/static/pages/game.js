@@ -3,7 +3,7 @@
 // The page's modules share one state object (state.js); this one wires them together.
 import { adviceControls, dropAdvice, showHint } from "/static/lib/advice.js";
 import { Board } from "/static/lib/board.js";
-import { chatControls, showChat } from "/static/lib/chat.js";
+import { chatControls, removeChat, showChat } from "/static/lib/chat.js";
 import { clockReceived, runClocks } from "/static/lib/clock.js";
 import { startCorrespondence } from "/static/lib/correspondence.js";
 import { $, notice } from "/static/lib/dom.js";
@@ -106,6 +106,7 @@ function onMessage(message) {
   else if (message.type === "hint") showHint(message);
   else if (message.type === "chat") showChat([message]);
   else if (message.type === "chat_history") showChat(message.lines, true);
+  else if (message.type === "chat_removed") removeChat(message.id);
 }
 
 function onClose(code) {
