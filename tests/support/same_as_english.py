@@ -24,6 +24,8 @@ _EVERYWHERE = {
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
     | {
+        "Action",
+        "Minutes",
         "Push",
         "E-mail",
         "Notifications",
@@ -52,6 +54,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "de": _EVERYWHERE
     | {
+        "Moderator",
         "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
         "Push",
