@@ -47,14 +47,19 @@ LINES = {
         "c2 c1",
     ],
 }
-#: rule set -> (board, men, flying, lasker, first, full-board draw, three-men rule in plies)
+#: rule set -> (board, men, flying, lasker, first, full-board draw, three-men rule in plies,
+#: a mill may take a man in a mill, a mill while placing marks the man it takes)
 VARIANTS = {
-    "morris": ("nine", 9, True, False, "W", False, 0),
-    "morris-6": ("six", 6, False, False, "W", False, 0),
-    "morris-12": ("twelve", 12, True, False, "W", True, 0),
-    "morabaraba": ("twelve", 12, True, False, "B", True, 20),
-    "morris-lasker": ("nine", 10, True, True, "W", False, 0),
+    "morris": ("nine", 9, True, False, "W", False, 0, False, False),
+    "morris-6": ("six", 6, False, False, "W", False, 0, False, False),
+    "morris-12": ("twelve", 12, True, False, "W", True, 0, False, False),
+    "morabaraba": ("twelve", 12, True, False, "B", True, 20, False, False),
+    "morris-lasker": ("nine", 10, True, True, "W", False, 0, False, False),
+    "cheng-san-qi": ("nine", 9, False, False, "W", False, 0, False, True),
+    "cham-gonu": ("twelve", 12, False, False, "W", False, 0, True, True),
 }
+#: what stands on a marked point (a man taken while placing, until the last man is placed)
+MARK = "X"
 
 
 def _points(board: str) -> list[str]:
@@ -64,7 +69,8 @@ def _points(board: str) -> list[str]:
 
 @dataclass
 class Position:
-    """A position of a rule set: who stands where, men in hand, side to move, quiet plies."""
+    """A position of a rule set: who stands where (``W``, ``B`` or a :data:`MARK`), men in
+    hand, side to move, quiet plies."""
 
     variant: str
     occupant: dict[str, str]
@@ -76,15 +82,15 @@ class Position:
     move_rule: int = 100
 
     @property
-    def rules(self) -> tuple[str, int, bool, bool, str, bool, int]:
-        return VARIANTS[self.variant]  # type: ignore[return-value]
+    def rules(self) -> tuple[str, int, bool, bool, str, bool, int, bool, bool]:
+        return VARIANTS[self.variant]
 
     def key(self) -> tuple[object, ...]:
         return (tuple(sorted(self.occupant.items())), self.hand["W"], self.hand["B"], self.turn)
 
 
 def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
-    _, men, _, _, first, _, _ = VARIANTS[variant]
+    _, men, _, _, first, _, _, _, _ = VARIANTS[variant]
     pos = Position(
         variant, {}, {"W": men, "B": men}, first, repetition=repetition, move_rule=move_rule
     )
@@ -143,7 +149,7 @@ def legal(pos: Position) -> list[str]:
 
 def _moves(pos: Position) -> list[str]:
     """The moves the movement rules allow, whatever the draw rules say."""
-    board, _, flying, lasker, _, _, _ = pos.rules
+    board, _, flying, lasker, _, _, _, any_man, _ = pos.rules
     me = pos.turn
     mine = [p for p, c in pos.occupant.items() if c == me]
     empty = [p for p in _points(board) if p not in pos.occupant]
@@ -166,7 +172,7 @@ def _moves(pos: Position) -> list[str]:
         if in_mill(board, after, dst):
             theirs = [p for p, c in after.items() if c == _other(me)]
             free = [p for p in theirs if not in_mill(board, after, p)]
-            targets = free or theirs
+            targets = theirs if any_man else free or theirs
             out += [f"{text}x{t}" for t in targets] if targets else [text]
         else:
             out.append(text)
@@ -189,6 +195,10 @@ def play(pos: Position, move: str) -> Position:
     if taken:
         del occupant[taken]
         quiet = 0
+        if pos.rules[8] and not src:
+            occupant[taken] = MARK
+    if not hand["W"] and not hand["B"]:
+        occupant = {p: c for p, c in occupant.items() if c != MARK}
     after = Position(
         pos.variant,
         occupant,
@@ -205,7 +215,7 @@ def play(pos: Position, move: str) -> Position:
 
 def outcome(pos: Position) -> tuple[str | None, str] | None:
     """``(winner, reason)`` when the game is over (winner ``None`` for a draw), else ``None``."""
-    board, _, _, _, _, full_draw, _ = pos.rules
+    board, _, _, _, _, full_draw, _, _, _ = pos.rules
     me = pos.turn
     if sum(1 for c in pos.occupant.values() if c == me) + pos.hand[me] < 3:
         return _other(me), "fewer than three"

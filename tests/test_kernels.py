@@ -24,6 +24,8 @@ GAMES = {
     "morris-12": 24,
     "morabaraba": 24,
     "morris-lasker": 24,
+    "cheng-san-qi": 24,
+    "cham-gonu": 24,
     "felli": 40,
     "felli-mullah": 40,
     "morelli": 6,

@@ -134,3 +134,67 @@ def test_morabaraba_three_men_rule() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.termination is Termination.THREE_MEN_RULE
     assert outcome.winner is None
+
+
+# Marking while placing (Cheng San Qi, Cham Gonu) and removal from mills (Cham Gonu).
+
+
+@pytest.mark.parametrize(
+    ("rules", "plain"), [("cheng-san-qi", "morris"), ("cham-gonu", "morris-12")]
+)
+def test_marking_perft_by_hand(rules: str, plain: str) -> None:
+    """Plies 1-5 as without marking (no mill before ply 5, and a mill's mark matters only after
+    it); at ply 6 each ply-5 mill leaves Black one empty point fewer: 19, not 20.  The ply-5
+    mills: 48 choices of two of a mill's points for White's men (60 on the 20-mill board), in
+    either order, times Black's 21 * 20 ordered placements off the mill, times two removals.
+    Black's man taken is in no mill and White's men stand in no mill before ply 5, so removal
+    from mills changes nothing yet."""
+    from ludoteca.compiled.drivers import perft_counts
+
+    gaps = 48 if plain == "morris" else 60
+    ours = perft_counts(ludoteca.new_game(rules), 6)
+    theirs = perft_counts(ludoteca.new_game(plain), 6)
+    assert ours[:5] == theirs[:5]
+    assert ours[5] == theirs[5] - gaps * 2 * 21 * 20 * 2
+
+
+def test_a_marked_point_is_blocked_until_placing_ends() -> None:
+    state = ludoteca.new_game("cheng-san-qi")
+    for move in ["a1", "b6", "d1", "d6", "g1xb6"]:
+        state.push(move)
+    assert state.position_code() == ".../XB./.../....../.../.../WWW b 6 7 0 5"
+    assert "b6" not in {str(m) for m in state.legal_moves} and state.legal_moves.count() == 19
+    with pytest.raises(IllegalMoveError, match="occupied"):
+        state.push("b6")
+    again = Morris.of("cheng-san-qi").from_position_code(state.position_code())
+    assert again.position_code() == state.position_code()
+    assert again.legal_codes() == state.legal_codes()
+    state.pop()
+    assert not state.marked and state.legal_moves.count() == 21  # g1 closes a1-d1-g1: 2 ways
+
+
+def test_marks_are_freed_when_the_last_man_is_placed() -> None:
+    """Black's last man closes b2-d2-f2: the man taken leaves, and placing is over, so the
+    mark at b6 is freed with it; the moving phase starts with both points empty."""
+    code = "W.W/.X./W.W/WB..BW/.W./B.B/WBW b 0 1 0 17"
+    state = Morris.of("cheng-san-qi").from_position_code(code)
+    state.push("d2xd3")
+    assert state.position_code() == "W.W/.../W.W/WB..BW/.../BBB/WBW w 0 0 0 18"
+    state.pop()
+    assert state.position_code() == code
+    with pytest.raises(ludoteca.InvalidPositionError, match="marked"):
+        Morris.of("cheng-san-qi").from_position_code(code.replace("b 0 1 0 17", "b 0 0 0 18"))
+    with pytest.raises(ludoteca.InvalidPositionError, match="board character"):
+        Morris.of("morris").from_position_code(code)
+
+
+def test_removal_from_mills_may_take_a_man_in_a_mill() -> None:
+    """g4-g1 closes a1-d1-g1; Black's a7-d7-g7 is a mill and c5 is free: Twelve Men's Morris
+    protects the mill, Cham Gonu takes any man."""
+    code = "BBB/.../B../.....W/..W/.../WW. w 0 0 0 40"
+    plain = Morris.of("morris-12").from_position_code(code)
+    any_man = Morris.of("cham-gonu").from_position_code(code)
+    closing = {str(m) for m in plain.legal_moves if m.remove is not None}
+    assert closing == {"g4-g1xc5"}
+    closing = {str(m) for m in any_man.legal_moves if m.remove is not None}
+    assert closing == {"g4-g1xc5", "g4-g1xa7", "g4-g1xd7", "g4-g1xg7"}

@@ -66,9 +66,10 @@ IntArray = npt.NDArray[np.int64]
 # prm: switches, then offsets of the tables that follow them
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
 P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT, P_DEGREE, P_NEXT = range(9, 18)
-HEAD = 18
-# st: after KEY, TURN, QUIET
-S_MEN, S_HAND = 3, 5
+P_ALWAYS, P_MARKING, P_ZM = range(18, 21)
+HEAD = 21
+# st: after KEY, TURN, QUIET: the men, the men in hand, the marked points
+S_MEN, S_HAND, S_MARKED = 3, 5, 7
 
 
 def kernel(game: Morris) -> Kernel:
@@ -90,6 +91,7 @@ def kernel(game: Morris) -> Kernel:
         len(board.mill_masks),
         width,
     ]
+    head += [0] * (P_ALWAYS - len(head)) + [int(variant.remove_from_mills), int(variant.marking)]
     head += [0] * (HEAD - len(head))
     tuned = weights(str(rules))
     tables: list[int] = []
@@ -103,6 +105,7 @@ def kernel(game: Morris) -> Kernel:
         ps = [q for q in range(size) if near >> q & 1]
         neighbours[p * degree : p * degree + len(ps)] = ps
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
+    marks = zobrist(size, -(size * 100 + men)).tolist()
     for table in (
         list(tuned.values()),
         list(board.adjacent),
@@ -112,17 +115,18 @@ def kernel(game: Morris) -> Kernel:
         keys[2 * size : -1],
         keys[-1:],
         neighbours,
+        marks,
     ):
         offsets.append(HEAD + len(tables))
         tables += table
-    head[P_WEIGHTS : P_ZT + 1] = offsets[:-1]
-    head[P_DEGREE], head[P_NEXT] = degree, offsets[-1]
+    head[P_WEIGHTS : P_ZT + 1] = offsets[:-2]
+    head[P_DEGREE], head[P_NEXT], head[P_ZM] = degree, offsets[-2], offsets[-1]
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(
         NAME,
         prm,
         lambda state: _pack(state, prm),
-        S_HAND + 2,
+        S_MARKED + 1,
         weights=tuple(tuned.items()),
         base_weights=tuple(DEFAULT_WEIGHTS.items()),
     )
@@ -135,6 +139,7 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st[QUIET] = state.quiet
     st[S_MEN], st[S_MEN + 1] = state.men
     st[S_HAND], st[S_HAND + 1] = state.hand
+    st[S_MARKED] = state.marked
     st[KEY] = _key(st, prm)
     return st
 
@@ -148,6 +153,9 @@ def _key(st: IntArray, prm: IntArray) -> int:
             if st[S_MEN + c] >> p & 1:
                 key ^= prm[prm[P_ZP] + c * size + p]
         key ^= prm[prm[P_ZH] + c * (men + 1) + st[S_HAND + c]]
+    for p in range(size):
+        if st[S_MARKED] >> p & 1:
+            key ^= prm[prm[P_ZM] + p]
     if st[TURN]:
         key ^= prm[prm[P_ZT]]
     return key
@@ -160,7 +168,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
-    empty = ((1 << size) - 1) & ~(own | opp)
+    empty = _empty(st, size)
     n = 0
     removable = -1  # the men a mill may remove, found at the first mill
     if hand:
@@ -220,8 +228,17 @@ def _closes(prm: IntArray, after: int, dst: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _empty(st: IntArray, size: int) -> int:
+    """The empty points: neither side's men, nor marked."""
+    return int(((1 << size) - 1) & ~(st[S_MEN] | st[S_MEN + 1] | st[S_MARKED]))
+
+
+@njit(cache=True, inline="always")
 def _removable(prm: IntArray, opp: int) -> int:
-    """The opponent's men a mill may remove: those in no mill, or all if every one is in one."""
+    """The opponent's men a mill may remove: all of them where the rule set removes from
+    mills, else those in no mill, or all if every one is in one."""
+    if prm[P_ALWAYS]:
+        return opp
     masks = prm[P_MASKS]
     in_mill = 0
     for k in range(prm[P_MILLS]):
@@ -263,8 +280,8 @@ def next_actions(st: IntArray, prm: IntArray, out: IntArray) -> int:
     a removal start alike."""
     size = prm[P_SIZE]
     c = st[TURN]
-    own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
-    empty = ((1 << size) - 1) & ~(own | opp)
+    own, hand = st[S_MEN + c], st[S_HAND + c]
+    empty = _empty(st, size)
     n = 0
     if hand:
         n = _points(out, n, 0, empty)
@@ -325,6 +342,7 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     rest, rem = split(move, size + 1)
     src, dst = split(rest, size)
     undo[ply, 0] = st[QUIET]
+    undo[ply, 1] = st[S_MARKED]
     key = st[KEY]
     if src == size:
         key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
@@ -340,8 +358,25 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
         st[S_MEN + 1 - c] ^= 1 << rem
         key ^= load(prm, zp + (1 - c) * size + rem)
         st[QUIET] = 0
+        if prm[P_MARKING] and src == size:
+            st[S_MARKED] |= 1 << rem
+            key ^= load(prm, prm[P_ZM] + rem)
+    if st[S_MARKED] and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+        key ^= _marks_key(prm, st[S_MARKED])  # placing is over: the marked points are free
+        st[S_MARKED] = 0
     st[TURN] = 1 - c
     st[KEY] = key ^ prm[prm[P_ZT]]
+
+
+@njit(cache=True, inline="always")
+def _marks_key(prm: IntArray, marked: int) -> int:
+    """The Zobrist keys of the ``marked`` points, combined."""
+    key = 0
+    while marked:
+        low = marked & -marked
+        marked ^= low
+        key ^= load(prm, prm[P_ZM] + low_bit(low))
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -364,6 +399,8 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
     else:
         st[S_MEN + c] ^= (1 << src) | (1 << dst)
         key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
+    key ^= _marks_key(prm, st[S_MARKED] ^ undo[ply, 1])
+    st[S_MARKED] = undo[ply, 1]
     st[QUIET] = undo[ply, 0]
     st[TURN] = c
     st[KEY] = key
@@ -375,10 +412,9 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     c = st[TURN]
     if bit_count(st[S_MEN + c]) + st[S_HAND + c] < 3:
         return LOSS
-    occupied = st[S_MEN] | st[S_MEN + 1]
-    full = (1 << size) - 1
-    if not (st[S_HAND + c] and occupied != full):
-        if prm[P_FULL] and occupied == full and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+    empty = _empty(st, size)
+    if not (st[S_HAND + c] and empty):
+        if prm[P_FULL] and empty == 0 and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
             return DRAW
         if n == 0:
             return LOSS
@@ -467,7 +503,7 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
     hand_own, hand_opp = st[S_HAND + c], st[S_HAND + 1 - c]
     count_own = bit_count(own) + hand_own
     count_opp = bit_count(opp) + hand_opp
-    empty = ((1 << size) - 1) & ~(own | opp)
+    empty = _empty(st, size)
     masks = prm[P_MASKS]
     twos_own = twos_opp = mills_own = mills_opp = ready_own = ready_opp = 0
     adj = prm[P_ADJ]

@@ -3,7 +3,8 @@
 
 A rule set (:class:`MorrisRules`) chooses a board (a :class:`~.board.MorrisBoard`), the men per
 side and the switches (flying, Lasker's moving while men are in hand, who starts, a full board's
-draw, the three-men rule).  ``docs/rules.md`` states each rule set.
+draw, the three-men rule, removal from mills, marking while placing).  ``docs/rules.md`` states
+each rule set, and which of Sanmill's rule options it corresponds to.
 
 A side's men are a bit mask of the board's points.  With ``P`` points, a move code packs
 ``(source, destination, removal)`` as ``(src * P + dst) * (P + 1) + rem`` where ``src == P``
@@ -57,6 +58,13 @@ class MorrisRules(RuleSetDef):
     first: Color = Color.WHITE
     #: a board full when placing ends is a draw
     full_board_draw: bool = False
+    #: a mill may remove any enemy man, one standing in a mill too (Sanmill's
+    #: ``mayRemoveFromMillsAlways``)
+    remove_from_mills: bool = False
+    #: a mill closed by placing a man marks the enemy man it takes: he leaves the game at once,
+    #: but his point stays blocked (no man may be placed there) until the last man is placed
+    #: (Sanmill's ``markAndDelayRemovingPieces``)
+    marking: bool = False
     #: what a piece is called, and two or more
     piece: str = "man"
     pieces: str = "men"
@@ -137,7 +145,8 @@ def encode(board: MorrisBoard, src: int, dst: int, rem: int) -> int:
 
 
 class MorrisState(RepeatingState):
-    """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask."""
+    """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask, ``marked``
+    the points blocked by marked men (rule sets with marking, while men are placed)."""
 
     def __init__(
         self,
@@ -147,6 +156,7 @@ class MorrisState(RepeatingState):
         turn: Color | None = None,
         ply: int = 0,
         quiet: int = 0,
+        marked: int = 0,
     ) -> None:
         variant = game.variant
         self.game = game
@@ -158,8 +168,10 @@ class MorrisState(RepeatingState):
         self.turn = variant.first if turn is None else turn
         self.ply = ply
         self.quiet = quiet
+        self.marked = marked
         self.move_stack: list[int] = []
-        self._undo: list[int] = []
+        #: before each move: the quiet plies and the marked points
+        self._undo: list[tuple[int, int]] = []
         self._flying = bool(rules["flying"])
         self._three_men = int(rules.settings.get("three_men_rule", 0))
         self._moves = moves_of(self.board)
@@ -179,7 +191,7 @@ class MorrisState(RepeatingState):
         size = board.size
         own = self.men[c]
         opp = self.men[1 - c]
-        empty = board.full & ~(own | opp)
+        empty = self._empty()
         adjacent = board.adjacent
         pairs: list[tuple[int, int]] = []
         if self.hand[c]:
@@ -199,7 +211,7 @@ class MorrisState(RepeatingState):
             for mask in mills_at[dst]:
                 if after & mask == mask:
                     if removable is None:
-                        removable = _removable(board, opp)
+                        removable = _removable(board, opp, self.variant.remove_from_mills)
                     if removable:
                         codes.extend(base + r for r in removable)
                     else:
@@ -215,7 +227,7 @@ class MorrisState(RepeatingState):
         src, dst = divmod(rest, size)
         c = self.turn
         moving = src != size
-        self._undo.append(self.quiet)
+        self._undo.append((self.quiet, self.marked))
         if moving:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
@@ -223,9 +235,13 @@ class MorrisState(RepeatingState):
             self.hand[c] -= 1
         if rem != size:
             self.men[1 - c] ^= 1 << rem
+            if self.variant.marking and not moving:
+                self.marked |= 1 << rem
             self.quiet = 0
         elif moving:
             self.quiet += 1
+        if not (self.hand[0] or self.hand[1]):
+            self.marked = 0  # placing is over: the marked points are free
         self.turn = Color(1 - c)
         self.ply += 1
         self.move_stack.append(code)
@@ -240,7 +256,7 @@ class MorrisState(RepeatingState):
         c = 1 - self.turn
         self.turn = Color(c)
         self.ply -= 1
-        self.quiet = self._undo.pop()
+        self.quiet, self.marked = self._undo.pop()
         if src != size:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
@@ -268,7 +284,7 @@ class MorrisState(RepeatingState):
             return _("%(side)s has no men in hand; move a man instead (e.g. a1-a4)", side=side)
         if move.src is not None and not own >> move.src & 1:
             return _("%(side)s has no man on %(point)s", side=side, point=names[move.src])
-        if (own | opp) >> move.dst & 1:
+        if not self._empty() >> move.dst & 1:
             return _("%(point)s is occupied", point=names[move.dst])
         per_pair = self.board.size + 1
         base = [m for m in legal if m // per_pair == move.code // per_pair]
@@ -307,7 +323,7 @@ class MorrisState(RepeatingState):
         own, opp = self.men[c], self.men[1 - c]
         count_own = own.bit_count() + self.hand[c]
         count_opp = opp.bit_count() + self.hand[1 - c]
-        empty = board.full & ~(own | opp)
+        empty = self._empty()
         threats_own = threats_opp = mills_own = mills_opp = 0
         for mask in board.mill_masks:
             mine, theirs = own & mask, opp & mask
@@ -401,15 +417,10 @@ class MorrisState(RepeatingState):
         c = self.turn
         if self.men[c].bit_count() + self.hand[c] < 3:
             return Outcome(Termination.FEWER_THAN_THREE, Color(1 - c))
-        occupied = self.men[0] | self.men[1]
-        if self.hand[c] and occupied != self.board.full:
+        empty = self._empty()
+        if self.hand[c] and empty:
             return self._drawn()  # a man can be placed
-        if (
-            self.variant.full_board_draw
-            and occupied == self.board.full
-            and not self.hand[0]
-            and not self.hand[1]
-        ):
+        if self.variant.full_board_draw and not empty and not self.hand[0] and not self.hand[1]:
             return Outcome(Termination.FULL_BOARD, None)
         if not self._generate():
             return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - c))
@@ -427,6 +438,10 @@ class MorrisState(RepeatingState):
             return Outcome(Termination.THREE_MEN_RULE, None)
         return drawn
 
+    def _empty(self) -> int:
+        """The empty points: neither side's men, nor marked."""
+        return self.board.full & ~(self.men[0] | self.men[1] | self.marked)
+
     def _key(self) -> int:
         size = self.board.size
         return (
@@ -435,6 +450,7 @@ class MorrisState(RepeatingState):
             | self.hand[0] << 2 * size
             | self.hand[1] << 2 * size + 4
             | self.turn << 2 * size + 8
+            | self.marked << 2 * size + 9
         )
 
     def position_key(self) -> int:
@@ -451,6 +467,8 @@ class MorrisState(RepeatingState):
             return "W"
         if self.men[1] >> p & 1:
             return "B"
+        if self.marked >> p & 1:
+            return "X"
         return "."
 
     def __str__(self) -> str:
@@ -463,8 +481,11 @@ class MorrisState(RepeatingState):
         return f"<MorrisState {self.position_code()!r}>"
 
 
-def _removable(board: MorrisBoard, opp: int) -> list[int]:
-    """The opponent men that may be taken: those outside mills, or all if every one is in one."""
+def _removable(board: MorrisBoard, opp: int, always: bool) -> list[int]:
+    """The opponent men that may be taken: all of them if ``always`` (the rule set's
+    ``remove_from_mills``), else those outside mills, or all if every one is in one."""
+    if always:
+        return bits(opp)
     in_mill = 0
     for mask in board.mill_masks:
         if opp & mask == mask:
@@ -474,7 +495,8 @@ def _removable(board: MorrisBoard, opp: int) -> list[int]:
 
 
 def _picture(board: MorrisBoard, char: object) -> str:
-    """The board drawn in text: points on a grid (4 columns a file), lines as - | / \\."""
+    """The board drawn in text: points on a grid (4 columns a file), lines as - | / \\, men
+    as ``W`` and ``B``, marked points as ``X``."""
     assert callable(char)
     spots = {}
     for i, name in enumerate(board.points):
@@ -492,7 +514,7 @@ def _picture(board: MorrisBoard, char: object) -> str:
             if grid[row][col] == " ":
                 grid[row][col] = mark
     for (x, y), i in spots.items():
-        grid[2 * (height - 1 - y)][4 * x] = {"W": "W", "B": "B"}.get(char(i), "+")
+        grid[2 * (height - 1 - y)][4 * x] = {"W": "W", "B": "B", "X": "X"}.get(char(i), "+")
     text = [
         f"{str(height - r // 2) if r % 2 == 0 else '':>2} " + "".join(row).rstrip()
         for r, row in enumerate(grid)
@@ -569,7 +591,8 @@ class Morris(PointBoardGame):
         "on a line form a mill: then remove one enemy man (not one standing in a mill, "
         "unless every one does). With three men left you may fly to any empty point. You "
         "lose with fewer than three men or when you cannot move. Six and Twelve Men's "
-        "Morris, Morabaraba and Lasker Morris are rule sets of the family."
+        "Morris, Morabaraba, Lasker Morris, Cheng San Qi and Cham Gonu are rule sets of the "
+        "family."
     )
     rule_sets = (
         MorrisRules(
@@ -632,6 +655,32 @@ class Morris(PointBoardGame):
             men=10,
             lasker=True,
         ),
+        MorrisRules(
+            "cheng-san-qi",
+            N_(
+                "Cheng San Qi (China): nine men each, no flying; a mill closed while placing marks "
+                "the man it takes, whose point stays blocked until the last man is placed."
+            ),
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("chengsanqi",),
+            title=N_("Cheng San Qi"),
+            marking=True,
+        ),
+        MorrisRules(
+            "cham-gonu",
+            N_(
+                "Cham Gonu (Korea): twelve men each on the diagonal board, no flying; a mill "
+                "closed while placing marks the man it takes, whose point stays blocked until the "
+                "last man is placed; a mill may take any man, one in a mill too."
+            ),
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("chamgonu",),
+            title=N_("Cham Gonu"),
+            board=TWELVE,
+            men=12,
+            remove_from_mills=True,
+            marking=True,
+        ),
     )
     variant: MorrisRules
 
@@ -680,8 +729,12 @@ class Morris(PointBoardGame):
         return Path(__file__).parent / "books" / f"{self.rules}.json.xz"
 
     def solver(self, men: int | None = None) -> Solver | None:
+        """The tables' solver; none where a mill may take a man in a mill (the tables, shared
+        by the rule sets of a board and flying rule, hold the mill protection)."""
         from .table import MorrisSolver
 
+        if self.variant.remove_from_mills:
+            return None
         return MorrisSolver(self.rules, men)
 
     def lessons(self) -> tuple[Lesson, ...]:
@@ -783,15 +836,20 @@ class Morris(PointBoardGame):
                 )
             )
         men = [0, 0]
+        marked = 0
         for row, points in zip(rows, board.rows, strict=True):
             for ch, p in zip(row, points, strict=True):
                 if ch in "Ww":
                     men[0] |= 1 << p
                 elif ch in "Bb":
                     men[1] |= 1 << p
+                elif ch in "Xx" and variant.marking:
+                    marked |= 1 << p
                 elif ch != ".":
                     raise InvalidPositionError(
-                        Text("unknown board character %(char)s (use W, B or .)", char=repr(ch))
+                        Text("unknown board character %(char)s (use W, B, X or .)", char=repr(ch))
+                        if variant.marking
+                        else Text("unknown board character %(char)s (use W, B or .)", char=repr(ch))
                     )
         if side not in ("w", "b"):
             raise InvalidPositionError(
@@ -807,6 +865,10 @@ class Morris(PointBoardGame):
         hands = (hand_w, hand_b)
         if min(hand_w, hand_b, quiet, ply) < 0:
             raise InvalidPositionError(Text("counts cannot be negative"))
+        if marked and not (hand_w or hand_b):
+            raise InvalidPositionError(
+                Text("marked points are freed when the last man is placed: %(code)s", code=code)
+            )
         for c in (0, 1):
             if men[c].bit_count() + hands[c] > variant.men:
                 raise InvalidPositionError(
@@ -855,7 +917,7 @@ class Morris(PointBoardGame):
                     mover=Text(turn.title),
                 )
             )
-        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet)
+        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet, marked)
 
 
 __all__ = [
