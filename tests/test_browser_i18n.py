@@ -25,23 +25,36 @@ from babel.messages.pofile import read_po
 from ludoteca.games import game_names, load
 from ludoteca.i18n import LANGUAGES, LOCALE
 
-from .support.browser import REPORT_WAIT, point, serious_violations, shooting, shot, start, wait_moves
+from .support.browser import (
+    REPORT_WAIT,
+    point,
+    serious_violations,
+    shooting,
+    shot,
+    start,
+    wait_moves,
+)
 from .support.live_server import serving
 
 #: the accounts and the guest the test makes: names, to be read as they are in any language
 RATED, OTHER, GUEST = "Zoltan", "Quirina", "Gaston"
 PASSWORD = "a long password"
 #: the names no language translates: the site, the games, the rating system, the test's players
-NAMES = re.compile(
-    rf"\b(Ludoteca|Glicko-2|Marelle|SVG|{RATED}|{OTHER}|{GUEST})\b"
-)
+NAMES = re.compile(rf"\b(Ludoteca|Glicko-2|Marelle|SVG|{RATED}|{OTHER}|{GUEST})\b")
 #: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
 SETTINGS = re.compile(
-    r"[«„“‹\"']\s?(?:"
+    r"[«„“\u2039\"']\s?\u2068?(?:"
     + "|".join(
-        sorted({key for game in game_names() for rules in load(game).rule_sets for key in rules.defaults})
+        sorted(
+            {
+                key
+                for game in game_names()
+                for rules in load(game).rule_sets
+                for key in rules.defaults
+            }
+        )
     )
-    + r")\s?[»“”›\"']"
+    + r")\u2069?\s?[»“”\u203a\"']"
 )
 #: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
 #: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set
@@ -130,7 +143,9 @@ def act(request: Any, game: str, token: str, **action: object) -> None:
     api(request, "POST", f"/api/games/{game}/actions", {"token": token, **action})
 
 
-def online(creator: Any, joiner: Any, clock: str | None = None, rated: bool = False) -> tuple:
+def online(
+    creator: Any, joiner: Any, clock: str | None = None, rated: bool = False
+) -> tuple[str, str, str]:
     """A game of Nine Men's Morris from ``creator`` (White), joined by ``joiner``: its id and
     the two seat tokens."""
     body = {"game": "morris", "opponent": "online", "clock": clock, "rated": rated}
@@ -233,7 +248,7 @@ def test_the_english_search_comes_before_what_is_allowed() -> None:
     for text in ("12 moves", "d6 is occupied", "1. White wins by resignation", "(depth 12)"):
         for language in ("fr", "de", "es", "ar"):
             assert english_in(language, text), (language, text)
-    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1–0", "±35"):
+    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35"):
         assert english_in("ar", text) is None, text
 
 
@@ -424,7 +439,8 @@ GEOMETRY = """() => {
   if (a1 && g7) {
     const box = board.getBoundingClientRect();
     const at = (el) => { const r = el.getBoundingClientRect();
-      return [(r.x + r.width / 2 - box.x) / box.width, (r.y + r.height / 2 - box.y) / box.height]; };
+      return [(r.x + r.width / 2 - box.x) / box.width,
+              (r.y + r.height / 2 - box.y) / box.height]; };
     out.a1 = at(a1);
     out.g7 = at(g7);
     out.boardDir = getComputedStyle(board).direction;
@@ -442,7 +458,8 @@ UNISOLATED = r"""() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || ["SCRIPT", "STYLE", "TEXTAREA"].includes(el.tagName) || !el.checkVisibility()) continue;
+    if (!el || ["SCRIPT", "STYLE", "TEXTAREA"].includes(el.tagName)) continue;
+    if (!el.checkVisibility()) continue;
     if (el.closest("svg")) continue;  // the board's labels: the board is never mirrored
     const text = node.textContent;
     if (!move.test(text)) continue;
@@ -450,7 +467,8 @@ UNISOLATED = r"""() => {
     for (let at = el; at && at !== document.body; at = at.parentElement) {
       const style = getComputedStyle(at);
       if (style.direction === "rtl") break;
-      if (at.tagName === "BDI" || ["isolate", "isolate-override", "plaintext"].includes(style.unicodeBidi)
+      const isolating = ["isolate", "isolate-override", "plaintext"].includes(style.unicodeBidi);
+      if (at.tagName === "BDI" || isolating
           || at.dir === "ltr" || at.closest("[dir=ltr]") === at) { ltr = true; break; }
     }
     if (!ltr) out.push(`${el.id || el.className || el.tagName}: ${text.trim()}`);
@@ -471,7 +489,9 @@ def rtl_pages(browser: Any, server: str, world: World) -> Iterator[dict[str, Any
         context.close()
 
 
-RTL_PAGES = [name for name in site(World("live", "correspondence")) if name != "account (signed out)"]
+RTL_PAGES = [
+    name for name in site(World("live", "correspondence")) if name != "account (signed out)"
+]
 
 
 @pytest.mark.parametrize("name", RTL_PAGES)
