@@ -1,20 +1,29 @@
-"""Every page in other languages, in a real browser: in French no text a person reads (the
-DOM's text nodes and the title, aria-label, placeholder and alt attributes) is left in
-English; Arabic pages are written right to left with the layout mirrored and the board not;
-both pass the accessibility audit and fit a phone's width, and are pictured when pictures are
-asked for (``shot``: English and Arabic, 1366x768 and 390x844, light and dark)."""
+"""Every page in every shipped language, in a real browser (one browser, one page a language,
+reused from page to page), each read once its script says it is ready (``<html data-ready>``):
+no text a person reads (the DOM's text nodes, visible or not, and the title, aria-label,
+placeholder and alt attributes) is English in another language, whether an English msgid of
+the catalogue (placeholders filled) or any word only English uses; English is searched before
+anything is allowed, and what is allowed is notation, numbers and the names the test made
+(in Arabic, any other Latin word is caught too); no placeholder is left unfilled in any
+language.  Arabic pages are written right to left, a test a page: the header mirrored, the
+board not (a1 at its bottom left), the notation left to right inside the Arabic text.  Both
+pass the accessibility audit and fit a phone's width, and are pictured when pictures are asked
+for (``shot``: English and Arabic, 1366x768 and 390x844, light and dark)."""
 
 from __future__ import annotations
 
 import re
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
-from ludoteca.i18n import LOCALE
+from ludoteca.games import game_names, load
+from ludoteca.i18n import LANGUAGES, LOCALE
 
 from .support.browser import (
     REPORT_WAIT,
@@ -27,27 +36,59 @@ from .support.browser import (
 )
 from .support.live_server import serving
 
-#: what may read the same in any language: names, notation, numbers, marks
+#: the accounts and the guest the test makes: names, to be read as they are in any language
+RATED, OTHER, GUEST = "Zoltan", "Quirina", "Gaston"
+PASSWORD = "a long password"
+#: the names no language translates: the site, the games, the rating system, the test's players
+NAMES = re.compile(rf"\b(Ludoteca|Glicko-2|Marelle|SVG|{RATED}|{OTHER}|{GUEST})\b")
+#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
+SETTINGS = re.compile(
+    r"[«„“\u2039\"']\s?\u2068?(?:"
+    + "|".join(
+        sorted(
+            {
+                key
+                for game in game_names()
+                for rules in load(game).rule_sets
+                for key in rules.defaults
+            }
+        )
+    )
+    + r")\u2069?\s?[»“”\u203a\"']"
+)
+#: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
+#: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set
+#: specs, board sizes, the coordinates' files; digits and punctuation are no letters
 ALLOWED = re.compile(
-    r"^(Ludoteca|English|Français|Deutsch|Español|العربية|Felli|Morelli|Morabaraba|Glicko-2"
-    r"|[A-Za-z]*\d[\w\-+:./,()?±\u00d7x ]*|[a-z]+(-\d+|-[a-z]+)+(:[\w=,]+)?|[\W\d_]+)$"
+    r"(?<![\w])(?:[a-z]\d+(?:[-x:][a-z]\d+)*"  # a move
+    r"|[.wbWB/]{3,}(?:\s[wb](?:\s\d+)*)?"  # a position code
+    r"|[a-z]+(?:-\d+|-[a-z]+)+(?::[\w=,]+)?"  # a rule set's spec ("morris-6")
+    r"|\d+x\d+"  # a board's size ("9x9")
+    r"|[a-z]"  # a file of the board's coordinates, alone
+    r")(?![\w])"
 )
-#: English words no French text of these pages contains (the lobby's rule-set names aside)
-ENGLISH = re.compile(
-    r"\b(the|your|you|and|of|is|with|move|moves|game|games|play|player|players|board|rating|"
-    r"won|lost|draw|white|black|men|choose|waiting|connecting|loading|sign)\b",
-    re.IGNORECASE,
+#: the words of English sentences, searched in every language but English (whatever a
+#: language's own translations use aside, see :func:`english_words`)
+COMMON_ENGLISH = set(
+    "the your you and of is are was with move moves game games play player players board "
+    "rating won lost draw white black men choose waiting connecting loading sign from this that "
+    "to in on at for by not no yes it its an be has have here there exact depth table solved "
+    "turn after before best better line lines engine opening book".split()
 )
-#: a percentage as French writes it: a decimal comma, a no-break space before the sign
-FRENCH_PERCENT = re.compile(r"^\d+(,\d)?[\u00a0\u202f]%$")
-#: the texts of every page: visible text nodes, then the attributes people read
+#: a word: letters (an apostrophe inside), not part of a token with digits ("a1", "d6")
+WORD = re.compile(r"(?<![\w'])[^\W\d_]{2,}(?:'[^\W\d_]+)?(?![\w'])")
+#: a placeholder left unfilled
+UNFILLED = re.compile(r"%\(\w+\)[sd]")
+#: the texts of a page: every text node (hidden ones too: they show later) whose language is
+#: the page's (not the switcher's language names), then the attributes people read
 TEXTS = """() => {
   const out = [];
+  const lang = document.documentElement.lang;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || ["SCRIPT", "STYLE"].includes(parent.tagName)) continue;
-    if (parent.tagName !== "OPTION" && !parent.checkVisibility()) continue;
+    if (parent.closest("[lang]").lang !== lang) continue;
     const text = node.textContent.trim();
     if (text) out.push(text);
   }
@@ -78,28 +119,147 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
+@dataclass
+class World:
+    """What the pages show, made once through the API: a rated game :data:`RATED` won
+    against :data:`OTHER` (ratings, a chart, finished games, the leaderboard), a game of
+    :data:`RATED` against the guest :data:`GUEST` in play (to watch), and a correspondence
+    game where it is :data:`OTHER`'s move (her "your turn" list)."""
+
+    live: str
+    correspondence: str
+
+
+def api(request: Any, method: str, path: str, body: object = None) -> Any:
+    """The answer to a request of the API, with the session's CSRF token when signed in."""
+    me = request.get("/api/me").json()
+    headers = {"X-CSRF-Token": me["csrf"]} if me.get("csrf") else {}
+    answer = request.fetch(path, method=method, data=body, headers=headers)
+    assert answer.ok, (path, answer.status, answer.text())
+    return answer.json()
+
+
+def act(request: Any, game: str, token: str, **action: object) -> None:
+    api(request, "POST", f"/api/games/{game}/actions", {"token": token, **action})
+
+
+def online(
+    creator: Any, joiner: Any, clock: str | None = None, rated: bool = False
+) -> tuple[str, str, str]:
+    """A game of Nine Men's Morris from ``creator`` (White), joined by ``joiner``: its id and
+    the two seat tokens."""
+    body = {"game": "morris", "opponent": "online", "clock": clock, "rated": rated}
+    created = api(creator, "POST", "/api/games", body)
+    joined = api(joiner, "POST", f"/api/games/{created['id']}/join", {"name": GUEST})
+    return created["id"], created["tokens"]["white"], joined["token"]
+
+
+@pytest.fixture(scope="module")
+def world(playwright: Any, server: str) -> Iterator[World]:
+    rated, other, guest = (playwright.request.new_context(base_url=server) for _ in range(3))
+    try:
+        for request, name in ((rated, RATED), (other, OTHER)):
+            api(request, "POST", "/api/signup", {"name": name, "password": PASSWORD, "claims": []})
+        game, white, black = online(rated, other, clock="5+0", rated=True)
+        act(rated, game, white, type="move", move="d2", ply=0)
+        act(other, game, black, type="move", move="d6", ply=1)
+        act(other, game, black, type="resign")
+        live, white, black = online(rated, guest)
+        act(rated, live, white, type="move", move="d2", ply=0)
+        act(guest, live, black, type="move", move="d6", ply=1)
+        correspondence, white, _black = online(rated, other, clock="3d")
+        act(rated, correspondence, white, type="move", move="a7", ply=0)
+        yield World(live, correspondence)
+    finally:
+        for request in (rated, other, guest):
+            request.dispose()
+
+
 def spaceless(text: str) -> str:
     return re.sub(r"\s", "", text)
 
 
-def english_texts() -> list[re.Pattern[str]]:
-    """Each English msgid that French translates differently (not only in its spacing), as a
-    pattern (its placeholders match any text)."""
-    with open(LOCALE / "fr" / "LC_MESSAGES" / "messages.po", "rb") as po:
-        catalogue = read_po(po, locale="fr")
+@cache
+def catalogue(language: str) -> Any:
+    with open(LOCALE / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po, locale=language)
+
+
+def words(text: str) -> set[str]:
+    return {w.lower() for w in WORD.findall(re.sub(r"%\(\w+\)[sd]", " ", text))}
+
+
+@cache
+def english_texts(language: str) -> tuple[re.Pattern[str], ...]:
+    """Each English msgid that ``language`` translates differently (not only in its spacing),
+    or not at all, as a pattern (its placeholders match any text)."""
     patterns = []
-    for message in catalogue:
+    for message in catalogue(language):
         ids = message.id if message.pluralizable else (message.id,)
         forms = message.string if message.pluralizable else (message.string,)
         for msgid in ids:
-            words = re.sub(r"%\(\w+\)s", "", msgid)
-            if msgid in forms or len(words) < 4 or not re.search(r"[A-Za-z]{2}", words):
+            if len(re.sub(r"%\(\w+\)s", "", msgid)) < 4 or not words(msgid):
                 continue
-            if any(spaceless(msgid) == spaceless(form) for form in forms):
+            if any(spaceless(msgid) == spaceless(form) for form in forms if form):
                 continue  # the same words, French spacing ("position %(ply)s : %(text)s")
             parts = re.split(r"%\(\w+\)s", msgid.replace("%%", "%"))
             patterns.append(re.compile(".+?".join(map(re.escape, parts))))
-    return patterns
+    return tuple(patterns)
+
+
+@cache
+def english_words(language: str) -> frozenset[str]:
+    """The words of English: every word of the catalogue's msgids and :data:`COMMON_ENGLISH`,
+    less the words ``language``'s own translations use (French "position", German "in")."""
+    english: set[str] = set(COMMON_ENGLISH)
+    own: set[str] = set()
+    for message in catalogue(language):
+        ids = message.id if message.pluralizable else (message.id,)
+        forms = message.string if message.pluralizable else (message.string,)
+        for msgid in ids:
+            english |= words(msgid)
+        for form in forms:
+            own |= words(form or "")
+    return frozenset(english - own)
+
+
+def english_in(language: str, text: str) -> str | None:
+    """Why ``text`` reads as English in a page in ``language`` (None: it does not).  English
+    is looked for first, in the whole text; only then is notation allowed."""
+    if language == "en":
+        return None
+    for pattern in english_texts(language):
+        if pattern.fullmatch(text):
+            return f"the msgid {pattern.pattern!r}"
+    named = SETTINGS.sub(" ", NAMES.sub(" ", text))
+    english = words(named) & english_words(language)
+    if english:
+        return f"the words {sorted(english)}"
+    if language == "ar":  # no Latin script in Arabic but notation and names
+        rest = ALLOWED.sub(" ", named)
+        if re.search(r"[A-Za-z]", rest):
+            return "Latin letters that are not notation"
+    return None
+
+
+def test_the_english_search_comes_before_what_is_allowed() -> None:
+    """The cases the check let pass when its allowed patterns were tried first: a count of
+    moves, a sentence with a move in it, a numbered result."""
+    for text in ("12 moves", "d6 is occupied", "1. White wins by resignation", "(depth 12)"):
+        for language in ("fr", "de", "es", "ar"):
+            assert english_in(language, text), (language, text)
+    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35"):
+        assert english_in("ar", text) is None, text
+
+
+def ready(page: Any) -> None:
+    """Wait for the page's script to have drawn its first data (and the header)."""
+    page.wait_for_selector("html[data-ready]", state="attached")
+
+
+def visit(page: Any, address: str) -> None:
+    page.goto(address)
+    ready(page)
 
 
 #: a record whose report marks a move: Black's d6 lets White's mill g7-g4-g1 close
@@ -145,74 +305,96 @@ def refuse_record(page: Any) -> None:
     page.wait_for_selector("#notice:not([hidden])")
 
 
-def pages(page: Any, server: str, player: str) -> Iterator[tuple[str, str]]:
-    """Each page of the site, opened and ready (a hotseat game with a move played, then
-    resigned: the result dialog and the game's report; a record loaded in the review page with
-    its report and a marked move open, then a record it refuses): its name and address."""
-    page.goto(server + "/account")
-    page.fill("#up-name", player)
-    page.fill("#up-password", "a long password")
-    page.click("#sign-up-form button[type=submit]")
-    page.wait_for_selector("#me")
-    start(page, server, "morris", "hotseat")
-    point(page, "d2").click()
-    wait_moves(page, 1)
-    game = page.url.removeprefix(server)
-    # each page: its path, and what shows once its scripts have drawn it
-    site = (
-        ("game", game, "#board .pt"),
-        ("lobby", "/", ".quick-button"),
-        ("review", "/review", None),
-        ("missing", "/game/no-such-game", None),
-        ("account", "/account", None),
-        ("profile", f"/players/{player}", "#games table"),
-        ("finished", "/games", None),
-        ("leaderboard", "/leaderboard", None),
-        ("analysis", "/analysis?game=morris&moves=d2,d6", "#lines li"),
-        ("puzzle", "/puzzles?rules=morris", "#board .pt"),
-        ("lessons", "/lessons", "#board .pt"),
+def sign_in(page: Any, server: str, name: str) -> None:
+    answer = page.context.request.post(
+        server + "/api/login", data={"name": name, "password": PASSWORD, "claims": []}
     )
-    for name, path, ready in site:
-        page.goto(server + path)
-        page.wait_for_selector("header.top #theme")
-        if name == "review":
+    assert answer.ok, answer.text()
+
+
+#: the pages with a board, and the game each shows first
+BOARDS = {"game", "spectator", "correspondence", "analysis", "review", "puzzle", "lessons"}
+
+
+def site(world: World) -> dict[str, str]:
+    """Each page of the site (every template), by name: its path (the game pages: the hotseat
+    game :func:`walk` starts, the game in play watched, the correspondence game as the player
+    to move)."""
+    return {
+        "account (signed out)": "/account",
+        "lobby": "/",
+        "game": "",
+        "spectator": f"/game/{world.live}",
+        "correspondence": f"/game/{world.correspondence}",
+        "analysis": "/analysis?game=morris&moves=d2,d6",
+        "review": "/review",
+        "puzzle": "/puzzles?rules=morris",
+        "lessons": "/lessons",
+        "profile": f"/players/{RATED}",
+        "leaderboard": "/leaderboard",
+        "finished": "/games",
+        "account": "/account",
+        "yourturn": "/yourturn",
+        "missing": "/game/no-such-game",
+    }
+
+
+def walk(page: Any, server: str, world: World, full: bool = True) -> Iterator[str]:
+    """Open each page of :func:`site` in turn, ready, signed in as :data:`OTHER` from the
+    lobby on, and yield its name; with ``full``, also each page's later states (a move played
+    in the hotseat game, then the game resigned: the result dialog and the report; a record
+    loaded in the review page with its report and a marked move open, then one refused)."""
+    for name, path in site(world).items():
+        if name == "lobby":
+            sign_in(page, server, OTHER)
+        if name == "game":
+            start(page, server, "morris", "hotseat")
+            ready(page)
+            if full:
+                point(page, "d2").click()
+                wait_moves(page, 1)
+        else:
+            visit(page, server + path)
+        if name in ("spectator", "correspondence"):
+            wait_moves(page, 1)
+        if name == "review" and full:
             load_record(page)
             show_report(page)
-        elif ready:
-            page.wait_for_selector(ready)
-        page.wait_for_timeout(300)  # the page's scripts fill in what they fetch
-        yield name, server + path
-        if name == "game":
+        yield name
+        if name == "game" and full:
             end_game(page)
-            yield "game over", server + path
-        elif name == "review":
+            yield "game over"
+        elif name == "review" and full:
             refuse_record(page)
-            yield "review refusal", server + path
+            yield "review refusal"
 
 
-def test_no_page_shows_english_in_french(browser: Any, server: str) -> None:
-    """The browser asks for French (Accept-Language from its locale); every text of every
-    page is French: none is an English msgid (placeholders filled or not), none reads as
-    English words, apart from names, notation and numbers."""
-    context = browser.new_context(
-        locale="fr-FR", bypass_csp=True, viewport={"width": 1366, "height": 768}
+def context_in(browser: Any, language: str, width: int = 1366, height: int = 768) -> Any:
+    return browser.new_context(
+        locale=language, bypass_csp=True, viewport={"width": width, "height": height}
     )
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_no_page_shows_english_in_another_language(
+    browser: Any, server: str, world: World, language: str
+) -> None:
+    """The browser asks for ``language`` (Accept-Language from its locale): every page is in
+    it, with no English msgid, no English word and (in Arabic) no Latin word besides notation
+    and names; no page leaves a placeholder unfilled, in English either."""
+    context = context_in(browser, language)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    patterns = english_texts()
     try:
         left: dict[str, set[str]] = {}
-        for name, _url in pages(page, server, "Juliette"):
-            assert page.get_attribute("html", "lang") == "fr"
-            if name == "review":  # the report's accuracies as French writes a percentage
-                accuracies = page.locator('#report tr[data-figure="accuracy"] td').all_inner_texts()
-                assert accuracies and all(FRENCH_PERCENT.match(a) for a in accuracies), accuracies
+        for name in walk(page, server, world):
+            assert page.get_attribute("html", "lang") == language
             for text in page.evaluate(TEXTS):
-                if ALLOWED.match(text) or text == "Juliette":
-                    continue
-                if any(p.fullmatch(text) for p in patterns) or ENGLISH.search(text):
-                    left.setdefault(name, set()).add(text)
+                why = "an unfilled placeholder" if UNFILLED.search(text) else None
+                why = why or english_in(language, text)
+                if why:
+                    left.setdefault(name, set()).add(f"{text!r} ({why})")
         if left:
             pytest.fail("English left:\n" + "\n".join(f"{k}: {sorted(v)}" for k, v in left.items()))
         assert not errors, errors
@@ -240,44 +422,113 @@ def test_the_switcher_changes_the_language_and_remembers_it(browser: Any, server
         context.close()
 
 
-def board_geometry(page: Any) -> dict[str, float]:
-    """Where a1 and g7 stand in the board's box (0: its left edge, 1: its right edge)."""
-    box = page.locator("#board").bounding_box()
-    spots = {}
-    for name in ("a1", "g7"):
-        spot = point(page, name).bounding_box()
-        spots[name] = (spot["x"] + spot["width"] / 2 - box["x"]) / box["width"]
-    return spots
+# --- right to left ---------------------------------------------------------------------------
+
+#: where a page's layout stands: the header's first and last items (their left edges, in
+#: CSS pixels), the board's a1 and g7 in its box (0: its left or top edge, 1: its right or
+#: bottom edge) and its writing direction, when it has a board
+GEOMETRY = """() => {
+  const header = document.querySelector("header.top");
+  const items = [...header.children].filter((el) => el.checkVisibility());
+  const left = (el) => el.getBoundingClientRect().left;
+  const out = { first: left(items[0]), last: left(items.at(-1)),
+                dir: document.documentElement.dir };
+  const board = document.querySelector("#board");
+  const a1 = board && board.querySelector('.pt[data-name="a1"]');
+  const g7 = board && board.querySelector('.pt[data-name="g7"]');
+  if (a1 && g7) {
+    const box = board.getBoundingClientRect();
+    const at = (el) => { const r = el.getBoundingClientRect();
+      return [(r.x + r.width / 2 - box.x) / box.width,
+              (r.y + r.height / 2 - box.y) / box.height]; };
+    out.a1 = at(a1);
+    out.g7 = at(g7);
+    out.boardDir = getComputedStyle(board).direction;
+  }
+  return out;
+}"""
+#: the notation in the page's text that is not kept left to right: a text with a numbered
+#: move ("2. a7", "2... b4-c4": the bidi algorithm, left alone, puts an Arabic sentence's
+#: number after the move) whose element is written right to left and whose moves are not
+#: isolated (after U+2066 or U+2068, before U+2069), nor in a <bdi> or an element with
+#: `unicode-bidi: isolate` or written left to right (a move alone, "d6", reads right as it is)
+UNISOLATED = r"""() => {
+  const move = /(?<![\w\u2066\u2068])\d+\.(\.\.)?\s*[a-g][1-7]([-x:][a-g][1-7])*(?![\w])/u;
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || ["SCRIPT", "STYLE", "TEXTAREA"].includes(el.tagName)) continue;
+    if (!el.checkVisibility()) continue;
+    if (el.closest("svg")) continue;  // the board's labels: the board is never mirrored
+    const text = node.textContent;
+    if (!move.test(text)) continue;
+    let ltr = false;
+    for (let at = el; at && at !== document.body; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      if (style.direction === "rtl") break;
+      const isolating = ["isolate", "isolate-override", "plaintext"].includes(style.unicodeBidi);
+      if (at.tagName === "BDI" || isolating
+          || at.dir === "ltr" || at.closest("[dir=ltr]") === at) { ltr = true; break; }
+    }
+    if (!ltr) out.push(`${el.id || el.className || el.tagName}: ${text.trim()}`);
+  }
+  return out;
+}"""
 
 
-def test_arabic_is_written_right_to_left_and_the_board_is_not_mirrored(
-    browser: Any, server: str
+@pytest.fixture(scope="module")
+def rtl_pages(browser: Any, server: str, world: World) -> Iterator[dict[str, Any]]:
+    """A page in English and one in Arabic, signed in as :data:`OTHER`, kept for the module."""
+    contexts = {language: context_in(browser, language) for language in ("en", "ar")}
+    pages = {language: context.new_page() for language, context in contexts.items()}
+    for page in pages.values():
+        sign_in(page, server, OTHER)
+    yield pages
+    for context in contexts.values():
+        context.close()
+
+
+RTL_PAGES = [
+    name for name in site(World("live", "correspondence")) if name != "account (signed out)"
+]
+
+
+@pytest.mark.parametrize("name", RTL_PAGES)
+def test_arabic_pages_are_mirrored_but_not_their_boards_nor_their_notation(
+    rtl_pages: dict[str, Any], server: str, world: World, name: str
 ) -> None:
+    """The page ``name`` in Arabic: ``dir="rtl"``; its header mirrored (its first item at the
+    right, its last at the left, the other way round in English); its board, if any, not
+    (a1 at the bottom left, g7 at the top right, as in English; written left to right); every
+    move in its text kept left to right (isolated) inside the Arabic."""
     geometry = {}
-    for language in ("en", "ar"):
-        context = browser.new_context(
-            locale=language, bypass_csp=True, viewport={"width": 1366, "height": 768}
-        )
-        page = context.new_page()
-        try:
+    for language, page in rtl_pages.items():
+        if name == "game":
             start(page, server, "morris", "hotseat")
-            assert page.get_attribute("html", "dir") == ("rtl" if language == "ar" else "ltr")
-            geometry[language] = board_geometry(page)
-            assert (
-                page.evaluate("getComputedStyle(document.querySelector('#board')).direction")
-                == "ltr"
-            )
-            brand = page.locator("header .brand").bounding_box()
-            theme = page.locator("#theme").bounding_box()
-            if language == "ar":  # the header mirrors: the name on the right, controls left
-                assert brand["x"] > theme["x"]
-                assert page.inner_text("#status").startswith("دورك")
-            else:
-                assert brand["x"] < theme["x"]
-        finally:
-            context.close()
-    assert geometry["ar"] == pytest.approx(geometry["en"], abs=0.01)
-    assert geometry["ar"]["a1"] < 0.5 < geometry["ar"]["g7"]  # a1 on the left, g7 right
+            point(page, "d2").click()
+            wait_moves(page, 1)
+            ready(page)
+        else:
+            visit(page, server + site(world)[name])
+        if name in ("spectator", "correspondence"):
+            wait_moves(page, 1)
+        if name == "review":
+            load_record(page)
+            page.click("#next")
+            page.click("#next")
+        geometry[language] = page.evaluate(GEOMETRY)
+    en, ar = geometry["en"], geometry["ar"]
+    assert (en["dir"], ar["dir"]) == ("ltr", "rtl")
+    assert en["first"] < en["last"] and ar["first"] > ar["last"], (en, ar)
+    if name in BOARDS:
+        assert "a1" in ar, "no board"
+        assert ar["boardDir"] == "ltr"
+        assert ar["a1"] == pytest.approx(en["a1"], abs=0.01)
+        assert ar["g7"] == pytest.approx(en["g7"], abs=0.01)
+        if name != "correspondence":  # (there the board faces Black, the player's side)
+            assert ar["a1"][0] < 0.5 < ar["g7"][0] and ar["g7"][1] < 0.5 < ar["a1"][1]
+    assert rtl_pages["ar"].evaluate(UNISOLATED) == []
 
 
 #: how far the page reaches past the window's right edge, in CSS pixels (0: it fits)
@@ -287,19 +538,17 @@ OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clie
 @pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_every_page_in_english_and_arabic_is_audited_and_fits(
-    browser: Any, server: str, language: str, width: int, height: int
+    browser: Any, server: str, world: World, language: str, width: int, height: int
 ) -> None:
     """In English and Arabic: at 1366x768 every page passes the accessibility audit (axe-core:
     no serious or critical violation) in both schemes; at 390x844 no page is wider than the
     phone.  Each page is opened once at its size and, when pictures are asked for, pictured in
     both schemes (the scheme is the CSS's alone, switched in place; the size is not, since the
     board is laid out for it) in ``bench/results/screenshots``."""
-    context = browser.new_context(
-        locale=language, bypass_csp=True, viewport={"width": width, "height": height}
-    )
+    context = context_in(browser, language, width, height)
     page = context.new_page()
     try:
-        for name, _url in pages(page, server, f"Lang{language}{width}"):
+        for name in walk(page, server, world, full=width > 1000 or shooting()):
             if width < 1000:
                 assert page.evaluate(OVERFLOW) <= 0, name
             for scheme in ("light", "dark") if width > 1000 or shooting() else ():

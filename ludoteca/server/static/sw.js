@@ -9,7 +9,9 @@ const CACHE = `ludoteca-${VERSION}`;
 const SHELL = ["/", "/review"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([...SHELL, ...ASSETS])));
+  // (each fetched past the browser's HTTP cache, whose copy may be the old version's)
+  const fresh = [...SHELL, ...ASSETS].map((url) => new Request(url, { cache: "reload" }));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(fresh)));
   self.skipWaiting();
 });
 

@@ -1,5 +1,6 @@
 // What the community pages share: a finished game as a table row, a table, a rating and its
 // time control.  Names come from the server as text and are only ever set as text.
+import { daysText, isDays } from "/static/lib/days.js";
 import { link } from "/static/lib/dom.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -26,7 +27,8 @@ export function gameRow(game) {
   const players = document.createElement("span");
   players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);
-  cell(row, `${game.rules_title}${game.clock ? `, ${game.clock}` : ""}${game.rated ? t(", rated") : ""}`);
+  const clock = isDays(game.clock) ? daysText(game.clock) : game.clock;  // ("3 days per move", "5+0")
+  cell(row, `${game.rules_title}${clock ? `, ${clock}` : ""}${game.rated ? t(", rated") : ""}`);
   cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${game.termination_text})` : ""}`);
   cell(row, String(game.moves));
   const links = document.createElement("span");

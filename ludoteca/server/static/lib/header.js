@@ -30,4 +30,12 @@ async function header() {
   }
 }
 
-header();
+const drawn = header();
+
+// --- the page's "ready" marker (for the browser tests) ------------------------------------
+// <html data-ready="1">, set by each page's script once its first data is drawn (and the header).
+export async function ready() {
+  await drawn;
+  document.documentElement.dataset.ready = "1";
+}
+// --- (end of the ready marker) -------------------------------------------------------------

@@ -28,12 +28,19 @@ async function load() {
 const catalogue = (await load()) || { messages: {}, plurals: {}, tags: ["one", "other"] };
 const rules = new Intl.PluralRules(lang);
 
+// A placeholder's value as a sentence holds it: in a right-to-left page isolated (between
+// U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE), so that a move ("2. a7") or
+// a Latin name keeps its own direction inside the Arabic text (the move number before it);
+// exported for the notation a module puts in a sentence itself.
+/** @type {(value: string) => string} */
+export const isolated = dir === "rtl" ? (value) => `\u2068${value}\u2069` : (value) => value;
+
 // `text` with each %(name)s replaced by params[name] (%% is a percent sign).
 /** @param {string} text  @param {Record<string, unknown>} [params] */
 export function fill(text, params = {}) {
   return text.replace(/%(?:\((\w+)\)s|%)/g, (/** @type {string} */ whole, /** @type {string | undefined} */ name) => {
     if (!name) return "%";
-    return name in params ? String(params[name]) : whole;
+    return name in params ? isolated(String(params[name])) : whole;
   });
 }
 

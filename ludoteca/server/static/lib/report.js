@@ -6,7 +6,7 @@
 import { notice } from "/static/lib/dom.js";
 import { drawGraph } from "/static/lib/graph.js";
 import { HttpError, getJSON, settled } from "/static/lib/http.js";
-import { lang, t } from "/static/lib/i18n.js";
+import { isolated, lang, t } from "/static/lib/i18n.js";
 import { judgementName, numbered, symbolOf } from "/static/lib/moves.js";
 
 const POLL = 1000;  // ms between two questions while the report is computed
@@ -102,7 +102,7 @@ export class Report {
       button.type = "button";
       button.className = `link ${move.judgement}`;
       const played = data.plies[index].played;
-      button.textContent = `${numbered(this.firstPly, index + 1, played)}${symbolOf(move.judgement)}`
+      button.textContent = `${isolated(numbered(this.firstPly, index + 1, played) + symbolOf(move.judgement))}`
         + ` ${judgementName(move.judgement)} (−${percent(Math.round(move.loss * 100))})`;
       if (this.chosen === index) button.setAttribute("aria-current", "true");
       button.onclick = () => this.choose(index);

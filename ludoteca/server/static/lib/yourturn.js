@@ -34,7 +34,7 @@ async function show() {
 
 // Show the list where the page has one, and keep it fresh.
 export function showYourTurn() {
-  if (!$("yourturn-list")) return;
-  show();
+  if (!$("yourturn-list")) return Promise.resolve();
   setInterval(show, 60_000);
+  return show();  // (drawn: for the page's ready marker)
 }

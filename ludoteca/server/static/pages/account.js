@@ -1,7 +1,7 @@
 // The account page: sign in, make an account (taking this browser's guest games along),
 // change the password.
 import { $, notice } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 import { showNotifications } from "/static/lib/notifications.js";
@@ -48,3 +48,4 @@ if (who.name) {
   $("profile").href = `/players/${encodeURIComponent(who.name)}`;
   await showNotifications();
 }
+ready();  // (the tests' ready marker)

@@ -7,7 +7,7 @@ import { $, notice } from "/static/lib/dom.js";
 import { Editor, showCode } from "/static/lib/editor.js";
 import { Explorer } from "/static/lib/explorer.js";
 import { extend, targets } from "/static/lib/gesture.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { t } from "/static/lib/i18n.js";
 import { MovesPanel } from "/static/lib/move-values.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
@@ -134,16 +134,17 @@ function onLines(message) {
   page.lines = message;
   showLines();
   draw();
+  ready();  // (the tests' ready marker)
 }
 
 function showLines() {
   const list = $("lines");
   list.replaceChildren();
   const lines = page.lines;
-  $("depth").textContent = !lines ? "" : lines.exact ? "(exact, from the solved table)"
-    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth }) : `(depth ${lines.depth})`;
+  $("depth").textContent = !lines ? "" : lines.exact ? t("(exact, from the solved table)")
+    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth }) : t("(depth %(depth)s)", { depth: lines.depth });
   if (!lines || !lines.lines.length) {
-    $("eval-number").textContent = page.view && page.view.outcome ? page.view.outcome : page.engine ? "…" : "off";
+    $("eval-number").textContent = page.view && page.view.outcome ? page.view.outcome : page.engine ? "…" : t("off");  // TRANSLATORS: the evaluation shown while the engine is off
     $("eval-white").style.width = "50%";
     return;
   }

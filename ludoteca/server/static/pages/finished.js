@@ -2,7 +2,7 @@
 // record downloadable.  The search is kept in the address, so it can be shared.
 import { GAME_HEADINGS, gameRow, table } from "/static/lib/community.js";
 import { $, notice } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -41,4 +41,5 @@ $("search").onsubmit = (/** @type {SubmitEvent} */ event) => {
   search();
 };
 $("more").onclick = () => search(true);
-search();
+await search();
+ready();  // (the tests' ready marker)

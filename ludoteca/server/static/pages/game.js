@@ -7,7 +7,7 @@ import { chatControls, removeChat, showChat } from "/static/lib/chat.js";
 import { clockReceived, runClocks } from "/static/lib/clock.js";
 import { startCorrespondence } from "/static/lib/correspondence.js";
 import { $, notice } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 import { effectsOf, noteEffects } from "/static/lib/effects.js";
@@ -68,6 +68,7 @@ function receive(next) {
     const { changed, removed } = effectsOf(next.ply);
     play(changed.length || removed.length ? "capture" : "move");
   }
+  ready();  // (the tests' ready marker)
 }
 
 // The finished game's report, shown beside the moves once the server has it; a marked move or

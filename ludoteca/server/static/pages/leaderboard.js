@@ -2,7 +2,7 @@
 // ones (marked "?", as everywhere).
 import { ratingText, table } from "/static/lib/community.js";
 import { $, notice } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -31,4 +31,5 @@ const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 $("game").onchange = show;
 $("category").onchange = show;
-show();
+await show();
+ready();  // (the tests' ready marker)

@@ -5,7 +5,7 @@
 import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
 import { extend, targets } from "/static/lib/gesture.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
@@ -145,5 +145,6 @@ $("next-step").onclick = () => showStep(page.step + 1);
 page.games = await reported(getJSON("/api/lessons")) || [];
 listing();
 const first = page.games[0];
-if (params.get("game") && params.get("lesson")) open(params.get("game"), params.get("lesson"));
-else if (first) open(first.game, first.lessons[0].key);
+if (params.get("game") && params.get("lesson")) await open(params.get("game"), params.get("lesson"));
+else if (first) await open(first.game, first.lessons[0].key);
+ready();  // (the tests' ready marker)

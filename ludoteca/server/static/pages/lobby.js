@@ -4,7 +4,7 @@ import { Board } from "/static/lib/board.js";
 import { showDaily } from "/static/lib/daily.js";
 import { daysText, isDays } from "/static/lib/days.js";
 import { $, colourName } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { lang, t, tn } from "/static/lib/i18n.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
@@ -279,8 +279,8 @@ function remember(seekId) {
 }
 
 async function main() {
-  showDaily();  // on its own: the lists and the form do not wait for it
-  showYourTurn();  // (signed in: the correspondence games waiting for this player)
+  const daily = showDaily();  // on its own: the lists and the form do not wait for it
+  const waiting = showYourTurn();  // (signed in: the correspondence games waiting for this player)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();
@@ -316,10 +316,12 @@ async function main() {
   showGame();
   showOpponent();
   showQuickStart();
-  refresh();
+  const listed = refresh();
   setInterval(refresh, 5000);
-  refreshSeeks();
+  const seeks = refreshSeeks();
   setInterval(refreshSeeks, 2000);
+  await Promise.all([daily, waiting, listed, seeks]);
+  ready();  // (the tests' ready marker)
 }
 
 main();

@@ -2,7 +2,7 @@
 // recent games.
 import { GAME_HEADINGS, categoryName, gameRow, ratingText, table } from "/static/lib/community.js";
 import { $, svgElement } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
 import { lang, t } from "/static/lib/i18n.js";
 
@@ -70,3 +70,4 @@ if (data) {
   $("games").replaceChildren(data.games.length ? games : t("No games yet."));
   $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
 }
+ready();  // (the tests' ready marker)

@@ -2,12 +2,13 @@
 // makes its report (stored, keyed by what the record plays), shown once ready.
 import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported } from "/static/lib/http.js";
 import { afterMove, drawMoves } from "/static/lib/moves.js";
 import { Report } from "/static/lib/report.js";
 import { t } from "/static/lib/i18n.js";
 
+ready();  // (the tests' ready marker)
 let game = null;
 let board = null;
 let ply = 0;

@@ -1,5 +1,6 @@
 // The your-turn page: the signed-in player's correspondence games where it is their move.
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
-showYourTurn();
+await showYourTurn();
+ready();  // (the tests' ready marker)
