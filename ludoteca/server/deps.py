@@ -30,6 +30,7 @@ from .study.explorer import Explorer
 from .study.reports import Reports
 from .study.training import Training
 from .timings import Timings
+from .tournaments.service import Tournaments
 
 __all__ = [
     "COOKIE",
@@ -52,6 +53,7 @@ __all__ = [
     "ServicesDep",
     "SignedIn",
     "StoreDep",
+    "TournamentsDep",
     "TrainingDep",
     "Viewer",
     "csrf_guard",
@@ -133,6 +135,8 @@ class Services:
     #: the correspondence games' deadlines, your-turn lists and planned moves
     correspondence: Correspondence
     notifier: Notifier
+    #: the tournaments (Swiss, round robin, arena) and their scheduler
+    tournaments: Tournaments
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -181,6 +185,7 @@ LevelRatingsDep = Annotated[LevelRatings, _service("level_ratings")]
 TrainingDep = Annotated[Training, _service("training")]
 CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
 NotifierDep = Annotated[Notifier, _service("notifier")]
+TournamentsDep = Annotated[Tournaments, _service("tournaments")]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:

@@ -39,6 +39,7 @@ from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
 from .study.reports import Reports
 from .study.training import Training
+from .tournaments.service import Tournaments
 
 __all__ = ["build_services"]
 
@@ -160,4 +161,6 @@ async def build_services(
             # days per move: deadlines, your-turn lists, planned moves
             correspondence=Correspondence(hub, clock),
             notifier=notifier,
+            # --- tournaments: their rounds paired as their games end (a hub listener)
+            tournaments=Tournaments(hub),
         )
