@@ -245,3 +245,18 @@ def test_bad_requests_change_nothing(client: TestClient, clock: Clock) -> None:
     assert status == 409 and "full" in answer["error"]
     assert post(client, cid, "/api/tournaments/nope/join")[0] == 404
     assert client.get(f"/api/tournaments/{tid}").json()["players"] == 2
+
+
+def test_the_pages_and_the_websocket(client: TestClient, clock: Clock) -> None:
+    ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
+    tid = create(client, ann)[1]["id"]
+    assert "tournament-list" in client.get("/tournaments").text
+    assert "tournament-list" in client.get("/").text
+    assert 'id="standings"' in client.get(f"/tournaments/{tid}").text
+    assert client.get("/tournaments/nope").status_code == 404
+    with client.websocket_connect(f"/ws/tournaments/{tid}") as ws:
+        first = ws.receive_json()
+        assert (first["type"], first["tournament"]["players"]) == ("tournament", 0)
+        post(client, bob, f"/api/tournaments/{tid}/join")
+        changed = ws.receive_json()  # told at once: the join was made by this process
+        assert [s["name"] for s in changed["tournament"]["standings"]] == ["Bob"]

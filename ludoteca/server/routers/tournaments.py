@@ -82,7 +82,7 @@ async def of_player(found: TournamentsDep, name: str) -> list[PlayerTournament]:
     return await found.of_player(name)
 
 
-@router.websocket("/ws/tournaments/{tournament_id}")
+@pages.websocket("/ws/tournaments/{tournament_id}")
 async def socket(
     websocket: WebSocket,
     tournament_id: str,
