@@ -340,6 +340,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .ai.tune import register as register_tune  # ludoteca tune
 
     register_tune(sub)
+    from .server.tournaments.command import register as register_tournaments  # (operator's)
+
+    register_tournaments(sub)
     return parser
 
 

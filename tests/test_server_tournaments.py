@@ -6,12 +6,15 @@ timed by the fake clock; bad requests refused with nothing changed."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from ludoteca.cli import main
 from ludoteca.server import Settings, create_app
 from ludoteca.server.deps import Services
 
@@ -55,8 +58,6 @@ def tick(client: TestClient) -> None:
 
 
 def iso(ms: int) -> str:
-    import datetime
-
     return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).isoformat()
 
 
@@ -260,3 +261,18 @@ def test_the_pages_and_the_websocket(client: TestClient, clock: Clock) -> None:
         post(client, bob, f"/api/tournaments/{tid}/join")
         changed = ws.receive_json()  # told at once: the join was made by this process
         assert [s["name"] for s in changed["tournament"]["standings"]] == ["Bob"]
+
+
+def test_the_operators_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    made = ["tournaments", "create", "--name", "Xmas", "--game", "morris", "--system", "swiss"]
+    made += ["--clock", "3+2", "--db", db]
+    assert main([*made, "--rounds", "5", "--start", "2099-12-24T18:00Z"]) == 0
+    tid = capsys.readouterr().out.split()[0]
+    assert main([*made, "--rounds", "0", "--start", "2099-12-24T18:00Z"]) == 2
+    assert "at least one round" in capsys.readouterr().err
+    assert main([*made, "--rounds", "3", "--start", "2020-12-24T18:00Z"]) == 2
+    assert "in the past" in capsys.readouterr().err
+    assert main(["tournaments", "list", "--db", db]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{tid}\tupcoming\t2099-12-24T18:00Z\tswiss\t0\tXmas"]

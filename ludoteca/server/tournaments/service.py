@@ -27,21 +27,21 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
-from ...core import LudotecaError
 from ...i18n import _
 from ..community.people import User, UserRow
 from ..community.ratings import RatingRow, category, current
 from ..errors import ActionError
-from ..play.catalogue import rule_set, rules_title
 from ..play.clock import parse_control
 from ..play.live import LiveGame
 from ..play.opening import Opening
 from ..schemas import HUMAN, Mode, Status
 from ..store import GameRow
+from . import catalogue
 from .arena import pair_arena
 from .berger import berger_round, berger_rounds
+from .catalogue import FINISHED, RUNNING, UPCOMING
 from .rows import BoardRow, EntryRow, TournamentRow
 from .schemas import (
     BoardView,
@@ -50,7 +50,6 @@ from .schemas import (
     TournamentBody,
     TournamentBrief,
     TournamentView,
-    epoch_ms,
 )
 from .scoring import Board, Standing, standings
 from .swiss import Entrant, NoPairing, pair_swiss
@@ -64,7 +63,6 @@ log = logging.getLogger("ludoteca.server")
 
 #: how often the scheduler looks at the tournaments
 SCHEDULE_SECONDS = 5.0
-UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 #: a Swiss's pairing-allocated bye (FIDE and lichess: one point)
 BYE_POINTS = 1.0
 
@@ -82,48 +80,8 @@ class Tournaments:
 
     # --- what people ask for --------------------------------------------------------------------
     async def create(self, body: TournamentBody, creator: int | None) -> str:
-        """A new upcoming tournament: its id; :class:`ActionError` (400) naming what is wrong
-        (an unknown game or rule set, a bad clock, a Swiss without rounds, an arena without
-        minutes, a start in the past), and then nothing is stored."""
-        name = " ".join(body.name.split())
-        if not name or not name.isprintable():
-            raise ActionError(400, _("a tournament needs a name"))
-        try:
-            bound = rule_set(body.game, body.rules or None)
-            clock = str(parse_control(body.clock))
-        except (LudotecaError, ValueError) as error:
-            raise ActionError(400, str(error)) from None
-        if body.system == "swiss" and not body.rounds:
-            raise ActionError(400, _("a Swiss tournament has at least one round"))
-        if body.system == "arena" and not body.minutes:
-            raise ActionError(400, _("an arena lasts at least one minute"))
-        now = self.hub.now()
-        starts = epoch_ms(body.starts)
-        if starts < now - 60_000:
-            raise ActionError(400, _("the start time is in the past"))
-        tournament_id = secrets.token_urlsafe(6)
-        minutes = body.minutes if body.system == "arena" else None
-        values = {
-            "id": tournament_id,
-            "name": name,
-            "game": bound.name,
-            "rules": str(bound.rules),
-            "clock": clock,
-            "system": body.system,
-            "rounds": body.rounds if body.system == "swiss" else None,
-            "minutes": minutes,
-            "starts": starts,
-            "ends": starts + minutes * 60_000 if minutes else None,
-            "rated": body.rated,
-            "max_players": body.max_players,
-            "state": UPCOMING,
-            "round": 0,
-            "creator": creator,
-            "created": now,
-        }
-        await self.store.write(lambda c: c.execute(insert(TournamentRow).values(**values)))
-        log.info("tournament %s created: %s (%s)", tournament_id, name, body.system)
-        return tournament_id
+        """A new upcoming tournament (see :func:`.catalogue.create`): its id."""
+        return await catalogue.create(self.store, body, creator, self.hub.now())
 
     async def join(self, tournament_id: str, user: User) -> None:
         """Enter ``user``; 409 if already in, full, over, or too late for its system."""
@@ -185,34 +143,8 @@ class Tournaments:
         self._touch(tournament_id)
 
     async def listing(self) -> list[TournamentBrief]:
-        """The running and upcoming tournaments (soonest first), then the last finished."""
-        async with self.store.session() as session:
-            open_ = list(
-                await session.scalars(
-                    select(TournamentRow)
-                    .where(TournamentRow.state != FINISHED)
-                    .order_by(TournamentRow.starts)
-                    .limit(100)
-                )
-            )
-            done = list(
-                await session.scalars(
-                    select(TournamentRow)
-                    .where(TournamentRow.state == FINISHED)
-                    .order_by(TournamentRow.starts.desc())
-                    .limit(30)
-                )
-            )
-            counts = dict(
-                (
-                    await session.execute(
-                        select(EntryRow.tournament_id, func.count())
-                        .where(EntryRow.withdrawn.is_(False))
-                        .group_by(EntryRow.tournament_id)
-                    )
-                ).all()
-            )
-        return [_brief(row, counts.get(row.id, 0)) for row in open_ + done]
+        """The tournaments to list (see :func:`.catalogue.listing`)."""
+        return await catalogue.listing(self.store)
 
     async def view(self, tournament_id: str) -> TournamentView:
         """A tournament with its standings and pairings; 404 if unknown."""
@@ -223,7 +155,7 @@ class Tournaments:
         lines = _standings(row, entries, boards)
         by_id = {e.user_id: e for e in entries}
         return TournamentView(
-            **_brief(row, sum(not e.withdrawn for e in entries)).model_dump(),
+            **catalogue.brief(row, sum(not e.withdrawn for e in entries)).model_dump(),
             standings=[
                 StandingView(
                     rank=rank,
@@ -635,26 +567,4 @@ def _arena_pairs(
         {line.player: line.points for line in lines},
         {e.user_id: e.rating for e in entries},
         last,
-    )
-
-
-def _brief(row: TournamentRow, players: int) -> TournamentBrief:
-    return TournamentBrief(
-        id=row.id,
-        url=f"/tournaments/{row.id}",
-        name=row.name,
-        game=row.game,
-        rules=row.rules,
-        rules_title=rules_title(row.game, row.rules),
-        clock=row.clock,
-        system=row.system,  # type: ignore[arg-type]
-        rounds=row.rounds,
-        minutes=row.minutes,
-        starts=row.starts,
-        ends=row.ends,
-        rated=row.rated,
-        max_players=row.max_players,
-        state=row.state,
-        round=row.round,
-        players=players,
     )
