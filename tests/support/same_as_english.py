@@ -20,9 +20,13 @@ _EVERYWHERE = {
     "…",
     "%(number)s. %(name)s — %(description)s",
 }
+#: the tie-breaks of the tournaments' standings, named after their authors
+_TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
 
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"%(minutes)s minutes", "Place", "Points", "Performance", "Minutes"}
     | {
         "Push",
         "E-mail",
@@ -51,6 +55,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "de": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"Arena", "Name", "System"}
     | {
         "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
@@ -74,6 +80,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "es": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"Arena"}
     | {
         "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
