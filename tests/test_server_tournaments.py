@@ -6,6 +6,7 @@ timed by the fake clock; bad requests refused with nothing changed."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,9 +53,16 @@ def client(database_url: str, clock: Clock) -> Iterator[TestClient]:
 
 
 def tick(client: TestClient) -> None:
-    """One pass of the tournaments' scheduler, in the app's event loop."""
+    """The work the hub's listeners started (a round paired as its last game ended, its games
+    opened) done, then one pass of the tournaments' scheduler, in the app's event loop."""
     services: Services = client.app.state.services  # type: ignore[attr-defined]
-    client.portal.call(services.tournaments.tick)  # type: ignore[union-attr]
+
+    async def settled() -> None:
+        while services.hub.tasks.running:
+            await asyncio.gather(*services.hub.tasks.running, return_exceptions=True)
+        await services.tournaments.tick()
+
+    client.portal.call(settled)  # type: ignore[union-attr]
 
 
 def iso(ms: int) -> str:

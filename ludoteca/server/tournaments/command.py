@@ -42,14 +42,10 @@ def register(sub: Any) -> None:
 
 async def _on_store(url: str | None, work: Any) -> Any:
     """``work(store)`` on the database at ``url`` (opened, upgraded, closed after)."""
-    from ..store import Store, default_url
+    from ..services import store_only
 
-    store = Store(url or os.environ.get("LUDOTECA_DB") or default_url())
-    await store.open()
-    try:
+    async with store_only(url or os.environ.get("LUDOTECA_DB")) as store:
         return await work(store)
-    finally:
-        await store.close()
 
 
 def _create(args: argparse.Namespace) -> int:
