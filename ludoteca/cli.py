@@ -353,6 +353,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .users import register as register_users  # ludoteca users list/grant/revoke
 
     register_users(sub)
+    from .server.tournaments.command import register as register_tournaments  # (operator's)
+
+    register_tournaments(sub)
     return parser
 
 

@@ -48,6 +48,7 @@ from .routers import (
     puzzles,
     reports,
     socket,
+    tournaments,
 )
 from .routers.pages import STATIC
 from .services import build_services
@@ -91,6 +92,7 @@ def create_app(
             background.append(loop.create_task(services.duties.sweep()))
             background.append(loop.create_task(services.correspondence.run()))
             background.append(loop.create_task(services.guards.timings.watch_loop()))
+            background.append(loop.create_task(services.tournaments.run()))  # tournaments
             hub.tasks.spawn(services.reports.resume(hub.get))
             hub.tasks.spawn(services.explorer.refresh())
             # the cyclic collector runs by the clock, what survives a young pass frozen (see
@@ -149,6 +151,8 @@ def create_app(
         moderation.router,
         notifications.router,
         ops.router,
+        tournaments.router,
+        tournaments.pages,
     ):
         app.include_router(router)
     socket.document_messages(app)

@@ -31,6 +31,7 @@ from .study.explorer import Explorer
 from .study.reports import Reports
 from .study.training import Training
 from .timings import Timings
+from .tournaments.service import Tournaments
 
 __all__ = [
     "COOKIE",
@@ -54,6 +55,7 @@ __all__ = [
     "ServicesDep",
     "SignedIn",
     "StoreDep",
+    "TournamentsDep",
     "TrainingDep",
     "Viewer",
     "csrf_guard",
@@ -137,6 +139,8 @@ class Services:
     #: the correspondence games' deadlines, your-turn lists and planned moves
     correspondence: Correspondence
     notifier: Notifier
+    #: the tournaments (Swiss, round robin, arena) and their scheduler
+    tournaments: Tournaments
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -186,6 +190,7 @@ TrainingDep = Annotated[Training, _service("training")]
 ModerationDep = Annotated[Moderation, _service("moderation")]
 CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
 NotifierDep = Annotated[Notifier, _service("notifier")]
+TournamentsDep = Annotated[Tournaments, _service("tournaments")]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:

@@ -40,8 +40,9 @@ from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
 from .study.reports import Reports
 from .study.training import Training
+from .tournaments.service import Tournaments
 
-__all__ = ["build_services"]
+__all__ = ["build_services", "store_only"]
 
 log = logging.getLogger("ludoteca.server")
 
@@ -69,6 +70,18 @@ async def _cancelled(task: asyncio.Task[None]) -> None:
     """Cancel ``task`` and wait until it has unwound."""
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
+
+
+@asynccontextmanager
+async def store_only(url: str | None) -> AsyncIterator[Store]:
+    """The store alone (``url``, else the default SQLite file), opened and upgraded, closed
+    when the context exits: for the operator's commands (``ludoteca tournaments``)."""
+    store = Store(url or default_url())
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @asynccontextmanager
@@ -165,4 +178,6 @@ async def build_services(
             # days per move: deadlines, your-turn lists, planned moves
             correspondence=Correspondence(hub, clock),
             notifier=notifier,
+            # --- tournaments: their rounds paired as their games end (a hub listener)
+            tournaments=Tournaments(hub),
         )

@@ -20,9 +20,13 @@ _EVERYWHERE = {
     "…",
     "%(number)s. %(name)s — %(description)s",
 }
+#: the tie-breaks of the tournaments' standings, named after their authors
+_TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
 
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"%(minutes)s minutes", "Place", "Points", "Performance", "Minutes"}
     | {
         "Action",
         "Minutes",
@@ -55,6 +59,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "de": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"Arena", "Name", "System"}
     | {
         "Moderator",
         "%(where)s: %(path)s",
@@ -81,6 +87,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "es": _EVERYWHERE
+    | _TIE_BREAKS
+    | {"Arena"}
     | {
         "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",

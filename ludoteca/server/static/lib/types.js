@@ -228,3 +228,71 @@
  */
 
 export {};
+
+/**
+ * A tournament in a list (tournaments/schemas.TournamentBrief): times epoch ms; `state`
+ * "upcoming", "running" or "finished"; `round` the last round paired.
+ * @typedef {Object} TournamentBrief
+ * @property {string} id
+ * @property {string} url
+ * @property {string} name
+ * @property {string} game
+ * @property {string} rules
+ * @property {string} rules_title
+ * @property {string} clock
+ * @property {"swiss" | "roundrobin" | "arena"} system
+ * @property {number | null} rounds
+ * @property {number | null} minutes
+ * @property {number} starts
+ * @property {number | null} ends
+ * @property {boolean} rated
+ * @property {number} max_players
+ * @property {string} state
+ * @property {number} round
+ * @property {number} players
+ */
+
+/**
+ * A line of a tournament's standings (tournaments/schemas.StandingView).
+ * @typedef {Object} TournamentStanding
+ * @property {number} rank
+ * @property {string} name
+ * @property {number} rating
+ * @property {number} points
+ * @property {number} buchholz
+ * @property {number} buchholz_cut1
+ * @property {number} sonneborn_berger
+ * @property {number | null} performance
+ * @property {number} games
+ * @property {boolean} streak
+ * @property {boolean} withdrawn
+ */
+
+/**
+ * A pairing of a tournament's round (tournaments/schemas.BoardView): `black` null for a bye.
+ * @typedef {Object} TournamentBoard
+ * @property {number} round
+ * @property {string} white
+ * @property {string | null} black
+ * @property {string} result
+ * @property {string | null} url
+ */
+
+/**
+ * A tournament's page (tournaments/schemas.TournamentView).
+ * @typedef {TournamentBrief & {standings: TournamentStanding[], boards: TournamentBoard[]}} TournamentView
+ */
+
+/**
+ * A tournament on a player's profile (tournaments/schemas.PlayerTournament).
+ * @typedef {Object} PlayerTournament
+ * @property {string} id
+ * @property {string} url
+ * @property {string} name
+ * @property {"swiss" | "roundrobin" | "arena"} system
+ * @property {string} state
+ * @property {number} rank
+ * @property {number} points
+ * @property {number} players
+ * @property {number} starts
+ */

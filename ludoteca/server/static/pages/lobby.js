@@ -7,6 +7,7 @@ import { $, colourName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { lang, t, tn } from "/static/lib/i18n.js";
+import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
 let catalogue = [];
@@ -281,6 +282,7 @@ function remember(seekId) {
 async function main() {
   const daily = showDaily();  // on its own: the lists and the form do not wait for it
   const waiting = showYourTurn();  // (signed in: the correspondence games waiting for this player)
+  showTournaments();  // (the upcoming and running tournaments)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();

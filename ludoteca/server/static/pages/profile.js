@@ -5,6 +5,7 @@ import { $, svgElement } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
 import { lang, t } from "/static/lib/i18n.js";
+import { showPlayerTournaments } from "/static/lib/tournaments.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 
@@ -69,5 +70,6 @@ if (data) {
   for (const g of data.games) games.tBodies[0].appendChild(gameRow(g));
   $("games").replaceChildren(data.games.length ? games : t("No games yet."));
   $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
+  showPlayerTournaments(data.name, $("tournaments"));
 }
 ready();  // (the tests' ready marker)

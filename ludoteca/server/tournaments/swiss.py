@@ -1,0 +1,104 @@
+"""Swiss pairing: the FIDE (Dutch) system as ``pairing-core`` implements it (its
+``dutch-2026`` rule set: score groups, the top half against the bottom half with
+transpositions and exchanges, colour preferences, no repeated pairing, float limits, one
+pairing-allocated bye to a player of the lowest score group who has had none).
+
+:func:`pair_swiss` turns the tournament's players and finished boards into its request: the
+pairing numbers are the seeding (rating, then who joined first: a late entrant takes its
+place by rating, as FIDE's "late entries" do), each player's colours, opponents, bye and the
+floats of the last two rounds.  A round missed (joined late) is an unplayed round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pairing_core.errors import PairingError
+from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026
+
+from .scoring import Board
+
+__all__ = ["Entrant", "NoPairing", "pair_swiss"]
+
+#: the pairing search's budget (steps) before it gives up on a round
+MAX_STEPS = 2_000_000
+
+
+class NoPairing(Exception):
+    """No pairing of the round satisfies the rules (every remaining pairing is a rematch)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player to pair: its id and rating (the seeding: rating, then the order given)."""
+
+    id: int
+    rating: int
+
+
+def _float(mine: float, theirs: float | None) -> str:
+    """The float of a round where a player with ``mine`` points met one with ``theirs``
+    (None: a bye, a downfloat)."""
+    if theirs is None or mine > theirs:
+        return "D"
+    return "U" if mine < theirs else ""
+
+
+def pair_swiss(
+    entrants: Sequence[Entrant], boards: Sequence[Board], number: int, rounds: int
+) -> list[tuple[int, int | None]]:
+    """The boards (white, black; black None: the bye) of Swiss round ``number`` of
+    ``rounds`` between ``entrants`` (in seeding order), after the finished ``boards`` of the
+    earlier rounds; :class:`NoPairing` if the rules allow none."""
+    tpn = {e.id: i + 1 for i, e in enumerate(entrants)}
+    score: dict[int, float] = {e.id: 0.0 for e in entrants}
+    colours = {e.id: "" for e in entrants}
+    opponents: dict[int, list[int]] = {e.id: [] for e in entrants}
+    floats: dict[int, list[str]] = {e.id: [] for e in entrants}
+    pab = set()
+    for round_number in sorted({b.round for b in boards}):
+        before = dict(score)
+        for board in (b for b in boards if b.round == round_number):
+            for player in (board.white, board.black):
+                if player is None or player not in score:
+                    continue
+                score[player] += board.score(player) or 0.0
+                other = board.opponent(player)
+                floats[player].append(_float(before[player], before.get(other or -1)))
+                if other is None:
+                    pab.add(player)
+                    continue
+                opponents[player].append(other)
+                colours[player] += "W" if player == board.white else "B"
+    players = tuple(
+        P26Player(
+            id=e.id,
+            tpn=tpn[e.id],
+            score=score[e.id],
+            rating=e.rating,
+            colors=colours[e.id],
+            opponents=tuple(opponents[e.id]),
+            played=len(colours[e.id]),
+            unplayed=number - 1 - len(colours[e.id]),
+            got_pab=e.id in pab,
+            last_float=(floats[e.id] or [""])[-1],
+            prev_float=(["", ""] + floats[e.id])[-2],
+        )
+        for e in entrants
+    )
+    request = P26Request(
+        players=players,
+        ruleset=DUTCH_2026,
+        round_number=number,
+        total_rounds=rounds,
+        is_last_round=number == rounds,
+        max_steps=MAX_STEPS,
+    )
+    try:
+        pairing = pair_2026(request)
+    except PairingError as error:
+        raise NoPairing(str(error)) from error
+    found: list[tuple[int, int | None]] = [(p.white_id, p.black_id) for p in pairing.pairs]
+    if pairing.bye_id is not None:
+        found.append((pairing.bye_id, None))
+    return found

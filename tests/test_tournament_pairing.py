@@ -1,0 +1,172 @@
+"""Tournament pairing and scoring (pure): the FIDE Berger tables, the Dutch system on an
+example worked out by hand from the rules, standings and tie-breaks computed by hand, and the
+arena's points with its streak."""
+
+from __future__ import annotations
+
+from ludoteca.server.tournaments.arena import pair_arena
+from ludoteca.server.tournaments.berger import berger_round, berger_rounds
+from ludoteca.server.tournaments.scoring import Board, arena_points, standings
+from ludoteca.server.tournaments.swiss import Entrant, pair_swiss
+
+# FIDE Handbook C.05 (General Regulations for Competitions), Annex 1, "Berger tables for
+# round-robin tournaments", copied by hand: round by round, white first.
+BERGER = {
+    4: ["1-4 2-3", "4-3 1-2", "2-4 3-1"],
+    6: ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"],
+    8: [
+        "1-8 2-7 3-6 4-5",
+        "8-5 6-4 7-3 1-2",
+        "2-8 3-1 4-7 5-6",
+        "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7",
+        "8-7 1-6 2-5 3-4",
+        "4-8 5-3 6-2 7-1",
+    ],
+}
+
+
+def test_round_robins_follow_fides_berger_tables() -> None:
+    for count, table in BERGER.items():
+        assert berger_rounds(count) == count - 1
+        for number, line in enumerate(table, 1):
+            written = [tuple(int(n) for n in pair.split("-")) for pair in line.split()]
+            assert berger_round(count, number) == written, (count, number)
+
+
+def test_an_odd_round_robin_rests_the_player_of_the_missing_number() -> None:
+    # 5 players use the table of 6: whoever meets number 6 rests
+    assert berger_rounds(5) == 5
+    assert berger_round(5, 1) == [(1, None), (2, 5), (3, 4)]
+    assert berger_round(5, 2) == [(4, None), (5, 3), (1, 2)]  # the table's 6-4: 4 rests
+
+
+SIX = [Entrant(i, 2000 - 10 * i) for i in range(1, 7)]
+
+
+def test_the_dutch_system_on_an_example_worked_out_by_hand() -> None:
+    """Six players, pairing numbers 1-6 by rating (FIDE C.04.3, Dutch system):
+
+    Round 1 (art. 5.1, 5.2.5): the top half 1-3 meets the bottom half 4-6 in order; number 1
+    takes the initial colour (white), and the colours alternate down the boards:
+    1-4, 5-2, 3-6.
+
+    After 1, 2 and 3 win: score group 1 = {1, 2, 3}, score group 0 = {4, 5, 6}.  Round 2:
+    in {1, 2, 3}, S1 = {1}, S2 = {2, 3}: 1 meets 2 and 3, the lowest, floats down (art.
+    1.4.1); 1 had white and 2 black, so 2 gets white (art. 5.2.2): 2-1.  In the bracket
+    {3; 4, 5, 6} the moved-down 3 meets the first of S2 it has not met, 4 (3 met 6); 3 had
+    white, 4 black: 4-3.  The remainder {5, 6}: 5 had white, 6 black: 6-5.
+    """
+    assert pair_swiss(SIX, [], 1, 5) == [(1, 4), (5, 2), (3, 6)]
+    one = [Board(1, 1, 4, "1-0"), Board(1, 5, 2, "0-1"), Board(1, 3, 6, "1-0")]
+    assert pair_swiss(SIX, one, 2, 5) == [(2, 1), (4, 3), (6, 5)]
+
+
+def test_the_bye_goes_to_the_lowest_ranked_of_an_odd_field_and_only_once() -> None:
+    """Five players: the pairing-allocated bye goes to the lowest ranked of the lowest score
+    group, number 5 (C.04.1 art. c, C.04.3 art. 1.5); the other four pair top half against
+    bottom half, colours alternating: 1-3, 4-2.  In round 2 number 5, who had the bye, may
+    not get another one, and no pairing repeats."""
+    five = SIX[:5]
+    first = pair_swiss(five, [], 1, 3)
+    assert first == [(1, 3), (4, 2), (5, None)]
+    one = [Board(1, 1, 3, "1-0"), Board(1, 4, 2, "0-1"), Board(1, 5, None, bye=1.0)]
+    second = pair_swiss(five, one, 2, 3)
+    byes = [white for white, black in second if black is None]
+    assert len(byes) == 1 and byes[0] != 5  # (a player gets one pairing-allocated bye at most)
+    met = {frozenset((b.white, b.black)) for b in one if b.black is not None}
+    assert not met & {frozenset(p) for p in second if p[1] is not None}
+
+
+# A Swiss of 6 over 3 rounds, results chosen for the test; the tie-breaks worked by hand.
+SWISS = [
+    Board(1, 1, 4, "1-0"),
+    Board(1, 5, 2, "1/2-1/2"),
+    Board(1, 3, 6, "0-1"),
+    Board(2, 2, 1, "0-1"),
+    Board(2, 6, 5, "1-0"),
+    Board(2, 4, 3, "1/2-1/2"),
+    Board(3, 1, 6, "1/2-1/2"),
+    Board(3, 3, 2, "0-1"),
+    Board(3, 5, 4, "1-0"),
+]
+
+
+def test_swiss_standings_and_tie_breaks_worked_by_hand() -> None:
+    """Points: 1: 1+1+½ = 2½; 2: ½+0+1 = 1½; 3: 0+½+0 = ½; 4: 0+½+0 = ½; 5: ½+0+1 = 1½;
+    6: 1+1+½ = 2½.
+    Opponents: 1: 4, 2, 6 -> Buchholz ½+1½+2½ = 4½, cut-1 4, SB ½+1½+½·2½ = 3¼.
+    6: 3, 5, 1 -> Buchholz ½+1½+2½ = 4½, cut-1 4, SB ½+1½+1¼ = 3¼.
+    2: 5, 1, 3 -> Buchholz 1½+2½+½ = 4½, cut-1 4, SB ½·1½+½ = 1¼.
+    5: 2, 6, 4 -> Buchholz 1½+2½+½ = 4½, cut-1 4, SB ½·1½+½ = 1¼.
+    3: 6, 4, 2 -> Buchholz 2½+½+1½ = 4½, cut-1 4, SB ½·½ = ¼.
+    4: 1, 3, 5 -> Buchholz 2½+½+1½ = 4½, cut-1 4, SB ½·½ = ¼.
+    All tie-breaks are equal pairwise, so the seeding decides: 1, 6, 2, 5, 3, 4."""
+    table = standings([1, 2, 3, 4, 5, 6], SWISS)
+    got = [(s.player, s.points, s.buchholz, s.buchholz_cut1, s.sonneborn_berger) for s in table]
+    assert got == [
+        (1, 2.5, 4.5, 4.0, 3.25),
+        (6, 2.5, 4.5, 4.0, 3.25),
+        (2, 1.5, 4.5, 4.0, 1.25),
+        (5, 1.5, 4.5, 4.0, 1.25),
+        (3, 0.5, 4.5, 4.0, 0.25),
+        (4, 0.5, 4.5, 4.0, 0.25),
+    ]
+
+
+def test_tie_breaks_separate_equal_points() -> None:
+    """1 beats 2, 3 beats 4; then 1 draws 3, 2 beats 4.  Points: 1: 1½, 3: 1½, 2: 1, 4: 0.
+    Buchholz: 1: 1 (2) + 1½ (3) = 2½, cut-1 1½; 3: 0 (4) + 1½ (1) = 1½, cut-1 1½.
+    SB: 1: 1 + ½·1½ = 1¾; 3: 0 + ½·1½ = ¾.  Cut-1 ties; Buchholz puts 1 first."""
+    boards = [
+        Board(1, 1, 2, "1-0"),
+        Board(1, 3, 4, "1-0"),
+        Board(2, 1, 3, "1/2-1/2"),
+        Board(2, 2, 4, "1-0"),
+    ]
+    table = standings([3, 1, 2, 4], boards)  # seeding 3 first: the tie-breaks must win over it
+    assert [(s.player, s.buchholz, s.buchholz_cut1, s.sonneborn_berger) for s in table[:2]] == [
+        (1, 2.5, 1.5, 1.75),
+        (3, 1.5, 1.5, 0.75),
+    ]
+
+
+def test_a_bye_scores_its_points_and_adds_no_tie_break() -> None:
+    boards = [Board(1, 1, 2, "0-1"), Board(1, 3, None, bye=1.0)]
+    table = {s.player: s for s in standings([1, 2, 3], boards)}
+    assert (table[3].points, table[3].buchholz, table[3].games) == (1.0, 0.0, 0)
+
+
+def test_arena_points_with_the_streak() -> None:
+    """W W W D W L W: 2 + 2 + 4 (on fire) + 2 (a draw on fire, which ends it) + 2 + 0 + 2."""
+    assert arena_points([1, 1, 1, 0.5, 1, 0, 1]) == (14.0, False)
+    assert arena_points([1, 1]) == (4.0, True)
+    assert arena_points([0.5, 1, 0, 1, 1, 1]) == (1 + 2 + 0 + 2 + 2 + 4, True)
+
+
+def test_arena_standings_by_points_then_performance() -> None:
+    """1 beats 2, beats 3 (rated 1600 and 1400): 4 points; performance 1500 + 500 = 2000.
+    4 beats 3, beats 2: 4 points, the same performance: the seeding (1 first) decides.
+    2 lost to 1 and 4 (1500 and 1500): 1500 - 500 = 1000; so did 3: the seeding puts 2 first."""
+    ratings = {1: 1500, 2: 1600, 3: 1400, 4: 1500}
+    boards = [
+        Board(1, 1, 2, "1-0"),
+        Board(2, 3, 1, "0-1"),
+        Board(3, 4, 3, "1-0"),
+        Board(4, 2, 4, "0-1"),
+    ]
+    table = standings([1, 2, 3, 4], boards, arena=True, ratings=ratings)
+    assert [(s.player, s.points, s.performance, s.streak) for s in table] == [
+        (1, 4.0, 2000, True),
+        (4, 4.0, 2000, True),
+        (2, 0.0, 1000, False),
+        (3, 0.0, 1000, False),
+    ]
+
+
+def test_arena_pairs_neighbours_but_not_the_last_opponent() -> None:
+    points = {1: 4.0, 2: 4.0, 3: 2.0, 4: 0.0}
+    ratings = {1: 1500, 2: 1500, 3: 1500, 4: 1500}
+    assert pair_arena([1, 2, 3, 4], points, ratings, {}) == [(2, 1), (4, 3)]
+    assert pair_arena([1, 2, 3, 4], points, ratings, {1: 2, 2: 1}) == [(3, 1), (4, 2)]
+    assert pair_arena([1, 2, 3], points, ratings, {1: 2, 2: 1, 3: 1}) == [(3, 1)]
