@@ -42,15 +42,11 @@ def _with_store(args: argparse.Namespace, work: Callable[[Store], Awaitable[T]])
     from .backup import database_url
     from .core import LudotecaError
     from .server.errors import ActionError
-    from .server.store import Store
+    from .server.services import store_only
 
     async def run() -> T:
-        store = Store(database_url(args.db))
-        try:
-            await store.open()
+        async with store_only(database_url(args.db)) as store:
             return await work(store)
-        finally:
-            await store.close()
 
     try:
         return asyncio.run(run())

@@ -75,7 +75,7 @@ async def _cancelled(task: asyncio.Task[None]) -> None:
 @asynccontextmanager
 async def store_only(url: str | None) -> AsyncIterator[Store]:
     """The store alone (``url``, else the default SQLite file), opened and upgraded, closed
-    when the context exits: for the operator's commands (``ludoteca tournaments``)."""
+    when the context exits: for the operator's commands (``ludoteca tournaments``, ``users``)."""
     store = Store(url or default_url())
     await store.open()
     try:
