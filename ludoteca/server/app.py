@@ -37,6 +37,8 @@ from .routers import (
     analysis,
     api,
     board_api,
+    bot_api,
+    challenges,
     community,
     correspondence,
     explorer,
@@ -91,6 +93,11 @@ def create_app(
             background.append(loop.create_task(services.duties.sweep()))
             background.append(loop.create_task(services.correspondence.run()))
             background.append(loop.create_task(services.guards.timings.watch_loop()))
+            # the server's computer levels as bot accounts, answering seeks left waiting
+            await services.bots.ensure_levels()
+            if settings.seek_wait:
+                background.append(loop.create_task(services.bots.answer_seeks()))
+            background.append(loop.create_task(services.challenges.sweep()))
             hub.tasks.spawn(services.reports.resume(hub.get))
             hub.tasks.spawn(services.explorer.refresh())
             # the cyclic collector runs by the clock, what survives a young pass frozen (see
@@ -148,6 +155,8 @@ def create_app(
         puzzles.router,
         moderation.router,
         notifications.router,
+        challenges.router,
+        bot_api.router,
         ops.router,
     ):
         app.include_router(router)
