@@ -353,6 +353,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .users import register as register_users  # ludoteca users list/grant/revoke
 
     register_users(sub)
+    from .bot import register as register_bot  # ludoteca bot
+
+    register_bot(sub)
     return parser
 
 

@@ -75,6 +75,22 @@ async def _lines(
         done()
 
 
+class BotAccount(BaseModel):
+    """The bot a token is: its account's id and name."""
+
+    id: int
+    name: str
+
+
+@router.get("/account")
+async def account(
+    bots: BotsDep, authorization: Annotated[str | None, Header()] = None
+) -> BotAccount:
+    """The bot account of the token."""
+    bot_id, name = await bots.bot_of(authorization)
+    return BotAccount(id=bot_id, name=name)
+
+
 @router.post("/account/upgrade")
 async def upgrade(store: StoreDep, user: SignedIn) -> BotToken:
     """Make your account a bot (only if it never played a game): its API token, shown once."""
