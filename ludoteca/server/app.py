@@ -94,7 +94,6 @@ def create_app(
             background.append(loop.create_task(services.correspondence.run()))
             background.append(loop.create_task(services.guards.timings.watch_loop()))
             # the server's computer levels as bot accounts, answering seeks left waiting
-            await services.bots.ensure_levels()
             if settings.seek_wait:
                 background.append(loop.create_task(services.bots.answer_seeks()))
             background.append(loop.create_task(services.challenges.sweep()))

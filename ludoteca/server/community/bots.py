@@ -6,8 +6,9 @@ for the Bot API (see ``docs/web.md``).  A bot plays at most ``settings.bot_games
 a challenge beyond is declined at once with the reason "later".
 
 The server's own computer levels are bot accounts too (:func:`level_name`: ``felli-level-2``,
-made at start-up): a challenge to one is accepted at once (unless the game is another family,
-the level is not on its ladder, or it plays its most games already: then declined) and its seat
+made the first time a seek of their game family waits): a challenge to one is accepted at once
+(unless the game is another family, the level is not on its ladder, or it plays its most games
+already: then declined) and its seat
 is the computer player's, driven by the hub's duties like any game against the computer; the
 game is rated as the challenge says, so the levels' ratings come from their games against
 people.  A seek nobody took for ``settings.seek_wait`` seconds is accepted by the level of its
@@ -43,7 +44,7 @@ from ...ai.levels import levels
 from ...i18n import _
 from ..errors import ActionError
 from ..limits import RateLimit
-from ..play.catalogue import games, rule_set
+from ..play.catalogue import rule_set
 from ..schemas import Status
 from ..store import Base, GameRow, Store, now
 from .challenges import Challenges, ChallengeView
@@ -223,20 +224,19 @@ class Bots:
         else:
             await self.challenges.accept(bot, view.id, computer=f"level:{number}")
 
-    async def ensure_levels(self) -> int:
-        """Make the level bots' accounts that are missing (a level of each game family, as
-        many as its default rule set's ladder); how many were made."""
+    async def ensure_levels(self, game: str, rules: str) -> int:
+        """Make the missing level bots' accounts of a game family, as many as the ladder of
+        ``rules``; how many were made."""
         made = 0
-        for game in games():
-            for number in range(1, len(levels(rule_set(game.name).rules)) + 1):
-                name = level_name(game.name, number)
-                async with self.store.session() as session:
-                    found = (
-                        await session.scalars(select(UserRow.id).where(UserRow.name_key == name))
-                    ).first()
-                if found is None:
-                    await self.store.write(functools.partial(_make_level, name=name))
-                    made += 1
+        for number in range(1, len(levels(rule_set(game, rules).rules)) + 1):
+            name = level_name(game, number)
+            async with self.store.session() as session:
+                found = (
+                    await session.scalars(select(UserRow.id).where(UserRow.name_key == name))
+                ).first()
+            if found is None:
+                await self.store.write(functools.partial(_make_level, name=name))
+                made += 1
         return made
 
     # --- answering seeks ----------------------------------------------------------------------
@@ -275,6 +275,7 @@ class Bots:
         """Accept ``seek`` as the level bot of its game whose rating is the closest to its
         poster's, among those on its rule set's ladder and in its rating range with room for
         a game; whether one did."""
+        await self.ensure_levels(seek.game, seek.rules)
         wanted = await self.seeks.rating(seek.user_id, seek.game, seek.clock)
         ladder = len(levels(rule_set(seek.game, seek.rules).rules))
         names = [level_name(seek.game, n) for n in range(1, ladder + 1)]
