@@ -356,6 +356,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .server.tournaments.command import register as register_tournaments  # (operator's)
 
     register_tournaments(sub)
+    from .bot import register as register_bot  # ludoteca bot
+
+    register_bot(sub)
     return parser
 
 

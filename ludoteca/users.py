@@ -1,5 +1,6 @@
 """``ludoteca users``: list the accounts of the server's database, grant and revoke roles
-(``moderator``; see ``docs/operating.md``).  Each grant and revoke is in the moderation log."""
+(``moderator``; see ``docs/operating.md``), make an account a bot (``bot NAME``: prints its
+API token once; see ``docs/web.md``).  Each grant and revoke is in the moderation log."""
 
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         rp.add_argument("role", help="moderator")
         rp.set_defaults(handler=_set_role)
     listing.set_defaults(handler=_list)
-    for one in (listing, *(usub.choices[name] for name in ("grant", "revoke"))):
+    bot = usub.add_parser("bot", help="make an account a bot: prints its API token (once)")
+    bot.add_argument("name", help="the account's name")
+    bot.set_defaults(handler=_make_bot)
+    for one in (listing, bot, *(usub.choices[name] for name in ("grant", "revoke"))):
         one.add_argument(
             "--db",
             default=None,
@@ -61,6 +65,14 @@ def _set_role(args: argparse.Namespace) -> int:
     changed = _with_store(args, lambda store: set_role(store, args.name, args.role, held))
     done = "granted" if held else "revoked"
     print(f"{args.role} {done}: {args.name}" if changed else f"nothing to do: {args.name}")
+    return 0
+
+
+def _make_bot(args: argparse.Namespace) -> int:
+    from .server.community.bots import make_bot
+
+    token = _with_store(args, lambda store: make_bot(store, args.name))
+    print(f"{args.name} is a bot; its API token (shown only now): {token}")
     return 0
 
 

@@ -37,6 +37,8 @@ from .routers import (
     analysis,
     api,
     board_api,
+    bot_api,
+    challenges,
     community,
     correspondence,
     explorer,
@@ -93,6 +95,10 @@ def create_app(
             background.append(loop.create_task(services.correspondence.run()))
             background.append(loop.create_task(services.guards.timings.watch_loop()))
             background.append(loop.create_task(services.tournaments.run()))  # tournaments
+            # the server's computer levels as bot accounts, answering seeks left waiting
+            if settings.seek_wait:
+                background.append(loop.create_task(services.bots.answer_seeks()))
+            background.append(loop.create_task(services.challenges.sweep()))
             hub.tasks.spawn(services.reports.resume(hub.get))
             hub.tasks.spawn(services.explorer.refresh())
             # the cyclic collector runs by the clock, what survives a young pass frozen (see
@@ -150,6 +156,8 @@ def create_app(
         puzzles.router,
         moderation.router,
         notifications.router,
+        challenges.router,
+        bot_api.router,
         ops.router,
         tournaments.router,
         tournaments.pages,

@@ -14,7 +14,10 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import _
 from .cluster.adoption import Cluster
+from .community.bots import Bots
+from .community.challenges import Challenges
 from .community.chat import Chat
+from .community.events import Events
 from .community.level_ratings import LevelRatings
 from .community.moderation import Moderation
 from .community.people import Accounts, User, csrf_matches
@@ -23,6 +26,7 @@ from .computer.computer import Computer
 from .errors import ActionError
 from .limits import SOCKETS_PER_CLIENT, RateLimit, origin_allowed
 from .notify.notifier import Notifier
+from .play.bot_feeds import GameFeeds
 from .play.correspondence import Correspondence
 from .play.duties import Duties
 from .play.hub import Hub
@@ -36,13 +40,17 @@ from .tournaments.service import Tournaments
 __all__ = [
     "COOKIE",
     "AccountsDep",
+    "BotsDep",
+    "ChallengesDep",
     "ChatDep",
     "Client",
     "ClusterDep",
     "ComputerDep",
     "CorrespondenceDep",
     "DutiesDep",
+    "EventsDep",
     "ExplorerDep",
+    "GameFeedsDep",
     "Guards",
     "GuardsDep",
     "HubDep",
@@ -141,6 +149,12 @@ class Services:
     notifier: Notifier
     #: the tournaments (Swiss, round robin, arena) and their scheduler
     tournaments: Tournaments
+    #: per-account event streams (challenges, bots' games) and the challenges
+    events: Events
+    challenges: Challenges
+    #: bot accounts (tokens, limits, the level bots) and the Bot API's game streams
+    bots: Bots
+    game_feeds: GameFeeds
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -191,6 +205,10 @@ ModerationDep = Annotated[Moderation, _service("moderation")]
 CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
 NotifierDep = Annotated[Notifier, _service("notifier")]
 TournamentsDep = Annotated[Tournaments, _service("tournaments")]
+EventsDep = Annotated[Events, _service("events")]
+ChallengesDep = Annotated[Challenges, _service("challenges")]
+BotsDep = Annotated[Bots, _service("bots")]
+GameFeedsDep = Annotated[GameFeeds, _service("game_feeds")]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:

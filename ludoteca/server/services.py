@@ -18,7 +18,10 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from .cluster.adoption import Cluster
 from .cluster.fanout import Fanout
+from .community.bots import Bots
+from .community.challenges import Challenges
 from .community.chat import Chat
+from .community.events import Events
 from .community.level_ratings import LevelRatings
 from .community.moderation import ChatRules, Moderation, read_words
 from .community.people import Accounts
@@ -29,7 +32,9 @@ from .computer.pool import WorkerPool
 from .computer.queue import JobQueue
 from .computer.workers import analysis_worker, die_with_parent, load_compiled, report_worker
 from .deps import Guards, Services
+from .notify.challenge_notes import ChallengeNote
 from .notify.notifier import Notifier
+from .play.bot_feeds import GameFeeds
 from .play.correspondence import Correspondence
 from .play.duties import Duties
 from .play.hub import Hub
@@ -160,6 +165,26 @@ async def build_services(
         # moderation: the rules every chat line passes (the words the operator forbids, a rate)
         words = read_words(settings.chat_words) if settings.chat_words else ()
         chat_rules = ChatRules(store, words, settings.chat_lines_per_minute)
+        # --- challenges and bots (see community.challenges, community.events) ---
+        events = Events()
+        challenges = Challenges(
+            store,
+            hub.open,
+            hub.now,
+            events,
+            lambda user, view: notifier.tell(ChallengeNote(user, view)),
+        )
+        seeks = Seeks(store, hub.open)
+        bots = Bots(
+            store,
+            challenges,
+            seeks,
+            settings.bot_games,
+            settings.bot_requests_per_minute,
+            settings.bot_streams,
+            settings.seek_wait,
+        )
+        # --- end of challenges and bots ---
         yield Services(
             guards=guards,
             store=store,
@@ -171,7 +196,7 @@ async def build_services(
             hub=hub,
             chat=Chat(store, hub.games, cluster, chat_rules),
             accounts=Accounts(store),
-            seeks=Seeks(store, hub.open),
+            seeks=seeks,
             level_ratings=LevelRatings(store),
             training=Training(store, computer.advisers),
             moderation=Moderation(store, hub, chat_rules),
@@ -180,4 +205,8 @@ async def build_services(
             notifier=notifier,
             # --- tournaments: their rounds paired as their games end (a hub listener)
             tournaments=Tournaments(hub),
+            events=events,
+            challenges=challenges,
+            bots=bots,
+            game_feeds=GameFeeds(hub, events),
         )

@@ -68,6 +68,14 @@ class Settings(BaseSettings):
     chat_lines_per_minute: int = Field(default=CHAT_LINES_PER_MINUTE, ge=1)
     #: log lines for people ("text") or one JSON object a line ("json")
     log_format: Literal["text", "json"] = "text"
+    # --- bots (see community/bots.py) ---
+    #: games a bot account plays at once, at most (a challenge beyond is declined: "later")
+    bot_games: int = Field(default=4, ge=1)
+    #: requests a bot may make a minute, and streams it may hold open at once
+    bot_requests_per_minute: int = Field(default=120, ge=1)
+    bot_streams: int = Field(default=8, ge=2)
+    #: seconds a seek waits for a person before a level bot takes it (0: never)
+    seek_wait: float = Field(default=10.0, ge=0)
     # --- notifications (see notify/) ---
     #: the address people reach the site at, for the links of e-mails (default: host and port)
     site_url: str | None = None

@@ -221,7 +221,7 @@ async def profile(store: Store, name: str) -> Profile:
 async def leaderboard(store: Store, game: str, category: str, limit: int = 50) -> list[Leader]:
     """The best ratings of a game and time-control category with a rated game in the last
     year: the established ones first, then the provisional ones (each marked ``provisional``),
-    each part best first."""
+    each part best first.  Bots are left off (their ratings show on their profiles)."""
     since = now() - datetime.timedelta(days=365)
     async with store.session() as session:
         rows = (
@@ -233,6 +233,7 @@ async def leaderboard(store: Store, game: str, category: str, limit: int = 50) -
                     RatingRow.category == category,
                     RatingRow.games > 0,
                     RatingRow.updated >= since,
+                    UserRow.bot.is_(False),
                 )
             )
         ).all()

@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import (
+    Boolean,
     Connection,
     DateTime,
     ForeignKey,
     Integer,
     String,
     delete,
+    false,
     insert,
     select,
     update,
@@ -99,6 +101,8 @@ class UserRow(Base):
     name_key: Mapped[str] = mapped_column(String(20), unique=True)
     password: Mapped[str] = mapped_column(String(200))  # an Argon2id hash
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: an engine plays this account (shown "BOT"; see ..bots)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SessionRow(Base):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import (
@@ -35,7 +35,7 @@ from .moderation import blocked, may_play
 from .people import User, UserRow
 from .ratings import RatingRow, category, current
 
-__all__ = ["SeekRow", "Seeks"]
+__all__ = ["SeekRow", "SeekSpec", "Seeks", "between", "check"]
 
 SEEN_SECONDS = 20  # a seek whose poster has not asked about it for this long is not offered
 SEEKS_PER_PLAYER = 3
@@ -112,16 +112,22 @@ def check(
     )
 
 
-def _between(
-    spec: SeekSpec, white: tuple[int, str], black: tuple[int, str], game_id: str
+def between(
+    spec: SeekSpec,
+    white: tuple[int, str],
+    black: tuple[int, str],
+    game_id: str,
+    kinds: Mapping[str, str] | None = None,
 ) -> Opening:
-    """The online game between two accounts of an accepted seek (``spec``), under ``game_id``."""
+    """The online game between two accounts of an accepted seek or challenge (``spec``), under
+    ``game_id``; ``kinds``: who plays each colour (default: both people; a level bot's seat
+    is the computer's spec)."""
     return Opening(
         game=spec.game,
         rules=spec.rules,
         start=None,
         mode=Mode.ONLINE,
-        kinds={"white": HUMAN, "black": HUMAN},
+        kinds=kinds or {"white": HUMAN, "black": HUMAN},
         control=parse_control(spec.clock) if spec.clock else None,
         game_id=game_id,
         names={"white": white[1], "black": black[1]},
@@ -247,17 +253,24 @@ class Seeks:
         """Accept a seek: the new game's id (409 if it was taken or withdrawn first, 403 if
         it is your own, your rating is outside its range, your account is closed or either
         of you blocks the other)."""
-        await may_play(self.store, user.id)
+        return await self.accept_as(user.id, user.name, seek_id)
+
+    async def accept_as(
+        self, user_id: int, name: str, seek_id: str, computer: str | None = None
+    ) -> str:
+        """:meth:`accept` for the account ``user_id`` called ``name``; ``computer``: the spec
+        of the server's computer player taking its seat (a level bot's)."""
+        await may_play(self.store, user_id)
         async with self.store.session() as session:
             seek = await session.get(SeekRow, seek_id)
             poster = await session.get(UserRow, seek.user_id) if seek else None
         if seek is None or poster is None or seek.game_id is not None:
             raise ActionError(409, _("that seek is no longer open"))
-        if seek.user_id == user.id:
+        if seek.user_id == user_id:
             raise ActionError(403, _("that is your own seek"))
-        if await blocked(self.store, seek.user_id, user.id):
+        if await blocked(self.store, seek.user_id, user_id):
             raise ActionError(403, _("you cannot play this player"))
-        mine = await self.rating(user.id, seek.game, seek.clock)
+        mine = await self.rating(user_id, seek.game, seek.clock)
         if (seek.min_rating is not None and mine < seek.min_rating) or (
             seek.max_rating is not None and mine > seek.max_rating
         ):
@@ -283,7 +296,7 @@ class Seeks:
         if not claimed:
             raise ActionError(409, _("that seek was taken a moment ago"))
         colour = seek.colour if seek.colour != "random" else secrets.choice(["white", "black"])
-        them, me = (poster.id, poster.name), (user.id, user.name)
+        them, me = (poster.id, poster.name), (user_id, name)
         white, black = (them, me) if colour == "white" else (me, them)
         spec = SeekSpec(
             seek.game,
@@ -294,7 +307,10 @@ class Seeks:
             seek.min_rating,
             seek.max_rating,
         )
-        await self.opener(_between(spec, white, black, game_id))
+        kinds = {"white": HUMAN, "black": HUMAN}
+        if computer is not None:
+            kinds["black" if colour == "white" else "white"] = computer
+        await self.opener(between(spec, white, black, game_id, kinds))
         return game_id
 
     async def quick(self, user: User, spec: SeekSpec) -> Pairing:

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass
+from typing import Protocol
 
 import aiosmtplib
 from sqlalchemy import Connection, delete, insert, select, update
@@ -39,7 +40,7 @@ from .push import Delivery, Push, PushFailed, check_subscription, derive_key
 from .rows import NotifySettingsRow, PushSubscriptionRow
 from .schemas import Channels, Kind, Notice, Preferences, PushSubscription
 
-__all__ = ["MAX_SUBSCRIPTIONS", "QUEUE", "Event", "Notifier", "events"]
+__all__ = ["MAX_SUBSCRIPTIONS", "QUEUE", "Event", "Notifier", "Told", "events"]
 
 log = logging.getLogger("ludoteca.server")
 
@@ -70,6 +71,14 @@ class Event:
     def kind(self) -> Kind:
         return Kind.TURN if self.outcome is None else Kind.OVER
 
+    @property
+    def path(self) -> str:
+        return f"/game/{self.game_id}"
+
+    @property
+    def tag(self) -> str:
+        return f"game-{self.game_id}"
+
     def words(self) -> tuple[str, str]:
         """The notification's title and text, in the current language."""
         game = game_title(self.game)
@@ -91,6 +100,23 @@ class Event:
                 outcome=self.outcome.explain(self.white, self.black),
             ),
         )
+
+
+class Told(Protocol):
+    """What a queued notification says: to whom, what kind, its words (in the current
+    language), the page it opens, what it is about (``game_id``) and its ``tag``."""
+
+    @property
+    def user(self) -> int: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def tag(self) -> str: ...
+    def words(self) -> tuple[str, str]: ...
 
 
 def events(live: LiveGame, change: Change) -> list[Event]:
@@ -161,7 +187,7 @@ class Notifier:
         self.mailer = mailer
         self.site_url = site_url.rstrip("/")
         self.local = local
-        self.queue: asyncio.Queue[Event] = asyncio.Queue(QUEUE)
+        self.queue: asyncio.Queue[Told] = asyncio.Queue(QUEUE)
         self._senders: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -206,10 +232,14 @@ class Notifier:
             log.exception("working out the notifications of game %s failed", live.row.id)
             return
         for event in found:
-            try:
-                self.queue.put_nowait(event)
-            except asyncio.QueueFull:
-                log.warning("notification queue full: game %s's dropped", event.game_id)
+            self.tell(event)
+
+    def tell(self, event: Told) -> None:
+        """Queue one notification (never waits: dropped and logged when the queue is full)."""
+        try:
+            self.queue.put_nowait(event)
+        except asyncio.QueueFull:
+            log.warning("notification queue full: %s's dropped", event.tag)
 
     # --- preferences and subscriptions ----------------------------------------------------------
     async def preferences(self, user: int) -> Preferences:
@@ -288,7 +318,7 @@ class Notifier:
             finally:
                 self.queue.task_done()
 
-    async def send(self, event: Event) -> None:
+    async def send(self, event: Told) -> None:
         """Send one event as its recipient chose: by push to each of its browsers (those gone
         deleted), by e-mail to its address.  A push service or SMTP server that fails is
         logged; the others are still tried."""
@@ -302,7 +332,7 @@ class Notifier:
         chosen = (_choices(row.choices) if row is not None else Preferences().kinds)[event.kind]
         with use(row.language if row is not None else SOURCE):
             title, body = event.words()
-        path = f"/game/{event.game_id}"
+        path = event.path
         if chosen.push and browsers:
             notice = Notice(
                 kind=event.kind,
@@ -310,7 +340,7 @@ class Notifier:
                 body=body,
                 url=path,
                 game=event.game_id,
-                tag=f"game-{event.game_id}",
+                tag=event.tag,
             )
             await self._push(browsers, notice.model_dump_json())
         if chosen.email and row is not None and row.email and self.mailer is not None:

@@ -27,7 +27,7 @@ class Kind(StrEnum):
     TURN = "turn"
     #: a game of the account's ended
     OVER = "over"
-    #: someone challenged the account (kept for the challenges to come; nothing sends it yet)
+    #: someone challenged the account, or declined its challenge (see ..community.challenges)
     CHALLENGE = "challenge"
 
 

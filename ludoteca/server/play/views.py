@@ -435,7 +435,9 @@ def _player_values(live: LiveGame, name: str) -> PlayerValues:
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     label = _("Computer: %(name)s (level %(number)s)", name=_(level.name), number=level.number)
-    return {"kind": "computer", "label": label, "seated": True, "account": None}
+    # a level bot's seat (see ..community.bots) is its account's
+    account = place.display_of(row) if place.user_of(row) is not None else None
+    return {"kind": "computer", "label": label, "seated": True, "account": account}
 
 
 def outcome(live: LiveGame) -> OutcomeValues | None:
