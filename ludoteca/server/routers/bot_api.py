@@ -6,7 +6,6 @@ stream ends when its client goes away (its queue is unsubscribed on the way out)
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
 
@@ -28,6 +27,7 @@ from ..deps import (
 )
 from ..errors import ActionError
 from ..play.bot_feeds import game_full
+from ..play.bot_schemas import event_line, game_line
 from ..schemas import Done, MoveIntent, Plain
 
 router = APIRouter(prefix="/api/bot", dependencies=[Depends(csrf_guard)])
@@ -50,15 +50,15 @@ async def _bot(bots: BotsDep, authorization: Annotated[str | None, Header()] = N
 BotId = Annotated[int, Depends(_bot)]
 
 
-def _line(event: dict[str, Any]) -> bytes:
-    return (json.dumps(event, separators=(",", ":")) + "\n").encode()
-
-
 async def _lines(
-    first: list[dict[str, Any]], queue: asyncio.Queue[Any], done: Callable[[], None]
+    first: list[dict[str, Any]],
+    queue: asyncio.Queue[Any],
+    done: Callable[[], None],
+    _line: Callable[[object], bytes],
 ) -> AsyncIterator[bytes]:
     """``first``, then each event of ``queue`` (an empty line every :data:`KEEP_ALIVE` idle
-    seconds) until a ``None`` or the client goes away; ``done()`` when it ends."""
+    seconds) until a ``None`` or the client goes away, each written by ``_line`` (which checks
+    it against the stream's model); ``done()`` when it ends."""
     try:
         for event in first:
             yield _line(event)
@@ -97,7 +97,14 @@ async def upgrade(store: StoreDep, user: SignedIn) -> BotToken:
     return BotToken(token=await make_bot(store, user.name, played_none=True))
 
 
-@router.get("/stream/event", response_class=StreamingResponse)
+def _streamed(name: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI answer of a stream whose lines are the component schema ``name`` (put in
+    the document by :func:`.socket.document_messages`)."""
+    schema = {"$ref": f"#/components/schemas/{name}"}
+    return {200: {"content": {NDJSON: {"schema": schema}}, "description": "a line each"}}
+
+
+@router.get("/stream/event", response_class=StreamingResponse, responses=_streamed("BotEvent"))
 async def stream_events(
     bots: BotsDep, events: EventsDep, challenges: ChallengesDep, bot: BotId
 ) -> StreamingResponse:
@@ -117,7 +124,7 @@ async def stream_events(
         listening.__exit__(None, None, None)
         closed()
 
-    return StreamingResponse(_lines(first, queue, done), media_type=NDJSON)
+    return StreamingResponse(_lines(first, queue, done, event_line), media_type=NDJSON)
 
 
 async def _own(hub: HubDep, bot: int, game_id: str) -> Any:
@@ -128,7 +135,9 @@ async def _own(hub: HubDep, bot: int, game_id: str) -> Any:
     return live
 
 
-@router.get("/game/stream/{game_id}", response_class=StreamingResponse)
+@router.get(
+    "/game/stream/{game_id}", response_class=StreamingResponse, responses=_streamed("GameLine")
+)
 async def stream_game(
     hub: HubDep, bots: BotsDep, feeds: GameFeedsDep, bot: BotId, game_id: str
 ) -> StreamingResponse:
@@ -143,7 +152,7 @@ async def stream_game(
         closed()
 
     first = [game_full(live, hub.now())]
-    return StreamingResponse(_lines(first, queue, done), media_type=NDJSON)
+    return StreamingResponse(_lines(first, queue, done, game_line), media_type=NDJSON)
 
 
 @router.post("/game/{game_id}/move/{move}")

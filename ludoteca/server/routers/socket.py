@@ -16,6 +16,7 @@ from ..computer.computer import Computer
 from ..deps import ChatDep, Client, ComputerDep, Guards, GuardsDep, HubDep, viewer
 from ..errors import ActionError
 from ..limits import MAX_MESSAGE
+from ..play.bot_schemas import BotEvent, GameLine
 from ..play.hub import Hub
 from ..play.live import Watcher
 from ..play.views import encode
@@ -173,14 +174,18 @@ def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
 MESSAGES: dict[str, tuple[Any, Literal["validation", "serialization"]]] = {
     "ServerMessage": (Outgoing, "serialization"),
     "ClientMessage": (Incoming, "validation"),
+    # the Bot API's streams' lines (routers/bot_api.py)
+    "BotEvent": (BotEvent, "serialization"),
+    "GameLine": (GameLine, "serialization"),
 }
 
 
 def document_messages(app: FastAPI) -> None:
     """Make ``app``'s OpenAPI document (``/api/openapi.json``) describe the game websocket's
     messages: ``ServerMessage`` (what the server sends: ``state``, ``update``, ``error``,
-    ``hint``, ``chat``, ``chat_history``) and ``ClientMessage`` (what a page sends), with the
-    models they are made of, among its component schemas."""
+    ``hint``, ``chat``, ``chat_history``) and ``ClientMessage`` (what a page sends), and the
+    lines of the Bot API's streams (``BotEvent``, ``GameLine``), with the models they are made
+    of, among its component schemas."""
     make = app.openapi
 
     def openapi() -> dict[str, Any]:
