@@ -29,6 +29,7 @@ from ludoteca.server.errors import ActionError
 from ludoteca.server.schemas import Message, read_message
 from ludoteca.server.settings import Settings
 from ludoteca.server.study.explorer import worded
+from ludoteca.server.study.schemas import MoveScore
 
 from .support.same_as_english import SAME_AS_ENGLISH
 
@@ -389,15 +390,15 @@ def test_the_puzzles_themes_read_in_the_readers_language(app_client: TestClient)
 def test_the_explorers_values_are_worded_for_each_reader() -> None:
     """The explorer keeps its moves' values in no language and words them for each reader: an
     exact draw, and a search's score (for Black, who plays the move) on White's bar."""
-    draw = {"score": 0, "exact": True}
-    assert worded(draw, Color.WHITE)["bar"] == "Draw"
+    draw: MoveScore = {"score": 0, "exact": True}
+    assert worded(draw, Color.WHITE).bar == "Draw"
     with use("fr"):
-        assert worded(draw, Color.WHITE) == {
+        assert worded(draw, Color.WHITE).model_dump() == {
             **draw,
             "bar": "Nulle",
             "text": "une nulle avec le meilleur jeu",
         }
         better = worded({"score": 150, "exact": False}, Color.BLACK)
-        assert (better["bar"], better["text"]) == ("-1.5", "les Noirs sont mieux")
+        assert (better.bar, better.text) == ("-1.5", "les Noirs sont mieux")
     with use("ar"):
-        assert worded(draw, Color.BLACK)["bar"] == "تعادل"
+        assert worded(draw, Color.BLACK).bar == "تعادل"

@@ -20,6 +20,7 @@ from ludoteca.server.computer.pool import JobKilled
 from ludoteca.server.routers.analysis import FLOOD_POSITIONS
 from ludoteca.server.study import analysis
 from ludoteca.server.study.analysis import Analyst, search_lines
+from ludoteca.server.study.schemas import AnalysisErrorMessage, AnalysisSent, LinesMessage
 
 from .test_server_api import act, new, url, wait_for
 
@@ -259,7 +260,7 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
 
     computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
 
-    async def tell(_: dict[str, Any]) -> None:
+    async def tell(_: AnalysisSent) -> None:
         pass
 
     async def main() -> None:
@@ -279,7 +280,7 @@ def test_while_people_play_an_analysis_thinks_at_most_half_the_time(playing: boo
 def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
     """A depth's job killed at its hard deadline (or its process lost) ends the analysis with
     an error the page shows, instead of leaving it waiting for lines."""
-    told: list[dict[str, Any]] = []
+    told: list[AnalysisSent] = []
 
     async def run(_expected: float, _work: Any, *args: Any) -> dict[str, Any]:
         if not args[-2]:  # after the first glance
@@ -288,7 +289,7 @@ def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
 
     computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
 
-    async def tell(message: dict[str, Any]) -> None:
+    async def tell(message: AnalysisSent) -> None:
         told.append(message)
 
     async def main() -> None:
@@ -298,8 +299,10 @@ def test_a_depth_that_fails_ends_the_analysis_with_a_sentence() -> None:
         await asyncio.wait_for(analyst.task, 10)
 
     asyncio.run(main())
-    assert [m["type"] for m in told] == ["lines", "error"]
-    assert told[1]["id"] == 7 and "show it again" in told[1]["message"]
+    assert [m.type for m in told] == ["lines", "error"]
+    error = told[1]
+    assert isinstance(error, AnalysisErrorMessage)
+    assert error.id == 7 and "show it again" in error.message
 
 
 def test_an_analysis_counts_the_engines_time_not_its_waits_for_the_pool(
@@ -318,9 +321,9 @@ def test_an_analysis_counts_the_engines_time_not_its_waits_for_the_pool(
             await asyncio.sleep(waited)  # the pool's queue; the search then reports its time
             return _found(args[3], searched)
 
-        async def tell(message: dict[str, Any]) -> None:
-            if message["type"] == "lines":
-                depths.append(message["depth"])
+        async def tell(message: AnalysisSent) -> None:
+            if isinstance(message, LinesMessage):
+                depths.append(message.depth)
 
         computer = types.SimpleNamespace(advisers=types.SimpleNamespace(run=run), interrupts=None)
         analyst = Analyst(computer, tell)  # type: ignore[arg-type]

@@ -89,8 +89,8 @@ def test_a_run_of_positions_gives_the_same_values_each_time(name: str) -> None:
         position = start.copy()
         for move in moves[:ply]:
             position.push(move)
-        assert value["best"] in {str(position.move_of(c)) for c in position.legal_codes()}
-        assert value["played"] == moves[ply]
+        assert value.best in {str(position.move_of(c)) for c in position.legal_codes()}
+        assert value.played == moves[ply]
 
 
 def test_an_analysis_board_job_is_stopped_by_its_ticket() -> None:

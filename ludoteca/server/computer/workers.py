@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import os
 import signal
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TypedDict, final
 
 from ...ai import Limit, make_agent
 from ...ai.analysis import analyse
@@ -22,7 +21,7 @@ from ...compiled import warm
 from ...core import LudotecaError, State
 from ...i18n import SOURCE, _, use
 from ...record import loads
-from ...study.report import analyse_ply, analyse_run
+from ...study.report import PlyValue, analyse_ply, analyse_run
 from ...svg import board_view
 from ..play.catalogue import default_positions, from_code, games
 from .interrupt import start_watching
@@ -144,7 +143,7 @@ def hint(
 
 def report_plies(
     game: str, rules: str, start: str, moves: list[str], plies: list[int], limit: Limit
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, PlyValue]:
     """The report's analyses of the positions after the first ``ply`` of ``moves`` for each
     of ``plies`` (ascending; see :class:`~ludoteca.study.report.PlyValue`), with the move
     played from each, searched in order by one agent
@@ -155,32 +154,46 @@ def report_plies(
         codes.append(state.parse_move(move).code)
         state.push_code(codes[-1])
     first = position(game, rules, start, [])
-    return {
-        ply: dataclasses.asdict(value)
-        for ply, value in analyse_run(first, plies, codes, limit).items()
-    }
+    return analyse_run(first, plies, codes, limit)
 
 
 def exact_plies(
     game: str, rules: str, start: str, moves: list[str], limit: Limit
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, PlyValue]:
     """The report's analyses of every position of a game that a solved table covers (or
     that is over), by ply: they load the parts of the tables they need, which takes tens of
     seconds for a large table, so they are one job of their own rather than one a position."""
     state = position(game, rules, start, [])
-    found = {}
+    found: dict[int, PlyValue] = {}
     for ply in range(len(moves) + 1):
         if covering_table(state) is not None or state.outcome() is not None:
             played = state.parse_move(moves[ply]).code if ply < len(moves) else None
-            found[ply] = dataclasses.asdict(analyse_ply(state, played, limit))
+            found[ply] = analyse_ply(state, played, limit)
         if ply < len(moves):
             state.push(moves[ply])
     return found
 
 
-def record_line(text: str, language: str = SOURCE) -> dict[str, Any]:
-    """What a text record plays: its game, rule set, start (a position code) and moves; or
-    ``{"error": reason}`` for a bad record, the reason in ``language``."""
+@final
+class RecordLine(TypedDict):
+    """What a text record plays: its game, rule set, start (a position code) and moves."""
+
+    game: str
+    rules: str
+    start: str
+    moves: list[str]
+
+
+@final
+class BadRecord(TypedDict):
+    """Why a text record cannot be read."""
+
+    error: str
+
+
+def record_line(text: str, language: str = SOURCE) -> RecordLine | BadRecord:
+    """What a text record plays; or ``{"error": reason}`` for a bad record, the reason in
+    ``language``."""
     with use(language):
         try:
             game = loads(text)

@@ -4,7 +4,7 @@ moves, and the engine's best lines streamed depth by depth) and the check of an 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
@@ -28,7 +28,13 @@ from ..study.analysis import (
     position_view,
     state_of,
 )
-from ..study.schemas import PositionCode
+from ..study.schemas import (
+    AnalysisErrorMessage,
+    AnalysisSent,
+    LineMessage,
+    PositionCode,
+    PositionMessage,
+)
 from .pages import page
 
 router = APIRouter()
@@ -69,9 +75,10 @@ class Stop(BaseModel):
     type: Literal["stop"]
 
 
-AnalysisMessage: TypeAdapter[Show | Open | Stop] = TypeAdapter(
-    Annotated[Show | Open | Stop, Field(discriminator="type")]
-)
+#: a message a page sends on the analysis websocket
+AnalysisIncoming = Annotated[Show | Open | Stop, Field(discriminator="type")]
+#: a message a page sends, to check
+AnalysisMessage = TypeAdapter[Show | Open | Stop](AnalysisIncoming)
 
 
 class EditedPosition(BaseModel):
@@ -88,7 +95,7 @@ class EditedPosition(BaseModel):
     )
 
 
-@router.get("/analysis")
+@router.get("/analysis", response_class=HTMLResponse, include_in_schema=False)
 async def analysis_page() -> HTMLResponse:
     return page("analysis", default_game=default_game())
 
@@ -116,7 +123,7 @@ async def analysis_socket(
 async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:
     await websocket.accept()
 
-    async def tell(message: dict[str, Any]) -> None:
+    async def tell(message: AnalysisSent) -> None:
         await websocket.send_text(encode(message))
 
     analyst = Analyst(computer, tell, hub.playing)
@@ -147,22 +154,25 @@ async def _serve(websocket: WebSocket, hub: Hub, computer: Computer) -> None:
                     analyst.stop()  # nothing of the position before is sent after this one
                     state = state_of(intent.game, intent.rules, intent.start, intent.moves)
                     view = position_view(state)
-                    spec = f"{view['game']}/{view['rules']}"
+                    spec = f"{view.game}/{view.rules}"
+                    intro = {}
                     if spec not in boards:
                         boards.add(spec)
-                        view |= board_of(state)
-                    await tell({"type": "position", "id": intent.id, **view})
+                        intro = dict(board_of(state))
+                    await tell(
+                        PositionMessage(type="position", id=intent.id, **dict(view), **intro)
+                    )
                     if intent.analyse:
                         analyst.show(intent.id, state)
             except ActionError as error:
-                await tell({"type": "error", "message": error.message})
+                await tell(AnalysisErrorMessage(type="error", message=error.message))
     except WebSocketDisconnect:
         pass
     finally:
         analyst.stop()
 
 
-async def _opening(hub: Hub, intent: Open) -> dict[str, Any]:
+async def _opening(hub: Hub, intent: Open) -> LineMessage:
     if intent.game_id is None:
         return opening(record=intent.record)
     live = await hub.get(intent.game_id)

@@ -15,6 +15,7 @@ from ..deps import ComputerDep
 from ..study.analysis import MAX_MOVES
 from ..study.board_records import read_record, record_of_tree
 from ..study.move_list import every_move
+from ..study.schemas import EveryMove
 
 router = APIRouter(prefix="/api/analysis")
 
@@ -55,29 +56,6 @@ class RecordText(BaseModel):
     record: str = Field(max_length=200_000)
 
 
-class MoveRow(BaseModel):
-    """A legal move and its value for the side making it."""
-
-    move: str
-    score: int  # the engine's units; a table's: a win or loss at 100000 minus the plies after
-    exact: bool  # from a solved table
-    verdict: Literal["win", "draw", "loss"] | None  # an exact value's
-    plies: int | None  # an exact win or loss: the plies to the end with best play, this one too
-    text: str  # as the panel shows it: "Win in 7 plies", "Draw", or the bar's "+1.3" for White
-
-
-class EveryMove(BaseModel):
-    """Every legal move of a position, ranked: by a table, wins fastest first, then draws,
-    then losses slowest first; by the search, best first."""
-
-    game: str
-    rules: str
-    position: str  # its position code, as the engine writes it
-    exact: bool
-    depth: int | None  # the search's depth, when no table covers the position
-    moves: list[MoveRow]
-
-
 @router.post("/record")
 async def tree_as_record(body: BoardTree) -> RecordText:
     """The text record of a board's tree, with its variations; 400 naming the first bad move
@@ -109,4 +87,4 @@ async def moves(
 ) -> EveryMove:
     """Every legal move of ``position`` (a code; the usual start when absent) of a rule set
     with its value; 400 if the rule set or the position is not one."""
-    return EveryMove.model_validate(await every_move(computer, game or rules, rules, position))
+    return await every_move(computer, game or rules, rules, position)

@@ -4,7 +4,7 @@ rating and history, and own puzzles made from a position."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 from fastapi import Path as PathPart
@@ -14,6 +14,15 @@ from pydantic import BaseModel, Field
 from ..deps import Client, SignedIn, TrainingDep, Viewer, csrf_guard
 from ..errors import ActionError
 from ..study.puzzles import library
+from ..study.schemas import (
+    AnsweredPuzzle,
+    DailyPuzzle,
+    PuzzlePlayer,
+    PuzzleSet,
+    PuzzleSolution,
+    PuzzleView,
+    RunView,
+)
 from .pages import not_found, page
 
 router = APIRouter()
@@ -61,13 +70,13 @@ async def puzzle_page(training: TrainingDep, puzzle_id: str) -> HTMLResponse:
 
 
 @api.get("/sets")
-async def sets() -> list[dict[str, Any]]:
+async def sets() -> list[PuzzleSet]:
     """Every rule set that has puzzles, with its title, count and themes."""
     return library().sets()
 
 
 @api.get("/daily")
-async def daily(training: TrainingDep) -> dict[str, Any]:
+async def daily(training: TrainingDep) -> DailyPuzzle:
     """Today's puzzle (the same for everyone on a UTC day) and the day."""
     return await training.daily()
 
@@ -79,22 +88,20 @@ async def next_puzzle(
     rules: str = Query(max_length=200),
     theme: str | None = Query(default=None, max_length=40),
     difficulty: str = Query(default="normal", max_length=16),
-) -> dict[str, Any]:
+) -> PuzzleView:
     """The next puzzle of a rule set for the player, of a ``theme`` if asked, at a
     ``difficulty`` (easier, normal or harder than the player's rating)."""
     return await training.next(user, rules, theme or None, difficulty)
 
 
 @api.get("/me")
-async def me(training: TrainingDep, user: SignedIn) -> dict[str, Any]:
+async def me(training: TrainingDep, user: SignedIn) -> PuzzlePlayer:
     """The signed-in player's puzzle rating, best streak and rush, and history."""
     return await training.me(user)
 
 
 @api.post("/runs")
-async def start_run(
-    training: TrainingDep, user: Viewer, address: Client, body: RunBody
-) -> dict[str, Any]:
+async def start_run(training: TrainingDep, user: Viewer, address: Client, body: RunBody) -> RunView:
     """A new run (a streak or a rush) of a rule set, on its first puzzle."""
     return await training.start_run(user, address, body.mode, body.rules)
 
@@ -102,22 +109,20 @@ async def start_run(
 @api.get("/runs/{run_id}")
 async def run(
     training: TrainingDep, user: Viewer, run_id: str = PathPart(max_length=32, pattern=RUN_ID)
-) -> dict[str, Any]:
+) -> RunView:
     """A run of the player's as it stands."""
     return await training.run(user, run_id)
 
 
 @api.post("/own", status_code=201)
-async def own(
-    training: TrainingDep, user: Viewer, address: Client, body: OwnBody
-) -> dict[str, Any]:
+async def own(training: TrainingDep, user: Viewer, address: Client, body: OwnBody) -> PuzzleView:
     """Make a position a puzzle: 201 with the puzzle once its judge confirms a unique solution,
     422 with the reason otherwise, 400 for an impossible position."""
     return await training.own(user, address, body.game, body.rules, body.position)
 
 
 @api.get("/{puzzle_id}")
-async def puzzle(training: TrainingDep, puzzle_id: PuzzleId) -> dict[str, Any]:
+async def puzzle(training: TrainingDep, puzzle_id: PuzzleId) -> PuzzleView:
     """A puzzle to play (never its solution)."""
     return await training.view(puzzle_id)
 
@@ -125,7 +130,7 @@ async def puzzle(training: TrainingDep, puzzle_id: PuzzleId) -> dict[str, Any]:
 @api.post("/{puzzle_id}/answer")
 async def answer(
     training: TrainingDep, user: Viewer, address: Client, puzzle_id: PuzzleId, body: AnswerBody
-) -> dict[str, Any]:
+) -> AnsweredPuzzle:
     """Judge the player's moves: ``verdict`` right (with the ``reply`` and the ``position``
     after it), solved (with the solution's ``frames``) or wrong, the ``rating`` change when
     this outcome counted, and the ``run``; 400 for a move that is not legal, 409 for an answer
@@ -136,7 +141,7 @@ async def answer(
 @api.post("/{puzzle_id}/solution")
 async def solution(
     training: TrainingDep, user: Viewer, address: Client, puzzle_id: PuzzleId
-) -> dict[str, Any]:
+) -> PuzzleSolution:
     """The solution (line and frames); asked for before the puzzle counted, it counts as not
     solved."""
     return await training.solution(user, address, puzzle_id)

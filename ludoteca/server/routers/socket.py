@@ -33,8 +33,10 @@ from ..schemas import (
     Say,
     read_message,
 )
+from ..study.schemas import AnalysisOutgoing
 from ..timings import Timings
 from ..websocket import SEND_NOW
+from .analysis import AnalysisIncoming
 
 router = APIRouter()
 
@@ -169,11 +171,13 @@ def _read_intent(text: str | None) -> Hello | MoveIntent | Plain | Advice | Say:
     return read_message(text, Message, MAX_MESSAGE, '{"type": "hello"}')
 
 
-#: the websocket's messages as the OpenAPI document names them (each message's own model is
-#: among the document's components too)
+#: the websockets' messages as the OpenAPI document names them (each message's own model is
+#: among the document's components too): the game websocket's, and the analysis board's
 MESSAGES: dict[str, tuple[Any, Literal["validation", "serialization"]]] = {
     "ServerMessage": (Outgoing, "serialization"),
     "ClientMessage": (Incoming, "validation"),
+    "AnalysisServerMessage": (AnalysisOutgoing, "serialization"),
+    "AnalysisClientMessage": (AnalysisIncoming, "validation"),
     # the Bot API's streams' lines (routers/bot_api.py)
     "BotEvent": (BotEvent, "serialization"),
     "GameLine": (GameLine, "serialization"),
@@ -181,10 +185,13 @@ MESSAGES: dict[str, tuple[Any, Literal["validation", "serialization"]]] = {
 
 
 def document_messages(app: FastAPI) -> None:
-    """Make ``app``'s OpenAPI document (``/api/openapi.json``) describe the game websocket's
-    messages: ``ServerMessage`` (what the server sends: ``state``, ``update``, ``error``,
-    ``hint``, ``chat``, ``chat_history``) and ``ClientMessage`` (what a page sends), and the
-    lines of the Bot API's streams (``BotEvent``, ``GameLine``), with the models they are made
+    """Make ``app``'s OpenAPI document (``/api/openapi.json``) describe the websockets'
+    messages (:data:`MESSAGES`): the game websocket's ``ServerMessage`` (what the server sends:
+    ``state``, ``update``, ``error``, ``hint``, ``chat``, ``chat_history``, ``chat_removed``)
+    and ``ClientMessage`` (what a page sends), and the analysis board's
+    ``AnalysisServerMessage`` (``line``, ``position``, ``lines``, ``done``, ``error``) and
+    ``AnalysisClientMessage`` (``show``, ``open``, ``stop``), and the lines of the Bot API's
+    streams (``BotEvent``, ``GameLine``), with the models they are made
     of, among its component schemas."""
     make = app.openapi
 

@@ -37,7 +37,18 @@ from ..computer.workers import yielding_if
 from ..errors import ActionError
 from ..play.catalogue import from_code, rule_set, static_part
 from ..play.views import legal_entry
-from .schemas import PositionCode
+from .schemas import (
+    AnalysisErrorMessage,
+    AnalysisSent,
+    DepthLines,
+    DoneMessage,
+    EngineLine,
+    Intro,
+    LineMessage,
+    LinesMessage,
+    Position,
+    PositionCode,
+)
 
 __all__ = [
     "DEPTH_SECONDS",
@@ -122,43 +133,43 @@ def check_position(
     return PositionCode(game=state.game.name, rules=str(state.rules), code=state.position_code())
 
 
-def position_view(state: State) -> dict[str, Any]:
+def position_view(state: State) -> Position:
     """A position as the analysis board draws it: the pieces, the side to move, the men in
     hand, the legal moves as the game page reads them, the last move's gesture, its code and,
     when it is over, the outcome."""
     outcome = state.outcome()
     last = state.move_stack[-1] if state.move_stack else None
-    return {
-        "game": state.game.name,
-        "rules": str(state.rules),
-        "pieces": state.pieces(),
-        "turn": state.turn.name.lower(),
-        "hand": state.in_hand(),
-        "notice": state.notice(),
-        "legal": [legal_entry(state, code) for code in state.legal_codes()],
-        "last": None if last is None else _last_gesture(state),
-        "code": state.position_code(),
-        "outcome": outcome.explain() if outcome else None,
-    }
+    return Position(
+        game=state.game.name,
+        rules=str(state.rules),
+        pieces=state.pieces(),
+        turn=state.turn.name.lower(),
+        hand=state.in_hand(),
+        notice=state.notice(),
+        legal=[legal_entry(state, code) for code in state.legal_codes()],
+        last=None if last is None else _last_gesture(state),
+        code=state.position_code(),
+        outcome=outcome.explain() if outcome else None,
+    )
 
 
-def _last_gesture(state: State) -> list[list[Any]]:
+def _last_gesture(state: State) -> list[tuple[str, int]]:
     code = state.pop_code()
     try:
-        return [list(touch) for touch in state.gesture(code)]
+        return [(role, point) for role, point in state.gesture(code)]
     finally:
         state.push_code(code)
 
 
-def board_of(state: State) -> dict[str, Any]:
+def board_of(state: State) -> Intro:
     """The rule set's title, summary and board description (what never changes)."""
     static = static_part(state.game.name, str(state.rules), current())
-    return {key: static[key] for key in ("title", "summary", "board")}
+    return Intro.model_validate({key: static[key] for key in ("title", "summary", "board")})
 
 
 def opening(
     hub_game: tuple[str, str, str, list[str]] | None = None, record: str | None = None
-) -> dict[str, Any]:
+) -> LineMessage:
     """The main line the board opens with: a game (rule set, rules, start code, moves) or a
     text record; 400 if the record is malformed or illegal."""
     if record is not None:
@@ -173,7 +184,7 @@ def opening(
         game, rules, code, moves = hub_game
     else:
         raise ActionError(400, _("open a game or a record"))
-    return {"type": "line", "game": game, "rules": rules, "start": code, "moves": moves}
+    return LineMessage(type="line", game=game, rules=rules, start=code, moves=moves)
 
 
 def bar_text(score: int, turn: Color, exact: bool = False) -> str:
@@ -208,7 +219,7 @@ def search_lines(
     ticket: int = 0,
     glance: bool = False,
     playing: bool = True,
-) -> dict[str, Any]:
+) -> DepthLines:
     """The best lines (up to :data:`MAX_LINES`) of a position searched to ``depth`` within
     ``seconds`` in all (run in the analysis pool; stopped early when the server stops
     ``ticket``, see :mod:`~ludoteca.server.computer.interrupt`): ``depth`` reached,
@@ -243,7 +254,7 @@ def _search_lines(
     seconds: float,
     candidates: list[int],
     glance: bool = False,
-) -> dict[str, Any]:
+) -> DepthLines:
     deadline = time.monotonic() + seconds
     state = from_code(game, rules, code)
     if covering_table(state) is not None:
@@ -310,7 +321,7 @@ def _parent_score(score: int) -> int:
     return -score
 
 
-def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) -> dict[str, Any]:
+def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) -> EngineLine:
     """One engine line for the page: ``move`` then the ``reply`` line (notation)."""
     return {
         "score": score,
@@ -318,7 +329,7 @@ def _line(state: State, move: int, score: int, reply: list[Any], exact: bool) ->
         "white_share": round(share_for_white(score, state.turn), 3),
         "text": describe(score, state.turn) if score or not exact else _("a draw"),
         "pv": [str(state.move_of(move)), *(str(m) for m in reply[:11])],
-        "gesture": [list(t) for t in state.gesture(move)],
+        "gesture": list(state.gesture(move)),
     }
 
 
@@ -332,7 +343,7 @@ class Analyst:
     def __init__(
         self,
         computer: Computer,
-        tell: Callable[[dict[str, Any]], Awaitable[None]],
+        tell: Callable[[AnalysisSent], Awaitable[None]],
         playing: Callable[[], bool] = lambda: False,
     ):
         self.computer = computer
@@ -369,7 +380,7 @@ class Analyst:
                 message = _(
                     "the engine could not go on with this position; show it again to try once more"
                 )
-                await self.tell({"type": "error", "id": ask, "message": message})
+                await self.tell(AnalysisErrorMessage(type="error", id=ask, message=message))
 
     async def _analyse(self, ask: int, state: State) -> None:
         game, rules, code = state.game.name, str(state.rules), state.position_code()
@@ -395,10 +406,10 @@ class Analyst:
                 self.playing(),
             )
             self.ticket = 0
-            candidates = found.pop("candidates")
-            took = found.pop("seconds")
+            candidates = found["candidates"]
+            took = found.get("seconds", 0.0)
             spent += took
-            await self.tell({"type": "lines", "id": ask, **found})
+            await self.tell(LinesMessage.model_validate({"type": "lines", "id": ask, **found}))
             lines = found["lines"]
             if (
                 found["exact"]
@@ -415,4 +426,4 @@ class Analyst:
             if self.playing():
                 await asyncio.sleep(PACE * took)
             depth += 1
-        await self.tell({"type": "done", "id": ask})
+        await self.tell(DoneMessage(type="done", id=ask))

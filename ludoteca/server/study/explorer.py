@@ -29,7 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
@@ -45,7 +45,7 @@ from ..play.catalogue import from_code, new_state, rule_set
 from ..schemas import Status
 from ..store import GameRow, MoveRow, Store
 from .analysis import bar_text
-from .schemas import ExplorerView
+from .schemas import ExplorerMove, ExplorerView, MoveScore, MoveValue
 
 if TYPE_CHECKING:
     from ..play.live import LiveGame
@@ -102,7 +102,7 @@ def game_positions(games: list[Played]) -> list[list[tuple[Hashable, str | None]
     return found
 
 
-def move_scores(game: str, rules: str, code: str, limit: Limit) -> dict[str, dict[str, Any]]:
+def move_scores(game: str, rules: str, code: str, limit: Limit) -> dict[str, MoveScore]:
     """Every legal move's value in the position ``code``, by notation (run in the analysis
     pool, in no reader's language): ``score`` for the mover after it and ``exact`` (from a
     solved table); :func:`worded` says it in words."""
@@ -116,12 +116,12 @@ def move_scores(game: str, rules: str, code: str, limit: Limit) -> dict[str, dic
     }
 
 
-def worded(value: dict[str, Any], turn: Color) -> dict[str, Any]:
+def worded(value: MoveScore, turn: Color) -> MoveValue:
     """A move's value (:func:`move_scores`) for ``turn``, the side that plays it, with ``bar``
     (the evaluation bar's text for White) and ``text`` (in words), in the current language."""
     score, exact = value["score"], value["exact"]
     text = describe(score, turn) if score or not exact else _("a draw with best play")
-    return {**value, "bar": bar_text(score, turn, exact), "text": text}
+    return MoveValue(score=score, bar=bar_text(score, turn, exact), text=text, exact=exact)
 
 
 @dataclass
@@ -169,8 +169,8 @@ class Explorer:
         self._looked = -REFRESH  # when (monotonic) the games table was last looked at
         self._stale = True
         self._lock = asyncio.Lock()
-        self._values: OrderedDict[tuple[str, Hashable], dict[str, dict[str, Any]]] = OrderedDict()
-        self._valuing: dict[tuple[str, Hashable], asyncio.Task[dict[str, dict[str, Any]]]] = {}
+        self._values: OrderedDict[tuple[str, Hashable], dict[str, MoveScore]] = OrderedDict()
+        self._valuing: dict[tuple[str, Hashable], asyncio.Task[dict[str, MoveScore]]] = {}
 
     def game_changed(self, live: LiveGame) -> None:
         """A game changed: once it is over, the index is looked at again when next asked."""
@@ -260,27 +260,25 @@ class Explorer:
         code = state.position_code()
         values = await self._valued(key, bound.name, spec, code) if node.moves else {}
         moves = [
-            {
-                "move": move,
+            ExplorerMove(
+                move=move,
                 **_tally(tally),
-                "value": worded(values[move], state.turn) if values and move in values else None,
-            }
+                value=worded(values[move], state.turn) if values and move in values else None,
+            )
             for move, tally in sorted(node.moves.items(), key=lambda item: -item[1].games)
         ]
-        return ExplorerView.model_validate(
-            {
-                "game": bound.name,
-                "rules": spec,
-                "position": code,
-                **_tally(node.reached),
-                "moves": moves,
-                "valued": values is not None,
-            }
+        return ExplorerView(
+            game=bound.name,
+            rules=spec,
+            position=code,
+            **_tally(node.reached),
+            moves=moves,
+            valued=values is not None,
         )
 
     async def _valued(
         self, key: tuple[str, Hashable], game: str, rules: str, code: str
-    ) -> dict[str, dict[str, Any]] | None:
+    ) -> dict[str, MoveScore] | None:
         """The moves' values of a position, waiting for them at most :data:`VALUE_WAIT`
         seconds (``None`` then: they are still worked out, and kept when found; or, with
         :data:`VALUING` positions under way already, not yet asked for)."""
@@ -306,7 +304,7 @@ class Explorer:
             return None
 
     def _valued_now(
-        self, key: tuple[str, Hashable], task: asyncio.Task[dict[str, dict[str, Any]]]
+        self, key: tuple[str, Hashable], task: asyncio.Task[dict[str, MoveScore]]
     ) -> None:
         """Keep a position's values once found (a failed job is asked again next time)."""
         del self._valuing[key]

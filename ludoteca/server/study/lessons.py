@@ -47,7 +47,7 @@ def _position(lesson: Lesson, step: Step) -> State:
 
 def _drawn(state: State) -> Position:
     """The position as the analysis board draws it (see :func:`.analysis.position_view`)."""
-    return Position.model_validate(position_view(state))
+    return position_view(state)
 
 
 def lesson_view(game: str, key: str) -> LessonView:
@@ -65,7 +65,7 @@ def lesson_view(game: str, key: str) -> LessonView:
         title=_(lesson.title),
         intro=_(lesson.intro),
         rules=lesson.rules,
-        board=board_of(first)["board"],
+        board=board_of(first).board,
         steps=steps,
     )
 

@@ -6,8 +6,6 @@ analysis pool (:func:`~ludoteca.server.study.explorer.move_scores`), never on th
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...ai.base import Limit
 from ...ai.search import WIN
 from ...core import Color
@@ -15,6 +13,7 @@ from ...i18n import _, ngettext
 from ..computer.computer import Computer
 from .analysis import bar_text, state_of
 from .explorer import move_scores
+from .schemas import EveryMove, MoveRow
 
 __all__ = ["DEPTH", "every_move"]
 
@@ -27,7 +26,7 @@ EXPECTED = 5.0
 
 async def every_move(
     computer: Computer, game: str, rules: str | None, position: str | None
-) -> dict[str, Any]:
+) -> EveryMove:
     """The moves of the position ``position`` (a code; the usual start when ``None``) of a
     rule set, ranked, each with its ``score`` for the mover, ``exact``, and for an exact value
     its ``verdict`` (win, draw or loss) and ``plies`` to the end after it with best play, and
@@ -39,34 +38,30 @@ async def every_move(
     scores = await computer.advisers.run(EXPECTED, move_scores, game, rules, code, limit)
     ranked = sorted(scores.items(), key=lambda item: (-item[1]["score"], item[0]))
     exact = any(value["exact"] for _move, value in ranked)
-    return {
-        "game": game,
-        "rules": rules,
-        "position": code,
-        "exact": exact,
-        "depth": None if exact else DEPTH,
-        "moves": [_row(move, v["score"], v["exact"], state.turn) for move, v in ranked],
-    }
+    return EveryMove(
+        game=game,
+        rules=rules,
+        position=code,
+        exact=exact,
+        depth=None if exact else DEPTH,
+        moves=[_row(move, v["score"], v["exact"], state.turn) for move, v in ranked],
+    )
 
 
-def _row(move: str, score: int, exact: bool, turn: Color) -> dict[str, Any]:
+def _row(move: str, score: int, exact: bool, turn: Color) -> MoveRow:
     """One move's row: an exact value in words for the mover (``plies`` counting the move
     itself), else the evaluation bar's text for White."""
-    row: dict[str, Any] = {
-        "move": move,
-        "score": score,
-        "exact": exact,
-        "verdict": None,
-        "plies": None,
-        "text": bar_text(score, turn),
-    }
+    row = MoveRow(
+        move=move, score=score, exact=exact, verdict=None, plies=None, text=bar_text(score, turn)
+    )
     if not exact:
         return row
     if not score:
-        return row | {"verdict": "draw", "text": _("Draw")}
+        return row.model_copy(update={"verdict": "draw", "text": _("Draw")})
     plies = WIN - abs(score) + 1
     if score > 0:
         text = ngettext("Win in %(num)s ply", "Win in %(num)s plies", plies)
     else:
         text = ngettext("Loss in %(num)s ply", "Loss in %(num)s plies", plies)
-    return row | {"verdict": "win" if score > 0 else "loss", "plies": plies, "text": text}
+    verdict = "win" if score > 0 else "loss"
+    return row.model_copy(update={"verdict": verdict, "plies": plies, "text": text})

@@ -26,7 +26,7 @@ import hashlib
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from ...core import LudotecaError, State
 from ...i18n import N_, _
@@ -35,6 +35,7 @@ from ...study.puzzles import Judge, Puzzle, SearchJudge, TableJudge
 from ..errors import ActionError
 from ..play.catalogue import rule_set
 from .analysis import board_of, position_view
+from .schemas import Frame, Position, PuzzleSet, PuzzleView
 
 __all__ = [
     "DIFFICULTY_STEPS",
@@ -43,6 +44,7 @@ __all__ = [
     "RUN_PUZZLES",
     "Answer",
     "Library",
+    "Refusal",
     "daily",
     "follow",
     "frames",
@@ -66,22 +68,22 @@ class Library:
     by_id: dict[str, Puzzle]
     by_rules: dict[str, list[Puzzle]]
 
-    def sets(self) -> list[dict[str, Any]]:
+    def sets(self) -> list[PuzzleSet]:
         """Each rule set that has puzzles: its game, name, title (the rule set's, as people call
         it), how many and their themes (each with its words in the current language)."""
         out = []
         for rules, found in self.by_rules.items():
             game = rule_set(found[0].game, rules)
             out.append(
-                {
-                    "game": game.name,
-                    "rules": rules,
-                    "title": _(game.rules_title),
-                    "count": len(found),
-                    "themes": {theme: _(theme) for theme in sorted({p.theme for p in found})},
-                }
+                PuzzleSet(
+                    game=game.name,
+                    rules=rules,
+                    title=_(game.rules_title),
+                    count=len(found),
+                    themes={theme: _(theme) for theme in sorted({p.theme for p in found})},
+                )
             )
-        return sorted(out, key=lambda s: (s["game"], s["title"]))
+        return sorted(out, key=lambda s: (s.game, s.title))
 
     def of(self, rules: str) -> list[Puzzle]:
         """The puzzles of a rule set (by its name); 400 if it has none."""
@@ -164,39 +166,39 @@ def _start(puzzle: Puzzle) -> State:
     return rule_set(puzzle.game, puzzle.rules).from_position_code(puzzle.position)
 
 
-def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> dict[str, Any]:
+def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> PuzzleView:
     """A puzzle as the page shows it before it is solved: its id, rule set, the game's title and
     the rule set's (``rules_title``), theme,
     rating (its own, which moves with every rated attempt), how many moves the player makes,
     whether it is a player's own, the board and the start position with its legal moves (the
     side to move is the player's); never the solution."""
     state = _start(puzzle)
-    return {
-        "id": puzzle.id,
-        "game": puzzle.game,
-        "rules": puzzle.rules,
-        "theme": puzzle.theme,
-        "theme_text": _(puzzle.theme),
-        "rating": round(rating),
-        "moves": (len(puzzle.line) + 1) // 2,
-        "own": own,
-        "player": state.turn.name.lower(),
-        "position": position_view(state),
-        **board_of(state),
-        "rules_title": _(state.game.rules_title),
-    }
+    return PuzzleView(
+        id=puzzle.id,
+        game=puzzle.game,
+        rules=puzzle.rules,
+        theme=puzzle.theme,
+        theme_text=_(puzzle.theme),
+        rating=round(rating),
+        moves=(len(puzzle.line) + 1) // 2,
+        own=own,
+        player=state.turn.name.lower(),
+        position=position_view(state),
+        **dict(board_of(state)),
+        rules_title=_(state.game.rules_title),
+    )
 
 
-def frames(puzzle: Puzzle) -> list[dict[str, Any]]:
+def frames(puzzle: Puzzle) -> list[Frame]:
     """The solution as pictures: the start, then each move of the line with the pieces after
     it and its gesture (``move`` its notation)."""
     state = _start(puzzle)
-    out: list[dict[str, Any]] = [{"move": None, "pieces": state.pieces(), "last": []}]
+    out = [Frame(move=None, pieces=state.pieces(), last=[])]
     for text in puzzle.line:
         code = state.parse_move(text).code
-        gesture = [list(t) for t in state.gesture(code)]
+        gesture = list(state.gesture(code))
         state.push_code(code)
-        out.append({"move": text, "pieces": state.pieces(), "last": gesture})
+        out.append(Frame(move=text, pieces=state.pieces(), last=gesture))
     return out
 
 
@@ -205,9 +207,9 @@ class Answer:
     """How the player's last move was judged: ``verdict`` right, solved or wrong; after a
     right move, the opponent's ``reply`` and the position after it."""
 
-    verdict: str
+    verdict: Literal["right", "solved", "wrong"]
     reply: str | None = None
-    position: dict[str, Any] | None = None
+    position: Position | None = None
 
 
 def follow(puzzle: Puzzle, moves: Iterable[str]) -> Answer:
@@ -254,6 +256,10 @@ def follow(puzzle: Puzzle, moves: Iterable[str]) -> Answer:
     return Answer("right", reply, position_view(state))
 
 
+#: why :func:`judge_own` makes no puzzle of a position
+Refusal = Literal["over", "table", "search"]
+
+
 def _judge(state: State) -> Judge:
     """An own puzzle's judge: the first of the rule set's built tables that covers the position
     (its default, then the sizes its shipped puzzles were judged by), else the generator's
@@ -270,23 +276,23 @@ def _judge(state: State) -> Judge:
     return SearchJudge((generator.DEPTH, generator.DEPTH + 1))
 
 
-def judge_own(game: str, rules: str | None, code: str) -> dict[str, Any]:
-    """A position made into a puzzle (run in the analysis pool): ``{"puzzle": ...}`` (its JSON,
-    ``docs/formats.md``) when its judge confirms a unique solution, else ``{"refused": WHY}``
-    with WHY ``over`` (the game is over), ``table`` or ``search`` (the judge that found no
-    unique solution: :data:`REFUSALS`); an impossible position raises the engine's error."""
+def judge_own(game: str, rules: str | None, code: str) -> Puzzle | Refusal:
+    """A position made into a puzzle (run in the analysis pool): the puzzle when its judge
+    confirms a unique solution, else why not: ``over`` (the game is over), ``table`` or
+    ``search`` (the judge that found no unique solution: :data:`REFUSALS`); an impossible
+    position raises the engine's error."""
     state = rule_set(game, rules).from_position_code(code)
     if state.outcome() is not None:
-        return {"refused": "over"}
+        return "over"
     judge = _judge(state)
     found = generator.find(state, judge)
     if found is not None:
-        return {"puzzle": found.as_json()}
-    return {"refused": "table" if isinstance(judge, TableJudge) else "search"}
+        return found
+    return "table" if isinstance(judge, TableJudge) else "search"
 
 
-#: why a position is not made a puzzle, by :func:`judge_own`'s answer
-REFUSALS = {
+#: why a position is not made a puzzle, in words, by :func:`judge_own`'s answer
+REFUSALS: dict[Refusal, str] = {
     "over": N_("The game is over in this position: there is nothing to find."),
     "table": N_(
         "Not a puzzle: the solved table finds no single winning move for the side to move "

@@ -53,6 +53,7 @@ from ..errors import ActionError
 from ..schemas import Status
 from ..store import Base, GameRow, Store, now
 from .analysis import bar_text
+from .schemas import GameReport, ReportPly
 
 if TYPE_CHECKING:
     from ..play.live import LiveGame
@@ -149,26 +150,20 @@ def _ply_of(row: ReportPlyRow) -> PlyValue:
     )
 
 
-def _ply_row(key: str, ply: int, value: dict[str, Any]) -> dict[str, Any]:
-    fields = {k: json.dumps(v) if k in JSON_FIELDS else v for k, v in value.items()}
-    return {"key": key, "ply": ply, **fields}
-
-
-def report_view(plies: list[PlyValue]) -> dict[str, Any]:
-    """A ready report as the pages show it: every position's value (with its text, in the
-    current language, and White's share), best move and line; every move's verdict; each
-    side's figures."""
-    verdicts, sides = assess(plies)
-    shown = []
-    for value in plies:
-        text = bar_text(value.white, Color.WHITE, value.exact)
-        share = share_for_white(value.white, Color.WHITE)
-        shown.append({**dataclasses.asdict(value), "text": text, "share": round(share, 3)})
-    return {
-        "plies": shown,
-        "moves": [dataclasses.asdict(v) for v in verdicts],
-        "sides": {side: dataclasses.asdict(s) for side, s in sides.items()},
+def _ply_row(key: str, ply: int, value: PlyValue) -> dict[str, object]:
+    """The stored row of a report's position (its lists as JSON text)."""
+    fields = dataclasses.asdict(value)
+    return {"key": key, "ply": ply} | {
+        k: json.dumps(v) if k in JSON_FIELDS else v for k, v in fields.items()
     }
+
+
+def _shown(value: PlyValue) -> ReportPly:
+    """A position's analysis with its value as the bar writes it (in the current language)
+    and White's share."""
+    text = bar_text(value.white, Color.WHITE, value.exact)
+    share = round(share_for_white(value.white, Color.WHITE), 3)
+    return ReportPly(**dataclasses.asdict(value), text=text, share=share)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,16 +176,21 @@ class Ready:
     rules: str
     plies: list[PlyValue]
 
-    def view(self) -> dict[str, Any]:
-        """The report as :meth:`Reports.view` answers it, in the current language."""
-        return {
-            "status": "ready",
-            "done": self.total,
-            "total": self.total,
-            "game": self.game,
-            "rules": self.rules,
-            **report_view(self.plies),
-        }
+    def view(self) -> GameReport:
+        """The report as :meth:`Reports.view` answers it, in the current language: every
+        position's value (with its text and White's share), best move and line; every move's
+        verdict; each side's figures."""
+        verdicts, sides = assess(self.plies)
+        return GameReport(
+            status="ready",
+            done=self.total,
+            total=self.total,
+            game=self.game,
+            rules=self.rules,
+            plies=[_shown(value) for value in self.plies],
+            moves=verdicts,
+            sides=sides,
+        )
 
 
 class Reports:
@@ -240,7 +240,7 @@ class Reports:
     async def _ensure_game(self, live: LiveGame) -> None:
         await self.ensure_game(live, asked=False)
 
-    async def for_game(self, live: LiveGame) -> dict[str, Any]:
+    async def for_game(self, live: LiveGame) -> GameReport:
         """A game's report (its status and progress until it is ready); 409 while the game is
         in play or when it has no move."""
         if live.row.status != Status.OVER:
@@ -250,7 +250,7 @@ class Reports:
         self._seen.add(live.row.id)
         return await self.view(await self.ensure_game(live))
 
-    async def for_record(self, text: str) -> dict[str, Any]:
+    async def for_record(self, text: str) -> GameReport:
         """The report of a text record (its ``key``, then as :meth:`view`); 400 with the reason
         if the record is malformed or illegal (and then nothing is stored)."""
         line = await self.computer.advisers.run(
@@ -262,9 +262,11 @@ class Reports:
             raise ActionError(400, _("the record has no move to analyse"))
         key = record_key(line["rules"], line["start"], line["moves"])
         await self._ensure(key, None, line["game"], line["rules"], line["start"], line["moves"])
-        return {"key": key, **await self.view(key)}
+        view = await self.view(key)
+        view.key = key
+        return view
 
-    async def view(self, key: str) -> dict[str, Any]:
+    async def view(self, key: str) -> GameReport:
         """A report by its key: ``status`` (``pending``, ``running``, ``ready``, or ``failed``:
         tried again when it is next asked to be made, or at the next start), ``done`` and
         ``total`` positions, and once ready the report itself; 404 if there is none.  A report
@@ -284,7 +286,9 @@ class Reports:
                 if key in self.running or self._lapsed(row):  # made here: at once
                     self._ask(key)
                     self._kick(key)
-                return {"status": row.status, "done": done, "total": row.total}
+                return GameReport.model_validate(
+                    {"status": row.status, "done": done, "total": row.total}
+                )
             plies = list(
                 await session.scalars(
                     select(ReportPlyRow).where(ReportPlyRow.key == key).order_by(ReportPlyRow.ply)
@@ -463,7 +467,7 @@ class Reports:
             self._calm.clear()
             await self._calm.wait()
 
-    async def _store(self, key: str, rows: list[dict[str, Any]]) -> None:
+    async def _store(self, key: str, rows: list[dict[str, object]]) -> None:
         """Store analysed positions of the report ``key`` and renew this process's claim."""
         beat = (
             sql_update(ReportRow)

@@ -31,7 +31,6 @@ import datetime
 import functools
 import json
 import secrets
-from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -62,6 +61,16 @@ from ..errors import ActionError
 from ..limits import RateLimit
 from ..store import Base, Store, now
 from .puzzles import REFUSALS, Answer, daily, follow, frames, judge_own, library, puzzle_view
+from .schemas import (
+    AnsweredPuzzle,
+    DailyPuzzle,
+    PuzzleAttempt,
+    PuzzlePlayer,
+    PuzzleSolution,
+    PuzzleView,
+    RatingChange,
+    RunView,
+)
 
 __all__ = [
     "ANSWERS_PER_MINUTE",
@@ -187,17 +196,13 @@ def _aware(when: datetime.datetime) -> datetime.datetime:
     return when if when.tzinfo else when.replace(tzinfo=datetime.UTC)
 
 
-def _rating_view(before: float, after: float) -> dict[str, float]:
-    return {
-        "before": round(before, 2),
-        "after": round(after, 2),
-        "change": round(after - before, 2),
-    }
+def _rating_view(before: float, after: float) -> RatingChange:
+    return RatingChange(
+        before=round(before, 2), after=round(after, 2), change=round(after - before, 2)
+    )
 
 
-def _settle(
-    connection: Connection, user: int, puzzle: Puzzle, solved: bool
-) -> dict[str, float] | None:
+def _settle(connection: Connection, user: int, puzzle: Puzzle, solved: bool) -> RatingChange | None:
     """Count a player's first outcome on a puzzle (in the caller's transaction): both ratings
     moved, the attempt stored; ``None`` if the player's attempt was counted before."""
     counted = connection.execute(
@@ -255,7 +260,7 @@ def _settle(
     return _rating_view(mine.rating, after.rating)
 
 
-def _insert(connection: Connection, row: type[Base], values: dict[str, Any]) -> None:
+def _insert(connection: Connection, row: type[Base], values: dict[str, object]) -> None:
     connection.execute(insert(row).values(**values))
 
 
@@ -287,19 +292,20 @@ class Training:
             row = await session.get(PuzzleRatingRow, puzzle.id)
         return puzzle.difficulty if row is None else row.rating
 
-    async def view(self, puzzle_id: str) -> dict[str, Any]:
+    async def view(self, puzzle_id: str) -> PuzzleView:
         """A puzzle as the page shows it (:func:`.puzzles.puzzle_view`)."""
         puzzle, own = await self.puzzle(puzzle_id)
         return puzzle_view(puzzle, await self.rating(puzzle), own)
 
-    async def daily(self) -> dict[str, Any]:
+    async def daily(self) -> DailyPuzzle:
         """Today's puzzle (UTC) and the day."""
         day = now().date()
-        return {"date": day.isoformat(), **(await self.view(daily(day).id))}
+        view = await self.view(daily(day).id)
+        return DailyPuzzle(date=day.isoformat(), **dict(view))
 
     async def next(
         self, user: User | None, rules: str, theme: str | None, difficulty: str
-    ) -> dict[str, Any]:
+    ) -> PuzzleView:
         """The next puzzle of a rule set for a player (:meth:`.puzzles.Library.choose`)."""
         level, tried = glicko2.NEW.rating, set()
         if user is not None:
@@ -325,7 +331,9 @@ class Training:
                 ),
             )
 
-    async def _counted(self, user: User | None, puzzle: Puzzle, own: bool, solved: bool) -> Any:
+    async def _counted(
+        self, user: User | None, puzzle: Puzzle, own: bool, solved: bool
+    ) -> RatingChange | None:
         """Count a signed-in player's outcome on a shipped puzzle; the rating change, or None."""
         if user is None or own:
             return None
@@ -339,7 +347,7 @@ class Training:
 
     async def _ensure(self, user: int, puzzle: Puzzle | None = None) -> None:
         """Make the player's rating row (a new player's) and the puzzle's (its difficulty)."""
-        rows: list[tuple[type[Base], object, dict[str, Any]]] = [
+        rows: list[tuple[type[Base], object, dict[str, object]]] = [
             (
                 PuzzlePlayerRow,
                 user,
@@ -380,7 +388,7 @@ class Training:
 
     async def answer(
         self, user: User | None, address: str, puzzle_id: str, moves: list[str], run: str | None
-    ) -> dict[str, Any]:
+    ) -> AnsweredPuzzle:
         """Judge the player's moves on a puzzle (:func:`.puzzles.follow`), alone or as the
         current puzzle of ``run``: the verdict, the reply and position after a right move, the
         solution's frames once solved, the rating change when this outcome counted, and the
@@ -391,21 +399,18 @@ class Training:
             row = await self._run(run, user)
             self._check_turn(row, puzzle)
         answer = follow(puzzle, moves)
-        out: dict[str, Any] = {
-            "verdict": answer.verdict,
-            "reply": answer.reply,
-            "position": answer.position,
-            "rating": None,
-        }
+        out = AnsweredPuzzle(
+            verdict=answer.verdict, reply=answer.reply, position=answer.position, rating=None
+        )
         if answer.verdict == "solved":
-            out["frames"] = frames(puzzle)
+            out.frames = frames(puzzle)
         if run is not None:
-            out["run"] = await self._advance(row, answer, user)
+            out.run = await self._advance(row, answer, user)
         elif answer.verdict != "right":
-            out["rating"] = await self._counted(user, puzzle, own, answer.verdict == "solved")
+            out.rating = await self._counted(user, puzzle, own, answer.verdict == "solved")
         return out
 
-    async def solution(self, user: User | None, address: str, puzzle_id: str) -> dict[str, Any]:
+    async def solution(self, user: User | None, address: str, puzzle_id: str) -> PuzzleSolution:
         """A puzzle's solution (its line and frames); asked for before it was counted, it
         counts as not solved; refused (409) while it is the current puzzle of a run of the
         player's."""
@@ -414,7 +419,7 @@ class Training:
         if user is not None and await self._running(user, puzzle):
             raise ActionError(409, _("this puzzle is part of a run of yours: finish the run first"))
         rating = await self._counted(user, puzzle, own, False)
-        return {"line": list(puzzle.line), "frames": frames(puzzle), "rating": rating}
+        return PuzzleSolution(line=list(puzzle.line), frames=frames(puzzle), rating=rating)
 
     # --- runs ---------------------------------------------------------------------------
     async def _running(self, user: User, puzzle: Puzzle) -> bool:
@@ -430,9 +435,7 @@ class Training:
             open_runs = [run for run in runs if not self._ended(run)]
         return any(library().run(r.rules, r.seed)[r.turn].id == puzzle.id for r in open_runs)
 
-    async def start_run(
-        self, user: User | None, address: str, mode: str, rules: str
-    ) -> dict[str, Any]:
+    async def start_run(self, user: User | None, address: str, mode: str, rules: str) -> RunView:
         """A new streak or rush run of a rule set, on its first puzzle."""
         if mode not in (STREAK, RUSH):
             raise ActionError(400, _("a run is a streak or a rush"))
@@ -442,7 +445,7 @@ class Training:
                 429, _("at most %(count)s runs a minute may be started", count=RUNS_PER_MINUTE)
             )
         at = now()
-        values = {
+        values: dict[str, object] = {
             "id": secrets.token_urlsafe(18),
             "user_id": None if user is None else user.id,
             "mode": mode,
@@ -491,7 +494,7 @@ class Training:
     def _ended(row: PuzzleRunRow) -> bool:
         return row.ends is not None and now() >= _aware(row.ends)
 
-    async def _advance(self, row: PuzzleRunRow, answer: Answer, user: User | None) -> Any:
+    async def _advance(self, row: PuzzleRunRow, answer: Answer, user: User | None) -> RunView:
         """Move a run on after a solved or wrong puzzle (a right move leaves it as it is),
         stored only if no other answer moved it first; the run as it stands."""
         if answer.verdict == "right":
@@ -537,7 +540,7 @@ class Training:
 
         await self.store.write(work)
 
-    async def run_view(self, row: PuzzleRunRow) -> dict[str, Any]:
+    async def run_view(self, row: PuzzleRunRow) -> RunView:
         """A run as the page shows it: its mode, score, mistakes, whether it is over, the
         seconds left (a rush) and its current puzzle (none once over)."""
         over = row.over or self._ended(row)
@@ -545,18 +548,18 @@ class Training:
         if row.ends is not None:
             left = max(0.0, round((_aware(row.ends) - now()).total_seconds(), 1))
         puzzles = library().run(row.rules, row.seed)
-        return {
-            "id": row.id,
-            "mode": row.mode,
-            "rules": row.rules,
-            "score": row.score,
-            "mistakes": row.mistakes,
-            "over": over,
-            "seconds_left": left,
-            "puzzle": None if over else await self.view(puzzles[row.turn].id),
-        }
+        return RunView(
+            id=row.id,
+            mode=row.mode,
+            rules=row.rules,
+            score=row.score,
+            mistakes=row.mistakes,
+            over=over,
+            seconds_left=left,
+            puzzle=None if over else await self.view(puzzles[row.turn].id),
+        )
 
-    async def run(self, user: User | None, run_id: str) -> dict[str, Any]:
+    async def run(self, user: User | None, run_id: str) -> RunView:
         """A run of the player's by its id (a rush found past its time is ended, its best
         score kept)."""
         row = await self._run(run_id, user)
@@ -571,7 +574,7 @@ class Training:
         return await self.run_view(row)
 
     # --- players ------------------------------------------------------------------------
-    async def me(self, user: User) -> dict[str, Any]:
+    async def me(self, user: User) -> PuzzlePlayer:
         """A player's puzzle rating, best runs and history (newest first)."""
         async with self.store.session() as session:
             player = await session.get(PuzzlePlayerRow, user.id)
@@ -582,32 +585,32 @@ class Training:
                 .limit(HISTORY)
             )
             history = [
-                {
-                    "puzzle": a.puzzle_id,
-                    "rules": a.rules,
-                    "solved": a.solved,
-                    "rating": round(a.rating, 2),
-                    "change": round(a.change, 2),
-                    "at": _aware(a.at).isoformat(),
-                }
+                PuzzleAttempt(
+                    puzzle=a.puzzle_id,
+                    rules=a.rules,
+                    solved=a.solved,
+                    rating=round(a.rating, 2),
+                    change=round(a.change, 2),
+                    at=_aware(a.at).isoformat(),
+                )
                 for a in attempts
             ]
         rating = glicko2.NEW if player is None else current(player)
-        return {
-            "name": user.name,
-            "rating": round(rating.rating, 2),
-            "deviation": round(rating.deviation, 2),
-            "provisional": rating.deviation > PROVISIONAL,
-            "attempts": 0 if player is None else player.attempts,
-            "best_streak": 0 if player is None else player.best_streak,
-            "best_rush": 0 if player is None else player.best_rush,
-            "history": history,
-        }
+        return PuzzlePlayer(
+            name=user.name,
+            rating=round(rating.rating, 2),
+            deviation=round(rating.deviation, 2),
+            provisional=rating.deviation > PROVISIONAL,
+            attempts=0 if player is None else player.attempts,
+            best_streak=0 if player is None else player.best_streak,
+            best_rush=0 if player is None else player.best_rush,
+            history=history,
+        )
 
     # --- own puzzles --------------------------------------------------------------------
     async def own(
         self, user: User | None, address: str, game: str, rules: str | None, position: str
-    ) -> dict[str, Any]:
+    ) -> PuzzleView:
         """Make a position a puzzle of one's own: its view once its judge confirms a unique
         solution (stored, unless it is one already), else 422 with the judge's sentence; 400
         for an impossible position."""
@@ -619,11 +622,11 @@ class Training:
             judged = await self.analysis.run(JUDGE_EXPECTED, judge_own, game, rules, position)
         except LudotecaError as error:
             raise ActionError(400, str(error)) from None
-        if "refused" in judged:
-            raise ActionError(422, _(REFUSALS[judged["refused"]]))
-        puzzle = Puzzle.from_json(judged["puzzle"])
+        if isinstance(judged, str):
+            raise ActionError(422, _(REFUSALS[judged]))
+        puzzle = judged
         if puzzle.id not in library().by_id:
-            values = {
+            values: dict[str, object] = {
                 "id": puzzle.id,
                 "user_id": None if user is None else user.id,
                 "game": puzzle.game,
