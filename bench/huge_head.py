@@ -6,7 +6,7 @@ from its first byte to the server's answer (431) or close, and the time a ``/hea
 meanwhile takes.  The limit is 16 KiB (``ludoteca.server.limits.MAX_HEAD``); the refusal should
 come well under 0.1 s.  ``tests/test_server_hardening.py`` checks the behaviour, untimed.
 
-    .venv/bin/python bench/huge_head.py --runs 20
+    .venv/bin/python -m bench.huge_head --runs 20
 """
 
 from __future__ import annotations
