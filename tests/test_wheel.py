@@ -240,7 +240,7 @@ def test_every_file_the_pages_the_manifest_and_the_service_worker_use_is_served(
             wanted += _REFERENCE.findall(body.decode(errors="replace"))
     missing = {url: status for url, status in seen.items() if status != 200}
     assert not missing, f"not served: {missing}"
-    assert "/static/icons/icon-512.png" in seen and "/static/app.js" in seen
+    assert "/static/icons/icon-512.png" in seen and "/static/pages/app.js" in seen
 
 
 #: the tuned weights' files (``ludoteca tune``'s) of the games that have them
