@@ -127,6 +127,7 @@ async function answer(move) {
   if (!verdict.right) {
     notice(t("Not quite: try again."));
     draw();
+    showFeedback();
     return;
   }
   page.solved = true;
@@ -136,6 +137,13 @@ async function answer(move) {
   const last = page.step + 1 === page.lesson.steps.length;
   notice(last ? t("Lesson complete!") : t("Right!"), true);
   $("next-step").hidden = last;
+  showFeedback();
+}
+
+// Bring the engine's answer into view (on a narrow screen it is under the board, which may
+// reach past the window's foot): the smallest scroll that shows it whole.
+function showFeedback() {
+  $("feedback").scrollIntoView({ block: "nearest" });
 }
 
 $("hint").onclick = () => { if (page.lesson) $("status").textContent = page.lesson.steps[page.step].hint; };

@@ -1,0 +1,73 @@
+"""How play feels in a real browser, at a laptop's window (1366×768) and a phone's (390×844):
+what a player needs after an action is in view without scrolling (checked by its bounding box
+against the window), colours read against what they stand on (WCAG contrast ratio ≥ 3:1), and
+texts follow the page's language.  Pictures of the pages it checks go to ``docs/screenshots``
+when ``LUDOTECA_SCREENSHOTS`` is set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .support.browser import point, shooting
+
+#: the windows every layout check runs in: a laptop's and a phone's
+WINDOWS = {"laptop": (1366, 768), "phone": (390, 844)}
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(params=sorted(WINDOWS))
+def window(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page in each of :data:`WINDOWS` in turn, failing its test on any script error."""
+    width, height = WINDOWS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element ``selector`` is shown whole inside the window, as scrolled now."""
+    inside: bool = page.eval_on_selector(
+        selector,
+        """(node) => { const box = node.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0
+          && box.bottom <= innerHeight && box.right <= innerWidth; }""",
+    )
+    return inside
+
+
+def picture(page: Any, name: str) -> None:
+    """Keep what the window shows as ``docs/screenshots/<name>.png``, when pictures are taken."""
+    if shooting():
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / f"{name}.png"), animations="disabled")
+
+
+#: a lesson of each game, and a legal move (its points, clicked in turn) that is not the one
+#: its first step asks for
+WRONG = {
+    "felli/chains": ("d4", "b4"),
+    "morris/placing": ("b2",),
+    "morelli/throne": ("A1", "B2"),
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(WRONG))
+def test_a_lessons_answer_is_in_view(window: Any, server: str, lesson: str) -> None:
+    game, key = lesson.split("/")
+    window.goto(f"{server}/lessons?game={game}&lesson={key}")
+    window.wait_for_selector("#board .pt")
+    for name in WRONG[lesson]:
+        point(window, name).click()
+    window.wait_for_selector('#notice:has-text("Not quite")')
+    for part in ("#notice", "#status", "#hint"):
+        assert in_view(window, part), part
+    if game == "felli" and window.viewport_size["width"] > 1000:
+        picture(window, "lesson")
