@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from .support.browser import point, shooting
+from .test_web_browser import sign_up_in_browser
 
 #: the windows every layout check runs in: a laptop's and a phone's
 WINDOWS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -71,3 +72,30 @@ def test_a_lessons_answer_is_in_view(window: Any, server: str, lesson: str) -> N
         assert in_view(window, part), part
     if game == "felli" and window.viewport_size["width"] > 1000:
         picture(window, "lesson")
+
+
+@pytest.mark.parametrize("who", ["guest", "account"])
+def test_next_puzzle_repeats_none_until_the_set_is_spent(page: Any, server: str, who: str) -> None:
+    if who == "account":
+        sign_up_in_browser(page, server, "Solver")
+    drawn = []
+    with page.expect_response("**/api/puzzles/next?*") as answer:
+        page.goto(server + "/puzzles?rules=felli")
+    drawn.append(answer.value.json()["id"])
+    page.wait_for_selector("#board .pt")
+    for _ in range(29):
+        with page.expect_response("**/api/puzzles/next?*") as answer:
+            page.click("#next-puzzle")
+        drawn.append(answer.value.json()["id"])
+    assert len(set(drawn)) == 30, drawn
+    # the few puzzles of Morelli: all of them, then again from the start
+    sets = page.request.get(server + "/api/puzzles/sets").json()
+    count = next(s["count"] for s in sets if s["rules"] == "morelli-9")
+    page.select_option("#set", "morelli-9")
+    morelli = []
+    for _ in range(count + 2):
+        with page.expect_response("**/api/puzzles/next?*") as answer:
+            page.click("#new")
+        morelli.append(answer.value.json()["id"])
+    assert len(set(morelli[:count])) == count
+    assert set(morelli[count:]) <= set(morelli[:count]) and morelli[-2] != morelli[-1]

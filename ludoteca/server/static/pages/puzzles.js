@@ -41,6 +41,12 @@ const TEXT = {
   title: (title) => t("Puzzle · %(title)s", { title }),
 };
 
+// {rules: the ids of the puzzles of that set this browser has shown, oldest first}: sent with
+// each draw so that none comes again (a guest has no other record) until the set is spent
+const SEEN = "ludoteca:puzzles:seen";
+// the most ids sent (the server's SEEN): beyond it the oldest are forgotten
+const SEEN_MAX = 400;
+
 const page = {
   sets: [],          // the rule sets with puzzles
   puzzle: null,      // the puzzle shown, as the server sent it
@@ -73,7 +79,31 @@ function verdict(text, good) {
   box.classList.toggle("bad", good === false);
 }
 
+function seen() {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN)) || {};
+  } catch {
+    return {};
+  }
+}
+
+// Keep `puzzle` as seen.
+function remember(puzzle) {
+  const all = seen();
+  const ids = all[puzzle.rules] || [];
+  if (!ids.includes(puzzle.id)) all[puzzle.rules] = [...ids, puzzle.id].slice(-SEEN_MAX);
+  localStorage.setItem(SEEN, JSON.stringify(all));
+}
+
+// Forget the puzzles of `rules` seen (the server drew one of them: the set is spent).
+function forget(rules) {
+  const all = seen();
+  delete all[rules];
+  localStorage.setItem(SEEN, JSON.stringify(all));
+}
+
 function show(puzzle) {
+  remember(puzzle);
   page.puzzle = puzzle;
   page.view = readLegal(puzzle.position);
   page.played = [];
@@ -176,10 +206,14 @@ function step(delta) {
 
 async function nextPuzzle() {
   stopRun();
-  const query = new URLSearchParams({ rules: $("set").value, difficulty: $("difficulty").value });
+  const rules = $("set").value;
+  const sent = seen()[rules] || [];
+  const query = new URLSearchParams({ rules, difficulty: $("difficulty").value, seen: sent.join(",") });
   if ($("puzzle-theme").value) query.set("theme", $("puzzle-theme").value);
   const puzzle = await call(`/api/puzzles/next?${query}`);
-  if (puzzle) show(puzzle);
+  if (!puzzle) return;
+  if (sent.includes(puzzle.id)) forget(rules);
+  show(puzzle);
 }
 
 // --- runs --------------------------------------------------------------------------------
