@@ -1,4 +1,4 @@
-"""How play feels in a real browser, at a laptop's window (1366×768) and a phone's (390×844):
+"""How play feels in a real browser, at a laptop's window (1366 by 768) and a phone's (390 by 844):
 what a player needs after an action is in view without scrolling (checked by its bounding box
 against the window), colours read against what they stand on (WCAG contrast ratio ≥ 3:1), and
 texts follow the page's language.  Pictures of the pages it checks go to ``docs/screenshots``
@@ -99,3 +99,40 @@ def test_next_puzzle_repeats_none_until_the_set_is_spent(page: Any, server: str,
         morelli.append(answer.value.json()["id"])
     assert len(set(morelli[:count])) == count
     assert set(morelli[count:]) <= set(morelli[:count]) and morelli[-2] != morelli[-1]
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG contrast ratio of two CSS colours (``rgb(r, g, b)`` or ``#rrggbb``)."""
+
+    def luminance(colour: str) -> float:
+        if colour.startswith("#"):
+            channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        else:
+            channels = [int(float(c)) for c in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        srgb = [c / 255 for c in channels]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in srgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_morellis_destination_dots_read_on_every_band(page: Any, server: str) -> None:
+    page.goto(server + "/lessons?game=morelli&lesson=throne")
+    page.wait_for_selector("#board .pt")
+    point(page, "C3").click()
+    page.wait_for_selector("#board .dot")
+    fill, stroke, opacity = page.eval_on_selector(
+        "#board .dot",
+        "(d) => { const s = getComputedStyle(d); return [s.fill, s.stroke, s.opacity]; }",
+    )
+    assert float(opacity) == 1
+    bands = set(
+        page.eval_on_selector_all(
+            "#board rect.cell", "cells => cells.map(c => c.getAttribute('fill'))"
+        )
+    )
+    assert len(bands) >= 5
+    for band in bands:  # the dot's core or its ring stands out from the band
+        assert max(contrast(fill, band), contrast(stroke, band)) >= 3, (band, fill, stroke)
+    picture(page, "morelli-dots")
