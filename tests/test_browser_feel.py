@@ -6,13 +6,14 @@ when ``LUDOTECA_SCREENSHOTS`` is set."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .support.browser import point, shooting
+from .support.browser import FELLI_ENDGAME, REPORT_WAIT, point, shooting, start, wait_moves
 from .test_web_browser import sign_up_in_browser
 
 #: the windows every layout check runs in: a laptop's and a phone's
@@ -136,3 +137,31 @@ def test_morellis_destination_dots_read_on_every_band(page: Any, server: str) ->
     for band in bands:  # the dot's core or its ring stands out from the band
         assert max(contrast(fill, band), contrast(stroke, band)) >= 3, (band, fill, stroke)
     picture(page, "morelli-dots")
+
+
+def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
+    page = context.new_page()
+    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+        point(page, a).click()
+        point(page, b).click()
+        wait_moves(page, n)
+    page.click("#result-analyse")
+    marked = page.locator("#report .marked button")
+    marked.wait_for(timeout=REPORT_WAIT)
+    graph = page.locator("#report svg.graph").bounding_box()
+    assert graph["width"] >= 250 and graph["height"] >= 120, graph
+    page.evaluate("scrollTo(0, document.body.scrollHeight)")  # the report is under the moves
+    marked.click()
+    page.wait_for_selector("#board .arrow")
+    assert in_view(page, "#board")
+    # the mark's loss and the explanation in one scale: the mover's expected score
+    loss = re.search(r"\(\u2212(\d+)%\)", marked.inner_text())
+    scores = re.search(
+        r"expected score went from (\d+)% to (\d+)%", page.inner_text("#report .detail")
+    )
+    assert loss and scores, page.inner_text("#report")
+    assert int(scores.group(1)) - int(scores.group(2)) == int(loss.group(1))
+    picture(page, "report")
+    context.close()
