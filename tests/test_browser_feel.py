@@ -165,3 +165,22 @@ def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, serve
     assert int(scores.group(1)) - int(scores.group(2)) == int(loss.group(1))
     picture(page, "report")
     context.close()
+
+
+def test_the_position_editor_is_by_the_board_and_lines_keep_moves_whole(
+    window: Any, server: str
+) -> None:
+    window.goto(server + "/analysis?game=morris&moves=d2,d6")
+    window.wait_for_selector("#lines li", timeout=60_000)
+    # every move of the engine's lines on one line of text, its number with it
+    pieces = window.eval_on_selector_all(
+        "#lines .move", "moves => moves.map((m) => m.getClientRects().length)"
+    )
+    assert pieces and set(pieces) == {1}, pieces
+    window.click("#edit")
+    window.wait_for_selector("#palette input")
+    for part in ("#palette", '#editor button[type="submit"]'):
+        assert in_view(window, part), part
+    if window.viewport_size["width"] > 1000:
+        assert in_view(window, "#board")
+        picture(window, "analysis-editor")
