@@ -184,3 +184,34 @@ def test_the_position_editor_is_by_the_board_and_lines_keep_moves_whole(
     if window.viewport_size["width"] > 1000:
         assert in_view(window, "#board")
         picture(window, "analysis-editor")
+
+
+def overlap(page: Any, first: str, second: str) -> float:
+    """The area two elements' boxes share (0 when they do not touch)."""
+    a, b = (page.locator(s).bounding_box() for s in (first, second))
+    width = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    height = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, width) * max(0.0, height)
+
+
+def test_the_phone_header_is_compact_and_the_game_toolbar_in_view(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    for path in ("/", "/lessons", "/puzzles", "/analysis?game=felli", "/games", "/leaderboard"):
+        page.goto(server + path)
+        page.wait_for_selector("#theme")
+        assert overlap(page, "#language-choice", "#theme") == 0, path
+        header = page.locator("header.top").bounding_box()
+        assert header["height"] <= 130, (path, header)
+        if path == "/":  # the quick start's buttons are big enough for a thumb
+            page.wait_for_selector(".quick-button")
+            heights = page.eval_on_selector_all(
+                ".quick-button", "bs => bs.map((b) => b.getBoundingClientRect().height)"
+            )
+            assert heights and min(heights) >= 44, heights
+            picture(page, "phone-header")
+    start(page, server, "felli", "hotseat")
+    assert in_view(page, "#board") and in_view(page, "#undo")
+    context.close()
