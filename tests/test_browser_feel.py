@@ -215,3 +215,58 @@ def test_the_phone_header_is_compact_and_the_game_toolbar_in_view(
     start(page, server, "felli", "hotseat")
     assert in_view(page, "#board") and in_view(page, "#undo")
     context.close()
+
+
+#: the shipped languages but English
+LANGUAGES = ("fr", "de", "es", "ar")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_numbers_dates_lists_and_arrows_follow_the_language(
+    browser: Any, server: str, language: str
+) -> None:
+    context = browser.new_context(
+        locale=language, bypass_csp=True, viewport={"width": 1366, "height": 768}
+    )
+    page = context.new_page()
+    # a game lost to the computer's first level, and a game waiting for a second player
+    made = page.request.post(
+        f"{server}/api/games", data={"game": "felli", "opponent": "computer", "level": 1}
+    ).json()
+    actions = f"{server}/api/games/{made['id']}/actions"
+    assert page.request.post(actions, data={"token": made["tokens"]["white"], "type": "resign"}).ok
+    assert page.request.post(
+        f"{server}/api/games", data={"game": "morris", "opponent": "online"}
+    ).ok
+    page.goto(server + "/games")
+    row = page.locator("#games tbody tr", has=page.locator(f'a[href*="{made["id"]}"]'))
+    date, players = row.locator("td").nth(0), row.locator("td").nth(1)
+    written = page.evaluate(
+        "(lang) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date())",
+        language,
+    )
+    assert date.inner_text() == written
+    assert "level" not in players.inner_text()
+    page.goto(server + "/")
+    waiting = page.locator("#open li", has_text="—").first.inner_text()
+    # the separator before a list's last item, as the language writes it
+    last = page.evaluate(
+        """(lang) => new Intl.ListFormat(lang, { type: "unit", style: "short" })
+          .format(["A", "B", "C"]).split("B")[1].slice(0, -1)""",
+        language,
+    )
+    assert last in waiting, (last, waiting)
+    page.goto(server + "/analysis?game=morris&moves=d2,d6")
+    page.wait_for_selector("#lines li", timeout=60_000)
+    assert "depth" not in page.inner_text("#depth") and "exact" not in page.inner_text("#depth")
+    value = page.inner_text("#eval-number")
+    point_ = "." if language == "ar" else ","
+    assert re.fullmatch(rf"[+-]\d+\{point_}\d", value), value
+    back, on = page.locator("#back").bounding_box(), page.locator("#next").bounding_box()
+    # back points to the line's start: left in a left-to-right language, right in Arabic
+    mirrored = page.eval_on_selector("#back", "(b) => getComputedStyle(b).transform")
+    if language == "ar":
+        assert back["x"] > on["x"] and mirrored.startswith("matrix(-1")
+    else:
+        assert back["x"] < on["x"] and mirrored == "none"
+    context.close()

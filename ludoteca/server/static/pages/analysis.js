@@ -140,8 +140,9 @@ function showLines() {
   const list = $("lines");
   list.replaceChildren();
   const lines = page.lines;
-  $("depth").textContent = !lines ? "" : lines.exact ? "(exact, from the solved table)"
-    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth }) : `(depth ${lines.depth})`;
+  $("depth").textContent = !lines ? "" : lines.exact ? t("(exact, from the solved table)")
+    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth })
+      : t("(depth %(depth)s)", { depth: lines.depth });
   if (!lines || !lines.lines.length) {
     $("eval-number").textContent = page.view && page.view.outcome ? page.view.outcome : page.engine ? "…" : "off";
     $("eval-white").style.width = "50%";

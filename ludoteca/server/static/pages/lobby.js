@@ -6,7 +6,7 @@ import { daysText, isDays } from "/static/lib/days.js";
 import { $, colourName } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
-import { lang, t, tn } from "/static/lib/i18n.js";
+import { lang, list, t, tn } from "/static/lib/i18n.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
 let catalogue = [];
@@ -114,7 +114,7 @@ function describe(row, open) {
   const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
   const players = row.mode === "hotseat" ? t("on one screen")
     : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
-  return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
+  return `${row.rules_title}${clock} — ${list([players, moves, ago(row.updated)])}`;
 }
 
 // A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
