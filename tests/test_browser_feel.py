@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .support.browser import FELLI_ENDGAME, REPORT_WAIT, point, shooting, start, wait_moves
+from .test_browser_puzzles import click_move, shipped, shown_id, wrong_move
 from .test_web_browser import sign_up_in_browser
 
 #: the windows every layout check runs in: a laptop's and a phone's
@@ -270,3 +271,35 @@ def test_numbers_dates_lists_and_arrows_follow_the_language(
     else:
         assert back["x"] < on["x"] and mirrored == "none"
     context.close()
+
+
+def test_texts_of_a_moment_past_give_way(page: Any, server: str) -> None:
+    # a finished lesson: nothing to hint at or retry, the next lesson offered
+    page.goto(server + "/lessons?game=felli&lesson=chains")
+    page.wait_for_selector("#board .pt")
+    for name in ("a1", "c3", "c5"):
+        point(page, name).click()
+    page.wait_for_selector('#notice:has-text("Lesson complete")')
+    assert page.locator("#hint").is_hidden() and page.locator("#again").is_hidden()
+    page.click("#next-lesson")
+    page.wait_for_selector('#lesson-title:has-text("Mullahs")')
+    assert page.locator("#hint").is_visible() and page.locator("#next-lesson").is_hidden()
+    # a failed puzzle: one attempt, in the singular; its verdict gone once the solution shows
+    sign_up_in_browser(page, server, "Stale")
+    failed = next(p for p in shipped().values() if p.rules == "felli" and len(p.line) >= 3)
+    page.goto(f"{server}/puzzles/{failed.id}")
+    page.wait_for_selector("#board .pt")
+    click_move(page, *wrong_move(failed))
+    page.wait_for_selector('#verdict:has-text("show the solution")')
+    page.wait_for_selector('#my-rating:has-text("after 1 puzzle ·")')
+    page.click("#show-solution")
+    page.wait_for_selector("#step-next", state="visible")
+    assert "show the solution" not in page.inner_text("#verdict")
+    # a streak ended by a wrong move: the status says so, not "find the winning move"
+    page.select_option("#set", "morris-6")
+    page.click("#streak")
+    page.wait_for_selector("#run", state="visible")
+    click_move(page, *wrong_move(shipped()[shown_id(page)]))
+    page.wait_for_selector("#run-over", state="visible")
+    status = page.inner_text("#status")
+    assert "The streak is over" in status and "find the winning move" not in status, status

@@ -8,7 +8,7 @@ import { $, link, notice } from "/static/lib/dom.js";
 import { extend, targets } from "/static/lib/gesture.js";
 import "/static/lib/header.js";
 import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
-import { t } from "/static/lib/i18n.js";
+import { t, tn } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
 
 // Every text the page shows, in one place.
@@ -30,9 +30,9 @@ const TEXT = {
   runTitle: (mode) => (mode === "rush" ? t("Rush") : t("Streak")),
   runOver: (run) => (run.mode === "rush"
     ? t("The rush is over: %(score)s solved.", run) : t("The streak is over: %(score)s solved.", run)),
-  me: (m) => t("%(rating)s after %(attempts)s puzzles · best streak %(streak)s · best rush %(rush)s",
-    { rating: `${Math.round(m.rating)}${m.provisional ? "?" : ""}`, attempts: m.attempts,
-      streak: m.best_streak, rush: m.best_rush }),
+  me: (m) => tn("%(rating)s after %(num)s puzzle · best streak %(streak)s · best rush %(rush)s",
+    "%(rating)s after %(num)s puzzles · best streak %(streak)s · best rush %(rush)s", m.attempts,
+    { rating: `${Math.round(m.rating)}${m.provisional ? "?" : ""}`, streak: m.best_streak, rush: m.best_rush }),
   tried: (h) => (h.solved
     ? t("solved, rating %(rating)s (%(change)s)", { rating: Math.round(h.rating), change: signed(h.change) })
     : t("failed, rating %(rating)s (%(change)s)", { rating: Math.round(h.rating), change: signed(h.change) })),
@@ -147,7 +147,8 @@ function draw() {
   page.board.draw(page.view.pieces, { last: page.view.last || [], selected: page.prefix.slice(),
                                       targets: targets(page.view.legal, page.prefix) });
   const left = page.puzzle.moves - page.played.length;
-  $("status").textContent = page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
+  $("status").textContent = page.run && page.run.over ? TEXT.runOver(page.run)
+    : page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
 }
 
 // Send the player's moves with `move` added; show the verdict.
@@ -186,7 +187,9 @@ async function showSolution() {
   page.over = true;
   page.frames = data.frames;
   page.frame = 1;
-  if (data.rating) { verdict(TEXT.rating(data.rating).trim(), false); showMe(); }
+  // the verdict of a wrong try ("…or show the solution") is over once the solution shows
+  verdict(data.rating ? TEXT.rating(data.rating).trim() : "", false);
+  if (data.rating) showMe();
   steps();
   draw();
 }
@@ -262,6 +265,7 @@ function showRun(run, moved) {
     $("run-over").textContent = TEXT.runOver(run);
     page.over = true;
     verdict(TEXT.runOver(run), run.score > 0);
+    draw();
     showMe();
   } else if (moved && run.puzzle) {
     setTimeout(() => { if (page.run === run) show(run.puzzle); }, 700);
