@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from .support.browser import FELLI_ENDGAME, REPORT_WAIT, point, shooting, start, wait_moves
+from .support.browser import (
+    FELLI_ENDGAME,
+    REPORT_WAIT,
+    join,
+    point,
+    shooting,
+    start,
+    wait_moves,
+)
 from .test_browser_puzzles import click_move, shipped, shown_id, wrong_move
 from .test_web_browser import sign_up_in_browser
 
@@ -303,3 +311,20 @@ def test_texts_of_a_moment_past_give_way(page: Any, server: str) -> None:
     page.wait_for_selector("#run-over", state="visible")
     status = page.inner_text("#status")
     assert "The streak is over" in status and "find the winning move" not in status, status
+
+
+def test_a_draw_offer_is_seen_sent(browser: Any, server: str) -> None:
+    contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
+    ann, bob = (c.new_page() for c in contexts)
+    start(ann, server, "morris", "online", colour="white")
+    bob.goto(ann.input_value("#invite-link"))
+    join(bob)
+    ann.wait_for_selector("#draw:not([disabled])")
+    ann.click("#draw")
+    bob.wait_for_selector("#offer:not([hidden])")
+    ann.wait_for_selector('#draw:has-text("Draw offer sent")')
+    assert ann.locator("#draw").is_disabled()
+    bob.click("#offer-no")  # declined: the button offers again
+    ann.wait_for_selector('#draw:has-text("Offer draw"):not([disabled])')
+    for context in contexts:
+        context.close()
