@@ -328,3 +328,14 @@ def test_a_draw_offer_is_seen_sent(browser: Any, server: str) -> None:
     ann.wait_for_selector('#draw:has-text("Offer draw"):not([disabled])')
     for context in contexts:
         context.close()
+
+
+def test_the_players_names_are_whole(window: Any, server: str) -> None:
+    start(window, server, "felli", "computer", level=1)
+    window.wait_for_selector(".player .who")
+    names = window.eval_on_selector_all(
+        ".player .who",
+        "names => names.map((n) => [n.textContent, n.scrollWidth <= n.clientWidth])",
+    )
+    assert len(names) == 2 and all(whole for _, whole in names), names
+    assert any("(level 1)" in text for text, _ in names), names
