@@ -339,3 +339,21 @@ def test_the_players_names_are_whole(window: Any, server: str) -> None:
     )
     assert len(names) == 2 and all(whole for _, whole in names), names
     assert any("(level 1)" in text for text, _ in names), names
+
+
+def test_the_lobby_lists_games_worth_watching(page: Any, server: str) -> None:
+    """A guest's game against the computer left after a move is not listed to watch; a game of
+    two people is, from its first move."""
+    made = {}
+    for opponent in ("computer", "hotseat"):
+        game = page.request.post(
+            f"{server}/api/games", data={"game": "felli", "opponent": opponent}
+        ).json()
+        move = {"token": game["tokens"]["white"], "type": "move", "move": "b2-c3", "ply": 0}
+        assert page.request.post(f"{server}/api/games/{game['id']}/actions", data=move).ok
+        made[opponent] = game["id"]
+    page.goto(server + "/")
+    page.wait_for_selector("#live[data-listed]")
+    listed = page.eval_on_selector_all("#live a", "links => links.map((a) => a.pathname)")
+    assert f"/game/{made['hotseat']}" in listed
+    assert f"/game/{made['computer']}" not in listed
