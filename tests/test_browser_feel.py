@@ -22,6 +22,7 @@ from .support.browser import (
     start,
     wait_moves,
 )
+from .support.need import need
 from .test_browser_puzzles import click_move, shipped, shown_id, wrong_move
 from .test_web_browser import sign_up_in_browser
 
@@ -357,3 +358,31 @@ def test_the_lobby_lists_games_worth_watching(page: Any, server: str) -> None:
     listed = page.eval_on_selector_all("#live a", "links => links.map((a) => a.pathname)")
     assert f"/game/{made['hotseat']}" in listed
     assert f"/game/{made['computer']}" not in listed
+
+
+def test_offline_the_lobby_starts_nothing_and_puzzles_open(
+    playwright: Any, server: str, tmp_path: Path
+) -> None:
+    """(A browser profile of its own: Chromium installs no service worker in a private window.)"""
+    context = playwright.chromium.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=need("chromium"),
+        viewport={"width": 1366, "height": 768},
+    )
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector(".quick-button")
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')"
+        )
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline:not([hidden])")
+        assert page.locator("#start").is_disabled()
+        assert "needs the network" in page.inner_text("#start-offline")
+        page.goto(server + "/puzzles")  # never opened online: the worker saved it
+        page.wait_for_selector("#board-area")
+        assert page.locator("#offline").is_visible()
+    finally:
+        context.close()

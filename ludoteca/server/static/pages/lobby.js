@@ -299,7 +299,7 @@ async function main() {
     else if (data) remember(data.seek);
   };
   catalogue = await get("/api/catalogue");
-  if (!catalogue) return;  // offline: the page's saved copy, with the offline notice
+  if (!catalogue) { startsNone(); return; }  // offline: the page's saved copy
   const titles = catalogue.map((g) => g.title);
   $("heading").textContent = t("Play %(games)s", { games: new Intl.ListFormat(lang).format(titles) });
   const box = $("games");
@@ -320,6 +320,14 @@ async function main() {
   setInterval(refresh, 5000);
   refreshSeeks();
   setInterval(refreshSeeks, 2000);
+}
+
+// The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
+// says why, until the network is back (the page is then loaded again, whole).
+function startsNone() {
+  for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
+  $("start-offline").hidden = false;
+  window.addEventListener("online", () => location.reload(), { once: true });
 }
 
 main();
