@@ -146,7 +146,16 @@ def test_morellis_destination_dots_read_on_every_band(page: Any, server: str) ->
     assert len(bands) >= 5
     for band in bands:  # the dot's core or its ring stands out from the band
         assert max(contrast(fill, band), contrast(stroke, band)) >= 3, (band, fill, stroke)
-    picture(page, "morelli-dots")
+    start(page, server, "morelli", "hotseat")  # a game's board draws its dots so too
+    stones = page.eval_on_selector_all(
+        "#board .pt[data-piece]:not([data-piece=''])", "points => points.map((p) => p.dataset.name)"
+    )
+    for name in stones:  # the first stone of the side to move that has a move
+        point(page, name).click()
+        if page.locator("#board .dot").count():
+            break
+    assert page.eval_on_selector("#board .dot", "(d) => getComputedStyle(d).fill") == fill
+    picture(page, "morelli-game")
 
 
 def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, server: str) -> None:
