@@ -52,6 +52,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal
+
 __all__ = [
     "COOKIE",
     "LANGUAGES",
@@ -110,6 +112,12 @@ def use(language: str) -> Iterator[None]:
         yield
     finally:
         _language.reset(token)
+
+
+def signed(value: float) -> str:
+    """``value`` with its sign and one decimal as the current language writes it ("+2.1",
+    French "+2,1"), in Latin digits: the scripts write their numbers so too (report.js)."""
+    return format_decimal(value, format="+0.0;-0.0", locale=current(), numbering_system="latn")
 
 
 def direction(language: str | None = None) -> str:

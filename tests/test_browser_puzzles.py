@@ -70,7 +70,9 @@ def test_a_puzzle_solved_and_one_failed_move_the_rating(page: Any, server: str) 
     solve_on_page(page, solved)
     verdict = page.inner_text("#verdict")
     assert "Your puzzle rating: 1500 →" in verdict, verdict
-    page.wait_for_function("document.getElementById('my-rating').textContent.includes('1 puzzles')")
+    page.wait_for_function(
+        "document.getElementById('my-rating').textContent.includes('after 1 puzzle ·')"
+    )
     gained = float(page.inner_text("#my-rating").split()[0].rstrip("?"))
     assert gained > 1500
     assert page.locator("#history li").count() == 1

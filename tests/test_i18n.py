@@ -399,6 +399,9 @@ def test_the_explorers_values_are_worded_for_each_reader() -> None:
             "text": "une nulle avec le meilleur jeu",
         }
         better = worded({"score": 150, "exact": False}, Color.BLACK)
-        assert (better.bar, better.text) == ("-1.5", "les Noirs sont mieux")
+        assert (better.bar, better.text) == (
+            "-1,5",
+            "les Noirs sont mieux",
+        )  # a French decimal comma
     with use("ar"):
         assert worded(draw, Color.BLACK).bar == "تعادل"

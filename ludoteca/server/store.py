@@ -26,6 +26,7 @@ from platformdirs import user_data_dir
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    ColumnElement,
     Connection,
     DateTime,
     Dialect,
@@ -685,13 +686,19 @@ class Store:
         return await self.write(work)
 
     async def listing(
-        self, status: str, limit: int = 30, started: bool = False
+        self,
+        status: str,
+        limit: int = 30,
+        started: bool = False,
+        where: ColumnElement[bool] | None = None,
     ) -> Sequence[GameRow]:
         """The most recently active games with a status (``started``: only those with a move,
-        so that games opened and left at once do not fill the lists)."""
+        so that games opened and left at once do not fill the lists) that meet ``where``."""
         query = select(GameRow).where(GameRow.status == status)
         if started:
             query = query.where(GameRow.ply > 0)
+        if where is not None:
+            query = query.where(where)
         async with self.session() as session:
             rows = await session.scalars(query.order_by(GameRow.updated.desc()).limit(limit))
             return rows.all()

@@ -77,7 +77,9 @@ def _game(row: GameRow) -> FinishedGame:
         return SeatShown(
             name=place.display_of(row),
             account=place.display_of(row) if place.user_of(row) is not None else None,
-            computer=kind.replace("level:", "level ") if kind != "human" else None,
+            computer=_("level %(number)s", number=kind.removeprefix("level:"))
+            if kind != "human"
+            else None,
         )
 
     return FinishedGame(

@@ -1,9 +1,13 @@
-"""What the lobby lists: the online games waiting for a second player, and the games in play to
-watch (those with a move)."""
+"""What the lobby lists: the online games waiting for a second player, and the games in play worth
+watching: a game of two people (online or at one screen) from its first move, a game against
+the computer once it has :data:`WATCH_PLIES` plies (a guest's game against the computer left
+after a move or two is never listed)."""
 
 from __future__ import annotations
 
 import datetime
+
+from sqlalchemy import ColumnElement, or_
 
 from ..schemas import Lobby, LobbyGame, Mode, Status
 from ..store import GameRow, Store
@@ -12,13 +16,24 @@ from .seats import seat
 
 __all__ = ["lobby"]
 
+#: the plies a game against the computer has before it is listed to watch
+WATCH_PLIES = 10
+
 
 async def lobby(store: Store) -> Lobby:
     """The waiting games and those in play, the most recently active first."""
     return Lobby(
         open=[_brief(row) for row in await store.listing(Status.WAITING)],
-        live=[_brief(row) for row in await store.listing(Status.LIVE, started=True)],
+        live=[
+            _brief(row)
+            for row in await store.listing(Status.LIVE, started=True, where=_worth_watching())
+        ],
     )
+
+
+def _worth_watching() -> ColumnElement[bool]:
+    """The games in play worth watching (see the module's docstring), as a condition on rows."""
+    return or_(GameRow.mode != Mode.COMPUTER.value, GameRow.ply >= WATCH_PLIES)
 
 
 def _brief(row: GameRow) -> LobbyGame:

@@ -1,12 +1,12 @@
 // The service worker that makes Ludoteca an installable app, served as /sw.js (so its scope is
 // the whole site) with two constants put before this text by the server: VERSION (a digest of
 // the static files and page templates: a new one replaces the cache) and ASSETS (the URLs of
-// the static files).  It keeps the page shell (the lobby and the review page) and the static
-// files for use offline: pages are fetched from the network first and the saved copy used when
-// it is down; static files come from the cache.  The API, the websockets and any other origin
-// always go to the network, never to the cache.
+// the static files).  It keeps the page shell (the lobby, the review and puzzle pages) and the
+// static files for use offline: pages are fetched from the network first and the saved copy used
+// when it is down; static files come from the cache.  The API, the websockets and any other
+// origin always go to the network, never to the cache.
 const CACHE = `ludoteca-${VERSION}`;
-const SHELL = ["/", "/review"];
+const SHELL = ["/", "/review", "/puzzles"];
 
 self.addEventListener("install", (event) => {
   // (each fetched past the browser's HTTP cache, whose copy may be the old version's)

@@ -29,7 +29,7 @@ from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
-from ...i18n import SOURCE, _, current, ngettext, use
+from ...i18n import SOURCE, _, current, ngettext, signed, use
 from ...record import loads
 from ..computer.computer import Computer
 from ..computer.interrupt import stoppable
@@ -199,7 +199,7 @@ def bar_text(score: int, turn: Color, exact: bool = False) -> str:
         if white > 0:
             return _("White wins in %(plies)s", plies=WIN - abs(white))
         return _("Black wins in %(plies)s", plies=WIN - abs(white))
-    return f"{white / 100:+.1f}"
+    return signed(white / 100)
 
 
 def loaded() -> None:

@@ -31,6 +31,7 @@ import datetime
 import functools
 import json
 import secrets
+from collections.abc import Collection
 
 from sqlalchemy import (
     Boolean,
@@ -304,17 +305,23 @@ class Training:
         return DailyPuzzle(date=day.isoformat(), **dict(view))
 
     async def next(
-        self, user: User | None, rules: str, theme: str | None, difficulty: str
+        self,
+        user: User | None,
+        rules: str,
+        theme: str | None,
+        difficulty: str,
+        seen: Collection[str] = (),
     ) -> PuzzleView:
-        """The next puzzle of a rule set for a player (:meth:`.puzzles.Library.choose`)."""
-        level, tried = glicko2.NEW.rating, set()
+        """The next puzzle of a rule set for a player (:meth:`.puzzles.Library.choose`), the
+        puzzles ``seen`` (those the player's browser has shown) counted as tried."""
+        level, tried = glicko2.NEW.rating, set(seen)
         if user is not None:
             async with self.store.session() as session:
                 player = await session.get(PuzzlePlayerRow, user.id)
                 ids = await session.scalars(
                     select(PuzzleAttemptRow.puzzle_id).where(PuzzleAttemptRow.user_id == user.id)
                 )
-                tried = set(ids)
+                tried |= set(ids)
             if player is not None:
                 level = player.rating
         return await self.view(library().choose(rules, level, tried, theme, difficulty).id)

@@ -2,7 +2,7 @@
 // time control.  Names come from the server as text and are only ever set as text.
 import { daysText, isDays } from "/static/lib/days.js";
 import { link } from "/static/lib/dom.js";
-import { t } from "/static/lib/i18n.js";
+import { day, t } from "/static/lib/i18n.js";
 
 /** @param {HTMLTableRowElement} row  @param {Node | string} content */
 function cell(row, content) {
@@ -23,7 +23,7 @@ function seat(player) {
 /** @param {import("/static/lib/types.js").FinishedGame} game */
 export function gameRow(game) {
   const row = document.createElement("tr");
-  cell(row, new Date(game.ended).toLocaleDateString());
+  cell(row, day(game.ended));
   const players = document.createElement("span");
   players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);

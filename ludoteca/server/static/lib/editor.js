@@ -66,11 +66,15 @@ export class Editor {
     $("edit").textContent = t("Stop editing");
     editorError("");
     this.redraw();
+    // the palette and its button go beside the board (first in its column), and into view
+    $("editor-panel").classList.add("editing");
+    $("editor-panel").scrollIntoView({ block: "nearest" });
   }
 
   stop() {
     this.pieces = null;
     $("editor").hidden = true;
+    $("editor-panel").classList.remove("editing");
     $("edit").setAttribute("aria-pressed", "false");
     $("edit").textContent = t("Edit the board");
     this.redraw();

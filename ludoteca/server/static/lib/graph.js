@@ -5,8 +5,9 @@ import { svgElement as el } from "/static/lib/dom.js";
 import { t } from "/static/lib/i18n.js";
 import { judgementName } from "/static/lib/moves.js";
 
-const WIDTH = 600;
-const HEIGHT = 120;
+// two to one: the swings of a game read in a side panel's width (a flatter graph was a strip)
+const WIDTH = 400;
+const HEIGHT = 200;
 
 // svg: an <svg> element; plies: the report's positions ({share, text}); marks: Map index →
 // judgement of the move made from that position; current: the position shown (or null);

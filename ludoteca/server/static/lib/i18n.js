@@ -62,6 +62,15 @@ export function tn(singular, plural, num, params = {}) {
   return fill(text, { num, ...params });
 }
 
+// A day (a Date, or a time as the server writes it) as the page's language writes it: "6 déc.
+// 2026", never the browser's month-first order in a French page.
+/** @param {Date | string} value */
+export const day = (value) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(value));
+
+// Facts in a row as the page's language lists them: "A, B, C"; Arabic "A، وB، وC".
+/** @param {string[]} items */
+export const list = (items) => new Intl.ListFormat(lang, { type: "unit", style: "short" }).format(items);
+
 // A number written as the page's language writes it.
 /** @param {number} value  @param {Intl.NumberFormatOptions} [options] */
 export const number = (value, options = {}) => new Intl.NumberFormat(lang, options).format(value);

@@ -4,9 +4,12 @@ import { $, colourName } from "/static/lib/dom.js";
 import { gameId, mine, state } from "/static/lib/state.js";
 import { t, tn } from "/static/lib/i18n.js";
 
+// Whether the offer of `colour` (draw or take-back) is this page's own: its one seat's.
+const ownOffer = (view, colour) => Boolean(colour) && view.you.length === 1 && view.you[0] === colour;
+
 // An offer (draw or take-back) from the other side, which this page may answer.
 function theirOffer(view, seated, colour) {
-  return colour && seated && !(view.you.length === 1 && view.you[0] === colour);
+  return colour && seated && !ownOffer(view, colour);
 }
 
 function showOffer(view, seated) {
@@ -59,7 +62,10 @@ export function showPanels() {
   $("hint").hidden = view.mode !== "computer" || !seated;
   $("hint").disabled = !mine();
   $("draw").hidden = !seated;
-  $("draw").disabled = !live || (view.draw_offer && view.you.length === 1 && view.you[0] === view.draw_offer);
+  // this seat's offer waits for an answer: the button says it was sent
+  const offered = live && ownOffer(view, view.draw_offer);
+  $("draw").disabled = !live || offered;
+  $("draw").textContent = offered ? t("Draw offer sent") : t("Offer draw");
   $("resign").hidden = !seated;
   $("resign").disabled = !live;
   $("export").href = `/api/games/${encodeURIComponent(gameId)}/record`;

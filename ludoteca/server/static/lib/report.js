@@ -3,7 +3,7 @@
 // evaluation graph, each side's accuracy and counts, and the marked moves; a marked move shows
 // the position before it with the move played and the better move as arrows, and the better
 // line in notation.
-import { notice } from "/static/lib/dom.js";
+import { colourName, notice } from "/static/lib/dom.js";
 import { drawGraph } from "/static/lib/graph.js";
 import { HttpError, getJSON, settled } from "/static/lib/http.js";
 import { isolated, lang, t } from "/static/lib/i18n.js";
@@ -13,6 +13,8 @@ const POLL = 1000;  // ms between two questions while the report is computed
 // a percentage (0..100) as the page's language writes it ("45.2%", "45,2 %"), in Latin digits
 const PERCENT = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 1, numberingSystem: "latn" });
 const percent = (value) => PERCENT.format(value / 100);
+// an expected score (0..1) in whole percents, the one scale of a report's texts
+const score = (share) => percent(Math.round(share * 100));
 
 // A move's touches as arrows for Board.arrows: each step from a point to the next, a placed
 // man or a taken one as a ring.
@@ -29,12 +31,14 @@ export function arrowsOf(touches, kind) {
 
 export class Report {
   // root: the element to fill; firstPly: the ply the game started from; jump(index, arrows):
-  // show the position after `index` moves, with arrows over it (or none); changed(): the report
-  // arrived (the page redraws its move list).
-  constructor(root, { firstPly = 0, jump, changed = () => {} }) {
+  // show the position after `index` moves, with arrows over it (or none); board: the element
+  // showing it, scrolled into view when a marked move is chosen; changed(): the report arrived
+  // (the page redraws its move list).
+  constructor(root, { firstPly = 0, jump, board, changed = () => {} }) {
     this.root = root;
     this.firstPly = firstPly;
     this.jump = jump;
+    this.board = board;
     this.changed = changed;
     this.data = null;
     this.chosen = null;  // the index of the marked move shown
@@ -103,7 +107,7 @@ export class Report {
       button.className = `link ${move.judgement}`;
       const played = data.plies[index].played;
       button.textContent = `${isolated(numbered(this.firstPly, index + 1, played) + symbolOf(move.judgement))}`
-        + ` ${judgementName(move.judgement)} (−${percent(Math.round(move.loss * 100))})`;
+        + ` ${judgementName(move.judgement)} (−${score(move.loss)})`;
       if (this.chosen === index) button.setAttribute("aria-current", "true");
       button.onclick = () => this.choose(index);
       li.appendChild(button);
@@ -119,6 +123,7 @@ export class Report {
     const ply = this.data.plies[index];
     this.chosen = index;
     this.jump(index, [...arrowsOf(ply.played_touches, "played"), ...arrowsOf(ply.best_touches, "best")]);
+    this.board.scrollIntoView({ block: "nearest" });
   }
 
   detail(index) {
@@ -126,10 +131,13 @@ export class Report {
     const move = this.data.moves[index];
     const line = ply.line.map((m, i) => (i === 0 || (this.firstPly + index + i) % 2 === 0
       ? numbered(this.firstPly, index + i + 1, m) : m)).join(" ");
-    return paragraph(t("%(move)s was a %(judgement)s: the position was %(before)s for White, then "
-      + "%(after)s. Better %(best)s (green arrow; the move played is red). Line: %(line)s", {
+    // the mover's expected score before and after: the scale of the mark's loss
+    const mover = (share) => (move.side === "white" ? share : 1 - share);
+    return paragraph(t("%(move)s was a %(judgement)s: %(side)s's expected score went from %(before)s "
+      + "to %(after)s. Better %(best)s (green arrow; the move played is red). Line: %(line)s", {
       move: numbered(this.firstPly, index + 1, ply.played), judgement: judgementName(move.judgement),
-      before: ply.text, after: this.data.plies[index + 1].text, best: ply.best, line,
+      side: colourName(move.side), before: score(mover(ply.share)),
+      after: score(mover(this.data.plies[index + 1].share)), best: ply.best, line,
     }), "detail");
   }
 }

@@ -142,7 +142,8 @@ function showLines() {
   list.replaceChildren();
   const lines = page.lines;
   $("depth").textContent = !lines ? "" : lines.exact ? t("(exact, from the solved table)")
-    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth }) : t("(depth %(depth)s)", { depth: lines.depth });
+    : lines.book ? t("(opening book, depth %(depth)s)", { depth: lines.depth })
+      : t("(depth %(depth)s)", { depth: lines.depth });
   if (!lines || !lines.lines.length) {
     $("eval-number").textContent = page.view && page.view.outcome ? page.view.outcome : page.engine ? "…" : t("off");  // TRANSLATORS: the evaluation shown while the engine is off
     $("eval-white").style.width = "50%";
@@ -159,11 +160,15 @@ function showLines() {
     score.textContent = line.bar;
     item.title = line.text;
     item.dataset.move = line.pv[0];
-    const moves = line.pv.map((m, i) => {
+    // a move (with its number) never broken across two lines
+    const moves = line.pv.flatMap((m, i) => {
       const ply = page.firstPly + depth + i;
-      return ply % 2 === 0 || i === 0 ? numbered(page.firstPly, depth + i + 1, m) : m;
+      const move = document.createElement("span");
+      move.className = "move";
+      move.textContent = ply % 2 === 0 || i === 0 ? numbered(page.firstPly, depth + i + 1, m) : m;
+      return [" ", move];
     });
-    item.append(score, " ", moves.join(" "));
+    item.append(score, ...moves);
     list.appendChild(item);
   }
 }

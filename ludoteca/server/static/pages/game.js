@@ -76,6 +76,7 @@ function receive(next) {
 function followReport() {
   state.report = new Report($("report"), {
     firstPly: state.view.first_ply,
+    board: $("board"),
     jump: (ply, arrows) => { state.arrows = { ply, list: arrows }; browse(ply); state.report.draw(ply); },
     changed: () => render(),
   });

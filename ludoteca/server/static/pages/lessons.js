@@ -99,8 +99,17 @@ function showStep(number) {
   $("ask").textContent = t("Step %(step)s of %(num)s: %(ask)s",
     { step: number + 1, num: page.lesson.steps.length, ask: step.ask });
   $("status").textContent = page.view.turn === "white" ? t("White to move.") : t("Black to move.");
-  $("next-step").hidden = true;
+  $("next-step").hidden = $("next-lesson").hidden = true;
+  $("hint").hidden = $("again").hidden = false;
   draw();
+}
+
+// The lesson after the one open: the next of its game, else the first of the next game (null
+// after the last).
+function following() {
+  const all = page.games.flatMap((game) => game.lessons.map((lesson) => [game.game, lesson.key]));
+  const at = all.findIndex(([game, key]) => game === page.lesson.game && key === page.lesson.key);
+  return all[at + 1] || null;
 }
 
 function draw(last = null) {
@@ -127,6 +136,7 @@ async function answer(move) {
   if (!verdict.right) {
     notice(t("Not quite: try again."));
     draw();
+    showFeedback();
     return;
   }
   page.solved = true;
@@ -136,11 +146,22 @@ async function answer(move) {
   const last = page.step + 1 === page.lesson.steps.length;
   notice(last ? t("Lesson complete!") : t("Right!"), true);
   $("next-step").hidden = last;
+  // a finished lesson has nothing left to hint at or retry: on to the next one
+  $("hint").hidden = $("again").hidden = last;
+  $("next-lesson").hidden = !last || !following();
+  showFeedback();
+}
+
+// Bring the engine's answer into view (on a narrow screen it is under the board, which may
+// reach past the window's foot): the smallest scroll that shows it whole.
+function showFeedback() {
+  $("feedback").scrollIntoView({ block: "nearest" });
 }
 
 $("hint").onclick = () => { if (page.lesson) $("status").textContent = page.lesson.steps[page.step].hint; };
 $("again").onclick = () => { if (page.lesson) showStep(page.step); };
 $("next-step").onclick = () => showStep(page.step + 1);
+$("next-lesson").onclick = () => { const next = following(); if (next) open(...next); };
 
 page.games = await reported(getJSON("/api/lessons")) || [];
 listing();

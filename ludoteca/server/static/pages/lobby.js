@@ -6,7 +6,7 @@ import { daysText, isDays } from "/static/lib/days.js";
 import { $, colourName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
-import { lang, t, tn } from "/static/lib/i18n.js";
+import { lang, list, t, tn } from "/static/lib/i18n.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
@@ -115,7 +115,7 @@ function describe(row, open) {
   const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
   const players = row.mode === "hotseat" ? t("on one screen")
     : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
-  return `${row.rules_title}${clock} — ${players}, ${moves}, ${ago(row.updated)}`;
+  return `${row.rules_title}${clock} — ${list([players, moves, ago(row.updated)])}`;
 }
 
 // A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
@@ -301,7 +301,7 @@ async function main() {
     else if (data) remember(data.seek);
   };
   catalogue = await get("/api/catalogue");
-  if (!catalogue) return;  // offline: the page's saved copy, with the offline notice
+  if (!catalogue) { startsNone(); return; }  // offline: the page's saved copy
   const titles = catalogue.map((g) => g.title);
   $("heading").textContent = t("Play %(games)s", { games: new Intl.ListFormat(lang).format(titles) });
   const box = $("games");
@@ -324,6 +324,14 @@ async function main() {
   setInterval(refreshSeeks, 2000);
   await Promise.all([daily, waiting, listed, seeks]);
   ready();  // (the tests' ready marker)
+}
+
+// The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
+// says why, until the network is back (the page is then loaded again, whole).
+function startsNone() {
+  for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
+  $("start-offline").hidden = false;
+  window.addEventListener("online", () => location.reload(), { once: true });
 }
 
 main();

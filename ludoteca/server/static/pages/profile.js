@@ -4,7 +4,7 @@ import { GAME_HEADINGS, categoryName, gameRow, ratingText, table } from "/static
 import { $, svgElement } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
-import { lang, t } from "/static/lib/i18n.js";
+import { day, t } from "/static/lib/i18n.js";
 import { showPlayerTournaments } from "/static/lib/tournaments.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -54,7 +54,7 @@ const data = await reported(getJSON(`/api/players/${encodeURIComponent(name)}`))
 if (data) {
   document.title = `Ludoteca — ${data.name}`;
   $("title").textContent = data.name;
-  $("joined").textContent = t("Joined %(date)s", { date: new Date(data.joined).toLocaleDateString(lang) });
+  $("joined").textContent = t("Joined %(date)s", { date: day(data.joined) });
   const c = data.counts;
   $("counts").textContent = t("%(wins)s won, %(draws)s drawn, %(losses)s lost", { wins: c.wins, draws: c.draws, losses: c.losses });
   const ratings = table([t("Game"), t("Time control"), t("Rating"), t("Deviation"), t("Rated games")]);

@@ -8,7 +8,7 @@ import { $, link, notice } from "/static/lib/dom.js";
 import { extend, targets } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
-import { t } from "/static/lib/i18n.js";
+import { t, tn } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
 
 // Every text the page shows, in one place.
@@ -30,9 +30,9 @@ const TEXT = {
   runTitle: (mode) => (mode === "rush" ? t("Rush") : t("Streak")),
   runOver: (run) => (run.mode === "rush"
     ? t("The rush is over: %(score)s solved.", run) : t("The streak is over: %(score)s solved.", run)),
-  me: (m) => t("%(rating)s after %(attempts)s puzzles · best streak %(streak)s · best rush %(rush)s",
-    { rating: `${Math.round(m.rating)}${m.provisional ? "?" : ""}`, attempts: m.attempts,
-      streak: m.best_streak, rush: m.best_rush }),
+  me: (m) => tn("%(rating)s after %(num)s puzzle · best streak %(streak)s · best rush %(rush)s",
+    "%(rating)s after %(num)s puzzles · best streak %(streak)s · best rush %(rush)s", m.attempts,
+    { rating: `${Math.round(m.rating)}${m.provisional ? "?" : ""}`, streak: m.best_streak, rush: m.best_rush }),
   tried: (h) => (h.solved
     ? t("solved, rating %(rating)s (%(change)s)", { rating: Math.round(h.rating), change: signed(h.change) })
     : t("failed, rating %(rating)s (%(change)s)", { rating: Math.round(h.rating), change: signed(h.change) })),
@@ -40,6 +40,12 @@ const TEXT = {
   side: (turn) => (turn === "white" ? t("White") : t("Black")),
   title: (title) => t("Puzzle · %(title)s", { title }),
 };
+
+// {rules: the ids of the puzzles of that set this browser has shown, oldest first}: sent with
+// each draw so that none comes again (a guest has no other record) until the set is spent
+const SEEN = "ludoteca:puzzles:seen";
+// the most ids sent (the server's SEEN): beyond it the oldest are forgotten
+const SEEN_MAX = 400;
 
 const page = {
   sets: [],          // the rule sets with puzzles
@@ -73,7 +79,31 @@ function verdict(text, good) {
   box.classList.toggle("bad", good === false);
 }
 
+function seen() {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN)) || {};
+  } catch {
+    return {};
+  }
+}
+
+// Keep `puzzle` as seen.
+function remember(puzzle) {
+  const all = seen();
+  const ids = all[puzzle.rules] || [];
+  if (!ids.includes(puzzle.id)) all[puzzle.rules] = [...ids, puzzle.id].slice(-SEEN_MAX);
+  localStorage.setItem(SEEN, JSON.stringify(all));
+}
+
+// Forget the puzzles of `rules` seen (the server drew one of them: the set is spent).
+function forget(rules) {
+  const all = seen();
+  delete all[rules];
+  localStorage.setItem(SEEN, JSON.stringify(all));
+}
+
 function show(puzzle) {
+  remember(puzzle);
   page.puzzle = puzzle;
   page.view = readLegal(puzzle.position);
   page.played = [];
@@ -117,7 +147,8 @@ function draw() {
   page.board.draw(page.view.pieces, { last: page.view.last || [], selected: page.prefix.slice(),
                                       targets: targets(page.view.legal, page.prefix) });
   const left = page.puzzle.moves - page.played.length;
-  $("status").textContent = page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
+  $("status").textContent = page.run && page.run.over ? TEXT.runOver(page.run)
+    : page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
 }
 
 // Send the player's moves with `move` added; show the verdict.
@@ -156,7 +187,9 @@ async function showSolution() {
   page.over = true;
   page.frames = data.frames;
   page.frame = 1;
-  if (data.rating) { verdict(TEXT.rating(data.rating).trim(), false); showMe(); }
+  // the verdict of a wrong try ("…or show the solution") is over once the solution shows
+  verdict(data.rating ? TEXT.rating(data.rating).trim() : "", false);
+  if (data.rating) showMe();
   steps();
   draw();
 }
@@ -176,10 +209,14 @@ function step(delta) {
 
 async function nextPuzzle() {
   stopRun();
-  const query = new URLSearchParams({ rules: $("set").value, difficulty: $("difficulty").value });
+  const rules = $("set").value;
+  const sent = seen()[rules] || [];
+  const query = new URLSearchParams({ rules, difficulty: $("difficulty").value, seen: sent.join(",") });
   if ($("puzzle-theme").value) query.set("theme", $("puzzle-theme").value);
   const puzzle = await call(`/api/puzzles/next?${query}`);
-  if (puzzle) show(puzzle);
+  if (!puzzle) return;
+  if (sent.includes(puzzle.id)) forget(rules);
+  show(puzzle);
 }
 
 // --- runs --------------------------------------------------------------------------------
@@ -228,6 +265,7 @@ function showRun(run, moved) {
     $("run-over").textContent = TEXT.runOver(run);
     page.over = true;
     verdict(TEXT.runOver(run), run.score > 0);
+    draw();
     showMe();
   } else if (moved && run.puzzle) {
     setTimeout(() => { if (page.run === run) show(run.puzzle); }, 700);

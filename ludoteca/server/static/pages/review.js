@@ -35,6 +35,7 @@ async function loadReport(text) {
   if (report) report.stop();
   report = new Report($("report"), {
     firstPly: game.first_ply,
+    board: $("board"),
     jump: (target, list) => { arrows = { ply: target, list }; go(target); report.draw(target); },
     changed: () => show(),
   });

@@ -1,0 +1,397 @@
+"""How play feels in a real browser, at a laptop's window (1366 by 768) and a phone's (390 by 844):
+what a player needs after an action is in view without scrolling (checked by its bounding box
+against the window), colours read against what they stand on (WCAG contrast ratio ≥ 3:1), and
+texts follow the page's language.  Pictures of the pages it checks go to ``docs/screenshots``
+when ``LUDOTECA_SCREENSHOTS`` is set."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .support.browser import (
+    FELLI_ENDGAME,
+    REPORT_WAIT,
+    join,
+    point,
+    shooting,
+    start,
+    wait_moves,
+)
+from .support.need import need
+from .test_browser_puzzles import click_move, shipped, shown_id, wrong_move
+from .test_web_browser import sign_up_in_browser
+
+#: the windows every layout check runs in: a laptop's and a phone's
+WINDOWS = {"laptop": (1366, 768), "phone": (390, 844)}
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(params=sorted(WINDOWS))
+def window(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page in each of :data:`WINDOWS` in turn, failing its test on any script error."""
+    width, height = WINDOWS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element ``selector`` is shown whole inside the window, as scrolled now."""
+    inside: bool = page.eval_on_selector(
+        selector,
+        """(node) => { const box = node.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0
+          && box.bottom <= innerHeight && box.right <= innerWidth; }""",
+    )
+    return inside
+
+
+def picture(page: Any, name: str) -> None:
+    """Keep what the window shows as ``docs/screenshots/<name>.png``, when pictures are taken."""
+    if shooting():
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / f"{name}.png"), animations="disabled")
+
+
+#: a lesson of each game, and a legal move (its points, clicked in turn) that is not the one
+#: its first step asks for
+WRONG = {
+    "felli/chains": ("d4", "b4"),
+    "morris/placing": ("b2",),
+    "morelli/throne": ("A1", "B2"),
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(WRONG))
+def test_a_lessons_answer_is_in_view(window: Any, server: str, lesson: str) -> None:
+    game, key = lesson.split("/")
+    window.goto(f"{server}/lessons?game={game}&lesson={key}")
+    window.wait_for_selector("#board .pt")
+    for name in WRONG[lesson]:
+        point(window, name).click()
+    window.wait_for_selector('#notice:has-text("Not quite")')
+    for part in ("#notice", "#status", "#hint"):
+        assert in_view(window, part), part
+    if game == "felli" and window.viewport_size["width"] > 1000:
+        picture(window, "lesson")
+
+
+@pytest.mark.parametrize("who", ["guest", "account"])
+def test_next_puzzle_repeats_none_until_the_set_is_spent(page: Any, server: str, who: str) -> None:
+    if who == "account":
+        sign_up_in_browser(page, server, "Solver")
+    drawn = []
+    with page.expect_response("**/api/puzzles/next?*") as answer:
+        page.goto(server + "/puzzles?rules=felli")
+    drawn.append(answer.value.json()["id"])
+    page.wait_for_selector("#board .pt")
+    for _ in range(29):
+        with page.expect_response("**/api/puzzles/next?*") as answer:
+            page.click("#next-puzzle")
+        drawn.append(answer.value.json()["id"])
+    assert len(set(drawn)) == 30, drawn
+    # the few puzzles of Morelli: all of them, then again from the start
+    sets = page.request.get(server + "/api/puzzles/sets").json()
+    count = next(s["count"] for s in sets if s["rules"] == "morelli-9")
+    page.select_option("#set", "morelli-9")
+    morelli = []
+    for _ in range(count + 2):
+        with page.expect_response("**/api/puzzles/next?*") as answer:
+            page.click("#new")
+        morelli.append(answer.value.json()["id"])
+    assert len(set(morelli[:count])) == count
+    assert set(morelli[count:]) <= set(morelli[:count]) and morelli[-2] != morelli[-1]
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG contrast ratio of two CSS colours (``rgb(r, g, b)`` or ``#rrggbb``)."""
+
+    def luminance(colour: str) -> float:
+        if colour.startswith("#"):
+            channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        else:
+            channels = [int(float(c)) for c in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        srgb = [c / 255 for c in channels]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in srgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_morellis_destination_dots_read_on_every_band(page: Any, server: str) -> None:
+    page.goto(server + "/lessons?game=morelli&lesson=throne")
+    page.wait_for_selector("#board .pt")
+    point(page, "C3").click()
+    page.wait_for_selector("#board .dot")
+    fill, stroke, opacity = page.eval_on_selector(
+        "#board .dot",
+        "(d) => { const s = getComputedStyle(d); return [s.fill, s.stroke, s.opacity]; }",
+    )
+    assert float(opacity) == 1
+    bands = set(
+        page.eval_on_selector_all(
+            "#board rect.cell", "cells => cells.map(c => c.getAttribute('fill'))"
+        )
+    )
+    assert len(bands) >= 5
+    for band in bands:  # the dot's core or its ring stands out from the band
+        assert max(contrast(fill, band), contrast(stroke, band)) >= 3, (band, fill, stroke)
+    start(page, server, "morelli", "hotseat")  # a game's board draws its dots so too
+    stones = page.eval_on_selector_all(
+        "#board .pt[data-piece]:not([data-piece=''])", "points => points.map((p) => p.dataset.name)"
+    )
+    for name in stones:  # the first stone of the side to move that has a move
+        point(page, name).click()
+        if page.locator("#board .dot").count():
+            break
+    assert page.eval_on_selector("#board .dot", "(d) => getComputedStyle(d).fill") == fill
+    picture(page, "morelli-game")
+
+
+def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
+    page = context.new_page()
+    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+    for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+        point(page, a).click()
+        point(page, b).click()
+        wait_moves(page, n)
+    page.click("#result-analyse")
+    marked = page.locator("#report .marked button")
+    marked.wait_for(timeout=REPORT_WAIT)
+    graph = page.locator("#report svg.graph").bounding_box()
+    assert graph["width"] >= 250 and graph["height"] >= 120, graph
+    page.evaluate("scrollTo(0, document.body.scrollHeight)")  # the report is under the moves
+    marked.click()
+    page.wait_for_selector("#board .arrow")
+    assert in_view(page, "#board")
+    # the mark's loss and the explanation in one scale: the mover's expected score
+    loss = re.search(r"\(\u2212(\d+)%\)", marked.inner_text())
+    scores = re.search(
+        r"expected score went from (\d+)% to (\d+)%", page.inner_text("#report .detail")
+    )
+    assert loss and scores, page.inner_text("#report")
+    assert int(scores.group(1)) - int(scores.group(2)) == int(loss.group(1))
+    picture(page, "report")
+    context.close()
+
+
+def test_the_position_editor_is_by_the_board_and_lines_keep_moves_whole(
+    window: Any, server: str
+) -> None:
+    window.goto(server + "/analysis?game=morris&moves=d2,d6")
+    window.wait_for_selector("#lines li", timeout=60_000)
+    # every move of the engine's lines on one line of text, its number with it
+    pieces = window.eval_on_selector_all(
+        "#lines .move", "moves => moves.map((m) => m.getClientRects().length)"
+    )
+    assert pieces and set(pieces) == {1}, pieces
+    window.click("#edit")
+    window.wait_for_selector("#palette input")
+    for part in ("#palette", '#editor button[type="submit"]'):
+        assert in_view(window, part), part
+    if window.viewport_size["width"] > 1000:
+        assert in_view(window, "#board")
+        picture(window, "analysis-editor")
+
+
+def overlap(page: Any, first: str, second: str) -> float:
+    """The area two elements' boxes share (0 when they do not touch)."""
+    a, b = (page.locator(s).bounding_box() for s in (first, second))
+    width = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    height = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, width) * max(0.0, height)
+
+
+def test_the_phone_header_is_compact_and_the_game_toolbar_in_view(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    for path in ("/", "/lessons", "/puzzles", "/analysis?game=felli", "/games", "/leaderboard"):
+        page.goto(server + path)
+        page.wait_for_selector("#theme")
+        assert overlap(page, "#language-choice", "#theme") == 0, path
+        header = page.locator("header.top").bounding_box()
+        assert header["height"] <= 130, (path, header)
+        if path == "/":  # the quick start's buttons are big enough for a thumb
+            page.wait_for_selector(".quick-button")
+            heights = page.eval_on_selector_all(
+                ".quick-button", "bs => bs.map((b) => b.getBoundingClientRect().height)"
+            )
+            assert heights and min(heights) >= 44, heights
+            picture(page, "phone-header")
+    start(page, server, "felli", "hotseat")
+    assert in_view(page, "#board") and in_view(page, "#undo")
+    context.close()
+
+
+#: the shipped languages but English
+LANGUAGES = ("fr", "de", "es", "ar")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_numbers_dates_lists_and_arrows_follow_the_language(
+    browser: Any, server: str, language: str
+) -> None:
+    context = browser.new_context(
+        locale=language, bypass_csp=True, viewport={"width": 1366, "height": 768}
+    )
+    page = context.new_page()
+    # a game lost to the computer's first level, and a game waiting for a second player
+    made = page.request.post(
+        f"{server}/api/games", data={"game": "felli", "opponent": "computer", "level": 1}
+    ).json()
+    actions = f"{server}/api/games/{made['id']}/actions"
+    assert page.request.post(actions, data={"token": made["tokens"]["white"], "type": "resign"}).ok
+    assert page.request.post(
+        f"{server}/api/games", data={"game": "morris", "opponent": "online"}
+    ).ok
+    page.goto(server + "/games")
+    row = page.locator("#games tbody tr", has=page.locator(f'a[href*="{made["id"]}"]'))
+    date, players = row.locator("td").nth(0), row.locator("td").nth(1)
+    written = page.evaluate(
+        "(lang) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(new Date())",
+        language,
+    )
+    assert date.inner_text() == written
+    assert "level" not in players.inner_text()
+    page.goto(server + "/")
+    waiting = page.locator("#open li", has_text="—").first.inner_text()
+    # the separator before a list's last item, as the language writes it
+    last = page.evaluate(
+        """(lang) => new Intl.ListFormat(lang, { type: "unit", style: "short" })
+          .format(["A", "B", "C"]).split("B")[1].slice(0, -1)""",
+        language,
+    )
+    assert last in waiting, (last, waiting)
+    page.goto(server + "/analysis?game=morris&moves=d2,d6")
+    page.wait_for_selector("#lines li", timeout=60_000)
+    assert "depth" not in page.inner_text("#depth") and "exact" not in page.inner_text("#depth")
+    value = page.inner_text("#eval-number")
+    point_ = "." if language == "ar" else ","
+    assert re.fullmatch(rf"[+-]\d+\{point_}\d", value), value
+    back, on = page.locator("#back").bounding_box(), page.locator("#next").bounding_box()
+    # back points to the line's start: left in a left-to-right language, right in Arabic
+    mirrored = page.eval_on_selector("#back", "(b) => getComputedStyle(b).transform")
+    if language == "ar":
+        assert back["x"] > on["x"] and mirrored.startswith("matrix(-1")
+    else:
+        assert back["x"] < on["x"] and mirrored == "none"
+    context.close()
+
+
+def test_texts_of_a_moment_past_give_way(page: Any, server: str) -> None:
+    # a finished lesson: nothing to hint at or retry, the next lesson offered
+    page.goto(server + "/lessons?game=felli&lesson=chains")
+    page.wait_for_selector("#board .pt")
+    for name in ("a1", "c3", "c5"):
+        point(page, name).click()
+    page.wait_for_selector('#notice:has-text("Lesson complete")')
+    assert page.locator("#hint").is_hidden() and page.locator("#again").is_hidden()
+    page.click("#next-lesson")
+    page.wait_for_selector('#lesson-title:has-text("Mullahs")')
+    assert page.locator("#hint").is_visible() and page.locator("#next-lesson").is_hidden()
+    # a failed puzzle: one attempt, in the singular; its verdict gone once the solution shows
+    sign_up_in_browser(page, server, "Stale")
+    failed = next(p for p in shipped().values() if p.rules == "felli" and len(p.line) >= 3)
+    page.goto(f"{server}/puzzles/{failed.id}")
+    page.wait_for_selector("#board .pt")
+    click_move(page, *wrong_move(failed))
+    page.wait_for_selector('#verdict:has-text("show the solution")')
+    page.wait_for_selector('#my-rating:has-text("after 1 puzzle ·")')
+    page.click("#show-solution")
+    page.wait_for_selector("#step-next", state="visible")
+    assert "show the solution" not in page.inner_text("#verdict")
+    # a streak ended by a wrong move: the status says so, not "find the winning move"
+    page.select_option("#set", "morris-6")
+    page.click("#streak")
+    page.wait_for_selector("#run", state="visible")
+    click_move(page, *wrong_move(shipped()[shown_id(page)]))
+    page.wait_for_selector("#run-over", state="visible")
+    status = page.inner_text("#status")
+    assert "The streak is over" in status and "find the winning move" not in status, status
+
+
+def test_a_draw_offer_is_seen_sent(browser: Any, server: str) -> None:
+    contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
+    ann, bob = (c.new_page() for c in contexts)
+    start(ann, server, "morris", "online", colour="white")
+    bob.goto(ann.input_value("#invite-link"))
+    join(bob)
+    ann.wait_for_selector("#draw:not([disabled])")
+    ann.click("#draw")
+    bob.wait_for_selector("#offer:not([hidden])")
+    ann.wait_for_selector('#draw:has-text("Draw offer sent")')
+    assert ann.locator("#draw").is_disabled()
+    bob.click("#offer-no")  # declined: the button offers again
+    ann.wait_for_selector('#draw:has-text("Offer draw"):not([disabled])')
+    for context in contexts:
+        context.close()
+
+
+def test_the_players_names_are_whole(window: Any, server: str) -> None:
+    start(window, server, "felli", "computer", level=1)
+    window.wait_for_selector(".player .who")
+    names = window.eval_on_selector_all(
+        ".player .who",
+        "names => names.map((n) => [n.textContent, n.scrollWidth <= n.clientWidth])",
+    )
+    assert len(names) == 2 and all(whole for _, whole in names), names
+    assert any("(level 1)" in text for text, _ in names), names
+
+
+def test_the_lobby_lists_games_worth_watching(page: Any, server: str) -> None:
+    """A guest's game against the computer left after a move is not listed to watch; a game of
+    two people is, from its first move."""
+    made = {}
+    for opponent in ("computer", "hotseat"):
+        game = page.request.post(
+            f"{server}/api/games", data={"game": "felli", "opponent": opponent}
+        ).json()
+        move = {"token": game["tokens"]["white"], "type": "move", "move": "b2-c3", "ply": 0}
+        assert page.request.post(f"{server}/api/games/{game['id']}/actions", data=move).ok
+        made[opponent] = game["id"]
+    page.goto(server + "/")
+    page.wait_for_selector("#live[data-listed]")
+    listed = page.eval_on_selector_all("#live a", "links => links.map((a) => a.pathname)")
+    assert f"/game/{made['hotseat']}" in listed
+    assert f"/game/{made['computer']}" not in listed
+
+
+def test_offline_the_lobby_starts_nothing_and_puzzles_open(
+    playwright: Any, server: str, tmp_path: Path
+) -> None:
+    """(A browser profile of its own: Chromium installs no service worker in a private window.)"""
+    context = playwright.chromium.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=need("chromium"),
+        viewport={"width": 1366, "height": 768},
+    )
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector(".quick-button")
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')"
+        )
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline:not([hidden])")
+        assert page.locator("#start").is_disabled()
+        assert "needs the network" in page.inner_text("#start-offline")
+        page.goto(server + "/puzzles")  # never opened online: the worker saved it
+        page.wait_for_selector("#board-area")
+        assert page.locator("#offline").is_visible()
+    finally:
+        context.close()
