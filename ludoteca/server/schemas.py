@@ -320,7 +320,7 @@ class ClockView(BaseModel):
     black: int
 
 
-def _omitted_if_none() -> Any:
+def omitted_if_none() -> Any:
     """A field that may be missing from the JSON (left out rather than sent as ``null``)."""
     return Field(default=None, exclude_if=lambda value: value is None)
 
@@ -328,7 +328,7 @@ def _omitted_if_none() -> Any:
 class RematchView(BaseModel):
     id: str
     #: the reader's seat in the rematch, for a player of this game only
-    token: str | None = _omitted_if_none()
+    token: str | None = omitted_if_none()
 
 
 class SharedView(BaseModel):
@@ -563,7 +563,7 @@ class ReplayPosition(BaseModel):
     pieces: list[str]
     last: list[Touch] | None
     move: str | None
-    note: str | None = _omitted_if_none()
+    note: str | None = omitted_if_none()
     turn: Colour
 
 
@@ -616,7 +616,7 @@ class Readiness(BaseModel):
     the service that failed and why)."""
 
     status: Literal["ready", "unavailable"]
-    error: str | None = _omitted_if_none()
+    error: str | None = omitted_if_none()
 
 
 class PageCatalogue(BaseModel):
@@ -773,5 +773,5 @@ class Pairing(BaseModel):
     """Quick pairing's answer: the game of the compatible seek it accepted (``game``), or the
     id of the seek it offered instead (``seek``); the other field is left out."""
 
-    game: str | None = _omitted_if_none()
-    seek: str | None = _omitted_if_none()
+    game: str | None = omitted_if_none()
+    seek: str | None = omitted_if_none()

@@ -1,7 +1,7 @@
 """The JSON the study routers answer with (the analysis board's position check, its moves
 panel and its websocket's messages, the opening explorer, the rules lessons, the puzzles, the
 game reports), as pydantic models: the field names, their order and shapes are what the pages
-read, and what the OpenAPI document shows.  A field made with ``_omitted_if_none`` is left out
+read, and what the OpenAPI document shows.  A field made with ``omitted_if_none`` is left out
 of the JSON when it is ``None``, as the pages expect.
 
 The values worked out in a worker process (:func:`.analysis.search_lines`,
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from typing_extensions import TypedDict  # (pydantic reads this one's on Python 3.11)
 
 from ...study.report import MoveVerdict, PlyValue, SideSummary
-from ..schemas import BoardView, _omitted_if_none
+from ..schemas import BoardView, omitted_if_none
 
 __all__ = [
     "AnalysisErrorMessage",
@@ -220,9 +220,9 @@ class PositionMessage(Position):
 
     type: Literal["position"]
     id: int
-    title: str | None = _omitted_if_none()
-    summary: str | None = _omitted_if_none()
-    board: BoardView | None = _omitted_if_none()
+    title: str | None = omitted_if_none()
+    summary: str | None = omitted_if_none()
+    board: BoardView | None = omitted_if_none()
 
 
 class EngineLine(TypedDict):
@@ -260,7 +260,7 @@ class LinesMessage(BaseModel):
     id: int
     depth: int
     exact: bool
-    book: bool | None = _omitted_if_none()
+    book: bool | None = omitted_if_none()
     lines: list[EngineLine]
 
 
@@ -276,7 +276,7 @@ class AnalysisErrorMessage(BaseModel):
     ``id``)."""
 
     type: Literal["error"]
-    id: int | None = _omitted_if_none()
+    id: int | None = omitted_if_none()
     message: str
 
 
@@ -361,8 +361,8 @@ class AnsweredPuzzle(BaseModel):
     reply: str | None
     position: Position | None
     rating: RatingChange | None
-    frames: list[Frame] | None = _omitted_if_none()
-    run: RunView | None = _omitted_if_none()
+    frames: list[Frame] | None = omitted_if_none()
+    run: RunView | None = omitted_if_none()
 
 
 class PuzzleSolution(BaseModel):
@@ -414,12 +414,12 @@ class GameReport(BaseModel):
     every move's verdict and each side's figures (the fields that do not apply are left
     out)."""
 
-    key: str | None = _omitted_if_none()
+    key: str | None = omitted_if_none()
     status: Literal["pending", "running", "ready", "failed"]
     done: int
     total: int
-    game: str | None = _omitted_if_none()
-    rules: str | None = _omitted_if_none()
-    plies: list[ReportPly] | None = _omitted_if_none()
-    moves: list[MoveVerdict] | None = _omitted_if_none()
-    sides: dict[str, SideSummary] | None = _omitted_if_none()
+    game: str | None = omitted_if_none()
+    rules: str | None = omitted_if_none()
+    plies: list[ReportPly] | None = omitted_if_none()
+    moves: list[MoveVerdict] | None = omitted_if_none()
+    sides: dict[str, SideSummary] | None = omitted_if_none()
