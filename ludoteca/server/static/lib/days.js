@@ -7,15 +7,17 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 // Whether a time control is days per move ("3d"), not a live clock ("5+0").
-export const isDays = (control) => /^\d+d$/.test(control || "");
+export const isDays = (/** @type {string | null | undefined} */ control) => /^\d+d$/.test(control || "");
 
 // "3 days per move".
+/** @param {string} control */
 export function daysText(control) {
   return tn("%(num)s day per move", "%(num)s days per move", parseInt(control, 10));
 }
 
 // The time left before a deadline (rounded to the minute), to the hour (to the minute in its
 // last hour).
+/** @param {number} ms */
 export function leftText(ms) {
   if (ms <= 0) return t("time is up");
   const rounded = Math.round(ms / MINUTE) * MINUTE;
