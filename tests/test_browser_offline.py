@@ -188,10 +188,10 @@ STYLE = "fetch('/static/style.css').then((a) => a.text())"
 
 
 @pytest.mark.xfail(
-    reason="seen failing, not yet understood (issue 59, left open): two reloads after the "
-    "change the new version's cache is the only one but the page gets the old style sheet; "
-    "an outgoing worker no longer makes its deleted cache again (sw.js keep()), which removed "
-    "the other failure seen (a cache of the old version back after the new one's activation)",
+    reason="seen failing (issue 59, left open): two reloads after the change the new cache was "
+    "the only one but held the old style sheet (its Date that of the first version's fetch), "
+    "though the worker fetches its files with cache: 'reload'; in another run the new cache was "
+    "the only one, then a moment later a cache of another version replaced it",
 )
 def test_a_new_version_replaces_the_old_cache_and_serves_the_new_files(
     app_page: Any, server: str, static: Path

@@ -22,21 +22,15 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// Save an answer in this version's cache, unless a newer worker has deleted it: an old worker
-// still answering a page while the new one activates must not make its cache again.
-async function keep(request, answer) {
-  if (answer.ok && (await caches.has(CACHE))) await (await caches.open(CACHE)).put(request, answer);
-}
-
 // A page: the network's answer (saved for later), else the saved copy, else the saved lobby.
 async function page(request) {
+  const cache = await caches.open(CACHE);
   try {
     const answer = await fetch(request);
-    await keep(request, answer.clone());
+    if (answer.ok) await cache.put(request, answer.clone());
     return answer;
   } catch (error) {
-    const saved = (await caches.match(request, { cacheName: CACHE }))
-      || (await caches.match("/", { cacheName: CACHE }));
+    const saved = (await cache.match(request)) || (await cache.match("/"));
     if (saved) return saved;
     throw error;
   }
@@ -44,10 +38,11 @@ async function page(request) {
 
 // A static file: the saved copy, else the network's answer (saved for later).
 async function asset(request) {
-  const saved = await caches.match(request, { cacheName: CACHE });
+  const cache = await caches.open(CACHE);
+  const saved = await cache.match(request);
   if (saved) return saved;
   const answer = await fetch(request);
-  await keep(request, answer.clone());
+  if (answer.ok) await cache.put(request, answer.clone());
   return answer;
 }
 
