@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from ..deps import Client, GuardsDep, SignedIn, TournamentsDep, csrf_guard
 from ..errors import ActionError
+from ..play.catalogue import default_game
 from ..schemas import Done
 from ..tournaments.schemas import (
     PlayerTournament,
@@ -30,7 +31,7 @@ POLL_SECONDS = 5.0
 
 @pages.get("/tournaments", include_in_schema=False)
 async def tournaments_page() -> HTMLResponse:
-    return page("tournaments")
+    return page("tournaments", default_game=default_game())
 
 
 @pages.get("/tournaments/{tournament_id}", include_in_schema=False)
