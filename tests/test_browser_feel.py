@@ -372,7 +372,9 @@ def test_the_lobby_lists_games_worth_watching(page: Any, server: str) -> None:
 def test_offline_the_lobby_starts_nothing_and_puzzles_open(
     playwright: Any, server: str, tmp_path: Path
 ) -> None:
-    """(A browser profile of its own: Chromium installs no service worker in a private window.)"""
+    """Offline, the saved lobby starts no game and says why, and loads again, whole, once the
+    network is back; the puzzle page, never opened, opens from the worker's cache. (A browser
+    profile of its own: Chromium installs no service worker in a private window.)"""
     context = playwright.chromium.launch_persistent_context(
         tmp_path / "profile",
         executable_path=need("chromium"),
@@ -390,6 +392,11 @@ def test_offline_the_lobby_starts_nothing_and_puzzles_open(
         page.wait_for_selector("#offline:not([hidden])")
         assert page.locator("#start").is_disabled()
         assert "needs the network" in page.inner_text("#start-offline")
+        with page.expect_navigation():  # the network back: the lobby loads again, whole
+            context.set_offline(False)
+        page.wait_for_selector(".quick-button")
+        assert page.locator("#start").is_enabled() and page.locator("#offline").is_hidden()
+        context.set_offline(True)
         page.goto(server + "/puzzles")  # never opened online: the worker saved it
         page.wait_for_selector("#board-area")
         assert page.locator("#offline").is_visible()

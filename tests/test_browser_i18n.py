@@ -123,11 +123,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 class World:
     """What the pages show, made once through the API: a rated game :data:`RATED` won
     against :data:`OTHER` (ratings, a chart, finished games, the leaderboard), a game of
-    :data:`RATED` against the guest :data:`GUEST` in play (to watch), and a correspondence
-    game where it is :data:`OTHER`'s move (her "your turn" list)."""
+    :data:`RATED` against the guest :data:`GUEST` in play (to watch), a correspondence
+    game where it is :data:`OTHER`'s move (her "your turn" list), and a Nine Men's Morris
+    puzzle where White is to play (its board not turned round)."""
 
     live: str
     correspondence: str
+    puzzle: str = ""
 
 
 def api(request: Any, method: str, path: str, body: object = None) -> Any:
@@ -169,10 +171,22 @@ def world(playwright: Any, server: str) -> Iterator[World]:
         act(guest, live, black, type="move", move="d6", ply=1)
         correspondence, white, _black = online(rated, other, clock="3d")
         act(rated, correspondence, white, type="move", move="a7", ply=0)
-        yield World(live, correspondence)
+        yield World(live, correspondence, white_puzzle(guest))
     finally:
         for request in (rated, other, guest):
             request.dispose()
+
+
+def white_puzzle(request: Any) -> str:
+    """The id of a Nine Men's Morris puzzle where White is to play, asked of the API until
+    one comes (a puzzle for Black shows its board turned round)."""
+    seen: list[str] = []
+    for _ in range(40):
+        puzzle = api(request, "GET", f"/api/puzzles/next?rules=morris&seen={','.join(seen)}")
+        if puzzle["player"] == "white":
+            return str(puzzle["id"])
+        seen.append(puzzle["id"])
+    raise AssertionError("no Nine Men's Morris puzzle for White among the first forty")
 
 
 def spaceless(text: str) -> str:
@@ -328,7 +342,7 @@ def site(world: World) -> dict[str, str]:
         "correspondence": f"/game/{world.correspondence}",
         "analysis": "/analysis?game=morris&moves=d2,d6",
         "review": "/review",
-        "puzzle": "/puzzles?rules=morris",
+        "puzzle": f"/puzzles/{world.puzzle}",
         "lessons": "/lessons",
         "profile": f"/players/{RATED}",
         "leaderboard": "/leaderboard",

@@ -64,6 +64,7 @@ def app_page(playwright: Any, tmp_path: Path) -> Iterator[Any]:
         tmp_path / "profile",
         executable_path=need("chromium"),
         viewport={"width": 1100, "height": 860},
+        bypass_csp=True,  # (wait_for_function evaluates its text, which the CSP forbids)
     )
     page = context.new_page()
     errors: list[str] = []

@@ -22,6 +22,10 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// Pages vary by cookie and language (the server says so); offline, the saved copy serves
+// whichever it was saved for, as the browser's own request headers never match it exactly.
+const SAVED = { ignoreVary: true };
+
 // A page: the network's answer (saved for later), else the saved copy, else the saved lobby.
 async function page(request) {
   const cache = await caches.open(CACHE);
@@ -30,7 +34,7 @@ async function page(request) {
     if (answer.ok) await cache.put(request, answer.clone());
     return answer;
   } catch (error) {
-    const saved = (await cache.match(request)) || (await cache.match("/"));
+    const saved = (await cache.match(request, SAVED)) || (await cache.match("/", SAVED));
     if (saved) return saved;
     throw error;
   }
@@ -39,7 +43,7 @@ async function page(request) {
 // A static file: the saved copy, else the network's answer (saved for later).
 async function asset(request) {
   const cache = await caches.open(CACHE);
-  const saved = await cache.match(request);
+  const saved = await cache.match(request, SAVED);
   if (saved) return saved;
   const answer = await fetch(request);
   if (answer.ok) await cache.put(request, answer.clone());

@@ -327,11 +327,18 @@ async function main() {
 }
 
 // The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
-// says why, until the network is back (the page is then loaded again, whole).
+// says why, until the network is back (the page is then loaded again, whole). An "online"
+// event is not proof: the browser may send one while it still reports no network (seen when a
+// navigation away starts), and a reload then would steal that navigation.
 function startsNone() {
   for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
   $("start-offline").hidden = false;
-  window.addEventListener("online", () => location.reload(), { once: true });
+  const back = () => {
+    if (!navigator.onLine) return;
+    window.removeEventListener("online", back);
+    location.reload();
+  };
+  window.addEventListener("online", back);
 }
 
 main();
