@@ -2,16 +2,22 @@
 (Sanmill's: ``d6``, ``a1-a4``, then ``xg7`` for a mill's removal) on hand-checked examples and
 random legal games, the rule sets the engine plays, and the engine driven as an agent (the
 tiny engine of tests/support/uci_engine.py, which reads the tokens its own way): its moves
-legal, an illegal answer refused with a clear error and the engine stopped."""
+legal, an illegal answer refused with a clear error and the engine stopped; and
+bench/vs_uci_mill.py, which drives it through this module, playing it (its board checked)."""
 
 from __future__ import annotations
 
+import random
+import shlex
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench import vs_uci_mill
+from ludoteca.core import Color
 from ludoteca.games import load
 from ludoteca.games.morris.rules import MorrisMove, MorrisState
 from ludoteca.uci import UciAgent, UciError, engine_rules, from_uci, read_action, to_uci
@@ -173,3 +179,25 @@ def test_a_position_not_from_the_empty_board_is_refused() -> None:
 def test_an_engine_that_is_no_engine_is_a_clear_error() -> None:
     with pytest.raises(UciError, match="exited"):
         UciAgent([sys.executable, "-c", "pass"], load("morris").rules)
+
+
+def test_the_bench_plays_the_test_engine(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    for name, flag in [("engine", ""), ("illegal", " --illegal")]:
+        script = tmp_path / name
+        script.write_text(
+            f"#!/bin/sh\ncd {shlex.quote(str(root))} && "
+            f"exec {shlex.quote(sys.executable)} -m tests.support.uci_engine{flag}\n"
+        )
+        script.chmod(0o755)
+    options = engine_rules(load("morris").rules)
+    for game in range(2):
+        opening = vs_uci_mill.random_opening(random.Random(game))
+        ours = Color.WHITE if game % 2 == 0 else Color.BLACK
+        row = vs_uci_mill.play(str(tmp_path / "engine"), options, "random", opening, ours, 1.0, 1)
+        assert "error" not in row and row["plies"] > 10, (
+            row
+        )  # each engine move legal, its board ours
+        assert row["moves"].startswith(" ".join(opening)) and row["score"] in (0.0, 0.5, 1.0)
+    bad = vs_uci_mill.play(str(tmp_path / "illegal"), options, "random", [], Color.BLACK, 1.0, 1)
+    assert "illegal move 'a1-g7'" in bad["error"] and "score" not in bad

@@ -5,11 +5,13 @@ move or flight ``a1-a4``, a mill's removal a token of its own ``xg7``), written 
     python -m tests.support.uci_engine [--illegal]
 
 Speaks ``uci`` (``id`` lines, ``uciok``), ``isready`` (``readyok``), ``setoption`` (accepted
-and ignored), ``ucinewgame``, ``position startpos [moves …]``, ``go …`` (``bestmove``), ``stop``
-and ``quit``.  It plays the first legal move in sorted order of its text (our rules decide what
-is legal): the move's placement or move token, and at the next ``go`` (the position then ends
-with that token) the removal ``xP``.  ``--illegal``: it answers ``bestmove a1-g7`` (a move
-along no line, illegal from the start) instead.
+and ignored), ``ucinewgame``, ``position startpos [moves …]``, ``go …`` (``bestmove``), ``stop``,
+``quit``, and Sanmill's ``d`` (the board: a ``Fen:`` line in the form bench/vs_uci_mill.py
+reads, its points ring by ring from the inner one, ``O`` White, ``@`` Black, ``*`` empty; side,
+phase, action, then each side's men on the board and in hand).  It plays the first legal move
+in sorted order of its text (our rules decide what is legal): the move's placement or move
+token, and at the next ``go`` (the position then ends with that token) the removal ``xP``.
+``--illegal``: it answers ``bestmove a1-g7`` (a move along no line, illegal from the start).
 """
 
 from __future__ import annotations
@@ -42,6 +44,32 @@ def replay(tokens: list[str]) -> tuple[MorrisState, str | None]:
     return state, pending
 
 
+#: the points in the order of Sanmill's board text: inner, middle, outer ring, each clockwise
+#: from its top middle point
+RINGS = [
+    "d5 e5 e4 e3 d3 c3 c4 c5",
+    "d6 f6 f4 f2 d2 b2 b4 b6",
+    "d7 g7 g4 g1 d1 a1 a4 a7",
+]
+
+
+def fen(state: MorrisState, pending: str | None) -> str:
+    """The position as Sanmill's ``d`` writes it."""
+    index = state.board.index
+    cells = "/".join(
+        "".join(
+            "O" if state.men[0] >> index[p] & 1 else "@" if state.men[1] >> index[p] & 1 else "*"
+            for p in ring.split()
+        )
+        for ring in RINGS
+    )
+    on = [state.men[0].bit_count(), state.men[1].bit_count()]
+    phase = "o" if state.outcome() is not None else "p" if any(state.hand) else "m"
+    action = "r" if pending else "p" if state.hand[state.turn] else "s"
+    side = "b" if state.turn else "w"
+    return f"{cells} {side} {phase} {action} {on[0]} {state.hand[0]} {on[1]} {state.hand[1]} 0 0"
+
+
 def answer(state: MorrisState, pending: str | None) -> str:
     """The engine's token: the removal due, or the first legal move's placement or move."""
     texts = sorted(str(m) for m in state.legal_moves)
@@ -69,6 +97,8 @@ def main(argv: list[str]) -> int:
             print("readyok")
         elif command == "position":
             tokens = words[words.index("moves") + 1 :] if "moves" in words else []
+        elif command == "d":
+            print("Fen: " + fen(*replay(tokens)))
         elif command == "go":
             if illegal:
                 print("bestmove a1-g7")
