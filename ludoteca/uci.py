@@ -39,6 +39,7 @@ from .games.morris.rules import MorrisMove, MorrisState
 __all__ = [
     "GRACE",
     "STANDARD_RULES",
+    "Action",
     "UciAgent",
     "UciEngine",
     "UciError",
