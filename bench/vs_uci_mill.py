@@ -18,7 +18,8 @@ Contract:
   gives a mill's removal as a separate move (a second ``go``), so a turn that closes a mill gets
   two of its decisions; both are timed.
 - Moves are translated both ways (ours ``d6``, ``a1-a4``, ``a1-a4xg7``; the engine's ``d6``,
-  ``a1-a4``, then ``xg7``) by :mod:`ludoteca.uci`, which also drives the engine's process.
+  ``a1-a4``, then ``xg7``) by :mod:`ludoteca.games.morris.uci`, which also drives the
+  engine's process.
   Before each engine turn its board (``d``) is compared with ours; every engine move must be
   legal in our engine.  A mismatch (a board unlike ours, or a game its rules have ended where
   ours have not), an illegal or unreadable move, a draw claim, a crash or a hang is an error:
@@ -54,7 +55,7 @@ from ludoteca.ai.engine import EngineError
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, State
 from ludoteca.games.morris.rules import MorrisState
-from ludoteca.uci import UciEngine, UciError, engine_rules, to_uci
+from ludoteca.games.morris.uci import UciEngine, UciError, engine_rules, to_uci
 
 #: the engine's points in its board text (``d``'s ``Fen:``): inner, middle, outer ring
 RINGS = "d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split()

@@ -36,7 +36,7 @@ from .ai.base import Limit
 from .ai.engine import EngineAgent, EngineError, LinePipe
 from .core import LudotecaError
 from .games import load
-from .uci import UciAgent, engine_rules
+from .games.morris.uci import UciAgent, engine_rules
 
 __all__ = ["register"]
 

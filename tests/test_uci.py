@@ -1,4 +1,5 @@
-"""ludoteca.uci: the translation between our Nine Men's Morris moves and a UCI engine's tokens
+"""ludoteca.games.morris.uci: the translation between our Nine Men's Morris moves and a UCI
+engine's tokens
 (Sanmill's: ``d6``, ``a1-a4``, then ``xg7`` for a mill's removal) on hand-checked examples and
 random legal games, the rule sets the engine plays, and the engine driven as an agent (the
 tiny engine of tests/support/uci_engine.py, which reads the tokens its own way): its moves
@@ -20,8 +21,15 @@ from bench import vs_uci_mill
 from ludoteca.core import Color
 from ludoteca.games import load
 from ludoteca.games.morris.rules import MorrisMove, MorrisState
-from ludoteca.uci import UciAgent, UciError, engine_rules, from_uci, read_action, to_uci
-from ludoteca.uci import uci_history as history
+from ludoteca.games.morris.uci import (
+    UciAgent,
+    UciError,
+    engine_rules,
+    from_uci,
+    read_action,
+    to_uci,
+)
+from ludoteca.games.morris.uci import uci_history as history
 
 from .support import uci_engine
 

@@ -1,6 +1,6 @@
 """A tiny UCI Nine Men's Morris engine for tests, in Sanmill's notation (a placement ``d6``, a
 move or flight ``a1-a4``, a mill's removal a token of its own ``xg7``), written apart from
-:mod:`ludoteca.uci` (its own reading of the tokens) so that it checks that module.
+:mod:`ludoteca.games.morris.uci` (its own reading of the tokens) so that it checks that module.
 
     python -m tests.support.uci_engine [--illegal]
 

@@ -29,12 +29,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .ai.base import Limit
-from .ai.engine import EngineError, LinePipe
-from .core import LudotecaError, Move, RuleSet, State
-from .games import load
-from .games.morris.board import NINE
-from .games.morris.rules import MorrisMove, MorrisState
+from ...ai.base import Limit
+from ...ai.engine import EngineError, LinePipe
+from ...core import LudotecaError, Move, RuleSet, State
+from .. import load
+from .board import NINE
+from .rules import MorrisMove, MorrisState
 
 __all__ = [
     "GRACE",
