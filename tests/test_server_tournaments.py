@@ -256,6 +256,31 @@ def test_bad_requests_change_nothing(client: TestClient, clock: Clock) -> None:
     assert client.get(f"/api/tournaments/{tid}").json()["players"] == 2
 
 
+def test_joins_at_once_never_take_more_places_than_there_are(
+    client: TestClient, clock: Clock
+) -> None:
+    """Eight accounts join a tournament of three places at once (their joins interleaved in
+    the server's event loop, each read of the entries before another's write), and one of
+    them twice: three are in, the others are told it is full or that they are in already."""
+    people = [sign_up(client, f"Racer{i}") for i in range(8)]
+    status, answer = create(client, people[0], max_players=3)
+    assert status == 201, answer
+    tid = answer["id"]
+    services: Services = client.app.state.services  # type: ignore[attr-defined]
+
+    async def join_all() -> list[BaseException | None]:
+        users = [await services.accounts.user(p.cookie) for p in people]
+        joins = [services.tournaments.join(tid, u) for u in users if u is not None]
+        joins.append(services.tournaments.join(tid, users[0]))  # type: ignore[arg-type]
+        return await asyncio.gather(*joins, return_exceptions=True)
+
+    outcomes = client.portal.call(join_all)  # type: ignore[union-attr]
+    refusals = [str(o) for o in outcomes if o is not None]
+    assert len(outcomes) - len(refusals) == 3, outcomes
+    assert all("full" in r or "already" in r for r in refusals), refusals
+    assert client.get(f"/api/tournaments/{tid}").json()["players"] == 3
+
+
 def test_the_pages_and_the_websocket(client: TestClient, clock: Clock) -> None:
     ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
     tid = create(client, ann)[1]["id"]

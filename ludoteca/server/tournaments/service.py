@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.orm import Session
 
 from ...i18n import _
 from ..community.people import User, UserRow
@@ -84,35 +85,35 @@ class Tournaments:
         return await catalogue.create(self.store, body, creator, self.hub.now())
 
     async def join(self, tournament_id: str, user: User) -> None:
-        """Enter ``user``; 409 if already in, full, over, or too late for its system."""
-        row = await self._row(tournament_id)
-        entries = await self._entries(tournament_id)
-        mine = next((e for e in entries if e.user_id == user.id), None)
-        if row.state == FINISHED:
-            raise ActionError(409, _("the tournament is over"))
-        if mine is not None and not mine.withdrawn:
-            raise ActionError(409, _("you are already in this tournament"))
-        if row.state == RUNNING and row.system == "roundrobin":
-            raise ActionError(409, _("a round robin cannot be joined once it has started"))
-        if row.state == RUNNING and row.system == "swiss":
+        """Enter ``user``; 409 if already in, full, over, or too late for its system.  The
+        checks and the entry are one transaction holding the tournament's row (``FOR UPDATE``
+        on PostgreSQL; SQLite's writers take turns), so that joins at once, from one process or
+        several, never take more places than ``max_players`` nor enter a player twice."""
+        known = await self._row(tournament_id)  # (its game and clock never change)
+        rating = await self._rating(user.id, known.game, known.clock)
+
+        def enter(c: Connection) -> None:
+            session = Session(bind=c)  # (in the connection's transaction)
+            row = session.scalars(
+                select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+            ).one()
+            entries = session.scalars(
+                select(EntryRow).where(EntryRow.tournament_id == tournament_id)
+            ).all()
+            taken = sum(not entry.withdrawn for entry in entries)
+            mine = next((entry for entry in entries if entry.user_id == user.id), None)
+            refusal = _refusal(row, mine)
+            if refusal is None and taken >= row.max_players:
+                refusal = _("the tournament is full")
+            if refusal is not None:
+                raise ActionError(409, refusal)
             if mine is not None:
-                raise ActionError(409, _("you withdrew from this tournament"))
-            if row.round > (row.rounds or 0) // 2:
-                raise ActionError(
-                    409, _("a Swiss can be joined until half its rounds have been paired")
-                )
-        if sum(not e.withdrawn for e in entries) >= row.max_players:
-            raise ActionError(409, _("the tournament is full"))
-        if mine is not None:
-            await self.store.write(
-                lambda c: c.execute(
+                c.execute(
                     update(EntryRow)
                     .where(EntryRow.tournament_id == tournament_id, EntryRow.user_id == user.id)
                     .values(withdrawn=False)
                 )
-            )
-        else:
-            rating = await self._rating(user.id, row.game, row.clock)
+                return
             values = {
                 "tournament_id": tournament_id,
                 "user_id": user.id,
@@ -122,7 +123,9 @@ class Tournaments:
                 "first_round": row.round + 1 if row.state == RUNNING else 1,
                 "withdrawn": False,
             }
-            await self.store.write(lambda c: c.execute(insert(EntryRow).values(**values)))
+            c.execute(insert(EntryRow).values(**values))
+
+        await self.store.write(enter)
         await self._after(tournament_id)
 
     async def withdraw(self, tournament_id: str, user: User) -> None:
@@ -517,6 +520,23 @@ class Tournaments:
         async with self.store.session() as session:
             row = await session.get(RatingRow, (user_id, game, category(clock)))
         return round(current(row).rating) if row is not None else 1500
+
+
+def _refusal(row: TournamentRow, mine: EntryRow | None) -> str | None:
+    """Why an account with the entry ``mine`` (None: never joined) may not join the
+    tournament ``row`` now, if it may not (leaving aside the places left)."""
+    if row.state == FINISHED:
+        return _("the tournament is over")
+    if mine is not None and not mine.withdrawn:
+        return _("you are already in this tournament")
+    if row.state == RUNNING and row.system == "roundrobin":
+        return _("a round robin cannot be joined once it has started")
+    if row.state == RUNNING and row.system == "swiss":
+        if mine is not None:
+            return _("you withdrew from this tournament")
+        if row.round > (row.rounds or 0) // 2:
+            return _("a Swiss can be joined until half its rounds have been paired")
+    return None
 
 
 def _seeded(entries: Sequence[EntryRow]) -> list[EntryRow]:
