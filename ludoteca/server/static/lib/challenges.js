@@ -31,7 +31,10 @@ function colourText(c, sent) {
 /** @param {Challenge} c */
 export function outcome(c) {
   if (c.status === "open") return t("waiting for an answer");
-  if (c.status === "declined") return t("declined: %(reason)s", { reason: c.reason_text || t("no reason given") });
+  if (c.status === "declined") {
+    const reason = c.reason_text || t("no reason given");
+    return t("declined: %(reason)s", { reason });
+  }
   if (c.status === "expired") return t("expired without an answer");
   if (c.status === "canceled") return t("cancelled");
   return t("accepted");

@@ -5,7 +5,7 @@
 // Placeholders are named, %(name)s, as in Python and the templates:
 //   t("Your move (%(colour)s)", { colour })   tn("%(num)s game", "%(num)s games", n)
 // A text missing from the catalogue (or the catalogue itself, offline) reads as its English
-// msgid.  Babel extracts the msgids from the t("...") and tn("...", "...") calls: write them
+// msgid.  Babel extracts the msgids from the t("..."), tn("...", "...") and tNodes("...") calls: write them
 // as plain string literals (joined with + if long), never template literals.
 export const lang = document.documentElement.lang || "en";
 export const dir = document.documentElement.dir || "ltr";
