@@ -76,6 +76,9 @@ def test_a_challenge_declined_with_its_reason_then_another_accepted(client: Test
             f"/api/challenge/{first['id']}/decline", json={"reason": "timeControl"}, headers=csrf
         )
         assert answer.status_code == 200, answer.text
+    reasons = mine(client, bob)["reasons"]  # the reasons to decline with, in words
+    assert reasons[0] == {"key": "generic", "text": "I'm not accepting challenges right now."}
+    assert "timeControl" in [r["key"] for r in reasons]
     told = mine(client, ann)["outgoing"][0]  # the challenger's lobby sees it, with the reason
     assert told["status"] == "declined" and told["reason"] == "timeControl"
     assert "time control" in told["reason_text"]
@@ -167,6 +170,11 @@ def test_a_bot_account_is_marked_wherever_its_name_shows(client: TestClient) -> 
         upgraded = client.post("/api/bot/account/upgrade", headers=csrf)
         assert upgraded.status_code == 200, upgraded.text
     bot = {"Authorization": f"Bearer {upgraded.json()['token']}"}
+    with acting(client, robo) as csrf:  # its seek in the lobby
+        seek = {"game": "morris", "clock": "5+0"}
+        assert client.post("/api/seeks", json=seek, headers=csrf).status_code == 201
+        [offered] = client.get("/api/seeks").json()
+        assert offered["player"] == "Robo" and offered["bot"] is True
     sent = challenge(client, ann, "Robo", clock="3d", colour="white")
     assert sent["challenged_bot"] is True and sent["challenger_bot"] is False
     answer = client.post(f"/api/challenge/{sent['id']}/accept", headers=bot)
