@@ -1,8 +1,9 @@
 """Challenges in the browser, between two accounts: Ann challenges Bob from his profile (the
 dialog), Bob sees it in the lobby's "Challenges" panel and declines it with a reason, Ann's
-lobby says so in words; Ann challenges again, Bob accepts, and both land on the same game page
-with the colours asked for.  And a bot account's name wears the BOT mark: on its profile, on a
-game page, in the lobby's challenges."""
+panel (on /yourturn) says so in words; Ann challenges again, Bob's lobby shows it without
+being reloaded, Bob accepts, and both land on the same game page with the colours asked for.
+And a bot account's name wears the BOT mark: on its profile, on a game page, in the lobby's
+challenges."""
 
 from __future__ import annotations
 
@@ -78,16 +79,15 @@ def test_challenge_declined_with_a_reason_then_accepted(server: str, people: lis
     received.locator("select.reason").select_option("timeControl")
     received.locator("button.decline").click()
     bob.wait_for_function("!document.querySelector('#challenges-in li.challenge')")
-    visit(ann, server + "/")
+    visit(ann, server + "/yourturn")  # (the panel of /yourturn is the lobby's)
     ann.wait_for_selector("#challenges-out li.declined")
     told = ann.inner_text("#challenges-out li.declined")
-    assert (
-        "To Bob" in told
-        and "declined: I'm not accepting challenges with this time control." in told
-    )
+    assert "To Bob" in told
+    assert "declined: I'm not accepting challenges with this time control." in told
 
     challenge(ann, server, "Bob", "black", "3d")
-    incoming(bob, server).locator("button.accept").click()
+    # Bob's lobby, still open, hears of it by itself
+    bob.locator("#challenges-in li.challenge button.accept").click(timeout=10_000)
     bob.wait_for_url("**/game/*")
     ann.wait_for_url("**/game/*", timeout=15_000)  # her profile page follows the challenge
     assert ann.url == bob.url
