@@ -5,7 +5,7 @@
 // dialog: game, rule set, colour, time control, rated), followed until it is answered.
 import { controlText } from "/static/lib/days.js";
 import { $, colourName, link, notice, playerName } from "/static/lib/dom.js";
-import { getJSON, postJSON, quiet, reported } from "/static/lib/http.js";
+import { getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { list, t, tNodes } from "/static/lib/i18n.js";
 
 /** @typedef {import("/static/lib/types.js").Challenge} Challenge */
@@ -123,18 +123,18 @@ function fill(box, items) {
 async function show() {
   /** @type {MyChallenges | null} */
   const mine = await quiet(getJSON("/api/challenges"));
-  if (!mine) return;  // signed out (the panel stays hidden), or no network: asked again soon
+  if (!mine) return;  // no network (the panel keeps what it shows): asked again soon
   fill($("challenges-in"), mine.incoming.map((c) => received(c, mine.reasons)));
   fill($("challenges-out"), mine.outgoing.map(sent));
   $("challenges").hidden = false;
   $("challenges").dataset.listed = "true";  // (the server's lists, not the page's placeholder)
 }
 
-// Show the panel where the page has one, and keep it current.
-export function showChallenges() {
-  if (!$("challenges-in")) return Promise.resolve();
+// Show the panel where the page has one, and keep it current (signed in only: a guest has none).
+export async function showChallenges() {
+  if (!$("challenges-in") || !(await whoAmI()).name) return;
   setInterval(show, EVERY);
-  return show();  // (drawn: for the page's ready marker)
+  await show();  // (drawn: for the page's ready marker)
 }
 
 // The profile's "Challenge" button and its dialog, for the player `name`: the form's choices
