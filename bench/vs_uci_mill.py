@@ -18,10 +18,12 @@ Contract:
   gives a mill's removal as a separate move (a second ``go``), so a turn that closes a mill gets
   two of its decisions; both are timed.
 - Moves are translated both ways (ours ``d6``, ``a1-a4``, ``a1-a4xg7``; the engine's ``d6``,
-  ``a1-a4``, then ``xg7``).  Before each engine turn its board (``d``) is compared with ours;
-  every engine move must be legal in our engine.  A mismatch (a board unlike ours, or a game its
-  rules have ended where ours have not), an illegal or unreadable move, a draw claim, a crash or
-  a hang is an error: that game is void, reported, and not counted.
+  ``a1-a4``, then ``xg7``) by :mod:`ludoteca.games.morris.uci`, which also drives the
+  engine's process.
+  Before each engine turn its board (``d``) is compared with ours; every engine move must be
+  legal in our engine.  A mismatch (a board unlike ours, or a game its rules have ended where
+  ours have not), an illegal or unreadable move, a draw claim, a crash or a hang is an error:
+  that game is void, reported, and not counted.
 - Games end by our rules only (blockade, fewer than three men, repetition, move rule).
 - Prints each game as it ends (opening, colours, result, how it ended, moves, think times), then
   our W-D-L, the score and its 95% interval (normal approximation over the counted games, a draw
@@ -42,7 +44,6 @@ import lzma
 import math
 import random
 import re
-import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,10 +51,11 @@ from typing import Any
 
 import ludoteca
 from ludoteca.ai import make_agent
-from ludoteca.ai.engine import EngineError, LinePipe
+from ludoteca.ai.engine import EngineError
 from ludoteca.ai.levels import levels
-from ludoteca.core import Color, LudotecaError, Move, State
-from ludoteca.games.morris.rules import MorrisMove, MorrisState
+from ludoteca.core import Color, State
+from ludoteca.games.morris.rules import MorrisState
+from ludoteca.games.morris.uci import UciEngine, UciError, engine_rules, to_uci
 
 #: the engine's points in its board text (``d``'s ``Fen:``): inner, middle, outer ring
 RINGS = "d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split()
@@ -70,104 +72,13 @@ STRONGEST: dict[str, str] = {
     "Shuffling": "true",
     "TrapAwareness": "false",
 }
-STANDARD_RULES: dict[str, str] = {
-    "PiecesCount": "9",
-    "flyPieceCount": "3",
-    "PiecesAtLeastCount": "3",
-    "HasDiagonalLines": "false",
-    "MillFormationActionInPlacingPhase": "0",
-    "MayMoveInPlacingPhase": "false",
-    "IsDefenderMoveFirst": "false",
-    "MayRemoveMultiple": "false",
-    "MayRemoveFromMillsAlways": "false",
-    "RestrictRepeatedMillsFormation": "false",
-    "OneTimeUseMill": "false",
-    "StopPlacingWhenTwoEmptySquares": "false",
-    "StalemateAction": "0",
-    "CustodianCaptureEnabled": "false",
-    "InterventionCaptureEnabled": "false",
-    "LeapCaptureEnabled": "false",
-    "MayFly": "true",
-    "ThreefoldRepetitionRule": "true",
-}
-BESTMOVE = re.compile(r"\bbestmove (\S+)")
-GRACE = 15.0  # seconds an engine may take past its time before it counts as hung
-
-
-class UciEngine:
-    """A UCI Morris engine process: its options set, asked for one move at a time."""
-
-    def __init__(self, path: str, options: dict[str, str]) -> None:
-        self.pipe = LinePipe([path], stderr=subprocess.STDOUT, cwd=str(Path(path).resolve().parent))
-        self.send("uci")
-        self.read_until("uciok", GRACE)
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        refused = [s for s in self.read_until("readyok", GRACE) if s.startswith("No such option")]
-        if refused:
-            raise EngineError("; ".join(refused))
-
-    def send(self, command: str) -> None:
-        self.pipe.send(command)
-
-    def read_until(self, marker: str, seconds: float) -> list[str]:
-        """The lines up to the first one containing ``marker`` (included)."""
-        deadline = time.monotonic() + seconds
-        seen: list[str] = []
-        while True:
-            try:
-                line = self.pipe.receive(deadline)
-            except TimeoutError:
-                raise EngineError(f"no {marker!r} within {seconds:g} s") from None
-            if line is None:
-                raise EngineError(f"the engine exited (exit code {self.pipe.proc.wait()})")
-            seen.append(line)
-            if marker in line:
-                return seen
-
-    def board(self, moves: Sequence[str]) -> str:
-        """The engine's ``Fen:`` after ``moves`` from the start."""
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        self.send("d")
-        self.send("isready")
-        fens = [s for s in self.read_until("readyok", GRACE) if s.startswith("Fen: ")]
-        if not fens:
-            raise EngineError("no board from 'd'")
-        return fens[-1][5:]
-
-    def go(self, moves: Sequence[str], seconds: float) -> tuple[str, float]:
-        """The engine's move after ``moves``, and the seconds from ``go`` to its answer."""
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-        started = time.perf_counter()
-        self.send("go")
-        try:
-            found = self.read_until("bestmove", seconds)
-        except EngineError:
-            self.send("stop")
-            found = self.read_until("bestmove", GRACE)
-        elapsed = time.perf_counter() - started
-        match = BESTMOVE.search(found[-1])
-        if match is None:
-            raise EngineError(f"unreadable answer {found[-1]!r}")
-        return match.group(1), elapsed
-
-    def close(self) -> None:
-        self.pipe.stop("quit", 5.0)
-
-
-def their_tokens(move: Move, points: Sequence[str]) -> list[str]:
-    """Our move in the engine's words: the man's move, then its removal if any."""
-    assert isinstance(move, MorrisMove)
-    base = points[move.dst] if move.src is None else f"{points[move.src]}-{points[move.dst]}"
-    return [base] if move.remove is None else [base, "x" + points[move.remove]]
 
 
 def check_board(state: MorrisState, fen: str) -> None:
-    """Raise :class:`EngineError` unless the engine's board, side to move and hands are ours."""
+    """Raise :class:`UciError` unless the engine's board, side to move and hands are ours."""
     rings, side, phase, action, _w, w_hand, _b, b_hand, *_ = fen.split()
     if phase == "o":
-        raise EngineError(f"the engine's rules have ended the game at {fen!r}; ours have not")
+        raise UciError(f"the engine's rules have ended the game at {fen!r}; ours have not")
     cells = rings.replace("/", "")
     index = state.board.index
     ours = "".join(
@@ -177,7 +88,7 @@ def check_board(state: MorrisState, fen: str) -> None:
     theirs = (cells, side, int(w_hand), int(b_hand))
     expected = (ours, "w" if state.turn is Color.WHITE else "b", *state.hand)
     if theirs != expected or action == "r":  # "r": a removal pending
-        raise EngineError(f"the engine's board {fen!r} is not ours {state.position_code()!r}")
+        raise UciError(f"the engine's board {fen!r} is not ours {state.position_code()!r}")
 
 
 def engine_turn(
@@ -186,31 +97,10 @@ def engine_turn(
     """Ask the engine for its turn (a second ``go`` for a mill's removal), check it is legal here,
     play it on ``state`` and ``moves``; return the engine's think time for each ``go``."""
     check_board(state, engine.board(moves))
-    word, spent = engine.go(moves, seconds)
-    if word.startswith("x"):
-        raise EngineError(f"{word!r}: a removal where a man's move is due")
-    try:
-        base = state.read_move(word)
-    except LudotecaError:
-        raise EngineError(f"unreadable move {word!r}") from None
-    per_base = state.board.size + 1
-    legal = [c for c in state.legal_codes() if c // per_base == base.code // per_base]
-    if not legal:
-        raise EngineError(f"illegal move {word!r} at {state.position_code()!r}")
-    if base.code in legal:
-        moves.append(word)
-        state.push(base)
-        return [spent]
-    removal, more = engine.go([*moves, word], seconds)
-    try:
-        move = state.read_move(word + removal)
-    except LudotecaError:
-        raise EngineError(f"unreadable removal {removal!r} after {word!r}") from None
-    if move.code not in legal:
-        raise EngineError(f"illegal removal {word} {removal} at {state.position_code()!r}")
-    moves += [word, removal]
+    move, spent = engine.turn(state, moves, seconds)
+    moves += to_uci(move)
     state.push(move)
-    return [spent, more]
+    return spent
 
 
 def play(
@@ -228,18 +118,18 @@ def play(
     agent = make_agent(spec, state.rules, seed)
     moves: list[str] = []
     for text in opening:
-        moves += their_tokens(state.push(text), state.board.points)
+        moves += to_uci(state.push(text))
     record: dict[str, Any] = {"opening": " ".join(opening), "ours": ours.name.lower()}
     think: dict[str, list[float]] = {"ours": [], "theirs": [], "their_go": []}
     engine: UciEngine | None = None
     try:
-        engine = UciEngine(engine_path, options)
+        engine = UciEngine([engine_path], options, cwd=str(Path(engine_path).resolve().parent))
         while (outcome := state.outcome()) is None:
             if state.turn is ours:
                 started = time.perf_counter()
                 move = agent.choose(state)
                 think["ours"].append(time.perf_counter() - started)
-                moves += their_tokens(state.push(move), state.board.points)
+                moves += to_uci(state.push(move))
             else:
                 spent = engine_turn(state, engine, moves, seconds)
                 think["theirs"].append(sum(spent))
@@ -331,11 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = ludoteca.new_game("morris").rules
     top = levels(rules)[-1].spec
     spec = re.sub(r"time=[0-9.]+", f"time={args.time:g}", top)
-    quiet = str(rules["move_rule"])  # the engine's endgame move rule is off when not shorter
     options = {
-        **STANDARD_RULES,
-        "NMoveRule": quiet,
-        "EndgameNMoveRule": quiet,
+        **engine_rules(rules),
         **STRONGEST,
         "MoveTime": str(max(1, math.ceil(args.time))),
     }

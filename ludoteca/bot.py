@@ -1,7 +1,7 @@
 """``ludoteca bot``: connect an engine to a Ludoteca server as a bot account (see ``docs/web.md``,
 the Bot API).
 
-    ludoteca bot --server URL --token TOKEN --engine "COMMAND" [--games N]
+    ludoteca bot --server URL --token TOKEN --engine "COMMAND" [--uci] [--games N]
 
 Contract: reads the account's event stream; accepts each challenge to it whose game the
 engine plays (``games`` of the engine protocol's ``ludo`` answer) while it plays fewer than
@@ -9,8 +9,14 @@ engine plays (``games`` of the engine protocol's ``ludo`` answer) while it plays
 thread of its own: streams the game and, on its turn, asks the engine (a fresh
 :class:`~.ai.engine.EngineAgent` a game) for a move within a share of its clock (a thirtieth of
 the time left, 0.1 s to :data:`MOST_SECONDS`; :data:`UNTIMED_SECONDS` without a clock) and
-plays it; an engine that fails resigns the game.  Runs until the event stream ends
-(the server stopped) or Ctrl-C.
+plays it; an engine that fails (a hang, a crash, a move that is not legal) resigns the game,
+and the reason is printed on stderr.  Runs until the event stream ends (the server stopped) or
+Ctrl-C.
+
+With ``--uci`` the engine speaks UCI as a Nine Men's Morris engine (Sanmill's, in its notation:
+:mod:`.uci`, a fresh :class:`~.uci.UciAgent` a game): it plays only standard Nine Men's Morris
+(:func:`~.uci.engine_rules`: the ``morris`` rule set), and a challenge of any other game or rule
+set is declined with "variant", the reason printed on stderr.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +34,9 @@ import httpx
 
 from .ai.base import Limit
 from .ai.engine import EngineAgent, EngineError, LinePipe
+from .core import LudotecaError
 from .games import load
+from .games.morris.uci import UciAgent, engine_rules
 
 __all__ = ["register"]
 
@@ -43,6 +52,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--token", required=True, help="the bot account's API token")
     p.add_argument(
         "--engine", required=True, metavar="COMMAND", help="an engine speaking our protocol"
+    )
+    p.add_argument(
+        "--uci",
+        action="store_true",
+        help="the engine speaks UCI as a Nine Men's Morris engine (Sanmill's notation); "
+        "it plays standard Nine Men's Morris only",
     )
     p.add_argument("--games", type=int, default=1, help="games at once, at most (default 1)")
     p.set_defaults(handler=run)
@@ -70,15 +85,23 @@ def engine_games(command: str) -> set[str]:
         pipe.stop("quit", 1.0)
 
 
+def _say(text: str) -> None:
+    print(f"ludoteca bot: {text}", file=sys.stderr, flush=True)
+
+
 class Bot:
     """One bot connection: ``client`` (the server, with the token), the ``engine`` command,
-    the games it plays, and at most ``most`` games at once."""
+    the games it plays, and at most ``most`` games at once; ``uci``: the engine speaks UCI (a
+    Nine Men's Morris engine), and plays only the rule sets :func:`~.uci.engine_rules` maps."""
 
-    def __init__(self, client: httpx.Client, engine: str, games: set[str], most: int) -> None:
+    def __init__(
+        self, client: httpx.Client, engine: str, games: set[str], most: int, uci: bool = False
+    ) -> None:
         self.client = client
         self.engine = engine
         self.games = games
         self.most = most
+        self.uci = uci
         self.name = client.get("/api/bot/account").raise_for_status().json()["name"]
         self.playing: dict[str, threading.Thread] = {}
 
@@ -97,18 +120,26 @@ class Bot:
         if challenge["challenged"] != self.name or challenge["status"] != "open":
             return
         self.playing = {g: t for g, t in self.playing.items() if t.is_alive()}
-        reason = (
-            "variant"
-            if challenge["game"] not in self.games
-            else "later"
-            if len(self.playing) >= self.most
-            else None
-        )
+        why = self.cannot_play(challenge["game"], challenge["rules"])
+        reason = "variant" if why else "later" if len(self.playing) >= self.most else None
         path = f"/api/challenge/{challenge['id']}"
         if reason is None:
             self.client.post(f"{path}/accept")
         else:
+            if why:
+                _say(f"declined {challenge['challenger']}'s challenge {challenge['id']}: {why}")
             self.client.post(f"{path}/decline", json={"reason": reason})
+
+    def cannot_play(self, game: str, rules: str | None) -> str | None:
+        """Why the engine cannot play ``game`` under ``rules`` (None if it can)."""
+        if game not in self.games:
+            return f"the engine does not play {game!r}"
+        if self.uci:
+            try:
+                engine_rules(load(game, rules or None).rules)
+            except LudotecaError as error:
+                return str(error)
+        return None
 
     def start(self, game_id: str) -> None:
         if game_id not in self.playing:
@@ -118,7 +149,7 @@ class Bot:
 
     def play(self, game_id: str) -> None:
         """Play one game to its end: its stream read, the engine asked on each turn."""
-        agent: EngineAgent | None = None
+        agent: EngineAgent | UciAgent | None = None
         try:
             with self.client.stream("GET", f"/api/bot/game/stream/{game_id}") as stream:
                 stream.raise_for_status()
@@ -126,12 +157,17 @@ class Bot:
                 full = next(events)
                 game = load(full["game"], full["rules"])
                 mine = "white" if full["white"]["name"] == self.name else "black"
-                agent = EngineAgent(self.engine, game.rules, startup=30.0)
+                agent = (
+                    UciAgent(self.engine, game.rules, seconds=UNTIMED_SECONDS)
+                    if self.uci
+                    else EngineAgent(self.engine, game.rules, startup=30.0)
+                )
                 state_event = full["state"]
                 while state_event["status"] != "over":
                     self.turn(game_id, full, state_event, mine, agent)
                     state_event = next(events)
-        except (EngineError, httpx.HTTPError, StopIteration):
+        except (EngineError, httpx.HTTPError, StopIteration) as error:
+            _say(f"resigning game {game_id}: {error or type(error).__name__}")
             self.client.post(f"/api/bot/game/{game_id}/resign")
         finally:
             if agent is not None:
@@ -143,7 +179,7 @@ class Bot:
         full: dict[str, Any],
         now: dict[str, Any],
         mine: str,
-        agent: EngineAgent,
+        agent: EngineAgent | UciAgent,
     ) -> None:
         """Move if it is this bot's turn in the game as ``now`` says."""
         if now["status"] != "live":
@@ -165,5 +201,6 @@ def run(args: argparse.Namespace) -> int:
     headers = {"Authorization": f"Bearer {args.token}"}
     timeout = httpx.Timeout(30.0, read=None)
     with httpx.Client(base_url=args.server.rstrip("/"), headers=headers, timeout=timeout) as client:
-        Bot(client, args.engine, engine_games(args.engine), args.games).run()
+        games = {"morris"} if args.uci else engine_games(args.engine)
+        Bot(client, args.engine, games, args.games, uci=args.uci).run()
     return 0

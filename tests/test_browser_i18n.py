@@ -16,10 +16,12 @@ import re
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
 import pytest
+from babel.dates import format_date
 from babel.messages.pofile import read_po
 
 from ludoteca.games import game_names, load
@@ -570,5 +572,82 @@ def test_every_page_in_english_and_arabic_is_audited_and_fits(
                 if width > 1000:
                     assert serious_violations(page) == [], (scheme, name)
                 shot(page, f"{name}-{language}-{width}x{height}-{scheme}")
+    finally:
+        context.close()
+
+
+# --- dates and the arrows in the page's language and direction -------------------------------
+
+#: the node of the analysis tree shown: its data-node (the moves' buttons 1, 2, 3 of
+#: "d2,d6,f4"), "root" before the first move
+SHOWN_NODE = """() => {
+  const current = document.querySelector('#tree [aria-current="step"]');
+  return current ? current.dataset.node : "root";
+}"""
+
+
+def shown_node(page: Any, node: str) -> None:
+    page.wait_for_function(f"({SHOWN_NODE})() === {node!r}", timeout=60_000)
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_arrows_step_through_the_moves_as_the_page_is_written(
+    rtl_pages: dict[str, Any], server: str, language: str
+) -> None:
+    """On the analysis board (the moves' keys are one helper, lib/move-keys.js, for the game,
+    analysis and review pages): left to right the Left arrow steps back and the Right arrow
+    on; in Arabic, right to left, the other way round, as the move list and the ◀ ▶ buttons
+    are mirrored; Home and End go to the start and the end in both."""
+    page = rtl_pages[language]
+    visit(page, server + "/analysis?game=morris&moves=d2,d6,f4")
+    back, on = ("ArrowRight", "ArrowLeft") if language == "ar" else ("ArrowLeft", "ArrowRight")
+    shown_node(page, "3")
+    # the engine off (each position shown sooner on a busy machine), the focus on the page
+    # (the keys go to it, not to the board nor a box)
+    page.click("#engine")
+    page.locator("h1").click()
+    page.keyboard.press(back)
+    shown_node(page, "2")
+    page.keyboard.press(back)
+    shown_node(page, "1")
+    page.keyboard.press(on)
+    shown_node(page, "2")
+    page.keyboard.press("Home")
+    shown_node(page, "root")
+    page.keyboard.press("End")
+    shown_node(page, "3")
+
+
+def written(language: str, day: date) -> str:
+    """``day`` as ``language`` writes it in its medium length (babel's CLDR data)."""
+    return format_date(day, "medium", locale=language)
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "ar"])
+def test_the_finished_games_dates_follow_the_pages_language(
+    browser: Any, server: str, world: World, language: str
+) -> None:
+    """/games in ``language`` chosen with the switcher (its cookie) in a browser set to
+    American English: the finished game's date, and the days chosen in the date filters
+    (from the address, then typed), are written as the page's language writes them, not
+    month first; the pickers carry the page's language; in Arabic the filters run right to
+    left ("From" at the right of "To")."""
+    context = browser.new_context(locale="en-US", timezone_id="UTC", bypass_csp=True)
+    context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    page = context.new_page()
+    try:
+        visit(page, server + "/games?until=2099-12-31")
+        assert page.get_attribute("html", "lang") == language
+        today = datetime.now(UTC).date()  # (the world's games ended today, or just before midnight)
+        first = page.inner_text("#games tbody tr td >> nth=0")
+        assert first in {written(language, today), written(language, today - timedelta(days=1))}
+        assert page.inner_text("#until-day") == written(language, date(2099, 12, 31))
+        assert page.inner_text("#since-day") == ""
+        page.fill("#since", "2026-01-15")
+        assert page.inner_text("#since-day") == written(language, date(2026, 1, 15))
+        for picker in ("#since", "#until"):
+            assert page.get_attribute(picker, "lang") == language
+        since, until = page.locator("#since").bounding_box(), page.locator("#until").bounding_box()
+        assert (since["x"] > until["x"]) == (language == "ar"), (since, until)
     finally:
         context.close()

@@ -1,8 +1,10 @@
 """The Bot API on a real server on 127.0.0.1 (docs/web.md): a bot's event stream receives a
 challenge, the bot accepts it, its game stream gives gameFull then gameState, its move is
 played; a wrong token, a foreign game and a flood are refused, changing nothing; ``ludoteca bot``
-connecting ``ludoteca engine`` plays a rated game against a person to its end; a seek left
-waiting is taken by a level bot."""
+connecting ``ludoteca engine`` plays a rated game against a person to its end; ``ludoteca bot
+--uci`` connecting a UCI Morris engine (tests/support/uci_engine.py) declines another rule set
+with "variant", plays Nine Men's Morris with legal moves, and resigns when its engine answers an
+illegal move; a seek left waiting is taken by a level bot."""
 
 from __future__ import annotations
 
@@ -176,3 +178,87 @@ def test_a_seek_left_waiting_is_taken_by_a_level_bot(server: str) -> None:
     game = ann.get(f"/api/games/{mine[0]['game_id']}").json()
     accounts = {p["account"] for p in game["players"].values()}
     assert "Ann" in accounts and any(a and a.startswith("felli-level-") for a in accounts)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+UCI_ENGINE = f"{sys.executable} -m tests.support.uci_engine"
+
+
+def uci_bot(server: str, token: str, engine: str) -> subprocess.Popen[str]:
+    """``ludoteca bot --uci`` connecting ``engine`` (run from the repository's root)."""
+    argv = [sys.executable, "-m", "ludoteca", "bot", "--server", server, "--token", token]
+    return subprocess.Popen(
+        [*argv, "--uci", "--engine", engine], cwd=ROOT, stderr=subprocess.PIPE, text=True
+    )
+
+
+def answered(ann: httpx.Client, bot: str) -> dict[str, Any]:
+    """Ann's last challenge to ``bot`` once it is answered (accepted: its game id set)."""
+    for _ in range(100):
+        mine = [c for c in ann.get("/api/challenges").json()["outgoing"] if c["challenged"] == bot]
+        if mine and mine[0]["status"] != "open":
+            return dict(mine[0])
+        time.sleep(0.2)
+    raise AssertionError(f"{bot} did not answer")
+
+
+def wait_ply(ann: httpx.Client, game_id: str, ply: int) -> dict[str, Any]:
+    for _ in range(100):
+        game: dict[str, Any] = ann.get(f"/api/games/{game_id}").json()
+        if game["ply"] >= ply or game["status"] != "live":
+            return game
+        time.sleep(0.2)
+    raise AssertionError(f"no ply {ply} in {game_id}")
+
+
+def test_ludoteca_bot_uci_plays_nine_mens_morris_and_declines_other_rules(server: str) -> None:
+    bot = uci_bot(server, bot_token(server, "Millbot"), UCI_ENGINE)
+    try:
+        ann = person(server, "Ann")
+        sent = ann.post("/api/challenge/Millbot", json={"game": "morris", "rules": "morris-6"})
+        assert sent.status_code == 201, sent.text
+        declined = answered(ann, "Millbot")
+        assert declined["status"] == "declined" and declined["reason"] == "variant"
+        sent = ann.post("/api/challenge/Millbot", json={"game": "morris", "colour": "white"})
+        assert sent.status_code == 201, sent.text
+        game_id = answered(ann, "Millbot")["game_id"]
+        assert game_id, "the bot did not accept"
+        for ply in range(2, 26, 2):  # twelve moves each (a mill or two), then Ann resigns
+            play_a_legal_move(ann, game_id)
+            assert wait_ply(ann, game_id, ply)["ply"] == ply
+        resigned = ann.post(f"/api/games/{game_id}/actions", json={"type": "resign"})
+        assert resigned.status_code == 200, resigned.text
+    finally:
+        bot.terminate()
+        _, err = bot.communicate(timeout=10)
+    assert "declined Ann's challenge" in err and "not 'morris-6'" in err, err
+    game = record.loads(ann.get(f"/api/games/{game_id}/record").text)
+    assert game.result == "0-1" and len(game.moves) == 24
+    assert any("x" in text for text in game.moves[1::2])  # a removal: the engine's second go
+    state = load("morris").new()
+    for ply, text in enumerate(game.moves):
+        if ply % 2:  # the bot's move: legal, and the test engine's (the first in text order)
+            assert text == min(str(m) for m in state.legal_moves), (ply, text)
+        state.push(text)  # (InvalidMoveError if not legal)
+
+
+def test_ludoteca_bot_uci_resigns_on_an_illegal_engine_move(server: str) -> None:
+    bot = uci_bot(server, bot_token(server, "Badbot"), UCI_ENGINE + " --illegal")
+    try:
+        ann = person(server, "Ann")
+        sent = ann.post("/api/challenge/Badbot", json={"game": "morris", "colour": "black"})
+        assert sent.status_code == 201, sent.text
+        game_id = answered(ann, "Badbot")["game_id"]
+        assert game_id, "the bot did not accept"
+        for _ in range(100):
+            game = ann.get(f"/api/games/{game_id}").json()
+            if game["status"] != "live":
+                break
+            time.sleep(0.2)
+        assert game["ply"] == 0 and game["status"] != "live", game
+        assert bot.poll() is None  # still connected, ready for the next challenge
+    finally:
+        bot.terminate()
+        _, err = bot.communicate(timeout=10)
+    assert f"resigning game {game_id}" in err and "illegal move 'a1-g7'" in err, err
+    assert record.loads(ann.get(f"/api/games/{game_id}/record").text).result == "0-1"

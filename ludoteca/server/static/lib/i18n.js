@@ -5,8 +5,10 @@
 // Placeholders are named, %(name)s, as in Python and the templates:
 //   t("Your move (%(colour)s)", { colour })   tn("%(num)s game", "%(num)s games", n)
 // A text missing from the catalogue (or the catalogue itself, offline) reads as its English
-// msgid.  Babel extracts the msgids from the t("..."), tn("...", "...") and tNodes("...") calls: write them
-// as plain string literals (joined with + if long), never template literals.
+// msgid.  Babel extracts the msgids from the t("..."), tn("...", "...") and tNodes("...")
+// calls: write them as plain string literals (joined with + if long), never template literals.
+import { dayIn, momentIn } from "/static/lib/dates.js";
+
 export const lang = document.documentElement.lang || "en";
 export const dir = document.documentElement.dir || "ltr";
 
@@ -82,10 +84,13 @@ export function listNodes(items) {
     .filter((part) => part !== "");
 }
 
-// A day (a Date, or a time as the server writes it) as the page's language writes it: "6 déc.
-// 2026", never the browser's month-first order in a French page.
-/** @param {Date | string} value */
-export const day = (value) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(value));
+// A day (a Date, a time as the server writes it, epoch milliseconds or a calendar day
+// "2026-12-06") as the page's language writes it: "6 déc. 2026", never the browser's
+// month-first order in a French page; a moment, its day and time ("6 déc. 2026, 14:30").
+/** @param {Date | string | number} value */
+export const day = (value) => dayIn(lang, value);
+/** @param {Date | string | number} value */
+export const moment = (value) => momentIn(lang, value);
 
 // Facts in a row as the page's language lists them: "A, B, C"; Arabic "A، وB، وC".
 /** @param {string[]} items */

@@ -3,7 +3,7 @@
 // profile page.
 import { $, link } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
-import { lang, t } from "/static/lib/i18n.js";
+import { moment, t } from "/static/lib/i18n.js";
 
 /** @typedef {import("/static/lib/types.js").TournamentBrief} TournamentBrief */
 
@@ -18,7 +18,7 @@ export function stateName(state) {
 }
 
 /** A moment (epoch ms) in the reader's language.  @param {number} ms */
-export const when = (ms) => new Date(ms).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+export const when = (ms) => moment(ms);
 
 /** What a tournament is, in a line.  @param {TournamentBrief} brief */
 export function summary(brief) {

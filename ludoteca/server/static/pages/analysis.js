@@ -9,6 +9,7 @@ import { Explorer } from "/static/lib/explorer.js";
 import { extend, targets } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { t } from "/static/lib/i18n.js";
+import { stepKeys } from "/static/lib/move-keys.js";
 import { MovesPanel } from "/static/lib/move-values.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";
@@ -221,10 +222,12 @@ function step(delta) {
 }
 
 function controls() {
-  $("first").onclick = () => go(page.tree.root);
+  const first = () => go(page.tree.root);
+  const last = () => { const rest = page.tree.mainFrom(page.current); if (rest.length) go(rest.at(-1)); };
+  $("first").onclick = first;
   $("back").onclick = () => step(-1);
   $("next").onclick = () => step(1);
-  $("last").onclick = () => { const rest = page.tree.mainFrom(page.current); if (rest.length) go(rest.at(-1)); };
+  $("last").onclick = last;
   $("flip").onclick = () => { page.flipped = !page.flipped; draw(); };
   $("promote").onclick = () => { page.tree.promote(page.current); showTree(); };
   $("delete").onclick = () => go(page.tree.remove(page.current));
@@ -236,12 +239,7 @@ function controls() {
     if (!page.engine) sendMessage({ type: "stop" });
     go(page.current);
   };
-  document.addEventListener("keydown", (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
-    if (event.key === "ArrowLeft") step(-1);
-    if (event.key === "ArrowRight") step(1);
-  });
+  stepKeys({ back: () => step(-1), on: () => step(1), first, last });
   page.explorer = new Explorer((move) => go(page.tree.add(page.current, move)));
   page.moves = new MovesPanel((move) => go(page.tree.add(page.current, move)));
   new RecordPanel(() => ({ game: page.game, rules: page.rules, start: page.start, tree: page.tree }), openLine);

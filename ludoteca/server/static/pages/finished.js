@@ -4,7 +4,7 @@ import { GAME_HEADINGS, gameRow, table } from "/static/lib/community.js";
 import { $, notice } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
-import { t } from "/static/lib/i18n.js";
+import { day, t } from "/static/lib/i18n.js";
 
 const FIELDS = ["player", "game", "rules", "result", "since", "until"];
 let page = 0;
@@ -33,6 +33,13 @@ const catalogue = await reported(getJSON("/api/catalogue")) || [];
 for (const g of catalogue) $("game").appendChild(new Option(g.title, g.name));
 const params = new URLSearchParams(location.search);
 for (const f of FIELDS) if (params.get(f)) $(f).value = params.get(f);
+// each date's day spelled beside its picker as the page's language writes it ("6 déc. 2026"):
+// the browser's field keeps its own language's order ("12/06/2026")
+for (const f of ["since", "until"]) {
+  const spell = () => { $(`${f}-day`).textContent = $(f).value ? day($(f).value) : ""; };
+  $(f).addEventListener("input", spell);
+  spell();
+}
 $("search").onsubmit = (/** @type {SubmitEvent} */ event) => {
   event.preventDefault();
   const query = new URLSearchParams();

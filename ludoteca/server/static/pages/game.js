@@ -11,6 +11,7 @@ import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 import { effectsOf, noteEffects } from "/static/lib/effects.js";
+import { stepKeys } from "/static/lib/move-keys.js";
 import { loadRatings } from "/static/lib/players.js";
 import { cancelPremove, keepPremove, playPremove, premoveControls } from "/static/lib/premove.js";
 import { browse, render } from "/static/lib/render.js";
@@ -170,12 +171,13 @@ function controls() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.prefix.length) { state.prefix = []; render(); }
     if (event.key === "Escape") cancelPremove();
-    const { view, viewing } = state;
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (!view || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.closest("#board")) return;
-    const at = viewing === null ? view.ply : viewing;
-    const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.ply };
-    if (event.key in steps) { event.preventDefault(); browse(steps[event.key]); }
+  });
+  const at = () => state.viewing === null ? state.view.ply : state.viewing;
+  stepKeys({
+    back: () => { if (state.view) browse(at() - 1); },
+    on: () => { if (state.view) browse(at() + 1); },
+    first: () => { if (state.view) browse(0); },
+    last: () => { if (state.view) browse(state.view.ply); },
   });
 }
 

@@ -4,6 +4,7 @@ import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { postJSON, reported } from "/static/lib/http.js";
+import { stepKeys } from "/static/lib/move-keys.js";
 import { afterMove, drawMoves } from "/static/lib/moves.js";
 import { Report } from "/static/lib/report.js";
 import { t } from "/static/lib/i18n.js";
@@ -74,11 +75,4 @@ $("analysis-board").onclick = () => {
   location.href = `/analysis?record=1&ply=${ply}`;
 };
 $("flip").onclick = () => { if (board) { board.flipped = !board.flipped; show(); } };
-document.addEventListener("keydown", (event) => {
-  const target = /** @type {HTMLElement} */ (event.target);
-  if (target.tagName === "TEXTAREA" || target.tagName === "INPUT") return;
-  if (event.key === "ArrowLeft") go(ply - 1);
-  if (event.key === "ArrowRight") go(ply + 1);
-  if (event.key === "Home") go(0);
-  if (event.key === "End") go(Infinity);
-});
+stepKeys({ back: () => go(ply - 1), on: () => go(ply + 1), first: () => go(0), last: () => go(Infinity) });
