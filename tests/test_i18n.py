@@ -36,7 +36,15 @@ from .support.same_as_english import SAME_AS_ENGLISH
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [language for language in LANGUAGES if language != SOURCE]
 #: the keywords scripts/translations extracts (Python, templates, the pages' scripts)
-KEYWORDS = {"_": None, "N_": None, "Text": None, "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "Text": None,
+    "ngettext": (1, 2),
+    "t": None,
+    "tn": (1, 2),
+    "tNodes": None,
+}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[a-z]")
 
 

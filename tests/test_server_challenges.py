@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from ludoteca import record
 from ludoteca.server.app import create_app
 from ludoteca.server.settings import Settings
 
@@ -75,6 +76,9 @@ def test_a_challenge_declined_with_its_reason_then_another_accepted(client: Test
             f"/api/challenge/{first['id']}/decline", json={"reason": "timeControl"}, headers=csrf
         )
         assert answer.status_code == 200, answer.text
+    reasons = mine(client, bob)["reasons"]  # the reasons to decline with, in words
+    assert reasons[0] == {"key": "generic", "text": "I'm not accepting challenges right now."}
+    assert "timeControl" in [r["key"] for r in reasons]
     told = mine(client, ann)["outgoing"][0]  # the challenger's lobby sees it, with the reason
     assert told["status"] == "declined" and told["reason"] == "timeControl"
     assert "time control" in told["reason_text"]
@@ -156,3 +160,42 @@ def test_at_most_twenty_open_challenges(
     challenge(client, ann, "Cid")
     assert "2" in challenge(client, ann, "Dan", 429)["error"]
     assert len(mine(client, ann)["outgoing"]) == 2
+
+
+def test_a_bot_account_is_marked_wherever_its_name_shows(client: TestClient) -> None:
+    """The views that name a player say whether it is a bot: the profile, the game's seats,
+    the your-turn list, the lobby's games, the finished games (and the challenge itself)."""
+    ann, robo = sign_up(client, "Ann"), sign_up(client, "Robo")
+    with acting(client, robo) as csrf:
+        upgraded = client.post("/api/bot/account/upgrade", headers=csrf)
+        assert upgraded.status_code == 200, upgraded.text
+    bot = {"Authorization": f"Bearer {upgraded.json()['token']}"}
+    with acting(client, robo) as csrf:  # its seek in the lobby
+        seek = {"game": "morris", "clock": "5+0"}
+        assert client.post("/api/seeks", json=seek, headers=csrf).status_code == 201
+        [offered] = client.get("/api/seeks").json()
+        assert offered["player"] == "Robo" and offered["bot"] is True
+    sent = challenge(client, ann, "Robo", clock="3d", colour="white")
+    assert sent["challenged_bot"] is True and sent["challenger_bot"] is False
+    answer = client.post(f"/api/challenge/{sent['id']}/accept", headers=bot)
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["game"]
+    with acting(client, ann) as csrf:
+        assert client.get("/api/players/Robo").json()["bot"] is True
+        assert client.get("/api/players/Ann").json()["bot"] is False
+        players = client.get(f"/api/games/{game_id}").json()["players"]
+        assert (players["white"]["bot"], players["black"]["bot"]) == (False, True)
+        [waiting] = client.get("/api/yourturn").json()["games"]
+        assert waiting["opponent"] == "Robo" and waiting["opponent_bot"] is True
+        state = record.loads(client.get(f"/api/games/{game_id}/record").text).state
+        move = {"type": "move", "move": str(next(iter(state.legal_moves))), "ply": state.ply}
+        moved = client.post(f"/api/games/{game_id}/actions", json=move, headers=csrf)
+        assert moved.status_code == 200, moved.text
+        [listed] = [g for g in client.get("/api/lobby").json()["live"] if g["id"] == game_id]
+        assert (listed["white_bot"], listed["black_bot"]) == (False, True)
+        resign = {"type": "resign", "ply": state.ply + 1}
+        resigned = client.post(f"/api/games/{game_id}/actions", json=resign, headers=csrf)
+        assert resigned.status_code == 200, resigned.text
+        [done] = client.get("/api/finished", params={"player": "Ann"}).json()["games"]
+        assert (done["white"]["bot"], done["black"]["bot"]) == (False, True)
+        assert client.get("/api/players/Ann").json()["games"][0]["black"]["bot"] is True

@@ -258,6 +258,7 @@ def test_the_your_turn_list(client: TestClient) -> None:
         "clock": "1d",
         "colour": "white",
         "opponent": "Bob",
+        "opponent_bot": False,
         "ply": 0,
         "deadline": START + DAY_MS,
         "left": DAY_MS,

@@ -309,3 +309,20 @@ def test_the_operators_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["tournaments", "list", "--db", db]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [f"{tid}\tupcoming\t2099-12-24T18:00Z\tswiss\t0\tXmas"]
+
+
+def test_a_bot_is_marked_in_the_standings_and_pairings(client: TestClient, clock: Clock) -> None:
+    ann, robo = sign_up(client, "Ann"), sign_up(client, "Robo")
+    assert post(client, robo, "/api/bot/account/upgrade")[0] == 200
+    tid = create(client, ann, system="roundrobin", rounds=None)[1]["id"]
+    for person in (ann, robo):
+        assert post(client, person, f"/api/tournaments/{tid}/join")[0] == 200
+    clock.ms += MINUTE
+    tick(client)
+    view = client.get(f"/api/tournaments/{tid}").json()
+    assert {s["name"]: s["bot"] for s in view["standings"]} == {"Ann": False, "Robo": True}
+    [board] = view["boards"]
+    assert {board["white"]: board["white_bot"], board["black"]: board["black_bot"]} == {
+        "Ann": False,
+        "Robo": True,
+    }

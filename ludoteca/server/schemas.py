@@ -303,6 +303,8 @@ class PlayerView(BaseModel):
     seated: bool
     #: the account holding the seat (its profile is /players/NAME), or None
     account: str | None
+    #: that account is a bot (an engine plays it: shown "BOT")
+    bot: bool
 
 
 class OutcomeView(BaseModel):
@@ -528,6 +530,9 @@ class LobbyGame(BaseModel):
     free: Colour
     white_name: str | None
     black_name: str | None
+    #: the seat's account is a bot (shown "BOT")
+    white_bot: bool
+    black_bot: bool
     clock: str | None
     updated: str
 
@@ -664,11 +669,12 @@ class Tally(BaseModel):
 
 
 class SeatShown(BaseModel):
-    """A player of a finished game: display name, account (if one held the seat), computer
-    level (``"level N"``, for the computer)."""
+    """A player of a finished game: display name, account (if one held the seat) and whether
+    it is a bot (shown "BOT"), computer level (``"level N"``, for the computer)."""
 
     name: str | None
     account: str | None
+    bot: bool
     computer: str | None
 
 
@@ -693,9 +699,11 @@ class FinishedGame(BaseModel):
 
 
 class Profile(BaseModel):
-    """A player's page: ratings, their history, win/draw/loss counts and recent games."""
+    """A player's page: whether an engine plays the account (``bot``: shown "BOT"), ratings,
+    their history, win/draw/loss counts and recent games."""
 
     name: str
+    bot: bool
     joined: str
     ratings: list[RatingView]
     history: list[RatingStep]
@@ -750,9 +758,10 @@ class SeekView(BaseModel):
 
 
 class OpenSeek(SeekView):
-    """A seek on offer, with its poster's name and rating."""
+    """A seek on offer, with its poster's name, whether it is a bot (shown "BOT") and rating."""
 
     player: str
+    bot: bool
     rating: int
 
 

@@ -22,10 +22,13 @@ _EVERYWHERE = {
 }
 #: the tie-breaks of the tournaments' standings, named after their authors
 _TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
+#: the mark beside a bot account's name, as lichess writes it in these languages too
+_BOT = {"BOT"}
 
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
     | _TIE_BREAKS
+    | _BOT
     | {"%(minutes)s minutes", "Place", "Points", "Performance", "Minutes"}
     | {
         "Action",
@@ -60,6 +63,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "de": _EVERYWHERE
     | _TIE_BREAKS
+    | _BOT
     | {"Arena", "Name", "System"}
     | {
         "Moderator",
@@ -88,6 +92,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "es": _EVERYWHERE
     | _TIE_BREAKS
+    | _BOT
     | {"Arena"}
     | {
         "%(where)s: %(path)s",

@@ -46,6 +46,7 @@ __all__ = [
     "ChallengeView",
     "Challenges",
     "Decline",
+    "DeclineReason",
     "MyChallenges",
 ]
 
@@ -139,12 +140,21 @@ class ChallengeView(BaseModel):
     expires: int
 
 
+class DeclineReason(BaseModel):
+    """A reason to decline a challenge: its key (:class:`Decline`'s) and its sentence in the
+    reader's language."""
+
+    key: Reason
+    text: str
+
+
 class MyChallenges(BaseModel):
     """A player's challenges: those received still open, and those sent (open, or closed
-    within the last hour)."""
+    within the last hour); and the reasons one may decline with, in the order to offer them."""
 
     incoming: list[ChallengeView]
     outgoing: list[ChallengeView]
+    reasons: list[DeclineReason]
 
 
 #: opens a new game (stores it and holds it in memory)
@@ -199,7 +209,8 @@ class Challenges:
         return found[0]
 
     async def mine(self, user: int) -> MyChallenges:
-        """The challenges ``user`` received (open) and sent (open, or closed lately)."""
+        """The challenges ``user`` received (open) and sent (open, or closed lately), and the
+        reasons to decline with (:data:`REASONS`, in the current language)."""
         await self.expire()
         recent = self.clock() - int(RECENT.total_seconds() * 1000)
         return MyChallenges(
@@ -210,6 +221,7 @@ class Challenges:
                 ChallengeRow.challenger_id == user,
                 or_(ChallengeRow.status == "open", ChallengeRow.closed >= recent),
             ),
+            reasons=[DeclineReason(key=key, text=_(text)) for key, text in REASONS.items()],  # type: ignore[arg-type]
         )
 
     # --- steps --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ and the ratings of a game's players."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Select, and_, func, or_, select
@@ -27,7 +28,7 @@ from ..schemas import (
     Tally,
 )
 from ..store import GameRow, Store, now
-from .people import UserRow
+from .people import UserRow, bots_among
 from .ratings import (
     PROVISIONAL,
     RatingHistoryRow,
@@ -70,13 +71,20 @@ def termination_text(label: str | None) -> str | None:
         return _(label)
 
 
-def _game(row: GameRow) -> FinishedGame:
+async def _games(store: Store, rows: Sequence[GameRow]) -> list[FinishedGame]:
+    """The games as the history lists them, their seats' bot accounts marked."""
+    bots = await bots_among(store, (seat(c).user_of(r) for r in rows for c in ("white", "black")))
+    return [_game(r, bots) for r in rows]
+
+
+def _game(row: GameRow, bots: frozenset[int]) -> FinishedGame:
     def shown(colour: str) -> SeatShown:
         place = seat(colour)
         kind = place.kind_of(row)
         return SeatShown(
             name=place.display_of(row),
             account=place.display_of(row) if place.user_of(row) is not None else None,
+            bot=place.user_of(row) in bots,
             computer=_("level %(number)s", number=kind.removeprefix("level:"))
             if kind != "human"
             else None,
@@ -150,7 +158,7 @@ async def finished(
                 query.order_by(GameRow.updated.desc()).offset(page * PAGE).limit(PAGE + 1)
             )
         ).all()
-    return FinishedPage(games=[_game(r) for r in rows[:PAGE]], page=page, more=len(rows) > PAGE)
+    return FinishedPage(games=await _games(store, rows[:PAGE]), page=page, more=len(rows) > PAGE)
 
 
 async def profile(store: Store, name: str) -> Profile:
@@ -201,6 +209,7 @@ async def profile(store: Store, name: str) -> Profile:
         ).all()
     return Profile(
         name=user.name,
+        bot=user.bot,
         joined=_when(user.created),
         ratings=[_rating(r) for r in ratings],
         history=[
@@ -216,7 +225,7 @@ async def profile(store: Store, name: str) -> Profile:
             for h in history
         ],
         counts=Tally(wins=counts[0], draws=counts[1], losses=counts[2]),
-        games=[_game(g) for g in recent],
+        games=await _games(store, recent),
     )
 
 

@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -40,7 +41,7 @@ from ..errors import ActionError
 from ..limits import RateLimit
 from ..store import Base, Store, now
 
-__all__ = ["Accounts", "SessionRow", "User", "UserRow", "check_username"]
+__all__ = ["Accounts", "SessionRow", "User", "UserRow", "bots_among", "check_username"]
 
 SESSION_DAYS = 30
 #: names that would read as the site speaking, or clash with its paths
@@ -123,6 +124,19 @@ class User:
     id: int
     name: str
     csrf: str
+
+
+async def bots_among(store: Store, ids: Iterable[int | None]) -> frozenset[int]:
+    """The bot accounts (shown "BOT") among the accounts ``ids`` (``None``: no account,
+    skipped): one query, none when no id is given."""
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return frozenset()
+    async with store.session() as session:
+        found = await session.scalars(
+            select(UserRow.id).where(UserRow.id.in_(wanted), UserRow.bot.is_(True))
+        )
+        return frozenset(found)
 
 
 def check_username(name: str) -> str:

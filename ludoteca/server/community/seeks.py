@@ -193,12 +193,13 @@ class Seeks:
         return seek_id
 
     async def open(self) -> list[OpenSeek]:
-        """The seeks on offer, newest first, with their posters' names and ratings."""
+        """The seeks on offer, newest first, with their posters' names (and whether each is a
+        bot) and ratings."""
         since = now() - datetime.timedelta(seconds=SEEN_SECONDS)
         async with self.store.session() as session:
             rows = (
                 await session.execute(
-                    select(SeekRow, UserRow.name)
+                    select(SeekRow, UserRow.name, UserRow.bot)
                     .join(UserRow, UserRow.id == SeekRow.user_id)
                     .where(SeekRow.game_id.is_(None), SeekRow.seen >= since)
                     .order_by(SeekRow.created.desc())
@@ -209,9 +210,10 @@ class Seeks:
             OpenSeek(
                 **_brief(seek).model_dump(),
                 player=name,
+                bot=bot,
                 rating=await self.rating(seek.user_id, seek.game, seek.clock),
             )
-            for seek, name in rows
+            for seek, name, bot in rows
         ]
 
     async def mine(self, user: User) -> list[SeekView]:

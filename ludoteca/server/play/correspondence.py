@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from ...i18n import _
+from ..community.people import bots_among
 from ..errors import ActionError
 from ..schemas import Status
 from ..store import GameRow
@@ -108,7 +109,8 @@ class Correspondence:
         return bool(flagged)
 
     async def your_turn(self, user: int) -> YourTurn:
-        """The account's correspondence games where it is its move, soonest deadline first."""
+        """The account's correspondence games where it is its move, soonest deadline first
+        (each opponent's bot account marked)."""
         mine = ((GameRow.white_user == user) & (GameRow.to_move == "white")) | (
             (GameRow.black_user == user) & (GameRow.to_move == "black")
         )
@@ -122,7 +124,9 @@ class Correspondence:
                 )
             ).all()
         at = self.now()
-        return YourTurn(games=[_your_game(row, at) for row in rows])
+        opponents = (seat(SWAP[row.to_move or "white"]).user_of(row) for row in rows)
+        bots = await bots_among(self.hub.store, opponents)
+        return YourTurn(games=[_your_game(row, at, bots) for row in rows])
 
     async def deadline(self, live: LiveGame, seats: frozenset[str]) -> Deadline:
         """The game's days per move and running deadline, and the lines the holder of ``seats``
@@ -146,7 +150,7 @@ class Correspondence:
         )
 
 
-def _your_game(row: GameRow, at: int) -> YourTurnGame:
+def _your_game(row: GameRow, at: int, bots: frozenset[int]) -> YourTurnGame:
     colour = colour_named(row.to_move)
     assert colour is not None and row.deadline is not None and row.clock is not None
     return YourTurnGame(
@@ -157,6 +161,7 @@ def _your_game(row: GameRow, at: int) -> YourTurnGame:
         clock=row.clock,
         colour=colour,
         opponent=seat(SWAP[colour]).display_of(row),
+        opponent_bot=seat(SWAP[colour]).user_of(row) in bots,
         ply=row.ply,
         deadline=row.deadline,
         left=max(0, row.deadline - at),

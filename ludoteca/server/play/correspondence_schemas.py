@@ -30,9 +30,10 @@ class YourTurnGame(BaseModel):
     rules_title: str
     #: the days per move ("3d")
     clock: str
-    #: the reader's colour, and the opponent's display name
+    #: the reader's colour, and the opponent's display name (``opponent_bot``: a bot account)
     colour: Colour
     opponent: str | None
+    opponent_bot: bool
     ply: int
     #: when the reader's time runs out (epoch ms), and how much is left (ms, at least 0)
     deadline: int

@@ -25,6 +25,7 @@ from .. import logs
 from ..cluster.adoption import Cluster
 from ..community import ratings
 from ..community.chat import ROOMS
+from ..community.people import bots_among
 from ..computer.computer import Computer
 from ..errors import ActionError
 from ..schemas import Colour, GameView, Intent, Mode, NewGame
@@ -39,6 +40,7 @@ from .conduct import Change, Context
 from .duties import Duties
 from .live import LiveGame, Watcher
 from .outbox import Outbox
+from .seats import COLOURS, seat
 from .tasks import Tasks
 
 __all__ = ["Hub"]
@@ -156,7 +158,8 @@ class Hub:
         )
         await self.cluster.follow(row.id)
         # (nothing was said before: every line said from now on reaches the game in memory)
-        live = LiveGame(row, state, chat_read=set(ROOMS))
+        bots = await bots_among(self.store, planned.users.values())
+        live = LiveGame(row, state, chat_read=set(ROOMS), bots=bots)
         self.games[row.id] = live
         self.after_change(live)
         return row
@@ -177,7 +180,8 @@ class Hub:
             if found is None:
                 self.cluster.forget(game_id)
                 raise ActionError(404, _("no game %(game_id)s", game_id=repr(game_id)))
-            live = LiveGame(found[0], replay(*found), used=time.monotonic())
+            bots = await bots_among(self.store, (seat(c).user_of(found[0]) for c in COLOURS))
+            live = LiveGame(found[0], replay(*found), used=time.monotonic(), bots=bots)
             self.games[game_id] = live
         # a game loaded from the store may be waiting for the computer, or have a clock running
         self.after_change(live)
@@ -217,10 +221,12 @@ class Hub:
         live = await self.get(game_id)
         token = secrets.token_urlsafe(24)
         taken: list[Colour] = []
+        joining = await bots_among(self.store, [user[0] if user else None])
 
         def decide() -> Change:
             colour, change = conduct.join(live, name, user, token, Context(self.now()))
             taken.append(colour)
+            live.bots |= joining
             return change
 
         await self.carry_out(live, decide)

@@ -155,6 +155,8 @@ class LiveGame:
     seat_memo: dict[tuple[str, str | None, str | None], frozenset[str]] = field(
         default_factory=dict
     )
+    #: the bot accounts holding seats (shown "BOT"), read when the game is loaded or joined
+    bots: frozenset[int] = frozenset()
 
     def move_labels(self) -> list[str]:
         """The moves played, as the move list shows them (a new list; kept up to date with

@@ -9,6 +9,7 @@ import datetime
 
 from sqlalchemy import ColumnElement, or_
 
+from ..community.people import bots_among
 from ..schemas import Lobby, LobbyGame, Mode, Status
 from ..store import GameRow, Store
 from .catalogue import rules_title
@@ -21,13 +22,15 @@ WATCH_PLIES = 10
 
 
 async def lobby(store: Store) -> Lobby:
-    """The waiting games and those in play, the most recently active first."""
+    """The waiting games and those in play, the most recently active first (each seat's bot
+    account marked)."""
+    waiting = await store.listing(Status.WAITING)
+    live = await store.listing(Status.LIVE, started=True, where=_worth_watching())
+    bots = await bots_among(
+        store, (seat(c).user_of(row) for row in [*waiting, *live] for c in ("white", "black"))
+    )
     return Lobby(
-        open=[_brief(row) for row in await store.listing(Status.WAITING)],
-        live=[
-            _brief(row)
-            for row in await store.listing(Status.LIVE, started=True, where=_worth_watching())
-        ],
+        open=[_brief(row, bots) for row in waiting], live=[_brief(row, bots) for row in live]
     )
 
 
@@ -36,7 +39,7 @@ def _worth_watching() -> ColumnElement[bool]:
     return or_(GameRow.mode != Mode.COMPUTER.value, GameRow.ply >= WATCH_PLIES)
 
 
-def _brief(row: GameRow) -> LobbyGame:
+def _brief(row: GameRow, bots: frozenset[int]) -> LobbyGame:
     white, black = seat("white"), seat("black")
     return LobbyGame(
         id=row.id,
@@ -50,6 +53,8 @@ def _brief(row: GameRow) -> LobbyGame:
         free="white" if white.token_of(row) is None else "black",
         white_name=white.display_of(row),
         black_name=black.display_of(row),
+        white_bot=white.user_of(row) in bots,
+        black_bot=black.user_of(row) in bots,
         clock=row.clock,
         updated=row.updated.replace(tzinfo=row.updated.tzinfo or datetime.UTC).isoformat(),
     )

@@ -75,6 +75,7 @@ class PlayerValues(TypedDict):
     label: str
     seated: bool
     account: str | None
+    bot: bool
 
 
 class OutcomeValues(TypedDict):
@@ -431,13 +432,15 @@ def _player_values(live: LiveGame, name: str) -> PlayerValues:
             "label": chosen or (_("Player") if seated else _("(free seat)")),
             "seated": seated,
             "account": chosen if place.user_of(row) is not None else None,
+            "bot": place.user_of(row) in live.bots,
         }
     number = int(parse_spec(kind)[1]["level"])
     level = levels(live.state.rules)[number - 1]
     label = _("Computer: %(name)s (level %(number)s)", name=_(level.name), number=level.number)
     # a level bot's seat (see ..community.bots) is its account's
     account = place.display_of(row) if place.user_of(row) is not None else None
-    return {"kind": "computer", "label": label, "seated": True, "account": account}
+    bot = place.user_of(row) in live.bots
+    return {"kind": "computer", "label": label, "seated": True, "account": account, "bot": bot}
 
 
 def outcome(live: LiveGame) -> OutcomeValues | None:

@@ -69,10 +69,12 @@ class TournamentBrief(BaseModel):
 
 
 class StandingView(BaseModel):
-    """A line of the standings (tie-breaks: see :mod:`.scoring`)."""
+    """A line of the standings (tie-breaks: see :mod:`.scoring`; ``bot``: an engine plays the
+    account, shown "BOT")."""
 
     rank: int
     name: str
+    bot: bool
     rating: int
     points: float
     buchholz: float
@@ -86,11 +88,13 @@ class StandingView(BaseModel):
 
 class BoardView(BaseModel):
     """A pairing: ``black`` None for ``white``'s bye (or rest round); ``result`` "*" while
-    the game is played; ``url`` its game's page."""
+    the game is played; ``url`` its game's page; ``*_bot``: that player is a bot account."""
 
     round: int
     white: str
+    white_bot: bool
     black: str | None
+    black_bot: bool
     result: str
     url: str | None
 

@@ -31,7 +31,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ...i18n import _
-from ..community.people import User, UserRow
+from ..community.people import User, UserRow, bots_among
 from ..community.ratings import RatingRow, category, current
 from ..errors import ActionError
 from ..play.clock import parse_control
@@ -155,6 +155,7 @@ class Tournaments:
         entries = await self._entries(tournament_id)
         boards = await self._boards(tournament_id)
         names = {e.user_id: e.name for e in entries}
+        bots = await bots_among(self.store, names)
         lines = _standings(row, entries, boards)
         by_id = {e.user_id: e for e in entries}
         return TournamentView(
@@ -163,6 +164,7 @@ class Tournaments:
                 StandingView(
                     rank=rank,
                     name=names[line.player],
+                    bot=line.player in bots,
                     rating=by_id[line.player].rating,
                     points=line.points,
                     buchholz=line.buchholz,
@@ -179,7 +181,9 @@ class Tournaments:
                 BoardView(
                     round=b.round,
                     white=names.get(b.white, "?"),
+                    white_bot=b.white in bots,
                     black=None if b.black is None else names.get(b.black, "?"),
+                    black_bot=b.black in bots,
                     result=b.result,
                     url=f"/game/{b.game_id}" if b.game_id else None,
                 )

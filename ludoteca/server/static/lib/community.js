@@ -1,7 +1,7 @@
 // What the community pages share: a finished game as a table row, a table, a rating and its
 // time control.  Names come from the server as text and are only ever set as text.
 import { daysText, isDays } from "/static/lib/days.js";
-import { link } from "/static/lib/dom.js";
+import { link, playerName } from "/static/lib/dom.js";
 import { day, t } from "/static/lib/i18n.js";
 
 /** @param {HTMLTableRowElement} row  @param {Node | string} content */
@@ -15,7 +15,7 @@ function cell(row, content) {
 /** @param {import("/static/lib/types.js").FinishedSeat} player */
 function seat(player) {
   if (player.computer) return document.createTextNode(t("Computer (%(level)s)", { level: player.computer }));
-  if (player.account) return link(`/players/${encodeURIComponent(player.account)}`, player.account);
+  if (player.account) return playerName(player.account, player.bot);
   return document.createTextNode(player.name || t("Guest"));
 }
 

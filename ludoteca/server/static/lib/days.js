@@ -1,5 +1,6 @@
-// Days per move in words: a correspondence time control ("3d") and the time left before a
-// deadline ("2 days 3 hours left"), shared by the lobby, the your-turn list and the game page.
+// Time controls in words: days per move ("3d") or a live clock ("3+2"), and the time left
+// before a deadline ("2 days 3 hours left"), shared by the lobby, the challenges, the
+// your-turn list and the game page.
 import { t, tn } from "/static/lib/i18n.js";
 
 const MINUTE = 60_000;
@@ -13,6 +14,14 @@ export const isDays = (/** @type {string | null | undefined} */ control) => /^\d
 /** @param {string} control */
 export function daysText(control) {
   return tn("%(num)s day per move", "%(num)s days per move", parseInt(control, 10));
+}
+
+// A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
+/** @param {string} control */
+export function controlText(control) {
+  if (isDays(control)) return daysText(control);
+  const [minutes, seconds] = control.split("+");
+  return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
 }
 
 // The time left before a deadline (rounded to the minute), to the hour (to the minute in its

@@ -17,6 +17,25 @@ export function link(href, text) {
   return a;
 }
 
+// The "BOT" mark beside the name of an account an engine plays (its title says so in words).
+export function botMark() {
+  const mark = document.createElement("abbr");
+  mark.className = "bot-mark";
+  mark.title = t("A bot: a computer program plays this account");
+  mark.textContent = t("BOT");
+  return mark;
+}
+
+// A player's name as the pages show it: a link to their profile, with the BOT mark for a bot.
+/** @param {string} name  @param {boolean} [bot]  @param {string} [text]  the link's words (the name) */
+export function playerName(name, bot = false, text = name) {
+  const span = document.createElement("span");
+  span.className = "player-name";
+  span.append(link(`/players/${encodeURIComponent(name)}`, text));
+  if (bot) span.append(botMark());
+  return span;
+}
+
 // An SVG element `name` with the attributes `attrs`, appended to `parent` when one is given.
 /** @param {string} name  @param {Record<string, string | number>} [attrs]  @param {Element | null} [parent] */
 export function svgElement(name, attrs = {}, parent = null) {

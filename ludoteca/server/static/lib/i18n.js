@@ -5,8 +5,8 @@
 // Placeholders are named, %(name)s, as in Python and the templates:
 //   t("Your move (%(colour)s)", { colour })   tn("%(num)s game", "%(num)s games", n)
 // A text missing from the catalogue (or the catalogue itself, offline) reads as its English
-// msgid.  Babel extracts the msgids from the t("...") and tn("...", "...") calls: write them
-// as plain string literals (joined with + if long), never template literals.
+// msgid.  Babel extracts the msgids from the t("..."), tn("...", "...") and tNodes("...")
+// calls: write them as plain string literals (joined with + if long), never template literals.
 import { dayIn, momentIn } from "/static/lib/dates.js";
 
 export const lang = document.documentElement.lang || "en";
@@ -52,6 +52,18 @@ export function t(msgid, params = {}) {
   return fill(catalogue.messages[msgid] || msgid, params);
 }
 
+// `msgid` in the page's language as nodes to append: its placeholders filled from `params`,
+// each a text or an element (a player's name with its link and marks) put in its place.
+/** @param {string} msgid  @param {Record<string, string | Node>} params  @returns {(string | Node)[]} */
+export function tNodes(msgid, params) {
+  const parts = (catalogue.messages[msgid] || msgid).split(/%\((\w+)\)s/);
+  return parts.map((part, i) => {
+    if (i % 2 === 0) return part.replaceAll("%%", "%");
+    const value = params[part];
+    return value instanceof Node ? value : isolated(String(value));
+  }).filter((part) => part !== "");
+}
+
 // The form for `num` of a text with plurals; %(num)s is `num`.
 /** @param {string} singular  @param {string} plural  @param {number} num  @param {Record<string, unknown>} [params] */
 export function tn(singular, plural, num, params = {}) {
@@ -62,6 +74,14 @@ export function tn(singular, plural, num, params = {}) {
     text = forms[index >= 0 ? index : forms.length - 1] || text;
   }
   return fill(text, { num, ...params });
+}
+
+// Facts in a row as list() lists them, each a text or an element (kept as it is).
+/** @param {(string | Node)[]} items  @returns {(string | Node)[]} */
+export function listNodes(items) {
+  const texts = items.map((item, i) => (item instanceof Node ? `\uE000${i}\uE000` : item));
+  return list(texts).split(/\uE000(\d+)\uE000/).map((part, i) => (i % 2 ? items[Number(part)] : part))
+    .filter((part) => part !== "");
 }
 
 // A day (a Date, a time as the server writes it, epoch milliseconds or a calendar day

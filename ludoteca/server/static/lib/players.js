@@ -1,8 +1,9 @@
-// The players' bars over the board: colour, name (an account's links to its profile), rating
+// The players' bars over the board: colour, name (an account's links to its profile; a bot's
+// marked "BOT"), rating
 // (accounts only: "(1500?)" and, after a rated game, the change), "(you)" and the clock; under
 // each bar, the count of its pieces on the board and the men still in hand, drawn as pieces.
 import { clockFor, showClocks } from "/static/lib/clock.js";
-import { $, colourName, link, svgElement } from "/static/lib/dom.js";
+import { $, colourName, playerName, svgElement } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
 import { gameId, state } from "/static/lib/state.js";
 import { t, tn } from "/static/lib/i18n.js";
@@ -44,7 +45,7 @@ export function showPlayers() {
     }).length;
     const who = document.createElement("span");
     who.className = "who";
-    const name = p.account ? link(`/players/${encodeURIComponent(p.account)}`, p.account) : document.createTextNode(p.label);
+    const name = p.account ? playerName(p.account, p.bot) : document.createTextNode(p.label);
     const rating = state.ratings && state.ratings[colour] ? ratingLabel(state.ratings[colour]) : "";
     who.append(t("%(colour)s: ", { colour: colourName(colour) }), name, `${rating}${you}`);
     who.title = who.textContent;

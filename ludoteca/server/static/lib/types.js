@@ -71,6 +71,8 @@
  * @property {string} black
  * @property {string | null} white_name
  * @property {string | null} black_name
+ * @property {boolean} white_bot       the seat's account is a bot (shown "BOT")
+ * @property {boolean} black_bot
  * @property {number} ply
  * @property {string | null} clock     "3+2"
  * @property {string} updated          ISO time
@@ -81,6 +83,7 @@
  * @typedef {object} Seek
  * @property {string} id
  * @property {string} player
+ * @property {boolean} bot             the poster is a bot account
  * @property {number} rating
  * @property {string} rules_title
  * @property {string | null} clock
@@ -107,7 +110,7 @@
 
 /**
  * A seat of a finished game.
- * @typedef {{ name: string, account: string | null, computer: string | null }} FinishedSeat
+ * @typedef {{ name: string, account: string | null, bot: boolean, computer: string | null }} FinishedSeat
  */
 
 /**
@@ -132,6 +135,7 @@
  * /api/players/NAME: a player's page.
  * @typedef {object} Profile
  * @property {string} name
+ * @property {boolean} bot                an engine plays the account (shown "BOT")
  * @property {string} joined              ISO time
  * @property {Rating[]} ratings
  * @property {{game: string, title: string, category: string, game_id: string, rating: number,
@@ -160,7 +164,7 @@
  * @property {string} status
  * @property {Record<string, string>} texts
  * @property {Record<Colour, {kind: "human" | "computer", label: string, seated: boolean,
- *                            account: string | null}>} players
+ *                            account: string | null, bot: boolean}>} players
  * @property {BoardView} board
  * @property {string[]} pieces
  * @property {Colour} turn
@@ -202,6 +206,7 @@
  * @property {string} clock
  * @property {Colour} colour
  * @property {string | null} opponent
+ * @property {boolean} opponent_bot
  * @property {number} ply
  * @property {number} deadline
  * @property {number} left
@@ -217,6 +222,37 @@
  * @property {number} left
  * @property {string[][]} lines
  * @property {boolean} can_plan
+ */
+
+/**
+ * A challenge as both sides see it (community/challenges.ChallengeView): `colour` the
+ * challenger's; `reason` a decline's key and `reason_text` its sentence; `expires` epoch ms.
+ * @typedef {Object} Challenge
+ * @property {string} id
+ * @property {string} challenger
+ * @property {boolean} challenger_bot
+ * @property {string} challenged
+ * @property {boolean} challenged_bot
+ * @property {string} game
+ * @property {string} rules
+ * @property {string} rules_title
+ * @property {string | null} clock
+ * @property {boolean} rated
+ * @property {"white" | "black" | "random"} colour
+ * @property {"open" | "accepted" | "declined" | "canceled" | "expired"} status
+ * @property {string | null} reason
+ * @property {string | null} reason_text
+ * @property {string | null} game_id
+ * @property {number} expires
+ */
+
+/**
+ * /api/challenges (community/challenges.MyChallenges): received (open) and sent challenges,
+ * and the reasons to decline with.
+ * @typedef {Object} MyChallenges
+ * @property {Challenge[]} incoming
+ * @property {Challenge[]} outgoing
+ * @property {{key: string, text: string}[]} reasons
  */
 
 /**
@@ -257,6 +293,7 @@ export {};
  * @typedef {Object} TournamentStanding
  * @property {number} rank
  * @property {string} name
+ * @property {boolean} bot
  * @property {number} rating
  * @property {number} points
  * @property {number} buchholz
@@ -273,7 +310,9 @@ export {};
  * @typedef {Object} TournamentBoard
  * @property {number} round
  * @property {string} white
+ * @property {boolean} white_bot
  * @property {string | null} black
+ * @property {boolean} black_bot
  * @property {string} result
  * @property {string | null} url
  */

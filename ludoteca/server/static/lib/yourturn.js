@@ -2,7 +2,7 @@
 // in the lobby's "Your turn" panel and on /yourturn (any page with a #yourturn-list), asked
 // for again every minute.  Signed out, the panel stays hidden.
 import { daysText, leftText } from "/static/lib/days.js";
-import { $, colourName, link } from "/static/lib/dom.js";
+import { $, botMark, colourName, link } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -18,6 +18,7 @@ async function show() {
     item.className = "yourturn-game";
     item.dataset.game = g.id;
     item.appendChild(link(g.url, t("%(rules)s against %(opponent)s", { rules: g.rules_title, opponent: g.opponent || t("player") })));
+    if (g.opponent_bot) item.appendChild(botMark());
     const left = document.createElement("span");
     left.className = "left";
     left.textContent = ` — ${colourName(g.colour)}, ${daysText(g.clock)}: ${leftText(g.left)}`;

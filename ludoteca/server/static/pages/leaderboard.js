@@ -1,7 +1,7 @@
 // The best ratings of a game and time control: the established ones, then the provisional
 // ones (marked "?", as everywhere).
 import { ratingText, table } from "/static/lib/community.js";
-import { $, notice } from "/static/lib/dom.js";
+import { $, notice, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
@@ -16,10 +16,7 @@ async function show() {
   rows.forEach((r, i) => {
     const row = board.tBodies[0].insertRow();
     row.insertCell().textContent = String(i + 1);
-    const a = document.createElement("a");
-    a.href = `/players/${encodeURIComponent(r.name)}`;
-    a.textContent = r.name;
-    row.insertCell().appendChild(a);
+    row.insertCell().appendChild(playerName(r.name));  // (bots are left off the leaderboards)
     if (r.provisional) row.className = "provisional";
     for (const text of [ratingText(r), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
   });

@@ -2,11 +2,12 @@
 // marked data-listed once filled from the server).
 import { Board } from "/static/lib/board.js";
 import { showDaily } from "/static/lib/daily.js";
-import { daysText, isDays } from "/static/lib/days.js";
-import { $, colourName } from "/static/lib/dom.js";
+import { showChallenges } from "/static/lib/challenges.js";
+import { controlText } from "/static/lib/days.js";
+import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
-import { lang, list, t, tn } from "/static/lib/i18n.js";
+import { lang, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
@@ -106,23 +107,20 @@ function showOpponent() {
   $("details-position").hidden = seek;
 }
 
+// A game of the lists, as nodes: its rule set and clock, its players (an account's name
+// linked, a bot's marked), its moves and when it last changed.
 function describe(row, open) {
   const seat = (colour) => (open && row.free === colour ? t("an open seat")
-    : who(row[colour], row[`${colour}_name`]));
-  const who = (kind, name) => (kind === "human" ? name || t("player")
-    : t("computer level %(level)s", { level: kind.replace("level:", "") }));
+    : who(row[colour], row[`${colour}_name`], row[`${colour}_bot`]));
+  const who = (kind, name, bot) => (kind !== "human" ? t("computer level %(level)s", { level: kind.replace("level:", "") })
+    : bot ? playerName(name, true) : name || t("player"));
   const moves = tn("%(num)s move", "%(num)s moves", row.ply);
-  const clock = row.clock ? t(", clock %(clock)s", { clock: clockText(row.clock) }) : "";
-  const players = row.mode === "hotseat" ? t("on one screen")
-    : t("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
-  return `${row.rules_title}${clock} — ${list([players, moves, ago(row.updated)])}`;
-}
-
-// A time control in words: "3+2" is "3 min + 2 s", "3d" is "3 days per move".
-function clockText(control) {
-  if (isDays(control)) return daysText(control);
-  const [minutes, seconds] = control.split("+");
-  return t("%(minutes)s min + %(seconds)s s", { minutes, seconds });
+  const clock = row.clock ? t(", clock %(clock)s", { clock: controlText(row.clock) }) : "";
+  const players = row.mode === "hotseat" ? [t("on one screen")]
+    : tNodes("%(white)s v %(black)s", { white: seat("white"), black: seat("black") });
+  const together = document.createElement("span");
+  together.append(...players);
+  return [`${row.rules_title}${clock} — `, ...listNodes([together, moves, ago(row.updated)])];
 }
 
 // "just now", "5 min ago", "3 h ago", "2 days ago"
@@ -152,7 +150,7 @@ async function refresh() {
       const link = document.createElement("a");
       link.href = `/game/${row.id}`;
       link.textContent = join ? t("Join as %(colour)s", { colour: colourName(row.free) }) : t("Watch");
-      li.append(`${describe(row, join)} `, link);
+      li.append(...describe(row, join), " ", link);
       list.appendChild(li);
     }
     if (!rows.length) list.replaceChildren(noneYet());
@@ -239,8 +237,8 @@ async function refreshSeeks() {
         ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
       const plays = seek.colour === "random" ? t("plays either colour")
         : seek.colour === "white" ? t("plays White") : t("plays Black");
-      li.append(`${seek.player} (${seek.rating}) — ${seek.rules_title}, `
-        + `${seek.clock ? t("clock %(clock)s", { clock: clockText(seek.clock) }) : t("no clock")}, `
+      li.append(playerName(seek.player, seek.bot), ` (${seek.rating}) — ${seek.rules_title}, `
+        + `${seek.clock ? t("clock %(clock)s", { clock: controlText(seek.clock) }) : t("no clock")}, `
         + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
       const button = document.createElement("button");
       button.type = "button";
@@ -282,6 +280,7 @@ function remember(seekId) {
 async function main() {
   const daily = showDaily();  // on its own: the lists and the form do not wait for it
   const waiting = showYourTurn();  // (signed in: the correspondence games waiting for this player)
+  const challenged = showChallenges();  // (signed in: the challenges received and sent)
   showTournaments();  // (the upcoming and running tournaments)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
@@ -322,7 +321,7 @@ async function main() {
   setInterval(refresh, 5000);
   const seeks = refreshSeeks();
   setInterval(refreshSeeks, 2000);
-  await Promise.all([daily, waiting, listed, seeks]);
+  await Promise.all([daily, waiting, challenged, listed, seeks]);
   ready();  // (the tests' ready marker)
 }
 

@@ -1,9 +1,11 @@
-// A player's page: counts, ratings per game and time control, a chart of their history (SVG),
-// recent games.
+// A player's page: its name (a bot's marked "BOT"), counts, ratings per game and time control,
+// a chart of their history (SVG), recent games; signed in, on another's page, the "Challenge"
+// button and its dialog.
 import { GAME_HEADINGS, categoryName, gameRow, ratingText, table } from "/static/lib/community.js";
-import { $, svgElement } from "/static/lib/dom.js";
+import { offerChallenge } from "/static/lib/challenges.js";
+import { $, botMark, svgElement } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
-import { getJSON, reported } from "/static/lib/http.js";
+import { getJSON, reported, whoAmI } from "/static/lib/http.js";
 import { day, t } from "/static/lib/i18n.js";
 import { showPlayerTournaments } from "/static/lib/tournaments.js";
 
@@ -54,6 +56,7 @@ const data = await reported(getJSON(`/api/players/${encodeURIComponent(name)}`))
 if (data) {
   document.title = `Ludoteca — ${data.name}`;
   $("title").textContent = data.name;
+  if (data.bot) $("title").append(botMark());
   $("joined").textContent = t("Joined %(date)s", { date: day(data.joined) });
   const c = data.counts;
   $("counts").textContent = t("%(wins)s won, %(draws)s drawn, %(losses)s lost", { wins: c.wins, draws: c.draws, losses: c.losses });
@@ -71,5 +74,7 @@ if (data) {
   $("games").replaceChildren(data.games.length ? games : t("No games yet."));
   $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
   showPlayerTournaments(data.name, $("tournaments"));
+  const me = await whoAmI();
+  if (me.name && me.name.toLowerCase() !== data.name.toLowerCase()) await offerChallenge(data.name);
 }
 ready();  // (the tests' ready marker)

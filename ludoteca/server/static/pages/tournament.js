@@ -1,7 +1,7 @@
 // A tournament's page: its standings with their tie-breaks and every round's pairings, kept
 // live by its websocket (/ws/tournaments/ID: the whole view at once and after each change),
 // and the buttons to join and withdraw.
-import { $, link } from "/static/lib/dom.js";
+import { $, link, playerName } from "/static/lib/dom.js";
 import "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { number, t } from "/static/lib/i18n.js";
@@ -44,7 +44,7 @@ function show(view) {
   );
   for (const line of view.standings) {
     const name = `${line.name}${line.withdrawn ? ` (${t("withdrawn")})` : ""}${line.streak ? " 🔥" : ""}`;
-    const player = link(`/players/${encodeURIComponent(line.name)}`, name);
+    const player = playerName(line.name, line.bot, name);
     addRow(
       standings,
       arena
@@ -60,7 +60,8 @@ function show(view) {
     const boards = table([t("White"), t("Black"), t("Result")]);
     for (const b of view.boards.filter((board) => board.round === round)) {
       const result = b.black === null ? t("bye") : b.result === "*" ? t("playing") : b.result;
-      addRow(boards, [b.white, b.black ?? "–", b.url ? link(b.url, result) : result]);
+      const black = b.black === null ? "–" : playerName(b.black, b.black_bot);
+      addRow(boards, [playerName(b.white, b.white_bot), black, b.url ? link(b.url, result) : result]);
     }
     rounds.append(heading, boards);
   }
