@@ -4,8 +4,15 @@ arena's points with its streak."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
+import pytest
+
+from ludoteca.server.tournaments import swiss
 from ludoteca.server.tournaments.arena import pair_arena
 from ludoteca.server.tournaments.berger import berger_round, berger_rounds
+from ludoteca.server.tournaments.matching import History, pair_by_matching
 from ludoteca.server.tournaments.scoring import Board, arena_points, standings
 from ludoteca.server.tournaments.swiss import Entrant, pair_swiss
 
@@ -76,6 +83,74 @@ def test_the_bye_goes_to_the_lowest_ranked_of_an_odd_field_and_only_once() -> No
     assert len(byes) == 1 and byes[0] != 5  # (a player gets one pairing-allocated bye at most)
     met = {frozenset((b.white, b.black)) for b in one if b.black is not None}
     assert not met & {frozenset(p) for p in second if p[1] is not None}
+
+
+@pytest.mark.parametrize("count", [64, 65])
+def test_a_large_swiss_is_paired_to_its_last_round(
+    monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """A Swiss of 64 (and of 65) over 7 rounds, random results: where the 2026 rules' search
+    gives up (given a tenth of a second here) the round is paired by matching, and every
+    round keeps FIDE's absolute rules, checked here on their own: each player on one
+    board, no two players meet twice, a pairing-allocated bye at most once a player (none in
+    an even field), no one the same colour three times running nor two more of one colour."""
+    monkeypatch.setattr(swiss, "SECONDS", 0.1)
+    fallbacks = []
+    matching = swiss.pair_by_matching
+    monkeypatch.setattr(swiss, "pair_by_matching", lambda *a: fallbacks.append(1) or matching(*a))
+    entrants = [Entrant(i, 2400 - 3 * i) for i in range(1, count + 1)]
+    rng = random.Random(count)
+    boards: list[Board] = []
+    for number in range(1, 8):
+        pairs = pair_swiss(entrants, boards, number, 7)
+        seats = Counter(p for pair in pairs for p in pair if p is not None)
+        assert set(seats) == {e.id for e in entrants} and set(seats.values()) == {1}
+        for white, black in pairs:
+            result = "*" if black is None else rng.choice(["1-0", "0-1", "1/2-1/2"])
+            boards.append(Board(number, white, black, result, 1.0 if black is None else 0.0))
+    games = [frozenset((b.white, b.black)) for b in boards if b.black is not None]
+    assert len(games) == len(set(games))
+    byes = Counter(b.white for b in boards if b.black is None)
+    assert set(byes.values()) <= {1} and sum(byes.values()) == 7 * (count % 2)
+    for entrant in entrants:
+        colours = "".join(
+            "W" if b.white == entrant.id else "B"
+            for b in boards
+            if entrant.id in (b.white, b.black) and b.black is not None
+        )
+        assert "WWW" not in colours and "BBB" not in colours, (entrant, colours)
+        assert abs(colours.count("W") - colours.count("B")) <= 2, (entrant, colours)
+    assert fallbacks, "no round was paired by matching"
+
+
+def test_the_matching_pairs_by_score_alternates_colours_and_gives_the_lowest_the_bye() -> None:
+    """Round 2 of four, worked by hand: 1 beat 3 with White, 4 beat 2 with White, so the
+    winners 1 and 4 meet, and the losers 2 and 3 (no rematch).  1 and 4 both had White and
+    would rather have Black: the higher ranked, 1, has its way, (4, 1); 2 and 3 both had
+    Black: 2 has White, (2, 3).  Then five players where the lowest two, 5 and 4, have had
+    the bye: it goes to the lowest ranked of the one-point group left, 3, as the others can
+    still all be paired (1-5, 2-4)."""
+    four = {
+        1: History(1.0, "W", [3], False),
+        2: History(0.0, "B", [4], False),
+        3: History(0.0, "B", [1], False),
+        4: History(1.0, "W", [2], False),
+    }
+    assert pair_by_matching([1, 2, 3, 4], four) == [(4, 1), (2, 3)]
+    five = {
+        1: History(2.0, "WB", [4, 2], False),
+        2: History(1.0, "BW", [3, 1], False),
+        3: History(1.0, "WB", [2, 5], False),
+        4: History(1.0, "BW", [1], True),
+        5: History(0.0, "B", [3], True),
+    }
+    boards = pair_by_matching([1, 2, 3, 4, 5], five)
+    assert boards is not None and (4, None) not in boards and (5, None) not in boards
+    assert (3, None) in boards
+    assert {frozenset(b) for b in boards if b[1] is not None} == {
+        frozenset((1, 5)),
+        frozenset((2, 4)),
+    }
 
 
 # A Swiss of 6 over 3 rounds, results chosen for the test; the tie-breaks worked by hand.

@@ -6,7 +6,13 @@ pairing-allocated bye to a player of the lowest score group who has had none).
 :func:`pair_swiss` turns the tournament's players and finished boards into its request: the
 pairing numbers are the seeding (rating, then who joined first: a late entrant takes its
 place by rating, as FIDE's "late entries" do), each player's colours, opponents, bye and the
-floats of the last two rounds.  A round missed (joined late) is an unplayed round."""
+floats of the last two rounds.  A round missed (joined late) is an unplayed round.
+
+The 2026 rules' search can give up where a round can still be paired: its budget of steps
+or time runs out on a large field (64 players, random results: already in round 2), or a
+score group has no candidate its rules accept, where FIDE says the Chief Arbiter decides.
+The round is then paired by :func:`.matching.pair_by_matching`, which keeps the absolute
+criteria and pairs by score as closely as they allow."""
 
 from __future__ import annotations
 
@@ -16,12 +22,15 @@ from dataclasses import dataclass
 from pairing_core.errors import PairingError
 from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026
 
+from .matching import History, pair_by_matching
 from .scoring import Board
 
 __all__ = ["Entrant", "NoPairing", "pair_swiss"]
 
-#: the pairing search's budget (steps) before it gives up on a round
+#: the 2026 rules' search budget, in steps and in seconds of one core (an odd field of 17
+#: takes it about two in its first round), before the round is paired by matching
 MAX_STEPS = 2_000_000
+SECONDS = 5.0
 
 
 class NoPairing(Exception):
@@ -93,11 +102,19 @@ def pair_swiss(
         total_rounds=rounds,
         is_last_round=number == rounds,
         max_steps=MAX_STEPS,
+        wall_clock_seconds=SECONDS,
     )
     try:
         pairing = pair_2026(request)
     except PairingError as error:
-        raise NoPairing(str(error)) from error
+        histories = {
+            e.id: History(score[e.id], colours[e.id], opponents[e.id], e.id in pab)
+            for e in entrants
+        }
+        matched = pair_by_matching([e.id for e in entrants], histories)
+        if matched is None:
+            raise NoPairing(str(error)) from error
+        return matched
     found: list[tuple[int, int | None]] = [(p.white_id, p.black_id) for p in pairing.pairs]
     if pairing.bye_id is not None:
         found.append((pairing.bye_id, None))
