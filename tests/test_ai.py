@@ -29,7 +29,7 @@ from ludoteca.games.morris import Morris
 from ludoteca.protocol import serve
 
 ENGINES = Path(__file__).parent / "data" / "engines"
-ENGINE = f"{sys.executable} -m ludoteca.cli engine"
+ENGINE = f"{sys.executable} -m ludoteca engine"
 
 
 def test_search_takes_the_winning_mill() -> None:

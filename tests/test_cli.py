@@ -102,14 +102,14 @@ def test_record_check_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_console_script_runs() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "ludoteca.cli", "perft", "morris", "2"],
+        [sys.executable, "-m", "ludoteca", "perft", "morris", "2"],
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0 and done.stdout == "1 24\n2 552\n"
     done = subprocess.run(
-        [sys.executable, "-m", "ludoteca.cli", "perft"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "ludoteca", "perft"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and done.stderr.startswith("error:")
     assert done.stderr.count("\n") == 1
@@ -207,7 +207,7 @@ def test_levels_analyse_and_tournament_commands(
 
 def test_engine_command_over_pipes() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "ludoteca.cli", "engine"],
+        [sys.executable, "-m", "ludoteca", "engine"],
         input="ludo\nnewgame morris\nposition startpos\ngo depth 1\nisready\nquit\n",
         capture_output=True,
         text=True,

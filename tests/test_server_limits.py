@@ -165,7 +165,7 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "ludoteca.cli",
+            "ludoteca",
             "serve",
             "--port",
             str(port.number),
