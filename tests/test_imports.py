@@ -4,11 +4,15 @@ counted), and nothing compiled loaded until a game's kernel is asked for."""
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 import ludoteca
 
@@ -228,3 +232,90 @@ def test_the_levels_do_not_load_the_tournament(module: str, unloaded: tuple[str,
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def _installed_with(requirements: list[str]) -> set[str]:
+    """The distributions that installing ``requirements`` (PEP 508 strings) brings, by their
+    normalised names: each and, recursively, what it requires (with the extras asked for) as
+    the installed metadata says."""
+    seen: set[str] = set()
+    todo = [Requirement(text) for text in requirements]
+    while todo:
+        wanted = todo.pop()
+        name = canonicalize_name(wanted.name)
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            needs = importlib.metadata.requires(wanted.name) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        extras = wanted.extras or {""}
+        for text in needs:
+            need = Requirement(text)
+            if need.marker is None or any(need.marker.evaluate({"extra": e}) for e in extras):
+                todo.append(need)
+    return seen
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """The top-level names of the modules ``path`` imports when it is loaded: its imports at
+    module level (in ``if``/``with`` blocks too), not those in functions, in a ``try`` that
+    catches ``ImportError`` or for type checkers only."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [ast.parse(path.read_text())]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif (
+            (
+                isinstance(node, ast.Try)
+                and any(
+                    "ImportError" in ast.unparse(h.type or ast.Constant(None))
+                    for h in node.handlers
+                )
+            )
+            or _type_checking_only(node)
+            or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        ):
+            continue
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_every_module_loads_with_the_runtime_dependencies_alone() -> None:
+    """What a module imports when it is loaded comes from the standard library, the package
+    or what pyproject.toml's ``dependencies`` install (the installed app has those alone:
+    ``scripts/app``'s lock), never from the tests' tools only (``ludoteca bot`` once loaded
+    httpx, a test tool, and with it every command); an adapter's may come from the
+    ``research`` extra it documents."""
+    project = tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["project"]
+    runtime = _installed_with(project["dependencies"])
+    research = runtime | _installed_with(project["optional-dependencies"]["research"])
+    distributions = importlib.metadata.packages_distributions()
+    missing: dict[str, list[str]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        allowed = research if path.parent.name == "adapters" else runtime
+        for name in _top_level_imports(path):
+            if name in sys.stdlib_module_names or name in ("ludoteca", "__future__"):
+                continue
+            if not {canonicalize_name(d) for d in distributions.get(name, [name])} & allowed:
+                missing.setdefault(name, []).append(str(path.relative_to(ROOT.parent)))
+    assert not missing, missing
+
+
+def test_the_dependency_scan_sees_what_is_loaded_with_a_module(tmp_path: Path) -> None:
+    """The scan counts module-level imports (in an ``if`` too) and skips function-level ones,
+    guarded ones and those for type checkers."""
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import httpx.client\nfrom numpy import array\nif True:\n    import yaml\n"
+        "try:\n    import ray\nexcept ImportError:\n    ray = None\n"
+        "if TYPE_CHECKING:\n    import scipy\n"
+        "def f():\n    import pyspiel\nfrom . import sibling\n"
+    )
+    assert _top_level_imports(module) == {"httpx", "numpy", "yaml"}
