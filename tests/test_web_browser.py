@@ -1185,10 +1185,12 @@ def test_the_review_page_opens_its_record_on_the_analysis_board(page: Any, serve
     assert piece(page, "d7") == "w" and piece(page, "a1") == "b" and piece(page, "g7") == ""
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_the_stored_report_survives_a_restart(page: Any, database_url: str) -> None:
-    """A finished game's report is made once and stored (on SQLite and on PostgreSQL): a
-    restarted server shows it at once, with its graph, and a marked move draws the move played
-    and the better move as arrows."""
+    """A finished game's report is made once and stored: a restarted server shows it at once,
+    with its graph, and a marked move draws the move played and the better move as arrows.
+    (On SQLite: that PostgreSQL keeps and serves it after a restart is
+    tests/test_server_report.py's.)"""
     from ludoteca.ai import Limit
     from ludoteca.server import Settings, create_app
 
