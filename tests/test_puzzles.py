@@ -171,12 +171,24 @@ def test_shipped_sets_exist_for_each_game() -> None:
         assert count >= 30, path
 
 
+#: how many puzzles of a set with a table :func:`test_shipped_sets_pass_check` gives to
+#: ``puzzles check`` (the table holds every one of them to its line, above)
+CHECKED_OF_TABLED = 6
+
+
 @pytest.mark.parametrize("name", [p.name for p in puzzles.shipped()])
-def test_shipped_sets_pass_check(name: str) -> None:
+def test_shipped_sets_pass_check(name: str, tmp_path: Path) -> None:
+    """``ludoteca puzzles check`` passes each shipped set: all of a set without a table, the
+    first puzzles of one with a table."""
     path = next(p for p in puzzles.shipped() if p.name == name)
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    if any(f"{rules}.jsonl" == name for rules, _ in TABLED):
+        lines = lines[:CHECKED_OF_TABLED]
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
     good, bad = puzzles.check(path)
     assert bad is None
-    assert good == sum(1 for line in path.read_text().splitlines() if line.strip())
+    assert good == len(lines)
 
 
 def test_bad_puzzle_files_get_a_clear_error(
