@@ -1,10 +1,12 @@
 """A player with the game open is not notified, whichever process holds their websocket: two apps
 on one PostgreSQL and one Redis, the player's websocket on one, the opponent's moves through the
-other (see :mod:`ludoteca.server.cluster.presence`); and a Redis that fails stops no move: the
-notifier falls back on what its own process knows, and says so in the log."""
+other (see :mod:`ludoteca.server.cluster.presence`); a Redis that fails stops no move: the
+notifier falls back on what its own process knows, and says so in the log; and a seat stays
+open while any process vouches for it, no longer than its word lasts."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -18,6 +20,7 @@ import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
 from ludoteca.server import Settings, create_app
+from ludoteca.server.cluster import presence as presence_module
 from ludoteca.server.cluster.presence import Presence, key
 from ludoteca.server.deps import COOKIE
 
@@ -117,3 +120,51 @@ def test_a_failing_redis_stops_no_move_and_the_process_knowledge_holds(
     said = [record.getMessage() for record in caplog.records]
     assert any("whether game" in line and "told all the same" in line for line in said)
     assert any("telling Redis who has games open failed" in line for line in said)
+
+
+def test_a_seat_is_open_while_any_process_vouches_for_it(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One member per process: a seat watched through two processes stays open until both
+    websockets close; a process that dies (stops renewing) counts no longer once its word ran
+    out (the expiry shortened for the test)."""
+    monkeypatch.setattr(presence_module, "TTL_MS", 300)
+    game_id = f"g{secrets.token_hex(6)}"
+
+    async def scenario() -> list[set[str]]:
+        first = Presence(aioredis.Redis.from_url(redis_url), "first")
+        second = Presence(aioredis.Redis.from_url(redis_url), "second")
+        seen: list[set[str]] = []
+
+        async def settled() -> set[str]:
+            for presence in (first, second):  # (what the background task writes, at once)
+                todo, presence._dirty = presence._dirty, set()
+                await presence._write(todo)
+            return await first.present(game_id, ["white", "black"])
+
+        try:
+            first.enter(game_id, {"black"})
+            second.enter(game_id, {"black"})
+            second.enter(game_id, {"black", "white"})  # (two of its sockets)
+            seen.append(await settled())
+            second.leave(game_id, {"black", "white"})
+            seen.append(await settled())  # its other socket still holds black
+            second.leave(game_id, {"black"})
+            first.leave(game_id, {"black"})
+            seen.append(await settled())
+            first.enter(game_id, {"white"})  # then it dies: nothing renews its word
+            seen.append(await settled())
+            await asyncio.sleep(0.4)
+            seen.append(await second.present(game_id, ["white"]))
+            return seen
+        finally:
+            await first.redis.aclose()
+            await second.redis.aclose()
+
+    assert asyncio.run(scenario()) == [
+        {"black", "white"},
+        {"black"},
+        set(),
+        {"white"},
+        set(),
+    ]
