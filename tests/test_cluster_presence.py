@@ -23,6 +23,7 @@ from ludoteca.server import Settings, create_app
 from ludoteca.server.cluster import presence as presence_module
 from ludoteca.server.cluster.presence import Presence, key
 from ludoteca.server.deps import COOKIE
+from ludoteca.server.notify import notifier as notifier_module
 
 from .support.ports import reserved_port
 from .support.postgres import database
@@ -82,10 +83,15 @@ def test_a_player_watching_through_another_process_is_not_notified(
 
 
 def test_a_failing_redis_stops_no_move_and_the_process_knowledge_holds(
-    tmp_path: Path, service: PushService, caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    service: PushService,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Presence on a Redis nobody answers at: the websocket and the moves go on; the watcher of
-    this process is still seen (no notification), and once gone the player is told."""
+    this process is still seen (no notification), and once gone the player is told; once Redis
+    failed it is not asked again for a while."""
+    monkeypatch.setattr(notifier_module, "PRESENCE_PAUSE", 600.0)
     caplog.set_level(logging.WARNING, logger="ludoteca.server")
     app = create_app(settings(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"))
     with reserved_port() as port, TestClient(app) as a:
@@ -118,7 +124,8 @@ def test_a_failing_redis_stops_no_move_and_the_process_knowledge_holds(
         finally:
             a.portal.call(presence.close)  # type: ignore[union-attr]
     said = [record.getMessage() for record in caplog.records]
-    assert any("whether game" in line and "told all the same" in line for line in said)
+    asked = [line for line in said if "whether game" in line and "told all the same" in line]
+    assert len(asked) == 1  # Ann's turn (Redis failed); Bob's, after, not asked
     assert any("telling Redis who has games open failed" in line for line in said)
 
 

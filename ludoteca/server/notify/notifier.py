@@ -13,7 +13,8 @@ In a cluster (with Redis) the player may watch the game through another process:
 sending an event about a game, a sending task asks Redis whether a websocket of any process
 holds the recipient's seat (see :mod:`..cluster.presence`) and drops the event if so.  Should
 Redis fail or not answer in time, that is logged and the event sent: what this process knew
-when the change was committed (its own watchers) is what holds then.  Nothing of this is on the
+when the change was committed (its own watchers) is what holds then, and for the next
+:data:`PRESENCE_PAUSE` seconds, during which Redis is not asked.  Nothing of this is on the
 way of the move: it was committed, and the game went on, before the question is asked.
 
 An account's subscriptions are capped at :data:`MAX_SUBSCRIPTIONS`: a new one beyond replaces
@@ -26,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,6 +61,9 @@ MAX_SUBSCRIPTIONS = 10
 QUEUE = 1000
 #: events sent at once
 SENDERS = 4
+#: after Redis failed to say who has a game open, the seconds it is not asked (this process's
+#: own knowledge holds meanwhile; so a Redis that hangs delays the notifications once, not each)
+PRESENCE_PAUSE = 5.0
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,7 @@ class Notifier:
     ) -> None:
         self.store = store
         self.presence = presence
+        self._presence_back = -math.inf  # (monotonic) when Redis is asked again after failing
         self.push = push
         self.mailer = mailer
         self.site_url = site_url.rstrip("/")
@@ -344,16 +351,22 @@ class Notifier:
     async def watched(self, event: Told) -> bool:
         """Whether the recipient of a game event has the game open through a websocket of any
         process of the cluster (see the module): False without Redis (this process's own
-        watchers were left out when the event was made), and False, logged, when Redis fails."""
+        watchers were left out when the event was made), and False when Redis fails (logged)
+        or failed less than :data:`PRESENCE_PAUSE` seconds ago (not asked)."""
         if self.presence is None or not isinstance(event, Event) or not event.seat:
+            return False
+        if time.monotonic() < self._presence_back:  # (Redis failed just now: not asked again)
             return False
         try:
             return bool(await self.presence.present(event.game_id, [event.seat]))
         except Exception as error:
+            self._presence_back = time.monotonic() + PRESENCE_PAUSE
             log.warning(
-                "asking Redis whether game %s is open failed (%r): told all the same",
+                "asking Redis whether game %s is open failed (%r): told all the same, and "
+                "Redis not asked for %.0f s",
                 event.game_id,
                 error,
+                PRESENCE_PAUSE,
             )
             return False
 
