@@ -147,7 +147,7 @@ async def build_services(
         reports = Reports(store, computer, tasks.spawn)
         explorer = Explorer(store, computer, tasks)
         # notifications: told of every change the hub commits (see .notify), closed after it
-        notifier = await Notifier.open(store, settings)
+        notifier = await Notifier.open(store, settings, cluster.presence)
         stack.push_async_callback(notifier.close)
         hub = Hub(
             store,

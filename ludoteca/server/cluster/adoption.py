@@ -17,6 +17,7 @@ from ..play.tasks import Tasks
 from ..schemas import ChatMessage
 from ..store import GameRow, Store
 from .fanout import Fanout
+from .presence import Presence
 
 __all__ = ["Cluster"]
 
@@ -47,6 +48,8 @@ class Cluster:
 
     def __init__(self, fanout: Fanout | None) -> None:
         self.fanout = fanout
+        #: who has which game open, across the processes (None: alone, see :mod:`.presence`)
+        self.presence: Presence | None = fanout.presence if fanout is not None else None
         self._reading: dict[str, bool] = {}  # games being read from the store: news heard since
 
     def bind(self, host: Host) -> None:
@@ -125,6 +128,17 @@ class Cluster:
         if self.fanout is not None:
             self.fanout.unfollow(game_id)
             self.host.tasks.spawn(self.fanout.settle(game_id))
+
+    def watching(self, game_id: str, seats: frozenset[str]) -> None:
+        """A websocket of this process holding ``seats`` started watching the game: the
+        others are told (in the background, see :mod:`.presence`; nothing when alone)."""
+        if self.presence is not None and seats:
+            self.presence.enter(game_id, seats)
+
+    def unwatching(self, game_id: str, seats: frozenset[str]) -> None:
+        """A websocket of this process holding ``seats`` stopped watching the game."""
+        if self.presence is not None and seats:
+            self.presence.leave(game_id, seats)
 
     def changed(self, game_id: str) -> None:
         """Tell the others a game changed (after the change is committed)."""

@@ -9,8 +9,9 @@ multiplying everyone's work.  A process holding the game reads it back from the 
 the update to its own watchers.  A game's duties (its clock's flag, the
 computer's turn) belong to the process holding the game's **lease** (a Redis key with an expiry,
 renewed while held): when that process dies the lease runs out and another takes the duties
-over (see :meth:`.adoption.Cluster.adopt`).  Without Redis there is one process: it holds every
-lease.
+over (see :meth:`.adoption.Cluster.adopt`).  Which seats of which games a websocket holds is
+told to the others too (:attr:`Fanout.presence`, see :mod:`.presence`).  Without Redis there is
+one process: it holds every lease.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, Counter
 
 from ..schemas import ChatMessage
+from .presence import Presence
 
 __all__ = ["LEASE_MS", "Fanout", "channel"]
 
@@ -83,6 +85,8 @@ class Fanout:
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        #: the seats this process's websockets hold, told to the others
+        self.presence = Presence(self.redis, self.me)
 
     async def start(
         self, changed: Callable[[str], Awaitable[None]], said: Callable[[str, ChatMessage], None]
@@ -96,10 +100,12 @@ class Fanout:
             asyncio.create_task(self._listen(pubsub, changed, said)),
             asyncio.create_task(self._keep()),
         ]
+        self.presence.start()
 
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        await self.presence.close()
         for game_id in list(self.held):
             await self.release(game_id)
         await self.redis.aclose()

@@ -9,6 +9,14 @@ by a few tasks that look up each recipient's preferences and send, by push (in t
 :mod:`.push`) and e-mail (see :mod:`.mail`), each bounded by a timeout.  So no game ever waits
 for a push service or an SMTP server.
 
+In a cluster (with Redis) the player may watch the game through another process: before
+sending an event about a game, a sending task asks Redis whether a websocket of any process
+holds the recipient's seat (see :mod:`..cluster.presence`) and drops the event if so.  Should
+Redis fail or not answer in time, that is logged and the event sent: what this process knew
+when the change was committed (its own watchers) is what holds then, and for the next
+:data:`PRESENCE_PAUSE` seconds, during which Redis is not asked.  Nothing of this is on the
+way of the move: it was committed, and the game went on, before the question is asked.
+
 An account's subscriptions are capped at :data:`MAX_SUBSCRIPTIONS`: a new one beyond replaces
 the account's oldest (browsers drop subscriptions without saying so; the newest are the live
 ones).  A subscription the push service says is gone (404, 410) is deleted.
@@ -19,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -27,6 +37,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from ...core import Outcome
 from ...i18n import SOURCE, _, current, use
+from ..cluster.presence import Presence
 from ..errors import ActionError
 from ..play.catalogue import game_title
 from ..play.conduct import Change
@@ -50,13 +61,17 @@ MAX_SUBSCRIPTIONS = 10
 QUEUE = 1000
 #: events sent at once
 SENDERS = 4
+#: after Redis failed to say who has a game open, the seconds it is not asked (this process's
+#: own knowledge holds meanwhile; so a Redis that hangs delays the notifications once, not each)
+PRESENCE_PAUSE = 5.0
 
 
 @dataclass(frozen=True)
 class Event:
     """One notification to send: to the account ``user``, about the game ``game_id`` (of the
     family ``game``) against ``opponent``; ``move``: the last move's label; ``outcome``: how
-    the game ended (None: the account is to move)."""
+    the game ended (None: the account is to move); ``seat``: the account's seat in the game
+    (``white`` or ``black``)."""
 
     user: int
     game_id: str
@@ -66,6 +81,7 @@ class Event:
     outcome: Outcome | None = None
     white: str | None = None
     black: str | None = None
+    seat: str = ""
 
     @property
     def kind(self) -> Kind:
@@ -145,6 +161,7 @@ def events(live: LiveGame, change: Change) -> list[Event]:
             outcome=change.outcome,
             white=names["white"],
             black=names["black"],
+            seat=name,
         )
         for name in told
         if name not in watching and (user := users[name]) is not None
@@ -177,12 +194,21 @@ def _dump(kinds: dict[Kind, Channels]) -> str:
 class Notifier:
     """Notifications of the accounts of ``store``: sent by ``push``, and by ``mailer`` when the
     server has one; links in e-mails start with ``site_url``; ``local``: push endpoints on
-    loopback addresses over plain http are accepted (tests)."""
+    loopback addresses over plain http are accepted (tests); ``presence``: who has which game
+    open on any process of the cluster (None: this process is alone)."""
 
     def __init__(
-        self, store: Store, push: Push, mailer: Mailer | None, site_url: str, local: bool = False
+        self,
+        store: Store,
+        push: Push,
+        mailer: Mailer | None,
+        site_url: str,
+        local: bool = False,
+        presence: Presence | None = None,
     ) -> None:
         self.store = store
+        self.presence = presence
+        self._presence_back = -math.inf  # (monotonic) when Redis is asked again after failing
         self.push = push
         self.mailer = mailer
         self.site_url = site_url.rstrip("/")
@@ -191,8 +217,11 @@ class Notifier:
         self._senders: list[asyncio.Task[None]] = []
 
     @classmethod
-    async def open(cls, store: Store, settings: Settings) -> Notifier:
-        """The notifier ``settings`` describe (its VAPID key from the store), started."""
+    async def open(
+        cls, store: Store, settings: Settings, presence: Presence | None = None
+    ) -> Notifier:
+        """The notifier ``settings`` describe (its VAPID key from the store), started; with
+        ``presence``, the cluster's (see :class:`Notifier`)."""
         push = Push(derive_key(await store.secret("vapid")), settings.push_contact)
         mailer = None
         if settings.smtp_host and settings.smtp_from:
@@ -206,7 +235,7 @@ class Notifier:
                 password.get_secret_value() if password is not None else None,
             )
         site = settings.site_url or f"http://{settings.host}:{settings.port}"
-        notifier = cls(store, push, mailer, site, settings.push_local)
+        notifier = cls(store, push, mailer, site, settings.push_local, presence)
         loop = asyncio.get_running_loop()
         notifier._senders = [loop.create_task(notifier._send_queued()) for _ in range(SENDERS)]
         return notifier
@@ -312,11 +341,34 @@ class Notifier:
         while True:
             event = await self.queue.get()
             try:
-                await self.send(event)
+                if not await self.watched(event):
+                    await self.send(event)
             except Exception:
                 log.exception("notifying of game %s failed", event.game_id)
             finally:
                 self.queue.task_done()
+
+    async def watched(self, event: Told) -> bool:
+        """Whether the recipient of a game event has the game open through a websocket of any
+        process of the cluster (see the module): False without Redis (this process's own
+        watchers were left out when the event was made), and False when Redis fails (logged)
+        or failed less than :data:`PRESENCE_PAUSE` seconds ago (not asked)."""
+        if self.presence is None or not isinstance(event, Event) or not event.seat:
+            return False
+        if time.monotonic() < self._presence_back:  # (Redis failed just now: not asked again)
+            return False
+        try:
+            return bool(await self.presence.present(event.game_id, [event.seat]))
+        except Exception as error:
+            self._presence_back = time.monotonic() + PRESENCE_PAUSE
+            log.warning(
+                "asking Redis whether game %s is open failed (%r): told all the same, and "
+                "Redis not asked for %.0f s",
+                event.game_id,
+                error,
+                PRESENCE_PAUSE,
+            )
+            return False
 
     async def send(self, event: Told) -> None:
         """Send one event as its recipient chose: by push to each of its browsers (those gone

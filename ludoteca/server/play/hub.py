@@ -305,9 +305,12 @@ class Hub:
         """Start sending ``watcher`` the game, as the holder of ``token`` (or the signed-in
         ``user``) sees it (the whole view now, then updates); the others are told one more is
         watching (within :data:`CROWD_DELAY`)."""
-        live.watchers.discard(watcher)
+        if watcher in live.watchers:  # (a hello again: its seats may change)
+            live.watchers.discard(watcher)
+            self.cluster.unwatching(live.row.id, watcher.seats)
         watcher.seats = live.seats(token, user)
         live.watchers.add(watcher)
+        self.cluster.watching(live.row.id, watcher.seats)
         self._send(watcher, self.whole_view(live, watcher))
         self._crowd_changed(live)
 
@@ -318,7 +321,9 @@ class Hub:
     def unwatch(self, live: LiveGame, watcher: Watcher) -> None:
         """Forget a closed connection (the others are told, within :data:`CROWD_DELAY`); a game
         nobody watches and nothing runs for leaves memory (see :meth:`evict`)."""
-        live.watchers.discard(watcher)
+        if watcher in live.watchers:
+            live.watchers.discard(watcher)
+            self.cluster.unwatching(live.row.id, watcher.seats)
         if not self.evict(live):
             self._crowd_changed(live)
 
