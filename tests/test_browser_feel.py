@@ -17,6 +17,7 @@ from .support.browser import (
     FELLI_ENDGAME,
     REPORT_WAIT,
     join,
+    piece,
     point,
     shooting,
     start,
@@ -203,6 +204,34 @@ def test_the_position_editor_is_by_the_board_and_lines_keep_moves_whole(
     if window.viewport_size["width"] > 1000:
         assert in_view(window, "#board")
         picture(window, "analysis-editor")
+
+
+def test_the_analysis_board_places_into_a_mill_then_asks_for_the_removal(
+    window: Any, server: str
+) -> None:
+    # White a1, Black b2, White a4, Black b4: White's a7 closes the a1-a4-a7 mill
+    window.goto(server + "/analysis?game=morris&moves=a1,b2,a4,b4")
+    window.wait_for_function("document.querySelectorAll('#tree button.move').length === 4")
+    assert piece(window, "a7") == ""
+    point(window, "a7").click()
+    # the man is drawn where it was placed, the status asks for the removal, and the men that
+    # may be removed are ringed; no move is played yet
+    window.wait_for_function(
+        """() => document.querySelector('#board .pt[data-name="a7"]').dataset.piece !== ''"""
+    )
+    assert piece(window, "a7") == piece(window, "a1")
+    assert "choose an enemy man to remove" in window.inner_text("#status")
+    for name in ("b2", "b4"):
+        assert point(window, name).locator(".ring.take").count() == 1, name
+    assert window.locator("#tree button.move").count() == 4
+    point(window, "b2").click()
+    window.wait_for_function("document.querySelectorAll('#tree button.move').length === 5")
+    assert "a7xb2" in window.locator("#tree button.move").nth(4).inner_text()
+    window.wait_for_function(
+        """() => document.querySelector('#board .pt[data-name="b2"]').dataset.piece === ''"""
+    )
+    assert piece(window, "a7") == piece(window, "a1") and piece(window, "b4") != ""
+    assert "Black to move" in window.inner_text("#status")
 
 
 def overlap(page: Any, first: str, second: str) -> float:

@@ -162,9 +162,12 @@ def _last_gesture(state: State) -> list[tuple[str, int]]:
 
 
 def board_of(state: State) -> Intro:
-    """The rule set's title, summary and board description (what never changes)."""
+    """The rule set's title, summary, status texts and board description (what never
+    changes)."""
     static = static_part(state.game.name, str(state.rules), current())
-    return Intro.model_validate({key: static[key] for key in ("title", "summary", "board")})
+    return Intro.model_validate(
+        {key: static[key] for key in ("title", "summary", "texts", "board")}
+    )
 
 
 def opening(

@@ -82,11 +82,13 @@ class Position(BaseModel):
 
 
 class Intro(BaseModel):
-    """A rule set's title, summary and board (what never changes; see
+    """A rule set's title, summary, board and the status line's words for making a move
+    (``place``, ``move``, ``take``..., as in the game view; what never changes; see
     :func:`.analysis.board_of`)."""
 
     title: str
     summary: str
+    texts: dict[str, str]
     board: BoardView
 
 
@@ -216,12 +218,14 @@ class LineMessage(BaseModel):
 
 class PositionMessage(Position):
     """The position the page asked for (``id``: its request's); the first position of a rule
-    set on a connection also brings the rule set's title, summary and board (else left out)."""
+    set on a connection also brings the rule set's title, summary, texts and board (else left
+    out)."""
 
     type: Literal["position"]
     id: int
     title: str | None = omitted_if_none()
     summary: str | None = omitted_if_none()
+    texts: dict[str, str] | None = omitted_if_none()
     board: BoardView | None = omitted_if_none()
 
 

@@ -1,5 +1,6 @@
 // Making a move touch by touch on a page that knows no rules: the legal moves arrive with
 // their gestures (as readLegal reads them), and the points touched so far narrow them down.
+import { t } from "/static/lib/i18n.js";
 
 // The legal moves whose gestures begin with the points touched so far (`prefix`).
 export function candidates(legal, prefix) {
@@ -29,4 +30,54 @@ export function targets(legal, prefix) {
     const next = m.g[prefix.length];
     return next ? [{ point: next[1], kind: next[0] }] : [];
   });
+}
+
+// The token of a man of `side` (the piece a placement puts down), by the board's `styles`.
+function manOf(styles, side) {
+  return Object.keys(styles).find((t) => styles[t].side === side && styles[t].shape !== "king" && !styles[t].ring);
+}
+
+// The pieces as the move under way leaves them: a man placed or moved stands where it went
+// while the rest of the move (a removal, the next leap) is chosen.
+function piecesUnderWay(view, styles, prefix) {
+  const [move] = candidates(view.legal, prefix);
+  if (!move || !prefix.some((_, i) => move.g[i][0] === "to")) return view.pieces;
+  const pieces = view.pieces.slice();
+  let lifted = null;
+  prefix.forEach((p, i) => {
+    const role = move.g[i][0];
+    if (role === "from") { lifted = pieces[p]; pieces[p] = ""; }
+    else if (role === "to") { pieces[p] = lifted || manOf(styles, view.turn) || ""; lifted = pieces[p]; }
+  });
+  return pieces;
+}
+
+// What the board shows while a move is being made from `view` (its pieces, legal moves and
+// side to move) with the board's piece `styles`: the pieces as the move under way leaves them
+// (the man where it went), and `marks` (the position's own) with the points touched, where they
+// can go next, and the men a capture chain under way takes (faded; the last move's marks
+// dropped then).  Every page that makes moves touch by touch draws the board through it.
+export function underWay(view, styles, prefix, marks = {}) {
+  if (!prefix.length) return { pieces: view.pieces, marks: { ...marks, selected: [], targets: [] } };
+  const chain = prefix.length >= 2 ? candidates(view.legal, prefix).filter((m) => m.x) : [];
+  const jumped = chain.length ? chain[0].x.filter((p) => chain.every((m) => m.x.includes(p))) : [];
+  return {
+    pieces: piecesUnderWay(view, styles, prefix),
+    marks: { ...marks, selected: prefix.slice(), targets: targets(view.legal, prefix), jumped,
+             ...(chain.length ? { last: [] } : {}) },
+  };
+}
+
+// What to do next with the points touched so far, in the game's own words (`texts`, the view's:
+// place, move, place_or_move, to, continue, take).
+export function instruction(legal, prefix, texts) {
+  if (!prefix.length) {
+    const touched = legal.filter((m) => m.g.length);
+    if (!touched.length) return t("type your move");
+    const kinds = new Set(touched.map((m) => m.g[0][0]));
+    return kinds.has("from") ? (kinds.has("to") ? texts.place_or_move : texts.move) : texts.place;
+  }
+  const next = new Set(candidates(legal, prefix).map((m) => m.g[prefix.length][0]));
+  if (next.has("take")) return texts.take;
+  return prefix.length > 1 ? texts.continue : texts.to;
 }

@@ -4,57 +4,24 @@
 import { showChatOptions } from "/static/lib/chat.js";
 import { $ } from "/static/lib/dom.js";
 import { effectMarks } from "/static/lib/effects.js";
+import { underWay } from "/static/lib/gesture.js";
 import { getText, postJSON, reported } from "/static/lib/http.js";
 import { afterMove, drawMoves } from "/static/lib/moves.js";
 import { showPanels } from "/static/lib/panels.js";
 import { showPlayers } from "/static/lib/players.js";
 import { showStatus } from "/static/lib/status.js";
-import { candidates, gameId, mine, state } from "/static/lib/state.js";
+import { gameId, mine, state } from "/static/lib/state.js";
 import { t } from "/static/lib/i18n.js";
-
-// The token of a man of `side` (the piece a placement puts down).
-function manOf(side) {
-  const styles = state.view.board.styles;
-  return Object.keys(styles).find((t) => styles[t].side === side && styles[t].shape !== "king" && !styles[t].ring);
-}
-
-// The pieces as the move under way leaves them: a man placed or moved stands where it went
-// while the rest of the move (a removal, the next leap) is chosen.
-function piecesUnderWay(prefix) {
-  const view = state.view;
-  const [move] = candidates();
-  if (!move || !prefix.some((_, i) => move.g[i][0] === "to")) return view.pieces;
-  const pieces = view.pieces.slice();
-  let lifted = null;
-  prefix.forEach((p, i) => {
-    const role = move.g[i][0];
-    if (role === "from") { lifted = pieces[p]; pieces[p] = ""; }
-    else if (role === "to") { pieces[p] = lifted || manOf(view.turn) || ""; lifted = pieces[p]; }
-  });
-  return pieces;
-}
 
 // The marks of the position as it stands: the last move, the points touched and where they can
 // go, the premove, the hint, the effects; and the pieces drawn (the move under way shows the
-// man where it went; a capture chain under way fades the men it takes).
+// man where it went; a capture chain under way fades the men it takes: gesture.js's underWay).
 function livePosition() {
   const { view, prefix } = state;
   const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove: state.premove,
                   hint: state.hint ? state.hint.gesture : [], jumped: [], ...effectMarks() };
-  let pieces = view.pieces;
-  if (mine() && prefix.length) {
-    pieces = piecesUnderWay(prefix);
-    const chain = prefix.length >= 2 ? candidates().filter((m) => m.x) : [];
-    if (chain.length) {
-      marks.jumped = chain[0].x.filter((p) => chain.every((m) => m.x.includes(p)));
-      marks.last = [];
-    }
-    for (const m of candidates()) {
-      const next = m.g[prefix.length];
-      if (next) marks.targets.push({ point: next[1], kind: next[0] });
-    }
-  }
-  return { pieces, marks };
+  if (mine() && prefix.length) return underWay(view, view.board.styles, prefix, marks);
+  return { pieces: view.pieces, marks };
 }
 
 // Draw everything.  pending: the move just sent, while its answer is awaited.

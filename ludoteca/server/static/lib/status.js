@@ -1,24 +1,10 @@
 // The status line under the board (whose turn, what to do next, the men in hand), the result
 // banner, the heading, and the tab's title and icon (a green dot while it is your move).
 import { $, colourName } from "/static/lib/dom.js";
+import { instruction } from "/static/lib/gesture.js";
 import { t } from "/static/lib/i18n.js";
 import { inHand } from "/static/lib/moves.js";
-import { candidates, mine, pointName, state } from "/static/lib/state.js";
-
-// What to do next with the points touched so far, in the game's own words.
-function instruction() {
-  const view = state.view;
-  const texts = view.texts;
-  if (!state.prefix.length) {
-    const touched = view.legal.filter((m) => m.g.length);
-    if (!touched.length) return t("type your move");
-    const kinds = new Set(touched.map((m) => m.g[0][0]));
-    return kinds.has("from") ? (kinds.has("to") ? texts.place_or_move : texts.move) : texts.place;
-  }
-  const next = new Set(candidates().map((m) => m.g[state.prefix.length][0]));
-  if (next.has("take")) return texts.take;
-  return state.prefix.length > 1 ? texts.continue : texts.to;
-}
+import { mine, pointName, state } from "/static/lib/state.js";
 
 // pending: the move just sent, while its answer is awaited.
 export function showStatus(pending = null) {
@@ -33,7 +19,7 @@ export function showStatus(pending = null) {
       + "cancel).", { points: state.premove.map(pointName).join(" → ") });
   }
   else if (view.thinking) text = t("%(colour)s to move — the computer is thinking…", { colour: colourName(view.turn) });
-  else if (mine()) text = t("Your move (%(colour)s): %(what)s.", { colour: colourName(view.turn), what: instruction() });
+  else if (mine()) text = t("Your move (%(colour)s): %(what)s.", { colour: colourName(view.turn), what: instruction(view.legal, state.prefix, view.texts) });
   else if (view.you.length) text = t("%(colour)s to move — waiting for your opponent.", { colour: colourName(view.turn) });
   else text = t("%(colour)s to move. You are watching.", { colour: colourName(view.turn) });
   let last = "";

@@ -6,7 +6,7 @@ import { RecordPanel } from "/static/lib/board-record.js";
 import { $, notice } from "/static/lib/dom.js";
 import { Editor, showCode } from "/static/lib/editor.js";
 import { Explorer } from "/static/lib/explorer.js";
-import { extend, targets } from "/static/lib/gesture.js";
+import { extend, instruction, underWay } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { t } from "/static/lib/i18n.js";
 import { stepKeys } from "/static/lib/move-keys.js";
@@ -34,6 +34,7 @@ const page = {
   flipped: false,
   editor: null,    // the position editor (editor.js)
   boardView: null, // the board description from the server
+  texts: {},       // the rule set's words for making a move (place, take...), from the server
   explorer: null,  // the opening explorer's panel (explorer.js)
   moves: null,     // every move's value (move-values.js)
 };
@@ -69,6 +70,7 @@ function onPosition(message) {
     $("board").replaceChildren();
     page.board = new Board($("board"), message.board, touch);
     page.boardView = message.board;
+    page.texts = message.texts || {};
     $("title").textContent = t("Analysis board · %(title)s", { title: message.title });
     document.title = `Ludoteca — ${t("analysis board")} · ${message.title}`;
   }
@@ -89,8 +91,9 @@ function plyOf(code) {
   return Number.isInteger(last) ? last : 0;
 }
 
-// A touch on the board: extend the move being made; a complete move adds a node (or goes to
-// the existing one) and shows it.
+// A touch on the board: extend the move being made (as the game page does: the man drawn where
+// it went, the status saying what comes next, a removal or the next leap); a complete move adds
+// a node (or goes to the existing one) and shows it.
 function touch(point) {
   if (!page.view) return;
   if (page.editor.editing) { page.editor.touch(point); return; }
@@ -109,15 +112,18 @@ function draw() {
     $("status").textContent = t("Editing: choose a piece (or empty) and click the points.");
     return;
   }
-  page.board.draw(view.pieces, { last: view.last || [], selected: page.prefix.slice(),
-                                 targets: targets(view.legal, page.prefix) });
+  const { pieces, marks } = underWay(view, page.boardView.styles, page.prefix, { last: view.last || [] });
+  page.board.draw(pieces, marks);
   const best = page.lines && page.lines.lines[0];
   if (best && !page.prefix.length) page.board.arrows(arrowsOf(best.gesture));
   const depth = page.tree.depth(page.current);
   const move = page.tree.node(page.current).move;
   const where = afterMove(page.firstPly, depth, move);
   const hand = view.hand ? ` ${inHand(view.hand)}` : "";
-  const side = view.turn === "white" ? t("White to move.") : t("Black to move.");
+  const next = page.prefix.length ? instruction(view.legal, page.prefix, page.texts) : "";
+  const side = next ? (view.turn === "white" ? t("White to move: %(what)s.", { what: next })
+    : t("Black to move: %(what)s.", { what: next }))
+    : view.turn === "white" ? t("White to move.") : t("Black to move.");
   $("status").textContent = view.outcome ? t("%(where)s: %(what)s", { where, what: view.outcome })
     : t("%(where)s: %(what)s", { where, what: `${side}${hand}${view.notice ? ` ${view.notice}` : ""}` });
   showTree();
@@ -240,6 +246,10 @@ function controls() {
     go(page.current);
   };
   stepKeys({ back: () => step(-1), on: () => step(1), first, last });
+  // Escape drops the move under way (as on the game page)
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && page.prefix.length) { page.prefix = []; draw(); }
+  });
   page.explorer = new Explorer((move) => go(page.tree.add(page.current, move)));
   page.moves = new MovesPanel((move) => go(page.tree.add(page.current, move)));
   new RecordPanel(() => ({ game: page.game, rules: page.rules, start: page.start, tree: page.tree }), openLine);

@@ -4,7 +4,7 @@
 // positions arrive with their legal moves as gestures.  Progress is kept in localStorage.
 import { Board } from "/static/lib/board.js";
 import { $, notice } from "/static/lib/dom.js";
-import { extend, targets } from "/static/lib/gesture.js";
+import { extend, underWay } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
@@ -114,8 +114,8 @@ function following() {
 
 function draw(last = null) {
   const view = page.view;
-  page.board.draw(view.pieces, { last: last || [], selected: page.prefix.slice(),
-                                 targets: page.solved ? [] : targets(view.legal, page.prefix) });
+  const { pieces, marks } = underWay(view, page.lesson.board.styles, page.solved ? [] : page.prefix, { last: last || [] });
+  page.board.draw(pieces, marks);
 }
 
 function touch(point) {

@@ -5,7 +5,7 @@
 // puzzle rating move after each counted attempt.
 import { Board } from "/static/lib/board.js";
 import { $, link, notice } from "/static/lib/dom.js";
-import { extend, targets } from "/static/lib/gesture.js";
+import { extend, underWay } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
@@ -144,8 +144,8 @@ function draw() {
     $("status").textContent = TEXT.solution(page.frame, page.frames.length - 1);
     return;
   }
-  page.board.draw(page.view.pieces, { last: page.view.last || [], selected: page.prefix.slice(),
-                                      targets: targets(page.view.legal, page.prefix) });
+  const { pieces, marks } = underWay(page.view, page.puzzle.board.styles, page.prefix, { last: page.view.last || [] });
+  page.board.draw(pieces, marks);
   const left = page.puzzle.moves - page.played.length;
   $("status").textContent = page.run && page.run.over ? TEXT.runOver(page.run)
     : page.over ? TEXT.solved() : TEXT.find(TEXT.side(page.view.turn), left);
