@@ -254,20 +254,19 @@ def test_engine_agent_drives_our_engine_process() -> None:
 
 def test_tournament_survives_broken_engines() -> None:
     specs = [
-        "random",
         f"engine:{sys.executable} {ENGINES / 'hang.py'}",
         f"engine:{sys.executable} {ENGINES / 'crash.py'}",
         f"engine:{sys.executable} {ENGINES / 'garbage.py'}",
         f"engine:{ENGINE}",
     ]
     result = run_tournament("felli", specs, games=1, jobs=2, seed=1, seconds=0.2)
-    assert len(result.results) == 10
+    assert len(result.results) == 6
     failures = [r.failure for r in result.results if r.failure]
     assert any("no 'bestmove'" in f for f in failures)
     assert any("exited" in f for f in failures)
     assert any("z9-z9" in f for f in failures)
     scores = result.scores()
-    assert sum(scores[4]) >= 3  # our engine beats the three broken ones by forfeit
+    assert sum(scores[3]) >= 3  # our engine beats the three broken ones by forfeit
     for game in result.results:
         assert record.loads(game.record_text).result in ("1-0", "0-1", "1/2-1/2")
 

@@ -1,6 +1,7 @@
 """The puzzle page in a real browser: a puzzle solved and one failed by clicking the board (an
 account's puzzle rating moving as shown), streak and rush runs started and scored, and the
-daily puzzle on the lobby opened."""
+daily puzzle on the lobby opened.  On SQLite: what PostgreSQL keeps of puzzles (attempts,
+ratings, runs) is tests/test_server_puzzles.py's, on both databases."""
 
 from __future__ import annotations
 
@@ -15,9 +16,6 @@ from ludoteca.study.puzzles import Puzzle
 
 from .support.browser import point, serious_violations
 from .test_web_browser import sign_up_in_browser
-
-#: accounts, names, ratings and finished games are kept in either database
-DATABASES = ("sqlite", "postgres")
 
 
 def shipped() -> dict[str, Puzzle]:

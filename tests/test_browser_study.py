@@ -1,15 +1,14 @@
 """The study pages in a real browser: the opening explorer's counts on the analysis board after
 two finished games (a move clicked in the explorer is played on the board), and a rules lesson
-completed by clicking the board (a wrong move first, told why; progress kept)."""
+completed by clicking the board (a wrong move first, told why; progress kept).  On SQLite: the
+explorer on PostgreSQL is tests/test_explorer.py's (on both databases); a lesson's progress is
+the browser's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .support.browser import piece, point
-
-#: accounts, names, ratings and finished games are kept in either database
-DATABASES = ("sqlite", "postgres")
 
 #: two finished games of Nine Men's Morris: White wins the first, Black the second
 GAMES = (["a7", "g1", "d7"], ["d7", "g1", "a7", "a1"])
