@@ -42,8 +42,10 @@ def sign_up(page: Any, server: str, name: str) -> None:
 
 
 def your_turn(page: Any, server: str, path: str) -> str:
-    """The your-turn list's text on ``path`` ("/" the lobby's panel, or "/yourturn")."""
+    """The your-turn list's text on ``path`` ("/" the lobby's panel, or "/yourturn"), once the
+    page has drawn it (its ready marker: the list's first words are the template's own)."""
     page.goto(server + path)
+    page.wait_for_selector("html[data-ready]", state="attached")
     page.wait_for_selector("#yourturn:not([hidden]) #yourturn-list li")
     text: str = page.inner_text("#yourturn-list")
     return text
