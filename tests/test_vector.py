@@ -33,8 +33,8 @@ EVERY_RULE_SET = [
     [*EVERY_RULE_SET, ("felli:multi_capture,forced_capture", {})],
 )
 def test_the_batch_follows_the_engine(spec: str, options: dict[str, int]) -> None:
-    ended, steps = follow(spec, 24, envs=6, seed=3, **options)
-    assert ended.total() >= 24 and steps > 24
+    ended, steps = follow(spec, 12, envs=6, seed=3, **options)
+    assert ended.total() >= 12 and steps > 12
     assert ended["truncated"] == 0 or "max_plies" in options
     ended, _ = follow(spec, 8, envs=3, seed=4, policy="numpy", **options)
     assert ended.total() >= 8
