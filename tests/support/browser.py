@@ -46,9 +46,14 @@ def browser_database(
 
 @pytest.fixture(scope="module")
 def server(browser_database: str) -> Iterator[str]:
+    """A module's server.  Its game reports search 3 plies deep (what the pages show of a report
+    is the same at any depth; the default's depth 12 made a long game's report hold the study
+    work for minutes, and a later test's report waited behind it)."""
+    from ludoteca.ai import Limit
     from ludoteca.server import Settings, create_app
 
-    with serving(create_app(Settings(db=browser_database, workers=1))) as port:
+    settings = Settings(db=browser_database, workers=1, report_limit=Limit(depth=3))
+    with serving(create_app(settings)) as port:
         address = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(address + "/healthz", timeout=120) as answer:  # started
             assert answer.status == 200
