@@ -56,7 +56,8 @@ def pair_by_matching(
     """The boards (white, black; black None: the bye) of a round between ``ranked`` (the
     players' ids, in order of pairing number), or None if the absolute criteria
     leave some player without a board."""
-    order = sorted(ranked, key=lambda p: (-players[p].score, ranked.index(p)))
+    number = {p: i for i, p in enumerate(ranked)}
+    order = sorted(ranked, key=lambda p: (-players[p].score, number[p]))
     place = {p: i for i, p in enumerate(order)}
     groups: dict[float, list[int]] = {}
     for p in order:
