@@ -366,3 +366,15 @@ export {};
  * @property {PracticeMove | null} lost
  * @property {string} verdict          in words
  */
+
+/**
+ * A player's puzzle dashboard (study/mistake_schemas.Dashboard, GET /api/puzzles/dashboard).
+ * @typedef {Object} PuzzleDashboard
+ * @property {number} attempts
+ * @property {number} solved
+ * @property {number | null} rate
+ * @property {{theme: string, theme_text: string, attempts: number, solved: number, rate: number}[]} themes
+ * @property {{low: number, high: number, attempts: number, solved: number, rate: number}[]} bands
+ * @property {{theme: string, theme_text: string, missed: number, rules: string, rules_title: string,
+ *             url: string}[]} missed
+ */
