@@ -43,6 +43,7 @@ from .settings import Settings
 from .store import Store, default_url
 from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
+from .study.mistakes import Mistakes
 from .study.reports import Reports
 from .study.training import Training
 from .tournaments.service import Tournaments
@@ -203,6 +204,7 @@ async def build_services(
             seeks=seeks,
             level_ratings=LevelRatings(store),
             training=Training(store, computer.advisers),
+            mistakes=Mistakes(store, reports, computer),
             moderation=Moderation(store, hub, chat_rules),
             # days per move: deadlines, your-turn lists, planned moves
             correspondence=Correspondence(hub, clock),

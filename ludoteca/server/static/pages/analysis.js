@@ -13,6 +13,7 @@ import { stepKeys } from "/static/lib/move-keys.js";
 import { MovesPanel } from "/static/lib/move-values.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";
+import { PracticePanel } from "/static/lib/practice.js";
 import { readLegal } from "/static/lib/socket.js";
 import { Tree } from "/static/lib/tree.js";
 
@@ -37,6 +38,7 @@ const page = {
   texts: {},       // the rule set's words for making a move (place, take...), from the server
   explorer: null,  // the opening explorer's panel (explorer.js)
   moves: null,     // every move's value (move-values.js)
+  practice: null,  // practice against perfect play (practice.js): no engine help meanwhile
 };
 
 function sendMessage(message) {
@@ -50,7 +52,7 @@ function go(id) {
   page.prefix = [];
   page.ask += 1;
   sendMessage({ type: "show", id: page.ask, game: page.game, rules: page.rules, start: page.start,
-                moves: page.tree.path(id), analyse: page.engine });
+                moves: page.tree.path(id), analyse: page.engine && !page.practice.active });
 }
 
 // Open a main line (from the server, the address or the editor) and show node `ply` of it.
@@ -81,6 +83,11 @@ function onPosition(message) {
   showLines();
   draw();
   showCode(message.code);
+  if (page.practice.active) {
+    page.practice.shown({ game: page.game, rules: page.rules, code: message.code, turn: message.turn,
+                          path: page.tree.path(page.current), over: Boolean(message.outcome) });
+    return;
+  }
   page.explorer.show(message.game, message.rules, message.code);
   page.moves.show(message.game, message.rules, message.code);
 }
@@ -97,6 +104,7 @@ function plyOf(code) {
 function touch(point) {
   if (!page.view) return;
   if (page.editor.editing) { page.editor.touch(point); return; }
+  if (!page.practice.mayMove(page.view.turn)) return;
   const { prefix, done } = extend(page.view.legal, page.prefix, point);
   page.prefix = prefix;
   if (done) { go(page.tree.add(page.current, done.n)); return; }
@@ -252,6 +260,12 @@ function controls() {
   });
   page.explorer = new Explorer((move) => go(page.tree.add(page.current, move)));
   page.moves = new MovesPanel((move) => go(page.tree.add(page.current, move)));
+  page.practice = new PracticePanel(
+    () => page.view && { game: page.game, rules: page.rules, code: page.view.code, turn: page.view.turn,
+                         path: page.tree.path(page.current), over: Boolean(page.view.outcome) },
+    (move) => go(page.tree.add(page.current, move)),
+    () => go(page.current),  // the engine's lines and the panels off while practising, back after
+  );
   new RecordPanel(() => ({ game: page.game, rules: page.rules, start: page.start, tree: page.tree }), openLine);
   page.editor = new Editor(
     () => ({ game: page.game, rules: page.rules, view: page.view, board: page.boardView }),
