@@ -36,7 +36,16 @@ from .gametree import GameTree
 from .i18n import Text
 from .movetext import RESULTS, read, write
 
-__all__ = ["GameRecord", "build", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
+__all__ = [
+    "GameRecord",
+    "build",
+    "dumps",
+    "from_json",
+    "from_state",
+    "loads",
+    "read_games",
+    "to_json",
+]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _RESULT_WINNERS = {"1-0": Color.WHITE, "0-1": Color.BLACK, "1/2-1/2": None}

@@ -33,7 +33,7 @@ from ...record import GameRecord, build
 from .. import load
 from .board import LETTERS, geometry
 
-__all__ = ["JavaRandom", "SETUPS", "detect", "dumps", "find_key", "loads", "setup_board"]
+__all__ = ["SETUPS", "JavaRandom", "deals", "detect", "dumps", "find_key", "loads", "setup_board"]
 
 #: Boardspace's variations → our rule sets
 VARIATIONS = {"morelli-13": "morelli", "morelli-11": "morelli-11", "morelli-9": "morelli-9"}
@@ -326,9 +326,7 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
         )
     perimeter = geometry(n).perimeter
     board_names = geometry(n).names
-    string = "".join(
-        "B" if stones[board_names[s]] == black else "W" for s in perimeter
-    )
+    string = "".join("B" if stones[board_names[s]] == black else "W" for s in perimeter)
     try:
         game.new(setup=string)
     except LudotecaError as error:
@@ -368,7 +366,10 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
         result = _result(root, names, black)
         if result:
             tags["Result"] = result
-    body = [(line, f"{move} {{{_brace(comment)}}}" if comment else move) for line, _, move, comment in moves]
+    body = [
+        (line, f"{move} {{{_brace(comment)}}}" if comment else move)
+        for line, _, move, comment in moves
+    ]
     if comment0:
         body.insert(0, (nodes[0].properties[0][2], "{" + _brace(comment0) + "}"))
     first = nodes[0].properties[0][2] if nodes[0].properties else 1
@@ -485,7 +486,7 @@ def dumps(record: GameRecord) -> str:
         )
     n = start.game.size  # type: ignore[attr-defined]
     su = record.tags.get(SETUP_TAG, "")
-    if not _deals(su, n, setup):
+    if not deals(su, n, setup):
         su = f"morelli-{n} {find_key(n, setup)} 102 RandomOpposite"
     lines = ["(;", "GM[Morelli]VV[1]", f"SU[{_sgf(su)}]"]
     lines.append(f'P0[id "{_sgf(record.tags.get("Black", "?"))}"]')
@@ -513,13 +514,13 @@ def dumps(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _deals(su: str, n: int, setup: str) -> bool:
+def deals(su: str, n: int, setup: str) -> bool:
     """Whether an ``SU`` value deals ``setup`` (P0's stones as B) on the board of side n."""
     fields = su.split()
     if len(fields) < 3 or fields[0].lower() != f"morelli-{n}":
         return False
     try:
-        name, stones = setup_board(
+        _, stones = setup_board(
             n, int(fields[1]), int(fields[2]), fields[3] if len(fields) > 3 else None
         )
     except (ValueError, LudotecaError):

@@ -311,4 +311,3 @@ def _wrap(words: list[str], width: int = 79) -> str:
             current = f"{current} {word}" if current else word
     lines.append(current)
     return "\n".join(lines)
-
