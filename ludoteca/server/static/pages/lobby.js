@@ -281,7 +281,7 @@ async function main() {
   const daily = showDaily();  // on its own: the lists and the form do not wait for it
   const waiting = showYourTurn();  // (signed in: the correspondence games waiting for this player)
   const challenged = showChallenges();  // (signed in: the challenges received and sent)
-  showTournaments();  // (the upcoming and running tournaments)
+  const tournaments = showTournaments();  // (the upcoming and running tournaments)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();
@@ -321,7 +321,7 @@ async function main() {
   setInterval(refresh, 5000);
   const seeks = refreshSeeks();
   setInterval(refreshSeeks, 2000);
-  await Promise.all([daily, waiting, challenged, listed, seeks]);
+  await Promise.all([daily, waiting, challenged, tournaments, listed, seeks]);
   ready();  // (the tests' ready marker)
 }
 

@@ -2,7 +2,7 @@
 // live by its websocket (/ws/tournaments/ID: the whole view at once and after each change),
 // and the buttons to join and withdraw.
 import { $, link, playerName } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { number, t } from "/static/lib/i18n.js";
 import { stateName, summary, when } from "/static/lib/tournaments.js";
@@ -85,10 +85,13 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "tournament") show(message.tournament);
+    if (message.type !== "tournament") return;
+    show(message.tournament);
+    ready();  // (the tests' ready marker: the first view drawn)
   });
   socket.addEventListener("close", (event) => {
     if (event.code !== 1008) setTimeout(connect, 3000);
+    else ready();  // (refused: an unknown tournament; the page stays as it is)
   });
 }
 connect();
