@@ -14,7 +14,7 @@ import { MovesPanel } from "/static/lib/move-values.js";
 import { afterMove, inHand, numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";
 import { PracticePanel } from "/static/lib/practice.js";
-import { readLegal } from "/static/lib/socket.js";
+import { readLegal, socketAddress } from "/static/lib/socket.js";
 import { Tree } from "/static/lib/tree.js";
 
 const params = new URLSearchParams(location.search);
@@ -292,8 +292,7 @@ function opened() {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  page.socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+  page.socket = new WebSocket(socketAddress("/ws/analysis"));
   page.socket.onopen = opened;
   page.socket.onclose = () => { $("status").textContent = t("Connection lost; reload the page."); };
   page.socket.onmessage = (event) => {

@@ -6,6 +6,7 @@ import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { number, t } from "/static/lib/i18n.js";
 import { stateName, summary, when } from "/static/lib/tournaments.js";
+import { socketAddress } from "/static/lib/socket.js";
 
 /** @typedef {import("/static/lib/types.js").TournamentView} TournamentView */
 
@@ -81,8 +82,7 @@ $("withdraw").addEventListener("click", () => act("withdraw"));
 
 // the websocket: reconnects after a few seconds when it closes (a restart, a lost network)
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+  const socket = new WebSocket(socketAddress(`/ws/tournaments/${encodeURIComponent(id)}`));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "tournament") return;
