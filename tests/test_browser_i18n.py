@@ -83,6 +83,7 @@ ALLOWED = re.compile(
     r"(?::[\w=,]+)?"  # a rule set's spec with a hyphen ("morris-6", "felli-mullah:...")
     r"|(?:" + "|".join(map(re.escape, RULE_SETS)) + r"):[\w=,]+"  # any with settings
     r"|\d+x\d+"  # a board's size ("9x9")
+    r"|\d+(?:\+\d+|d)"  # a time control as typed ("5+3", "3d": minutes+seconds, days a move)
     r"|[a-z]"  # a file of the board's coordinates, alone
     r")(?![\w])"
 )
@@ -294,7 +295,7 @@ def test_the_english_search_comes_before_what_is_allowed() -> None:
     for text in ("12 moves", "d6 is occupied", "1. White wins by resignation", "(depth 12)"):
         for language in ("fr", "de", "es", "ar"):
             assert english_in(language, text), (language, text)
-    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35"):
+    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35", "3d"):
         assert english_in("ar", text) is None, text
     # a rule set's spec is allowed in Arabic only as the registry names it (the words of
     # "cham-gonu" or "morris:flying=false" are the catalogue's English: caught before)
