@@ -25,18 +25,19 @@ tournaments held by one server process, against the same server empty, in one ru
    ``--seconds`` measured) against each server in turn, the order alternating (empty then
    seeded, seeded then empty, ...), so that drift on this shared machine falls on both.
 
-Prints and writes (``--out``, with the command, date, commit, load average and the run's length
-at its top): what was seeded and how long it took; per round and server, the moves measured,
-moves/s, the move round-trip p50/p95/p99, errors and refusals, the server's CPU (% of one core)
-and memory, then the server's sweeps in the window (passes, seconds, games ended) and how
-often its event loop ran a 50 ms timer over 0.1 s, 0.25 s or 1 s late (from its ``/metrics``,
-over the whole window: ramp-up and warm-up included); the round-trips of all rounds pooled per
-server and the seeded server's growth over the empty one's (p50, p95, p99) with a 95%
-bootstrap interval, and each round's p99 ratio; each server's sweeps over the whole run
-(``ludoteca_sweep_seconds``: passes, seconds a minute, the mean pass and the bucket of the
-longest; ``ludoteca_sweep_ended``: games ended on time) and event loop lag; each server's CPU
-while the other was measured (the cost of holding the games and tournaments, idle).  The
-empty server's figures are :mod:`bench.load`'s at ``--live`` games.
+Prints and writes (``--out``, with the command, date, commit, load average, the run's length
+and how busy the machine's cores were with other work at its top): what was seeded and how long
+it took; per round and server, the moves measured, moves/s, the move round-trip p50/p95/p99,
+errors and refusals, the server's CPU (% of one core) and memory, then the server's sweeps in
+the window (passes, seconds, games ended) and how often its event loop ran a 50 ms timer over
+25, 50, 100, 250 or 1000 ms late (from its ``/metrics``, over the whole window: ramp-up and
+warm-up included); the round-trips of all rounds pooled per server and the seeded server's
+growth over the empty one's (p50, p95, p99) with a 95% bootstrap interval, and each round's p99
+ratio; each server's sweeps over the whole run (``ludoteca_sweep_seconds``: passes, seconds a
+minute, the mean pass and the bucket of the longest; ``ludoteca_sweep_ended``: games ended on
+time) and event loop lag; each server's CPU while the other was measured (the cost of holding
+the games and tournaments, idle).  The empty server's figures are :mod:`bench.load`'s at
+``--live`` games.
 
     .venv/bin/python -m bench.across_time --out bench/results/across_time.txt
     .venv/bin/python -m bench.across_time --games 50 --tournaments 1 --entrants 4 --live 10 \\
@@ -397,6 +398,8 @@ SAMPLE = re.compile(
     r"^(ludoteca_(?:sweep_\w+?|event_loop_lag_seconds_\w+?))(?:\{([^}]*)\})? (\S+)$"
 )
 LAG = "ludoteca_event_loop_lag_seconds"
+#: the lags counted (seconds, buckets of the histogram)
+LATE = ("0.025", "0.05", "0.1", "0.25", "1.0")
 
 
 def scrape(url: str) -> dict[str, float]:
@@ -448,10 +451,10 @@ def sweep_lines(server: Server) -> list[str]:
 def _lag(grew: dict[str, float]) -> str:
     """How often the event loop ran a 50 ms timer late, from the lag histogram's growth."""
     samples = grew.get(LAG + "_count{}", 0.0)
-    over = [samples - grew.get(f'{LAG}_bucket{{le="{le}"}}', 0.0) for le in ("0.1", "0.25", "1.0")]
+    over = [samples - grew.get(f'{LAG}_bucket{{le="{le}"}}', 0.0) for le in LATE]
     return (
-        f"event loop late by over 0.1 s / 0.25 s / 1 s: {over[0]:.0f} / {over[1]:.0f} / "
-        f"{over[2]:.0f} of {samples:.0f} samples"
+        f"event loop late by over {' / '.join(f'{float(le) * 1000:g}' for le in LATE)} ms: "
+        f"{' / '.join(f'{n:.0f}' for n in over)} of {samples:.0f} samples"
     )
 
 
