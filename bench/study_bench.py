@@ -50,7 +50,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import numpy
 import orjson
 import uvloop
 import websockets
@@ -60,11 +59,15 @@ from bench.load import (
     COMPUTER_PER_ADDRESS,
     GAMES,
     PER_ADDRESS,
-    TICKS,
     Tally,
     _cpu_seconds,
-    _free_port,
+    growth,
+    growth_interval,
+    pct,
     play_games,
+    settle,
+    start_server,
+    tree_seconds,
 )
 from bench.report_bench import game_of
 from ludoteca import record
@@ -278,12 +281,6 @@ class Window:
     cores: list[float]
 
 
-def pct(values: list[float], q: float) -> float:
-    """The ``q`` quantile of ``values`` (nearest rank), in milliseconds."""
-    ranked = sorted(values) or [float("nan")]
-    return ranked[min(len(ranked) - 1, int(q * len(ranked)))] * 1000
-
-
 def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     """The result's lines."""
     studies: list[Study] = figures["studies"]
@@ -327,15 +324,15 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
         growths = []
         for i in range(1, len(windows), 2):  # each window with study work, between two without
             quiet = windows[i - 1].rtts[kind] + windows[i + 1].rtts[kind]
-            growths.append(_growth(quiet, windows[i].rtts[kind]))
+            growths.append(growth(quiet, windows[i].rtts[kind]))
             lines.append(f"  {'growth, cycle ' + str(i // 2 + 1):18s} {'':8s}{_cells(growths[-1])}")
         if len(growths) > 1:
             median = [statistics.median(g[q] for g in growths) for q in range(3)]
             lines.append(f"  {'growth, median':18s} {'':8s}{_cells(median)}")
             quiet = [t for w in windows[0::2] for t in w.rtts[kind]]
             busy = [t for w in windows[1::2] for t in w.rtts[kind]]
-            low, high = _interval(quiet, busy)
-            lines.append(f"  {'growth, pooled':18s} {'':8s}{_cells(_growth(quiet, busy))}{goal}")
+            low, high = growth_interval(quiet, busy)
+            lines.append(f"  {'growth, pooled':18s} {'':8s}{_cells(growth(quiet, busy))}{goal}")
             lines.append(f"  {'  95% interval':18s} {'':8s}{_cells(low)}")
             lines.append(f"  {'':18s} {'':8s}{_cells(high)}")
         elif growths:
@@ -349,98 +346,8 @@ def summary(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def _growth(quiet: list[float], busy: list[float]) -> list[float]:
-    """The growth in percent of ``busy``'s p50, p95 and p99 over ``quiet``'s."""
-    return [(pct(busy, q) / pct(quiet, q) - 1) * 100 for q in (0.5, 0.95, 0.99)]
-
-
-def _interval(
-    quiet: list[float], busy: list[float], draws: int = 2000
-) -> tuple[list[float], list[float]]:
-    """The 95% bootstrap interval (percentile method, both samples drawn again with
-    replacement, seeded) of :func:`_growth`'s p50, p95 and p99: lower bounds, upper bounds."""
-    rng = numpy.random.default_rng(0)
-    quiet_a, busy_a = numpy.asarray(quiet), numpy.asarray(busy)
-    ranks = numpy.array([0.5, 0.95, 0.99])
-    found = numpy.empty((draws, 3))
-    for i in range(draws):
-        q = numpy.sort(rng.choice(quiet_a, quiet_a.size))
-        b = numpy.sort(rng.choice(busy_a, busy_a.size))
-        found[i] = b[(ranks * b.size).astype(int)] / q[(ranks * q.size).astype(int)] * 100 - 100
-    low, high = numpy.percentile(found, [2.5, 97.5], axis=0)
-    return [float(x) for x in low], [float(x) for x in high]
-
-
-def _cells(growth: list[float]) -> str:
-    return "".join(f"{f'{g:+.1f}%':>9s}" for g in growth)
-
-
-def tree_seconds(root: int) -> float:
-    """The processor seconds used so far by the process ``root`` and its descendants."""
-    parents: dict[int, int] = {}
-    used: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue  # it ended meanwhile
-            parents[int(entry.name)] = int(fields[1])
-            used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS
-    total = 0.0
-    for pid, seconds in used.items():
-        ancestor = pid
-        while ancestor in parents and ancestor != root:
-            ancestor = parents[ancestor]
-        total += seconds if ancestor == root else 0.0
-    return total
-
-
-def settle(server: int, most: float = 600.0) -> None:
-    """Wait (at most ``most`` seconds) until the server and its worker processes are done
-    starting (loading the compiled search, solving small tables): under a tenth of a core
-    used over two seconds.  A move asked for earlier would wait behind that work and could
-    be killed at its hard deadline."""
-    until = time.monotonic() + most
-    before = tree_seconds(server)
-    while time.monotonic() < until:
-        time.sleep(2.0)
-        now = tree_seconds(server)
-        if now - before < 0.2:
-            return
-        before = now
-
-
-def start_server(folder: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    """``ludoteca serve`` on a free port with a throw-away SQLite database; its address once it
-    answers."""
-    port = _free_port()
-    with open(f"{folder}/server.log", "w") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ludoteca",
-                "serve",
-                "--port",
-                str(port),
-                "--workers",
-                str(workers),
-                "--db",
-                f"sqlite+aiosqlite:///{folder}/study.db",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            httpx.get(url + "/api/lobby", timeout=1)
-            return server, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError(f"the server did not start (see {folder}/server.log)")
+def _cells(growths: list[float]) -> str:
+    return "".join(f"{f'{g:+.1f}%':>9s}" for g in growths)
 
 
 def main() -> None:
@@ -463,7 +370,9 @@ def main() -> None:
     args.computer = min(args.computer, args.games)
     load = os.getloadavg()[0]
     folder = tempfile.mkdtemp(prefix="ludoteca-study-")
-    server, url = start_server(folder, args.workers)
+    server, url = start_server(
+        f"sqlite+aiosqlite:///{folder}/study.db", Path(folder) / "server.log", args.workers
+    )
     try:
         settle(server.pid)
         figures = uvloop.run(run(args, url, server.pid))

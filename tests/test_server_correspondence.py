@@ -23,6 +23,7 @@ from ludoteca.server.deps import Services
 from ludoteca.server.play.clock import DAY_MS
 
 from .test_server_community import Person, acting, post_seek, query, sign_up
+from .test_server_timings import metric
 
 START = 1_900_000_000_000  # epoch ms: the injected clock's start
 
@@ -184,6 +185,29 @@ def test_the_sweep_ends_exactly_the_overdue_games_once(client: TestClient, days:
     assert view(client, moved)["outcome"]["result"] == "1-0"  # Bob ran out
     days.pass_days(1)
     assert sweep(client) == [slow]
+
+
+def test_each_pass_of_the_sweeps_is_timed_on_the_metrics_page(
+    client: TestClient, days: Days
+) -> None:
+    ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
+    between(client, ann, bob, "1d")
+    before = client.get("/metrics").text
+    days.pass_days(1)
+    assert len(sweep(client)) == 1
+    assert sweep(client) == []
+    client.portal.call(services(client).tournaments.tick)  # type: ignore[union-attr]
+    after = client.get("/metrics").text
+
+    def grew(name: str, **labels: str) -> float:
+        return metric(after, name, **labels) - metric(before, name, **labels)
+
+    # (the server's own passes, every minute and every 5 s, may come on top)
+    assert grew("ludoteca_sweep_seconds_count", sweep="correspondence") >= 2
+    assert grew("ludoteca_sweep_seconds_sum", sweep="correspondence") > 0
+    assert grew("ludoteca_sweep_ended_count") >= 2 and grew("ludoteca_sweep_ended_sum") == 1
+    assert grew("ludoteca_sweep_ended_bucket", le="0") >= 1  # the pass that ended none
+    assert grew("ludoteca_sweep_seconds_count", sweep="tournaments") >= 1
 
 
 def test_two_sweepers_racing_end_a_game_once(database_url: str, days: Days) -> None:

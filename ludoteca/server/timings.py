@@ -8,7 +8,10 @@ times the stages of a websocket intent, in order: ``parse`` (reading and checkin
 its batch's commit to start), ``commit`` (the batch's write transaction), ``apply`` (the change
 applied to the game in memory), ``fanout`` (the views of every watcher made and queued, and
 other processes told) and ``send`` (one message written to its websocket).
-``ludoteca_commit_moves`` counts the moves each commit carries.
+``ludoteca_commit_moves`` counts the moves each commit carries.  ``ludoteca_sweep_seconds{sweep}``
+times each pass of the periodic sweeps (its wall time, waits included: ``correspondence``, the
+deadlines' sweep; ``tournaments``, the tournaments' scheduler), and ``ludoteca_sweep_ended``
+counts the games each deadlines' sweep ended on time.
 """
 
 from __future__ import annotations
@@ -22,12 +25,15 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.core import HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-__all__ = ["LAG_INTERVAL", "STAGES", "Histogram", "Timings"]
+__all__ = ["LAG_INTERVAL", "STAGES", "SWEEPS", "Histogram", "Timings"]
 
 #: how often the event loop's lag is sampled, in seconds
 LAG_INTERVAL = 0.05
 #: the stages of a change, in the order they happen
 STAGES = ("parse", "check", "batch", "commit", "apply", "fanout", "send")
+#: the periodic sweeps timed, each pass whole
+SWEEPS = ("correspondence", "tournaments")
+_SWEEP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 _BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 
@@ -99,6 +105,8 @@ class Timings:
         self.lag = Histogram(_BUCKETS)
         self._stage = {name: Histogram(_BUCKETS) for name in STAGES}
         self.batch_moves = Histogram((1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+        self._sweep = {name: Histogram(_SWEEP_BUCKETS) for name in SWEEPS}
+        self.sweep_ended = Histogram((0, 1, 4, 16, 64, 256, 1024, 4096))
         for family in (
             _Family(
                 "ludoteca_event_loop_lag_seconds",
@@ -118,6 +126,18 @@ class Timings:
                 None,
                 {"": self.batch_moves},
             ),
+            _Family(
+                "ludoteca_sweep_seconds",
+                "Wall time of each pass of a periodic sweep (correspondence, tournaments)",
+                "sweep",
+                self._sweep,
+            ),
+            _Family(
+                "ludoteca_sweep_ended",
+                "Games each pass of the correspondence sweep ended on time",
+                None,
+                {"": self.sweep_ended},
+            ),
         ):
             registry.register(family)
 
@@ -128,6 +148,10 @@ class Timings:
     def stage(self, name: str) -> _Timer:
         """Time the block (``with timings.stage(name):``) as the stage ``name``."""
         return _Timer(self._stage[name])
+
+    def sweep(self, name: str) -> _Timer:
+        """Time the block as one pass of the sweep ``name`` (one of :data:`SWEEPS`)."""
+        return _Timer(self._sweep[name])
 
     async def watch_loop(self, interval: float = LAG_INTERVAL) -> None:
         """Sample the event loop's lag every ``interval`` seconds until cancelled."""

@@ -77,15 +77,19 @@ class Correspondence:
         """End every game in play whose deadline has passed (the side to move loses on time);
         the ids of those this process ended (not those ended or moved elsewhere first)."""
         at = self.now()
-        async with self.hub.store.session() as session:
-            due = list(
-                await session.scalars(
-                    select(GameRow.id)
-                    .where(GameRow.status == Status.LIVE.value, GameRow.deadline <= at)
-                    .order_by(GameRow.deadline)
+        timings = self.hub.timings
+        with timings.sweep("correspondence"):  # (its pass timed for /metrics)
+            async with self.hub.store.session() as session:
+                due = list(
+                    await session.scalars(
+                        select(GameRow.id)
+                        .where(GameRow.status == Status.LIVE.value, GameRow.deadline <= at)
+                        .order_by(GameRow.deadline)
+                    )
                 )
-            )
-        return [game_id for game_id in due if await self._flag(game_id, at)]
+            ended = [game_id for game_id in due if await self._flag(game_id, at)]
+        timings.sweep_ended.observe(len(ended))
+        return ended
 
     async def _flag(self, game_id: str, at: int) -> bool:
         """End a game whose deadline passed by ``at``, if it still has; whether this did."""

@@ -254,7 +254,12 @@ class Tournaments:
 
     async def tick(self) -> None:
         """Start the tournaments due, record the tournament games over, open any game paired
-        but not opened, and advance every running tournament (pair, or finish)."""
+        but not opened, and advance every running tournament (pair, or finish); the pass is
+        timed for ``/metrics``."""
+        with self.hub.timings.sweep("tournaments"):
+            await self._tick()
+
+    async def _tick(self) -> None:
         now = self.hub.now()
         async with self.store.session() as session:
             due = list(
