@@ -50,6 +50,7 @@ from .routers import (
     puzzles,
     reports,
     socket,
+    studies,
     tournaments,
 )
 from .routers.pages import STATIC
@@ -161,6 +162,8 @@ def create_app(
         ops.router,
         tournaments.router,
         tournaments.pages,
+        studies.router,
+        studies.pages,
     ):
         app.include_router(router)
     socket.document_messages(app)

@@ -44,6 +44,7 @@ from .store import Store, default_url
 from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
 from .study.reports import Reports
+from .study.studies import Studies
 from .study.training import Training
 from .tournaments.service import Tournaments
 
@@ -209,4 +210,5 @@ async def build_services(
             challenges=challenges,
             bots=bots,
             game_feeds=GameFeeds(hub, events),
+            studies=Studies(store),
         )
