@@ -251,7 +251,8 @@ async def _serve(websocket: WebSocket, study_id: str, found: Studies, user: User
                     '{"type": "open", "chapter": "..."}',
                 )
                 if isinstance(intent, Open):
-                    opened = await found.chapter(study_id, intent.chapter, user)
+                    chapter = intent.chapter or (await found.view(study_id, user)).chapters[0].id
+                    opened = await found.chapter(study_id, chapter, user)
                     outbox.put_nowait(encode(ChapterMessage(chapter=opened)))
                 elif isinstance(intent, Edit):
                     if user is None:

@@ -228,10 +228,10 @@ class ChangeDone(BaseModel):
 
 
 class Open(BaseModel):
-    """Send me this chapter whole."""
+    """Send me this chapter whole (``""``: the first)."""
 
     type: Literal["open"]
-    chapter: str = Field(max_length=16)
+    chapter: str = Field(default="", max_length=16)
 
 
 class Edit(BaseModel):
