@@ -24,13 +24,14 @@ from ..study.study_schemas import (
     ChangeDone,
     ChangeMessage,
     ChapterBody,
+    ChapterChange,
     ChapterEdit,
     ChapterMessage,
+    ChapterOpen,
     ChapterView,
+    ContributorAt,
+    ContributorPosition,
     Contributors,
-    Edit,
-    Open,
-    PositionMessage,
     RecordsBody,
     StudyBody,
     StudyCreated,
@@ -40,7 +41,6 @@ from ..study.study_schemas import (
     StudyMessage,
     StudyMessageAdapter,
     StudyView,
-    Where,
 )
 from .pages import not_found, page
 
@@ -250,19 +250,19 @@ async def _serve(websocket: WebSocket, study_id: str, found: Studies, user: User
                     MAX_STUDY_MESSAGE,
                     '{"type": "open", "chapter": "..."}',
                 )
-                if isinstance(intent, Open):
+                if isinstance(intent, ChapterOpen):
                     chapter = intent.chapter or (await found.view(study_id, user)).chapters[0].id
                     opened = await found.chapter(study_id, chapter, user)
                     outbox.put_nowait(encode(ChapterMessage(chapter=opened)))
-                elif isinstance(intent, Edit):
+                elif isinstance(intent, ChapterChange):
                     if user is None:
                         raise ActionError(401, _("sign in first"))
                     await found.change(study_id, intent.chapter, user, intent.change)
-                elif isinstance(intent, Where) and user is not None and seen["editor"]:
+                elif isinstance(intent, ContributorAt) and user is not None and seen["editor"]:
                     found.tell(
                         study_id,
                         "position",
-                        PositionMessage(chapter=intent.chapter, path=intent.path, by=user.name),
+                        ContributorPosition(chapter=intent.chapter, path=intent.path, by=user.name),
                     )
             except ActionError as error:
                 outbox.put_nowait(encode(StudyErrorMessage(message=error.message)))

@@ -17,15 +17,18 @@ __all__ = [
     "ChangeMessage",
     "ChapterBody",
     "ChapterBrief",
+    "ChapterChange",
     "ChapterEdit",
     "ChapterMessage",
+    "ChapterOpen",
     "ChapterView",
     "CommentChange",
+    "ContributorAt",
+    "ContributorPosition",
     "Contributors",
     "DeleteChange",
     "MarkChange",
     "MoveChange",
-    "PositionMessage",
     "PromoteChange",
     "RecordsBody",
     "ShapesChange",
@@ -37,6 +40,7 @@ __all__ = [
     "StudyIncoming",
     "StudyList",
     "StudyMessage",
+    "StudyMessageAdapter",
     "StudyOutgoing",
     "StudyView",
     "Visibility",
@@ -227,14 +231,14 @@ class ChangeDone(BaseModel):
 # --- the study's websocket ---------------------------------------------------------------
 
 
-class Open(BaseModel):
+class ChapterOpen(BaseModel):
     """Send me this chapter whole (``""``: the first)."""
 
     type: Literal["open"]
     chapter: str = Field(default="", max_length=16)
 
 
-class Edit(BaseModel):
+class ChapterChange(BaseModel):
     """Change this chapter (a contributor)."""
 
     type: Literal["change"]
@@ -242,7 +246,7 @@ class Edit(BaseModel):
     change: Change
 
 
-class Where(BaseModel):
+class ContributorAt(BaseModel):
     """I (a contributor) am on this position: those who follow go there too."""
 
     type: Literal["where"]
@@ -251,8 +255,8 @@ class Where(BaseModel):
 
 
 #: a message a page sends on a study's websocket
-StudyIncoming = Annotated[Open | Edit | Where, Field(discriminator="type")]
-StudyMessageAdapter = TypeAdapter[Open | Edit | Where](StudyIncoming)
+StudyIncoming = Annotated[ChapterOpen | ChapterChange | ContributorAt, Field(discriminator="type")]
+StudyMessageAdapter = TypeAdapter[ChapterOpen | ChapterChange | ContributorAt](StudyIncoming)
 
 
 class StudyMessage(BaseModel):
@@ -278,8 +282,8 @@ class ChangeMessage(ChangeDone):
     by: str
 
 
-class PositionMessage(BaseModel):
-    """Where a contributor is (``by``): a chapter and the path to a position."""
+class ContributorPosition(BaseModel):
+    """ContributorAt a contributor is (``by``): a chapter and the path to a position."""
 
     type: Literal["position"] = "position"
     chapter: str
@@ -296,6 +300,6 @@ class StudyErrorMessage(BaseModel):
 
 #: a message a study's websocket sends
 StudyOutgoing = Annotated[
-    StudyMessage | ChapterMessage | ChangeMessage | PositionMessage | StudyErrorMessage,
+    StudyMessage | ChapterMessage | ChangeMessage | ContributorPosition | StudyErrorMessage,
     Field(discriminator="type"),
 ]
