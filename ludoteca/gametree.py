@@ -73,7 +73,7 @@ class Shape:
         brush = _text(shape.get("brush", ""), f"{where}.brush")
         if brush not in BRUSHES:
             raise _malformed(Text("%(where)s: unknown brush %(brush)s", where=where, brush=brush))
-        points = [_text(shape.get(key, ""), f"{where}.{key}") for key in ("orig", "dest")]
+        points = [_text(shape.get(key) or "", f"{where}.{key}") for key in ("orig", "dest")]
         for point in points[: 2 if points[1] else 1]:
             if not POINT_NAME.fullmatch(point):
                 raise _malformed(

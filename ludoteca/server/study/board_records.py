@@ -38,7 +38,7 @@ class TreeShape(BaseModel):
 
     brush: Literal["green", "red", "blue", "yellow"]
     orig: str = Field(max_length=8)
-    dest: str | None = Field(default=None, max_length=8)
+    dest: str | None = Field(default=None, max_length=8, exclude_if=lambda value: value is None)
 
 
 class TreeMove(BaseModel):
