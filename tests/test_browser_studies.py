@@ -7,46 +7,10 @@ private and the guest is refused it with a sentence."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from .support.browser import shot
-
-
-@pytest.fixture
-def people(browser: Any) -> Iterator[list[Any]]:
-    """Three pages, each in its own browser context (its own cookies); a script error on any
-    fails the test."""
-    contexts = [
-        browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
-        for _ in range(3)
-    ]
-    pages = [c.new_page() for c in contexts]
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda error: errors.append(str(error)))
-    yield pages
-    for context in contexts:
-        context.close()
-    assert not errors, errors
-
-
-def sign_up(page: Any, server: str, name: str) -> None:
-    answer = page.request.post(
-        server + "/api/signup", data={"name": name, "password": "correct horse"}
-    )
-    assert answer.status == 201, answer.text()
-
-
-def visit(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("html[data-ready]")
-
-
-def point(page: Any, name: str) -> Any:
-    return page.locator(f'#board .pt[data-name="{name}"]')
+from .support.browser import point, shot
+from .test_browser_challenges import sign_up, visit
 
 
 def moves(page: Any) -> list[str]:
