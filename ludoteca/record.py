@@ -36,7 +36,16 @@ from .gametree import GameTree
 from .i18n import Text
 from .movetext import RESULTS, read, write
 
-__all__ = ["GameRecord", "dumps", "from_json", "from_state", "loads", "read_games", "to_json"]
+__all__ = [
+    "GameRecord",
+    "build",
+    "dumps",
+    "from_json",
+    "from_state",
+    "loads",
+    "read_games",
+    "to_json",
+]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _RESULT_WINNERS = {"1-0": Color.WHITE, "0-1": Color.BLACK, "1/2-1/2": None}
@@ -168,6 +177,22 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
                 )
             tags[m.group(1)] = _unescape(m.group(2))
             pos = m.end()
+    return build(tags, body, first)
+
+
+def build(
+    tags: dict[str, str],
+    body: list[tuple[int, str]],
+    first: int = 1,
+    *,
+    open_result: bool = False,
+) -> GameRecord:
+    """A record from its ``tags`` and its numbered movetext lines ``body`` (numbered as in the
+    text they came from, for the errors), replayed like :func:`loads`; ``first`` is the line
+    where the record starts.  The readers of foreign formats (:mod:`ludoteca.formats`) build
+    their records with it.  ``open_result``: a record that says ``*`` (unfinished) while its
+    last position is over takes the position's result, as other programs' records may."""
+    tags = dict(tags)
     where = Text("record at line %(line)s", line=first)
     if "Game" not in tags:
         raise InvalidRecordError(Text('%(where)s: the [Game "..."] tag is missing', where=where))
@@ -179,6 +204,9 @@ def _parse(tag_lines: list[tuple[int, str]], body: list[tuple[int, str]]) -> Gam
     tags["Rules"] = str(state.rules)
     tree = GameTree()
     result_token = read(state, tree, body)
+    ended = state.outcome()
+    if open_result and ended and tags.get("Result", "*") == "*" and result_token in (None, "*"):
+        tags["Result"], result_token = ended.result, None
     _check_result(tags, result_token, state, where)
     return GameRecord(state, tags, tree)
 

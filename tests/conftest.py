@@ -38,26 +38,34 @@ def pytest_configure(config: pytest.Config) -> None:
         load_compiled()
 
 
-#: the test files that keep a process longest (minutes: tables built, a Ray cluster, live
-#: servers and browsers), longest first, which ``scripts/test`` hands out before the others
+#: the test files that keep a process longest (half a minute and more each: tables built, a Ray
+#: cluster, live servers and browsers), longest first as a run measured them
+#: (``--durations=0``, summed by file), which ``scripts/test`` hands out before the others
 #: (whole files, in collection order): a process left with one of them at the end of a run
 #: would keep the other idle
 LONGEST = (
-    "test_puzzles.py",
-    "test_browser_i18n.py",
     "test_web_browser.py",
+    "test_server_api.py",
+    "test_puzzles.py",
+    "test_server_analysis.py",
+    "test_server_community.py",
+    "test_browser_feel.py",
+    "test_server_tournaments.py",
+    "test_browser_i18n.py",
+    "test_server_notify.py",
+    "test_felli_solve.py",
+    "test_server_correspondence.py",
+    "test_browser_play.py",
+    "test_server_limits.py",
+    "test_vector.py",
+    "test_sprt.py",
     "test_ray_jobs.py",
     "test_server_cluster.py",
-    "test_morris_table.py",
-    "test_explorer.py",
-    "test_vector.py",
-    "test_openspiel_adapter.py",
-    "test_server_job_queue.py",
-    "test_ai.py",
-    "test_learn.py",
-    "test_felli_mullah_table.py",
     "test_server_runaway.py",
-    "test_cluster_script.py",
+    "test_server_report.py",
+    "test_tables_build.py",
+    "test_server_crash.py",
+    "test_server_view_updates.py",
 )
 
 

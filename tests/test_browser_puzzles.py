@@ -6,6 +6,7 @@ ratings, runs) is tests/test_server_puzzles.py's, on both databases."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.parse
 import urllib.request
 from typing import Any
@@ -155,3 +156,44 @@ def test_a_position_of_the_analysis_board_becomes_a_puzzle(page: Any, server: st
     page.wait_for_function(
         "document.getElementById('notice').textContent.includes('Not a puzzle')", timeout=120_000
     )
+
+
+def test_a_blunder_of_ones_game_is_offered_and_solved_on_the_mistakes_page(
+    page: Any, server: str
+) -> None:
+    """A hot-seat Felli game of the account's (made through the API with its session) in which
+    Black's b4-c3 walks into a capture; once its report is ready the mistakes page offers the
+    position before it, and a move keeping the draw (by the table) solves it."""
+    from .support.browser import REPORT_WAIT
+    from .test_server_board_api import table_value
+    from .test_server_mistakes import PLAYED, felli_table
+    from .test_server_report import FELLI_ENDGAME
+
+    sign_up_in_browser(page, server, "Mira")
+    csrf = {"X-CSRF-Token": page.request.get(server + "/api/me").json()["csrf"]}
+    body = {"game": "felli", "opponent": "hotseat", "position": FELLI_ENDGAME}
+    made = page.request.post(server + "/api/games", data=body, headers=csrf).json()
+    for ply, move in enumerate(PLAYED):
+        intent = {"token": made["tokens"]["white"], "type": "move", "move": move, "ply": ply}
+        page.request.post(f"{server}/api/games/{made['id']}/actions", data=intent, headers=csrf)
+    deadline = time.monotonic() + REPORT_WAIT / 1000
+    while page.request.get(f"{server}/api/games/{made['id']}/report").json()["status"] != "ready":
+        assert time.monotonic() < deadline, "the game's report was not made in time"
+        time.sleep(0.5)  # polling: the API tells of no change
+    page.goto(server + "/puzzles/mistakes")
+    page.wait_for_selector('#mistakes li[data-done="false"]')
+    assert "b4-c3" in page.inner_text("#mistakes") and "b4-c3" in page.inner_text("#status")
+    position = ludoteca.load("felli").from_position_code(FELLI_ENDGAME).child(PLAYED[0])
+    table = felli_table()
+    keeps = next(
+        str(position.move_of(c))
+        for c in position.legal_codes()
+        if table_value(table, position, c)[0] == "draw"
+    )
+    click_move(page, position, keeps)
+    page.wait_for_selector("#verdict.good")
+    assert keeps in page.inner_text("#verdict")
+    page.wait_for_selector('#mistakes li[data-done="true"]')
+    page.goto(server + "/puzzles/dashboard")
+    page.wait_for_function("document.documentElement.dataset.ready === '1'")
+    assert "No puzzle counted yet" in page.inner_text("#dashboard-summary")

@@ -1,14 +1,17 @@
 """``scripts/cluster`` survives its parts (docs/scaling.md): started as an operator would (two
-servers, a worker, Redis, PostgreSQL, nginx in front), a game against the computer is played
-through nginx; one server it started is killed (SIGKILL, by the pid the script wrote), the
-script logs it and starts it again, and the game goes on through nginx; Ctrl-C (SIGINT) then
-stops everything the script started."""
+servers, a worker, Redis, PostgreSQL, nginx in front with the shipped configuration), a whole
+game is played through nginx, every move read back at once from both servers (each sees it,
+whichever made it) and all of it sent by nginx to one server (consistent hashing by game id);
+a game against the computer is played through nginx; one server it started is killed
+(SIGKILL, by the pid the script wrote), the script logs it and starts it again, and the game
+goes on through nginx; Ctrl-C (SIGINT) then stops everything the script started."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -32,11 +35,13 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def call(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def call(
+    base: str, path: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> Any:
     request = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
     return json.load(urllib.request.urlopen(request, timeout=30))
 
@@ -59,6 +64,37 @@ def play_and_wait(base: str, game: dict[str, Any], ply: int) -> list[str]:
         assert time.monotonic() < deadline, f"the computer did not answer: {moves}"
         time.sleep(0.1)  # polling: the test holds no websocket to be told on
     return list(moves)
+
+
+def metric(base: str, name: str) -> float:
+    """The value of the metric ``name`` (no labels) of the server at ``base``."""
+    text = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+    return float(next(line.split()[1] for line in text.splitlines() if line.startswith(name + " ")))
+
+
+def play_reading_back(base: str, servers: list[str], seed: int) -> int:
+    """A hot-seat game of Nine Men's Morris played to its end through nginx (``base``), random
+    legal moves; right after each move is acknowledged, the game read from each of the
+    ``servers`` directly (the first read alternating between them, as a proxy sharing requests
+    round robin would send them) and through nginx: each read must show that move.  The moves
+    played."""
+    rng = random.Random(seed)
+    made = call(base, "/api/games", {"game": "morris", "opponent": "hotseat"})
+    game, token = made["id"], made["tokens"]["white"]
+    view = call(base, f"/api/games/{game}", headers={"X-Seat-Token": token})
+    played: list[str] = []
+    while view["status"] == "live":
+        assert len(played) < 400, "the game did not end"
+        move = rng.choice(view["legal"]).split()[0]
+        body = {"token": token, "type": "move", "move": move, "ply": view["ply"]}
+        view = call(base, f"/api/games/{game}/actions", body)
+        played.append(move)
+        first = len(played) % 2
+        for reader in (servers[first], servers[1 - first], base):
+            seen = call(reader, f"/api/games/{game}", headers={"X-Seat-Token": token})
+            assert seen["moves"] == played, f"{reader} read move {len(played)} stale: {seen}"
+            assert seen["status"] == view["status"]
+    return len(played)
 
 
 def interruptible() -> None:
@@ -109,6 +145,9 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
             # each stage of Ctrl-C's stop (the servers, Redis, PostgreSQL) waits at most this
             # long before it kills: 60 s in all, within the test's 90
             "STOP_WAIT": "20",
+            # the finished game's report two plies deep: at the default depth its study work
+            # holds the one worker for seconds the computer's turns then wait behind
+            "LUDOTECA_REPORT_LIMIT": '{"depth": 2}',
             "PATH": f"{os.environ.get('PATH', '')}:/usr/sbin",
         }
         script = subprocess.Popen(
@@ -139,6 +178,16 @@ def test_the_cluster_restarts_a_killed_server_and_the_game_goes_on(folder: Path)
             started = [int((folder / f"{name}.pid").read_text()) for name in names]
             postgres = int((folder / "postgres" / "postmaster.pid").read_text().split()[0])
             base = f"http://127.0.0.1:{port}"
+            servers = [f"http://127.0.0.1:{one}" for one in server_ports]
+            before = [metric(one, "ludoteca_moves_total") for one in servers]
+            plies = play_reading_back(base, servers, seed=90)  # (28 plies to its end)
+            counted = [
+                metric(one, "ludoteca_moves_total") - b
+                for one, b in zip(servers, before, strict=True)
+            ]
+            # nginx sent the whole game to one server (which one: the game id's hash)
+            assert sorted(counted) == [0, plies], counted
+
             game = call(
                 base,
                 "/api/games",

@@ -5,6 +5,7 @@ format or wrong-rule-set file is refused with one sentence and the cache is left
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,13 +20,25 @@ from ludoteca.solve.transfer import MAGIC, export_table, import_table
 RULES = "felli"
 
 
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The basic Felli table built once for the module, in a cache of its own, and exported
+    there (``felli.table`` beside the cache folder ``built``)."""
+    folder = tmp_path_factory.mktemp("transfer")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LUDOTECA_CACHE", str(folder / "built"))
+        load(RULES).solver().load()  # type: ignore[union-attr]
+        assert main(["tables", "export", RULES, str(folder / "felli.table")]) == 0
+    return folder
+
+
 @pytest.fixture
-def exported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The basic Felli table, built in one cache and exported; the cache is then another's."""
-    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path / "built"))
-    load(RULES).solver().load()  # type: ignore[union-attr]
+def exported(built_once: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the exported table and of the cache it was built in (``tmp_path / "built"``);
+    the cache in use is then another's, empty (``tmp_path / "club"``)."""
+    shutil.copytree(built_once / "built", tmp_path / "built")
     out = tmp_path / "felli.table"
-    assert main(["tables", "export", RULES, str(out)]) == 0
+    shutil.copyfile(built_once / "felli.table", out)
     monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path / "club"))
     return out
 

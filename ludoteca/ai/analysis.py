@@ -9,13 +9,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..core import Color, Move, State
 from ..i18n import _
 from .base import Limit
 from .search import WIN, SearchAgent, SearchResult, describe, is_mate
 
-__all__ = ["Analysis", "analyse", "move_values", "review", "share_for_white"]
+if TYPE_CHECKING:
+    from .perfect import PerfectAgent
+
+__all__ = ["Analysis", "analyse", "move_values", "review", "share_for_white", "table_values"]
 
 
 @dataclass
@@ -139,12 +143,7 @@ def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int
 
     table = covering_table(state)
     if table is not None:
-        perfect = PerfectAgent(state.rules, 0, table)
-        values = {}
-        for code in state.legal_codes():
-            rank, plies = perfect.score(state, code)
-            values[code] = _table_score(rank, plies if rank < 0 else -plies)
-        return values, analyse(state, limit)
+        return table_values(PerfectAgent(state.rules, 0, table), state), analyse(state, limit)
     result = SearchAgent(0).analyse(state, limit or Limit(seconds=1.0), exact=True)
     best = Analysis(
         result.move,
@@ -155,6 +154,17 @@ def move_values(state: State, limit: Limit | None = None) -> tuple[dict[int, int
         False,
     )
     return result.scores, best
+
+
+def table_values(perfect: PerfectAgent, state: State) -> dict[int, int]:
+    """Every legal move's exact value for the mover by ``perfect``'s table (a draw by rule
+    where the move ends the game so): a win or loss as :data:`~.search.WIN` less the plies to
+    the end after the move, counted as :func:`analyse` counts a position's."""
+    values = {}
+    for code in state.legal_codes():
+        rank, plies = perfect.score(state, code)
+        values[code] = _table_score(rank, plies if rank < 0 else -plies)
+    return values
 
 
 def review(

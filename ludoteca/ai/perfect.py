@@ -86,7 +86,8 @@ class PerfectAgent:
         state.push_code(code)
         try:
             value, plies = self.table.lookup(state)
-            if state.outcome() is not None and value == 0:
+            outcome = state.outcome()
+            if outcome is not None and outcome.winner is None:
                 return (0, 0)  # a draw by rule ends the game here whatever the table says
         finally:
             state.pop_code()

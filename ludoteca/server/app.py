@@ -43,6 +43,7 @@ from .routers import (
     correspondence,
     explorer,
     lessons,
+    mistakes,
     moderation,
     notifications,
     ops,
@@ -154,6 +155,7 @@ def create_app(
         reports.router,
         explorer.router,
         lessons.router,
+        mistakes.router,  # (before the puzzles': its /puzzles/{id} would take these paths)
         puzzles.router,
         moderation.router,
         notifications.router,

@@ -32,6 +32,7 @@ from .play.duties import Duties
 from .play.hub import Hub
 from .store import Store
 from .study.explorer import Explorer
+from .study.mistakes import Mistakes
 from .study.reports import Reports
 from .study.studies import Studies
 from .study.training import Training
@@ -56,6 +57,7 @@ __all__ = [
     "GuardsDep",
     "HubDep",
     "LevelRatingsDep",
+    "MistakesDep",
     "ModerationDep",
     "NotifierDep",
     "ReportsDep",
@@ -144,6 +146,8 @@ class Services:
     seeks: Seeks
     level_ratings: LevelRatings
     training: Training
+    #: a player's own blunders offered as exercises
+    mistakes: Mistakes
     #: reports, blocks, the moderators' actions and the rules every chat line passes
     moderation: Moderation
     #: the correspondence games' deadlines, your-turn lists and planned moves
@@ -205,6 +209,7 @@ AccountsDep = Annotated[Accounts, _service("accounts")]
 SeeksDep = Annotated[Seeks, _service("seeks")]
 LevelRatingsDep = Annotated[LevelRatings, _service("level_ratings")]
 TrainingDep = Annotated[Training, _service("training")]
+MistakesDep = Annotated[Mistakes, _service("mistakes")]
 ModerationDep = Annotated[Moderation, _service("moderation")]
 CorrespondenceDep = Annotated[Correspondence, _service("correspondence")]
 NotifierDep = Annotated[Notifier, _service("notifier")]

@@ -28,7 +28,7 @@ from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
 from .computer.interrupt import Interrupts, shared_ticket
-from .computer.pool import WorkerPool
+from .computer.pool import WorkerPool, close_pools
 from .computer.queue import JobQueue
 from .computer.workers import analysis_worker, die_with_parent, load_compiled, report_worker
 from .deps import Guards, Services
@@ -43,6 +43,7 @@ from .settings import Settings
 from .store import Store, default_url
 from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
+from .study.mistakes import Mistakes
 from .study.reports import Reports
 from .study.studies import Studies
 from .study.training import Training
@@ -51,6 +52,11 @@ from .tournaments.service import Tournaments
 __all__ = ["build_services", "store_only"]
 
 log = logging.getLogger("ludoteca.server")
+
+#: how long a stopping server lets each worker process finish its job under way before it is
+#: killed: nobody is left to take a result (the hub has closed), and every file a job writes is
+#: written whole or not at all (:mod:`ludoteca.files`), so the stop waits for no warm-up or report
+STOP_GRACE = 1.0
 
 
 async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
@@ -111,13 +117,12 @@ async def build_services(
         ticket = shared_ticket()
         idle = settings.study_at_idle
         analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket, idle))
-        stack.callback(analysis.close)
         reporting = WorkerPool(1, report_worker, (os.getpid(), idle))
-        stack.callback(reporting.close)
         pool = analysis
         if not settings.queue:
             pool = WorkerPool(settings.workers, die_with_parent, (os.getpid(),))
-            stack.callback(pool.close)
+        # stopped side by side (no process is started before a job is submitted)
+        stack.callback(close_pools, {analysis, reporting, pool}, STOP_GRACE)
         if settings.warm:
             rest = [reporting] + ([] if settings.queue else [pool] * settings.workers)
             warming = asyncio.get_running_loop().create_task(_load_compiled(analysis, rest))
@@ -200,6 +205,7 @@ async def build_services(
             seeks=seeks,
             level_ratings=LevelRatings(store),
             training=Training(store, computer.advisers),
+            mistakes=Mistakes(store, reports, computer),
             moderation=Moderation(store, hub, chat_rules),
             # days per move: deadlines, your-turn lists, planned moves
             correspondence=Correspondence(hub, clock),

@@ -466,6 +466,20 @@ class Store:
             )
             return row, list(moves)
 
+    async def head(self, game_id: str) -> tuple[GameRow, str | None] | None:
+        """A game's row and its last move (None before the first), in one query of two rows
+        found by their keys: what a process checks its copy of the game against (see
+        :meth:`.Cluster.catch_up`); None if there is no such game."""
+        last = (
+            select(MoveRow.move)
+            .where(MoveRow.game_id == GameRow.id, MoveRow.ply == GameRow.ply - 1)
+            .scalar_subquery()
+        )
+        async with self.session() as session:
+            found = await session.execute(select(GameRow, last).where(GameRow.id == game_id))
+            first = found.first()
+            return None if first is None else (first[0], first[1])
+
     async def add_move(
         self,
         game_id: str,

@@ -23,6 +23,24 @@ __all__ = ["Cluster"]
 
 log = logging.getLogger("ludoteca.server")
 
+#: the columns of a game's row that a copy in memory keeps as stored (its ply is its moves',
+#: its times are the store's own)
+_KEPT = tuple(
+    column.key
+    for column in GameRow.__table__.columns
+    if column.key not in {"ply", "created", "updated"}
+)
+
+
+def _matches(live: LiveGame, row: GameRow, last: str | None) -> bool:
+    """Whether a copy in memory stands as the store's ``row`` and ``last`` move say."""
+    stack = live.state.move_stack
+    if row.ply != len(stack):
+        return False
+    if stack and str(live.state.move_of(stack[-1])) != last:
+        return False
+    return all(getattr(live.row, key) == getattr(row, key) for key in _KEPT)
+
 
 class Host(Protocol):
     """What the cluster uses of the hub of live games."""
@@ -85,6 +103,23 @@ class Cluster:
             live.version += 1
         host.after_change(live)
         host.broadcast(live)
+
+    async def catch_up(self, live: LiveGame) -> bool:
+        """Whether this process's copy of a game was behind the store, then read back at once
+        (as :meth:`news` does; a game nobody here needs leaves memory instead, to be loaded
+        afresh).  A copy is behind when another process committed a change whose news has not
+        arrived yet: a request right after a move acknowledged by another process (a proxy
+        that does not send a game's requests to one process) would otherwise see the game
+        without it.  The check costs one query of two rows (:meth:`.Store.head`): the ply, the
+        last move and every field of the row must match.  Alone, nothing is checked: this
+        process made every change."""
+        if self.fanout is None:
+            return False
+        head = await self.host.store.head(live.row.id)
+        if head is None or _matches(live, *head):
+            return False
+        await self.news(live.row.id)
+        return True
 
     def holds(self, game_id: str) -> bool:
         """Whether this process does the game's duties (its clock, the computer's turn)."""

@@ -15,12 +15,12 @@ import asyncio
 import logging
 import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["JobKilled", "WorkerPool"]
+__all__ = ["JobKilled", "WorkerPool", "close_pools"]
 
 T = TypeVar("T")
 log = logging.getLogger("ludoteca.server")
@@ -69,19 +69,8 @@ class WorkerPool(Executor):
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
     def close(self, grace: float = 5.0) -> None:
-        """Stop the pool for good: jobs not started are cancelled, each process finishes the
-        job under way for at most ``grace`` seconds in all (then it is killed) and exits, and
-        the pool's queues are released, so that no process is left to die with the server and
-        nothing leaks at its exit (no "leaked semaphore objects" warning)."""
-        processes = _processes_of(self._pool)
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        until = time.monotonic() + grace
-        for process in processes:
-            process.join(max(0.0, until - time.monotonic()))
-            if process.is_alive():
-                process.kill()
-                process.join()
-        self._pool.shutdown(wait=True)
+        """Stop the pool for good (:func:`close_pools` of this pool alone)."""
+        close_pools([self], grace)
 
     async def run(self, hard: float, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process, killed (with the pool's other processes, whose
@@ -124,6 +113,27 @@ class WorkerPool(Executor):
             process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         log.warning("killed %d worker processes and started %d new", len(processes), self.processes)
+
+
+def close_pools(pools: Iterable[WorkerPool], grace: float = 5.0) -> None:
+    """Stop ``pools`` for good, side by side: jobs not started are cancelled, each process
+    finishes the job under way for at most ``grace`` seconds in all (then it is killed) and
+    exits, and the pools' queues are released, so that no process is left to die with the
+    server and nothing leaks at its exit (no "leaked semaphore objects" warning).  The pools'
+    processes exit at the same time (one with the compiled search and the tables loaded takes a
+    second or two to end), so stopping several pools takes as long as the slowest, not the sum."""
+    executors = [pool._pool for pool in pools]
+    processes = [process for executor in executors for process in _processes_of(executor)]
+    for executor in executors:
+        executor.shutdown(wait=False, cancel_futures=True)
+    until = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, until - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
+    for executor in executors:
+        executor.shutdown(wait=True)
 
 
 def _start() -> None:

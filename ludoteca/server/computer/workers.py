@@ -19,8 +19,8 @@ from ...ai.analysis import analyse
 from ...ai.perfect import covering_table, table_for
 from ...compiled import warm
 from ...core import LudotecaError, State
+from ...formats import loads
 from ...i18n import SOURCE, _, use
-from ...record import loads
 from ...study.report import PlyValue, analyse_ply, analyse_run
 from ...svg import board_view
 from ..play.catalogue import default_positions, from_code, games

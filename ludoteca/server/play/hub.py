@@ -81,6 +81,12 @@ class Hub:
         self.computer = computer
         self.cluster = cluster
         self.moves = Counter("ludoteca_moves", "Moves played", registry=registry)
+        self.behind = Counter(
+            "ludoteca_reads_behind",
+            "Requests for a game that found this process's copy behind the store (changed "
+            "through another process, its news not heard yet) and read it again",
+            registry=registry,
+        )
         self.last_move = -math.inf  # when this process last played a move (monotonic seconds)
         Gauge("ludoteca_games_in_memory", "Games held in memory", registry=registry).set_function(
             lambda: len(self.games)
@@ -187,6 +193,18 @@ class Hub:
         self.after_change(live)
         return live
 
+    async def current(self, game_id: str) -> LiveGame:
+        """The live game as :meth:`get` gives it, checked first against the store when other
+        processes share it (see :meth:`.Cluster.catch_up`): a request right after a change
+        acknowledged by another process sees that change, whichever process it reaches.  For
+        requests (HTTP, a socket's start), not for the news and duties that keep a copy up to
+        date."""
+        live = await self.get(game_id)
+        if await self.cluster.catch_up(live):
+            self.behind.inc()
+            live = await self.get(game_id)  # (loaded afresh if it left memory to catch up)
+        return live
+
     async def resume(self) -> int:
         """Load the live games whose computer is to move and set it thinking; how many.  (Called
         once at start-up; it also reads the server's rematch key.)"""
@@ -202,11 +220,18 @@ class Hub:
 
     # --- the one path of every change -----------------------------------------------------------
     async def act(
-        self, game_id: str, token: str | None, intent: Intent, user: int | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        intent: Intent,
+        user: int | None = None,
+        request: bool = False,
     ) -> None:
         """Carry out one intent of the holder of ``token`` (or of the signed-in ``user``);
-        :class:`ActionError` if refused (and then nothing changed)."""
-        live = await self.get(game_id)
+        :class:`ActionError` if refused (and then nothing changed).  A ``request`` (HTTP) is
+        checked against the game as stored (see :meth:`current`): a socket's intents answer
+        what its process sent, which that process holds already."""
+        live = await (self.current(game_id) if request else self.get(game_id))
         seats = live.seats(token, user)
         await self.carry_out(
             live,
@@ -218,7 +243,7 @@ class Hub:
     ) -> tuple[Colour, str]:
         """Take the free seat of an online game (see :func:`.conduct.join`): (colour, token)."""
         name = user[1] if user else opening.display_name(name)
-        live = await self.get(game_id)
+        live = await self.current(game_id)
         token = secrets.token_urlsafe(24)
         taken: list[Colour] = []
         joining = await bots_among(self.store, [user[0] if user else None])

@@ -97,7 +97,7 @@ async def view(
 ) -> GameView:
     """The game as a page draws it (seat token in the ``X-Seat-Token`` header, optional; or
     the seats of the signed-in account)."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     return hub.view(live, live.seats(x_seat_token, user.id if user else None))
 
 
@@ -107,8 +107,8 @@ async def act(hub: HubDep, user: Viewer, game_id: str, body: Action) -> GameView
     undo, accept_undo, decline_undo, rematch, cancel (as the seat token's holder, or the
     signed-in account's seats)."""
     me = user.id if user else None
-    await hub.act(game_id, body.token, body, me)
-    live = await hub.get(game_id)
+    await hub.act(game_id, body.token, body, me, request=True)
+    live = await hub.get(game_id)  # (as this process just made it)
     return hub.view(live, live.seats(body.token, me))
 
 
@@ -117,7 +117,7 @@ async def hint(
     hub: HubDep, computer: ComputerDep, user: Viewer, game_id: str, body: Seat
 ) -> HintView:
     """The computer's best move for you, its evaluation and the line it expects."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     return await computer.hint(live, live.seats(body.token, user.id if user else None))
 
 
@@ -128,14 +128,14 @@ async def hint(
 )
 async def picture(hub: HubDep, game_id: str, flipped: bool = False) -> Response:
     """The current position as an SVG picture (last move highlighted)."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     return Response(svg.render(live.state, flipped=flipped), media_type="image/svg+xml")
 
 
 @router.get("/games/{game_id}/record", response_class=PlainTextResponse)
 async def record(hub: HubDep, game_id: str) -> PlainTextResponse:
     """The game's text record, as a download."""
-    text = views.record_text(await hub.get(game_id))
+    text = views.record_text(await hub.current(game_id))
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="ludoteca-{game_id}.txt"'}
     )

@@ -129,7 +129,7 @@ async def stream_events(
 
 async def _own(hub: HubDep, bot: int, game_id: str) -> Any:
     """The live game ``game_id`` if the bot plays in it (403 otherwise, 404 if none)."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     if not live.seats(None, bot):
         raise ActionError(403, _("this is not one of your games"))
     return live

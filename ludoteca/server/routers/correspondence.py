@@ -35,7 +35,7 @@ async def deadline(
 ) -> Deadline:
     """A game's days per move and running deadline, and your planned lines (seat token in the
     ``X-Seat-Token`` header, or the signed-in account's seat); 409 without days per move."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     return await found.deadline(live, live.seats(x_seat_token, user.id if user else None))
 
 
@@ -45,6 +45,6 @@ async def plan(
 ) -> Planned:
     """Plan your answers while your opponent is to move: the lines replace your earlier ones
     (none: forget them); each is checked by the engine (400 saying why, nothing stored)."""
-    live = await hub.get(game_id)
+    live = await hub.current(game_id)
     seats = live.seats(body.token, user.id if user else None)
     return Planned(lines=await found.plans.plan(live, seats, body.lines))

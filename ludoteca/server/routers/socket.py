@@ -77,7 +77,7 @@ async def _serve(
     me = user.id if user else None
     await websocket.accept()
     try:
-        live = await hub.get(game_id)
+        live = await hub.current(game_id)
     except ActionError as error:
         await websocket.send_text(encode(_refusal(error)))
         await websocket.close(code=4404)

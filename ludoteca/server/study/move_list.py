@@ -6,6 +6,8 @@ analysis pool (:func:`~ludoteca.server.study.explorer.move_scores`), never on th
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ...ai.base import Limit
 from ...ai.search import WIN
 from ...core import Color
@@ -13,9 +15,9 @@ from ...i18n import _, ngettext
 from ..computer.computer import Computer
 from .analysis import bar_text, state_of
 from .explorer import move_scores
-from .schemas import EveryMove, MoveRow
+from .schemas import EveryMove, ExactValue, MoveRow
 
-__all__ = ["DEPTH", "every_move"]
+__all__ = ["DEPTH", "every_move", "exact_value"]
 
 #: the search depth of a position no table covers (a modest one: Morelli's 480 first moves
 #: take seconds at depth 3)
@@ -51,17 +53,27 @@ async def every_move(
 def _row(move: str, score: int, exact: bool, turn: Color) -> MoveRow:
     """One move's row: an exact value in words for the mover (``plies`` counting the move
     itself), else the evaluation bar's text for White."""
-    row = MoveRow(
-        move=move, score=score, exact=exact, verdict=None, plies=None, text=bar_text(score, turn)
-    )
     if not exact:
-        return row
+        return MoveRow(
+            move=move,
+            score=score,
+            exact=False,
+            verdict=None,
+            plies=None,
+            text=bar_text(score, turn),
+        )
+    return MoveRow(move=move, exact=True, **dict(exact_value(score)))
+
+
+def exact_value(score: int) -> ExactValue:
+    """An exact value (a table's ``score`` for the side that moves, after its move) in words,
+    in the current language: "Win in 7 plies" (the move counted), "Draw", "Loss in 3 plies"."""
     if not score:
-        return row.model_copy(update={"verdict": "draw", "text": _("Draw")})
+        return ExactValue(score=0, verdict="draw", plies=None, text=_("Draw"))
     plies = WIN - abs(score) + 1
     if score > 0:
         text = ngettext("Win in %(num)s ply", "Win in %(num)s plies", plies)
     else:
         text = ngettext("Loss in %(num)s ply", "Loss in %(num)s plies", plies)
-    verdict = "win" if score > 0 else "loss"
-    return row.model_copy(update={"verdict": verdict, "plies": plies, "text": text})
+    verdict: Literal["win", "loss"] = "win" if score > 0 else "loss"
+    return ExactValue(score=score, verdict=verdict, plies=plies, text=text)

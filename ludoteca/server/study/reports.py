@@ -58,7 +58,7 @@ from .schemas import GameReport, ReportPly
 if TYPE_CHECKING:
     from ..play.live import LiveGame
 
-__all__ = ["LEASE", "ReportPlyRow", "ReportRow", "Reports", "game_key", "record_key"]
+__all__ = ["LEASE", "Ready", "ReportPlyRow", "ReportRow", "Reports", "game_key", "record_key"]
 
 log = logging.getLogger("ludoteca.server")
 
@@ -299,6 +299,34 @@ class Reports:
         while len(self._ready) > REPORTS_KEPT:
             self._ready.popitem(last=False)
         return ready.view()
+
+    async def finished_of_games(self, game_ids: list[str]) -> dict[str, Ready]:
+        """The ready reports of the games ``game_ids`` (by game id; a game without one, or
+        whose report is not ready, is left out), read from the store in one query each for
+        the reports and their positions."""
+        if not game_ids:
+            return {}
+        async with self.store.session() as session:
+            rows = list(
+                await session.scalars(
+                    select(ReportRow).where(
+                        ReportRow.game_id.in_(game_ids), ReportRow.status == "ready"
+                    )
+                )
+            )
+            plies: dict[str, list[PlyValue]] = {row.key: [] for row in rows}
+            found = await session.scalars(
+                select(ReportPlyRow)
+                .where(ReportPlyRow.key.in_(list(plies)))
+                .order_by(ReportPlyRow.key, ReportPlyRow.ply)
+            )
+            for ply in found:
+                plies[ply.key].append(_ply_of(ply))
+        return {
+            str(row.game_id): Ready(row.total, row.game, row.rules, plies[row.key])
+            for row in rows
+            if len(plies[row.key]) == row.total
+        }
 
     async def resume(self, load: Callable[[str], Awaitable[object]]) -> None:
         """Take up the reports left unfinished (by this process before a restart, or by one

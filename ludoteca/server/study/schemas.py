@@ -29,6 +29,7 @@ __all__ = [
     "DoneMessage",
     "EngineLine",
     "EveryMove",
+    "ExactValue",
     "ExplorerMove",
     "ExplorerView",
     "Frame",
@@ -47,6 +48,10 @@ __all__ = [
     "Position",
     "PositionCode",
     "PositionMessage",
+    "Practice",
+    "PracticeFound",
+    "PracticeMove",
+    "PracticePly",
     "PuzzleAttempt",
     "PuzzlePlayer",
     "PuzzleSet",
@@ -182,6 +187,15 @@ class LessonVerdict(BaseModel):
 
 
 # --- the analysis board's moves panel and websocket ------------------------------------------
+class ExactValue(BaseModel):
+    """A table's exact value for the side that makes a move, after it."""
+
+    score: int  # a win or loss at 100000 minus the plies after the move; 0 a draw
+    verdict: Literal["win", "draw", "loss"]
+    plies: int | None  # a win or loss: the plies to the end with best play, the move counted
+    text: str  # in words: "Win in 7 plies", "Draw", "Loss in 3 plies"
+
+
 class MoveRow(BaseModel):
     """A legal move and its value for the side making it."""
 
@@ -203,6 +217,61 @@ class EveryMove(BaseModel):
     exact: bool
     depth: int | None  # the search's depth, when no table covers the position
     moves: list[MoveRow]
+
+
+class PracticePly(TypedDict):
+    """One of the player's moves in a practice game, in no language
+    (:func:`.practice.practice_line`): its ``ply`` in the game (the first move of a game is 1),
+    notation, and the table's ``before`` (the position's: its best move's) and ``after`` (the
+    move's) values for the player, as :class:`ExactValue` scores."""
+
+    ply: int
+    move: str
+    before: int
+    after: int
+
+
+class PracticeFound(TypedDict):
+    """A practice game's line as the table judges it (:func:`.practice.practice_line`):
+    ``tabled`` false when no table covers the start (then nothing else is worked out), the
+    start's ``value`` for the player, each of the player's ``moves`` judged, the perfect
+    player's ``reply`` when it is to move, and whether the game is ``over`` (after the reply)."""
+
+    tabled: bool
+    value: int
+    moves: list[PracticePly]
+    reply: str | None
+    over: bool
+
+
+class PracticeMove(BaseModel):
+    """One of the player's moves in a practice game, with the table's values for the player
+    before it (the best move's) and after it."""
+
+    ply: int  # in the game: its first move is ply 1
+    move: str
+    before: ExactValue
+    after: ExactValue
+
+
+class Practice(BaseModel):
+    """A practice game against perfect play so far: the perfect player's ``reply`` (when it is
+    to move: the position after ``moves`` and it, ``over`` says whether the game then ended),
+    and the judgement of the player's moves: the start's ``value`` for the player, whether they
+    ``kept`` it (a win still a win, a draw still at least a draw) and, if not, the move where
+    it was ``lost``; ``verdict`` says so in words."""
+
+    game: str
+    rules: str
+    start: str  # the position code the practice started from
+    player: Literal["white", "black"]  # the side the person plays: the start's side to move
+    value: ExactValue  # the start's, for the player
+    reply: str | None
+    over: bool
+    moves: list[PracticeMove]  # the player's moves judged, in order
+    kept: bool
+    lost: PracticeMove | None  # the first move after which the value was lower
+    verdict: str
 
 
 class LineMessage(BaseModel):

@@ -61,6 +61,8 @@ from ..computer.scheduler import Scheduler
 from ..errors import ActionError
 from ..limits import RateLimit
 from ..store import Base, Store, now
+from .dashboard import dashboard
+from .mistake_schemas import Dashboard
 from .puzzles import REFUSALS, Answer, daily, follow, frames, judge_own, library, puzzle_view
 from .schemas import (
     AnsweredPuzzle,
@@ -591,6 +593,8 @@ class Training:
                 .order_by(PuzzleAttemptRow.id.desc())
                 .limit(HISTORY)
             )
+            # (an exercise made of one's own mistakes, done, is kept as an attempt too)
+            shipped = [a for a in attempts if a.puzzle_id in library().by_id]
             history = [
                 PuzzleAttempt(
                     puzzle=a.puzzle_id,
@@ -600,7 +604,7 @@ class Training:
                     change=round(a.change, 2),
                     at=_aware(a.at).isoformat(),
                 )
-                for a in attempts
+                for a in shipped
             ]
         rating = glicko2.NEW if player is None else current(player)
         return PuzzlePlayer(
@@ -613,6 +617,18 @@ class Training:
             best_rush=0 if player is None else player.best_rush,
             history=history,
         )
+
+    async def dashboard(self, user: User) -> Dashboard:
+        """A player's puzzle dashboard (:func:`.dashboard.dashboard`) from their counted
+        attempts."""
+        async with self.store.session() as session:
+            found = await session.execute(
+                select(PuzzleAttemptRow.puzzle_id, PuzzleAttemptRow.solved).where(
+                    PuzzleAttemptRow.user_id == user.id
+                )
+            )
+            attempts = [(puzzle_id, solved) for puzzle_id, solved in found]
+        return dashboard(attempts, library().by_id)
 
     # --- own puzzles --------------------------------------------------------------------
     async def own(

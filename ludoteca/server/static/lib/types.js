@@ -335,3 +335,46 @@ export {};
  * @property {number} players
  * @property {number} starts
  */
+
+/**
+ * A table's exact value for the side that makes a move, after it (study/schemas.ExactValue).
+ * @typedef {Object} ExactValue
+ * @property {number} score
+ * @property {"win" | "draw" | "loss"} verdict
+ * @property {number | null} plies
+ * @property {string} text             "Win in 7 plies", "Draw"...
+ */
+
+/**
+ * One of the player's moves in a practice game (study/schemas.PracticeMove).
+ * @typedef {{ ply: number, move: string, before: ExactValue, after: ExactValue }} PracticeMove
+ */
+
+/**
+ * A practice game against perfect play so far (study/schemas.Practice, POST
+ * /api/analysis/practice).
+ * @typedef {Object} Practice
+ * @property {string} game
+ * @property {string} rules
+ * @property {string} start
+ * @property {Colour} player
+ * @property {ExactValue} value        the start's, for the player
+ * @property {string | null} reply     the perfect player's move, when it is to move
+ * @property {boolean} over            the game ended (after the reply)
+ * @property {PracticeMove[]} moves
+ * @property {boolean} kept
+ * @property {PracticeMove | null} lost
+ * @property {string} verdict          in words
+ */
+
+/**
+ * A player's puzzle dashboard (study/mistake_schemas.Dashboard, GET /api/puzzles/dashboard).
+ * @typedef {Object} PuzzleDashboard
+ * @property {number} attempts
+ * @property {number} solved
+ * @property {number | null} rate
+ * @property {{theme: string, theme_text: string, attempts: number, solved: number, rate: number}[]} themes
+ * @property {{low: number, high: number, attempts: number, solved: number, rate: number}[]} bands
+ * @property {{theme: string, theme_text: string, missed: number, rules: string, rules_title: string,
+ *             url: string}[]} missed
+ */

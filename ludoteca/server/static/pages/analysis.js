@@ -1,7 +1,8 @@
 // The analysis board: any position of any rule set, a move tree with variations, marks,
 // comments and shapes (analysis-board.js, kept in this page), and the engine's best lines
 // streamed by the server over /ws/analysis while the position is on screen; the opening
-// explorer, every move's value, the position editor and the record panel beside it.
+// explorer, every move's value, practice against perfect play, the position editor and the
+// record panel beside it.
 import { TreeBoard } from "/static/lib/analysis-board.js";
 import { RecordPanel } from "/static/lib/board-record.js";
 import { $ } from "/static/lib/dom.js";
@@ -12,6 +13,7 @@ import { t } from "/static/lib/i18n.js";
 import { MovesPanel } from "/static/lib/move-values.js";
 import { numbered } from "/static/lib/moves.js";
 import { makePuzzle } from "/static/lib/own-puzzle.js";
+import { PracticePanel } from "/static/lib/practice.js";
 
 const params = new URLSearchParams(location.search);
 const RECORD_KEY = "ludoteca:analysis-record";  // the review page leaves its record here
@@ -22,11 +24,12 @@ const page = {
   editor: null,    // the position editor (editor.js)
   explorer: null,  // the opening explorer's panel (explorer.js)
   moves: null,     // every move's value (move-values.js)
+  practice: null,  // practice against perfect play (practice.js): no engine help meanwhile
   pendingPly: null,
 };
 
 const board = new TreeBoard({
-  analyse: () => page.engine,
+  analyse: () => page.engine && !page.practice.active,
   title: (message) => {
     $("title").textContent = t("Analysis board · %(title)s", { title: message.title });
     document.title = `Ludoteca — ${t("analysis board")} · ${message.title}`;
@@ -35,13 +38,17 @@ const board = new TreeBoard({
     page.lines = null;
     showLines();
     showCode(message.code);
+    if (page.practice.active) {
+      page.practice.shown(here());
+      return;
+    }
     page.explorer.show(message.game, message.rules, message.code);
     page.moves.show(message.game, message.rules, message.code);
   },
   touch: (point) => {
-    if (!page.editor.editing) return false;
-    page.editor.touch(point);
-    return true;
+    if (page.editor.editing) page.editor.touch(point);
+    // (while practising, the perfect player's side is not the person's to move)
+    return page.editor.editing || !page.practice.mayMove(board.view.turn);
   },
   drawInstead: () => {
     if (!page.editor.editing) return false;
@@ -55,6 +62,13 @@ const board = new TreeBoard({
   },
   opened,
 });
+
+// The position shown, as the practice panel reads it.
+function here() {
+  const view = board.view;
+  return view && { game: board.game, rules: board.rules, code: view.code, turn: view.turn,
+                   path: board.tree.path(board.current), over: Boolean(view.outcome) };
+}
 
 // The arrows of a gesture: from each touch to the next ("from" → "to" → "take"); a placement
 // alone rings its point.
@@ -120,6 +134,8 @@ function controls() {
   };
   page.explorer = new Explorer(add);
   page.moves = new MovesPanel(add);
+  // the engine's lines and the panels off while practising, back after
+  page.practice = new PracticePanel(here, add, () => board.go(board.current));
   new RecordPanel(() => ({ game: board.game, rules: board.rules, start: board.start, tree: board.tree }),
     (line) => board.openLine(line));
   page.editor = new Editor(

@@ -310,6 +310,7 @@ async function main() {
   const params = new URLSearchParams(location.search);
   if (params.get("rules")) $("set").value = params.get("rules");
   showThemes();
+  if (params.get("theme")) $("puzzle-theme").value = params.get("theme");  // (the dashboard's links)
   showMe();
   const id = $("board-area").dataset.puzzle;
   const mode = params.get("mode");

@@ -1,0 +1,536 @@
+"""Boardspace's Morelli game records (``.sgf``), read into native records and written from
+them.
+
+Boardspace (boardspace.net) keeps a game as SGF-like text: a root node with ``GM[Morelli]``,
+``SU[VARIATION KEY REVISION SETUP]`` (``morelli-13``, ``morelli-11`` or ``morelli-9``; the game's
+random key; the revision of its rules code; the setup's name), ``P0[id "NAME"]`` and
+``P1[id "NAME"]``, perhaps ``RE``, ``DT``, ``GN`` …; then one node a history step, each a
+property of the player who made it, ``P0[12 Move A 4 E 4]`` (a step number, then the move
+spec): ``Start P0``, ``Move C R C R`` (from column and row to column and row), or ``Pickb C R``
+and ``Dropb C R`` (the same move by hand), ``Done`` (the move confirmed), ``Choose SETUP``,
+``Resign``, ``Edit``; a ``C[...]`` property is a comment.
+
+P0 moves first and owns the first stones (Boardspace's dark ones): our Black.  The setup is
+computed as Boardspace computes it (its rules code, read to learn the format only): Adjacent,
+Opposing and Blocks are fixed; Random and RandomOpposite (Boardspace's default since revision
+102) come from Java's documented ``java.util.Random`` seeded with the game's random key.  Our
+engine plays the setups whose opposite red squares hold different colours (RandomOpposite and
+Adjacent always; Random when it happens to); another is refused with the squares at fault.
+
+Writing gives ``SU[… KEY 102 RandomOpposite]`` with a key that makes Boardspace deal the
+record's setup (found by a search over keys, or the record's own ``BoardspaceSetup`` tag when it
+came from Boardspace), and a ``Move`` and a ``Done`` for each move.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...core import InvalidRecordError, LudotecaError, Termination
+from ...i18n import Text
+from ...record import GameRecord, build
+from .. import load
+from .board import LETTERS, geometry
+
+__all__ = ["SETUPS", "JavaRandom", "deals", "detect", "dumps", "find_key", "loads", "setup_board"]
+
+#: Boardspace's variations → our rule sets
+VARIATIONS = {"morelli-13": "morelli", "morelli-11": "morelli-11", "morelli-9": "morelli-9"}
+#: Boardspace's setups, in its order (``Choose`` and old records number them so)
+SETUPS = ("Adjacent", "Opposing", "Random", "Blocks", "Free", "RandomOpposite")
+#: the tag that keeps a Boardspace record's ``SU`` value, for writing it back
+SETUP_TAG = "BoardspaceSetup"
+_MULTIPLIER = 0x5DEECE66D
+_MASK = (1 << 48) - 1
+_PROPERTY_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9]*)\s*((?:\[(?:[^\]\\]|\\.)*\]\s*)+)", re.S)
+_VALUE_RE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+_ROOT = {"GM", "VV", "SU", "P0", "P1", "RE", "C"}
+
+
+class JavaRandom:
+    """Java's ``java.util.Random`` as its documentation specifies it (the 48-bit linear
+    congruential generator, ``next``, ``nextInt(bound)``), and Boardspace's ``shuffle`` of an
+    int array (four passes, each position swapped with one drawn by ``nextInt``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = (seed ^ _MULTIPLIER) & _MASK
+
+    def next(self, bits: int) -> int:
+        self.seed = (self.seed * _MULTIPLIER + 0xB) & _MASK
+        value = self.seed >> (48 - bits)
+        return value - (1 << 32) if value >= 1 << 31 else value
+
+    def next_int(self, bound: int) -> int:
+        r = self.next(31)
+        m = bound - 1
+        if bound & m == 0:
+            return (bound * r) >> 31
+        u = r
+        while True:
+            r = u % bound
+            if u - r + m < 1 << 31:  # Java's int overflow check
+                return r
+            u = self.next(31)
+
+    def shuffle(self, values: list[int]) -> None:
+        size = len(values)
+        for _ in range(4):
+            for i in range(size):
+                j = self.next_int(size)
+                values[i], values[j] = values[j], values[i]
+
+
+def setup_board(n: int, key: int, revision: int, setup: str | None) -> tuple[str, dict[str, int]]:
+    """The setup's name and its stones, ``{square: 0 or 1}`` (0: P0's), as Boardspace deals
+    them for a board of side ``n``, a random key and a rules revision."""
+    rng = JavaRandom(key)
+    first = 0 if revision >= 101 else rng.next_int(3)
+    if setup is None:
+        first = rng.next_int(4) if revision >= 101 else first
+        setup = "RandomOpposite" if revision >= 102 else SETUPS[first]
+    stones: dict[str, int] = {}
+
+    def put(col: int, row: int, chip: int) -> None:
+        stones[f"{LETTERS[col]}{row}"] = chip
+
+    last = n - 1
+    if setup == "Adjacent":
+        for i in range(n):
+            put(0, i + 1, 0)
+            put(last, i + 1, 1)
+            if i > 1:
+                put(i - 1, 1, 0)
+                put(n - i, n, 1)
+    elif setup == "Opposing":
+        for i in range(1, n):
+            put(i - 1, 1, 0)
+            put(n - i, n, 0)
+            put(0, i + 1, 1)
+            put(last, n - i, 1)
+    elif setup == "RandomOpposite":
+        for i in range(n):
+            v = rng.next_int(2)
+            put(0, i + 1, v)
+            put(last, n - i, v ^ 1)
+        for i in range(1, n - 1):
+            v = rng.next_int(2)
+            put(i, 1, v)
+            put(n - i - 1, n, v ^ 1)
+    elif setup == "Random":
+        corners = [0, 0, 1, 1]
+        rng.shuffle(corners)
+        # each side from its corner: (first column, first row, column step, row step)
+        rows = ((0, 1, 1, 0), (last, n, -1, 0), (0, n, 0, -1), (last, 1, 0, 1))
+        for (col, row, dx, dy), corner in zip(rows, corners, strict=True):
+            side = [(corner ^ 1) ^ (j & 1) for j in range(n - 2)]
+            rng.shuffle(side)
+            put(col, row, corner)
+            for chip in side:
+                col, row = col + dx, row + dy
+                put(col, row, chip)
+    elif setup == "Blocks":
+        ends = {13: (3, 7, 11, 12), 11: (3, 6, 9, 10), 9: (3, 5, 7, 8)}[n]
+        i = chip = 0
+        for end in ends:
+            while i < end:
+                put(0, i + 1, chip)
+                put(i, n, chip ^ 1)
+                put(last, n - i, chip)
+                put(n - i - 1, 1, chip ^ 1)
+                i += 1
+            chip ^= 1
+    elif setup != "Free":
+        raise InvalidRecordError(
+            Text(
+                "unknown Boardspace setup %(setup)s (known: %(known)s)",
+                setup=repr(setup),
+                known=", ".join(SETUPS),
+            )
+        )
+    return setup, stones
+
+
+def find_key(n: int, setup: str) -> int:
+    """A random key for which Boardspace deals our ``setup`` string (B/W, the red squares
+    clockwise from A1) as its RandomOpposite setup (revision 102): the key whose generator's
+    first draws are the setup's colours, found by a vectorised search over the generator's
+    states."""
+    import numpy as np
+
+    geo = geometry(n)
+    names = geo.names
+    colour = {names[s]: ch for s, ch in zip(geo.perimeter, setup, strict=True)}
+    # the draws RandomOpposite makes, in order: A1..An, then B1..(n-2)1; 0 = P0's stone (B)
+    wanted = [int(colour[f"A{i + 1}"] == "W") for i in range(n)]
+    wanted += [int(colour[f"{LETTERS[i]}1"] == "W") for i in range(1, n - 1)]
+    mult, mask = np.uint64(_MULTIPLIER), np.uint64(_MASK)
+    chunk = 1 << 22
+    for start in range(0, 1 << 48, chunk):
+        states = np.arange(start, start + chunk, dtype=np.uint64)
+        seeds = states
+        for bit in wanted:
+            states = (states * mult + np.uint64(0xB)) & mask
+            keep = (states >> np.uint64(47)) == np.uint64(bit)
+            states, seeds = states[keep], seeds[keep]
+            if not len(seeds):
+                break
+        if len(seeds):
+            return int(seeds[0]) ^ _MULTIPLIER
+    raise AssertionError("no key found")  # pragma: no cover
+
+
+# --- reading ------------------------------------------------------------------------------------
+@dataclass
+class _Node:
+    properties: list[tuple[str, str, int]]  # (name, value, line)
+
+
+def detect(text: str) -> bool:
+    """Whether ``text`` looks like a Boardspace Morelli record: SGF whose root says
+    ``GM[Morelli]`` or whose ``SU`` names a Morelli variation."""
+    head = text.lstrip("\ufeff \t\r\n")
+    return head.startswith("(") and bool(
+        re.search(r"GM\s*\[\s*Morelli\s*\]|SU\s*\[\s*morelli-\d+", head[:4000], re.I)
+    )
+
+
+def loads(text: str, rules: str | None = None) -> GameRecord:
+    """The native record of a Boardspace Morelli record, every move replayed by our engine;
+    :class:`InvalidRecordError` names what is wrong (a variation or setup Ludoteca does not
+    play, a move spec it cannot read, a move out of turn or not legal, with its line)."""
+    nodes = _nodes(text)
+    if not nodes:
+        raise InvalidRecordError(Text("no SGF node in the Boardspace record"))
+    root: dict[str, list[tuple[str, int]]] = {}
+    for name, value, line in nodes[0].properties:
+        root.setdefault(name, []).append((value, line))
+    su = root.get("SU")
+    if not su:
+        raise InvalidRecordError(Text("the Boardspace record has no SU[...] naming its variation"))
+    fields = su[0][0].split()
+    variation = fields[0].lower() if fields else ""
+    if variation not in VARIATIONS:
+        raise InvalidRecordError(
+            Text(
+                "unknown Boardspace variation %(name)s (Ludoteca plays %(known)s)",
+                name=repr(fields[0] if fields else ""),
+                known=", ".join(VARIATIONS),
+            )
+        )
+    try:
+        key = int(fields[1]) if len(fields) > 1 else 0
+        revision = int(fields[2]) if len(fields) > 2 else 102
+    except ValueError:
+        raise InvalidRecordError(
+            Text("line %(line)s: malformed SU[%(value)s]", line=su[0][1], value=su[0][0])
+        ) from None
+    named = fields[3] if revision >= 100 and len(fields) > 3 else None
+    n = int(variation.partition("-")[2])
+    game = load(rules or VARIATIONS[variation])
+    if game.rules.game != "morelli" or getattr(game, "size", None) != n:
+        raise InvalidRecordError(
+            Text(
+                "%(rules)s is not a rule set for Boardspace's %(variation)s",
+                rules=repr(rules),
+                variation=variation,
+            )
+        )
+    setup, stones = setup_board(n, key, revision, named)
+    names = {0: _player(root, "P0"), 1: _player(root, "P1")}
+    tags: dict[str, str] = {}
+    for name, values in root.items():
+        if name not in _ROOT:
+            tags[f"SGF_{name}"] = values[0][0]
+    tags[SETUP_TAG] = su[0][0]
+    comment0 = " ".join(v for v, _ in root.get("C", []))
+
+    moves: list[tuple[int, int, str, str]] = []  # (line, player, notation, comment)
+    pending_src: str | None = None
+    pending_dst: str | None = None
+    pending_line = mover = 0
+    ending: tuple[int, Termination] | None = None  # (winner player, how)
+    for node in nodes[1:]:
+        for name, value, line in node.properties:
+            if name == "C":
+                if moves:
+                    last = moves[-1]
+                    moves[-1] = (*last[:3], (last[3] + " " + value).strip())
+                else:
+                    comment0 = (comment0 + " " + value).strip()
+                continue
+            if name not in ("P0", "P1"):
+                continue
+            player = int(name[1])
+            words = value.split()
+            if words and words[0].isdigit():
+                words = words[1:]
+            if not words:
+                continue
+            op = words[0].lower()
+            args = words[1:]
+            if op in ("start", "done", "edit", "gameover"):
+                if op == "edit" and moves:
+                    raise InvalidRecordError(
+                        Text("line %(line)s: the record edits the board mid-game", line=line)
+                    )
+                if op == "done" and pending_src and pending_dst:
+                    moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+                    pending_src = pending_dst = None
+                continue
+            if op == "move":
+                if len(args) < 4:
+                    raise _bad_spec(line, value)
+                pending_src, pending_dst = _square(args[0], args[1]), _square(args[2], args[3])
+                pending_line, mover = line, player
+            elif op == "pickb":
+                if len(args) < 2:
+                    raise _bad_spec(line, value)
+                square = _square(args[0], args[1])
+                if square == pending_dst:
+                    pending_dst = None
+                else:
+                    pending_src, pending_line, mover = square, line, player
+            elif op == "dropb":
+                if len(args) < 2:
+                    raise _bad_spec(line, value)
+                square = _square(args[0], args[1])
+                if square == pending_src:
+                    pending_src = None
+                else:
+                    pending_dst, pending_line = square, line
+            elif op == "choose":
+                if moves or not args:
+                    raise _bad_spec(line, value)
+                setup, stones = setup_board(n, key, revision, args[0])
+            elif op == "resign":
+                ending = (1 - player, Termination.RESIGNATION)
+            elif op == "gameoverontime":
+                ending = (player, Termination.TIME_FORFEIT)
+            else:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: unknown Boardspace move spec %(spec)s",
+                        line=line,
+                        spec=repr(value),
+                    )
+                )
+    if pending_src and pending_dst:
+        moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+
+    # the first player to move is our Black
+    black = moves[0][1] if moves else 0
+    if setup == "Free":
+        raise InvalidRecordError(
+            Text("Boardspace's Free setup (an empty board, stones played in) is not supported")
+        )
+    perimeter = geometry(n).perimeter
+    board_names = geometry(n).names
+    string = "".join("B" if stones[board_names[s]] == black else "W" for s in perimeter)
+    try:
+        game.new(setup=string)
+    except LudotecaError as error:
+        raise InvalidRecordError(
+            Text(
+                "Boardspace's setup %(setup)s cannot be played here: %(error)s",
+                setup=setup,
+                error=error,
+            )
+        ) from None
+    tags = {
+        "Game": "morelli",
+        "Rules": str(game.rules),
+        "Black": names[black],
+        "White": names[1 - black],
+        "Setup": string,
+        **tags,
+    }
+    for ply, (line, player, _, _) in enumerate(moves, start=1):
+        due = black if ply % 2 else 1 - black
+        if player != due:
+            raise InvalidRecordError(
+                Text(
+                    "line %(line)s: ply %(ply)s is played by P%(player)s, but it is "
+                    "P%(due)s's turn",
+                    line=line,
+                    ply=ply,
+                    player=player,
+                    due=due,
+                )
+            )
+    if ending is not None:
+        winner, how = ending
+        tags["Result"] = "0-1" if winner == black else "1-0"
+        tags["Termination"] = how.label
+    else:
+        result = _result(root, names, black)
+        if result:
+            tags["Result"] = result
+    body = [
+        (line, f"{move} {{{_brace(comment)}}}" if comment else move)
+        for line, _, move, comment in moves
+    ]
+    if comment0:
+        body.insert(0, (nodes[0].properties[0][2], "{" + _brace(comment0) + "}"))
+    first = nodes[0].properties[0][2] if nodes[0].properties else 1
+    return build(tags, body, first, open_result=True)
+
+
+def _nodes(text: str) -> list[_Node]:
+    """The SGF nodes of the record's main line, in order, each property value with its line."""
+    nodes: list[_Node] = []
+    pos = 0
+    depth = 0
+    trees = 0
+    text = text.lstrip("\ufeff")
+    while pos < len(text):
+        ch = text[pos]
+        if ch.isspace():
+            pos += 1
+        elif ch == "(":
+            depth += 1
+            trees += 1
+            if trees > 1:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: the record holds variations or several games; "
+                        "Ludoteca reads one Boardspace game a file",
+                        line=text.count("\n", 0, pos) + 1,
+                    )
+                )
+            pos += 1
+        elif ch == ")":
+            depth -= 1
+            pos += 1
+            if depth == 0:
+                break
+        elif ch == ";":
+            nodes.append(_Node([]))
+            pos += 1
+        else:
+            m = _PROPERTY_RE.match(text, pos)
+            if not m or not nodes:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: unreadable SGF at %(text)s",
+                        line=text.count("\n", 0, pos) + 1,
+                        text=repr(text[pos : pos + 20]),
+                    )
+                )
+            name = m.group(1).upper()
+            base = m.start(2)
+            for v in _VALUE_RE.finditer(m.group(2)):
+                line = text.count("\n", 0, base + v.start()) + 1
+                value = re.sub(r"\\(.)", r"\1", v.group(1), flags=re.S)
+                nodes[-1].properties.append((name, value.strip(), line))
+            pos = m.end()
+    return nodes
+
+
+def _square(col: str, row: str) -> str:
+    return f"{col.upper()}{row}"
+
+
+def _bad_spec(line: int, value: str) -> InvalidRecordError:
+    return InvalidRecordError(
+        Text("line %(line)s: unreadable Boardspace move spec %(spec)s", line=line, spec=repr(value))
+    )
+
+
+def _player(root: dict[str, list[tuple[str, int]]], name: str) -> str:
+    for value, _ in root.get(name, []):
+        m = re.match(r'\s*id\s+"([^"]*)"', value)
+        if m:
+            return m.group(1)
+    return "?"
+
+
+def _result(root: dict[str, list[tuple[str, int]]], names: dict[int, str], black: int) -> str:
+    """The result an ``RE`` property gives (``Game won by NAME``, a draw), or ``""``."""
+    for value, _ in root.get("RE", []):
+        text = value.lower()
+        if "draw" in text:
+            return "1/2-1/2"
+        m = re.search(r"won by\s+(.+)", value, re.I)
+        if m:
+            winner = m.group(1).strip()
+            for player, name in names.items():
+                if name == winner:
+                    return "1-0" if player != black else "0-1"
+    return ""
+
+
+def _brace(comment: str) -> str:
+    return comment.replace("{", "(").replace("}", ")")
+
+
+# --- writing ------------------------------------------------------------------------------------
+def dumps(record: GameRecord) -> str:
+    """A Morelli record as Boardspace's SGF: the variation, a random key that deals its setup
+    (RandomOpposite), the players, a ``Move`` and ``Done`` for each main-line move with its
+    comment, and ``Resign`` for a resignation; :class:`InvalidRecordError` for another game or
+    a start Boardspace cannot deal (a set-up position)."""
+    state = record.state
+    if state.rules.game != "morelli":
+        raise InvalidRecordError(
+            Text(
+                "Boardspace's Morelli records hold Morelli games, not %(game)s",
+                game=repr(state.rules.game),
+            )
+        )
+    start = record.start()
+    setup = getattr(start, "setup", None)
+    if not setup or start.ply:
+        raise InvalidRecordError(
+            Text("a Morelli game from a set-up position cannot be written for Boardspace")
+        )
+    n = start.game.size  # type: ignore[attr-defined]
+    su = record.tags.get(SETUP_TAG, "")
+    if not deals(su, n, setup):
+        su = f"morelli-{n} {find_key(n, setup)} 102 RandomOpposite"
+    lines = ["(;", "GM[Morelli]VV[1]", f"SU[{_sgf(su)}]"]
+    lines.append(f'P0[id "{_sgf(record.tags.get("Black", "?"))}"]')
+    lines.append(f'P1[id "{_sgf(record.tags.get("White", "?"))}"]')
+    for name, value in record.tags.items():
+        if name.startswith("SGF_"):
+            lines.append(f"{name[4:]}[{_sgf(value)}]")
+    if record.tree.comment:
+        lines.append(f"C[{_sgf(record.tree.comment)}]")
+    lines.append("; P0[0 Start P0]")
+    step = 1
+    for ply, node in enumerate(record.tree.main_line()):
+        player = f"P{ply % 2}"
+        src, _, dst = node.move.upper().rstrip("K").partition("-")
+        dst = re.sub(r"X\d+$", "", dst)
+        comment = f"C[{_sgf(node.comment)}]" if node.comment else ""
+        lines.append(f"; {player}[{step} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]{comment}")
+        lines.append(f"; {player}[{step + 1} Done]")
+        step += 2
+    if record.termination is Termination.RESIGNATION and record.result in ("1-0", "0-1"):
+        loser = "P0" if record.result == "1-0" else "P1"
+        lines.append(f"; {loser}[{step} Resign]")
+        lines.append(f"; {loser}[{step + 1} Done]")
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+def deals(su: str, n: int, setup: str) -> bool:
+    """Whether an ``SU`` value deals ``setup`` (P0's stones as B) on the board of side n."""
+    fields = su.split()
+    if len(fields) < 3 or fields[0].lower() != f"morelli-{n}":
+        return False
+    try:
+        _, stones = setup_board(
+            n, int(fields[1]), int(fields[2]), fields[3] if len(fields) > 3 else None
+        )
+    except (ValueError, LudotecaError):
+        return False
+    geo = geometry(n)
+    if len(stones) != len(geo.perimeter):
+        return False
+    dealt = "".join("B" if stones[geo.names[s]] == 0 else "W" for s in geo.perimeter)
+    return dealt == setup
+
+
+def _sgf(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")

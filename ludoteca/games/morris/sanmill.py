@@ -1,0 +1,313 @@
+"""Sanmill's move lists, read into native records and written from them.
+
+Sanmill (github.com/calcitem/Sanmill) exports a game as PGN-like text: PGN tags (``Event``,
+``Site``, ``Date``, ``Round``, ``White``, ``Black``, ``Result``, ``Variant`` for some of its
+presets, ``PlyCount``; ``FEN`` and ``SetUp`` for a game from a set-up position), then the moves
+with move numbers, ``{comments}``, marks (``!``, ``?!``, ``$1`` …), variations in parentheses and
+a result.  Its notation names the points as ours (``a1`` … ``g7``): a placement ``d6``, a move or
+flight ``a1-a4``, and a removal ``xg7``, which Sanmill's export glues to the move that closed the
+mill (``d6xg7``, ``a1-a4xg7``, as ours) and its other lists write as a token of its own
+(``d6 xg7``).  Reading joins such a token to its move; writing glues it, as Sanmill's export does.
+
+The rule set comes from ``rules`` when given, else from the ``Variant`` tag (Sanmill's preset
+names, :data:`PRESETS`), else from a ``LudotecaRules`` tag (ours, written when the settings are
+not a preset's defaults), else it is inferred: the first of :data:`INFERRED` under which every
+move of the record is legal (a move list does not name its rules; a short game legal under
+several is read as Nine Men's Morris).  Everything is then replayed by our engine like a native
+record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...core import InvalidRecordError, LudotecaError
+from ...i18n import Text
+from ...movetext import write
+from ...record import GameRecord, build
+from .. import family, load
+
+__all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads"]
+
+#: Sanmill's preset names (its ``Variant`` tag) → our rule sets, where the rules agree
+PRESETS: dict[str, str] = {
+    "Nine Men's Morris": "morris",
+    "Twelve Men's Morris": "morris-12",
+    "Lasker Morris": "morris-lasker",
+    "Cheng San Qi": "cheng-san-qi",
+    "Cham Gonu": "cham-gonu",
+}
+#: Sanmill's presets that Ludoteca does not play under Sanmill's rules
+UNSUPPORTED = (
+    "Morabaraba",
+    "Dooz",
+    "One-Time Mill",
+    "Russian Mill",
+    "Zhi Qi",
+    "Da San Qi",
+    "El Filja",
+    "Mul-Mulan",
+    "Nerenchi",
+    "Custom",
+)
+#: the rule sets tried, in order, for a record that does not name its rules
+INFERRED = ("morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu")
+#: the tag that carries our rule-set spec when it is not a preset's
+RULES_TAG = "LudotecaRules"
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
+_POINT = r"[a-g][1-7]"
+_MOVE_RE = re.compile(rf"({_POINT}(?:-{_POINT})?)((?:x{_POINT})*)([!?]*)")
+_REMOVAL_RE = re.compile(rf"x({_POINT})([!?]*)")
+_NUMBER_RE = re.compile(r"\d+\.(?:\.\.)?|\d+\.{3}")
+_WORD_RE = re.compile(rf"(?:\d+\.+)?(?:{_POINT}(?:-{_POINT})?(?:x{_POINT})*|x{_POINT})[!?]*")
+_OTHER = {"1-0", "0-1", "1/2-1/2", "*"}
+_OURS = {"Game", "Rules", "Setup", "Position", "Termination"}
+
+
+def detect(text: str) -> bool:
+    """Whether ``text`` looks like a Sanmill move list: no ``Game`` tag (that is a native
+    record), and a movetext whose every word is a move number, a move in Sanmill's notation,
+    a removal, a mark, a result or a comment (at least one move)."""
+    tags, body = _split(text)
+    if any(name == "Game" for name, _ in _tags(tags)):
+        return False
+    moves = 0
+    for _, token in _tokens(body):
+        if token[0] in "{()" or token in _OTHER or _NUMBER_RE.fullmatch(token):
+            continue
+        if re.fullmatch(r"\$\d+|[!?]+", token):
+            continue
+        if not _WORD_RE.fullmatch(token):
+            return False
+        moves += 1
+    return moves > 0
+
+
+def loads(text: str, rules: str | None = None) -> GameRecord:
+    """The native record of a Sanmill move list, every move replayed by our engine.
+
+    ``rules`` (a rule-set spec of the Morris family) wins over what the record says.
+    :class:`InvalidRecordError` names what is wrong: a preset Ludoteca does not play, a set-up
+    position, a removal that follows no move, two removals at once, or a move that is not
+    legal (its line and ply)."""
+    tag_lines, body_lines = _split(text)
+    tags: dict[str, str] = {}
+    for name, value in _tags(tag_lines):
+        tags[name] = value
+    if "FEN" in tags:
+        raise InvalidRecordError(
+            Text("Sanmill records that start from a set-up position (FEN) are not supported")
+        )
+    variant = tags.pop("Variant", None)
+    spec = tags.pop(RULES_TAG, None)
+    tags.pop("PlyCount", None)
+    tags.pop("SetUp", None)
+    for name in _OURS:
+        tags.pop(name, None)
+    body = _joined(body_lines)
+    first = (tag_lines or body_lines or [(1, "")])[0][0]
+    if rules is None and spec is None and variant is not None:
+        spec = _preset(variant)
+    candidates = [rules or spec] if rules or spec else _inferred()
+    error: LudotecaError | None = None
+    for candidate in candidates:
+        assert candidate is not None
+        game = load(candidate)
+        if game.rules.game != "morris":
+            raise InvalidRecordError(
+                Text("%(rules)s is not a rule set of the mill family", rules=repr(candidate))
+            )
+        try:
+            return build(
+                {"Game": "morris", "Rules": str(game.rules), **tags},
+                body,
+                first,
+                open_result=True,
+            )
+        except LudotecaError as failed:
+            error = error or failed
+    assert error is not None
+    raise error
+
+
+def dumps(record: GameRecord) -> str:
+    """A record of the mill family as Sanmill's move list (its tags, the moves with a removal
+    glued to its move, comments, marks and variations); :class:`InvalidRecordError` for a game
+    Sanmill cannot hold (another game, a rule set Sanmill plays differently, a set-up start)."""
+    rules = record.state.rules
+    if rules.game != "morris":
+        raise InvalidRecordError(
+            Text(
+                "Sanmill's move lists hold games of the mill family, not %(game)s",
+                game=repr(rules.game),
+            )
+        )
+    variant = next((name for name, ours in PRESETS.items() if ours == rules.name), None)
+    if variant is None:
+        raise InvalidRecordError(
+            Text(
+                "Sanmill plays no preset with the rules of %(rules)s (it has: %(presets)s)",
+                rules=repr(str(rules)),
+                presets=", ".join(PRESETS),
+            )
+        )
+    start = record.start()
+    if start.position_code() != start.game.new().position_code():
+        raise InvalidRecordError(
+            Text("a game from a set-up position cannot be written as a Sanmill move list")
+        )
+    tags = {
+        "Event": record.tags.get("Event", "?"),
+        "Site": record.tags.get("Site", "?"),
+        "Date": record.tags.get("Date", "?"),
+    }
+    if "Round" in record.tags:
+        tags["Round"] = record.tags["Round"]
+    tags["White"] = record.tags.get("White", "?")
+    tags["Black"] = record.tags.get("Black", "?")
+    tags["Result"] = record.result
+    tags["Variant"] = variant
+    if rules.settings != load(rules.name).rules.settings:
+        tags[RULES_TAG] = str(rules)
+    tags["PlyCount"] = str(sum(1 + ("x" in move) for move in record.moves))
+    for name, value in record.tags.items():
+        if name not in tags and name not in _OURS:
+            tags[name] = value
+    if "Termination" in record.tags:
+        tags["Termination"] = record.tags["Termination"]
+    head = "\n".join(f'[{name} "{_escape(value)}"]' for name, value in tags.items())
+    words = [*write(record.tree, start.ply), record.result]
+    return head + "\n\n" + _wrap(words) + "\n"
+
+
+# --- helpers -----------------------------------------------------------------------------------
+def _split(text: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The numbered tag lines and movetext lines of the text (a BOM and CRs dropped)."""
+    tags: list[tuple[int, str]] = []
+    body: list[tuple[int, str]] = []
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("[") and not body:
+            tags.append((number, stripped))
+        else:
+            body.append((number, stripped))
+    return tags, body
+
+
+def _tags(lines: list[tuple[int, str]]) -> Iterator[tuple[str, str]]:
+    for number, text in lines:
+        found = list(_TAG_RE.finditer(text))
+        if not found:
+            raise InvalidRecordError(
+                Text("line %(line)s: malformed tag %(tag)s", line=number, tag=repr(text))
+            )
+        for m in found:
+            yield m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+
+
+def _tokens(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Each token with the index of the line it starts on (a comment may span lines)."""
+    text = "\n".join(line for _, line in lines)
+    starts = [0]
+    for _, line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    index = 0
+    for m in _TOKEN_RE.finditer(text):
+        while starts[index + 1] <= m.start():
+            index += 1
+        yield index, m.group(0).replace("\n", " ")
+
+
+def _joined(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The movetext lines with every removal token joined to the move before it (its line
+    keeps the move); :class:`InvalidRecordError` for a removal after no move or a second
+    removal for one move."""
+    per_line: list[list[str]] = [[] for _ in lines]
+    last: tuple[int, int] | None = None  # (line index, token index) of the last move
+    for index, token in _tokens(lines):
+        removal = _REMOVAL_RE.fullmatch(token)
+        if removal:
+            if last is None:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: the removal %(token)s follows no move",
+                        line=lines[index][0],
+                        token=token,
+                    )
+                )
+            line, position = last
+            move = _MOVE_RE.fullmatch(per_line[line][position])
+            assert move is not None
+            base, removals, marks = move.groups()
+            if removals:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: %(move)s removes two men at once (Sanmill's "
+                        "mayRemoveMultiple); Ludoteca's rule sets remove one a move",
+                        line=lines[line][0],
+                        move=base + removals + "x" + removal.group(1),
+                    )
+                )
+            per_line[line][position] = f"{base}x{removal.group(1)}{marks}{removal.group(2)}"
+            continue
+        per_line[index].append(token)
+        if token[0] in "()":
+            last = None
+        elif move := _MOVE_RE.fullmatch(token):
+            if move.group(2).count("x") > 1:
+                raise InvalidRecordError(
+                    Text(
+                        "line %(line)s: %(move)s removes two men at once (Sanmill's "
+                        "mayRemoveMultiple); Ludoteca's rule sets remove one a move",
+                        line=lines[index][0],
+                        move=token,
+                    )
+                )
+            last = (index, len(per_line[index]) - 1)
+    return [(lines[i][0], " ".join(words)) for i, words in enumerate(per_line) if words]
+
+
+def _preset(variant: str) -> str:
+    """Our rule set for a Sanmill ``Variant``; :class:`InvalidRecordError` naming it when we
+    do not play it."""
+    for name, ours in PRESETS.items():
+        if variant.strip().lower() == name.lower() and ours in _known():
+            return ours
+    raise InvalidRecordError(
+        Text(
+            "Sanmill's rule set %(variant)s is not played by Ludoteca (it reads: %(presets)s)",
+            variant=repr(variant),
+            presets=", ".join(name for name, ours in PRESETS.items() if ours in _known()),
+        )
+    )
+
+
+def _known() -> list[str]:
+    return family("morris").rule_set_names()
+
+
+def _inferred() -> list[str]:
+    known = _known()
+    return [name for name in INFERRED if name in known]
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(words: list[str], width: int = 79) -> str:
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return "\n".join(lines)
