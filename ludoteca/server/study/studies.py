@@ -95,8 +95,7 @@ Listener = Callable[[str, Any], None]
 
 
 class Studies:
-    """The studies kept in ``store``; ``clock`` (tests) stands in for the wall clock of the
-    changes' rate limit."""
+    """The studies kept in ``store``, and who listens to them in this process."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
