@@ -51,6 +51,7 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from babel.numbers import format_decimal
 
@@ -64,6 +65,7 @@ __all__ = [
     "Languages",
     "Text",
     "_",
+    "asked_for",
     "catalogue",
     "current",
     "direction",
@@ -222,9 +224,18 @@ def language_of(headers: Mapping[str, str]) -> str:
     return negotiate(_cookie(headers.get("cookie", "")), headers.get("accept-language"))
 
 
+def asked_for(query: bytes) -> str | None:
+    """The shipped language a websocket's address asks for (``?lang=fr``), if any: a page opens
+    its websockets in the language it was served in, since a browser's websocket opening does
+    not always carry it (Chromium sends its own ``Accept-Language`` there)."""
+    asked = parse_qs(query.decode("latin-1")).get("lang", [""])[-1]
+    return asked if asked in LANGUAGES else None
+
+
 class Languages:
     """ASGI middleware: each HTTP request and websocket runs with its language current (see
-    :func:`language_of`), and every HTTP answer says ``Vary: Cookie, Accept-Language``."""
+    :func:`language_of`; a websocket's address may ask for one, :func:`asked_for`), and every
+    HTTP answer says ``Vary: Cookie, Accept-Language``."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -234,13 +245,16 @@ class Languages:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        language = language_of(headers)
+        if scope["type"] == "websocket":  # a page asks for its own language (see asked_for)
+            language = asked_for(scope.get("query_string", b"")) or language
 
         async def vary(message: Any) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), VARY]
             await send(message)
 
-        with use(language_of(headers)):
+        with use(language):
             await self.app(scope, receive, vary if scope["type"] == "http" else send)
 
 

@@ -20,8 +20,9 @@ from .support.need import need
 from .support.postgres import cluster, database
 from .support.redis_server import redis_server
 
-#: the browser tests' fixtures (server, playwright, browser, page)
-pytest_plugins = ["tests.support.browser"]
+#: the browser tests' fixtures (server, playwright, browser, page); a CI run fails on a skip or
+#: an xfail (tests/support/ci.py)
+pytest_plugins = ["tests.support.browser", "tests.support.ci"]
 
 # the servers of the tests (in this process and started as commands) run study work at the
 # normal priority: at the idle policy it may get no processor for seconds while the other test
@@ -83,33 +84,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     pytest-randomly gave (a stable sort)."""
     rank = {name: i for i, name in enumerate(LONGEST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST)))
-
-
-#: the tests skipped in this run (node ids with the reason), as the reports reach this process
-#: (with xdist: the controller, which receives every worker's reports)
-_SKIPPED: list[str] = []
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Remember a skipped test (an expected failure is not a skip)."""
-    if report.skipped and not hasattr(report, "wasxfail"):
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        _SKIPPED.append(f"{report.nodeid}: {reason}")
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Under ``CI=true`` a run that skipped anything fails: CI installs every service and
-    package, so a skip there is a test that did not run and a promise left unchecked."""
-    if os.environ.get("CI") != "true" or not _SKIPPED or hasattr(session.config, "workerinput"):
-        return
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.ensure_newline()
-        reporter.write_line(f"CI=true: {len(_SKIPPED)} test(s) skipped, which fails the run:")
-        for line in _SKIPPED:
-            reporter.write_line(f"  {line}")
-    if exitstatus == pytest.ExitCode.OK:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True, scope="session")

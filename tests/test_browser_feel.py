@@ -21,6 +21,7 @@ from .support.browser import (
     point,
     shooting,
     start,
+    until,
     wait_moves,
 )
 from .support.need import need
@@ -413,9 +414,7 @@ def test_offline_the_lobby_starts_nothing_and_puzzles_open(
     try:
         page.goto(server + "/")
         page.wait_for_selector(".quick-button")
-        page.wait_for_function(
-            "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')"
-        )
+        until(page, "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')")
         context.set_offline(True)
         page.reload()
         page.wait_for_selector("#offline:not([hidden])")

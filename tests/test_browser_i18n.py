@@ -38,11 +38,24 @@ from .support.browser import (
 )
 from .support.live_server import serving
 
-#: the accounts and the guest the test makes: names, to be read as they are in any language
-RATED, OTHER, GUEST = "Zoltan", "Quirina", "Gaston"
+#: the accounts and the guest the test makes, and its tournament: names, to be read as they
+#: are in any language
+RATED, OTHER, GUEST, TOURNAMENT = "Zoltan", "Quirina", "Gaston", "Quirinalia"
 PASSWORD = "a long password"
 #: the names no language translates: the site, the games, the rating system, the test's players
-NAMES = re.compile(rf"\b(Ludoteca|Glicko-2|Marelle|SVG|{RATED}|{OTHER}|{GUEST})\b")
+#: and tournament
+NAMES = re.compile(rf"\b(Ludoteca|Glicko-2|Marelle|SVG|{RATED}|{OTHER}|{GUEST}|{TOURNAMENT})\b")
+#: the rule sets' names and aliases ("morris-6", "six-mens-morris"), the registry's
+RULE_SETS = sorted(
+    {
+        name
+        for game in game_names()
+        for rules in load(game).rule_sets
+        for name in (rules.name, *rules.aliases)
+    },
+    key=len,
+    reverse=True,  # (the longest first: "morris-6" before "morris")
+)
 #: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
 SETTINGS = re.compile(
     r"[«„“\u2039\"']\s?\u2068?(?:"
@@ -60,12 +73,17 @@ SETTINGS = re.compile(
 )
 #: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
 #: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set
-#: specs, board sizes, the coordinates' files; digits and punctuation are no letters
+#: specs (a name of :data:`RULE_SETS` with a hyphen, "morris-6", or any with its settings,
+#: "felli:forced_capture"), board sizes, the coordinates' files; digits and punctuation are
+#: no letters
 ALLOWED = re.compile(
     r"(?<![\w])(?:[a-z]\d+(?:[-x:][a-z]\d+)*"  # a move
     r"|[.wbWB/]{3,}(?:\s[wb](?:\s\d+)*)?"  # a position code
-    r"|[a-z]+(?:-\d+|-[a-z]+)+(?::[\w=,]+)?"  # a rule set's spec ("morris-6")
+    r"|(?:" + "|".join(re.escape(name) for name in RULE_SETS if "-" in name) + r")"
+    r"(?::[\w=,]+)?"  # a rule set's spec with a hyphen ("morris-6", "felli-mullah:...")
+    r"|(?:" + "|".join(map(re.escape, RULE_SETS)) + r"):[\w=,]+"  # any with settings
     r"|\d+x\d+"  # a board's size ("9x9")
+    r"|\d+(?:\+\d+|d)"  # a time control as typed ("5+3", "3d": minutes+seconds, days a move)
     r"|[a-z]"  # a file of the board's coordinates, alone
     r")(?![\w])"
 )
@@ -127,13 +145,15 @@ class World:
     against :data:`OTHER` (ratings, a chart, finished games, the leaderboard), a game of
     :data:`RATED` against the guest :data:`GUEST` in play (to watch), a correspondence
     game where it is :data:`OTHER`'s move (her "your turn" list), a Nine Men's Morris
-    puzzle where White is to play (its board not turned round), and a public study of
-    :data:`RATED`'s with a move marked, commented and drawn on (named by the players' names,
-    which no language translates)."""
+    puzzle where White is to play (its board not turned round), the tournament
+    :data:`TOURNAMENT` that :data:`RATED` made and joined (the tournaments' pages, his
+    profile's list), and a public study of :data:`RATED`'s with a move marked, commented and
+    drawn on (named by the players' names, which no language translates)."""
 
     live: str
     correspondence: str
     puzzle: str = ""
+    tournament: str = ""
     study: str = ""
 
 
@@ -176,7 +196,7 @@ def world(playwright: Any, server: str) -> Iterator[World]:
         act(guest, live, black, type="move", move="d6", ply=1)
         correspondence, white, _black = online(rated, other, clock="3d")
         act(rated, correspondence, white, type="move", move="a7", ply=0)
-        yield World(live, correspondence, white_puzzle(guest), study(rated))
+        yield World(live, correspondence, white_puzzle(guest), tournament(rated), study(rated))
     finally:
         for request in (rated, other, guest):
             request.dispose()
@@ -197,6 +217,16 @@ def study(request: Any) -> str:
         {"op": "shapes", "path": ["d2"], "shapes": [shape]},
     ):
         api(request, "POST", changes, change)
+    return str(made["id"])
+
+
+def tournament(request: Any) -> str:
+    """The id of :data:`TOURNAMENT`, a Swiss of Nine Men's Morris starting tomorrow, made by
+    ``request``'s player, who joins it."""
+    starts = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    body = {"name": TOURNAMENT, "game": "morris", "clock": "5+0", "system": "swiss"}
+    made = api(request, "POST", "/api/tournaments", {**body, "rounds": 3, "starts": starts})
+    api(request, "POST", f"/api/tournaments/{made['id']}/join")
     return str(made["id"])
 
 
@@ -285,7 +315,13 @@ def test_the_english_search_comes_before_what_is_allowed() -> None:
     for text in ("12 moves", "d6 is occupied", "1. White wins by resignation", "(depth 12)"):
         for language in ("fr", "de", "es", "ar"):
             assert english_in(language, text), (language, text)
-    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35"):
+    for text in ("d6", "a1-b2", "b2xd4", "12. d6 f4", "..b/.w./... w 0 0", "1\u20130", "±35", "3d"):
+        assert english_in("ar", text) is None, text
+    # a rule set's spec is allowed in Arabic only as the registry names it (the words of
+    # "cham-gonu" or "morris:flying=false" are the catalogue's English: caught before)
+    for text in ("morris-7", "felli-zz", "mullah-felli", "felli-zz:qq", "felli:"):
+        assert english_in("ar", text) == "Latin letters that are not notation", text
+    for text in ("morris-6", "felli-mullah", "felli:forced_capture,multi_capture", "11x11"):
         assert english_in("ar", text) is None, text
 
 
@@ -356,7 +392,7 @@ BOARDS = {"game", "spectator", "correspondence", "analysis", "review", "puzzle",
 def site(world: World) -> dict[str, str]:
     """Each page of the site (every template), by name: its path (the game pages: the hotseat
     game :func:`walk` starts, the game in play watched, the correspondence game as the player
-    to move)."""
+    to move; the pages after the lobby signed in, as :func:`walk` opens them)."""
     return {
         "account (signed out)": "/account",
         "lobby": "/",
@@ -366,12 +402,16 @@ def site(world: World) -> dict[str, str]:
         "analysis": "/analysis?game=morris&moves=d2,d6",
         "review": "/review",
         "puzzle": f"/puzzles/{world.puzzle}",
+        "puzzles": "/puzzles",
         "lessons": "/lessons",
         "profile": f"/players/{RATED}",
         "leaderboard": "/leaderboard",
         "finished": "/games",
+        "tournaments": "/tournaments",
+        "tournament": f"/tournaments/{world.tournament}",
         "account": "/account",
         "yourturn": "/yourturn",
+        "moderation": "/moderation",
         "studies": "/studies",
         "study": f"/study/{world.study}",
         "missing": "/game/no-such-game",

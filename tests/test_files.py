@@ -8,10 +8,13 @@ import multiprocessing
 import threading
 import time
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
+from unittest.mock import patch
 
 import pytest
+from filelock import FileLock, Timeout
 
+from ludoteca import files
 from ludoteca.files import read_or_build, write_atomically
 
 
@@ -57,22 +60,37 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary_one(tmp_path:
 
 def _build_slowly(path: Path, log: Path, name: str) -> None:
     """Ask for ``path``; a build (the first process's) goes on until the other process has
-    logged that it asks too, so that it asks while the build is under way whenever it starts;
-    log who asked, who built and who read."""
+    logged that its lock attempt failed ("waits": the first holds the file's lock), so that it
+    waits for the build whenever it starts; log who asked, who waited, who built and who
+    read."""
 
     def build() -> bytes:
         with log.open("a") as out:
             out.write(f"{name} builds\n")
-        deadline = time.monotonic() + 60
-        while "asks" not in log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.01)  # the other process has not asked yet
-        time.sleep(0.2)  # and is now waiting for the file's lock
+        deadline = time.monotonic() + 30  # (then the test fails: nobody waited)
+        while "waits" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.01)  # polling the log: the other process has not tried the lock yet
         return name.encode()
 
+    lock = FileLock  # (the first process's: the real one)
     if name != "first":
+
+        class Announced(FileLock):
+            """The lock of ``ludoteca.files``, logging "waits" when taking it fails at first."""
+
+            def acquire(self, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    return super().acquire(blocking=False)
+                except Timeout:
+                    with log.open("a") as out:
+                        out.write(f"{name} waits\n")
+                return super().acquire(*args, **kwargs)
+
+        lock = Announced
         with log.open("a") as out:
             out.write(f"{name} asks\n")
-    content, read = read_or_build(path, Path.read_bytes, build, lambda out, b: out.write(b))
+    with patch.object(files, "FileLock", lock):
+        content, read = read_or_build(path, Path.read_bytes, build, lambda out, b: out.write(b))
     with log.open("a") as out:
         out.write(f"{name} {'read' if read else 'built'} {content.decode()}\n")
 
@@ -89,10 +107,20 @@ def test_a_file_two_processes_want_at_once_is_built_once(tmp_path: Path) -> None
     second.start()
     for process in (first, second):
         process.join(60)
-        assert process.exitcode == 0
+        if process.exitcode is None:
+            process.kill()
+            process.join()
     lines = log.read_text().splitlines()
-    # the second asked while the first was building, waited, and read the first's file
-    assert lines == ["first builds", "second asks", "first built first", "second read first"]
+    # the second asked while the first was building, found the lock taken, waited, and read
+    # the first's file
+    assert lines == [
+        "first builds",
+        "second asks",
+        "second waits",
+        "first built first",
+        "second read first",
+    ]
+    assert (first.exitcode, second.exitcode) == (0, 0)
 
 
 def test_a_damaged_file_is_built_again(tmp_path: Path) -> None:

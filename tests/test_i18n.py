@@ -274,6 +274,24 @@ def test_a_server_message_and_a_status_text_come_out_in_french(app_client: TestC
     assert app_client.get("/language", params={"lang": "xx"}).status_code == 400
 
 
+def test_a_websocket_opens_in_the_language_its_page_asks_for(app_client: TestClient) -> None:
+    """A page opens its websockets with its own language in the address (Chromium sends its
+    own Accept-Language when it opens a websocket, not the page's): that language wins over the
+    header; an unknown one is ignored."""
+    made = app_client.post("/api/games", json={"game": "morris", "opponent": "hotseat"}).json()
+    english = {"Accept-Language": "en-US,en;q=0.9"}
+
+    def place_text(query: str) -> str:
+        with app_client.websocket_connect(f"/ws/games/{made['id']}{query}", headers=english) as ws:
+            ws.send_json({"type": "hello"})
+            state = ws.receive_json()
+            assert state["type"] == "state"
+            return str(state["texts"]["place"])
+
+    assert place_text("?lang=fr") == "choisissez un point où poser un pion"
+    assert place_text("?lang=xx") == place_text("") == "choose a point to place a man"
+
+
 def test_the_scripts_catalogue(app_client: TestClient) -> None:
     arabic = app_client.get("/i18n/ar.json").json()
     assert arabic["dir"] == "rtl"

@@ -125,24 +125,60 @@ def test_generation_is_the_same_on_a_process_pool(tmp_path: Path) -> None:
     assert main(["puzzles", "check", str(one)]) == 0
 
 
-def test_difficulty_and_theme_follow_their_definitions() -> None:
-    for puzzle in puzzles.generate("felli-mullah", 8, seed=5, men=3):
-        state = ludoteca.load("felli-mullah").from_position_code(puzzle.position)
-        codes, walk, tempting = [], state.copy(), 0
-        for i, text in enumerate(puzzle.line):
-            code = walk.parse_move(text).code
-            if i % 2 == 0:
-                tempting += sum(c != code and walk.is_tactical(c) for c in walk.legal_codes())
-            codes.append(code)
-            walk.push_code(code)
-        quiet = not state.is_tactical(codes[0])
-        others = len(state.legal_codes()) - 1
-        expected = (
-            800 + 200 * ((len(codes) + 1) // 2) + 80 * tempting + 200 * quiet + 10 * min(others, 30)
-        )
-        assert puzzle.difficulty == expected
-        assert puzzle.theme == ludoteca.load("felli-mullah").puzzle_theme(state, codes)
-        assert puzzle.id == puzzles.puzzle_id("felli-mullah", puzzle.position)
+#: Puzzles of the shipped sets, their theme and difficulty worked out by hand (the comments say
+#: how; the difficulty formula is the module's: 800 + 200·moves + 80·tempting + 200·quiet +
+#: 10·min(alternatives, 30)): ``find`` must find each from its position alone.  Felli's points
+#: by rank, north first: ``a5 c5 e5 / b4 c4 d4 / c3 / b2 c2 d2 / a1 c1 e1``; the 16-point
+#: board's ``a5 c5 e5 / b4 c4 d4 / a3 b3 d3 e3 / b2 c2 d2 / a1 c1 e1``; the 24-point board's
+#: rank 7 to rank 1 (``a4 b4 c4 e4 f4 g4`` in the middle).
+HAND_LABELLED = [
+    # White c1 e1, Black c3; White has three moves (c1-a1, c1-c2, e1-d2: nothing to leap).
+    # c1-c2 gives a man away (c3xc1 is forced), then e1xa1 takes Black's last man: two moves,
+    # no other capture at either (forced capture leaves e1xa1 alone), a quiet first move, two
+    # alternatives: 800 + 400 + 0 + 200 + 20.  Quiet, answered by a capture: a sacrifice.
+    ("felli-mullah", 3, ".../.../b/.../.ww w 0 16", ["c1-c2", "c3xc1", "e1xa1"], "sacrifice", 1420),
+    # Black a5 c5 e1, White c4 d2; Black's moves: a5-b4, c5-e5, c5xc3 (over c4), e1-c1, e1xc3
+    # (over d2).  c5xc3 wins at once: one move, one other capture (e1xc3) tempting, a
+    # capture first, four alternatives: 800 + 200 + 80 + 0 + 40.  One leap: a capture.
+    ("felli", None, "bb./.w././..w/..b b 4 27", ["c5xc3"], "capture", 1120),
+    # Black a5 c5 d4, White a1 c1 e1, nobody next to an enemy: Black's six steps (a5-b4,
+    # c5-c4, c5-e5, d4-c3, d4-c4, d4-e5) capture nothing; then c3xc1 (its only capture) and
+    # c1-a1 (none: the empty a1 is behind no White man).  Three moves, nothing tempting, a quiet
+    # first move, five alternatives: 800 + 600 + 0 + 200 + 50.  No capture at the first two
+    # moves and a quiet reply: a quiet move.
+    (
+        "felli",
+        None,
+        "bb./..b/./.../www b 2 11",
+        ["d4-c3", "c1-c2", "c3xc1", "a1-b2", "c1-a1"],
+        "quiet move",
+        1650,
+    ),
+    # Placing: White c1 e1 e3 (three in hand), Black a5 c5 a1 (none in a mill).  Nine empty
+    # points; e5 closes e1-e3-e5 and takes any of Black's three men: 8 + 3 = 12 moves.  One
+    # move, two other mills tempting (e5xa5, e5xc5), a mill first, eleven alternatives:
+    # 800 + 200 + 160 + 0 + 110.  A mill.
+    ("morris-6", None, "BB./.../...W/.../BWW w 3 3 0 6", ["e5xa1"], "mill", 1270),
+    # White g7 g4 g1 (a mill), Black a7 b6 a1: White flies, 3 men x 18 empty points = 54 moves,
+    # none closing a mill (no other line holds two White men).  g4-a4 opens the mill: one move,
+    # nothing tempting, a quiet first move, 53 alternatives counted as 30:
+    # 800 + 200 + 0 + 200 + 300.  A quiet flight threatening one point (g4): flying.
+    ("morris", 4, "B.W/.B./.../.....W/.../.../B.W w 0 0 1 72", ["g4-a4"], "flying", 1500),
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "men", "position", "line", "theme", "rated"),
+    HAND_LABELLED,
+    ids=[f"{case[0]}:{case[4]}" for case in HAND_LABELLED],
+)
+def test_theme_and_difficulty_are_the_hand_labelled_ones(
+    rules: str, men: int | None, position: str, line: list[str], theme: str, rated: int
+) -> None:
+    game = ludoteca.load(rules)
+    puzzle = puzzles.find(game.from_position_code(position), puzzles.judge_for(game, men))
+    assert puzzle is not None
+    assert (list(puzzle.line), puzzle.theme, puzzle.difficulty) == (line, theme, rated)
 
 
 def test_themes_name_the_games_tactics() -> None:

@@ -681,9 +681,26 @@ def test_a_failed_computer_move_is_tried_again_then_given_up(
     move = min(notations(view(client, game_id, tokens["white"])))  # free after any reply
     answer = act(client, game_id, tokens["white"], type="move", move=move, ply=2)
     assert answer.status_code == 200, answer.text
+    hub = client.app.state.services.hub  # type: ignore[attr-defined]
+    live = hub.games[game_id]
+
+    def settled() -> bool:
+        """The game's computer move has failed and no try of it is running or waiting for its
+        retry delay: nothing is left that would try again (a retry comes only from such a
+        task; ``after_change`` starts none while ``failed_for`` is this version)."""
+        pending = [
+            task
+            for task in hub.tasks.running
+            if not task.done()
+            and task.get_coro().__qualname__ == "Duties._computer"
+            and task.get_coro().cr_frame.f_locals.get("live") is live
+        ]
+        return live.failed_for == live.version and not live.thinking and not pending
+
     deadline = time.monotonic() + 30
-    while len(calls) < 4:  # the first try and its three retries
-        assert time.monotonic() < deadline, calls
+    while not client.portal.call(settled):  # read in the server's loop, between its steps
+        assert time.monotonic() < deadline, (calls, live.failures)
         time.sleep(0.05)  # polling: nothing announces a failed try
-    time.sleep(0.5)  # ten retry delays: a fifth try would have come (none does: given up)
-    assert len(calls) == 4 and view(client, game_id)["ply"] == 3
+    # the first try and its three retries, counted by the game too, and none waiting
+    assert len(calls) == 4 and live.failures == 4 and live.failing == live.version
+    assert view(client, game_id)["ply"] == 3

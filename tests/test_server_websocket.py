@@ -32,12 +32,15 @@ def test_a_text_frame_is_the_one_the_websockets_library_writes(length: int) -> N
 
 
 async def _serving(
-    app: App, client: Callable[[str], Awaitable[None]], servers: list[uvicorn.Server] | None = None
+    app: App,
+    client: Callable[[str], Awaitable[None]],
+    servers: list[uvicorn.Server] | None = None,
+    protocol: type[DirectProtocol] = DirectProtocol,
 ) -> None:
-    """Serve ``app`` with the protocol on a free port, run ``client(url)``, stop (the server is
-    put on ``servers`` while it runs)."""
+    """Serve ``app`` with the protocol (or ``protocol``, a subclass) on a free port, run
+    ``client(url)``, stop (the server is put on ``servers`` while it runs)."""
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, ws=DirectProtocol, lifespan="off", log_level="warning"
+        app, host="127.0.0.1", port=0, ws=protocol, lifespan="off", log_level="warning"
     )
     server = uvicorn.Server(config)
     if servers is not None:
@@ -132,6 +135,18 @@ def test_a_closed_connection_leaves_no_cycle_for_the_collector() -> None:
     with the cyclic collector off, none of the server's protocol objects is left in a cycle
     (before, each left its HTTP protocol and its websocket state to the collector)."""
     closed = 50
+    lost: list[None] = []
+    all_lost = asyncio.Event()
+
+    class Counted(DirectProtocol):
+        """The protocol, telling when the server has seen every connection go (its own
+        ``connection_lost`` done: the last moment it could leave something behind)."""
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            lost.append(None)
+            if len(lost) == closed:
+                all_lost.set()
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await receive()
@@ -143,12 +158,12 @@ def test_a_closed_connection_leaves_no_cycle_for_the_collector() -> None:
         for _ in range(closed):
             async with websockets.connect(url) as ws:
                 assert await ws.recv() == "hello"
-        await asyncio.sleep(0.2)  # (the server sees the last one close)
+        await all_lost.wait()  # (the server has seen the last one close)
 
     gc.collect()
     gc.disable()
     try:
-        asyncio.Runner(loop_factory=Loop).run(_serving(app, client))
+        asyncio.Runner(loop_factory=Loop).run(_serving(app, client, protocol=Counted))
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
         left = Counter(type(thing).__name__ for thing in gc.garbage)
@@ -156,5 +171,6 @@ def test_a_closed_connection_leaves_no_cycle_for_the_collector() -> None:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
-    server_side = ("DirectProtocol", "ServerProtocol", "HttpToolsProtocol", "HttpRequestParser")
+    server_side = ("Counted", "ServerProtocol", "HttpToolsProtocol", "HttpRequestParser")
     assert {name: left[name] for name in server_side} == dict.fromkeys(server_side, 0)
+    assert len(lost) == closed

@@ -23,6 +23,7 @@ from .support.browser import (
     point,
     shot,
     start,
+    until,
     wait_moves,
 )
 from .support.live_server import serving
@@ -1049,9 +1050,7 @@ def test_the_app_is_installable_and_works_offline(
             "navigator.serviceWorker.ready.then((r) => r.active && r.active.state)"
         )
         assert state in ("activating", "activated")
-        page.wait_for_function(
-            "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')"
-        )
+        until(page, "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')")
         page.reload()  # now under the worker's control
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         cdp = context.new_cdp_session(page)

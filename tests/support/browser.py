@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -185,6 +186,17 @@ def moves(page: Any) -> list[str]:
 def wait_moves(page: Any, count: int) -> list[str]:
     page.wait_for_function(f"document.querySelectorAll('#moves button.move').length >= {count}")
     return moves(page)
+
+
+def until(page: Any, expression: str, seconds: float = 30) -> Any:
+    """Wait until ``expression`` (JavaScript, a promise awaited) is truthy in ``page``; its
+    value.  For what a promise tells: ``page.wait_for_function`` takes a promise for a truthy
+    value at once, without waiting for it."""
+    deadline = time.monotonic() + seconds
+    while not (value := page.evaluate(expression)):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        time.sleep(0.05)  # polling: the page announces none of what is waited for here
+    return value
 
 
 def serious_violations(page: Any) -> list[str]:

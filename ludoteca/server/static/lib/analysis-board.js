@@ -13,7 +13,7 @@ import { t } from "/static/lib/i18n.js";
 import { stepKeys } from "/static/lib/move-keys.js";
 import { afterMove, inHand } from "/static/lib/moves.js";
 import { drawShapes, listenForShapes, toggled } from "/static/lib/shapes.js";
-import { readLegal } from "/static/lib/socket.js";
+import { readLegal, socketAddress } from "/static/lib/socket.js";
 import { Tree } from "/static/lib/tree.js";
 import { drawTree } from "/static/lib/tree-view.js";
 
@@ -196,8 +196,7 @@ export class TreeBoard {
 
   // Open /ws/analysis; handlers: {line(message), lines(message)} for the page's own messages.
   connect(handlers = {}) {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    this.socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+    this.socket = new WebSocket(socketAddress("/ws/analysis"));
     this.socket.onopen = () => this.hooks.opened && this.hooks.opened();
     this.socket.onclose = () => { $("status").textContent = t("Connection lost; reload the page."); };
     this.socket.onmessage = (event) => {

@@ -2,6 +2,16 @@
 // growing pause when it drops, and hands every message to the page; and the wire form of the
 // views it carries, decoded here so the rest of the page sees whole views.
 
+// The address of the websocket `path` (e.g. "/ws/games/ID") on this page's server, asking for
+// the page's language: the language a browser sends when it opens a websocket is not always the
+// page's (Chromium sends its own Accept-Language there, not the page's cookie's choice alone).
+/** @param {string} path */
+export function socketAddress(path) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const lang = encodeURIComponent(document.documentElement.lang || "en");
+  return `${scheme}://${location.host}${path}${path.includes("?") ? "&" : "?"}lang=${lang}`;
+}
+
 // A connection to `path` (e.g. "/ws/games/ID").  hello(): the greeting sent on each opening;
 // onMessage(message): each message, parsed; onClose(code): the connection dropped (a reconnect
 // follows unless onClose returns false).
@@ -23,8 +33,7 @@ export class Connection {
   }
 
   _open() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}${this.path}`);
+    const socket = new WebSocket(socketAddress(this.path));
     this.socket = socket;
     socket.onopen = () => { this.retry = 500; socket.send(JSON.stringify(this.hello())); };
     socket.onmessage = (event) => this.onMessage(JSON.parse(event.data));

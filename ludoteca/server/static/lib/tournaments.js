@@ -49,14 +49,17 @@ async function show() {
   }
 }
 
-// Show the list where the page has one, and keep it fresh.
+// Show the list where the page has one, and keep it fresh; done when it is first drawn.
 export function showTournaments() {
-  if (!$("tournament-list")) return;
-  show();
+  if (!$("tournament-list")) return Promise.resolve();
   setInterval(show, 30_000);
+  return show();
 }
 
-/** A player's tournaments, in `box`.  @param {string} name  @param {HTMLElement} box */
+/**
+ * A player's tournaments, in `box`; done when they are drawn.
+ * @param {string} name  @param {HTMLElement} box
+ */
 export async function showPlayerTournaments(name, box) {
   /** @type {import("/static/lib/types.js").PlayerTournament[] | null} */
   const found = await quiet(getJSON(`/api/players/${encodeURIComponent(name)}/tournaments`));

@@ -6,7 +6,7 @@ import { showChallenges } from "/static/lib/challenges.js";
 import { controlText } from "/static/lib/days.js";
 import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
-import { deleteJSON, getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
+import { deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, whoAmI } from "/static/lib/http.js";
 import { lang, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
@@ -281,7 +281,7 @@ async function main() {
   const daily = showDaily();  // on its own: the lists and the form do not wait for it
   const waiting = showYourTurn();  // (signed in: the correspondence games waiting for this player)
   const challenged = showChallenges();  // (signed in: the challenges received and sent)
-  showTournaments();  // (the upcoming and running tournaments)
+  const tournaments = showTournaments();  // (the upcoming and running tournaments)
   // the remembered name fills the field at once, and never over what was typed meanwhile
   if (!$("name").value) $("name").value = localStorage.getItem("ludoteca:name") || "";
   const who = await whoAmI();
@@ -321,23 +321,37 @@ async function main() {
   setInterval(refresh, 5000);
   const seeks = refreshSeeks();
   setInterval(refreshSeeks, 2000);
-  await Promise.all([daily, waiting, challenged, listed, seeks]);
+  await Promise.all([daily, waiting, challenged, tournaments, listed, seeks]);
   ready();  // (the tests' ready marker)
 }
 
 // The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
-// says why, until the network is back (the page is then loaded again, whole). An "online"
-// event is not proof: the browser may send one while it still reports no network (seen when a
-// navigation away starts), and a reload then would steal that navigation.
+// says why, until the network is back (the page is then loaded again, whole). The page asks
+// the server every two seconds, and at once on an "online" event, which is no proof either way:
+// a browser may send one while it still reports no network (seen when a navigation away
+// starts, where a reload would steal that navigation) or none at all when the network comes
+// back (Chromium under a test's emulated network). A page being left is never reloaded.
 function startsNone() {
   for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
   $("start-offline").hidden = false;
-  const back = () => {
-    if (!navigator.onLine) return;
+  let leaving = false;
+  window.addEventListener("pagehide", () => { leaving = true; });
+  window.addEventListener("beforeunload", () => { leaving = true; });
+  /** @type {number | undefined} */
+  let asking;
+  const back = async () => {
+    clearTimeout(asking);
+    const answers = !leaving && navigator.onLine && await serverAnswers();
+    if (leaving) return;
+    if (!answers) {
+      asking = setTimeout(back, 2000);
+      return;
+    }
     window.removeEventListener("online", back);
     location.reload();
   };
   window.addEventListener("online", back);
+  asking = setTimeout(back, 2000);
 }
 
 main();

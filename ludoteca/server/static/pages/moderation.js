@@ -2,7 +2,7 @@
 // moderation actions and a form to act (mute, close, remove a chat line, unrate).
 import { table } from "/static/lib/community.js";
 import { $ } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, settled } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
 
@@ -79,4 +79,4 @@ $("action-form").onsubmit = async (/** @type {SubmitEvent} */ event) => {
 /** @type {{key: string, title: string}[] | null} */
 const reasons = await quiet(getJSON("/api/moderation/reasons"));
 for (const r of reasons || []) $("report-reason").appendChild(new Option(r.title, r.key));
-standing();
+standing().then(ready);  // (the tests' ready marker: the player's standing drawn)

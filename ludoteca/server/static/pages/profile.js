@@ -73,8 +73,9 @@ if (data) {
   for (const g of data.games) games.tBodies[0].appendChild(gameRow(g));
   $("games").replaceChildren(data.games.length ? games : t("No games yet."));
   $("all-games").href = `/games?player=${encodeURIComponent(data.name)}`;
-  showPlayerTournaments(data.name, $("tournaments"));
+  const tournaments = showPlayerTournaments(data.name, $("tournaments"));
   const me = await whoAmI();
   if (me.name && me.name.toLowerCase() !== data.name.toLowerCase()) await offerChallenge(data.name);
+  await tournaments;
 }
 ready();  // (the tests' ready marker)

@@ -2,10 +2,11 @@
 // live by its websocket (/ws/tournaments/ID: the whole view at once and after each change),
 // and the buttons to join and withdraw.
 import { $, link, playerName } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { number, t } from "/static/lib/i18n.js";
 import { stateName, summary, when } from "/static/lib/tournaments.js";
+import { socketAddress } from "/static/lib/socket.js";
 
 /** @typedef {import("/static/lib/types.js").TournamentView} TournamentView */
 
@@ -81,14 +82,16 @@ $("withdraw").addEventListener("click", () => act("withdraw"));
 
 // the websocket: reconnects after a few seconds when it closes (a restart, a lost network)
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+  const socket = new WebSocket(socketAddress(`/ws/tournaments/${encodeURIComponent(id)}`));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "tournament") show(message.tournament);
+    if (message.type !== "tournament") return;
+    show(message.tournament);
+    ready();  // (the tests' ready marker: the first view drawn)
   });
   socket.addEventListener("close", (event) => {
     if (event.code !== 1008) setTimeout(connect, 3000);
+    else ready();  // (refused: an unknown tournament; the page stays as it is)
   });
 }
 connect();

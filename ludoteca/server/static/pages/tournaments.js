@@ -1,10 +1,10 @@
 // The tournaments page: the list, and the form that creates one (signed in).
 import { $ } from "/static/lib/dom.js";
-import "/static/lib/header.js";
+import { ready } from "/static/lib/header.js";
 import { postJSON, reported } from "/static/lib/http.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 
-showTournaments();
+showTournaments().then(ready);  // (the tests' ready marker: the list drawn)
 
 const form = /** @type {HTMLFormElement} */ ($("create-form"));
 const system = /** @type {HTMLSelectElement} */ (form.elements.namedItem("system"));
