@@ -7,6 +7,14 @@ read as :data:`~ludoteca.gametree.MARKS`) and the game's annotation tokens (More
 ``{comments}``, variations in parentheses after the move they replace, nested to any depth
 (``9. d2 (9. a1 f4 (9... b4)) 9... f4``), and at the end of the main line a result token.  A
 variation starts from the position before the move it replaces, as in PGN.
+
+Shapes drawn on a position are commands inside the comment after its move (or before the
+main line's first move, for the start), in lichess's spirit: ``[%csl Ga1,Rd2]`` circles points
+and ``[%cal Ga1-d1,Bb4-d2]`` draws arrows, each item a brush's letter (``G`` green, ``R`` red,
+``B`` blue, ``Y`` yellow) then a point's name, or two joined by ``-`` for an arrow (the names
+of the Morelli and Morris boards both end in digits and may start with capitals, so the
+arrow's points are joined by a sign no name holds).  The reader checks every point is one of
+the board's; any other text of the comment stays its text.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .core import InvalidRecordError, LudotecaError, State
-from .gametree import MARKS, NAGS, GameTree, Node
+from .gametree import BRUSHES, MARKS, NAGS, GameTree, Node, Shape
 from .i18n import Text
 
 __all__ = ["RESULTS", "read", "write"]
@@ -27,6 +35,13 @@ __all__ = ["RESULTS", "read", "write"]
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TOKEN_RE = re.compile(r"\s*(?:(\{[^}]*\})|([()])|(\d+\.(?:\.\.)?)|([^\s()]+))")
 _MARKED_RE = re.compile(r"(.+?)([!?]+)")
+#: a drawing command in a comment, and the text around it
+_DRAWING_RE = re.compile(r"\s*\[%(csl|cal)\s+([^\]]*)\]\s*")
+_CIRCLE_RE = re.compile(r"([A-Z])([A-Za-z0-9]+)")
+_ARROW_RE = re.compile(r"([A-Z])([A-Za-z0-9]+)-([A-Za-z0-9]+)")
+#: the letter of each brush in a drawing command
+LETTERS = {brush: brush[0].upper() for brush in BRUSHES}
+_BRUSH_OF = {letter: brush for brush, letter in LETTERS.items()}
 T = TypeVar("T")
 
 
@@ -65,7 +80,7 @@ def read(state: State, tree: GameTree, body: list[tuple[int, str]]) -> str | Non
                 Text("%(where)s: text after the result %(result)s", where=where, result=result)
             )
         if comment is not None:
-            _comment_on(tree, line, comment[1:-1].strip())
+            _comment_on(tree, line, comment[1:-1].strip(), _locate(where, line))
         elif paren == "(":
             lines.append(_variation(line, where))
         elif paren == ")":
@@ -95,15 +110,50 @@ def _locate(where: Text, line: _Line) -> Text:
     return where if line.path is None else Text("%(where)s: %(path)s", where=where, path=line.path)
 
 
-def _comment_on(tree: GameTree, line: _Line, comment: str) -> None:
+def _comment_on(tree: GameTree, line: _Line, comment: str, where: Text) -> None:
     """Keep a comment: after the line's last move, else before its first (the tree's, on the
-    main line); comments in a row join with a space."""
-    if line.last is not None:
-        line.last.comment = _join(line.last.comment, comment)
-    elif line.path is None:
-        tree.comment = _join(tree.comment, comment)
-    else:
+    main line); comments in a row join with a space.  Its drawing commands, but in a comment
+    opening a variation, are the shapes of the move before it (of the start, before the main
+    line's first move)."""
+    if line.last is None and line.path is not None:
         line.before = _join(line.before, comment)
+        return
+    shapes, comment = _drawings(comment, line.state.game.board.points, where)
+    if line.last is not None:
+        line.last.shapes.extend(shapes)
+        if comment:
+            line.last.comment = _join(line.last.comment, comment)
+    else:
+        tree.shapes.extend(shapes)
+        if comment:
+            tree.comment = _join(tree.comment, comment)
+
+
+def _drawings(comment: str, points: tuple[str, ...], where: Text) -> tuple[list[Shape], str]:
+    """The shapes of a comment's drawing commands (each point checked to be one of
+    ``points``) and the comment's text without them."""
+    shapes: list[Shape] = []
+    parts = _DRAWING_RE.split(comment)
+    for command, items in zip(parts[1::3], parts[2::3], strict=True):
+        pattern = _ARROW_RE if command == "cal" else _CIRCLE_RE
+        for item in filter(None, (i.strip() for i in items.split(","))):
+            found = pattern.fullmatch(item)
+            if found is None or found.group(1) not in _BRUSH_OF:
+                raise InvalidRecordError(
+                    Text("%(where)s: malformed drawing %(item)s", where=where, item=repr(item))
+                )
+            brush, *names = found.groups()
+            for name in names:
+                if name not in points:
+                    raise InvalidRecordError(
+                        Text(
+                            "%(where)s: a shape on %(point)s, which is not a point of this board",
+                            where=where,
+                            point=name,
+                        )
+                    )
+            shapes.append(Shape(_BRUSH_OF[brush], *names))
+    return shapes, " ".join(part for part in parts[::3] if part)
 
 
 def _join(kept: str, comment: str) -> str:
@@ -197,7 +247,8 @@ def write(tree: GameTree, ply: int) -> list[str]:
     """The words of the movetext of ``tree`` from a position at ``ply``, without the result:
     a number before each first player's move, and before the first move of a line and the
     move after a variation; a variation's parentheses glued to its first and last words."""
-    words: list[str] = [_comment(tree.comment)] if tree.comment else []
+    opening = _annotation(tree.shapes, tree.comment)
+    words: list[str] = [_comment(opening)] if opening else []
     _write_line(tree.children, ply, words)
     glued: list[str] = []
     opening = ""
@@ -221,8 +272,9 @@ def _write_line(children: list[Node], ply: int, words: list[str]) -> None:
         if ply % 2 == 0 or numbered_next:
             words.append(_number(ply))
         words.append(node.move + node.mark)
-        if node.comment:
-            words.append(_comment(node.comment))
+        after = _annotation(node.shapes, node.comment)
+        if after:
+            words.append(_comment(after))
         for variation in variations:
             words.append("(")
             if variation.before:
@@ -232,6 +284,19 @@ def _write_line(children: list[Node], ply: int, words: list[str]) -> None:
         numbered_next = bool(variations)
         children = node.children
         ply += 1
+
+
+def _annotation(shapes: list[Shape], comment: str) -> str:
+    """The text of the comment after a move: its shapes' drawing commands (circles and arrows
+    each in a command of their own, in the shapes' order), then its comment."""
+    commands = []
+    for arrow, run in itertools.groupby(shapes, key=lambda shape: bool(shape.dest)):
+        items = ",".join(
+            f"{LETTERS[s.brush]}{s.orig}-{s.dest}" if arrow else f"{LETTERS[s.brush]}{s.orig}"
+            for s in run
+        )
+        commands.append(f"[%{'cal' if arrow else 'csl'} {items}]")
+    return " ".join([*commands, comment] if comment else commands)
 
 
 def _comment(text: str) -> str:

@@ -7,28 +7,7 @@ challenges."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
-
-
-@pytest.fixture
-def people(browser: Any) -> Iterator[list[Any]]:
-    """Three pages, each in its own browser context (its own cookies); a script error on any
-    fails the test."""
-    contexts = [
-        browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
-        for _ in range(3)
-    ]
-    pages = [c.new_page() for c in contexts]
-    errors: list[str] = []
-    for p in pages:
-        p.on("pageerror", lambda error: errors.append(str(error)))
-    yield pages
-    for context in contexts:
-        context.close()
-    assert not errors, errors
 
 
 def sign_up(page: Any, server: str, name: str) -> str:

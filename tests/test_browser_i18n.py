@@ -145,14 +145,16 @@ class World:
     against :data:`OTHER` (ratings, a chart, finished games, the leaderboard), a game of
     :data:`RATED` against the guest :data:`GUEST` in play (to watch), a correspondence
     game where it is :data:`OTHER`'s move (her "your turn" list), a Nine Men's Morris
-    puzzle where White is to play (its board not turned round), and the tournament
+    puzzle where White is to play (its board not turned round), the tournament
     :data:`TOURNAMENT` that :data:`RATED` made and joined (the tournaments' pages, his
-    profile's list)."""
+    profile's list), and a public study of :data:`RATED`'s with a move marked, commented and
+    drawn on (named by the players' names, which no language translates)."""
 
     live: str
     correspondence: str
     puzzle: str = ""
     tournament: str = ""
+    study: str = ""
 
 
 def api(request: Any, method: str, path: str, body: object = None) -> Any:
@@ -194,10 +196,28 @@ def world(playwright: Any, server: str) -> Iterator[World]:
         act(guest, live, black, type="move", move="d6", ply=1)
         correspondence, white, _black = online(rated, other, clock="3d")
         act(rated, correspondence, white, type="move", move="a7", ply=0)
-        yield World(live, correspondence, white_puzzle(guest), tournament(rated))
+        yield World(live, correspondence, white_puzzle(guest), tournament(rated), study(rated))
     finally:
         for request in (rated, other, guest):
             request.dispose()
+
+
+def study(request: Any) -> str:
+    """The id of a public study of :data:`RATED`'s: a chapter where 1. d2 is marked, commented
+    (with a player's name) and drawn on."""
+    chapter = {"name": OTHER, "game": "morris"}
+    made = api(request, "POST", "/api/studies", {"title": RATED, "chapter": chapter})
+    first = api(request, "GET", f"/api/studies/{made['id']}")["chapters"][0]["id"]
+    changes = f"/api/studies/{made['id']}/chapters/{first}/changes"
+    shape = {"brush": "red", "orig": "d2", "dest": "d1"}
+    for change in (
+        {"op": "move", "path": [], "move": "d2"},
+        {"op": "mark", "path": ["d2"], "mark": "!"},
+        {"op": "comment", "path": ["d2"], "comment": GUEST},
+        {"op": "shapes", "path": ["d2"], "shapes": [shape]},
+    ):
+        api(request, "POST", changes, change)
+    return str(made["id"])
 
 
 def tournament(request: Any) -> str:
@@ -366,7 +386,7 @@ def sign_in(page: Any, server: str, name: str) -> None:
 
 
 #: the pages with a board, and the game each shows first
-BOARDS = {"game", "spectator", "correspondence", "analysis", "review", "puzzle", "lessons"}
+BOARDS = {"game", "spectator", "correspondence", "analysis", "review", "puzzle", "lessons", "study"}
 
 
 def site(world: World) -> dict[str, str]:
@@ -392,6 +412,8 @@ def site(world: World) -> dict[str, str]:
         "account": "/account",
         "yourturn": "/yourturn",
         "moderation": "/moderation",
+        "studies": "/studies",
+        "study": f"/study/{world.study}",
         "missing": "/game/no-such-game",
     }
 

@@ -1,5 +1,6 @@
-"""Records with variations, marks and comments on any move: the text and JSON forms round trip
-random trees of legal moves, and a bad record names the variations that lead to its fault."""
+"""Records with variations, marks, comments and shapes on any move: the text and JSON forms
+round trip random trees of legal moves, and a bad record names the variations that lead to its
+fault."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import ludoteca
 from ludoteca import InvalidRecordError, record
 from ludoteca.cli import main
 from ludoteca.games import game_names
-from ludoteca.gametree import MARKS, GameTree, Node
+from ludoteca.gametree import BRUSHES, MARKS, GameTree, Node, Shape
 
 HEAD = '[Game "morris"]\n[Rules "morris"]\n[Result "*"]\n\n'
 SAMPLE = (
@@ -47,6 +48,49 @@ def test_marks_numeric_glyphs_and_comments_opening_a_variation() -> None:
     variation = main_line[0].children[1]
     assert (variation.move, variation.mark, variation.before) == ("b4", "?!", "instead")
     assert record.dumps(game).endswith("1. a1! b6?? ({instead} 1... b4?!) 2. d1!? *\n")
+
+
+def test_shapes_read_from_comments_and_written_back() -> None:
+    game = record.loads(
+        HEAD + "{[%csl Ga1] start} 1. a1 {[%cal Ra1-d1,Bd1-g1] see [%csl Yd2]} b6 "
+        "(1... {[%csl Gb4]} b4) *"
+    )
+    assert game.tree.shapes == [Shape("green", "a1")] and game.tree.comment == "start"
+    first = game.tree.main_line()[0]
+    assert first.shapes == [
+        Shape("red", "a1", "d1"),
+        Shape("blue", "d1", "g1"),
+        Shape("yellow", "d2"),
+    ]
+    assert first.comment == "see"
+    assert first.children[1].before == "[%csl Gb4]"  # (a variation's opening comment: text)
+    assert record.dumps(game).endswith(
+        "{[%csl Ga1] start} 1. a1 {[%cal Ra1-d1,Bd1-g1] [%csl Yd2] see} b6 ({[%csl Gb4]}\n"
+        "1... b4) *\n"
+    )
+    data = record.to_json(game)["tree"]
+    assert data["shapes"] == [{"brush": "green", "orig": "a1"}]
+    assert data["moves"][0]["shapes"][0] == {"brush": "red", "orig": "a1", "dest": "d1"}
+    assert record.from_json(record.to_json(game)).tree == game.tree
+    assert Shape("red", "a1", "a1") == Shape("red", "a1")  # an arrow to itself circles
+
+
+@pytest.mark.parametrize(
+    ("movetext", "reason"),
+    [
+        ("1. a1 {[%csl Gz9]} *", "line 5: a shape on z9, which is not a point of this board"),
+        ("1. a1 {[%cal Ga1-a9]} *", "a shape on a9, which is not"),
+        ("1. a1 {[%csl Xa1]} *", "line 5: malformed drawing 'Xa1'"),
+        ("1. a1 {[%cal Ga1]} *", "malformed drawing 'Ga1'"),
+        (
+            "1. a1 b6 (1... b4 {[%csl Gq1]}) *",
+            "line 5: in the variation replacing 1... b6: a shape",
+        ),
+    ],
+)
+def test_bad_shapes(movetext: str, reason: str) -> None:
+    with pytest.raises(InvalidRecordError, match=re.escape(reason)):
+        record.loads(HEAD + movetext)
 
 
 def test_a_record_without_variations_has_a_json_without_a_tree() -> None:
@@ -88,6 +132,10 @@ def test_bad_variations(movetext: str, reason: str) -> None:
         {"moves": [{"move": "a1", "mark": "!!!"}]},
         {"moves": "a1"},
         {"comment": 3, "moves": []},
+        {"moves": [{"move": "a1", "shapes": [{"brush": "pink", "orig": "a1"}]}]},
+        {"moves": [{"move": "a1", "shapes": [{"brush": "red", "orig": "a 1"}]}]},
+        {"moves": [{"move": "a1", "shapes": {"brush": "red"}}]},
+        {"moves": [{"move": "a1", "variations": [{"moves": [{"move": "b6"}], "shapes": [{}]}]}]},
     ],
 )
 def test_malformed_json_trees(data: object) -> None:
@@ -107,6 +155,16 @@ def test_record_check_names_the_path(tmp_path: Path, capsys: pytest.CaptureFixtu
     )
 
 
+def random_shapes(state: ludoteca.State, rng: random.Random) -> list[Shape]:
+    """Up to three shapes on the board of ``state`` (most often none): arrows and circled
+    points in random brushes."""
+    points = state.game.board.points
+    return [
+        Shape(rng.choice(BRUSHES), rng.choice(points), rng.choice(["", *points]))
+        for _ in range(rng.choice([0, 0, 1, 3]))
+    ]
+
+
 def random_children(
     state: ludoteca.State, rng: random.Random, plies: int, depth: int
 ) -> list[Node]:
@@ -121,6 +179,7 @@ def random_children(
         code = rng.choice(codes)
         node = Node(str(state.move_of(code)), rng.choice(["", "", *MARKS]), rng.choice(COMMENTS))
         node.before = rng.choice(COMMENTS) if index else ""
+        node.shapes = random_shapes(state, rng)
         state.push_code(code)
         length = plies - 1 if index == 0 else rng.randrange(plies)
         node.children = random_children(state, rng, length, depth - (index > 0))
@@ -137,7 +196,11 @@ def random_record(name: str, seed: int) -> record.GameRecord:
         if state.legal_codes():
             state.push_code(rng.choice(state.legal_codes()))
     start = state.game.from_position_code(state.position_code())
-    tree = GameTree(rng.choice(COMMENTS), random_children(start, rng, rng.randrange(30), 3))
+    tree = GameTree(
+        rng.choice(COMMENTS),
+        random_children(start, rng, rng.randrange(30), 3),
+        random_shapes(start, rng),
+    )
     end = start.copy()
     for node in tree.main_line():
         end.push(node.move)

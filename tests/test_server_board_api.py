@@ -21,7 +21,8 @@ from .test_server_api import url
 
 SAMPLE = (
     '[Game "morris"]\n[Rules "morris"]\n[Result "*"]\n\n'
-    "{start} 1. a1 b6! (1... b4 {other} 2. d1 (2. g1!?) 2... d2) (1... b2) 2. d1 *\n"
+    "{[%csl Ga1] start} 1. a1 {[%cal Ra1-d1,Ba1-g7]} b6! (1... b4 {[%csl Yb4] other} 2. d1\n"
+    "(2. g1!?) 2... d2) (1... b2) 2. d1 *\n"
 )
 #: a Felli ending the whole-game table covers: White a1, d2; Black b4, c3 (wins and losses)
 FELLI = ".../b.././.w./w.. w 0 0"
@@ -39,6 +40,7 @@ def test_a_record_with_variations_opens_as_a_tree_and_is_written_back(client: Te
     board = opened.json()
     assert (board["game"], board["rules"]) == ("morris", "morris")
     assert GameTree.from_json(board["tree"]) == record.loads(SAMPLE).tree
+    assert board["tree"]["shapes"] == [{"brush": "green", "orig": "a1"}]
     written = client.post("/api/analysis/record", json=board)
     assert written.status_code == 200, written.text
     again = record.loads(written.json()["record"])
@@ -52,6 +54,11 @@ def test_a_bad_move_in_a_variation_is_refused_with_its_path(client: TestClient) 
     assert "in the variation replacing 1... b6: ply 2 (a1)" in answer.json()["error"]
     answer = client.post("/api/analysis/tree", json={"record": SAMPLE.replace("(2. g1", "((")})
     assert answer.status_code == 400 and "a variation before any move" in answer.json()["error"]
+    shapes = [{"brush": "red", "orig": "a1", "dest": "z9"}]
+    tree = {"moves": [{"move": "a1", "shapes": shapes}]}
+    answer = client.post("/api/analysis/record", json={"game": "morris", "tree": tree})
+    assert answer.status_code == 400
+    assert "a shape on z9, which is not a point of this board" in answer.json()["error"]
 
 
 def table_value(table: Table, state: State, code: int) -> tuple[str, int | None]:

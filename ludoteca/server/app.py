@@ -51,6 +51,7 @@ from .routers import (
     puzzles,
     reports,
     socket,
+    studies,
     tournaments,
 )
 from .routers.pages import STATIC
@@ -163,6 +164,8 @@ def create_app(
         ops.router,
         tournaments.router,
         tournaments.pages,
+        studies.router,
+        studies.pages,
     ):
         app.include_router(router)
     socket.document_messages(app)

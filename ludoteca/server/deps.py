@@ -34,6 +34,7 @@ from .store import Store
 from .study.explorer import Explorer
 from .study.mistakes import Mistakes
 from .study.reports import Reports
+from .study.studies import Studies
 from .study.training import Training
 from .timings import Timings
 from .tournaments.service import Tournaments
@@ -65,6 +66,7 @@ __all__ = [
     "ServicesDep",
     "SignedIn",
     "StoreDep",
+    "StudiesDep",
     "TournamentsDep",
     "TrainingDep",
     "Viewer",
@@ -159,6 +161,8 @@ class Services:
     #: bot accounts (tokens, limits, the level bots) and the Bot API's game streams
     bots: Bots
     game_feeds: GameFeeds
+    #: the studies: chapters of annotated move trees, shared live
+    studies: Studies
 
 
 def _services_of(connection: HTTPConnection) -> Services:
@@ -214,6 +218,7 @@ EventsDep = Annotated[Events, _service("events")]
 ChallengesDep = Annotated[Challenges, _service("challenges")]
 BotsDep = Annotated[Bots, _service("bots")]
 GameFeedsDep = Annotated[GameFeeds, _service("game_feeds")]
+StudiesDep = Annotated[Studies, _service("studies")]
 
 
 async def viewer(connection: HTTPConnection) -> User | None:

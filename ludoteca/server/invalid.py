@@ -38,6 +38,11 @@ FIELDS: Mapping[str, str] = {
     "new": N_("new password"),
     "min_rating": N_("lowest rating"),
     "max_rating": N_("highest rating"),
+    "comment": N_("comment"),
+    "title": N_("title"),
+    "visibility": N_("who may see it"),
+    "shapes": N_("shapes"),
+    "mark": N_("mark"),
 }
 #: where a field of a request is (the first part of a request's error location)
 PLACES = frozenset({"body", "query", "path", "header", "cookie"})

@@ -45,6 +45,7 @@ from .study.analysis import loaded as analysis_loaded
 from .study.explorer import Explorer
 from .study.mistakes import Mistakes
 from .study.reports import Reports
+from .study.studies import Studies
 from .study.training import Training
 from .tournaments.service import Tournaments
 
@@ -215,4 +216,5 @@ async def build_services(
             challenges=challenges,
             bots=bots,
             game_feeds=GameFeeds(hub, events),
+            studies=Studies(store),
         )

@@ -44,3 +44,24 @@ test("deleting a variation removes it and what follows, and returns where it hun
   assert.equal(tree.remove(tree.root), tree.root);
   assert.deepEqual(tree.mainLine(), [a1, a4]);
 });
+
+test("a study's changes, by path, applied to a tree", () => {
+  const tree = new Tree(["d2", "d6"]);
+  const [d2, d6] = tree.mainLine();
+  assert.equal(tree.idOf(["d2", "d6"]), d6);
+  assert.equal(tree.idOf([]), tree.root);
+  assert.equal(tree.idOf(["d2", "a1"]), undefined);
+  const b4 = tree.apply({ op: "move", path: ["d2"], move: "b4" });
+  assert.deepEqual(tree.node(d2).children, [d6, b4]);
+  assert.equal(tree.apply({ op: "comment", path: [], comment: "start" }), tree.root);
+  assert.equal(tree.comment, "start");
+  tree.apply({ op: "mark", path: ["d2"], mark: "!?" });
+  tree.apply({ op: "shapes", path: ["d2", "b4"], shapes: [{ brush: "red", orig: "b4" }] });
+  assert.equal(tree.node(d2).mark, "!?");
+  assert.deepEqual(tree.node(b4).shapes, [{ brush: "red", orig: "b4" }]);
+  tree.apply({ op: "promote", path: ["d2", "b4"] });
+  assert.deepEqual(tree.mainLine(), [d2, b4]);
+  assert.equal(tree.apply({ op: "delete", path: ["d2", "d6"] }), d2);
+  assert.deepEqual(tree.node(d2).children, [b4]);
+  assert.equal(tree.apply({ op: "mark", path: ["d2", "d6"], mark: "!" }), undefined, "behind: read again");
+});

@@ -3,7 +3,8 @@ Playwright): a module-wide server on a fresh SQLite database (in a module that d
 ``DATABASES``, once on SQLite and once on PostgreSQL), the browser, a page that fails its test
 on any script error, screenshots (to ``bench/results/screenshots``, not committed; taken only
 when ``LUDOTECA_SCREENSHOTS`` is set, as ``scripts/screenshots`` does), and the steps every
-test takes (start a game from the lobby, join it, read the move list).  The fixtures reach
+test takes (start a game from the lobby, join it, read the move list), and three people's pages
+at once.  The fixtures reach
 every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
 
 from __future__ import annotations
@@ -84,6 +85,24 @@ def page(browser: Any) -> Iterator[Any]:
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def people(browser: Any) -> Iterator[list[Any]]:
+    """Three pages, each in its own browser context (its own cookies: three people); a script
+    error on any fails the test."""
+    contexts = [
+        browser.new_context(viewport={"width": 1100, "height": 860}, bypass_csp=True)
+        for _ in range(3)
+    ]
+    pages = [c.new_page() for c in contexts]
+    errors: list[str] = []
+    for p in pages:
+        p.on("pageerror", lambda error: errors.append(str(error)))
+    yield pages
+    for context in contexts:
+        context.close()
     assert not errors, errors
 
 

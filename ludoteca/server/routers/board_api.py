@@ -6,40 +6,19 @@ value (:mod:`~ludoteca.server.study.move_list`), and practice against perfect pl
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from ...gametree import GameTree
 from ..deps import ComputerDep
 from ..study.analysis import MAX_MOVES
-from ..study.board_records import read_record, record_of_tree
+from ..study.board_records import TreeLine, read_record, record_of_tree, tree_of
 from ..study.move_list import every_move
 from ..study.practice import practise
 from ..study.schemas import EveryMove, Practice
 
 router = APIRouter(prefix="/api/analysis")
-
-#: the longest comment a tree's move or line may carry
-MAX_COMMENT = 2000
-
-
-class TreeMove(BaseModel):
-    """A move of a tree (``ludoteca.gametree``'s JSON form): its notation, mark, the comment
-    after it and the variations in its place."""
-
-    move: str = Field(max_length=64)
-    mark: Literal["", "!", "?", "!!", "??", "!?", "?!"] = ""
-    comment: str = Field(default="", max_length=MAX_COMMENT)
-    variations: list[TreeLine] = Field(default_factory=list, max_length=100)
-
-
-class TreeLine(BaseModel):
-    """A line of a tree: the comment before its first move, and its moves."""
-
-    comment: str = Field(default="", max_length=MAX_COMMENT)
-    moves: list[TreeMove] = Field(default_factory=list, max_length=MAX_MOVES)
 
 
 class BoardTree(BaseModel):
@@ -62,8 +41,7 @@ class RecordText(BaseModel):
 async def tree_as_record(body: BoardTree) -> RecordText:
     """The text record of a board's tree, with its variations; 400 naming the first bad move
     and the variations leading to it."""
-    tree = GameTree.from_json(body.tree.model_dump(exclude_defaults=True))
-    return RecordText(record=record_of_tree(body.game, body.rules, body.start, tree))
+    return RecordText(record=record_of_tree(body.game, body.rules, body.start, tree_of(body.tree)))
 
 
 @router.post("/tree")

@@ -34,6 +34,7 @@ from ..schemas import (
     read_message,
 )
 from ..study.schemas import AnalysisOutgoing
+from ..study.study_schemas import StudyIncoming, StudyOutgoing
 from ..timings import Timings
 from ..websocket import SEND_NOW
 from .analysis import AnalysisIncoming
@@ -178,6 +179,9 @@ MESSAGES: dict[str, tuple[Any, Literal["validation", "serialization"]]] = {
     "ClientMessage": (Incoming, "validation"),
     "AnalysisServerMessage": (AnalysisOutgoing, "serialization"),
     "AnalysisClientMessage": (AnalysisIncoming, "validation"),
+    # a study's websocket (routers/studies.py)
+    "StudyServerMessage": (StudyOutgoing, "serialization"),
+    "StudyClientMessage": (StudyIncoming, "validation"),
     # the Bot API's streams' lines (routers/bot_api.py)
     "BotEvent": (BotEvent, "serialization"),
     "GameLine": (GameLine, "serialization"),
@@ -190,7 +194,9 @@ def document_messages(app: FastAPI) -> None:
     ``state``, ``update``, ``error``, ``hint``, ``chat``, ``chat_history``, ``chat_removed``)
     and ``ClientMessage`` (what a page sends), and the analysis board's
     ``AnalysisServerMessage`` (``line``, ``position``, ``lines``, ``done``, ``error``) and
-    ``AnalysisClientMessage`` (``show``, ``open``, ``stop``), and the lines of the Bot API's
+    ``AnalysisClientMessage`` (``show``, ``open``, ``stop``), a study's ``StudyServerMessage``
+    (``study``, ``chapter``, ``change``, ``position``, ``error``) and ``StudyClientMessage``
+    (``open``, ``change``, ``where``), and the lines of the Bot API's
     streams (``BotEvent``, ``GameLine``), with the models they are made
     of, among its component schemas."""
     make = app.openapi

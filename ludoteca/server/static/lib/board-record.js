@@ -1,7 +1,8 @@
 // The analysis board's move tree as a game record and back (docs/formats.md): "Write the record"
 // sends the tree, variations included, to /api/analysis/record and shows the text; "Open this
-// record" reads a pasted one through /api/analysis/tree into a new tree.  The marks and comments
-// of an opened record stay on its nodes (tree.js ignores them) and are written back.
+// record" reads a pasted one through /api/analysis/tree into a new tree.  The marks, comments and
+// shapes of an opened record stay on its nodes and are written back; lineOf() and treeOf() also
+// turn a study chapter's tree (the same JSON form) into a Tree and back.
 import { $ } from "/static/lib/dom.js";
 import { postJSON } from "/static/lib/http.js";
 import { t } from "/static/lib/i18n.js";
@@ -15,25 +16,34 @@ export function lineOf(tree, ids, comment = "") {
     const [main, ...others] = ids;
     const node = tree.node(main);
     moves.push({ move: node.move, mark: node.mark || "", comment: node.comment || "",
+                 shapes: node.shapes || [],
                  variations: others.map((id) => lineOf(tree, [id], tree.node(id).before || "")) });
     ids = node.children;
   }
   return { comment, moves };
 }
 
-// A Tree of a JSON line from the start position (its comment kept on the tree).
+// The JSON of a whole tree: its main line from the start, the comment before the first move and
+// the shapes drawn on the start.
+export function treeLine(tree) {
+  const root = tree.node(tree.root);
+  return { ...lineOf(tree, root.children, root.comment || ""), shapes: root.shapes || [] };
+}
+
+// A Tree of a JSON line from the start position (its comment and shapes kept on the root).
 export function treeOf(line) {
   const tree = new Tree();
-  tree.comment = line.comment;
+  Object.assign(tree.node(tree.root), { comment: line.comment || "", shapes: line.shapes || [] });
   const pending = [[tree.root, line, false]];  // first in, first out: variations keep their order
   while (pending.length) {
-    const [from, { comment, moves }, variation] = pending.shift();
+    const [from, { comment = "", moves }, variation] = pending.shift();
     let at = from;
     for (const entry of moves) {
       const id = tree.add(at, entry.move);
-      Object.assign(tree.node(id), { mark: entry.mark, comment: entry.comment });
+      Object.assign(tree.node(id), { mark: entry.mark || "", comment: entry.comment || "",
+                                     shapes: entry.shapes || [] });
       if (variation && at === from) tree.node(id).before = comment;
-      for (const other of entry.variations) pending.push([at, other, true]);
+      for (const other of entry.variations || []) pending.push([at, other, true]);
       at = id;
     }
   }
@@ -65,7 +75,7 @@ export class RecordPanel {
     $("tree").closest("section").after(section);
     write.onclick = () => this.run(async () => {
       const { game, rules, start, tree } = board();
-      text.value = (await postJSON("/api/analysis/record", { game, rules, start, tree: lineOf(tree, tree.node(tree.root).children, tree.comment || "") })).record;
+      text.value = (await postJSON("/api/analysis/record", { game, rules, start, tree: treeLine(tree) })).record;
     });
     read.onclick = () => this.run(async () => {
       const answer = await postJSON("/api/analysis/tree", { record: text.value });

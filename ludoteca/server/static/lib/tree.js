@@ -1,22 +1,57 @@
-// The analysis board's move tree (no DOM, so it is tested on its own): nodes with children, the
-// first child of each node being its main continuation and the others its variations.  A node
-// is {id, move (notation; null at the root), parent (id or null), children (ids)}.
+// The move tree of the analysis board and the studies (no DOM, so it is tested on its own):
+// nodes with children, the first child of each node being its main continuation and the others
+// its variations.  A node is {id, move (notation; null at the root), parent (id or null),
+// children (ids), mark ("", "!", "?"...), comment (after the move; the root's: before the first
+// move), before (a variation's opening comment), shapes ([{brush, orig, dest?}]: drawn on the
+// position after it)}.  A study's changes (apply()) name nodes by their path: the moves from
+// the root.
 
 export class Tree {
   // moves: the main line to start with (notations from the root position).
   constructor(moves = []) {
     this.nodes = new Map();
     this.nextId = 0;
-    this.comment = "";  // a record's comment before its first move (board-record.js)
     this.root = this._make(null, null).id;
     let at = this.root;
     for (const move of moves) at = this.add(at, move);
   }
 
+  // The comment before the first move (the root's).
+  get comment() { return this.node(this.root).comment; }
+  set comment(text) { this.node(this.root).comment = text; }
+
   _make(parent, move) {
-    const node = { id: this.nextId++, move, parent, children: [] };
+    const node = { id: this.nextId++, move, parent, children: [], mark: "", comment: "", before: "", shapes: [] };
     this.nodes.set(node.id, node);
     return node;
+  }
+
+  // The node the moves `path` lead to from the root, or undefined.
+  idOf(path) {
+    let at = this.root;
+    for (const move of path) {
+      at = this.node(at).children.find((c) => this.node(c).move === move);
+      if (at === undefined) return undefined;
+    }
+    return at;
+  }
+
+  // Apply a study's change ({op, path, ...}, as the server stored it); the node it leaves the
+  // reader at (a new move's, a deleted move's parent), or undefined when its path is not in
+  // this tree (the tree is behind: read it again).
+  apply(change) {
+    const id = this.idOf(change.path);
+    if (id === undefined) return undefined;
+    const node = this.node(id);
+    switch (change.op) {
+      case "move": return this.add(id, change.move);
+      case "delete": return this.remove(id);
+      case "promote": this.promote(id); return id;
+      case "comment": node.comment = change.comment; return id;
+      case "mark": node.mark = change.mark; return id;
+      case "shapes": node.shapes = change.shapes.map((s) => ({ ...s })); return id;
+      default: return undefined;
+    }
   }
 
   node(id) { return this.nodes.get(id); }
