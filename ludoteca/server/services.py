@@ -56,7 +56,7 @@ log = logging.getLogger("ludoteca.server")
 #: how long a stopping server lets each worker process finish its job under way before it is
 #: killed: nobody is left to take a result (the hub has closed), and every file a job writes is
 #: written whole or not at all (:mod:`ludoteca.files`), so the stop waits for no warm-up or report
-STOP_GRACE = 1.0
+STOP_GRACE = 3.0
 
 
 async def _load_compiled(first: WorkerPool, rest: list[WorkerPool]) -> None:
