@@ -184,6 +184,10 @@ ROOT = Path(__file__).resolve().parent.parent
 UCI_ENGINE = f"{sys.executable} -m tests.support.uci_engine"
 
 
+#: how long a bot process may take to answer (its start and its engine's, on a busy machine)
+BOT_WAIT = 60.0
+
+
 def uci_bot(server: str, token: str, engine: str) -> subprocess.Popen[str]:
     """``ludoteca bot --uci`` connecting ``engine`` (run from the repository's root)."""
     argv = [sys.executable, "-m", "ludoteca", "bot", "--server", server, "--token", token]
@@ -193,17 +197,20 @@ def uci_bot(server: str, token: str, engine: str) -> subprocess.Popen[str]:
 
 
 def answered(ann: httpx.Client, bot: str) -> dict[str, Any]:
-    """Ann's last challenge to ``bot`` once it is answered (accepted: its game id set)."""
-    for _ in range(100):
+    """Ann's last challenge to ``bot`` once it is answered (accepted: its game id set), within
+    :data:`BOT_WAIT` seconds (a bot process's start, its engine's among them, included)."""
+    deadline = time.monotonic() + BOT_WAIT
+    while time.monotonic() < deadline:
         mine = [c for c in ann.get("/api/challenges").json()["outgoing"] if c["challenged"] == bot]
         if mine and mine[0]["status"] != "open":
             return dict(mine[0])
-        time.sleep(0.2)
+        time.sleep(0.2)  # polled: the challenger is told nothing here
     raise AssertionError(f"{bot} did not answer")
 
 
 def wait_ply(ann: httpx.Client, game_id: str, ply: int) -> dict[str, Any]:
-    for _ in range(100):
+    deadline = time.monotonic() + BOT_WAIT
+    while time.monotonic() < deadline:
         game: dict[str, Any] = ann.get(f"/api/games/{game_id}").json()
         if game["ply"] >= ply or game["status"] != "live":
             return game
