@@ -40,11 +40,13 @@ __all__ = [
     "GameRecord",
     "build",
     "dumps",
+    "escape_tag",
     "from_json",
     "from_state",
     "loads",
     "read_games",
     "to_json",
+    "wrap_words",
 ]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
@@ -130,9 +132,9 @@ def dumps(record: GameRecord | State) -> str:
     """The text form of a record (or of the game that led to a state)."""
     if isinstance(record, State):
         record = from_state(record)
-    lines = [f'[{key} "{_escape(value)}"]' for key, value in record.tags.items()]
+    lines = [f'[{key} "{escape_tag(value)}"]' for key, value in record.tags.items()]
     words = [*write(record.tree, record.start().ply), record.result]
-    return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
+    return "\n".join(lines) + "\n\n" + wrap_words(words) + "\n"
 
 
 def loads(text: str) -> GameRecord:
@@ -311,11 +313,12 @@ def from_json(data: dict[str, Any] | str) -> GameRecord:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InvalidRecordError(Text("malformed JSON record: %(error)s", error=error)) from None
-    tag_lines = [(1, f'[{k} "{_escape(v)}"]') for k, v in tags.items()]
+    tag_lines = [(1, f'[{k} "{escape_tag(v)}"]') for k, v in tags.items()]
     return _parse(tag_lines, [(1, " ".join(write(tree, 0)))])
 
 
-def _escape(value: str) -> str:
+def escape_tag(value: str) -> str:
+    """A tag's value as written between its quotes (backslashes and quotes escaped)."""
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -323,7 +326,8 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _wrap(words: list[str], width: int = 79) -> str:
+def wrap_words(words: list[str], width: int = 79) -> str:
+    """``words`` in lines of at most ``width`` characters (a longer word alone on its line)."""
     lines: list[str] = []
     current = ""
     for word in words:

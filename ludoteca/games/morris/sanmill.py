@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from ...core import InvalidRecordError, LudotecaError
 from ...i18n import Text
 from ...movetext import write
-from ...record import GameRecord, build
+from ...record import GameRecord, build, escape_tag, wrap_words
 from .. import family, load
 
 __all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads"]
@@ -178,9 +178,9 @@ def dumps(record: GameRecord) -> str:
             tags[name] = value
     if "Termination" in record.tags:
         tags["Termination"] = record.tags["Termination"]
-    head = "\n".join(f'[{name} "{_escape(value)}"]' for name, value in tags.items())
+    head = "\n".join(f'[{name} "{escape_tag(value)}"]' for name, value in tags.items())
     words = [*write(record.tree, start.ply), record.result]
-    return head + "\n\n" + _wrap(words) + "\n"
+    return head + "\n\n" + wrap_words(words) + "\n"
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -294,20 +294,3 @@ def _known() -> list[str]:
 def _inferred() -> list[str]:
     known = _known()
     return [name for name in INFERRED if name in known]
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _wrap(words: list[str], width: int = 79) -> str:
-    lines: list[str] = []
-    current = ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
-    return "\n".join(lines)
