@@ -195,7 +195,7 @@ def test_the_sweep_lets_everyone_else_in_between_two_games(client: TestClient, d
     ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
     due = {between(client, ann, bob, "1d") for _ in range(3)}
     days.pass_days(1)
-    correspondence = services(client).correspondence  # type: ignore[union-attr]
+    correspondence = services(client).correspondence
     flag = correspondence._flag
     seen: list[str] = []
 
