@@ -86,6 +86,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "nl": "Nederlands",
     "ar": "العربية",
 }
 #: the languages written right to left
