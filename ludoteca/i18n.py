@@ -87,6 +87,7 @@ LANGUAGES: Mapping[str, str] = {
     "de": "Deutsch",
     "es": "Español",
     "nl": "Nederlands",
+    "pl": "Polski",
     "ar": "العربية",
 }
 #: the languages written right to left

@@ -139,6 +139,27 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Computer (%(level)s)",
         "%(minutes)s min + %(seconds)s s",
     },
+    "pl": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Rapid", "Push", "E-mail", "Moderator", "System"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
     "ar": _EVERYWHERE
     | {
         "%(where)s: %(path)s",
