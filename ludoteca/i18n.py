@@ -86,6 +86,8 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "nl": "Nederlands",
+    "pl": "Polski",
     "ar": "العربية",
 }
 #: the languages written right to left

@@ -114,6 +114,52 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
+    "nl": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Rapid", "Chat", "Push", "E-mail", "Moderator", "Detail"}
+    | {"Beginner", "Expert", "Perfect", "Rating", "Ratings", "blunder", "Blunders"}
+    | {"Studies", "studies", "violet", "indigo"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Mullahs",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "Computer (%(level)s)",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "pl": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Rapid", "Push", "E-mail", "Moderator", "System"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
     "ar": _EVERYWHERE
     | {
         "%(where)s: %(path)s",
