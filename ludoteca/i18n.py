@@ -86,6 +86,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "ru": "Русский",
     "ar": "العربية",
 }
 #: the languages written right to left
