@@ -86,6 +86,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "hu": "Magyar",
     "ru": "Русский",
     "ar": "العربية",
 }

@@ -125,6 +125,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
+    "hu": _EVERYWHERE
+    | _COLON_LAYOUTS
+    | _SEPARATORS
+    | _TIE_BREAKS
+    | _BOT
+    | {"Mullah", "Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
+    | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
     "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
     "ar": _EVERYWHERE | _COLON_LAYOUTS,
 }
