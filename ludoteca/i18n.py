@@ -88,6 +88,8 @@ LANGUAGES: Mapping[str, str] = {
     "es": "Español",
     "nl": "Nederlands",
     "pl": "Polski",
+    "hu": "Magyar",
+    "ru": "Русский",
     "ar": "العربية",
 }
 #: the languages written right to left

@@ -87,6 +87,9 @@ ALLOWED = re.compile(
     r"|[a-z]"  # a file of the board's coordinates, alone
     r")(?![\w])"
 )
+#: the languages not written in Latin script: a Latin letter in their pages is notation, a
+#: name or English
+NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
 #: the words of English sentences, searched in every language but English (whatever a
 #: language's own translations use aside, see :func:`english_words`)
 COMMON_ENGLISH = set(
@@ -302,7 +305,7 @@ def english_in(language: str, text: str) -> str | None:
     english = words(named) & english_words(language)
     if english:
         return f"the words {sorted(english)}"
-    if language == "ar":  # no Latin script in Arabic but notation and names
+    if language in NON_LATIN:  # no Latin script but notation and names
         rest = ALLOWED.sub(" ", named)
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"

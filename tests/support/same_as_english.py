@@ -20,6 +20,17 @@ _EVERYWHERE = {
     "…",
     "%(number)s. %(name)s — %(description)s",
 }
+#: layouts of other texts around a colon, where the language writes the colon as English does
+_COLON_LAYOUTS = {
+    "%(where)s: %(path)s",
+    "%(game)s: %(outcome)s",
+    "%(move)s: %(reason)s",
+    "%(where)s: %(error)s",
+    "%(where)s: %(what)s",
+    "%(colour)s: ",
+}
+#: the separators of a list and of a malformed request's problems, as English writes them
+_SEPARATORS = {", ", "; "}
 #: the tie-breaks of the tournaments' standings, named after their authors
 _TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
 #: the mark beside a bot account's name, as lichess writes it in these languages too
@@ -160,13 +171,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Cham Gonu",
         "%(minutes)s min + %(seconds)s s",
     },
-    "ar": _EVERYWHERE
-    | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
-    },
+    "hu": _EVERYWHERE
+    | _COLON_LAYOUTS
+    | _SEPARATORS
+    | _TIE_BREAKS
+    | _BOT
+    | {"Mullah", "Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
+    | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
+    "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
+    "ar": _EVERYWHERE | _COLON_LAYOUTS,
 }
