@@ -86,6 +86,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "it": "Italiano",
     "ar": "العربية",
 }
 #: the languages written right to left

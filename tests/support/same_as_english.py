@@ -114,6 +114,32 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
+    "it": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Password", "password"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "Computer (%(level)s)",
+        "%(minutes)s min + %(seconds)s s",
+    },
     "ar": _EVERYWHERE
     | {
         "%(where)s: %(path)s",
