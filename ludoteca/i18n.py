@@ -87,6 +87,7 @@ LANGUAGES: Mapping[str, str] = {
     "de": "Deutsch",
     "es": "Español",
     "it": "Italiano",
+    "pt": "Português",
     "ar": "العربية",
 }
 #: the languages written right to left

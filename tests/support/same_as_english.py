@@ -140,6 +140,31 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Computer (%(level)s)",
         "%(minutes)s min + %(seconds)s s",
     },
+    "pt": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Site", "Normal"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
     "ar": _EVERYWHERE
     | {
         "%(where)s: %(path)s",
