@@ -86,6 +86,8 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "it": "Italiano",
+    "pt": "Português",
     "nl": "Nederlands",
     "pl": "Polski",
     "hu": "Magyar",

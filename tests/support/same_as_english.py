@@ -125,6 +125,57 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
+    "it": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Password", "password"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "Computer (%(level)s)",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "pt": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Site", "Normal"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
     "nl": _EVERYWHERE
     | _TIE_BREAKS
     | _BOT
