@@ -87,9 +87,10 @@ LANGUAGES: Mapping[str, str] = {
     "de": "Deutsch",
     "es": "Español",
     "ar": "العربية",
+    "fa": "فارسی",
 }
 #: the languages written right to left
-RTL = frozenset({"ar"})
+RTL = frozenset({"ar", "fa"})
 #: the cookie that remembers the language chosen with the switcher
 COOKIE = "lang"
 #: CLDR plural categories in gettext's order (Babel numbers a language's forms this way)

@@ -123,4 +123,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(where)s: %(what)s",
         "%(colour)s: ",
     },
+    "fa": _EVERYWHERE
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+    },
 }
