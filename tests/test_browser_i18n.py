@@ -290,6 +290,11 @@ def english_words(language: str) -> frozenset[str]:
     return frozenset(english - own)
 
 
+#: the languages written in another script than Latin: a Latin letter in their pages is English
+#: unless it is notation or a name
+NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
+
+
 def english_in(language: str, text: str) -> str | None:
     """Why ``text`` reads as English in a page in ``language`` (None: it does not).  English
     is looked for first, in the whole text; only then is notation allowed."""
@@ -302,7 +307,7 @@ def english_in(language: str, text: str) -> str | None:
     english = words(named) & english_words(language)
     if english:
         return f"the words {sorted(english)}"
-    if language == "ar":  # no Latin script in Arabic but notation and names
+    if language in NON_LATIN:  # no Latin script in Arabic, Persian... but notation and names
         rest = ALLOWED.sub(" ", named)
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
