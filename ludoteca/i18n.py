@@ -86,6 +86,7 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "tr": "Türkçe",
     "ar": "العربية",
     "fa": "فارسی",
 }

@@ -114,6 +114,26 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
+    "tr": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Normal", "Site"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "%(colour)s %(piece)s",
+        ", ",
+        "; ",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+    },
     "ar": _EVERYWHERE
     | {
         "%(where)s: %(path)s",
