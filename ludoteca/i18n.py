@@ -92,10 +92,12 @@ LANGUAGES: Mapping[str, str] = {
     "pl": "Polski",
     "hu": "Magyar",
     "ru": "Русский",
+    "tr": "Türkçe",
     "ar": "العربية",
+    "fa": "فارسی",
 }
 #: the languages written right to left
-RTL = frozenset({"ar"})
+RTL = frozenset({"ar", "fa"})
 #: the cookie that remembers the language chosen with the switcher
 COOKIE = "lang"
 #: CLDR plural categories in gettext's order (Babel numbers a language's forms this way)

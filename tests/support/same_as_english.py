@@ -230,5 +230,34 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     | {"Mullah", "Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
     | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
     "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
+    "tr": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Normal", "Site"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "%(colour)s %(piece)s",
+        ", ",
+        "; ",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+    },
     "ar": _EVERYWHERE | _COLON_LAYOUTS,
+    "fa": _EVERYWHERE
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+    },
 }
