@@ -251,13 +251,5 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Cham Gonu",
     },
     "ar": _EVERYWHERE | _COLON_LAYOUTS,
-    "fa": _EVERYWHERE
-    | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
-    },
+    "fa": _EVERYWHERE | _COLON_LAYOUTS,
 }
