@@ -239,7 +239,9 @@ def test_the_flying_notice_in_french() -> None:
 
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1))
+    app = create_app(
+        Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", workers=1, warm=False)
+    )
     with TestClient(app) as client:
         yield client
 
