@@ -87,6 +87,7 @@ LANGUAGES: Mapping[str, str] = {
     "de": "Deutsch",
     "es": "Español",
     "ar": "العربية",
+    "zh": "中文（简体）",  # noqa: RUF001 -- Chinese parentheses are full-width
 }
 #: the languages written right to left
 RTL = frozenset({"ar"})

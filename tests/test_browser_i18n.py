@@ -290,6 +290,14 @@ def english_words(language: str) -> frozenset[str]:
     return frozenset(english - own)
 
 
+#: the languages written in a script of their own: a page in one shows no Latin letters but
+#: notation and :data:`NAMES`
+NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
+#: the keys a page names (the annotation's Shift and Alt, the replay's End, the premove's
+#: Escape), as their caps print them in Latin letters on the keyboards of every script
+KEYS = re.compile(r"(?<![A-Za-z])(?:Shift|Alt|End|Esc|Escape)(?![A-Za-z])")
+
+
 def english_in(language: str, text: str) -> str | None:
     """Why ``text`` reads as English in a page in ``language`` (None: it does not).  English
     is looked for first, in the whole text; only then is notation allowed."""
@@ -302,8 +310,8 @@ def english_in(language: str, text: str) -> str | None:
     english = words(named) & english_words(language)
     if english:
         return f"the words {sorted(english)}"
-    if language == "ar":  # no Latin script in Arabic but notation and names
-        rest = ALLOWED.sub(" ", named)
+    if language in NON_LATIN:  # no Latin script but notation and names
+        rest = ALLOWED.sub(" ", KEYS.sub(" ", named))
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
     return None
