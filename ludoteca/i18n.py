@@ -88,6 +88,7 @@ LANGUAGES: Mapping[str, str] = {
     "es": "Español",
     "ar": "العربية",
     "zh": "中文（简体）",  # noqa: RUF001 -- Chinese parentheses are full-width
+    "ja": "日本語",
 }
 #: the languages written right to left
 RTL = frozenset({"ar"})

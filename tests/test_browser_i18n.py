@@ -56,9 +56,10 @@ RULE_SETS = sorted(
     key=len,
     reverse=True,  # (the longest first: "morris-6" before "morris")
 )
-#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
+#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »", Japanese
+#: "「flying」"): a name
 SETTINGS = re.compile(
-    r"[«„“\u2039\"']\s?\u2068?(?:"
+    r"[«„“\u2039「\"']\s?\u2068?(?:"
     + "|".join(
         sorted(
             {
@@ -69,7 +70,7 @@ SETTINGS = re.compile(
             }
         )
     )
-    + r")\u2069?\s?[»“”\u203a\"']"
+    + r")\u2069?\s?[»“”\u203a」\"']"
 )
 #: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
 #: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set

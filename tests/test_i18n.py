@@ -185,7 +185,7 @@ def _entries(mo: bytes) -> dict[object, str]:
         (None, "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", "fr"),
         (None, "it, de;q=0.5, es;q=0.9", "es"),  # the first shipped one by preference
         (None, "ar-MA", "ar"),
-        (None, "pt-BR, ja", "en"),  # none shipped
+        (None, "pt-BR, ko", "en"),  # none shipped
         (None, "de;q=0, fr;q=0.1", "fr"),  # q=0: not acceptable
         (None, "garbage;;q=x, de", "de"),
         ("es", "fr", "es"),  # the switcher's choice first
