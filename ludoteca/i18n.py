@@ -95,6 +95,8 @@ LANGUAGES: Mapping[str, str] = {
     "tr": "Türkçe",
     "ar": "العربية",
     "fa": "فارسی",
+    "zh": "中文（简体）",  # noqa: RUF001 -- Chinese parentheses are full-width
+    "ja": "日本語",
 }
 #: the languages written right to left
 RTL = frozenset({"ar", "fa"})

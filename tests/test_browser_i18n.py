@@ -56,9 +56,10 @@ RULE_SETS = sorted(
     key=len,
     reverse=True,  # (the longest first: "morris-6" before "morris")
 )
-#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
+#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »", Japanese
+#: "「flying」"): a name
 SETTINGS = re.compile(
-    r"[«„“\u2039\"']\s?\u2068?(?:"
+    r"[«„“\u2039「\"']\s?\u2068?(?:"
     + "|".join(
         sorted(
             {
@@ -69,7 +70,7 @@ SETTINGS = re.compile(
             }
         )
     )
-    + r")\u2069?\s?[»“”\u203a\"']"
+    + r")\u2069?\s?[»“”\u203a」\"']"
 )
 #: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
 #: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set
@@ -293,6 +294,14 @@ def english_words(language: str) -> frozenset[str]:
     return frozenset(english - own)
 
 
+#: the languages written in a script of their own: a page in one shows no Latin letters but
+#: notation and :data:`NAMES`
+NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
+#: the keys a page names (the annotation's Shift and Alt, the replay's End, the premove's
+#: Escape), as their caps print them in Latin letters on the keyboards of every script
+KEYS = re.compile(r"(?<![A-Za-z])(?:Shift|Alt|End|Esc|Escape)(?![A-Za-z])")
+
+
 def english_in(language: str, text: str) -> str | None:
     """Why ``text`` reads as English in a page in ``language`` (None: it does not).  English
     is looked for first, in the whole text; only then is notation allowed."""
@@ -306,7 +315,7 @@ def english_in(language: str, text: str) -> str | None:
     if english:
         return f"the words {sorted(english)}"
     if language in NON_LATIN:  # no Latin script but notation and names
-        rest = ALLOWED.sub(" ", named)
+        rest = ALLOWED.sub(" ", KEYS.sub(" ", named))
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
     return None

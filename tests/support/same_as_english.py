@@ -252,4 +252,9 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     },
     "ar": _EVERYWHERE | _COLON_LAYOUTS,
     "fa": _EVERYWHERE | _COLON_LAYOUTS,
+    # Chinese: full-width punctuation and no spaces between Chinese words, so only what
+    # has neither (a layout of placeholders, board sizes, the ellipsis) reads the same
+    "zh": {"%(game)s %(label)s", "11x11", "9x9", "%(white)s / %(draws)s / %(black)s", "…"},
+    # Japanese: the same, for the same reasons
+    "ja": {"%(game)s %(label)s", "11x11", "9x9", "%(white)s / %(draws)s / %(black)s", "…"},
 }
