@@ -294,9 +294,6 @@ def english_words(language: str) -> frozenset[str]:
     return frozenset(english - own)
 
 
-#: the languages written in a script of their own: a page in one shows no Latin letters but
-#: notation and :data:`NAMES`
-NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
 #: the keys a page names (the annotation's Shift and Alt, the replay's End, the premove's
 #: Escape), as their caps print them in Latin letters on the keyboards of every script
 KEYS = re.compile(r"(?<![A-Za-z])(?:Shift|Alt|End|Esc|Escape)(?![A-Za-z])")
