@@ -18,6 +18,8 @@ from ludoteca.core import LudotecaError, State
 from ludoteca.games.words import last_move_words
 from ludoteca.study import puzzles as generator
 
+from .support.browser import serious_violations
+
 #: the longest a test waits for a line to be read out (s)
 WAIT = 30.0
 
@@ -164,11 +166,18 @@ def test_a_whole_nine_mens_morris_game_is_played_blind_by_keyboard(page: Any, se
     page.keyboard.press("t")
     page.keyboard.type("a1-a4")
     assert press(page, "Enter") == refusal(state, "a1-a4")
+    chosen = False
     while state.outcome() is None:
         page.keyboard.press("Tab")  # off the box: the mode's keys are the page's again
         check_position(press(page, "p"), view())
-        moves = listed_moves(press(page, "m"))
+        moves = listed_moves(press(page, "m"))  # (the focus on the choice of a point)
         assert sorted(moves) == sorted(str(m) for m in state.legal_moves)
+        if not state.in_hand()[0] and not chosen:  # the moves of one man, chosen by its point
+            said = press(page, "ArrowDown")
+            point = said.split(":")[0]
+            assert listed_moves(said) == [m for m in moves if m.startswith(f"{point}-")], said
+            chosen = True
+        page.keyboard.press("Tab")  # on to the page's controls
         move = choose(state, moves)
         page.keyboard.press("t")
         page.keyboard.press("Control+a")
@@ -202,7 +211,7 @@ def test_the_analysis_board_and_a_puzzle_are_played_blind(page: Any, server: str
         state.push(move)
     assert press(page, "p") == state.describe()
     assert sorted(listed_moves(press(page, "m"))) == sorted(str(m) for m in state.legal_moves)
-    page.keyboard.press("t")
+    page.keyboard.press("Tab")  # from the choice of a point on to the panel's box
     page.keyboard.type("d6")  # taken
     assert press(page, "Enter") == refusal(state, "d6")
     page.keyboard.press("Control+a")
@@ -225,6 +234,7 @@ def test_the_analysis_board_and_a_puzzle_are_played_blind(page: Any, server: str
     page.keyboard.press("Tab")
     assert press(page, "p") == start.describe()
     assert sorted(listed_moves(press(page, "m"))) == sorted(str(m) for m in start.legal_moves)
-    page.keyboard.press("t")
+    page.keyboard.press("Tab")  # from the choice of a point on to the panel's box
     page.keyboard.type(puzzle.line[0])
     assert press(page, "Enter").startswith("Solved!")
+    assert not serious_violations(page)  # (the panel and its log, shown)

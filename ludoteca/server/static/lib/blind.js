@@ -70,6 +70,8 @@ export class BlindMode {
     $("blind-switch").setAttribute("aria-pressed", String(this.on));
     $("blind").hidden = !this.on;
     $("blind-say").classList.toggle("visually-hidden", !this.on);
+    // (shown, the log scrolls: a Tab stop, to be scrolled back through by keyboard)
+    $("blind-say").tabIndex = this.on ? 0 : -1;
     // the page's own live regions would say each move twice: the log alone speaks
     for (const id of this.hooks.quiet || ["status"]) {
       const region = $(id);
@@ -174,7 +176,7 @@ export class BlindMode {
       p: () => this.readPosition(),
       l: () => $("blind-last").click(),
       c: () => this.readClocks(),
-      m: () => this.readMoves(),
+      m: () => { this.readMoves(); $("blind-from").focus(); },  // (its arrows choose a point)
       t: () => box && box.focus(),
     };
     const action = actions[event.key.toLowerCase()];
