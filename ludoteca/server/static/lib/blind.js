@@ -90,6 +90,7 @@ export class BlindMode {
     line.textContent = text;
     log.appendChild(line);
     while (log.children.length > KEPT) log.firstElementChild.remove();
+    log.scrollTop = log.scrollHeight;  // (the newest line in view)
   }
 
   // A move typed in the panel's box: checked by the server (the engine's refusal is read
@@ -129,6 +130,7 @@ export class BlindMode {
       item.textContent = m.n;
       return item;
     }));
+    // TRANSLATORS: the legal moves of a point (or of "every piece") read out: "d6: d6-d5, d6-d7."
     this.say(moves.length ? t("%(what)s: %(moves)s.", { what, moves: moves.map((m) => m.n).join(", ") })
       : t("No legal moves now."));
   }
@@ -161,6 +163,7 @@ export class BlindMode {
       if (move.g.length && move.g[0][0] === "from") from.add(position.names[move.g[0][1]]);
       else if (move.g.length && move.g[0][0] === "to") placing = true;
     }
+    // TRANSLATORS: the choices of "Legal moves of": every piece's moves, the moves that place a man
     select.replaceChildren(option(EVERY, t("every piece")), ...(placing ? [option(PLACING, t("placing"))] : []),
       ...[...from].sort(byPoint).map((name) => option(name, name)));
     $("blind-moves").replaceChildren();

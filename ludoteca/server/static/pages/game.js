@@ -67,6 +67,7 @@ function receive(next) {
   else render();
   if (next.status === "over" && next.moves.length && !state.report) followReport();
   blind.update();
+  if (!view) blind.say($("status").textContent);  // (the page opened: what it is about)
   if (view && next.ply > view.ply) blind.say(lastMove(next));
   if (ended) blind.say(`${next.outcome.result} — ${next.outcome.text}`);
   if (ended) { play("end"); showResult(); }
