@@ -172,7 +172,7 @@ def test_a_whole_nine_mens_morris_game_is_played_blind_by_keyboard(page: Any, se
         check_position(press(page, "p"), view())
         moves = listed_moves(press(page, "m"))  # (the focus on the choice of a point)
         assert sorted(moves) == sorted(str(m) for m in state.legal_moves)
-        if not state.in_hand()[0] and not chosen:  # the moves of one man, chosen by its point
+        if state.in_hand() == (0, 0) and not chosen:  # one man's moves, chosen by its point
             said = press(page, "ArrowDown")
             point = said.split(":")[0]
             assert listed_moves(said) == [m for m in moves if m.startswith(f"{point}-")], said
