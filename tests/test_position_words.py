@@ -41,6 +41,9 @@ def test_a_morris_position_says_each_sides_men_by_point_and_in_hand() -> None:
             "Blancs : 2 pions, en d2, d6 ; 7 en main. Noirs : 1 pion, en a1 ; 8 en main. "
             "Trait aux Noirs."
         )
+    # right to left, each point isolated: the list reads in its order
+    with use("ar"):
+        assert "\u2068d2\u2069، \u2068d6\u2069؛ 7 في اليد" in state.describe()
 
 
 def test_a_morris_position_in_the_moving_phase_says_who_may_fly() -> None:

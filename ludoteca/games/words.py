@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..core import Color, State
-from ..i18n import _
+from ..i18n import _, direction
 
 __all__ = [
     "last_move_words",
@@ -38,7 +38,11 @@ def points_of(tokens: Sequence[str], names: Sequence[str], wanted: str) -> list[
 
 
 def listed(points: Sequence[str]) -> str:
-    """Point names joined as a list ("a1, d1, g7")."""
+    """Point names joined as a list ("a1, d1, g7"); in a language written right to left each
+    name isolated (between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE), so
+    that the list reads in its order there too, not as one left-to-right run."""
+    if direction() == "rtl":
+        points = [f"\u2068{point}\u2069" for point in points]
     return _(", ").join(points)
 
 

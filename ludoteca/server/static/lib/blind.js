@@ -7,7 +7,7 @@
 import { $ } from "/static/lib/dom.js";
 import { candidates } from "/static/lib/gesture.js";
 import { HttpError, postJSON, settled } from "/static/lib/http.js";
-import { t } from "/static/lib/i18n.js";
+import { isolated, t } from "/static/lib/i18n.js";
 
 const KEY = "ludoteca:blind";
 // the most lines the log keeps (older ones are dropped: a screen reader has read them)
@@ -130,8 +130,9 @@ export class BlindMode {
       item.textContent = m.n;
       return item;
     }));
+    // (each move isolated: a list of them reads in its order in a page written right to left)
     // TRANSLATORS: the legal moves of a point (or of "every piece") read out: "d6: d6-d5, d6-d7."
-    this.say(moves.length ? t("%(what)s: %(moves)s.", { what, moves: moves.map((m) => m.n).join(", ") })
+    this.say(moves.length ? t("%(what)s: %(moves)s.", { what, moves: moves.map((m) => isolated(m.n)).join(t(", ")) })
       : t("No legal moves now."));
   }
 
