@@ -22,6 +22,8 @@ _EVERYWHERE = {
 }
 #: layouts of other texts around a colon, where the language writes the colon as English does
 _COLON_LAYOUTS = {
+    "%(side)s: %(pieces)s.",
+    "%(what)s: %(moves)s.",
     "%(where)s: %(path)s",
     "%(game)s: %(outcome)s",
     "%(move)s: %(reason)s",
