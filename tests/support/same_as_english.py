@@ -132,22 +132,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "it": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Performance", "Password", "password"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         "Push",
         "E-mail",
         "Blitz",
         "Chat",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
@@ -158,22 +153,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "pt": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Performance", "Site", "Normal"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         "Push",
         "E-mail",
         "Blitz",
         "Chat",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
@@ -183,20 +173,15 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "nl": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Blitz", "Rapid", "Chat", "Push", "E-mail", "Moderator", "Detail"}
     | {"Beginner", "Expert", "Perfect", "Rating", "Ratings", "blunder", "Blunders"}
     | {"Studies", "studies", "violet", "indigo"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Mullahs",
         "Felli",
@@ -208,18 +193,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "pl": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Blitz", "Rapid", "Push", "E-mail", "Moderator", "System"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
