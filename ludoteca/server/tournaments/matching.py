@@ -6,7 +6,8 @@ at most once a player; no one's colour difference past two nor the same colour t
 running) and, among the pairings that do, pairs everyone it can, then players of equal score
 (each point between two opponents costs more than any difference of rank), then, within
 a score group, the top half against the bottom half as the Dutch system does; the bye goes to
-the lowest ranked of the lowest score group who has had none.  Edmonds' blossom algorithm
+the lowest score group's player who has had none, the fewest unplayed rounds, then the lowest
+ranked (the Dutch rules' C.5 and C.9).  Edmonds' blossom algorithm
 (``networkx``) finds the best matching: about a second for 200 players."""
 
 from __future__ import annotations
@@ -24,15 +25,24 @@ _BYE = "bye"
 
 class History:
     """What a player brings to a round: its score, its colours so far (``"W"``, ``"B"``, one a
-    game played), its opponents and whether it had the pairing-allocated bye."""
+    game played), its opponents, whether it had the pairing-allocated bye and how many of
+    its rounds went unplayed (missed, or a bye)."""
 
-    __slots__ = ("colours", "had_bye", "opponents", "score")
+    __slots__ = ("colours", "had_bye", "opponents", "score", "unplayed")
 
-    def __init__(self, score: float, colours: str, opponents: Sequence[int], had_bye: bool) -> None:
+    def __init__(
+        self,
+        score: float,
+        colours: str,
+        opponents: Sequence[int],
+        had_bye: bool,
+        unplayed: int = 0,
+    ) -> None:
         self.score = score
         self.colours = colours
         self.opponents = frozenset(opponents)
         self.had_bye = had_bye
+        self.unplayed = unplayed
 
     def due(self) -> str | None:
         """The colour it must have (an absolute colour preference), if any."""
@@ -83,7 +93,7 @@ def pair_by_matching(
     if count % 2:
         byes = sorted(
             (p for p in order if not players[p].had_bye),
-            key=lambda p: (players[p].score, -place[p]),
+            key=lambda p: (players[p].score, players[p].unplayed, -place[p]),
         )
         for choice, p in enumerate(byes):
             graph.add_edge(_BYE, p, weight=top - choice * whole)
