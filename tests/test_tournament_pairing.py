@@ -166,6 +166,18 @@ def test_the_matching_fallback_pairs_published_examples(
     assert sorted(pair_swiss(entrants, boards, number, 3), key=str) == sorted(pairing, key=str)
 
 
+def test_a_bracket_of_two_who_met_moves_down_and_everyone_has_their_colour() -> None:
+    """Six players, round 2, worked by hand from the Dutch rules (C.04.3): round 1 was 1-4
+    (0-1), 5-2 (1-0), 3-6 (a draw).  Scores: 4 and 5: 1; 3 and 6: ½; 1 and 2: 0.  {4, 5}
+    pair: 4 had Black, 5 White: 4-5.  3 and 6 met: both move down to {1, 2}.  3 and 1 had
+    White and would rather have Black, 6 and 2 had Black: 3-1 and 6-2 would leave one of each
+    pair without their colour; 2-3 and 6-1 give everyone theirs (the colour criteria).  The
+    Dutch search gives up on the bracket of 3 and 6 ("no candidate"), so this is the
+    matching's pairing."""
+    one = [Board(1, 1, 4, "0-1"), Board(1, 5, 2, "1-0"), Board(1, 3, 6, "1/2-1/2")]
+    assert sorted(pair_swiss(SIX, one, 2, 3)) == [(2, 3), (4, 5), (6, 1)]
+
+
 @pytest.mark.parametrize("count", [64, 65])
 def test_a_large_swiss_is_paired_to_its_last_round(
     monkeypatch: pytest.MonkeyPatch, count: int
