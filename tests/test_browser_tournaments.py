@@ -297,6 +297,14 @@ def test_a_swiss_and_an_arena_of_two_people_and_four_levels(
         # first meets the second, the third the fourth..., the lower ranked with White
         assert pairings_at(bob, arena, 1) == [("Bob", "Ann"), (l2, l1), (l4, l3)]
         between_the_two(ann, bob, arena, 1, "1-0")
+        # free again, each is paired at once (with whoever is free then): a second game each,
+        # a draw between the two, or lost to the computer
+        games = {name: playing(ann, arena, name) for name in ("Ann", "Bob")}
+        if games["Ann"] == games["Bob"]:
+            between_the_two(ann, bob, arena, games["Ann"], "1/2-1/2")
+        else:
+            against_the_computer(ann, arena, games["Ann"], "Ann")
+            against_the_computer(bob, arena, games["Bob"], "Bob")
         clock.ms = START + 71 * MINUTE  # past its end: a game in play now does not count
         visit(ann, arena)
         wait_finished(ann)
@@ -319,6 +327,22 @@ def test_a_swiss_and_an_arena_of_two_people_and_four_levels(
         for context in contexts:
             context.close()
     assert not errors, errors
+
+
+def playing(page: Any, url: str, name: str) -> int:
+    """The arena pairing of ``name``'s game in play, once there is one."""
+    visit(page, url)
+    until(
+        page,
+        f"[...document.querySelectorAll('#rounds tr')].some((row) => "
+        f"row.textContent.includes('{name}') && row.textContent.includes('playing'))",
+    )
+    return max(
+        number
+        for number, boards in pairings(page).items()
+        for white, black, result in boards
+        if name in (white, black) and result == "playing"
+    )
 
 
 def pairings_at(page: Any, url: str, number: int) -> list[tuple[str, str]]:
