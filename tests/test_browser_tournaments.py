@@ -15,8 +15,9 @@ Seeding: everyone's rating is 1500 (new accounts), and all joined at the same in
 standing clock, so the accounts' ages decide: Ann, Bob (signed up first), then the levels
 (their accounts made together, in order, when the first is entered).
 
-Cost: about 30 s (on an idle 2-core machine): the computer's moves (levels 1 to 4, a few ms
-each) and the pages' round trips; the scheduler looks every 0.25 s."""
+Cost: 30-45 s of one test (and 5 s for its server), measured on the 2-core machine while
+other runs kept its load at 13: the pages' round trips and the computer's moves (levels 1
+to 4, a few ms each); the scheduler looks every 0.25 s."""
 
 from __future__ import annotations
 
