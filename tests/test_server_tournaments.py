@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -326,3 +327,40 @@ def test_a_bot_is_marked_in_the_standings_and_pairings(client: TestClient, clock
         "Ann": False,
         "Robo": True,
     }
+
+
+def test_the_creator_enters_the_computers_levels(client: TestClient, clock: Clock) -> None:
+    """The creator enters level 1 (its bot account, made then): it is in the standings as a
+    bot, and its seat in its game is the computer's, which answers a move by itself.  Anyone
+    else is refused (403), as is a level the game has not (400), and a level entered twice
+    (409): nothing changes."""
+    ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
+    tid = create(client, ann, system="roundrobin", rounds=None)[1]["id"]
+    assert post(client, bob, f"/api/tournaments/{tid}/computer", level=1)[0] == 403
+    status, answer = post(client, ann, f"/api/tournaments/{tid}/computer", level=99)
+    assert status == 400 and "levels 1 to" in answer["error"]
+    assert post(client, ann, f"/api/tournaments/{tid}/computer", level=1)[0] == 200
+    assert post(client, ann, f"/api/tournaments/{tid}/computer", level=1)[0] == 409
+    assert post(client, ann, f"/api/tournaments/{tid}/join")[0] == 200
+    view = client.get(f"/api/tournaments/{tid}").json()
+    assert view["creator"] == "Ann"
+    assert {s["name"]: s["bot"] for s in view["standings"]} == {
+        "morris-level-1": True,
+        "Ann": False,
+    }
+    clock.ms += MINUTE
+    tick(client)
+    [board] = client.get(f"/api/tournaments/{tid}").json()["boards"]
+    game = board["url"].rsplit("/", 1)[1]
+    seats = client.get(f"/api/games/{game}").json()["players"]
+    level = "white" if board["white"] == "morris-level-1" else "black"
+    person = "black" if level == "white" else "white"
+    assert (seats[level]["kind"], seats[person]["kind"]) == ("computer", "human")
+    if level == "black":  # Ann moves first
+        moved = post(client, ann, f"/api/games/{game}/actions", type="move", move="a1", ply=0)
+        assert moved[0] == 200, moved
+    deadline = time.monotonic() + 60  # (the computer's move: the hub's duties, a worker's)
+    while client.get(f"/api/games/{game}").json()["ply"] < (2 if level == "black" else 1):
+        assert time.monotonic() < deadline, "the computer did not move"
+        tick(client)
+        time.sleep(0.05)

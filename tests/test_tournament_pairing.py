@@ -1,13 +1,15 @@
-"""Tournament pairing and scoring (pure): the FIDE Berger tables, the Dutch system on an
-example worked out by hand from the rules, standings and tie-breaks computed by hand, and the
-arena's points with its streak."""
+"""Tournament pairing and scoring (pure): the FIDE Berger tables, the Dutch system (and its
+matching fallback) on published examples and on an example worked out by hand from the
+rules, standings and tie-breaks computed by hand, and the arena's points with its streak."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 
 import pytest
+from pairing_core.errors import PairingError
 
 from ludoteca.server.tournaments import swiss
 from ludoteca.server.tournaments.arena import pair_arena
@@ -85,6 +87,97 @@ def test_the_bye_goes_to_the_lowest_ranked_of_an_odd_field_and_only_once() -> No
     assert not met & {frozenset(p) for p in second if p[1] is not None}
 
 
+# Published examples of the Dutch rules in force from 2026 (the 2025 revision): the
+# regression tests "dutch_2025_C5" and "dutch_2025_C9" of bbpPairings (BieremaBoyzProgramming/
+# bbpPairings, test/tests/dutch_2025_C5.input and .output.expected, and the same for C9),
+# copied by hand from their TRF: a player's pairing number, rating and, round by round, the
+# opponent, their colour and the result ("-": a round missed, not paired); and the pairing
+# they publish, White first (None: the pairing-allocated bye).
+PUBLISHED = {
+    # C.9: of the lowest score group, the bye goes to the one with the fewest unplayed
+    # rounds: 4, not 5 (who missed round 1), although 5 is ranked lower.
+    "C9": (
+        {
+            1: (2720, ["3 w 1"]),
+            2: (2701, ["4 b 1"]),
+            3: (2697, ["1 b 0"]),
+            4: (2689, ["2 w 0"]),
+            5: (2673, ["-"]),
+        },
+        [(2, 1), (3, 5), (4, None)],
+    ),
+    # C.5: 4 misses round 3; 1 and 3 (2 points) cannot both meet their equals, since 2 and 5
+    # (1 point) have met: 1-5 and 3-2, and the bye to the lowest score, 6.
+    "C5": (
+        {
+            1: (2720, ["4 w 1", "2 b 1"]),
+            2: (2701, ["5 b 1", "1 w 0"]),
+            3: (2697, ["6 w 1", "4 b 1"]),
+            4: (2689, ["1 b 0", "3 w 0", "-"]),
+            5: (2673, ["2 w 0", "6 b 1"]),
+            6: (2664, ["3 b 0", "5 w 0"]),
+        },
+        [(1, 5), (3, 2), (6, None)],
+    ),
+}
+
+
+def _published(name: str) -> tuple[list[Entrant], list[Board], int, list[tuple[int, int | None]]]:
+    """The example's players to pair (those not marked "-" in the round to pair), the boards
+    of its earlier rounds, the round to pair and the published pairing."""
+    cards, pairing = PUBLISHED[name]
+    number = 1 + max(len(rounds) for _, rounds in cards.values() if rounds[-1:] != ["-"])
+    boards = set()
+    for player, (_, rounds) in cards.items():
+        for index, entry in enumerate(rounds[: number - 1], 1):
+            if entry == "-":
+                continue
+            opponent, colour, result = entry.split()
+            white, black = (player, int(opponent)) if colour == "w" else (int(opponent), player)
+            mine = {"1": 1.0, "0": 0.0}[result]
+            score = mine if colour == "w" else 1.0 - mine
+            boards.add(Board(index, white, black, {1.0: "1-0", 0.0: "0-1"}[score]))
+    # each game written on both players' cards, alike: no slip in the copy
+    assert sum(e != "-" for _, rounds in cards.values() for e in rounds) == 2 * len(boards)
+    absent = {p for p, (_, rounds) in cards.items() if len(rounds) >= number}
+    entrants = [Entrant(p, rating) for p, (rating, _) in cards.items() if p not in absent]
+    return entrants, sorted(boards, key=lambda b: (b.round, b.white)), number, pairing
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_the_dutch_system_pairs_published_examples(name: str) -> None:
+    entrants, boards, number, pairing = _published(name)
+    assert pair_swiss(entrants, boards, number, 3) == pairing
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_the_matching_fallback_pairs_published_examples(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The same examples where the Dutch search gives up: the matching that pairs the round
+    instead finds the published pairing too (a missed round weighs on the bye, C.9; a player
+    who is not paired this round is no opponent to avoid)."""
+
+    def give_up(request: object) -> None:
+        raise PairingError("the test's budget")
+
+    monkeypatch.setattr(swiss, "pair_2026", give_up)
+    entrants, boards, number, pairing = _published(name)
+    assert sorted(pair_swiss(entrants, boards, number, 3), key=str) == sorted(pairing, key=str)
+
+
+def test_a_bracket_of_two_who_met_moves_down_and_everyone_has_their_colour() -> None:
+    """Six players, round 2, worked by hand from the Dutch rules (C.04.3): round 1 was 1-4
+    (0-1), 5-2 (1-0), 3-6 (a draw).  Scores: 4 and 5: 1; 3 and 6: ½; 1 and 2: 0.  {4, 5}
+    pair: 4 had Black, 5 White: 4-5.  3 and 6 met: both move down to {1, 2}.  3 and 1 had
+    White and would rather have Black, 6 and 2 had Black: 3-1 and 6-2 would leave one of each
+    pair without their colour; 2-3 and 6-1 give everyone theirs (the colour criteria).  The
+    Dutch search gives up on the bracket of 3 and 6 ("no candidate"), so this is the
+    matching's pairing."""
+    one = [Board(1, 1, 4, "0-1"), Board(1, 5, 2, "1-0"), Board(1, 3, 6, "1/2-1/2")]
+    assert sorted(pair_swiss(SIX, one, 2, 3)) == [(2, 3), (4, 5), (6, 1)]
+
+
 @pytest.mark.parametrize("count", [64, 65])
 def test_a_large_swiss_is_paired_to_its_last_round(
     monkeypatch: pytest.MonkeyPatch, count: int
@@ -96,8 +189,14 @@ def test_a_large_swiss_is_paired_to_its_last_round(
     an even field), no one the same colour three times running nor two more of one colour."""
     monkeypatch.setattr(swiss, "SECONDS", 0.1)
     fallbacks = []
-    matching = swiss.pair_by_matching
-    monkeypatch.setattr(swiss, "pair_by_matching", lambda *a: fallbacks.append(1) or matching(*a))
+
+    def counted(
+        ranked: Sequence[int], players: Mapping[int, History]
+    ) -> list[tuple[int, int | None]] | None:
+        fallbacks.append(1)
+        return pair_by_matching(ranked, players)
+
+    monkeypatch.setattr(swiss, "pair_by_matching", counted)
     entrants = [Entrant(i, 2400 - 3 * i) for i in range(1, count + 1)]
     rng = random.Random(count)
     boards: list[Board] = []

@@ -96,7 +96,7 @@ def create_app(
             background.append(loop.create_task(services.duties.sweep()))
             background.append(loop.create_task(services.correspondence.run()))
             background.append(loop.create_task(services.guards.timings.watch_loop()))
-            background.append(loop.create_task(services.tournaments.run()))  # tournaments
+            background.append(loop.create_task(services.tournaments.run(settings.tournament_every)))
             # the server's computer levels as bot accounts, answering seeks left waiting
             if settings.seek_wait:
                 background.append(loop.create_task(services.bots.answer_seeks()))

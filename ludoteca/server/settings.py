@@ -76,6 +76,10 @@ class Settings(BaseSettings):
     bot_streams: int = Field(default=8, ge=2)
     #: seconds a seek waits for a person before a level bot takes it (0: never)
     seek_wait: float = Field(default=10.0, ge=0)
+    # --- tournaments (see tournaments/) ---
+    #: seconds between the tournaments' scheduler's passes (starts, arenas' ends, what a
+    #: listener missed)
+    tournament_every: float = Field(default=5.0, gt=0)
     # --- notifications (see notify/) ---
     #: the address people reach the site at, for the links of e-mails (default: host and port)
     site_url: str | None = None

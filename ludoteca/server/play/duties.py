@@ -1,6 +1,8 @@
 """What a live game needs from the server without anyone asking: the computer thinking when it
 is its turn, the flag falling when the running clock runs out, and ending the games abandoned
-long ago.  A game's duties are done by the process holding its lease (every game, alone)."""
+long ago.  A game's duties are done by the process holding its lease (every game, alone).
+Their times are the hub's clock (:meth:`Host.now`: a test's, when injected), as the
+players' moves are."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from ..errors import ActionError
 from ..schemas import Status
 from ..store import Store
 from . import conduct
-from .clock import now_ms, ticking
+from .clock import ticking
 from .conduct import Change, Context
 from .live import LiveGame
 from .tasks import Tasks
@@ -52,6 +54,8 @@ class Host(Protocol):
 
     def evict_idle(self) -> int: ...
 
+    def now(self) -> int: ...
+
 
 class Duties:
     """The duties of the games of a hub (:meth:`bind`, by the hub itself)."""
@@ -79,7 +83,7 @@ class Duties:
         if row.status == Status.OVER:
             hub.cluster.release(row.id)
         if ticking(row.clock) and row.status == Status.LIVE:
-            left = live.time_left(live.state.turn, now_ms())
+            left = live.time_left(live.state.turn, self.hub.now())
             live.timer = asyncio.get_running_loop().create_task(
                 self._flag_later(live, live.ply, left)
             )
@@ -96,7 +100,7 @@ class Duties:
         await asyncio.sleep(max(left, 0) / 1000 + 0.02)
 
         def decide() -> Change | None:
-            now = now_ms()
+            now = self.hub.now()
             if (
                 live.ply != ply
                 or live.row.status != Status.LIVE
@@ -118,7 +122,7 @@ class Duties:
             hub.broadcast(live)
             text = await hub.computer.move(live)
             await hub.carry_out(
-                live, lambda: conduct.computer_move(live, version, text, Context(now_ms())), False
+                live, lambda: conduct.computer_move(live, version, text, Context(hub.now())), False
             )
         except Exception:
             log.exception(

@@ -9,11 +9,12 @@ import asyncio
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 
-from ..deps import Client, GuardsDep, SignedIn, TournamentsDep, csrf_guard
+from ..deps import BotsDep, Client, GuardsDep, SignedIn, TournamentsDep, csrf_guard
 from ..errors import ActionError
 from ..play.catalogue import default_game
 from ..schemas import Done
 from ..tournaments.schemas import (
+    LevelEntry,
     PlayerTournament,
     TournamentBody,
     TournamentBrief,
@@ -66,6 +67,16 @@ async def view(found: TournamentsDep, tournament_id: str) -> TournamentView:
 async def join(found: TournamentsDep, user: SignedIn, tournament_id: str) -> Done:
     """Join (again, after a pause in an arena); 409 saying why not."""
     await found.join(tournament_id, user)
+    return Done()
+
+
+@router.post("/tournaments/{tournament_id}/computer")
+async def enter_computer(
+    found: TournamentsDep, bots: BotsDep, user: SignedIn, tournament_id: str, body: LevelEntry
+) -> Done:
+    """Enter the computer's level (its bot account; the tournament's creator only): 403 for
+    anyone else, 400 for a level the game has not, 409 as joining."""
+    await found.enter_level(tournament_id, user, body.level, bots)
     return Done()
 
 

@@ -9,6 +9,7 @@ from pydantic import AwareDatetime, BaseModel, Field
 
 __all__ = [
     "BoardView",
+    "LevelEntry",
     "PlayerTournament",
     "StandingView",
     "System",
@@ -100,10 +101,18 @@ class BoardView(BaseModel):
 
 
 class TournamentView(TournamentBrief):
-    """A tournament's page: the standings, best first, and every round's pairings."""
+    """A tournament's page: the standings, best first, every round's pairings, and the name
+    of the account that created it (None: the operator), who may enter the computer."""
 
+    creator: str | None
     standings: list[StandingView]
     boards: list[BoardView]
+
+
+class LevelEntry(BaseModel):
+    """The computer's level to enter in a tournament."""
+
+    level: int = Field(ge=1, le=99)
 
 
 class TournamentMessage(BaseModel):

@@ -37,12 +37,13 @@ from ..errors import ActionError
 from ..play.clock import parse_control
 from ..play.live import LiveGame
 from ..play.opening import Opening
-from ..schemas import HUMAN, Mode, Status
+from ..schemas import Mode, Status
 from ..store import GameRow
 from . import catalogue
 from .arena import pair_arena
 from .berger import berger_round, berger_rounds
 from .catalogue import FINISHED, RUNNING, UPCOMING
+from .computer import level_entrant, seat_kind
 from .rows import BoardRow, EntryRow, TournamentRow
 from .schemas import (
     BoardView,
@@ -56,14 +57,13 @@ from .scoring import Board, Standing, standings
 from .swiss import Entrant, NoPairing, pair_swiss
 
 if TYPE_CHECKING:
+    from ..community.bots import Bots
     from ..play.hub import Hub
 
-__all__ = ["SCHEDULE_SECONDS", "Tournaments"]
+__all__ = ["Tournaments"]
 
 log = logging.getLogger("ludoteca.server")
 
-#: how often the scheduler looks at the tournaments
-SCHEDULE_SECONDS = 5.0
 #: a Swiss's pairing-allocated bye (FIDE and lichess: one point)
 BYE_POINTS = 1.0
 
@@ -128,6 +128,12 @@ class Tournaments:
         await self.store.write(enter)
         await self._after(tournament_id)
 
+    async def enter_level(self, tournament_id: str, user: User, level: int, bots: Bots) -> None:
+        """Enter the computer's ``level`` (its bot account), as ``user`` asks: see
+        :func:`.computer.level_entrant`, then as :meth:`join`."""
+        row = await self._row(tournament_id)
+        await self.join(tournament_id, await level_entrant(self.store, bots, row, user, level))
+
     async def withdraw(self, tournament_id: str, user: User) -> None:
         """Take ``user`` out (see the module's notes); 409 if not in it or it is over."""
         row = await self._row(tournament_id)
@@ -158,8 +164,11 @@ class Tournaments:
         bots = await bots_among(self.store, names)
         lines = _standings(row, entries, boards)
         by_id = {e.user_id: e for e in entries}
+        async with self.store.session() as session:
+            creator = await session.get(UserRow, row.creator) if row.creator else None
         return TournamentView(
             **catalogue.brief(row, sum(not e.withdrawn for e in entries)).model_dump(),
+            creator=creator.name if creator else None,
             standings=[
                 StandingView(
                     rank=rank,
@@ -243,8 +252,9 @@ class Tournaments:
             self.watchers.pop(tournament_id, None)
 
     # --- the scheduler --------------------------------------------------------------------------
-    async def run(self, every: float = SCHEDULE_SECONDS) -> None:
-        """:meth:`tick` now and every ``every`` seconds until cancelled (a failure is logged)."""
+    async def run(self, every: float) -> None:
+        """:meth:`tick` now and every ``every`` seconds (``settings.tournament_every``) until
+        cancelled (a failure is logged)."""
         while True:
             try:
                 await self.tick()
@@ -477,12 +487,16 @@ class Tournaments:
         if await self.store.game(board.game_id) is not None:
             return
         names = {e.user_id: e.name for e in await self._entries(row.id)}
+        bots = await bots_among(self.store, [board.white, board.black])
         opening = Opening(
             game=row.game,
             rules=row.rules,
             start=None,
             mode=Mode.ONLINE,
-            kinds={"white": HUMAN, "black": HUMAN},
+            kinds={
+                colour: seat_kind(names[player], player in bots, row.game)
+                for colour, player in (("white", board.white), ("black", board.black))
+            },
             control=parse_control(row.clock),
             game_id=board.game_id,
             names={"white": names[board.white], "black": names[board.black]},

@@ -6,7 +6,8 @@ pairing-allocated bye to a player of the lowest score group who has had none).
 :func:`pair_swiss` turns the tournament's players and finished boards into its request: the
 pairing numbers are the seeding (rating, then who joined first: a late entrant takes its
 place by rating, as FIDE's "late entries" do), each player's colours, opponents, bye and the
-floats of the last two rounds.  A round missed (joined late) is an unplayed round.
+floats of the last two rounds.  A round missed (joined late) is an unplayed round; a player
+who withdrew is paired no more, but their games still count for their opponents.
 
 The 2026 rules' search can give up where a round can still be paired: its budget of steps
 or time runs out on a large field (64 players, random results: already in round 2), or a
@@ -60,25 +61,32 @@ def pair_swiss(
     ``rounds`` between ``entrants`` (in seeding order), after the finished ``boards`` of the
     earlier rounds; :class:`NoPairing` if the rules allow none."""
     tpn = {e.id: i + 1 for i, e in enumerate(entrants)}
-    score: dict[int, float] = {e.id: 0.0 for e in entrants}
+    # everyone who played, the withdrawn too: their scores make their opponents' floats
+    everyone = {e.id for e in entrants} | {p for b in boards for p in (b.white, b.black)}
+    score: dict[int, float] = {p: 0.0 for p in everyone if p is not None}
     colours = {e.id: "" for e in entrants}
-    opponents: dict[int, list[int]] = {e.id: [] for e in entrants}
-    floats: dict[int, list[str]] = {e.id: [] for e in entrants}
+    opponents: dict[int, list[int]] = {e.id: [] for e in entrants}  # those still in
+    floats: dict[int, dict[int, str]] = {e.id: {} for e in entrants}  # by round
     pab = set()
     for round_number in sorted({b.round for b in boards}):
         before = dict(score)
         for board in (b for b in boards if b.round == round_number):
             for player in (board.white, board.black):
-                if player is None or player not in score:
+                if player is None:
                     continue
                 score[player] += board.score(player) or 0.0
+                if player not in tpn:
+                    continue  # withdrawn: not paired any more
                 other = board.opponent(player)
-                floats[player].append(_float(before[player], before.get(other or -1)))
+                theirs = None if other is None else before[other]
+                floats[player][round_number] = _float(before[player], theirs)
                 if other is None:
                     pab.add(player)
                     continue
-                opponents[player].append(other)
                 colours[player] += "W" if player == board.white else "B"
+                if other in tpn:
+                    opponents[player].append(other)
+    unplayed = {e.id: number - 1 - len(colours[e.id]) for e in entrants}
     players = tuple(
         P26Player(
             id=e.id,
@@ -88,10 +96,10 @@ def pair_swiss(
             colors=colours[e.id],
             opponents=tuple(opponents[e.id]),
             played=len(colours[e.id]),
-            unplayed=number - 1 - len(colours[e.id]),
+            unplayed=unplayed[e.id],
             got_pab=e.id in pab,
-            last_float=(floats[e.id] or [""])[-1],
-            prev_float=(["", ""] + floats[e.id])[-2],
+            last_float=floats[e.id].get(number - 1, ""),
+            prev_float=floats[e.id].get(number - 2, ""),
         )
         for e in entrants
     )
@@ -108,7 +116,7 @@ def pair_swiss(
         pairing = pair_2026(request)
     except PairingError as error:
         histories = {
-            e.id: History(score[e.id], colours[e.id], opponents[e.id], e.id in pab)
+            e.id: History(score[e.id], colours[e.id], opponents[e.id], e.id in pab, unplayed[e.id])
             for e in entrants
         }
         matched = pair_by_matching([e.id for e in entrants], histories)

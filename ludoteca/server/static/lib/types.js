@@ -321,7 +321,7 @@ export {};
 
 /**
  * A tournament's page (tournaments/schemas.TournamentView).
- * @typedef {TournamentBrief & {standings: TournamentStanding[], boards: TournamentBoard[]}} TournamentView
+ * @typedef {TournamentBrief & {standings: TournamentStanding[], boards: TournamentBoard[], creator: string | null}} TournamentView
  */
 
 /**

@@ -8,6 +8,7 @@ import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, whoAmI } from "/static/lib/http.js";
 import { lang, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
+import { levelText } from "/static/lib/levels.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
@@ -31,14 +32,6 @@ function showGame() {
   $("summary").textContent = game.summary;
   $("rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.title, r.name)));
   showRules();
-}
-
-// "3. Casual — three plies, sometimes misjudged (rated 1450 ± 40)": a computer level as the
-// selector lists it; the rating is on people's scale, given once enough people have played it.
-function levelText(l) {
-  const text = t("%(number)s. %(name)s — %(description)s", { number: l.number, name: l.name, description: l.description });
-  if (l.rating === null) return text;
-  return t("%(level)s (rated %(rating)s ± %(deviation)s)", { level: text, rating: l.rating, deviation: l.deviation });
 }
 
 function showLevels(levels) {

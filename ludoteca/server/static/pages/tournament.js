@@ -1,14 +1,16 @@
 // A tournament's page: its standings with their tie-breaks and every round's pairings, kept
 // live by its websocket (/ws/tournaments/ID: the whole view at once and after each change),
-// and the buttons to join and withdraw.
+// the buttons to join and withdraw, and for its creator the computer's levels to enter.
 import { $, link, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
-import { postJSON, reported, whoAmI } from "/static/lib/http.js";
+import { getJSON, postJSON, quiet, reported, whoAmI } from "/static/lib/http.js";
 import { number, t } from "/static/lib/i18n.js";
+import { levelText } from "/static/lib/levels.js";
 import { stateName, summary, when } from "/static/lib/tournaments.js";
 import { socketAddress } from "/static/lib/socket.js";
 
 /** @typedef {import("/static/lib/types.js").TournamentView} TournamentView */
+/** @typedef {import("/static/lib/types.js").Level} Level */
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const me = await whoAmI();
@@ -71,6 +73,16 @@ function show(view) {
   const playing = Boolean(mine && !mine.withdrawn);
   $("join").hidden = !me?.name || playing || view.state === "finished";
   $("withdraw").hidden = !playing || view.state === "finished";
+  const creating = Boolean(me?.name) && me?.name === view.creator && view.state !== "finished";
+  if (creating && !$("computer-level").childElementCount) listLevels(view);
+  $("computer").hidden = !creating;
+}
+
+/** Fill the creator's selector of the computer's levels.  @param {TournamentView} view */
+async function listLevels(view) {
+  /** @type {Level[] | null} */
+  const levels = await quiet(getJSON(`/api/levels?${new URLSearchParams({ game: view.game, rules: view.rules })}`));
+  if (levels) $("computer-level").replaceChildren(...levels.map((l) => new Option(levelText(l), String(l.number))));
 }
 
 /** Join or withdraw.  @param {string} action */
@@ -79,6 +91,10 @@ async function act(action) {
 }
 $("join").addEventListener("click", () => act("join"));
 $("withdraw").addEventListener("click", () => act("withdraw"));
+$("computer-enter").addEventListener("click", async () => {
+  const level = Number(/** @type {HTMLSelectElement} */ ($("computer-level")).value);
+  await reported(postJSON(`/api/tournaments/${encodeURIComponent(id)}/computer`, { level }));
+});
 
 // the websocket: reconnects after a few seconds when it closes (a restart, a lost network)
 function connect() {
