@@ -7,7 +7,7 @@ import { controlText } from "/static/lib/days.js";
 import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, whoAmI } from "/static/lib/http.js";
-import { lang, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
+import { lang, list, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
 
@@ -229,17 +229,18 @@ const answerOf = (request) => reported(request, $("seek-status"));
 async function refreshSeeks() {
   const seeks = await get("/api/seeks");
   if (seeks) {
-    const list = $("seeks");
-    list.replaceChildren();
+    const shown = $("seeks");
+    shown.replaceChildren();
     for (const seek of seeks) {
       const li = document.createElement("li");
       const range = seek.min_rating !== null || seek.max_rating !== null
         ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
       const plays = seek.colour === "random" ? t("plays either colour")
         : seek.colour === "white" ? t("plays White") : t("plays Black");
-      li.append(playerName(seek.player, seek.bot), ` (${seek.rating}) — ${seek.rules_title}, `
-        + `${seek.clock ? t("clock %(clock)s", { clock: controlText(seek.clock) }) : t("no clock")}, `
-        + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
+      // (the facts listed as the page's language lists them: Arabic's commas in Arabic)
+      li.append(playerName(seek.player, seek.bot), ` (${seek.rating}) — ${list([seek.rules_title,
+        seek.clock ? t("clock %(clock)s", { clock: controlText(seek.clock) }) : t("no clock"),
+        seek.rated ? t("rated") : t("casual"), plays])}${range} `);
       const button = document.createElement("button");
       button.type = "button";
       if (seek.player === myName) {
@@ -256,9 +257,9 @@ async function refreshSeeks() {
         };
       }
       li.appendChild(button);
-      list.appendChild(li);
+      shown.appendChild(li);
     }
-    if (!list.children.length) list.replaceChildren(noneYet());
+    if (!shown.children.length) shown.replaceChildren(noneYet());
   }
   if (signedIn) {
     const mine = await get("/api/seeks/mine");
