@@ -326,14 +326,16 @@ async function main() {
   ready();  // (the tests' ready marker)
 }
 
-// The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
-// says why, until the network is back (the page is then loaded again, whole). The page asks
+// The saved lobby, offline: no form that looks as if it could start a game (its choices were
+// never loaded), only the sentence that says why, at the top, until the network is back (the
+// page is then loaded again, whole). The page asks
 // the server every two seconds, and at once on an "online" event, which is no proof either way:
 // a browser may send one while it still reports no network (seen when a navigation away
 // starts, where a reload would steal that navigation) or none at all when the network comes
 // back (Chromium under a test's emulated network). A page being left is never reloaded.
 function startsNone() {
-  for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
+  $("new-game").hidden = true;
+  $("quick-hint").hidden = true;
   $("start-offline").hidden = false;
   let leaving = false;
   window.addEventListener("pagehide", () => { leaving = true; });
