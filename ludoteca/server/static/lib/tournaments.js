@@ -38,10 +38,10 @@ async function show() {
     item.appendChild(link(brief.url, brief.name));
     const about = document.createElement("span");
     about.className = "small";
-    // (its punctuation the language's: Arabic's semicolons and commas in Arabic)
-    // TRANSLATORS: a tournament in a list: what it is ("Mill, 5+0, Swiss, 3 rounds, rated"), its state ("upcoming"), when it starts, its players ("12 players"), with your language's punctuation
-    about.textContent = ` — ${t("%(about)s; %(state)s, %(starts)s; %(players)s", { about: summary(brief),
-      state: stateName(brief.state), starts: when(brief.starts), players: t("%(count)s players", { count: brief.players }) })}`;
+    // (its separators the language's: Arabic's semicolons and commas in Arabic)
+    const [semicolon, comma] = [t("; "), t(", ")];
+    about.textContent = ` — ${summary(brief)}${semicolon}${stateName(brief.state)}${comma}${when(brief.starts)}`
+      + `${semicolon}${t("%(count)s players", { count: brief.players })}`;
     item.appendChild(about);
     list.appendChild(item);
   }
