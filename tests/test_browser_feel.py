@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ludoteca.i18n import LANGUAGES, SOURCE
+from ludoteca.i18n import LANGUAGES, SOURCE, translations
 
 from .support.browser import (
     FELLI_ENDGAME,
@@ -211,9 +211,9 @@ def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, serve
                 point(page, b).click()
                 wait_moves(page, n)
             game = page.url
-        else:
+            page.click("#result-analyse")
+        else:  # the finished game's page shows its report at once
             page.goto(game)
-        page.click("#result-analyse")
         marked = page.locator("#report .marked button")
         marked.wait_for(timeout=REPORT_WAIT)
         graph = page.locator("#report svg.graph").bounding_box()
@@ -279,14 +279,6 @@ def test_the_analysis_board_places_into_a_mill_then_asks_for_the_removal(
     )
     assert piece(window, "a7") == piece(window, "a1") and piece(window, "b4") != ""
     assert "Black to move" in window.inner_text("#status")
-
-
-def overlap(page: Any, first: str, second: str) -> float:
-    """The area two elements' boxes share (0 when they do not touch)."""
-    a, b = (page.locator(s).bounding_box() for s in (first, second))
-    width = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
-    height = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-    return max(0.0, width) * max(0.0, height)
 
 
 @pytest.fixture(scope="module")
@@ -421,17 +413,19 @@ def test_numbers_dates_lists_and_arrows_follow_the_language(
         language,
     )
     assert last in waiting, (last, waiting)
-    # a tournament's line: its facts listed, their separators the language's (no Latin comma
-    # nor semicolon where the language writes its own)
+    # a tournament's line: its facts listed, its separators the language's (no Latin comma nor
+    # semicolon where the language writes its own: Arabic's "،" and "؛")
+    line = page.locator("#tournament-list li", has_text=TOURNAMENT).inner_text()
     between = page.evaluate(
         """(lang) => new Intl.ListFormat(lang, { type: "unit", style: "short" })
           .format(["A", "B", "C"]).split("B")[0].slice(1)""",
         language,
     )
-    line = page.locator("#tournament-list li", has_text=TOURNAMENT).inner_text()
     assert between in line, (between, line)
-    if "," not in between:
-        assert "," not in line and ";" not in line, line
+    own = translations(language)
+    for latin in (",", ";"):
+        if own.gettext(f"{latin} ").strip() != latin:
+            assert latin not in line and latin not in waiting, (line, waiting)
     # a tournament's start as the language writes it, whatever order the picker shows
     page.goto(server + "/tournaments")
     page.fill("#starts", "2026-12-07T14:30")
