@@ -315,11 +315,12 @@ HEADER_OVERLAPS = """() => {
 
 
 def header_fits(page: Any, address: str) -> None:
-    """The header of the page at ``address`` (opened, not waiting for the rest of the page) as
-    drawn, its account's links with it: no part of it over another, at most 130 px tall."""
-    page.goto(address, wait_until="domcontentloaded")
+    """The header of the page at ``address`` as drawn once the page is ready (its account's
+    links with it, where the page has them): no part of it over another, at most 130 px
+    tall."""
+    page.goto(address)
+    page.wait_for_selector("html[data-ready]", state="attached")
     page.wait_for_selector("#theme")
-    page.wait_for_selector("nav.account :is(#me, #sign-in)")
     assert page.evaluate(HEADER_OVERLAPS) == [], address
     header = page.locator("header.top").bounding_box()
     assert header["height"] <= 130, (address, header)
