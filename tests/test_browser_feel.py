@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from ludoteca.i18n import LANGUAGES, SOURCE, translations
+
 from .support.browser import (
     FELLI_ENDGAME,
     REPORT_WAIT,
@@ -25,6 +27,7 @@ from .support.browser import (
     wait_moves,
 )
 from .support.need import need
+from .test_browser_i18n import PASSWORD, RATED, TOURNAMENT, api, study, tournament
 from .test_browser_puzzles import click_move, shipped, shown_id, wrong_move
 from .test_web_browser import sign_up_in_browser
 
@@ -47,12 +50,16 @@ def window(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
 
 
 def in_view(page: Any, selector: str) -> bool:
-    """Whether the element ``selector`` is shown whole inside the window, as scrolled now."""
+    """Whether the element ``selector`` is shown whole inside the window, as scrolled now (its
+    edges rounded to whole pixels: the browser scrolls by whole pixels, so an element scrolled
+    to the window's top may stand a fraction of a pixel above it)."""
     inside: bool = page.eval_on_selector(
         selector,
         """(node) => { const box = node.getBoundingClientRect();
-        return box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0
-          && box.bottom <= innerHeight && box.right <= innerWidth; }""",
+        const [top, left] = [box.top, box.left].map(Math.round);
+        const [bottom, right] = [box.bottom, box.right].map(Math.round);
+        return box.width > 0 && box.height > 0 && top >= 0 && left >= 0
+          && bottom <= innerHeight && right <= innerWidth; }""",
     )
     return inside
 
@@ -130,62 +137,101 @@ def contrast(first: str, second: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def test_morellis_destination_dots_read_on_every_band(page: Any, server: str) -> None:
-    page.goto(server + "/lessons?game=morelli&lesson=throne")
-    page.wait_for_selector("#board .pt")
-    point(page, "C3").click()
-    page.wait_for_selector("#board .dot")
-    fill, stroke, opacity = page.eval_on_selector(
-        "#board .dot",
-        "(d) => { const s = getComputedStyle(d); return [s.fill, s.stroke, s.opacity]; }",
-    )
-    assert float(opacity) == 1
-    bands = set(
-        page.eval_on_selector_all(
-            "#board rect.cell", "cells => cells.map(c => c.getAttribute('fill'))"
-        )
-    )
-    assert len(bands) >= 5
-    for band in bands:  # the dot's core or its ring stands out from the band
-        assert max(contrast(fill, band), contrast(stroke, band)) >= 3, (band, fill, stroke)
-    start(page, server, "morelli", "hotseat")  # a game's board draws its dots so too
-    stones = page.eval_on_selector_all(
+#: each destination dot on the board: its cell's band (how many cells from the Throne, the
+#: board's centre, counted from the cells' own places), the cell's colour, the dot's fill, ring
+#: and opacity
+DOTS = """() => {
+  const cells = [...document.querySelectorAll("#board rect.cell")];
+  const at = (c) => ["x", "y"].map((k) => Number(c.getAttribute(k)));
+  const xs = cells.map((c) => at(c)[0]), ys = cells.map((c) => at(c)[1]);
+  const middle = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  const unit = Number(cells[0].getAttribute("width"));
+  return [...document.querySelectorAll("#board .pt .dot")].map((dot) => {
+    const cell = cells[Number(dot.closest(".pt").dataset.point)];
+    const away = Math.max(...at(cell).map((v, k) => Math.abs(v - middle[k]))) / unit;
+    const style = getComputedStyle(dot);
+    return [Math.round(away), cell.getAttribute("fill"), style.fill, style.stroke, style.opacity];
+  });
+}"""
+
+
+def dots_by_band(page: Any) -> dict[int, set[tuple[str, str, str, str]]]:
+    """Click the stones of a 13x13 Morelli board in turn until destination dots have stood on
+    the two bands next to the Throne (indigo and blue: one and two cells from it); each band
+    a dot stood on, with the (cell colour, dot fill, ring, opacity) seen there."""
+    assert page.locator("#board rect.cell").count() == 13 * 13
+    names = page.eval_on_selector_all(
         "#board .pt[data-piece]:not([data-piece=''])", "points => points.map((p) => p.dataset.name)"
     )
-    for name in stones:  # the first stone of the side to move that has a move
+    seen: dict[int, set[tuple[str, str, str, str]]] = {}
+    for name in names:
         point(page, name).click()
-        if page.locator("#board .dot").count():
+        for band, *colours in page.evaluate(DOTS):
+            seen.setdefault(band, set()).add(tuple(colours))
+        if {1, 2} <= set(seen):
             break
-    assert page.eval_on_selector("#board .dot", "(d) => getComputedStyle(d).fill") == fill
-    picture(page, "morelli-game")
+    return seen
+
+
+@pytest.mark.parametrize("where", ["game", "analysis"])
+def test_morellis_destination_dots_read_on_every_band(window: Any, server: str, where: str) -> None:
+    """On the 13x13 board (the one with blue and indigo bands by the Throne), in a game and on
+    the analysis board, at both windows: every destination dot, on every band it stands on
+    (the two by the Throne among them), has its core or its ring at a WCAG contrast of 3:1 or
+    more against its cell, drawn opaque."""
+    if where == "game":
+        start(window, server, "morelli", "hotseat")
+    else:
+        window.goto(server + "/analysis?game=morelli")
+        window.wait_for_selector("#board .pt[data-piece='w']")
+    seen = dots_by_band(window)
+    assert {1, 2} <= set(seen), sorted(seen)
+    for band, looks in seen.items():
+        for cell, fill, ring, opacity in looks:
+            assert float(opacity) == 1, (band, opacity)
+            drawn = [colour for colour in (fill, ring) if colour != "none"]
+            assert max(contrast(c, cell) for c in drawn) >= 3, (band, cell, fill, ring)
+    if where == "game" and window.viewport_size["width"] > 1000:
+        picture(window, "morelli-game")
 
 
 def test_a_reports_marked_move_shows_its_board_and_one_scale(browser: Any, server: str) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, bypass_csp=True)
-    page = context.new_page()
-    start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
-    for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
-        point(page, a).click()
-        point(page, b).click()
-        wait_moves(page, n)
-    page.click("#result-analyse")
-    marked = page.locator("#report .marked button")
-    marked.wait_for(timeout=REPORT_WAIT)
-    graph = page.locator("#report svg.graph").bounding_box()
-    assert graph["width"] >= 250 and graph["height"] >= 120, graph
-    page.evaluate("scrollTo(0, document.body.scrollHeight)")  # the report is under the moves
-    marked.click()
-    page.wait_for_selector("#board .arrow")
-    assert in_view(page, "#board")
-    # the mark's loss and the explanation in one scale: the mover's expected score
-    loss = re.search(r"\(\u2212(\d+)%\)", marked.inner_text())
-    scores = re.search(
-        r"expected score went from (\d+)% to (\d+)%", page.inner_text("#report .detail")
-    )
-    assert loss and scores, page.inner_text("#report")
-    assert int(scores.group(1)) - int(scores.group(2)) == int(loss.group(1))
-    picture(page, "report")
-    context.close()
+    """A finished game's report, at each of :data:`WINDOWS` (made once, read again from the
+    store at the second): a graph of a readable size; a marked move clicked from under the
+    moves shows its board whole in the window with the arrows on it; the mark's loss and its
+    explanation in one scale."""
+    game = ""
+    for width, height in WINDOWS.values():
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+        page = context.new_page()
+        if not game:
+            start(page, server, "felli", "hotseat", position=FELLI_ENDGAME)
+            for n, (a, b) in enumerate([("a1", "b2"), ("b4", "c3"), ("b2", "d4")], start=1):
+                point(page, a).click()
+                point(page, b).click()
+                wait_moves(page, n)
+            game = page.url
+            page.click("#result-analyse")
+        else:  # the finished game's page shows its report at once
+            page.goto(game)
+        marked = page.locator("#report .marked button")
+        marked.wait_for(timeout=REPORT_WAIT)
+        graph = page.locator("#report svg.graph").bounding_box()
+        assert graph["width"] >= 250 and graph["height"] >= 120, (width, graph)
+        page.evaluate("scrollTo(0, document.body.scrollHeight)")  # the report is under the moves
+        marked.click()
+        page.wait_for_selector("#board .arrow")
+        assert in_view(page, "#board"), (width, page.locator("#board").bounding_box())
+        # the mark's loss and the explanation in one scale: the mover's expected score
+        loss = re.search(r"\(\u2212(\d+)%\)", marked.inner_text())
+        scores = re.search(
+            r"expected score went from (\d+)% to (\d+)%", page.inner_text("#report .detail")
+        )
+        assert loss and scores, page.inner_text("#report")
+        assert int(scores.group(1)) - int(scores.group(2)) == int(loss.group(1))
+        if width > 1000:
+            picture(page, "report")
+        context.close()
 
 
 def test_the_position_editor_is_by_the_board_and_lines_keep_moves_whole(
@@ -235,48 +281,111 @@ def test_the_analysis_board_places_into_a_mill_then_asks_for_the_removal(
     assert "Black to move" in window.inner_text("#status")
 
 
-def overlap(page: Any, first: str, second: str) -> float:
-    """The area two elements' boxes share (0 when they do not touch)."""
-    a, b = (page.locator(s).bounding_box() for s in (first, second))
-    width = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
-    height = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-    return max(0.0, width) * max(0.0, height)
+@pytest.fixture(scope="module")
+def organiser(playwright: Any, server: str) -> Iterator[dict[str, str]]:
+    """The pages that need something made first: an account (:data:`RATED` of the i18n walk)
+    with a Swiss starting tomorrow and a public study; their addresses."""
+    request = playwright.request.new_context(base_url=server)
+    try:
+        api(request, "POST", "/api/signup", {"name": RATED, "password": PASSWORD, "claims": []})
+        yield {
+            "profile": f"/players/{RATED}",
+            "tournament": f"/tournaments/{tournament(request)}",
+            "study": f"/study/{study(request)}",
+        }
+    finally:
+        request.dispose()
+
+
+#: every pair of the header's visible parts whose boxes cross (neither holding the other)
+HEADER_OVERLAPS = """() => {
+  const parts = [...document.querySelectorAll("header.top :is(a, h1, select, button)")]
+    .filter((part) => part.checkVisibility());
+  const crossing = [];
+  parts.forEach((a, i) => parts.slice(i + 1).forEach((b) => {
+    const [p, q] = [a, b].map((part) => part.getBoundingClientRect());
+    const width = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+    const height = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (width > 0.5 && height > 0.5 && !a.contains(b) && !b.contains(a)) {
+      crossing.push([a.id || a.textContent.trim(), b.id || b.textContent.trim()]);
+    }
+  }));
+  return crossing;
+}"""
+
+
+def header_fits(page: Any, address: str) -> None:
+    """The header of the page at ``address`` as drawn once the page is ready (its account's
+    links with it, where the page has them): no part of it over another, at most 130 px
+    tall."""
+    page.goto(address)
+    page.wait_for_selector("html[data-ready]", state="attached")
+    page.wait_for_selector("#theme")
+    assert page.evaluate(HEADER_OVERLAPS) == [], address
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= 130, (address, header)
 
 
 def test_the_phone_header_is_compact_and_the_game_toolbar_in_view(
-    browser: Any, server: str
+    browser: Any, server: str, organiser: dict[str, str]
 ) -> None:
+    """At 390x844: every page's header (signed out, in English) and, in every shipped
+    language, the lobby's (signed in: the account's links shown, a long title) keep their
+    parts apart in at most 130 px; the quick start's buttons are big enough for a thumb; a
+    game's board and toolbar are in view."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page = context.new_page()
-    for path in ("/", "/lessons", "/puzzles", "/analysis?game=felli", "/games", "/leaderboard"):
-        page.goto(server + path)
-        page.wait_for_selector("#theme")
-        assert overlap(page, "#language-choice", "#theme") == 0, path
-        header = page.locator("header.top").bounding_box()
-        assert header["height"] <= 130, (path, header)
-        if path == "/":  # the quick start's buttons are big enough for a thumb
-            page.wait_for_selector(".quick-button")
-            heights = page.eval_on_selector_all(
-                ".quick-button", "bs => bs.map((b) => b.getBoundingClientRect().height)"
-            )
-            assert heights and min(heights) >= 44, heights
-            picture(page, "phone-header")
+    page.goto(server + "/")
+    page.wait_for_selector(".quick-button")
+    heights = page.eval_on_selector_all(
+        ".quick-button", "bs => bs.map((b) => b.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
+    picture(page, "phone-header")
+    for path in (*PAGES, *organiser.values()):
+        header_fits(page, server + path)
     start(page, server, "felli", "hotseat")
     assert in_view(page, "#board") and in_view(page, "#undo")
+    header_fits(page, page.url)
+    sign_up_in_browser(page, server, "Phoebe")
+    for language in LANGUAGES:  # the lobby's title is among the longest in every language
+        context.add_cookies([{"name": "lang", "value": language, "url": server}])
+        header_fits(page, server + "/")
     context.close()
 
 
-#: the shipped languages but English
-LANGUAGES = ("fr", "de", "es", "ar")
+#: the pages that need nothing made first (the others: :func:`organiser`'s, and a game)
+PAGES = (
+    "/",
+    "/lessons",
+    "/puzzles",
+    "/puzzles/mistakes",
+    "/puzzles/dashboard",
+    "/analysis?game=felli",
+    "/review",
+    "/games",
+    "/leaderboard",
+    "/tournaments",
+    "/studies",
+    "/account",
+    "/yourturn",
+    "/moderation",
+    "/game/no-such-game",
+)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != SOURCE])
 def test_numbers_dates_lists_and_arrows_follow_the_language(
-    browser: Any, server: str, language: str
+    browser: Any, server: str, organiser: dict[str, str], language: str
 ) -> None:
+    """In every shipped language, chosen with the switcher (its cookie) in a browser set to
+    American English: dates, lists (the lobby's games and tournaments), the computer's level,
+    the engine's depth and values, and the step buttons' direction as the language writes
+    them; a tournament's start spelled in the language under its picker."""
     context = browser.new_context(
-        locale=language, bypass_csp=True, viewport={"width": 1366, "height": 768}
+        locale="en-US", bypass_csp=True, viewport={"width": 1366, "height": 768}
     )
+    context.add_cookies([{"name": "lang", "value": language, "url": server}])
     page = context.new_page()
     # a game lost to the computer's first level, and a game waiting for a second player
     made = page.request.post(
@@ -305,6 +414,30 @@ def test_numbers_dates_lists_and_arrows_follow_the_language(
         language,
     )
     assert last in waiting, (last, waiting)
+    # a tournament's line: its facts listed, its separators the language's (no Latin comma nor
+    # semicolon where the language writes its own: Arabic's "،" and "؛")
+    line = page.locator("#tournament-list li", has_text=TOURNAMENT).inner_text()
+    between = page.evaluate(
+        """(lang) => new Intl.ListFormat(lang, { type: "unit", style: "short" })
+          .format(["A", "B", "C"]).split("B")[0].slice(1)""",
+        language,
+    )
+    assert between in line, (between, line)
+    own = translations(language)
+    for latin in (",", ";"):
+        if own.gettext(f"{latin} ").strip() != latin:
+            assert latin not in line and latin not in waiting, (line, waiting)
+    # a tournament's start as the language writes it, whatever order the picker shows
+    page.goto(server + "/tournaments")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    page.fill("#starts", "2026-12-07T14:30")
+    day = page.evaluate(
+        """(lang) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" })
+          .format(new Date(2026, 11, 7))""",
+        language,
+    )
+    spelled = page.inner_text("#starts-moment")
+    assert day in spelled and "Dec" not in spelled, (day, spelled)
     page.goto(server + "/analysis?game=morris&moves=d2,d6")
     page.wait_for_selector("#lines li", timeout=60_000)
     assert "depth" not in page.inner_text("#depth") and "exact" not in page.inner_text("#depth")
@@ -399,6 +532,12 @@ def test_the_lobby_lists_games_worth_watching(page: Any, server: str) -> None:
     assert f"/game/{made['computer']}" not in listed
 
 
+#: the controls of a page's main part that are shown and can be used
+LIVE_CONTROLS = """() => [...document.querySelectorAll("main :is(button, input, select, textarea)")]
+  .filter((control) => control.checkVisibility() && !control.disabled)
+  .map((control) => control.id || control.name || control.outerHTML)"""
+
+
 def test_offline_the_lobby_starts_nothing_and_puzzles_open(
     playwright: Any, server: str, tmp_path: Path
 ) -> None:
@@ -418,12 +557,15 @@ def test_offline_the_lobby_starts_nothing_and_puzzles_open(
         context.set_offline(True)
         page.reload()
         page.wait_for_selector("#offline:not([hidden])")
-        assert page.locator("#start").is_disabled()
+        # nothing that looks as if it could start a game; why, at the top
+        assert page.evaluate(LIVE_CONTROLS) == []
+        assert in_view(page, "#start-offline")
         assert "needs the network" in page.inner_text("#start-offline")
         with page.expect_navigation():  # the network back: the lobby loads again, whole
             context.set_offline(False)
         page.wait_for_selector(".quick-button")
         assert page.locator("#start").is_enabled() and page.locator("#offline").is_hidden()
+        assert page.locator("#start").is_visible() and page.locator("#start-offline").is_hidden()
         context.set_offline(True)
         page.goto(server + "/puzzles")  # never opened online: the worker saved it
         page.wait_for_selector("#board-area")

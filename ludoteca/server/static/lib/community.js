@@ -28,7 +28,7 @@ export function gameRow(game) {
   players.append(seat(game.white), t(" v "), seat(game.black));
   cell(row, players);
   const clock = game.clock && isDays(game.clock) ? daysText(game.clock) : game.clock;  // ("3 days per move", "5+0")
-  cell(row, `${game.rules_title}${clock ? `, ${clock}` : ""}${game.rated ? t(", rated") : ""}`);
+  cell(row, `${game.rules_title}${clock ? t(", ") + clock : ""}${game.rated ? t(", rated") : ""}`);
   cell(row, game.result === "*" ? t("unfinished") : `${game.result}${game.termination ? ` (${game.termination_text})` : ""}`);
   cell(row, String(game.moves));
   const links = document.createElement("span");

@@ -92,9 +92,13 @@ export const day = (value) => dayIn(lang, value);
 /** @param {Date | string | number} value */
 export const moment = (value) => momentIn(lang, value);
 
-// Facts in a row as the page's language lists them: "A, B, C"; Arabic "A، وB، وC".
+// Facts in a row as the page's language lists them: "A, B, C"; Arabic "A، وB، وC"; in a
+// language whose lists of units are spaced only (Russian: "3 фута 7 дюймов", which runs facts
+// together), as it lists things ("A, B и C").
+const UNITS = new Intl.ListFormat(lang, { type: "unit", style: "short" });
+const FACTS = UNITS.format(["a", "b"]).slice(1, -1).trim() ? UNITS : new Intl.ListFormat(lang);
 /** @param {string[]} items */
-export const list = (items) => new Intl.ListFormat(lang, { type: "unit", style: "short" }).format(items);
+export const list = (items) => FACTS.format(items);
 
 // A number written as the page's language writes it.
 /** @param {number} value  @param {Intl.NumberFormatOptions} [options] */

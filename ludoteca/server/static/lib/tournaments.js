@@ -3,7 +3,7 @@
 // profile page.
 import { $, link } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
-import { moment, t } from "/static/lib/i18n.js";
+import { list, moment, t } from "/static/lib/i18n.js";
 
 /** @typedef {import("/static/lib/types.js").TournamentBrief} TournamentBrief */
 
@@ -23,7 +23,7 @@ export const when = (ms) => moment(ms);
 /** What a tournament is, in a line.  @param {TournamentBrief} brief */
 export function summary(brief) {
   const length = brief.system === "arena" ? t("%(minutes)s minutes", { minutes: brief.minutes }) : brief.rounds ? t("%(rounds)s rounds", { rounds: brief.rounds }) : "";
-  return [brief.rules_title, brief.clock, systemName(brief.system), length, brief.rated ? t("rated") : t("casual")].filter(Boolean).join(", ");
+  return list([brief.rules_title, brief.clock, systemName(brief.system), length, brief.rated ? t("rated") : t("casual")].filter(Boolean));
 }
 
 async function show() {
@@ -38,7 +38,10 @@ async function show() {
     item.appendChild(link(brief.url, brief.name));
     const about = document.createElement("span");
     about.className = "small";
-    about.textContent = ` — ${summary(brief)}; ${stateName(brief.state)}, ${when(brief.starts)}; ${t("%(count)s players", { count: brief.players })}`;
+    // (its separators the language's: Arabic's semicolons and commas in Arabic)
+    const [semicolon, comma] = [t("; "), t(", ")];
+    about.textContent = ` — ${summary(brief)}${semicolon}${stateName(brief.state)}${comma}${when(brief.starts)}`
+      + `${semicolon}${t("%(count)s players", { count: brief.players })}`;
     item.appendChild(about);
     list.appendChild(item);
   }

@@ -7,7 +7,7 @@ import { controlText } from "/static/lib/days.js";
 import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, whoAmI } from "/static/lib/http.js";
-import { lang, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
+import { lang, list, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
 import { levelText } from "/static/lib/levels.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 import { showYourTurn } from "/static/lib/yourturn.js";
@@ -222,17 +222,18 @@ const answerOf = (request) => reported(request, $("seek-status"));
 async function refreshSeeks() {
   const seeks = await get("/api/seeks");
   if (seeks) {
-    const list = $("seeks");
-    list.replaceChildren();
+    const shown = $("seeks");
+    shown.replaceChildren();
     for (const seek of seeks) {
       const li = document.createElement("li");
       const range = seek.min_rating !== null || seek.max_rating !== null
         ? t(", for %(low)s–%(high)s", { low: seek.min_rating ?? t("any"), high: seek.max_rating ?? t("any") }) : "";
       const plays = seek.colour === "random" ? t("plays either colour")
         : seek.colour === "white" ? t("plays White") : t("plays Black");
-      li.append(playerName(seek.player, seek.bot), ` (${seek.rating}) — ${seek.rules_title}, `
-        + `${seek.clock ? t("clock %(clock)s", { clock: controlText(seek.clock) }) : t("no clock")}, `
-        + `${seek.rated ? t("rated") : t("casual")}, ${plays}${range} `);
+      // (the facts listed as the page's language lists them: Arabic's commas in Arabic)
+      li.append(playerName(seek.player, seek.bot), ` (${seek.rating}) — ${list([seek.rules_title,
+        seek.clock ? t("clock %(clock)s", { clock: controlText(seek.clock) }) : t("no clock"),
+        seek.rated ? t("rated") : t("casual"), plays])}${range} `);
       const button = document.createElement("button");
       button.type = "button";
       if (seek.player === myName) {
@@ -249,9 +250,9 @@ async function refreshSeeks() {
         };
       }
       li.appendChild(button);
-      list.appendChild(li);
+      shown.appendChild(li);
     }
-    if (!list.children.length) list.replaceChildren(noneYet());
+    if (!shown.children.length) shown.replaceChildren(noneYet());
   }
   if (signedIn) {
     const mine = await get("/api/seeks/mine");
@@ -318,14 +319,16 @@ async function main() {
   ready();  // (the tests' ready marker)
 }
 
-// The saved lobby, offline: its buttons that start a game are disabled, with the sentence that
-// says why, until the network is back (the page is then loaded again, whole). The page asks
+// The saved lobby, offline: no form that looks as if it could start a game (its choices were
+// never loaded), only the sentence that says why, at the top, until the network is back (the
+// page is then loaded again, whole). The page asks
 // the server every two seconds, and at once on an "online" event, which is no proof either way:
 // a browser may send one while it still reports no network (seen when a navigation away
 // starts, where a reload would steal that navigation) or none at all when the network comes
 // back (Chromium under a test's emulated network). A page being left is never reloaded.
 function startsNone() {
-  for (const id of ["start", "post-seek", "quick"]) $(id).disabled = true;
+  $("new-game").hidden = true;
+  $("quick-hint").hidden = true;
   $("start-offline").hidden = false;
   let leaving = false;
   window.addEventListener("pagehide", () => { leaving = true; });

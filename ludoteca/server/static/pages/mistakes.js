@@ -8,7 +8,7 @@ import { $, colourName, link, notice } from "/static/lib/dom.js";
 import { extend, underWay } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
-import { t, tn } from "/static/lib/i18n.js";
+import { list, t, tn } from "/static/lib/i18n.js";
 import { readLegal } from "/static/lib/socket.js";
 
 const page = {
@@ -105,7 +105,7 @@ async function answer(move) {
   if (!data) { draw(); return; }
   if (data.verdict === "solved") {
     page.over = true;
-    verdict(t("Solved! Good moves here: %(moves)s.", { moves: data.better.join(", ") }), true);
+    verdict(t("Solved! Good moves here: %(moves)s.", { moves: list(data.better) }), true);
     const listed = page.list.find((x) => x.id === e.id);
     if (listed) listed.done = true;
     showList();

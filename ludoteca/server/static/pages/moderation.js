@@ -4,7 +4,7 @@ import { table } from "/static/lib/community.js";
 import { $ } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, getJSON, postJSON, quiet, settled } from "/static/lib/http.js";
-import { t } from "/static/lib/i18n.js";
+import { list, t } from "/static/lib/i18n.js";
 
 /**
  * Make a request; show its refusal's sentence (or "Done.") in the element `said`; whether it
@@ -36,7 +36,7 @@ async function standing() {
   /** @type {{blocks: string[], moderator: boolean} | null} */
   const me = await quiet(getJSON("/api/moderation/me"));
   if (!me) { $("report-said").textContent = t("Sign in to report or block a player."); return; }
-  $("blocks").textContent = me.blocks.length ? t("You block: %(names)s", { names: me.blocks.join(", ") }) : "";
+  $("blocks").textContent = me.blocks.length ? t("You block: %(names)s", { names: list(me.blocks) }) : "";
   $("moderators").hidden = !me.moderator;
   if (me.moderator) await moderatorView();
 }

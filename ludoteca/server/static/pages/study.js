@@ -9,7 +9,7 @@ import { treeOf } from "/static/lib/board-record.js";
 import { $, notice } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { deleteJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
-import { t, tn } from "/static/lib/i18n.js";
+import { list, t, tn } from "/static/lib/i18n.js";
 import { Connection } from "/static/lib/socket.js";
 
 const studyId = decodeURIComponent(location.pathname.split("/").pop());
@@ -84,7 +84,7 @@ function onStudy(view) {
   study.view = view;
   $("title").textContent = view.title;
   $("about").textContent = view.contributors.length
-    ? t("by %(owner)s, with %(names)s", { owner: view.owner, names: view.contributors.join(", ") })
+    ? t("by %(owner)s, with %(names)s", { owner: view.owner, names: list(view.contributors) })
     : t("by %(owner)s", { owner: view.owner });
   /** @type {(selector: string, shown: boolean) => void} */
   const only = (selector, shown) => {
@@ -106,8 +106,8 @@ function onStudy(view) {
 }
 
 function showChapters() {
-  const list = $("chapters");
-  list.replaceChildren();
+  const chapters = $("chapters");
+  chapters.replaceChildren();
   for (const chapter of study.view.chapters) {
     const item = document.createElement("li");
     const button = document.createElement("button");
@@ -122,7 +122,7 @@ function showChapters() {
     }
     button.onclick = () => open(chapter.id);
     item.append(button);
-    list.append(item);
+    chapters.append(item);
   }
 }
 

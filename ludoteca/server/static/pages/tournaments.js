@@ -2,6 +2,7 @@
 import { $ } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { postJSON, reported } from "/static/lib/http.js";
+import { moment } from "/static/lib/i18n.js";
 import { showTournaments } from "/static/lib/tournaments.js";
 
 showTournaments().then(ready);  // (the tests' ready marker: the list drawn)
@@ -15,6 +16,11 @@ const fit = () => {
 };
 system.addEventListener("change", fit);
 fit();
+// the start chosen, spelled as the page's language writes it ("7 déc. 2026, 14:30") under the
+// browser's own field, which keeps the browser's order ("12/07/2026, 02:30 PM")
+const spell = () => { $("starts-moment").textContent = $("starts").value ? moment($("starts").value) : ""; };
+$("starts").addEventListener("input", spell);
+spell();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
