@@ -63,6 +63,7 @@ class VectorEnv:
         self._setups = setups
         self.setups: list[State] = []
         self._games = self.layout.games(num_envs)
+        self._packed = self._games.packed()  # as the compiled functions take it
         self._obs = self._games.obs.reshape(num_envs, *self.observation_shape)
         shares = max(1, min(threads, num_envs))
         self._bounds = np.linspace(0, num_envs, shares + 1).astype(np.int64)
@@ -75,12 +76,13 @@ class VectorEnv:
         self.setups = self._draw_setups([int(s) for s in streams[self.num_envs :]])
         starts = np.array([self.layout.kernel.pack(s) for s in self.setups])
         games = self._games = self._games._replace(starts=starts)
+        self._packed = games.packed()
         games.rows[:, self._batch.R_RNG] = streams[: self.num_envs].view(np.int64)
         games.mask.fill(False)
         if self._bounds.size > 2:
-            self.layout.code.batch_reset_split(games, self._bounds)
+            self.layout.code.batch_reset_split(self._packed, self._bounds)
         else:
-            self.layout.code.batch_reset(games, 0, self.num_envs)
+            self.layout.code.batch_reset(self._packed, 0, self.num_envs)
         return self._obs, games.mask
 
     def _draw_setups(self, seeds: list[int]) -> list[State]:
@@ -105,9 +107,9 @@ class VectorEnv:
             raise ValueError(f"step takes {self.num_envs} actions, not an array of {chosen.shape}")
         games, code = self._games, self.layout.code
         if self._bounds.size > 2:
-            bad = int(code.batch_step_split(games, chosen, self._bounds))
+            bad = int(code.batch_step_split(self._packed, chosen, self._bounds))
         else:
-            bad = int(code.batch_step(games, chosen, 0, self.num_envs))
+            bad = int(code.batch_step(self._packed, chosen, 0, self.num_envs))
         if bad >= 0:
             raise ValueError(f"action {int(chosen[bad])} is not legal in game {bad}")
         return self._obs, games.mask, games.rewards, games.terminated, games.truncated

@@ -18,7 +18,8 @@ is to move), as the adapters give them; a result is the kernel's ``status`` with
 or :data:`TRUNCATED` when a game reaches its ply limit.
 
 The functions marked :func:`~.dispatch.specialise` are compiled for each kernel by
-:func:`~.dispatch.bind`; :func:`layout` gives what they need for one rule set.
+:func:`~.dispatch.bind`; :func:`layout` gives what they need for one rule set, and
+:meth:`Layout.games` the arrays of a batch of its games (:class:`Games`, which they take whole).
 """
 
 from __future__ import annotations
@@ -118,6 +119,12 @@ class Games(NamedTuple):
     truncated: BoolArray
     #: a random next action of each game
     draws: IntArray
+
+    def packed(self) -> tuple[Any, ...]:
+        """The arrays as a plain tuple, as the compiled entry points take them from Python:
+        numba's dispatcher types a plain tuple in C at each call and a named one in Python
+        (1 us more a call, half of a step of a few games); they name its parts again."""
+        return tuple(self)
 
 
 @njit(cache=True, inline="always")
@@ -377,9 +384,11 @@ def _restart(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, starts: IntAr
 
 
 @specialise(nogil=True)
-def batch_reset(games: Games, lo: int, hi: int) -> None:
-    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded), and a
-    random next action of each into ``draws``."""
+def batch_reset(packed: tuple[Any, ...], lo: int, hi: int) -> None:
+    """New games in rows ``lo`` to ``hi`` of the :class:`Games` ``packed`` (:meth:`Games.packed`)
+    (their masks clear, their generators seeded), and a random next action of each into
+    ``draws``."""
+    games = Games(*packed)
     rows, prm, cfg, starts, mask, obs = (
         bare(games.rows),
         bare(games.prm),
@@ -398,9 +407,11 @@ def batch_reset(games: Games, lo: int, hi: int) -> None:
 
 
 @specialise(nogil=True)
-def batch_step(games: Games, actions: IntArray, lo: int, hi: int) -> int:
-    """Take each row's action (``lo`` to ``hi``) if every one is legal, as :func:`_step_rows`:
-    -1; else the first row whose action is not legal (nothing changed)."""
+def batch_step(packed: tuple[Any, ...], actions: IntArray, lo: int, hi: int) -> int:
+    """Take each row's action (``lo`` to ``hi``) of the :class:`Games` ``packed``
+    (:meth:`Games.packed`) if every one is legal, as :func:`_step_rows`: -1; else the first row
+    whose action is not legal (nothing changed)."""
+    games = Games(*packed)
     bad = _first_illegal(bare(games.mask), bare(actions), lo, hi)
     if bad < 0:
         _step_rows(games, actions, lo, hi)
@@ -461,18 +472,19 @@ def _step_rows(games: Games, actions: IntArray, lo: int, hi: int) -> None:
 
 
 @specialise(nogil=True, parallel=True)
-def batch_reset_split(games: Games, bounds: IntArray) -> None:
+def batch_reset_split(packed: tuple[Any, ...], bounds: IntArray) -> None:
     """:func:`batch_reset` on numba's threads, one share of rows ``bounds[k]`` to
     ``bounds[k + 1]`` a thread."""
     for k in prange(bounds.size - 1):
-        batch_reset(games, bounds[k], bounds[k + 1])
+        batch_reset(packed, bounds[k], bounds[k + 1])
 
 
 @specialise(nogil=True, parallel=True)
-def batch_step_split(games: Games, actions: IntArray, bounds: IntArray) -> int:
+def batch_step_split(packed: tuple[Any, ...], actions: IntArray, bounds: IntArray) -> int:
     """:func:`batch_step` on numba's threads, one share of rows ``bounds[k]`` to
     ``bounds[k + 1]`` a thread (each share checked by the thread that steps it, whose cache
     holds its rows' masks)."""
+    games = Games(*packed)
     shares = bounds.size - 1
     found = np.empty(shares, dtype=np.int64)
     for k in prange(shares):
