@@ -8,6 +8,9 @@ each search, and the speed-up; ``--out`` also writes the rows as JSON lines.  ``
 REV`` also runs the search of an earlier revision of this repository (taken out with ``git
 archive`` into a temporary folder and run in a process of its own, one position at a time,
 interleaved with the others), e.g. the search that was the top level before the compiled one.
+``--compiled`` times the compiled search alone: to compare two revisions of it, run this
+script with each revision first on ``PYTHONPATH``, in turns (warm both revisions' numba caches
+first: a baseline taken out with ``git archive`` has none, and compiles while it is timed).
 Not a test: run it by hand.
 
     .venv/bin/python -m bench.search_bench --seconds 1 --baseline 230fac6 \
@@ -105,6 +108,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rules", nargs="*", default=RULE_SETS)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--compiled", action="store_true", help="time the compiled search alone")
     parser.add_argument(
         "--baseline",
         default=None,
@@ -117,11 +121,12 @@ def main() -> None:
     for rules in args.rules:  # compile (or load) the kernels before timing anything
         warm.analyse(ludoteca.new_game(rules, seed=1), Limit(depth=1))
     baseline = Baseline(args.baseline) if args.baseline else None
-    columns = ["python", "compiled"] + (["baseline"] if baseline else [])
+    columns = ([] if args.compiled else ["python"]) + ["compiled"]
+    columns += ["baseline"] if baseline else []
     print(
         f"{'rule set':<14} "
         + " ".join(f"{c + ' nps':>14} {'depth':>5}" for c in columns)
-        + f" {'speed-up':>9}"
+        + ("" if args.compiled else f" {'speed-up':>9}")
         + (f" {'vs ' + args.baseline:>12}" if baseline else "")
     )
     for rules in args.rules:
@@ -129,10 +134,12 @@ def main() -> None:
         seconds: dict[str, float] = {c: 0.0 for c in columns}
         depth: dict[str, list[int]] = {c: [] for c in columns}
         for state in positions(rules):
-            found = {
-                "python": measure(SearchAgent(0, compiled=False), state, args.seconds),
-                "compiled": measure(SearchAgent(0), state, args.seconds),
-            }
+            found = (
+                {}
+                if args.compiled
+                else {"python": measure(SearchAgent(0, compiled=False), state, args.seconds)}
+            )
+            found["compiled"] = measure(SearchAgent(0), state, args.seconds)
             if baseline is not None:
                 found["baseline"] = baseline.measure(rules, state, args.seconds)
             row: dict[str, object] = {"rules": rules, "position": state.position_code()}
@@ -148,7 +155,8 @@ def main() -> None:
         line = f"{rules:<14} " + " ".join(
             f"{nps[c]:>14,.0f} {statistics.mean(depth[c]):>5.1f}" for c in columns
         )
-        line += f" {nps['compiled'] / nps['python']:>8.0f}x"
+        if not args.compiled:
+            line += f" {nps['compiled'] / nps['python']:>8.0f}x"
         if baseline is not None:
             line += f" {nps['compiled'] / nps['baseline']:>11.0f}x"
         print(line, flush=True)

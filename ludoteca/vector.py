@@ -62,15 +62,9 @@ class VectorEnv:
         self.observation_shape = (self.layout.planes, self.layout.points)
         self._setups = setups
         self.setups: list[State] = []
-        self._starts = np.zeros((1, 0), dtype=np.int64)
-        self._rows = np.zeros((num_envs, self.layout.width), dtype=np.int64)
-        self._mask = np.zeros((num_envs, self.num_actions), dtype=np.bool_)
-        self._obs = np.zeros((num_envs, *self.observation_shape), dtype=np.float32)
-        self._flat = self._obs.reshape(num_envs, -1)
-        self._rewards = np.zeros((num_envs, 2), dtype=np.float32)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self._draws = np.zeros(num_envs, dtype=np.int64)
+        self._games = self.layout.games(num_envs)
+        self._packed = self._games.packed()  # as the compiled functions take it
+        self._obs = self._games.obs.reshape(num_envs, *self.observation_shape)
         shares = max(1, min(threads, num_envs))
         self._bounds = np.linspace(0, num_envs, shares + 1).astype(np.int64)
 
@@ -80,16 +74,16 @@ class VectorEnv:
             self.num_envs + self._setups, "uint64"
         )
         self.setups = self._draw_setups([int(s) for s in streams[self.num_envs :]])
-        self._starts = np.array([self.layout.kernel.pack(s) for s in self.setups])
-        self._rows[:, self._batch.R_RNG] = streams[: self.num_envs].view(np.int64)
-        self._mask.fill(False)
-        lay = self.layout
-        args = (self._rows, lay.prm, lay.cfg, self._starts, self._mask, self._flat, self._draws)
+        starts = np.array([self.layout.kernel.pack(s) for s in self.setups])
+        games = self._games = self._games._replace(starts=starts)
+        self._packed = games.packed()
+        games.rows[:, self._batch.R_RNG] = streams[: self.num_envs].view(np.int64)
+        games.mask.fill(False)
         if self._bounds.size > 2:
-            lay.code.batch_reset_split(*args, self._bounds)
+            self.layout.code.batch_reset_split(self._packed, self._bounds)
         else:
-            lay.code.batch_reset(*args, 0, self.num_envs)
-        return self._obs, self._mask
+            self.layout.code.batch_reset(self._packed, 0, self.num_envs)
+        return self._obs, games.mask
 
     def _draw_setups(self, seeds: list[int]) -> list[State]:
         first, second = (self.game.new(seed=s) for s in seeds[:2])
@@ -111,47 +105,34 @@ class VectorEnv:
         chosen = np.ascontiguousarray(actions, dtype=np.int64)
         if chosen.shape != (self.num_envs,):
             raise ValueError(f"step takes {self.num_envs} actions, not an array of {chosen.shape}")
-        lay = self.layout
-        args = (
-            self._rows,
-            lay.prm,
-            lay.cfg,
-            self._starts,
-            chosen,
-            self._mask,
-            self._flat,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._draws,
-        )
+        games, code = self._games, self.layout.code
         if self._bounds.size > 2:
-            bad = int(lay.code.batch_step_split(*args, self._bounds))
+            bad = int(code.batch_step_split(self._packed, chosen, self._bounds))
         else:
-            bad = int(lay.code.batch_step(*args, 0, self.num_envs))
+            bad = int(code.batch_step(self._packed, chosen, 0, self.num_envs))
         if bad >= 0:
             raise ValueError(f"action {int(chosen[bad])} is not legal in game {bad}")
-        return self._obs, self._mask, self._rewards, self._terminated, self._truncated
+        return self._obs, games.mask, games.rewards, games.terminated, games.truncated
 
     def random_actions(self) -> IntArray:
         """A uniformly random legal action in every game, drawn by the last step (or reset)
         from the games' generators: the same array until the next step."""
-        return self._draws
+        return self._games.draws
 
     @property
     def to_play(self) -> IntArray:
         """The colour to act in each game (White 0, Black 1)."""
-        return self._rows[:, self._turn].copy()
+        return self._games.rows[:, self._turn].copy()
 
     @property
     def setup(self) -> IntArray:
         """Each game's setup (an index into :attr:`setups`)."""
-        return self._rows[:, self._batch.R_SETUP].copy()
+        return self._games.rows[:, self._batch.R_SETUP].copy()
 
     @property
     def plies(self) -> IntArray:
         """The plies played in each game so far."""
-        return self._rows[:, self._batch.R_PLY].copy()
+        return self._games.rows[:, self._batch.R_PLY].copy()
 
     def close(self) -> None:
         """Step on the calling thread alone from now on (numba's threads stay for others)."""

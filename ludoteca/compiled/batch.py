@@ -18,14 +18,15 @@ is to move), as the adapters give them; a result is the kernel's ``status`` with
 or :data:`TRUNCATED` when a game reaches its ply limit.
 
 The functions marked :func:`~.dispatch.specialise` are compiled for each kernel by
-:func:`~.dispatch.bind`; :func:`layout` gives what they need for one rule set.
+:func:`~.dispatch.bind`; :func:`layout` gives what they need for one rule set, and
+:meth:`Layout.games` the arrays of a batch of its games (:class:`Games`, which they take whole).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,7 @@ __all__ = [
     "MAX_MOVES",
     "SORT",
     "TRUNCATED",
+    "Games",
     "Layout",
     "layout",
 ]
@@ -94,6 +96,35 @@ AHEAD = 4
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
+
+
+class Games(NamedTuple):
+    """A batch of games and what stepping them writes, one value that the batched functions
+    take whole (numba passes a named tuple of arrays as its arrays): a new array is added here
+    and in :meth:`Layout.games`.  Row ``i`` of each is game ``i``'s."""
+
+    #: the games (the layout's rows)
+    rows: IntArray
+    #: the kernel's ``prm`` and the driver's ``cfg`` (the layout's)
+    prm: IntArray
+    cfg: IntArray
+    #: the setups a game starts from (a kernel's ``st`` a row)
+    starts: IntArray
+    #: the legal next actions (``mask[i, a]``) and the observations (planes by points, flat)
+    mask: BoolArray
+    obs: FloatArray
+    #: the last step's rewards (by colour), ended and truncated games
+    rewards: FloatArray
+    terminated: BoolArray
+    truncated: BoolArray
+    #: a random next action of each game
+    draws: IntArray
+
+    def packed(self) -> tuple[Any, ...]:
+        """The arrays as a plain tuple, as the compiled entry points take them from Python:
+        numba's dispatcher types a plain tuple in C at each call and a named one in Python
+        (1 us more a call, half of a step of a few games); they name its parts again."""
+        return tuple(self)
 
 
 @njit(cache=True, inline="always")
@@ -353,28 +384,20 @@ def _restart(rows: IntArray, i: int, prm: IntArray, cfg: IntArray, starts: IntAr
 
 
 @specialise(nogil=True)
-def batch_reset(
-    rows: IntArray,
-    prm: IntArray,
-    cfg: IntArray,
-    starts: IntArray,
-    mask: BoolArray,
-    obs: FloatArray,
-    draws: IntArray,
-    lo: int,
-    hi: int,
-) -> None:
-    """New games in rows ``lo`` to ``hi`` (their masks clear, their generators seeded), and a
-    random next action of each into ``draws``."""
+def batch_reset(packed: tuple[Any, ...], lo: int, hi: int) -> None:
+    """New games in rows ``lo`` to ``hi`` of the :class:`Games` ``packed`` (:meth:`Games.packed`)
+    (their masks clear, their generators seeded), and a random next action of each into
+    ``draws``."""
+    games = Games(*packed)
     rows, prm, cfg, starts, mask, obs = (
-        bare(rows),
-        bare(prm),
-        bare(cfg),
-        bare(starts),
-        bare(mask),
-        bare(obs),
+        bare(games.rows),
+        bare(games.prm),
+        bare(games.cfg),
+        bare(games.starts),
+        bare(games.mask),
+        bare(games.obs),
     )
-    draws = bare(draws)
+    draws = bare(games.draws)
     for i in range(lo, hi):
         rows[i, R_COUNT] = 0
         _restart(rows, i, prm, cfg, starts)
@@ -384,72 +407,36 @@ def batch_reset(
 
 
 @specialise(nogil=True)
-def batch_step(
-    rows: IntArray,
-    prm: IntArray,
-    cfg: IntArray,
-    starts: IntArray,
-    actions: IntArray,
-    mask: BoolArray,
-    obs: FloatArray,
-    rewards: FloatArray,
-    terminated: BoolArray,
-    truncated: BoolArray,
-    draws: IntArray,
-    lo: int,
-    hi: int,
-) -> int:
-    """Take each row's action (``lo`` to ``hi``) if every one is legal, as :func:`_step_rows`:
-    -1; else the first row whose action is not legal (nothing changed)."""
-    bad = _first_illegal(bare(mask), bare(actions), lo, hi)
+def batch_step(packed: tuple[Any, ...], actions: IntArray, lo: int, hi: int) -> int:
+    """Take each row's action (``lo`` to ``hi``) of the :class:`Games` ``packed``
+    (:meth:`Games.packed`) if every one is legal, as :func:`_step_rows`: -1; else the first row
+    whose action is not legal (nothing changed)."""
+    games = Games(*packed)
+    bad = _first_illegal(bare(games.mask), bare(actions), lo, hi)
     if bad < 0:
-        _step_rows(
-            rows,
-            prm,
-            cfg,
-            starts,
-            actions,
-            mask,
-            obs,
-            rewards,
-            terminated,
-            truncated,
-            draws,
-            lo,
-            hi,
-        )
+        _step_rows(games, actions, lo, hi)
     return bad
 
 
 @specialise(nogil=True)
-def _step_rows(
-    rows: IntArray,
-    prm: IntArray,
-    cfg: IntArray,
-    starts: IntArray,
-    actions: IntArray,
-    mask: BoolArray,
-    obs: FloatArray,
-    rewards: FloatArray,
-    terminated: BoolArray,
-    truncated: BoolArray,
-    draws: IntArray,
-    lo: int,
-    hi: int,
-) -> None:
+def _step_rows(games: Games, actions: IntArray, lo: int, hi: int) -> None:
     """Take each row's legal action (``lo`` to ``hi``); a game that ends scores its rewards
     (by colour: +1 win, -1 loss, 0 draw or truncated) and starts again at once.  A random next
     action of each row goes into ``draws`` (which may be ``actions`` itself: a row's action
     is read before its draw is written)."""
     rows, prm, cfg, starts, actions = (
-        bare(rows),
-        bare(prm),
-        bare(cfg),
-        bare(starts),
+        bare(games.rows),
+        bare(games.prm),
+        bare(games.cfg),
+        bare(games.starts),
         bare(actions),
     )
-    mask, obs, rewards = bare(mask), bare(obs), bare(rewards)
-    terminated, truncated, draws = bare(terminated), bare(truncated), bare(draws)
+    mask, obs, rewards = bare(games.mask), bare(games.obs), bare(games.rewards)
+    terminated, truncated, draws = (
+        bare(games.terminated),
+        bare(games.truncated),
+        bare(games.draws),
+    )
     acts = cfg[C_ACTS]
     for i in range(lo, hi):
         if i + AHEAD < hi:  # the lines a later row's step reads and writes, while this one runs
@@ -485,63 +472,28 @@ def _step_rows(
 
 
 @specialise(nogil=True, parallel=True)
-def batch_reset_split(
-    rows: IntArray,
-    prm: IntArray,
-    cfg: IntArray,
-    starts: IntArray,
-    mask: BoolArray,
-    obs: FloatArray,
-    draws: IntArray,
-    bounds: IntArray,
-) -> None:
+def batch_reset_split(packed: tuple[Any, ...], bounds: IntArray) -> None:
     """:func:`batch_reset` on numba's threads, one share of rows ``bounds[k]`` to
     ``bounds[k + 1]`` a thread."""
     for k in prange(bounds.size - 1):
-        batch_reset(rows, prm, cfg, starts, mask, obs, draws, bounds[k], bounds[k + 1])
+        batch_reset(packed, bounds[k], bounds[k + 1])
 
 
 @specialise(nogil=True, parallel=True)
-def batch_step_split(
-    rows: IntArray,
-    prm: IntArray,
-    cfg: IntArray,
-    starts: IntArray,
-    actions: IntArray,
-    mask: BoolArray,
-    obs: FloatArray,
-    rewards: FloatArray,
-    terminated: BoolArray,
-    truncated: BoolArray,
-    draws: IntArray,
-    bounds: IntArray,
-) -> int:
+def batch_step_split(packed: tuple[Any, ...], actions: IntArray, bounds: IntArray) -> int:
     """:func:`batch_step` on numba's threads, one share of rows ``bounds[k]`` to
     ``bounds[k + 1]`` a thread (each share checked by the thread that steps it, whose cache
     holds its rows' masks)."""
+    games = Games(*packed)
     shares = bounds.size - 1
     found = np.empty(shares, dtype=np.int64)
     for k in prange(shares):
-        found[k] = _first_illegal(bare(mask), bare(actions), bounds[k], bounds[k + 1])
+        found[k] = _first_illegal(bare(games.mask), bare(actions), bounds[k], bounds[k + 1])
     for k in range(shares):
         if found[k] >= 0:
             return int(found[k])
     for k in prange(shares):
-        _step_rows(
-            rows,
-            prm,
-            cfg,
-            starts,
-            actions,
-            mask,
-            obs,
-            rewards,
-            terminated,
-            truncated,
-            draws,
-            bounds[k],
-            bounds[k + 1],
-        )
+        _step_rows(games, actions, bounds[k], bounds[k + 1])
     return -1
 
 
@@ -637,6 +589,21 @@ class Layout:
     def fixed(self) -> IntArray:
         """``cfg`` then ``prm``, one array (a new one), for the cursor functions."""
         return np.concatenate([self.cfg, self.prm])
+
+    def games(self, count: int) -> Games:
+        """``count`` games' arrays, of zeros (no setups yet: ``starts`` has none)."""
+        return Games(
+            rows=np.zeros((count, self.width), dtype=np.int64),
+            prm=self.prm,
+            cfg=self.cfg,
+            starts=np.zeros((1, 0), dtype=np.int64),
+            mask=np.zeros((count, self.actions), dtype=np.bool_),
+            obs=np.zeros((count, self.planes * self.points), dtype=np.float32),
+            rewards=np.zeros((count, 2), dtype=np.float32),
+            terminated=np.zeros(count, dtype=np.bool_),
+            truncated=np.zeros(count, dtype=np.bool_),
+            draws=np.zeros(count, dtype=np.int64),
+        )
 
     @property
     def acts(self) -> int:

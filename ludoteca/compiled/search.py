@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -54,7 +55,7 @@ from .kernel import (
 )
 from .registry import Kernel
 
-__all__ = ["MAXMOVES", "CompiledSearch", "Iteration", "playout_of", "seed_playouts"]
+__all__ = ["MAXMOVES", "CompiledSearch", "Iteration", "Workspace", "playout_of", "seed_playouts"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -73,8 +74,59 @@ PRIOR = 36
 PICKED = 6
 # the counters array
 NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
+# the fields of a search frame (one per ply)
+F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
+    12
+)
+FIELDS = 12
+ENTER, NEXT, RETURN = 0, 1, 2
 #: whether the kernel defines ``can_move`` (set for each kernel by :func:`.dispatch.bind`)
 QUICK_MOVE = False
+
+
+class Workspace(NamedTuple):
+    """The search's state, one value that the compiled functions take whole (numba passes a
+    named tuple of arrays as its arrays): a new array is added here and in :meth:`new`."""
+
+    #: each ply's moves, and their ordering ranks (the root's moves in row ``MAXPLY``)
+    moves: IntArray
+    order: IntArray
+    #: the kernel's undo row of each ply's move
+    undo: IntArray
+    #: one frame of the explicit search stack a ply (``F_*`` fields)
+    frames: IntArray
+    #: the Zobrist keys of the game's positions then of the search's path (for repetitions)
+    path: IntArray
+    #: the transposition table: keys, and packed entries (:func:`_pack`)
+    tt_key: IntArray
+    tt_val: IntArray
+    #: two killer moves a ply, and the history of quiet moves' cut-offs
+    killers: IntArray
+    history: IntArray
+    #: the counters (``NODES`` ...), and the stop flag another thread may raise
+    ctr: IntArray
+    flag: IntArray
+
+    @classmethod
+    def new(cls) -> Workspace:
+        """A workspace of zeros (the path empty: :meth:`CompiledSearch._position` sets it)."""
+
+        def zeros(*shape: int) -> IntArray:
+            return np.zeros(shape, dtype=np.int64)
+
+        return cls(
+            moves=zeros(MAXPLY + 1, MAXMOVES),
+            order=zeros(MAXPLY + 1, MAXMOVES),
+            undo=zeros(MAXPLY + 1, UNDO),
+            frames=zeros(MAXPLY + 2, FIELDS),
+            path=zeros(0),
+            tt_key=zeros(1 << TT_BITS),
+            tt_val=zeros(1 << TT_BITS),
+            killers=zeros(MAXPLY + 1, 2),
+            history=zeros(HISTORY),
+            ctr=zeros(8),
+            flag=zeros(1),
+        )
 
 
 @dataclass
@@ -100,20 +152,11 @@ class CompiledSearch:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.code = bind(__name__, kernel.name)
-        self.moves = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
-        self.order = np.zeros((MAXPLY + 1, MAXMOVES), dtype=np.int64)
-        self.undo = np.zeros((MAXPLY + 1, UNDO), dtype=np.int64)
-        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.int64)
-        self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int64)
-        self.killers = np.zeros((MAXPLY + 1, 2), dtype=np.int64)
-        self.history = np.zeros(HISTORY, dtype=np.int64)
-        self.ctr = np.zeros(8, dtype=np.int64)
-        self.flag = np.zeros(1, dtype=np.int64)
-        self.path = np.zeros(0, dtype=np.int64)
+        self.work = Workspace.new()
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to stop at once."""
-        self.flag[0] = 1
+        self.work.flag[0] = 1
 
     def run(
         self,
@@ -141,7 +184,8 @@ class CompiledSearch:
         kernel = self.kernel
         prm = kernel.prm
         st = self._position(state)
-        roots = self.moves[MAXPLY].copy()
+        work = self.work
+        roots = work.moves[MAXPLY].copy()
         count = self.code.generate(st, prm, roots)
         if count == 0 or self.code.status(st, prm, count) != ONGOING:
             return None
@@ -149,16 +193,16 @@ class CompiledSearch:
         if rng is not None:
             roots = roots[rng.sample(range(count), count)].copy()
         if not keep:
-            self.tt_key.fill(0)
-            self.tt_val.fill(0)
-            self.history.fill(0)
-        self.killers.fill(-1)
-        self.ctr[:] = 0
-        self.ctr[LIMIT] = nodes or 0
-        self.ctr[BASE] = self.path.size - MAXPLY - 3  # the current position's index
-        self.ctr[REDUCE] = kernel.reduce_after
-        self.ctr[QUIESCE] = min(max(quiesce, 0), QDEPTH)
-        self.flag[0] = 0
+            work.tt_key.fill(0)
+            work.tt_val.fill(0)
+            work.history.fill(0)
+        work.killers.fill(-1)
+        work.ctr[:] = 0
+        work.ctr[LIMIT] = nodes or 0
+        work.ctr[BASE] = work.path.size - MAXPLY - 3  # the current position's index
+        work.ctr[REDUCE] = kernel.reduce_after
+        work.ctr[QUIESCE] = min(max(quiesce, 0), QDEPTH)
+        work.flag[0] = 0
         started = time.perf_counter()
         timer = None
         if seconds is not None:
@@ -169,25 +213,7 @@ class CompiledSearch:
         best: Iteration | None = None
         try:
             for depth in range(1, max_depth + 1):
-                done = self.code._root(
-                    st,
-                    prm,
-                    depth,
-                    roots,
-                    scores,
-                    exact,
-                    margin,
-                    self.moves,
-                    self.order,
-                    self.undo,
-                    self.path,
-                    self.tt_key,
-                    self.tt_val,
-                    self.killers,
-                    self.history,
-                    self.ctr,
-                    self.flag,
-                )
+                done = self.code._root(st, prm, depth, roots, scores, exact, margin, work)
                 if done < count:
                     if seconds is not None and not exact and best is not None and done > 1:
                         best = self._partial(st, best, roots, scores, done)
@@ -201,7 +227,7 @@ class CompiledSearch:
                     roots.tolist(),
                     scores.tolist(),
                     pv,
-                    int(self.ctr[NODES]),
+                    int(work.ctr[NODES]),
                     time.perf_counter() - started,
                 )
                 if on_iteration is not None:
@@ -212,7 +238,7 @@ class CompiledSearch:
             if timer is not None:
                 timer.cancel()
         if best is not None:  # the effort of the whole search, the unfinished depth included
-            best = replace(best, nodes=int(self.ctr[NODES]), seconds=time.perf_counter() - started)
+            best = replace(best, nodes=int(work.ctr[NODES]), seconds=time.perf_counter() - started)
         return best
 
     def _partial(
@@ -231,13 +257,13 @@ class CompiledSearch:
             [chosen, *(m for m, _ in others)],
             [int(scores[top]), *(s for _, s in others)],
             self._pv(st, chosen),
-            int(self.ctr[NODES]),
+            int(self.work.ctr[NODES]),
             best.seconds,
         )
 
     def _position(self, state: State) -> IntArray:
         """The kernel's ``st`` for ``state``, with the Zobrist keys of the game's earlier
-        positions in ``self.path`` (for repetitions), the current one last."""
+        positions in the workspace's ``path`` (for repetitions), the current one last."""
         kernel = self.kernel
         start = state.copy()
         played = list(start.move_stack)
@@ -249,22 +275,14 @@ class CompiledSearch:
         for code in played:
             self.code.make(st, kernel.prm, code, undo, 0)
             keys.append(int(st[KEY]))
-        self.path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
-        self.path[: len(keys)] = keys
+        path = np.zeros(len(keys) + MAXPLY + 2, dtype=np.int64)
+        path[: len(keys)] = keys
+        self.work = self.work._replace(path=path)
         return st
 
     def _pv(self, st: IntArray, first: int) -> list[int]:
         line = np.zeros(24, dtype=np.int64)
-        length = self.code._pv(
-            st,
-            self.kernel.prm,
-            first,
-            line,
-            self.moves,
-            self.undo,
-            self.tt_key,
-            self.tt_val,
-        )
+        length = self.code._pv(st, self.kernel.prm, first, line, self.work)
         found: list[int] = line[:length].tolist()
         return found
 
@@ -283,81 +301,21 @@ def _root(
     scores: IntArray,
     exact: bool,
     margin: int,
-    moves: IntArray,
-    order: IntArray,
-    undo: IntArray,
-    path: IntArray,
-    tt_key: IntArray,
-    tt_val: IntArray,
-    killers: IntArray,
-    history: IntArray,
-    ctr: IntArray,
-    flag: IntArray,
+    work: Workspace,
 ) -> int:
     """Search every root move to ``depth``; return how many were searched before a stop."""
-    frames = np.zeros((MAXPLY + 2, FIELDS), dtype=np.int64)
+    undo, ctr = work.undo, work.ctr
     alpha = -MATE - 1
     for i in range(roots.size):
         move = roots[i]
         make(st, prm, move, undo, 0)
         if exact or i == 0:
             floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
-            score = -_search(
-                st,
-                prm,
-                depth - 1,
-                -MATE - 1,
-                -floor if exact else -alpha,
-                frames,
-                moves,
-                order,
-                undo,
-                path,
-                tt_key,
-                tt_val,
-                killers,
-                history,
-                ctr,
-                flag,
-            )
+            score = -_search(st, prm, depth - 1, -MATE - 1, -floor if exact else -alpha, work)
         else:
-            score = -_search(
-                st,
-                prm,
-                depth - 1,
-                -alpha - 1,
-                -alpha,
-                frames,
-                moves,
-                order,
-                undo,
-                path,
-                tt_key,
-                tt_val,
-                killers,
-                history,
-                ctr,
-                flag,
-            )
+            score = -_search(st, prm, depth - 1, -alpha - 1, -alpha, work)
             if score > alpha:
-                score = -_search(
-                    st,
-                    prm,
-                    depth - 1,
-                    -MATE - 1,
-                    -alpha,
-                    frames,
-                    moves,
-                    order,
-                    undo,
-                    path,
-                    tt_key,
-                    tt_val,
-                    killers,
-                    history,
-                    ctr,
-                    flag,
-                )
+                score = -_search(st, prm, depth - 1, -MATE - 1, -alpha, work)
         unmake(st, prm, move, undo, 0)
         if ctr[STOPPED]:
             return i
@@ -365,14 +323,6 @@ def _root(
         if score > alpha:
             alpha = score
     return roots.size
-
-
-# the fields of a search frame (one per ply)
-F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
-    12
-)
-FIELDS = 12
-ENTER, NEXT, RETURN = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
@@ -399,36 +349,26 @@ def _search(
     depth: int,
     alpha: int,
     beta: int,
-    frames: IntArray,
-    moves: IntArray,
-    order: IntArray,
-    undo: IntArray,
-    path: IntArray,
-    tt_key: IntArray,
-    tt_val: IntArray,
-    killers: IntArray,
-    history: IntArray,
-    ctr: IntArray,
-    flag: IntArray,
+    work: Workspace,
 ) -> int:
     """The value of the position after a root move (ply 1) for its side to move: negamax with
     principal-variation windows, then quiescence, on an explicit stack of frames."""
     st, prm, frames, moves, order, undo, path = (
         bare(st),
         bare(prm),
-        bare(frames),
-        bare(moves),
-        bare(order),
-        bare(undo),
-        bare(path),
+        bare(work.frames),
+        bare(work.moves),
+        bare(work.order),
+        bare(work.undo),
+        bare(work.path),
     )
     tt_key, tt_val, killers, history, ctr, flag = (
-        bare(tt_key),
-        bare(tt_val),
-        bare(killers),
-        bare(history),
-        bare(ctr),
-        bare(flag),
+        bare(work.tt_key),
+        bare(work.tt_val),
+        bare(work.killers),
+        bare(work.history),
+        bare(work.ctr),
+        bare(work.flag),
     )
     p = 1
     frames[p, F_DEPTH] = depth
@@ -662,12 +602,10 @@ def _pv(
     prm: IntArray,
     first: int,
     line: IntArray,
-    moves: IntArray,
-    undo: IntArray,
-    tt_key: IntArray,
-    tt_val: IntArray,
+    work: Workspace,
 ) -> int:
     """The principal variation after ``first``, read from the table; ``st`` is restored."""
+    moves, undo, tt_key, tt_val = work.moves, work.undo, work.tt_key, work.tt_val
     line[0] = first
     length = 1
     make(st, prm, first, undo, 0)
