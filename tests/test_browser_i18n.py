@@ -21,11 +21,11 @@ from functools import cache
 from typing import Any
 
 import pytest
-from babel.dates import format_date
+from babel.dates import format_date, get_day_names, get_month_names, get_period_names
 from babel.messages.pofile import read_po
 
 from ludoteca.games import game_names, load
-from ludoteca.i18n import LOCALE
+from ludoteca.i18n import LANGUAGES, LOCALE, RTL, SOURCE
 
 from .support.browser import (
     REPORT_WAIT,
@@ -248,7 +248,9 @@ def spaceless(text: str) -> str:
 
 @cache
 def catalogue(language: str) -> Any:
-    with open(LOCALE / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+    """The translators' catalogue of ``language``; in English, the template (the msgids)."""
+    path = LOCALE / language / "LC_MESSAGES" / "messages.po"
+    with open(LOCALE / "messages.pot" if language == SOURCE else path, "rb") as po:
         return read_po(po, locale=language)
 
 
@@ -307,6 +309,84 @@ def english_in(language: str, text: str) -> str | None:
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
     return None
+
+
+#: what splits a catalogue's text into the pieces a page shows as they are: a placeholder (the
+#: code fills in a value) or a percent sign, or an HTML tag (a link: its text is a node of
+#: its own)
+SPLIT = re.compile(r"%\(\w+\)[sd]|%%|<[^>]*>")
+#: what a piece of a catalogue's text begins and ends with that is not part of it: spaces and
+#: punctuation, which a text put together from pieces may share or leave out
+EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+#: a letter (of any script)
+LETTER = re.compile(r"[^\W\d_]")
+#: the shipped languages' names as the switcher shows them (each in its own language)
+LANGUAGE_NAMES = re.compile("|".join(map(re.escape, LANGUAGES.values())))
+
+
+def calendar_words(language: str) -> set[str]:
+    """The words ``language`` writes days and moments with (its months, weekdays and times of
+    day in every width, CLDR's as Babel has them): the pages' dates are ``Intl``'s, not the
+    catalogue's."""
+    names: set[str] = set()
+    for width in ("wide", "abbreviated", "narrow"):
+        for context in ("format", "stand-alone"):
+            names |= set(get_month_names(width, context, locale=language).values())
+            names |= set(get_day_names(width, context, locale=language).values())
+            names |= set(get_period_names(width, context, locale=language).values())
+    return names
+
+
+@cache
+def pieces(language: str) -> frozenset[str]:
+    """What ``language``'s catalogue writes: the pieces of each of its texts (the msgids in
+    English, the translations and each of their plural forms elsewhere) between their
+    placeholders and tags (:data:`SPLIT`), less the spaces and punctuation at their ends, and
+    the calendar's words (:func:`calendar_words`), those with a letter."""
+    texts = set(calendar_words(language))
+    for message in catalogue(language):
+        if not message.id:
+            continue
+        if language == SOURCE:
+            texts |= set(message.id if message.pluralizable else (message.id,))
+        else:
+            texts |= set(message.string if message.pluralizable else (message.string,))
+    found = {EDGES.sub("", piece) for text in texts for piece in SPLIT.split(text or "")}
+    return frozenset(piece for piece in found if LETTER.search(piece))
+
+
+@cache
+def catalogued(language: str) -> re.Pattern[str]:
+    """A pattern that finds, at each place of a text, the longest of ``language``'s
+    :func:`pieces` there (in its group 1), whole (not inside a longer word)."""
+    ordered = sorted(pieces(language), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?=(" + "|".join(map(re.escape, ordered)) + r")(?!\w))")
+
+
+@cache
+def uncatalogued(language: str, text: str) -> str | None:
+    """The words of ``text`` that ``language``'s catalogue does not write (None: it writes
+    them all).  ``text`` less the names, the languages' names and the rule sets' settings
+    (:data:`NAMES`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less every piece of the
+    catalogue found in it, wherever it is (:func:`catalogued`: pieces may overlap, as two
+    texts put together share a full stop), less the notation and numbers (:data:`ALLOWED`),
+    must have no letter left.  So what a page shows is the catalogue's, whole or in pieces
+    put together (a sentence with its values filled in, a row of facts), or notation, numbers
+    and names; a text that never went through the catalogue (a variable the extraction never
+    saw, a server's word sent as it is) is caught in every language, English too, unless
+    each of its words is also one the language's catalogue writes.  Exact (a word is the
+    catalogue's or not; no list of words to allow) and cheap: one search of one pattern a
+    text, each text of a language searched once (cached)."""
+    if EDGES.sub("", text) in pieces(language):
+        return None  # (most texts: one of the catalogue's whole)
+    text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", NAMES.sub(" ", text)))
+    chars = list(text)
+    for found in catalogued(language).finditer(text):
+        chars[found.start(1) : found.end(1)] = " " * (found.end(1) - found.start(1))
+    rest = ALLOWED.sub(" ", "".join(chars))
+    if not LETTER.search(rest):
+        return None
+    return f"not the catalogue's: {' '.join(rest.split())!r}"
 
 
 def test_the_english_search_comes_before_what_is_allowed() -> None:
@@ -403,6 +483,8 @@ def site(world: World) -> dict[str, str]:
         "review": "/review",
         "puzzle": f"/puzzles/{world.puzzle}",
         "puzzles": "/puzzles",
+        "puzzle dashboard": "/puzzles/dashboard",
+        "mistakes": "/puzzles/mistakes",
         "lessons": "/lessons",
         "profile": f"/players/{RATED}",
         "leaderboard": "/leaderboard",
@@ -456,13 +538,14 @@ def context_in(browser: Any, language: str, width: int = 1366, height: int = 768
 
 def untranslated(page: Any, language: str) -> set[str]:
     """The texts of the page shown that are not in ``language``: an English msgid, an English
-    word, (in Arabic) a Latin word besides notation and names, or an unfilled placeholder (in
-    English too), each with why."""
+    word, (in Arabic) a Latin word besides notation and names, a word that is not the
+    catalogue's (:func:`uncatalogued`), or an unfilled placeholder (the last two in English
+    too), each with why."""
     assert page.get_attribute("html", "lang") == language
     left = set()
     for text in page.evaluate(TEXTS):
         why = "an unfilled placeholder" if UNFILLED.search(text) else None
-        why = why or english_in(language, text)
+        why = why or english_in(language, text) or uncatalogued(language, text)
         if why:
             left.add(f"{text!r} ({why})")
     return left
@@ -471,34 +554,6 @@ def untranslated(page: Any, language: str) -> set[str]:
 def fail_if_untranslated(left: dict[str, set[str]]) -> None:
     if left:
         pytest.fail("English left:\n" + "\n".join(f"{k}: {sorted(v)}" for k, v in left.items()))
-
-
-#: the language whose every page :func:`test_no_page_shows_english_in_another_language`
-#: reads: English's and Arabic's are read by the audit's walk as it goes; German's and
-#: Spanish's pages are made by the same code from catalogues tests/test_i18n.py holds whole
-#: (every text translated, none left as the English but those listed)
-UNAUDITED = ["fr"]
-
-
-@pytest.mark.parametrize("language", UNAUDITED)
-def test_no_page_shows_english_in_another_language(
-    browser: Any, server: str, world: World, language: str
-) -> None:
-    """The browser asks for ``language`` (Accept-Language from its locale): every page is in
-    it (:func:`untranslated`), with no error."""
-    context = context_in(browser, language)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        left: dict[str, set[str]] = {}
-        for name in walk(page, server, world):
-            if found := untranslated(page, language):
-                left[name] = found
-        fail_if_untranslated(left)
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_the_switcher_changes_the_language_and_remembers_it(browser: Any, server: str) -> None:
@@ -576,78 +631,93 @@ UNISOLATED = r"""() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def rtl_pages(browser: Any, server: str, world: World) -> Iterator[dict[str, Any]]:
-    """A page in English and one in Arabic, signed in as :data:`OTHER`, kept for the module."""
-    contexts = {language: context_in(browser, language) for language in ("en", "ar")}
-    pages = {language: context.new_page() for language, context in contexts.items()}
-    for page in pages.values():
-        sign_in(page, server, OTHER)
-    yield pages
-    for context in contexts.values():
-        context.close()
-
-
-RTL_PAGES = [
-    name for name in site(World("live", "correspondence")) if name != "account (signed out)"
-]
-
-
-@pytest.mark.parametrize("name", RTL_PAGES)
-def test_arabic_pages_are_mirrored_but_not_their_boards_nor_their_notation(
-    rtl_pages: dict[str, Any], server: str, world: World, name: str
-) -> None:
-    """The page ``name`` in Arabic: ``dir="rtl"``; its header mirrored (its first item at the
-    right, its last at the left, the other way round in English); its board, if any, not
-    (a1 at the bottom left, g7 at the top right, as in English; written left to right); every
-    move in its text kept left to right (isolated) inside the Arabic."""
-    geometry = {}
-    for language, page in rtl_pages.items():
-        if name == "game":
-            start(page, server, "morris", "hotseat")
-            point(page, "d2").click()
-            wait_moves(page, 1)
-            ready(page)
-        else:
-            visit(page, server + site(world)[name])
-        if name in ("spectator", "correspondence"):
-            wait_moves(page, 1)
-        if name == "review":
-            load_record(page)
-            page.click("#next")
-            page.click("#next")
-        geometry[language] = page.evaluate(GEOMETRY)
-    en, ar = geometry["en"], geometry["ar"]
-    assert (en["dir"], ar["dir"]) == ("ltr", "rtl")
-    assert en["first"] < en["last"] and ar["first"] > ar["last"], (en, ar)
+def unmirrored(page: Any, name: str) -> list[str]:
+    """What of the page ``name`` shown is not as a right-to-left page has it: ``dir="rtl"``;
+    its header mirrored (its first item at the right of its last); its board, if it has one,
+    not (written left to right, a1 and g7 at the ends of the diagonal from the bottom left to
+    the top right: a1 at the bottom left facing White, at the top right facing Black, never
+    the other way as a mirror puts them); every numbered move of its text kept left to right
+    (:data:`UNISOLATED`)."""
+    at = page.evaluate(GEOMETRY)
+    wrong = [] if at["dir"] == "rtl" else [f"written {at['dir']}"]
+    if not at["first"] > at["last"]:
+        wrong.append(f"the header not mirrored: {at}")
     if name in BOARDS:
-        assert "a1" in ar, "no board"
-        assert ar["boardDir"] == "ltr"
-        assert ar["a1"] == pytest.approx(en["a1"], abs=0.01)
-        assert ar["g7"] == pytest.approx(en["g7"], abs=0.01)
-        if name != "correspondence":  # (there the board faces Black, the player's side)
-            assert ar["a1"][0] < 0.5 < ar["g7"][0] and ar["g7"][1] < 0.5 < ar["a1"][1]
-    assert rtl_pages["ar"].evaluate(UNISOLATED) == []
+        (ax, ay), (gx, gy) = at.get("a1", (0.5, 0.5)), at.get("g7", (0.5, 0.5))
+        facing_white, facing_black = (
+            ax < 0.5 < ay and gy < 0.5 < gx,
+            ay < 0.5 < ax and gx < 0.5 < gy,
+        )
+        if at.get("boardDir") != "ltr" or not (facing_white or facing_black):
+            wrong.append(f"the board mirrored (or none): {at}")
+    return wrong + [f"a move not isolated: {text}" for text in page.evaluate(UNISOLATED)]
+
+
+def test_a_mirrored_page_is_caught() -> None:
+    """:func:`unmirrored` on pages as a mistake would lay them out (the facts GEOMETRY reads):
+    the header left to right, the board mirrored (a1 at the bottom right) or written right to
+    left, a move not isolated; and nothing on a right one, its board facing either side."""
+
+    class Page:
+        def __init__(self, at: dict[str, Any], unisolated: list[str] = []) -> None:  # noqa: B006
+            self.at, self.unisolated = at, unisolated
+
+        def evaluate(self, script: str) -> Any:
+            return self.at if script == GEOMETRY else self.unisolated
+
+    right = {"dir": "rtl", "first": 1000, "last": 10, "boardDir": "ltr"}
+    white, black = {"a1": (0.1, 0.9), "g7": (0.9, 0.1)}, {"a1": (0.9, 0.1), "g7": (0.1, 0.9)}
+    assert unmirrored(Page({**right, **white}), "game") == []
+    assert unmirrored(Page({**right, **black}), "correspondence") == []
+    assert unmirrored(Page(right), "lobby") == []
+    for wrong, name in (
+        ({**right, "dir": "ltr"}, "lobby"),
+        ({**right, "first": 10, "last": 1000}, "lobby"),
+        ({**right, "a1": (0.9, 0.9), "g7": (0.1, 0.1)}, "game"),
+        ({**right, "a1": (0.1, 0.1), "g7": (0.9, 0.9)}, "correspondence"),
+        ({**right, **white, "boardDir": "rtl"}, "game"),
+        (right, "game"),  # no board
+    ):
+        assert len(unmirrored(Page(wrong), name)) == 1, (wrong, name)
+    assert unmirrored(Page({**right, **white}, ["moves: 1. d2"]), "game") == [
+        "a move not isolated: moves: 1. d2"
+    ]
+
+
+def read(page: Any, language: str, name: str, width: int = 1366) -> set[str]:
+    """What is wrong with the page ``name`` shown in ``language``: its texts not in it
+    (:func:`untranslated`) and, in a language written right to left at a laptop's width (a
+    phone's header folds), its layout not mirrored as it should be (:func:`unmirrored`)."""
+    wrong = untranslated(page, language)
+    if language in RTL and width > 1000:
+        wrong |= set(unmirrored(page, name))
+    return wrong
 
 
 #: how far the page reaches past the window's right edge, in CSS pixels (0: it fits)
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-#: the audit's languages and windows: both languages at the laptop's size; the phone's in
-#: Arabic, whose right-to-left layout is the one the phone can break that English cannot (the
-#: English pages on a phone are test_browser_feel.py's and test_web_browser.py's)
-AUDITS = [("en", 1366, 768), ("ar", 1366, 768), ("ar", 390, 844)]
+#: the audit's languages and windows: English and each language written right to left at the
+#: laptop's size, each of those at the phone's too (the layout the phone can break that
+#: English cannot; the English pages on a phone are test_browser_feel.py's and
+#: test_web_browser.py's)
+AUDITS = [("en", 1366, 768)] + [
+    (language, width, height)
+    for language in sorted(RTL)
+    for width, height in ((1366, 768), (390, 844))
+]
 
 
 @pytest.mark.parametrize("language, width, height", AUDITS)
-def test_every_page_in_english_and_arabic_is_audited_and_fits(
+def test_every_page_in_english_and_right_to_left_is_audited_and_fits(
     browser: Any, server: str, world: World, language: str, width: int, height: int
 ) -> None:
-    """In English and Arabic: at 1366x768 every page passes the accessibility audit (axe-core:
-    no serious or critical violation) in both schemes, is all in the browser's language
-    (:func:`untranslated`) and throws no error; in Arabic at 390x844 no page is wider than
-    the phone.
+    """In English and each language written right to left: at 1366x768 every page, in each
+    of its states (:func:`walk`'s full walk), passes the accessibility audit (axe-core: no
+    serious or critical violation) in both schemes, is all in the browser's language and,
+    right to left, mirrored but not its board nor its notation (:func:`read`), and throws no
+    error; at 390x844 no page is wider than the phone.
     Each page is opened once at its size and, when pictures are asked for, pictured in both
     schemes (the scheme is the CSS's alone, switched in place; the size is not, since the
     board is laid out for it) in ``bench/results/screenshots``."""
@@ -660,13 +730,47 @@ def test_every_page_in_english_and_arabic_is_audited_and_fits(
         for name in walk(page, server, world, full=width > 1000 or shooting()):
             if width < 1000:
                 assert page.evaluate(OVERFLOW) <= 0, name
-            elif found := untranslated(page, language):
+            elif found := read(page, language, name):
                 left[name] = found
             for scheme in ("light", "dark") if width > 1000 or shooting() else ():
                 page.emulate_media(color_scheme=scheme)
                 if width > 1000:
                     assert serious_violations(page) == [], (scheme, name)
                 shot(page, f"{name}-{language}-{width}x{height}-{scheme}")
+        fail_if_untranslated(left)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+#: the languages whose every page :func:`test_every_page_is_in_the_browsers_language` reads:
+#: those the audit's walk does not read as it goes
+UNAUDITED = [language for language in LANGUAGES if (language, 1366, 768) not in AUDITS]
+
+
+@pytest.mark.parametrize("language", UNAUDITED)
+def test_every_page_is_in_the_browsers_language(
+    browser: Any, server: str, world: World, language: str
+) -> None:
+    """The browser asks for ``language`` (Accept-Language from its locale): every page, each
+    opened once and read once its script says it is ready, is in it and, if ``language`` is
+    written right to left, mirrored but not its board nor its notation (:func:`read`), with
+    no error.
+    The walk is :func:`walk`'s short one (about 11 s of one core a language, measured on a
+    busy machine: a page a load): a page's later states (a game over with its report, a
+    refused record) are read in English and the languages written right to left by the
+    audit's full walk, which sees any text there the catalogue does not have (what is not
+    marked for the catalogue is not, whatever the language); whether each of the
+    catalogue's texts is translated is tests/test_i18n.py's, for every language."""
+    context = context_in(browser, language)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        left: dict[str, set[str]] = {}
+        for name in walk(page, server, world, full=False):
+            if found := read(page, language, name):
+                left[name] = found
         fail_if_untranslated(left)
         assert not errors, errors
     finally:
@@ -687,32 +791,36 @@ def shown_node(page: Any, node: str) -> None:
     page.wait_for_function(f"({SHOWN_NODE})() === {node!r}", timeout=60_000)
 
 
-@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("language", ["en", *sorted(RTL)])
 def test_the_arrows_step_through_the_moves_as_the_page_is_written(
-    rtl_pages: dict[str, Any], server: str, language: str
+    browser: Any, server: str, language: str
 ) -> None:
     """On the analysis board (the moves' keys are one helper, lib/move-keys.js, for the game,
     analysis and review pages): left to right the Left arrow steps back and the Right arrow
-    on; in Arabic, right to left, the other way round, as the move list and the ◀ ▶ buttons
+    on; right to left (Arabic), the other way round, as the move list and the ◀ ▶ buttons
     are mirrored; Home and End go to the start and the end in both."""
-    page = rtl_pages[language]
-    visit(page, server + "/analysis?game=morris&moves=d2,d6,f4")
-    back, on = ("ArrowRight", "ArrowLeft") if language == "ar" else ("ArrowLeft", "ArrowRight")
-    shown_node(page, "3")
-    # the engine off (each position shown sooner on a busy machine), the focus on the page
-    # (the keys go to it, not to the board nor a box)
-    page.click("#engine")
-    page.locator("h1").click()
-    page.keyboard.press(back)
-    shown_node(page, "2")
-    page.keyboard.press(back)
-    shown_node(page, "1")
-    page.keyboard.press(on)
-    shown_node(page, "2")
-    page.keyboard.press("Home")
-    shown_node(page, "root")
-    page.keyboard.press("End")
-    shown_node(page, "3")
+    context = context_in(browser, language)
+    page = context.new_page()
+    try:
+        visit(page, server + "/analysis?game=morris&moves=d2,d6,f4")
+        back, on = ("ArrowRight", "ArrowLeft") if language in RTL else ("ArrowLeft", "ArrowRight")
+        shown_node(page, "3")
+        # the engine off (each position shown sooner on a busy machine), the focus on the page
+        # (the keys go to it, not to the board nor a box)
+        page.click("#engine")
+        page.locator("h1").click()
+        page.keyboard.press(back)
+        shown_node(page, "2")
+        page.keyboard.press(back)
+        shown_node(page, "1")
+        page.keyboard.press(on)
+        shown_node(page, "2")
+        page.keyboard.press("Home")
+        shown_node(page, "root")
+        page.keyboard.press("End")
+        shown_node(page, "3")
+    finally:
+        context.close()
 
 
 def written(language: str, day: date) -> str:
@@ -745,6 +853,6 @@ def test_the_finished_games_dates_follow_the_pages_language(
         for picker in ("#since", "#until"):
             assert page.get_attribute(picker, "lang") == language
         since, until = page.locator("#since").bounding_box(), page.locator("#until").bounding_box()
-        assert (since["x"] > until["x"]) == (language == "ar"), (since, until)
+        assert (since["x"] > until["x"]) == (language in RTL), (since, until)
     finally:
         context.close()
