@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from babel import Locale
 from babel.dates import format_date, get_day_names, get_month_names, get_period_names
 from babel.messages.pofile import read_po
 
@@ -355,12 +356,28 @@ def pieces(language: str) -> frozenset[str]:
     return frozenset(piece for piece in found if LETTER.search(piece))
 
 
+def conjunctions(language: str) -> set[str]:
+    """The words ``language`` joins the items of a list with (``Intl.ListFormat``'s, CLDR's
+    as Babel has them), each as it stands before the next item: "and ", Arabic "و" (written
+    on to the item)."""
+    patterns = Locale.parse(language).list_patterns
+    joints = {
+        re.sub(r"^[\W_]+", "", pattern.split("{0}")[1].split("{1}")[0])
+        for style in patterns
+        for pattern in dict(patterns[style]).values()
+    }
+    return {joint for joint in joints if LETTER.search(joint)}
+
+
 @cache
 def catalogued(language: str) -> re.Pattern[str]:
     """A pattern that finds, at each place of a text, the longest of ``language``'s
-    :func:`pieces` there (in its group 1), whole (not inside a longer word)."""
+    :func:`pieces` there (in its group 1), whole (not inside a longer word), a list's
+    conjunction before it or not (:func:`conjunctions`: "، ونقلة واحدة", ", and one move")."""
     ordered = sorted(pieces(language), key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?=(" + "|".join(map(re.escape, ordered)) + r")(?!\w))")
+    joints = "|".join(map(re.escape, sorted(conjunctions(language), key=len, reverse=True)))
+    either = "|".join(map(re.escape, ordered))
+    return re.compile(rf"(?<!\w)(?=((?:{joints})?(?:{either}))(?!\w))")
 
 
 @cache
@@ -604,10 +621,17 @@ GEOMETRY = """() => {
 #: the notation in the page's text that is not kept left to right: a text with a numbered
 #: move ("2. a7", "2... b4-c4": the bidi algorithm, left alone, puts an Arabic sentence's
 #: number after the move) whose element is written right to left and whose moves are not
-#: isolated (after U+2066 or U+2068, before U+2069), nor in a <bdi> or an element with
+#: isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element with
 #: `unicode-bidi: isolate` or written left to right (a move alone, "d6", reads right as it is)
 UNISOLATED = r"""() => {
-  const move = /(?<![\w\u2066\u2068])\d+\.(\.\.)?\s*[a-g][1-7]([-x:][a-g][1-7])*(?![\w])/u;
+  const move = /(?<![\w])\d+\.(\.\.)?\s*[a-g][1-7]([-x:][a-g][1-7])*(?![\w])/gu;
+  // a move inside a left-to-right or first-strong isolate of its text (one opened before it
+  // and not yet closed)
+  const inside = (text, at) => {
+    const before = text.slice(0, at);
+    return (before.match(/[\u2066\u2068]/g) || []).length
+      > (before.match(/\u2069/g) || []).length;
+  };
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -616,7 +640,7 @@ UNISOLATED = r"""() => {
     if (!el.checkVisibility()) continue;
     if (el.closest("svg")) continue;  // the board's labels: the board is never mirrored
     const text = node.textContent;
-    if (!move.test(text)) continue;
+    if ([...text.matchAll(move)].every((found) => inside(text, found.index))) continue;
     let ltr = false;
     for (let at = el; at && at !== document.body; at = at.parentElement) {
       const style = getComputedStyle(at);
