@@ -618,14 +618,24 @@ GEOMETRY = """() => {
   }
   return out;
 }"""
-#: the notation in the page's text that is not kept left to right: a text with a numbered
-#: move ("2. a7", "2... b4-c4": the bidi algorithm, left alone, puts an Arabic sentence's
-#: number after the move) whose element is written right to left and whose moves are not
-#: isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element with
-#: `unicode-bidi: isolate` or written left to right (a move alone, "d6", reads right as it is)
+#: the notation and numbers in the page's text that are not kept left to right: a text with
+#: a token the bidi algorithm, left alone, reorders inside right-to-left text (its neutral
+#: signs take the Arabic's direction): a numbered move ("2. a7", "2... b4-c4": the number
+#: after the move), a move with a hyphen or a colon ("b4-c3" read "c3-b4"), a provisional
+#: rating or a deviation ("1500?", "±35"), a result or a score with a dash ("1–0" read
+#: "0–1"), a position code ("..b/.w./... w 0 0"); whose element is written right to left and
+#: which is not isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element
+#: with `unicode-bidi: isolate` or written left to right (a move alone, "d6", and a capture,
+#: "g7xb6", read right as they are)
 UNISOLATED = r"""() => {
-  const move = /(?<![\w])\d+\.(\.\.)?\s*[a-g][1-7]([-x:][a-g][1-7])*(?![\w])/gu;
-  // a move inside a left-to-right or first-strong isolate of its text (one opened before it
+  const token = new RegExp("(?<![\\w\\/.±])(?:" + [
+    String.raw`\d+\.(?:\.\.)?\s*[a-g][1-7](?:[-x:][a-g][1-7])*`,
+    String.raw`[a-g][1-7](?:x[a-g][1-7])*[-:][a-g][1-7](?:[-x:][a-g][1-7])*`,
+    String.raw`\d+\?|±\d+`,
+    String.raw`\d+\s?[\u2013\u2014]\s?\d+`,
+    String.raw`[.wbWB]+(?:\/[.wbWB]+){2,}(?:\s[wb](?:\s\d+)*)?`,
+  ].join("|") + ")(?![\\w])", "gu");
+  // a token inside a left-to-right or first-strong isolate of its text (one opened before it
   // and not yet closed)
   const inside = (text, at) => {
     const before = text.slice(0, at);
@@ -640,7 +650,7 @@ UNISOLATED = r"""() => {
     if (!el.checkVisibility()) continue;
     if (el.closest("svg")) continue;  // the board's labels: the board is never mirrored
     const text = node.textContent;
-    if ([...text.matchAll(move)].every((found) => inside(text, found.index))) continue;
+    if ([...text.matchAll(token)].every((found) => inside(text, found.index))) continue;
     let ltr = false;
     for (let at = el; at && at !== document.body; at = at.parentElement) {
       const style = getComputedStyle(at);
@@ -674,7 +684,7 @@ def unmirrored(page: Any, name: str) -> list[str]:
         )
         if at.get("boardDir") != "ltr" or not (facing_white or facing_black):
             wrong.append(f"the board mirrored (or none): {at}")
-    return wrong + [f"a move not isolated: {text}" for text in page.evaluate(UNISOLATED)]
+    return wrong + [f"notation not isolated: {text}" for text in page.evaluate(UNISOLATED)]
 
 
 def test_a_mirrored_page_is_caught() -> None:
@@ -704,7 +714,7 @@ def test_a_mirrored_page_is_caught() -> None:
     ):
         assert len(unmirrored(Page(wrong), name)) == 1, (wrong, name)
     assert unmirrored(Page({**right, **white}, ["moves: 1. d2"]), "game") == [
-        "a move not isolated: moves: 1. d2"
+        "notation not isolated: moves: 1. d2"
     ]
 
 
