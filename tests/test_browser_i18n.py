@@ -622,8 +622,8 @@ GEOMETRY = """() => {
 #: a token the bidi algorithm, left alone, reorders inside right-to-left text (its neutral
 #: signs take the Arabic's direction): a numbered move ("2. a7", "2... b4-c4": the number
 #: after the move), a move with a hyphen or a colon ("b4-c3" read "c3-b4"), a provisional
-#: rating or a deviation ("1500?", "±35"), a result or a score with a dash ("1–0" read
-#: "0–1"), a position code ("..b/.w./... w 0 0"); whose element is written right to left and
+#: rating or a deviation ("1500?", "±35"), a result or a score with an en or em dash (1-0
+#: read 0-1), a position code ("..b/.w./... w 0 0"); whose element is written right to left and
 #: which is not isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element
 #: with `unicode-bidi: isolate` or written left to right (a move alone, "d6", and a capture,
 #: "g7xb6", read right as they are)
