@@ -26,7 +26,7 @@ from babel.dates import format_date, get_day_names, get_month_names, get_period_
 from babel.messages.pofile import read_po
 
 from ludoteca.games import game_names, load
-from ludoteca.i18n import LANGUAGES, LOCALE, RTL, SOURCE
+from ludoteca.i18n import LANGUAGES, LOCALE, RTL, SOURCE, _, use
 
 from .support.browser import (
     REPORT_WAIT,
@@ -235,7 +235,7 @@ def white_puzzle(request: Any) -> str:
     """The id of a Nine Men's Morris puzzle where White is to play, asked of the API until
     one comes (a puzzle for Black shows its board turned round)."""
     seen: list[str] = []
-    for _ in range(40):
+    for _attempt in range(40):
         puzzle = api(request, "GET", f"/api/puzzles/next?rules=morris&seen={','.join(seen)}")
         if puzzle["player"] == "white":
             return str(puzzle["id"])
@@ -716,6 +716,38 @@ def test_a_mirrored_page_is_caught() -> None:
     assert unmirrored(Page({**right, **white}, ["moves: 1. d2"]), "game") == [
         "notation not isolated: moves: 1. d2"
     ]
+
+
+#: texts in a right-to-left page, by id: those :data:`UNISOLATED` reports ("a" to "e": a
+#: numbered move, a provisional rating, a deviation, a move with a hyphen, a result with an
+#: en dash, each bare in the Arabic) and those it does not ("x": isolated by U+2068, the
+#: second move inside the first's isolate; "y" and "z": in a <bdi> and in an element written
+#: left to right; "w": a move alone and a capture, which read right as they are)
+BIDI_CASES = """<body dir="rtl" lang="ar"><p id="a">الخط: 1. f4 a4</p><p id="b">تقييم 1500?</p>
+<p id="c">الانحراف ±35</p><p id="d">نقلة b4-c3</p><p id="e">النتيجة 1\u20130</p>
+<p id="x">الخط: \u20681. f4 a4 2. d2 b2\u2069</p><p id="y"><bdi>1500?</bdi></p>
+<p id="z" dir="ltr">b4-c3</p><p id="w">نقلة d6، ثم g7xb6</p></body>"""
+
+
+def test_notation_left_to_the_bidi_algorithm_is_caught(page: Any) -> None:
+    """:data:`UNISOLATED` on a right-to-left page of :data:`BIDI_CASES`: it reports the bare
+    tokens, and not those isolated or alone."""
+    page.set_content(BIDI_CASES)
+    assert sorted(text.split(":")[0] for text in page.evaluate(UNISOLATED)) == list("abcde")
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != SOURCE])
+def test_a_text_the_catalogue_never_saw_is_caught(language: str) -> None:
+    """:func:`uncatalogued` in each shipped language: a text never sent through the
+    catalogue (English the catalogue does not have, a word of the code's) is caught; one of
+    the catalogue's texts, whole, with its values filled in or put together with another,
+    among names, notation and numbers, is not."""
+    with use(language):
+        pieces = (_("Correspondence"), _("Draw by %(reason)s.", reason=_("agreement")))
+    assert uncatalogued(language, "Correspondence games") is not None
+    assert uncatalogued(language, "untimed") is not None  # the server's key, not its words
+    for text in (*pieces, f"{pieces[0]} · {RATED} 1500? d6", ", ".join(pieces), "a1-b2 3d 9x9"):
+        assert uncatalogued(language, text) is None, text
 
 
 def read(page: Any, language: str, name: str, width: int = 1366) -> set[str]:
