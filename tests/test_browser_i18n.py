@@ -1,14 +1,18 @@
-"""Every page in every shipped language, in a real browser (one browser, one page a language,
-reused from page to page), each read once its script says it is ready (``<html data-ready>``):
-no text a person reads (the DOM's text nodes, visible or not, and the title, aria-label,
-placeholder and alt attributes) is English in another language, whether an English msgid of
-the catalogue (placeholders filled) or any word only English uses; English is searched before
-anything is allowed, and what is allowed is notation, numbers and the names the test made
-(in Arabic, any other Latin word is caught too); no placeholder is left unfilled in any
-language.  Arabic pages are written right to left, a test a page: the header mirrored, the
-board not (a1 at its bottom left), the notation left to right inside the Arabic text.  Both
-pass the accessibility audit and fit a phone's width, and are pictured when pictures are asked
-for (``shot``: English and Arabic, 1366x768 and 390x844, light and dark)."""
+"""Every page in every shipped language (ludoteca.i18n.LANGUAGES, whatever they are), in a
+real browser (one browser, one page a language, reused from page to page), each read once its
+script says it is ready (``<html data-ready>``): no text a person reads (the DOM's text nodes,
+visible or not, and the title, aria-label, placeholder and alt attributes) is English in
+another language, whether an English msgid of the catalogue (placeholders filled) or any word
+only English uses; English is searched before anything is allowed, and what is allowed is
+notation, numbers and the names the test made (right to left, any other Latin word is caught
+too); in every language, English too, every text is the catalogue's, whole or in pieces, or
+notation, numbers and names (:func:`uncatalogued`: a text the catalogue never saw is caught);
+no placeholder is left unfilled.  The pages of each language written right to left
+(ludoteca.i18n.RTL) are mirrored, each page: the header mirrored, the board not (a1 at its
+bottom left), the notation and numbers left to right inside the text (:func:`unmirrored`).
+English and those languages pass the accessibility audit and fit a phone's width (right to
+left), and are pictured when pictures are asked for (``shot``: 1366x768 and 390x844, light
+and dark); each other language is read in a short walk, a page a load."""
 
 from __future__ import annotations
 
@@ -305,7 +309,7 @@ def english_in(language: str, text: str) -> str | None:
     english = words(named) & english_words(language)
     if english:
         return f"the words {sorted(english)}"
-    if language == "ar":  # no Latin script in Arabic but notation and names
+    if language in RTL:  # no Latin script right to left (Arabic) but notation and names
         rest = ALLOWED.sub(" ", named)
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
