@@ -630,7 +630,8 @@ GEOMETRY = """() => {
 #: read 0-1), a position code ("..b/.w./... w 0 0"); whose element is written right to left and
 #: which is not isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element
 #: with `unicode-bidi: isolate` or written left to right (a move alone, "d6", and a capture,
-#: "g7xb6", read right as they are)
+#: "g7xb6", read right as they are); and a field (an input, a text area) holding such a token
+#: that is written right to left (a record, a position code: typed and read left to right)
 UNISOLATED = r"""() => {
   const token = new RegExp("(?<![\\w\\/.±])(?:" + [
     String.raw`\d+\.(?:\.\.)?\s*[a-g][1-7](?:[-x:][a-g][1-7])*`,
@@ -664,6 +665,12 @@ UNISOLATED = r"""() => {
           || at.dir === "ltr" || at.closest("[dir=ltr]") === at) { ltr = true; break; }
     }
     if (!ltr) out.push(`${el.id || el.className || el.tagName}: ${text.trim()}`);
+  }
+  for (const field of document.querySelectorAll("input, textarea")) {
+    const value = field.value || "";
+    if (getComputedStyle(field).direction === "rtl" && [...value.matchAll(token)].length) {
+      out.push(`${field.id || field.name}: ${value.trim()}`);
+    }
   }
   return out;
 }"""
@@ -726,18 +733,21 @@ def test_a_mirrored_page_is_caught() -> None:
 #: numbered move, a provisional rating, a deviation, a move with a hyphen, a result with an
 #: en dash, each bare in the Arabic) and those it does not ("x": isolated by U+2068, the
 #: second move inside the first's isolate; "y" and "z": in a <bdi> and in an element written
-#: left to right; "w": a move alone and a capture, which read right as they are)
+#: left to right; "w": a move alone and a capture, which read right as they are); and the
+#: fields: "t", a record in a text area written right to left, reported, "u" written left to
+#: right, not
 BIDI_CASES = """<body dir="rtl" lang="ar"><p id="a">الخط: 1. f4 a4</p><p id="b">تقييم 1500?</p>
 <p id="c">الانحراف ±35</p><p id="d">نقلة b4-c3</p><p id="e">النتيجة 1\u20130</p>
 <p id="x">الخط: \u20681. f4 a4 2. d2 b2\u2069</p><p id="y"><bdi>1500?</bdi></p>
-<p id="z" dir="ltr">b4-c3</p><p id="w">نقلة d6، ثم g7xb6</p></body>"""
+<p id="z" dir="ltr">b4-c3</p><p id="w">نقلة d6، ثم g7xb6</p>
+<textarea id="t">1. a7 b6</textarea><textarea id="u" dir="ltr">1. a7 b6</textarea></body>"""
 
 
 def test_notation_left_to_the_bidi_algorithm_is_caught(page: Any) -> None:
     """:data:`UNISOLATED` on a right-to-left page of :data:`BIDI_CASES`: it reports the bare
     tokens, and not those isolated or alone."""
     page.set_content(BIDI_CASES)
-    assert sorted(text.split(":")[0] for text in page.evaluate(UNISOLATED)) == list("abcde")
+    assert sorted(text.split(":")[0] for text in page.evaluate(UNISOLATED)) == list("abcdet")
 
 
 @pytest.mark.parametrize("language", [language for language in LANGUAGES if language != SOURCE])
