@@ -325,6 +325,9 @@ SPLIT = re.compile(r"%\(\w+\)[sd]|%%|<[^>]*>")
 EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 #: a letter (of any script)
 LETTER = re.compile(r"[^\W\d_]")
+#: a letter of a script that puts spaces between words (not Chinese's nor Japanese's): a
+#: piece of a catalogue's text is found whole, with no such letter next to it
+SPACED = r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]"
 #: the shipped languages' names as the switcher shows them (each in its own language)
 LANGUAGE_NAMES = re.compile("|".join(map(re.escape, LANGUAGES.values())))
 
@@ -376,12 +379,14 @@ def conjunctions(language: str) -> set[str]:
 @cache
 def catalogued(language: str) -> re.Pattern[str]:
     """A pattern that finds, at each place of a text, the longest of ``language``'s
-    :func:`pieces` there (in its group 1), whole (not inside a longer word), a list's
-    conjunction before it or not (:func:`conjunctions`: "، ونقلة واحدة", ", and one move")."""
+    :func:`pieces` there (in its group 1), whole (not inside a longer word: no letter of
+    :data:`SPACED` next to it; a number may be, "第3步", and Chinese or Japanese writing),
+    a list's conjunction before it or not (:func:`conjunctions`: "، ونقلة واحدة", ", and one
+    move")."""
     ordered = sorted(pieces(language), key=len, reverse=True)
     joints = "|".join(map(re.escape, sorted(conjunctions(language), key=len, reverse=True)))
     either = "|".join(map(re.escape, ordered))
-    return re.compile(rf"(?<!\w)(?=((?:{joints})?(?:{either}))(?!\w))")
+    return re.compile(rf"(?<!{SPACED})(?=((?:{joints})?(?:{either}))(?!{SPACED}))")
 
 
 @cache
