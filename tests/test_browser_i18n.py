@@ -632,11 +632,13 @@ GEOMETRY = """() => {
 #: signs take the Arabic's direction): a numbered move ("2. a7", "2... b4-c4": the number
 #: after the move), a move with a hyphen or a colon ("b4-c3" read "c3-b4"), a provisional
 #: rating or a deviation ("1500?", "±35"), a result or a score with an en or em dash (1-0
-#: read 0-1), a position code ("..b/.w./... w 0 0"); whose element is written right to left and
-#: which is not isolated (inside U+2066 or U+2068 ... U+2069), nor in a <bdi> or an element
-#: with `unicode-bidi: isolate` or written left to right (a move alone, "d6", and a capture,
-#: "g7xb6", read right as they are); and a field (an input, a text area) holding such a token
-#: that is written right to left (a record, a position code: typed and read left to right)
+#: read 0-1), a position code ("..b/.w./... w 0 0"); not isolated in its text (inside
+#: U+2066 or U+2068 ... U+2069) and whose nearest block or isolate (an element with a display
+#: of its own, unicode-bidi: isolate, dir="ltr"; a <bdi> keeps its text's own) is written
+#: right to left (a move alone, "d6", and a capture, "g7xb6", read right as they are); and a
+#: field (an input,
+#: a text area) holding such a token that is written right to left (a record, a position
+#: code: typed and read left to right)
 UNISOLATED = r"""() => {
   const token = new RegExp("(?<![\\w\\/.±])(?:" + [
     String.raw`\d+\.(?:\.\.)?\s*[a-g][1-7](?:[-x:][a-g][1-7])*`,
@@ -662,12 +664,13 @@ UNISOLATED = r"""() => {
     const text = node.textContent;
     if ([...text.matchAll(token)].every((found) => inside(text, found.index))) continue;
     let ltr = false;
+    // the nearest element that makes a paragraph or an isolate of its own (a block, an
+    // inline block, a <bdi>, dir="ltr", unicode-bidi: isolate) says the text's direction
     for (let at = el; at && at !== document.body; at = at.parentElement) {
       const style = getComputedStyle(at);
-      if (style.direction === "rtl") break;
-      const isolating = ["isolate", "isolate-override", "plaintext"].includes(style.unicodeBidi);
-      if (at.tagName === "BDI" || isolating
-          || at.dir === "ltr" || at.closest("[dir=ltr]") === at) { ltr = true; break; }
+      const own = at.tagName === "BDI" || style.display !== "inline"
+        || ["isolate", "isolate-override", "plaintext"].includes(style.unicodeBidi);
+      if (own) { ltr = at.tagName === "BDI" || style.direction === "ltr"; break; }
     }
     if (!ltr) out.push(`${el.id || el.className || el.tagName}: ${text.trim()}`);
   }
