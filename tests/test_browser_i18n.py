@@ -636,9 +636,8 @@ GEOMETRY = """() => {
 #: U+2066 or U+2068 ... U+2069) and whose nearest block or isolate (an element with a display
 #: of its own, unicode-bidi: isolate, dir="ltr"; a <bdi> keeps its text's own) is written
 #: right to left (a move alone, "d6", and a capture, "g7xb6", read right as they are); and a
-#: field (an input,
-#: a text area) holding such a token that is written right to left (a record, a position
-#: code: typed and read left to right)
+#: field (an input, a text area) holding such a token that is written right to left (a
+#: record, a position code: typed and read left to right)
 UNISOLATED = r"""() => {
   const token = new RegExp("(?<![\\w\\/.±])(?:" + [
     String.raw`\d+\.(?:\.\.)?\s*[a-g][1-7](?:[-x:][a-g][1-7])*`,
