@@ -86,10 +86,20 @@ LANGUAGES: Mapping[str, str] = {
     "fr": "Français",
     "de": "Deutsch",
     "es": "Español",
+    "it": "Italiano",
+    "pt": "Português",
+    "nl": "Nederlands",
+    "pl": "Polski",
+    "hu": "Magyar",
+    "ru": "Русский",
+    "tr": "Türkçe",
     "ar": "العربية",
+    "fa": "فارسی",
+    "zh": "中文（简体）",  # noqa: RUF001 -- Chinese parentheses are full-width
+    "ja": "日本語",
 }
 #: the languages written right to left
-RTL = frozenset({"ar"})
+RTL = frozenset({"ar", "fa"})
 #: the cookie that remembers the language chosen with the switcher
 COOKIE = "lang"
 #: CLDR plural categories in gettext's order (Babel numbers a language's forms this way)

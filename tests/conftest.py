@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,10 +100,16 @@ def _private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
 
 
 @pytest.fixture(scope="session")
-def postgres_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+def postgres_port() -> Iterator[int]:
     """The port of a throw-away PostgreSQL cluster shared by the session's tests (each makes
-    its own database with :func:`tests.support.postgres.database`)."""
-    with cluster(tmp_path_factory.mktemp("postgres"), need("initdb")) as port:
+    its own database with :func:`tests.support.postgres.database`).  Its folder is not under
+    pytest's own temporary folder: run as root, the cluster runs as ``nobody``, and every
+    pytest that starts on the machine makes ``/tmp/pytest-of-root`` private again (mode 700),
+    which cut a running cluster off its own files when another test run started beside it."""
+    with (
+        tempfile.TemporaryDirectory(prefix="ludoteca-postgres-") as folder,
+        cluster(Path(folder), need("initdb")) as port,
+    ):
         yield port
 
 

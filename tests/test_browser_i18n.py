@@ -1,18 +1,19 @@
-"""Every page in every shipped language (ludoteca.i18n.LANGUAGES, whatever they are), in a
-real browser (one browser, one page a language, reused from page to page), each read once its
+"""Every page in every shipped language (ludoteca.i18n.LANGUAGES, whatever they are), in a real
+browser (one browser, one page a language, reused from page to page), each read once its
 script says it is ready (``<html data-ready>``): no text a person reads (the DOM's text nodes,
 visible or not, and the title, aria-label, placeholder and alt attributes) is English in
 another language, whether an English msgid of the catalogue (placeholders filled) or any word
 only English uses; English is searched before anything is allowed, and what is allowed is
-notation, numbers and the names the test made (right to left, any other Latin word is caught
-too); in every language, English too, every text is the catalogue's, whole or in pieces, or
-notation, numbers and names (:func:`uncatalogued`: a text the catalogue never saw is caught);
-no placeholder is left unfilled.  The pages of each language written right to left
-(ludoteca.i18n.RTL) are mirrored, each page: the header mirrored, the board not (a1 at its
-bottom left), the notation and numbers left to right inside the text (:func:`unmirrored`).
-English and those languages pass the accessibility audit and fit a phone's width (right to
-left), and are pictured when pictures are asked for (``shot``: 1366x768 and 390x844, light
-and dark); each other language is read in a short walk, a page a load."""
+notation, numbers and the names the test made (in a language of another script, NON_LATIN, any
+other Latin word is caught too); in every language, English too, every text is the
+catalogue's, whole or in pieces, or notation, numbers and names (:func:`uncatalogued`: a text
+the catalogue never saw is caught); no placeholder is left unfilled.  The pages of each
+language written right to left (ludoteca.i18n.RTL) are mirrored, each page: the header
+mirrored, the board not (a1 at its bottom left), the notation and numbers left to right inside
+the text (:func:`unmirrored`).  English and those languages pass the accessibility audit and
+fit a phone's width (right to left), and are pictured when pictures are asked for (``shot``:
+1366x768 and 390x844, light and dark); each other language is read in a short walk, a page a
+load."""
 
 from __future__ import annotations
 
@@ -61,9 +62,10 @@ RULE_SETS = sorted(
     key=len,
     reverse=True,  # (the longest first: "morris-6" before "morris")
 )
-#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »"): a name
+#: a rule set's setting as the spec of a variant spells it, quoted ("« flying »", Japanese
+#: "「flying」"): a name
 SETTINGS = re.compile(
-    r"[«„“\u2039\"']\s?\u2068?(?:"
+    r"[«„“\u2039「\"']\s?\u2068?(?:"
     + "|".join(
         sorted(
             {
@@ -74,7 +76,7 @@ SETTINGS = re.compile(
             }
         )
     )
-    + r")\u2069?\s?[»“”\u203a\"']"
+    + r")\u2069?\s?[»“”\u203a」\"']"
 )
 #: notation and numbers, the only Latin text an Arabic page may show besides :data:`NAMES`:
 #: moves ("d6", "a1-b2", "b2xd4", "g7:g4"), position codes ("..b/.w./... w 0 0"), rule-set
@@ -92,6 +94,9 @@ ALLOWED = re.compile(
     r"|[a-z]"  # a file of the board's coordinates, alone
     r")(?![\w])"
 )
+#: the languages not written in Latin script: a Latin letter in their pages is notation, a
+#: name or English
+NON_LATIN = frozenset({"ar", "ru", "fa", "zh", "ja"})
 #: the words of English sentences, searched in every language but English (whatever a
 #: language's own translations use aside, see :func:`english_words`)
 COMMON_ENGLISH = set(
@@ -297,6 +302,11 @@ def english_words(language: str) -> frozenset[str]:
     return frozenset(english - own)
 
 
+#: the keys a page names (the annotation's Shift and Alt, the replay's End, the premove's
+#: Escape), as their caps print them in Latin letters on the keyboards of every script
+KEYS = re.compile(r"(?<![A-Za-z])(?:Shift|Alt|End|Esc|Escape)(?![A-Za-z])")
+
+
 def english_in(language: str, text: str) -> str | None:
     """Why ``text`` reads as English in a page in ``language`` (None: it does not).  English
     is looked for first, in the whole text; only then is notation allowed."""
@@ -309,8 +319,8 @@ def english_in(language: str, text: str) -> str | None:
     english = words(named) & english_words(language)
     if english:
         return f"the words {sorted(english)}"
-    if language in RTL:  # no Latin script right to left (Arabic) but notation and names
-        rest = ALLOWED.sub(" ", named)
+    if language in NON_LATIN:  # no Latin script but notation and names
+        rest = ALLOWED.sub(" ", KEYS.sub(" ", named))
         if re.search(r"[A-Za-z]", rest):
             return "Latin letters that are not notation"
     return None
@@ -391,21 +401,21 @@ def catalogued(language: str) -> re.Pattern[str]:
 
 @cache
 def uncatalogued(language: str, text: str) -> str | None:
-    """The words of ``text`` that ``language``'s catalogue does not write (None: it writes
-    them all).  ``text`` less the names, the languages' names and the rule sets' settings
-    (:data:`NAMES`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less every piece of the
-    catalogue found in it, wherever it is (:func:`catalogued`: pieces may overlap, as two
-    texts put together share a full stop), less the notation and numbers (:data:`ALLOWED`),
-    must have no letter left.  So what a page shows is the catalogue's, whole or in pieces
-    put together (a sentence with its values filled in, a row of facts), or notation, numbers
-    and names; a text that never went through the catalogue (a variable the extraction never
-    saw, a server's word sent as it is) is caught in every language, English too, unless
-    each of its words is also one the language's catalogue writes.  Exact (a word is the
-    catalogue's or not; no list of words to allow) and cheap: one search of one pattern a
-    text, each text of a language searched once (cached)."""
+    """The words of ``text`` that ``language``'s catalogue does not write (None: it writes them
+    all). ``text`` less the names, the keys, the languages' names and the rule sets' settings
+    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less every piece
+    of the catalogue found in it, wherever it is (:func:`catalogued`: pieces may overlap, as
+    two texts put together share a full stop), less the notation and numbers
+    (:data:`ALLOWED`), must have no letter left.  So what a page shows is the catalogue's,
+    whole or in pieces put together (a sentence with its values filled in, a row of facts), or
+    notation, numbers and names; a text that never went through the catalogue (a variable the
+    extraction never saw, a server's word sent as it is) is caught in every language, English
+    too, unless each of its words is also one the language's catalogue writes.  Exact (a word
+    is the catalogue's or not; no list of words to allow) and cheap: one search of one pattern
+    a text, each text of a language searched once (cached)."""
     if EDGES.sub("", text) in pieces(language):
         return None  # (most texts: one of the catalogue's whole)
-    text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", NAMES.sub(" ", text)))
+    text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", KEYS.sub(" ", NAMES.sub(" ", text))))
     chars = list(text)
     for found in catalogued(language).finditer(text):
         chars[found.start(1) : found.end(1)] = " " * (found.end(1) - found.start(1))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -185,6 +186,46 @@ def test_the_sweep_ends_exactly_the_overdue_games_once(client: TestClient, days:
     assert view(client, moved)["outcome"]["result"] == "1-0"  # Bob ran out
     days.pass_days(1)
     assert sweep(client) == [slow]
+
+
+def test_the_sweep_lets_everyone_else_in_between_two_games(client: TestClient, days: Days) -> None:
+    """The store runs SQLite's queries at once, so a sweep awaiting only the store would hold
+    the event loop from its first game to its last: another task gets its turn between any
+    two games the sweep ends."""
+    ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
+    due = {between(client, ann, bob, "1d") for _ in range(3)}
+    days.pass_days(1)
+    correspondence = services(client).correspondence
+    flag = correspondence._flag
+    seen: list[str] = []
+
+    async def flagged(game_id: str, at: int) -> bool:
+        seen.append("game")
+        return await flag(game_id, at)
+
+    async def sweep_beside_another_task() -> list[str]:
+        async def other() -> None:
+            while True:
+                seen.append("other")
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(other())
+        await asyncio.sleep(0)  # (it starts)
+        try:
+            return await correspondence.sweep()
+        finally:
+            task.cancel()
+
+    correspondence._flag = flagged  # type: ignore[method-assign]
+    try:
+        ended = client.portal.call(sweep_beside_another_task)  # type: ignore[union-attr]
+    finally:
+        correspondence._flag = flag  # type: ignore[method-assign]
+    assert set(ended) == due
+    games = [i for i, what in enumerate(seen) if what == "game"]
+    assert len(games) == 3
+    for one, next_one in itertools.pairwise(games):
+        assert "other" in seen[one:next_one], seen
 
 
 def test_each_pass_of_the_sweeps_is_timed_on_the_metrics_page(

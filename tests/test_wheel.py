@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import time
 import urllib.error
 import urllib.request
@@ -47,6 +48,7 @@ class Installed:
     commands run with: no ``PYTHONPATH``, caches and data in the test's folder)."""
 
     wheel: Path
+    sdist: Path
     venv: Path
     outside: Path
     env: dict[str, str]
@@ -93,6 +95,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         [uv, "build", "--quiet", "--out-dir", str(base / "dist"), str(source)], check=True
     )
     (wheel,) = (base / "dist").glob("*.whl")
+    (sdist,) = (base / "dist").glob("*.tar.gz")
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     purelib = Path(
@@ -130,7 +133,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         "LUDOTECA_WARM": "false",
         "PYTHONUNBUFFERED": "1",
     }
-    return Installed(wheel, venv, outside, env)
+    return Installed(wheel, sdist, venv, outside, env)
 
 
 def test_the_wheel_holds_every_tracked_file_of_the_package(installed: Installed) -> None:
@@ -141,6 +144,18 @@ def test_the_wheel_holds_every_tracked_file_of_the_package(installed: Installed)
         if "__pycache__" not in name and (ROOT / name).is_file() and name not in in_wheel
     ]
     assert not missing, f"not in the wheel: {missing}"
+
+
+def test_the_sdist_holds_the_deployment_files_and_the_wheel_does_not(
+    installed: Installed,
+) -> None:
+    """The nginx and systemd files docs/operating.md installs come with the source
+    distribution (an operator copies them from it), not inside the installed package."""
+    with tarfile.open(installed.sdist) as sdist:
+        in_sdist = {name.partition("/")[2] for name in sdist.getnames()}
+    deployment = tracked("deploy")
+    assert deployment and not [name for name in deployment if name not in in_sdist]
+    assert not [name for name in ZipFile(installed.wheel).namelist() if "deploy/" in name]
 
 
 def test_the_installed_package_is_the_one_run(installed: Installed) -> None:

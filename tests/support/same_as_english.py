@@ -20,6 +20,17 @@ _EVERYWHERE = {
     "…",
     "%(number)s. %(name)s — %(description)s",
 }
+#: layouts of other texts around a colon, where the language writes the colon as English does
+_COLON_LAYOUTS = {
+    "%(where)s: %(path)s",
+    "%(game)s: %(outcome)s",
+    "%(move)s: %(reason)s",
+    "%(where)s: %(error)s",
+    "%(where)s: %(what)s",
+    "%(colour)s: ",
+}
+#: the separators of a list and of a malformed request's problems, as English writes them
+_SEPARATORS = {", ", "; "}
 #: the tie-breaks of the tournaments' standings, named after their authors
 _TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
 #: the mark beside a bot account's name, as lichess writes it in these languages too
@@ -114,7 +125,115 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Chat",
         "Normal",
     },
-    "ar": _EVERYWHERE
+    "it": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Password", "password"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "Computer (%(level)s)",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "pt": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Performance", "Site", "Normal"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        "Push",
+        "E-mail",
+        "Blitz",
+        "Chat",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "nl": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Rapid", "Chat", "Push", "E-mail", "Moderator", "Detail"}
+    | {"Beginner", "Expert", "Perfect", "Rating", "Ratings", "blunder", "Blunders"}
+    | {"Studies", "studies", "violet", "indigo"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Mullahs",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "Computer (%(level)s)",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "pl": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Rapid", "Push", "E-mail", "Moderator", "System"}
+    | {
+        "%(where)s: %(path)s",
+        "%(game)s: %(outcome)s",
+        ", ",
+        "; ",
+        "%(move)s: %(reason)s",
+        "%(where)s: %(error)s",
+        "%(where)s: %(what)s",
+        "%(colour)s: ",
+        "Mullah",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
+        "%(minutes)s min + %(seconds)s s",
+    },
+    "hu": _EVERYWHERE
+    | _COLON_LAYOUTS
+    | _SEPARATORS
+    | _TIE_BREAKS
+    | _BOT
+    | {"Mullah", "Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
+    | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
+    "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
+    "tr": _EVERYWHERE
+    | _TIE_BREAKS
+    | _BOT
+    | {"Arena", "Blitz", "Normal", "Site"}
     | {
         "%(where)s: %(path)s",
         "%(game)s: %(outcome)s",
@@ -122,5 +241,20 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(where)s: %(error)s",
         "%(where)s: %(what)s",
         "%(colour)s: ",
+        "%(colour)s %(piece)s",
+        ", ",
+        "; ",
+        "Felli",
+        "Morelli",
+        "Morabaraba",
+        "Cheng San Qi",
+        "Cham Gonu",
     },
+    "ar": _EVERYWHERE | _COLON_LAYOUTS,
+    "fa": _EVERYWHERE | _COLON_LAYOUTS,
+    # Chinese: full-width punctuation and no spaces between Chinese words, so only what
+    # has neither (a layout of placeholders, board sizes, the ellipsis) reads the same
+    "zh": {"%(game)s %(label)s", "11x11", "9x9", "%(white)s / %(draws)s / %(black)s", "…"},
+    # Japanese: the same, for the same reasons
+    "ja": {"%(game)s %(label)s", "11x11", "9x9", "%(white)s / %(draws)s / %(black)s", "…"},
 }

@@ -75,7 +75,12 @@ class Correspondence:
 
     async def sweep(self) -> list[str]:
         """End every game in play whose deadline has passed (the side to move loses on time);
-        the ids of those this process ended (not those ended or moved elsewhere first)."""
+        the ids of those this process ended (not those ended or moved elsewhere first).
+
+        The event loop serves everyone else between two games: on a SQLite file the store's
+        reads and writes run at once, so a sweep ending a thousand games (tens of ms each: the
+        game loaded, ended, its ratings settled) would otherwise hold the loop for the whole
+        sweep, every live game's moves waiting behind it."""
         at = self.now()
         timings = self.hub.timings
         with timings.sweep("correspondence"):  # (its pass timed for /metrics)
@@ -87,7 +92,11 @@ class Correspondence:
                         .order_by(GameRow.deadline)
                     )
                 )
-            ended = [game_id for game_id in due if await self._flag(game_id, at)]
+            ended = []
+            for game_id in due:
+                if await self._flag(game_id, at):
+                    ended.append(game_id)
+                await asyncio.sleep(0)  # (the loop's other work between two games: see below)
         timings.sweep_ended.observe(len(ended))
         return ended
 
