@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from babel import Locale
-from babel.dates import format_date, get_day_names, get_month_names, get_period_names
+from babel.dates import format_date
 from babel.messages.pofile import read_po
 
 from ludoteca.games import game_names, load
@@ -342,26 +342,33 @@ SPACED = r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uf
 LANGUAGE_NAMES = re.compile("|".join(map(re.escape, LANGUAGES.values())))
 
 
-def calendar_words(language: str) -> set[str]:
-    """The words ``language`` writes days and moments with (its months, weekdays and times of
-    day in every width, CLDR's as Babel has them): the pages' dates are ``Intl``'s, not the
-    catalogue's."""
-    names: set[str] = set()
-    for width in ("wide", "abbreviated", "narrow"):
-        for context in ("format", "stand-alone"):
-            names |= set(get_month_names(width, context, locale=language).values())
-            names |= set(get_day_names(width, context, locale=language).values())
-            names |= set(get_period_names(width, context, locale=language).values())
-    return names
+#: the words the page's language writes its days and moments with, as the page writes them
+#: (``Intl.DateTimeFormat``'s styles of lib/dates.js, in the language's own calendar: the
+#: parts of a day every 16 days for 400 days, morning and evening, so every month of any
+#: calendar): the months, the times of day and what goes between ("2026 г.", "2026年")
+CALENDAR = """(lang) => {
+  const words = new Set();
+  const styles = [{ dateStyle: "medium" }, { dateStyle: "medium", timeStyle: "short" }];
+  for (let day = 0; day < 400; day += 16) {
+    const date = new Date(Date.UTC(2026, 0, 1 + day, day % 32 ? 9 : 21));
+    for (const style of styles) {
+      for (const part of new Intl.DateTimeFormat(lang, style).formatToParts(date)) {
+        words.add(part.value);
+      }
+    }
+  }
+  return [...words];
+}"""
 
 
 @cache
-def pieces(language: str) -> frozenset[str]:
+def pieces(language: str, written: frozenset[str] = frozenset()) -> frozenset[str]:
     """What ``language``'s catalogue writes: the pieces of each of its texts (the msgids in
     English, the translations and each of their plural forms elsewhere) between their
-    placeholders and tags (:data:`SPLIT`), less the spaces and punctuation at their ends, and
-    the calendar's words (:func:`calendar_words`), those with a letter."""
-    texts = set(calendar_words(language))
+    placeholders and tags (:data:`SPLIT`), and of what the browser ``written`` (the
+    :data:`CALENDAR`'s words), less the spaces and punctuation at their ends, those with a
+    letter."""
+    texts = set(written)
     for message in catalogue(language):
         if not message.id:
             continue
@@ -387,39 +394,40 @@ def conjunctions(language: str) -> set[str]:
 
 
 @cache
-def catalogued(language: str) -> re.Pattern[str]:
+def catalogued(language: str, written: frozenset[str] = frozenset()) -> re.Pattern[str]:
     """A pattern that finds, at each place of a text, the longest of ``language``'s
     :func:`pieces` there (in its group 1), whole (not inside a longer word: no letter of
     :data:`SPACED` next to it; a number may be, "第3步", and Chinese or Japanese writing),
     a list's conjunction before it or not (:func:`conjunctions`: "، ونقلة واحدة", ", and one
     move")."""
-    ordered = sorted(pieces(language), key=len, reverse=True)
+    ordered = sorted(pieces(language, written), key=len, reverse=True)
     joints = "|".join(map(re.escape, sorted(conjunctions(language), key=len, reverse=True)))
     either = "|".join(map(re.escape, ordered))
     return re.compile(rf"(?<!{SPACED})(?=((?:{joints})?(?:{either}))(?!{SPACED}))")
 
 
 @cache
-def uncatalogued(language: str, text: str) -> str | None:
+def uncatalogued(language: str, text: str, written: frozenset[str] = frozenset()) -> str | None:
     """The words of ``text`` that ``language``'s catalogue does not write (None: it writes them
     all). ``text`` less the names, the keys, the languages' names and the rule sets' settings
-    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less every piece
-    of the catalogue found in it, wherever it is (:func:`catalogued`: pieces may overlap, as
-    two texts put together share a full stop), less the notation and numbers
-    (:data:`ALLOWED`), must have no letter left.  So what a page shows is the catalogue's,
+    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less the
+    notation and numbers (:data:`ALLOWED`), less every piece of the catalogue and of the dates
+    ``written`` found in it, wherever it is (:func:`catalogued`: pieces may overlap, as two
+    texts put together share a full stop), must have no letter left.  So what a page shows is the catalogue's,
     whole or in pieces put together (a sentence with its values filled in, a row of facts), or
     notation, numbers and names; a text that never went through the catalogue (a variable the
     extraction never saw, a server's word sent as it is) is caught in every language, English
     too, unless each of its words is also one the language's catalogue writes.  Exact (a word
     is the catalogue's or not; no list of words to allow) and cheap: one search of one pattern
     a text, each text of a language searched once (cached)."""
-    if EDGES.sub("", text) in pieces(language):
+    if EDGES.sub("", text) in pieces(language, written):
         return None  # (most texts: one of the catalogue's whole)
     text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", KEYS.sub(" ", NAMES.sub(" ", text))))
+    text = ALLOWED.sub(" ", text)  # (first: a piece "c" is not taken from "c4xe4")
     chars = list(text)
-    for found in catalogued(language).finditer(text):
+    for found in catalogued(language, written).finditer(text):
         chars[found.start(1) : found.end(1)] = " " * (found.end(1) - found.start(1))
-    rest = ALLOWED.sub(" ", "".join(chars))
+    rest = "".join(chars)
     if not LETTER.search(rest):
         return None
     return f"not the catalogue's: {' '.join(rest.split())!r}"
@@ -574,14 +582,16 @@ def context_in(browser: Any, language: str, width: int = 1366, height: int = 768
 
 def untranslated(page: Any, language: str) -> set[str]:
     """The texts of the page shown that are not in ``language``: an English msgid, an English
-    word, (in Arabic) a Latin word besides notation and names, a word that is not the
-    catalogue's (:func:`uncatalogued`), or an unfilled placeholder (the last two in English
-    too), each with why."""
+    word, (in a language of another script) a Latin word besides notation and names, a word
+    that is neither the catalogue's nor the browser's dates' (:func:`uncatalogued`,
+    :data:`CALENDAR`), or an unfilled placeholder (the last two in English too), each with
+    why."""
     assert page.get_attribute("html", "lang") == language
+    written = frozenset(page.evaluate(CALENDAR, language))
     left = set()
     for text in page.evaluate(TEXTS):
         why = "an unfilled placeholder" if UNFILLED.search(text) else None
-        why = why or english_in(language, text) or uncatalogued(language, text)
+        why = why or english_in(language, text) or uncatalogued(language, text, written)
         if why:
             left.add(f"{text!r} ({why})")
     return left
