@@ -345,7 +345,7 @@ LANGUAGE_NAMES = re.compile("|".join(map(re.escape, LANGUAGES.values())))
 #: the words the page's language writes its days and moments with, as the page writes them
 #: (``Intl.DateTimeFormat``'s styles of lib/dates.js, in the language's own calendar: the
 #: parts of a day every 16 days for 400 days, morning and evening, so every month of any
-#: calendar): the months, the times of day and what goes between ("2026 г.", "2026年")
+#: calendar): the months, the times of day and what goes between (Russian's year, "2026年")
 CALENDAR = """(lang) => {
   const words = new Set();
   const styles = [{ dateStyle: "medium" }, { dateStyle: "medium", timeStyle: "short" }];
@@ -410,16 +410,16 @@ def catalogued(language: str, written: frozenset[str] = frozenset()) -> re.Patte
 def uncatalogued(language: str, text: str, written: frozenset[str] = frozenset()) -> str | None:
     """The words of ``text`` that ``language``'s catalogue does not write (None: it writes them
     all). ``text`` less the names, the keys, the languages' names and the rule sets' settings
-    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less the
-    notation and numbers (:data:`ALLOWED`), less every piece of the catalogue and of the dates
+    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less the notation
+    and numbers (:data:`ALLOWED`), less every piece of the catalogue and of the dates
     ``written`` found in it, wherever it is (:func:`catalogued`: pieces may overlap, as two
-    texts put together share a full stop), must have no letter left.  So what a page shows is the catalogue's,
-    whole or in pieces put together (a sentence with its values filled in, a row of facts), or
-    notation, numbers and names; a text that never went through the catalogue (a variable the
-    extraction never saw, a server's word sent as it is) is caught in every language, English
-    too, unless each of its words is also one the language's catalogue writes.  Exact (a word
-    is the catalogue's or not; no list of words to allow) and cheap: one search of one pattern
-    a text, each text of a language searched once (cached)."""
+    texts put together share a full stop), must have no letter left.  So what a page shows is
+    the catalogue's, whole or in pieces put together (a sentence with its values filled in, a
+    row of facts), or notation, numbers and names; a text that never went through the
+    catalogue (a variable the extraction never saw, a server's word sent as it is) is caught
+    in every language, English too, unless each of its words is also one the language's
+    catalogue writes.  Exact (a word is the catalogue's or not; no list of words to allow) and
+    cheap: one search of one pattern a text, each text of a language searched once (cached)."""
     if EDGES.sub("", text) in pieces(language, written):
         return None  # (most texts: one of the catalogue's whole)
     text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", KEYS.sub(" ", NAMES.sub(" ", text))))
