@@ -409,24 +409,26 @@ def catalogued(language: str, written: frozenset[str] = frozenset()) -> re.Patte
 @cache
 def uncatalogued(language: str, text: str, written: frozenset[str] = frozenset()) -> str | None:
     """The words of ``text`` that ``language``'s catalogue does not write (None: it writes them
-    all). ``text`` less the names, the keys, the languages' names and the rule sets' settings
-    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less the notation
-    and numbers (:data:`ALLOWED`), less every piece of the catalogue and of the dates
-    ``written`` found in it, wherever it is (:func:`catalogued`: pieces may overlap, as two
-    texts put together share a full stop), must have no letter left.  So what a page shows is
-    the catalogue's, whole or in pieces put together (a sentence with its values filled in, a
-    row of facts), or notation, numbers and names; a text that never went through the
-    catalogue (a variable the extraction never saw, a server's word sent as it is) is caught
-    in every language, English too, unless each of its words is also one the language's
-    catalogue writes.  Exact (a word is the catalogue's or not; no list of words to allow) and
-    cheap: one search of one pattern a text, each text of a language searched once (cached)."""
+    all).  ``text`` less the names, the keys, the languages' names and the rule sets' settings
+    (:data:`NAMES`, :data:`KEYS`, :data:`LANGUAGE_NAMES`, :data:`SETTINGS`), less every piece
+    of the catalogue and of the dates ``written`` found in it and the notation and numbers
+    (:data:`ALLOWED`), each wherever it is (:func:`catalogued`: they may overlap, as two texts
+    put together share a full stop, or a piece holds a move), must have no letter left.  So
+    what a page shows is the catalogue's, whole or in pieces put together (a sentence with its
+    values filled in, a row of facts), or notation, numbers and names; a text that never went
+    through the catalogue (a variable the extraction never saw, a server's word sent as it is)
+    is caught in every language, English too, unless each of its words is also one the
+    language's catalogue writes.  Exact (a word is the catalogue's or not; no list of words to
+    allow) and cheap: one search of one pattern a text, each text of a language searched once
+    (cached)."""
     if EDGES.sub("", text) in pieces(language, written):
         return None  # (most texts: one of the catalogue's whole)
     text = SETTINGS.sub(" ", LANGUAGE_NAMES.sub(" ", KEYS.sub(" ", NAMES.sub(" ", text))))
-    text = ALLOWED.sub(" ", text)  # (first: a piece "c" is not taken from "c4xe4")
     chars = list(text)
     for found in catalogued(language, written).finditer(text):
         chars[found.start(1) : found.end(1)] = " " * (found.end(1) - found.start(1))
+    for found in ALLOWED.finditer(text):  # (in the same text: a piece may hold a move, "a1",
+        chars[found.start() : found.end()] = " " * (found.end() - found.start())  # or be "c")
     rest = "".join(chars)
     if not LETTER.search(rest):
         return None
