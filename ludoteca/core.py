@@ -822,6 +822,16 @@ class State(ABC):
         """Men still to be placed (White, Black), or None in a game without placing."""
         return None
 
+    def describe(self) -> str:
+        """The position in words for a person who cannot see the board (the pages' blind mode
+        reads it out), in the current language: each side's pieces by point, what else the
+        game counts (the men in hand, the Throne), whose turn it is and the :meth:`notice`.
+        Each game says its own (:mod:`ludoteca.games.words` holds the common parts); the
+        default says only whose turn it is and the notice."""
+        turn = _("White to move.") if self.turn is Color.WHITE else _("Black to move.")
+        notice = self.notice()
+        return f"{turn} {notice}" if notice else turn
+
     # --- integer actions and observations (research adapters) ------------------------------
     def action_path(self, code: int) -> tuple[int, ...]:
         """The integer actions, each below :attr:`Game.num_distinct_actions`, that spell a move.

@@ -58,6 +58,7 @@ LONGEST = (
     "test_felli_solve.py",
     "test_server_correspondence.py",
     "test_browser_play.py",
+    "test_browser_blind.py",
     "test_server_limits.py",
     "test_vector.py",
     "test_sprt.py",

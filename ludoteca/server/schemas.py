@@ -362,6 +362,8 @@ class SharedView(BaseModel):
     last_note: str
     hand: tuple[int, int] | None
     notice: str | None
+    #: the position in words, read out by the blind mode (``State.describe``)
+    description: str
     outcome: OutcomeView | None
     draw_offer: Colour | None
     undo_offer: Colour | None

@@ -22,6 +22,8 @@ _EVERYWHERE = {
 }
 #: layouts of other texts around a colon, where the language writes the colon as English does
 _COLON_LAYOUTS = {
+    "%(side)s: %(pieces)s.",
+    "%(what)s: %(moves)s.",
     "%(where)s: %(path)s",
     "%(game)s: %(outcome)s",
     "%(move)s: %(reason)s",
@@ -87,6 +89,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(move)s: %(reason)s",
         "%(where)s: %(error)s",
         "%(where)s: %(what)s",
+        "%(side)s: %(pieces)s.",
+        "%(what)s: %(moves)s.",
         "%(colour)s: ",
         "Mullah",
         "Mullahs",
@@ -115,6 +119,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(move)s: %(reason)s",
         "%(where)s: %(error)s",
         "%(where)s: %(what)s",
+        "%(side)s: %(pieces)s.",
+        "%(what)s: %(moves)s.",
         "%(colour)s: ",
         "Felli",
         "Morelli",
@@ -126,22 +132,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "it": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Performance", "Password", "password"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         "Push",
         "E-mail",
         "Blitz",
         "Chat",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
@@ -152,22 +153,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "pt": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Performance", "Site", "Normal"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         "Push",
         "E-mail",
         "Blitz",
         "Chat",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
@@ -177,20 +173,15 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "nl": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Blitz", "Rapid", "Chat", "Push", "E-mail", "Moderator", "Detail"}
     | {"Beginner", "Expert", "Perfect", "Rating", "Ratings", "blunder", "Blunders"}
     | {"Studies", "studies", "violet", "indigo"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Mullahs",
         "Felli",
@@ -202,18 +193,13 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(minutes)s min + %(seconds)s s",
     },
     "pl": _EVERYWHERE
+    | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Blitz", "Rapid", "Push", "E-mail", "Moderator", "System"}
     | {
-        "%(where)s: %(path)s",
-        "%(game)s: %(outcome)s",
         ", ",
         "; ",
-        "%(move)s: %(reason)s",
-        "%(where)s: %(error)s",
-        "%(where)s: %(what)s",
-        "%(colour)s: ",
         "Mullah",
         "Felli",
         "Morelli",
@@ -240,6 +226,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(move)s: %(reason)s",
         "%(where)s: %(error)s",
         "%(where)s: %(what)s",
+        "%(side)s: %(pieces)s.",
+        "%(what)s: %(moves)s.",
         "%(colour)s: ",
         "%(colour)s %(piece)s",
         ", ",

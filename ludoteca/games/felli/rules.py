@@ -32,12 +32,13 @@ from ...core import (
     Termination,
 )
 from ...drawing import BoardDescription, PieceStyle
-from ...i18n import N_, Text, _
+from ...i18n import N_, Text, _, ngettext
 from ...ladder import Rung
 from ...lessons import Lesson
 from ...tables import Solver
 from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from ..pointboard import PointBoardGame
+from ..words import listed, ordered, points_of, position_words, side_words
 from .board import BETWEEN, EDGES, INDEX, MULLAH, POINTS, PROMOTION, RAYS
 
 START = (1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 2)
@@ -322,6 +323,53 @@ class FelliState(RepeatingState):
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         path, _ = decode(code)
         return (("from", path[0]), *(("to", p) for p in path[1:]))
+
+    def move_note(self, code: int) -> str:
+        """The men a capture takes and a man made a Mullah: ``"takes c3 and becomes a
+        Mullah"``."""
+        self.push_code(code)
+        taken, promoted, _quiet = self._undo[-1]
+        self.pop_code()
+        # TRANSLATORS: what a Felli capture does, said after it ("a1xc3xe5"): the men it takes
+        words = []
+        if taken:
+            words.append(
+                _("takes %(points)s", points=listed(ordered(POINTS[p] for p, _v in taken)))
+            )
+        if promoted:
+            words.append(_("becomes a Mullah"))
+        if len(words) == 2:
+            return _("%(first)s and %(second)s", first=words[0], second=words[1])
+        return "".join(words)
+
+    def describe(self) -> str:
+        """Each side's men and Mullahs by point, and whose turn it is."""
+        tokens = self.pieces()
+        sides = []
+        for colour in Color:
+            men = points_of(tokens, POINTS, "wb"[colour])
+            mullahs = points_of(tokens, POINTS, "WB"[colour])
+            board = []
+            if men:
+                board.append(
+                    ngettext(
+                        "%(num)s man, on %(points)s",
+                        "%(num)s men, on %(points)s",
+                        len(men),
+                        points=listed(men),
+                    )
+                )
+            if mullahs:
+                board.append(
+                    ngettext(
+                        "%(num)s Mullah, on %(points)s",
+                        "%(num)s Mullahs, on %(points)s",
+                        len(mullahs),
+                        points=listed(mullahs),
+                    )
+                )
+            sides.append(side_words(colour, board))
+        return position_words(sides, self.turn, notice=self.notice())
 
     def planes(self) -> list[list[float]]:
         """White men, Black men, White Mullahs, Black Mullahs."""

@@ -35,6 +35,7 @@ from ...drawing import BoardDescription, PieceStyle
 from ...i18n import N_, Text, _, ngettext
 from ...ladder import Rung
 from ...lessons import Lesson
+from ..words import listed, points_of, position_words, side_words
 from .board import BAND_NAMES, LETTERS, frame_list, geometry
 
 BLACK, WHITE = 1, 2
@@ -457,6 +458,35 @@ class MorelliState(State):
         if self.king:
             out[self.geo.throne] = "k" + tokens[self.king]
         return out
+
+    def describe(self) -> str:
+        """Each side's stones by square, the Throne (empty, or whose King sits on it) and
+        whose turn it is."""
+        names, tokens = self.geo.names, self.pieces()
+        sides = []
+        for colour in Color:
+            stones = points_of(tokens, names, "wb"[colour])
+            board = (
+                [
+                    ngettext(
+                        "%(num)s stone, on %(points)s",
+                        "%(num)s stones, on %(points)s",
+                        len(stones),
+                        points=listed(stones),
+                    )
+                ]
+                if stones
+                else []
+            )
+            sides.append(side_words(colour, board))
+        throne = names[self.geo.throne]
+        if self.king == WHITE:
+            seat = _("The White King is on the Throne, %(point)s.", point=throne)
+        elif self.king == BLACK:
+            seat = _("The Black King is on the Throne, %(point)s.", point=throne)
+        else:
+            seat = _("The Throne, %(point)s, is empty.", point=throne)
+        return position_words(sides, self.turn, [seat], self.notice())
 
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         squares = self.n * self.n

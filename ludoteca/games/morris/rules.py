@@ -42,6 +42,7 @@ from ...lessons import Lesson
 from ...tables import Solver
 from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from ..pointboard import PointBoardGame
+from ..words import listed, ordered, points_of, position_words, side_words
 from .board import BOARDS, NINE, SIX, TWELVE, MorrisBoard, bits, symmetries
 
 
@@ -365,6 +366,59 @@ class MorrisState(RepeatingState):
 
     def in_hand(self) -> tuple[int, int] | None:
         return self.hand[0], self.hand[1]
+
+    def move_note(self, code: int) -> str:
+        """The man a mill takes: ``"mill, takes f4"``."""
+        remove = self._moves[code].remove
+        if remove is None:
+            return ""
+        # TRANSLATORS: what a move that closes a mill does, said after it ("d6-d5xf4")
+        return _("mill, takes %(point)s", point=self.board.points[remove])
+
+    def describe(self) -> str:
+        """Each side's men (or cows) by point and in hand, the points marked (blocked while men
+        are placed), whose turn it is and who may fly."""
+        names, tokens = self.board.points, self.pieces()
+        sides = []
+        for colour in Color:
+            points = points_of(tokens, names, "wb"[colour])
+            where = listed(points)
+            if not points:
+                board = []
+            elif self.variant.pieces == "cows":
+                board = [
+                    ngettext(
+                        "%(num)s cow, on %(points)s",
+                        "%(num)s cows, on %(points)s",
+                        len(points),
+                        points=where,
+                    )
+                ]
+            else:
+                board = [
+                    ngettext(
+                        "%(num)s man, on %(points)s",
+                        "%(num)s men, on %(points)s",
+                        len(points),
+                        points=where,
+                    )
+                ]
+            hand = self.hand[colour]
+            # TRANSLATORS: a side's men (or cows) still to be placed, in the position read out
+            more = [ngettext("%(num)s in hand", "%(num)s in hand", hand)] if hand else []
+            sides.append(side_words(colour, board, more))
+        marked = [names[p] for p in bits(self.marked)]
+        extra = (
+            [
+                _(
+                    "Marked points, blocked until the last man is placed: %(points)s.",
+                    points=listed(ordered(marked)),
+                )
+            ]
+            if marked
+            else []
+        )
+        return position_words(sides, self.turn, extra, self.notice())
 
     def notice(self) -> str | None:
         """Who may fly (three men left, none in hand, under a rule set with flying)."""

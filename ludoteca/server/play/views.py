@@ -120,6 +120,7 @@ class SharedValues(StaticValues):
     last_note: str
     hand: list[int] | None
     notice: str | None
+    description: str
     outcome: OutcomeValues | None
     draw_offer: Colour | None
     undo_offer: Colour | None
@@ -186,6 +187,7 @@ def shared_view(live: LiveGame) -> SharedValues:
         "last_note": live.last_note(),
         "hand": list(hand) if (hand := state.in_hand()) is not None else None,
         "notice": state.notice(),
+        "description": state.describe(),
         "outcome": outcome(live),
         "draw_offer": colour_named(row.draw_offer),
         "undo_offer": colour_named(row.undo_offer),

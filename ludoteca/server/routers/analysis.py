@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field, TypeAdapter
 
+from ...core import LudotecaError
 from ...i18n import _
 from ..computer.computer import Computer
 from ..deps import Client, ComputerDep, GuardsDep, HubDep
@@ -95,6 +96,25 @@ class EditedPosition(BaseModel):
     )
 
 
+class TypedMove(BaseModel):
+    """A move typed in notation (the blind mode's box) in the position after ``moves`` from
+    the position code ``start`` (the usual start when absent) of a rule set."""
+
+    game: str = Field(max_length=64)
+    rules: str | None = Field(default=None, max_length=200)
+    start: str | None = Field(default=None, max_length=2000)
+    moves: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list, max_length=MAX_MOVES
+    )
+    move: str = Field(min_length=1, max_length=200)
+
+
+class CheckedMove(BaseModel):
+    """A typed move that is legal, as its game writes it."""
+
+    move: str
+
+
 @router.get("/analysis", response_class=HTMLResponse, include_in_schema=False)
 async def analysis_page() -> HTMLResponse:
     return page("analysis", default_game=default_game())
@@ -104,6 +124,17 @@ async def analysis_page() -> HTMLResponse:
 async def edited_position(body: EditedPosition) -> PositionCode:
     """The position code as the engine writes it; 400 with the reason if it is impossible."""
     return check_position(body.game, body.rules, body.code, body.pieces, body.turn, body.hand)
+
+
+@router.post("/api/analysis/move")
+async def typed_move(body: TypedMove) -> CheckedMove:
+    """The typed move as its game writes it, when it is legal in the position; 400 with the
+    engine's sentence (why it is no move, or not one here) when not."""
+    state = state_of(body.game, body.rules, body.start, body.moves)
+    try:
+        return CheckedMove(move=str(state.parse_move(body.move)))
+    except LudotecaError as error:
+        raise ActionError(400, str(error)) from None
 
 
 @router.websocket("/ws/analysis")

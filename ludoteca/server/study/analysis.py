@@ -29,6 +29,7 @@ from ...ai.book import book_for
 from ...ai.perfect import covering_table
 from ...ai.search import WIN, SearchAgent, describe, is_mate
 from ...core import Color, LudotecaError, State
+from ...games.words import last_move_words
 from ...i18n import SOURCE, _, current, ngettext, signed, use
 from ...record import loads
 from ..computer.computer import Computer
@@ -150,6 +151,8 @@ def position_view(state: State) -> Position:
         last=None if last is None else _last_gesture(state),
         code=state.position_code(),
         outcome=outcome.explain() if outcome else None,
+        description=state.describe(),
+        said=last_move_words(state),
     )
 
 

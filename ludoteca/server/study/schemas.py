@@ -84,6 +84,8 @@ class Position(BaseModel):
     last: list[tuple[str, int]] | None  # the last move's gesture: (role, point) touches
     code: str
     outcome: str | None  # in words, once the game is over
+    description: str  # the position in words, read out by the blind mode (State.describe)
+    said: str | None  # the last move as a sentence ("Black played d6-d5xf4 (mill, takes f4).")
 
 
 class Intro(BaseModel):

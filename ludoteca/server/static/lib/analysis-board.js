@@ -35,6 +35,7 @@ export class TreeBoard {
   // position is drawn; lines(message) an engine's lines; title(message) the heading for a rule
   // set; touch(point) true when the page takes the touch (the editor); drawInstead() true when
   // the page draws the board itself (the editor); overlay() more arrows to draw (engine's);
+  // touched(prefix) the points touched so far of a move under way;
   // editable() whether the tree may be changed (default yes); opened() the socket is open.
   constructor(hooks = {}) {
     this.hooks = hooks;
@@ -124,14 +125,18 @@ export class TreeBoard {
     if (this.hooks.touch && this.hooks.touch(point)) return;
     const { prefix, done } = extend(this.view.legal, this.prefix, point);
     this.prefix = prefix;
-    if (done) {
-      const known = this.tree.node(this.current).children.find((c) => this.tree.node(c).move === done.n);
-      if (known !== undefined) this.go(known);
-      else if (this.editable()) this.edits.move(this.current, done.n);
-      else { this.prefix = []; notice(t("Only the study's contributors add moves.")); }
-      return;
-    }
+    if (done) { this.play(done.n); return; }
     this.draw();
+    if (this.hooks.touched) this.hooks.touched(this.prefix);
+  }
+
+  // Play the legal move `notation` from the position shown: the node there shown, or a new
+  // one added (an edit).
+  play(notation) {
+    const known = this.tree.node(this.current).children.find((c) => this.tree.node(c).move === notation);
+    if (known !== undefined) this.go(known);
+    else if (this.editable()) this.edits.move(this.current, notation);
+    else { this.prefix = []; notice(t("Only the study's contributors add moves.")); }
   }
 
   draw() {

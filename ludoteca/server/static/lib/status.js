@@ -6,6 +6,14 @@ import { t } from "/static/lib/i18n.js";
 import { inHand } from "/static/lib/moves.js";
 import { mine, pointName, state } from "/static/lib/state.js";
 
+// The last move of `view` as a sentence ("Black played d6-d5xf4 (mill, takes f4)."), or "".
+export function lastMove(view) {
+  if (!view.moves.length) return "";
+  const params = { colour: colourName(view.turn === "white" ? "black" : "white"),
+                   move: view.moves[view.moves.length - 1], note: view.last_note };
+  return view.last_note ? t("%(colour)s played %(move)s (%(note)s).", params) : t("%(colour)s played %(move)s.", params);
+}
+
 // pending: the move just sent, while its answer is awaited.
 export function showStatus(pending = null) {
   const view = state.view;
@@ -22,12 +30,7 @@ export function showStatus(pending = null) {
   else if (mine()) text = t("Your move (%(colour)s): %(what)s.", { colour: colourName(view.turn), what: instruction(view.legal, state.prefix, view.texts) });
   else if (view.you.length) text = t("%(colour)s to move — waiting for your opponent.", { colour: colourName(view.turn) });
   else text = t("%(colour)s to move. You are watching.", { colour: colourName(view.turn) });
-  let last = "";
-  if (view.moves.length && view.status !== "over") {
-    const params = { colour: colourName(view.turn === "white" ? "black" : "white"),
-                     move: view.moves[view.moves.length - 1], note: view.last_note };
-    last = `${view.last_note ? t("%(colour)s played %(move)s (%(note)s).", params) : t("%(colour)s played %(move)s.", params)} `;
-  }
+  const last = view.moves.length && view.status !== "over" ? `${lastMove(view)} ` : "";
   const notice = view.notice && view.status === "live" ? ` ${view.notice}` : "";
   $("status").textContent = last + text + (view.status === "over" ? "" : hand + notice);
   const banner = $("banner");

@@ -174,6 +174,8 @@
  * @property {Touch[] | null} last
  * @property {[number, number] | null} hand
  * @property {string | null} notice
+ * @property {string} description  the position in words (the blind mode reads it out)
+ * @property {string} last_note
  * @property {{result: string, termination: string, text: string} | null} outcome
  * @property {Colour | null} draw_offer
  * @property {Colour | null} undo_offer

@@ -4,6 +4,7 @@
 // explorer, every move's value, practice against perfect play, the position editor and the
 // record panel beside it.
 import { TreeBoard } from "/static/lib/analysis-board.js";
+import { BlindMode } from "/static/lib/blind.js";
 import { RecordPanel } from "/static/lib/board-record.js";
 import { $ } from "/static/lib/dom.js";
 import { Editor, showCode } from "/static/lib/editor.js";
@@ -35,6 +36,8 @@ const board = new TreeBoard({
     document.title = `Ludoteca — ${t("analysis board")} · ${message.title}`;
   },
   shown: (message) => {
+    blind.update();
+    blind.say(message.said || message.description);
     page.lines = null;
     showLines();
     showCode(message.code);
@@ -60,7 +63,18 @@ const board = new TreeBoard({
     const best = page.lines && page.lines.lines[0];
     return best ? arrowsOf(best.gesture) : [];
   },
+  touched: (prefix) => blind.touched(prefix),
   opened,
+});
+
+// The blind mode reads the position shown out (the move that led to it as it is shown, the
+// whole position on demand), its legal moves, and plays the moves typed in its box.
+const blind = new BlindMode({
+  position: () => board.view && { description: board.view.description, legal: board.view.legal,
+                                  names: board.boardView.points },
+  lastMove: () => (board.view && board.view.said) || "",
+  line: () => ({ game: board.game, rules: board.rules, start: board.start, moves: board.tree.path(board.current) }),
+  play: (notation) => board.play(notation),
 });
 
 // The position shown, as the practice panel reads it.

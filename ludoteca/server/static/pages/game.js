@@ -2,9 +2,10 @@
 // legal moves arrive as the points to touch ("gestures"), and a move is sent by its notation.
 // The page's modules share one state object (state.js); this one wires them together.
 import { adviceControls, dropAdvice, showHint } from "/static/lib/advice.js";
+import { BlindMode } from "/static/lib/blind.js";
 import { Board } from "/static/lib/board.js";
 import { chatControls, removeChat, showChat } from "/static/lib/chat.js";
-import { clockReceived, runClocks } from "/static/lib/clock.js";
+import { clockReceived, clocksInWords, runClocks } from "/static/lib/clock.js";
 import { startCorrespondence } from "/static/lib/correspondence.js";
 import { $, notice } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
@@ -19,6 +20,7 @@ import { Report } from "/static/lib/report.js";
 import { Connection, merge, readLegal } from "/static/lib/socket.js";
 import { showResult, showResultRating } from "/static/lib/result.js";
 import { play, soundSwitch } from "/static/lib/sound.js";
+import { lastMove } from "/static/lib/status.js";
 import { gameId, mine, send, state } from "/static/lib/state.js";
 import { touch } from "/static/lib/touch.js";
 
@@ -27,7 +29,7 @@ const tokenKey = `ludoteca:${gameId}`;
 // The first view: the board, the texts that never change, the side the board faces (its
 // player's, unless turned by hand).
 function setUp(view) {
-  state.board = new Board($("board"), view.board, touch);
+  state.board = new Board($("board"), view.board, (point) => { touch(point); blind.touched(state.prefix); });
   document.title = `Ludoteca — ${view.title}`;
   $("move-input").placeholder = view.texts.example;
   $("move-input").size = view.texts.example.length + 2;  // the whole example shows
@@ -64,6 +66,10 @@ function receive(next) {
   if (state.premove.length && mine()) playPremove();
   else render();
   if (next.status === "over" && next.moves.length && !state.report) followReport();
+  blind.update();
+  if (!view) blind.say($("status").textContent);  // (the page opened: what it is about)
+  if (view && next.ply > view.ply) blind.say(lastMove(next));
+  if (ended) blind.say(`${next.outcome.result} — ${next.outcome.text}`);
   if (ended) { play("end"); showResult(); }
   else if (stepped) {
     const { changed, removed } = effectsOf(next.ply);
@@ -96,7 +102,7 @@ function typedAnswered(played, error = "") {
   if (state.typed === null) return;
   state.typed = null;
   if (played) { $("move-input").value = ""; moveError(""); }
-  else moveError(error);
+  else { moveError(error); blind.say(error); }
 }
 
 function onMessage(message) {
@@ -181,6 +187,15 @@ function controls() {
   });
 }
 
+// The blind mode reads the game out: the position and the moves in words, the legal moves
+// (on this page's turn), the clocks; moves are typed in the page's own box.
+const blind = new BlindMode({
+  position: () => state.view && { description: state.view.description, legal: mine() ? state.view.legal : [],
+                                  names: state.view.board.points },
+  lastMove: () => (state.view ? lastMove(state.view) : ""),
+  clocks: clocksInWords,
+  box: () => /** @type {HTMLInputElement} */ ($("move-input")),
+});
 controls();
 $("join-name").value = localStorage.getItem("ludoteca:name") || "";
 whoAmI().then((who) => { $("join-name-label").hidden = Boolean(who.name); });

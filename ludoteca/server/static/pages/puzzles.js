@@ -3,6 +3,7 @@
 // server (the player's moves so far), which answers right (with the opponent's reply and the
 // position after it), solved or wrong; a wrong move is taken back.  Signed-in players see their
 // puzzle rating move after each counted attempt.
+import { BlindMode } from "/static/lib/blind.js";
 import { Board } from "/static/lib/board.js";
 import { $, link, notice } from "/static/lib/dom.js";
 import { extend, underWay } from "/static/lib/gesture.js";
@@ -124,6 +125,8 @@ function show(puzzle) {
   verdict("");
   steps();
   draw();
+  blind.update();
+  blind.say($("status").textContent);
 }
 
 // A touch on the board: extend the move being made; a complete move is sent as the answer.
@@ -132,7 +135,7 @@ function touch(point) {
   const { prefix, done } = extend(page.view.legal, page.prefix, point);
   page.prefix = prefix;
   if (done) answer(done.n);
-  else draw();
+  else { draw(); blind.touched(prefix); }
 }
 
 function draw() {
@@ -176,6 +179,7 @@ async function answer(move) {
   }
   steps();
   draw();
+  blind.say($("verdict").textContent);
   if (data.rating) showMe();
   if (data.run) showRun(data.run, data.verdict !== "right");
 }
@@ -294,6 +298,17 @@ function showThemes() {
   $("puzzle-theme").replaceChildren(new Option(TEXT.anyTheme(), ""),
     ...themes.map(([name, words]) => new Option(words, name)));
 }
+
+// The blind mode reads the puzzle out (what to find, the verdicts, the position on demand),
+// lists the legal moves and plays the moves typed in its box.
+const blind = new BlindMode({
+  position: () => page.view && { description: page.view.description, legal: page.over ? [] : page.view.legal,
+                                 names: page.puzzle.board.points },
+  lastMove: () => (page.view && page.view.said) || "",
+  line: () => ({ game: page.view.game, rules: page.view.rules, start: page.view.code, moves: [] }),
+  play: (notation) => { if (!page.over && !page.busy) answer(notation); },
+  quiet: ["status", "verdict"],
+});
 
 async function main() {
   $("choose").onsubmit = (event) => { event.preventDefault(); nextPuzzle(); };
