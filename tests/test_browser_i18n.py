@@ -866,10 +866,10 @@ def test_every_page_is_in_the_browsers_language(
     written right to left, mirrored but not its board nor its notation (:func:`read`), with
     no error.
     The walk is :func:`walk`'s short one, each page loaded once and read (0.2-0.4 s a page,
-    the lobby and the hotseat game about 1 s each): 9 s a language on the 2-core machine, up
-    to 19 s with it loaded by other runs (the twelve: 170 s of one process measured so, where
-    a full walk, replaying the games and waiting for a report, took 30 s a language on the
-    quiet machine); a page's later states (a game over with its report, a
+    the lobby and the hotseat game about 1 s each): 7-14 s a language on the 2-core machine
+    (the twelve: 116 s of one process with the machine half loaded by other runs, 170 s fully
+    loaded; a full walk, replaying the games and waiting for a report, took 30 s a language
+    on the quiet machine); a page's later states (a game over with its report, a
     refused record) are read in English and the languages written right to left by the
     audit's full walk, which sees any text there the catalogue does not have (what is not
     marked for the catalogue is not, whatever the language); whether each of the
