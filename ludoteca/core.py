@@ -69,8 +69,13 @@ class Color(enum.IntEnum):
 
     @property
     def title(self) -> str:
-        """``"White"`` or ``"Black"``, as used in records and messages."""
-        return self.name.capitalize()
+        """``"White"`` or ``"Black"``, as used in records and messages (marked for the
+        catalogue: messages translate it)."""
+        return _COLOR_TITLES[self]
+
+
+#: :attr:`Color.title` of each side
+_COLOR_TITLES = (N_("White"), N_("Black"))
 
 
 class Termination(enum.Enum):

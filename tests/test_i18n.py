@@ -87,6 +87,67 @@ def test_the_code_has_the_texts_of_every_part(msgids: dict[str, str | None]) -> 
     assert msgids["%(num)s move"] == "%(num)s moves"
 
 
+def variable_texts() -> Iterator[tuple[str, str]]:
+    """Each text the code translates from a variable (``_(name)``, ``Text(name)``: the
+    sides, the endings, the games' and rule sets' titles, summaries, descriptions, status
+    texts, settings and pieces, the computer levels, the lessons, the refusals and reasons
+    the server sends), where it comes from: each must be marked (``N_``) where it is
+    declared, or the catalogue never sees it."""
+    from ludoteca.ai.levels import levels
+    from ludoteca.server.community import challenges, moderation
+    from ludoteca.server.invalid import FIELDS
+    from ludoteca.server.study.puzzles import REFUSALS
+
+    for colour in Color:
+        yield "a side", colour.title
+    for termination in Termination:
+        yield "an ending", termination.value
+    for name in game_names():
+        game = load(name)
+        yield name, game.title
+        yield name, game.summary
+        yield from ((f"{name}'s option {key}", text) for key, text in game.options.items())
+        for key, words in game.setting_words.items():
+            yield from ((f"{name}'s setting {key}", text) for text in words_of(words))
+        for definition in game.rule_sets:
+            rules = load(name, definition.name)
+            where = f"{name}'s rule set {definition.name}"
+            for text in (definition.description, definition.title, definition.label, rules.title):
+                yield where, text
+            yield from ((where, text) for text in rules.status_texts.values())
+            yield from ((where, style.name) for style in rules.board.styles.values())
+            for level in levels(rules.rules):
+                yield where, level.name
+                yield where, level.description
+        for lesson in game.lessons():
+            yield f"{name}'s lesson {lesson.key}", lesson.title
+            yield f"{name}'s lesson {lesson.key}", lesson.intro
+            for step in lesson.steps:
+                for text in (step.ask, step.hint, step.explain, step.wrong):
+                    yield f"{name}'s lesson {lesson.key}", text
+    for where, texts in (
+        ("a challenge's reasons", challenges.REASONS.values()),
+        ("a report's reasons", moderation.REASONS.values()),
+        ("a request's fields", FIELDS.values()),
+        ("a puzzle's refusals", REFUSALS.values()),
+    ):
+        yield from ((where, text) for text in texts)
+
+
+def words_of(words: object) -> tuple[str, ...]:
+    """The texts a setting's words (:class:`ludoteca.core.SettingWords`) are made of."""
+    return tuple(getattr(words, name) for name in ("on", "off", "value"))
+
+
+def test_every_text_translated_from_a_variable_is_marked(msgids: dict[str, str | None]) -> None:
+    """Each of :func:`variable_texts` (but the empty ones: nothing said) is a msgid of the
+    code, so marked where it is declared: the pages would show it in English in every
+    language otherwise (tests/test_browser_i18n.py finds what the pages show that is not the
+    catalogue's)."""
+    unmarked = sorted({(w, t) for w, t in variable_texts() if t and t not in msgids})
+    assert not unmarked, unmarked
+
+
 @pytest.mark.parametrize("language", SHIPPED)
 def test_every_text_of_the_code_is_translated(language: str, msgids: dict[str, str | None]) -> None:
     """Each msgid in the code has a translation (every plural form of it) in the language."""

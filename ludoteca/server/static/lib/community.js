@@ -2,7 +2,7 @@
 // time control.  Names come from the server as text and are only ever set as text.
 import { daysText, isDays } from "/static/lib/days.js";
 import { link, playerName } from "/static/lib/dom.js";
-import { day, t } from "/static/lib/i18n.js";
+import { day, isolated, t } from "/static/lib/i18n.js";
 
 /** @param {HTMLTableRowElement} row  @param {Node | string} content */
 function cell(row, content) {
@@ -55,10 +55,15 @@ export function table(headings) {
 
 export const GAME_HEADINGS = [t("Date"), t("Players"), t("Rule set"), t("Result"), t("Moves"), ""];
 
+// A rating ("1662?" while provisional) and its deviation ("±290"), each kept left to right
+// in a right-to-left page (isolated: the bidi algorithm would put the "?" or the "±" on the
+// number's other side).
 /** @param {{rating: number, provisional: boolean}} r */
 export function ratingText(r) {
-  return `${r.rating}${r.provisional ? "?" : ""}`;
+  return isolated(`${r.rating}${r.provisional ? "?" : ""}`);
 }
+/** @param {number} deviation */
+export const deviationText = (deviation) => isolated(`±${deviation}`);
 
 // The words for a rating's time-control category, as the server names it (CATEGORIES in
 // ludoteca/server/community/ratings.py); an unknown one reads as it came.

@@ -6,12 +6,12 @@ import { clockFor, showClocks } from "/static/lib/clock.js";
 import { $, colourName, playerName, svgElement } from "/static/lib/dom.js";
 import { getJSON, quiet } from "/static/lib/http.js";
 import { gameId, state } from "/static/lib/state.js";
-import { t, tn } from "/static/lib/i18n.js";
+import { isolated, t, tn } from "/static/lib/i18n.js";
 
 function ratingLabel(r) {
   const change = r.change === null || r.change === undefined ? ""
     : ` ${r.change >= 0 ? "+" : "−"}${Math.abs(r.change)}`;
-  return ` (${r.rating}${r.provisional ? "?" : ""}${change})`;
+  return ` (${isolated(`${r.rating}${r.provisional ? "?" : ""}${change}`)})`;  // (left to right)
 }
 
 // The men `colour` still has in hand, drawn as pieces in a row beside the board.

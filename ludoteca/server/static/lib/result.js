@@ -4,7 +4,7 @@
 // the server has them, the rating changes of a rated game.
 import { $, colourName } from "/static/lib/dom.js";
 import { state } from "/static/lib/state.js";
-import { t } from "/static/lib/i18n.js";
+import { isolated, t } from "/static/lib/i18n.js";
 
 const WINNER = { "1-0": "white", "0-1": "black" };
 
@@ -32,7 +32,7 @@ function ratingText(view) {
     return mine ? t("Your rating: %(rating)s", { rating: mine }) : "";
   }
   const both = ["white", "black"].map((c) => [c, one(c)]).filter(([, text]) => text);
-  return both.map(([c, text]) => `${colourName(c)}: ${text}`).join(t(", "));
+  return both.map(([c, text]) => `${colourName(c)}: ${isolated(text)}`).join(t(", "));
 }
 
 // Show (or refresh) the dialog.

@@ -1,6 +1,6 @@
 // The best ratings of a game and time control: the established ones, then the provisional
 // ones (marked "?", as everywhere).
-import { ratingText, table } from "/static/lib/community.js";
+import { deviationText, ratingText, table } from "/static/lib/community.js";
 import { $, notice, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, reported } from "/static/lib/http.js";
@@ -18,7 +18,7 @@ async function show() {
     row.insertCell().textContent = String(i + 1);
     row.insertCell().appendChild(playerName(r.name));  // (bots are left off the leaderboards)
     if (r.provisional) row.className = "provisional";
-    for (const text of [ratingText(r), `±${r.deviation}`, String(r.games)]) row.insertCell().textContent = text;
+    for (const text of [ratingText(r), deviationText(r.deviation), String(r.games)]) row.insertCell().textContent = text;
   });
   $("board").replaceChildren(rows.length ? board : t("No rated game yet."));
 }

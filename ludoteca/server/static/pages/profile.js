@@ -1,7 +1,7 @@
 // A player's page: its name (a bot's marked "BOT"), counts, ratings per game and time control,
 // a chart of their history (SVG), recent games; signed in, on another's page, the "Challenge"
 // button and its dialog.
-import { GAME_HEADINGS, categoryName, gameRow, ratingText, table } from "/static/lib/community.js";
+import { GAME_HEADINGS, categoryName, deviationText, gameRow, ratingText, table } from "/static/lib/community.js";
 import { offerChallenge } from "/static/lib/challenges.js";
 import { $, botMark, svgElement } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
@@ -63,7 +63,7 @@ if (data) {
   const ratings = table([t("Game"), t("Time control"), t("Rating"), t("Deviation"), t("Rated games")]);
   for (const r of data.ratings) {
     const row = ratings.tBodies[0].insertRow();
-    for (const text of [r.title, categoryName(r.category), ratingText(r), `±${r.deviation}`, String(r.games)]) {
+    for (const text of [r.title, categoryName(r.category), ratingText(r), deviationText(r.deviation), String(r.games)]) {
       row.insertCell().textContent = text;
     }
   }
