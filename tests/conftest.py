@@ -47,13 +47,14 @@ def pytest_configure(config: pytest.Config) -> None:
 #: would keep the other idle
 LONGEST = (
     "test_web_browser.py",
+    "test_browser_i18n.py",
+    "test_browser_languages.py",
     "test_server_api.py",
     "test_puzzles.py",
     "test_server_analysis.py",
     "test_server_community.py",
     "test_browser_feel.py",
     "test_server_tournaments.py",
-    "test_browser_i18n.py",
     "test_server_notify.py",
     "test_felli_solve.py",
     "test_server_correspondence.py",

@@ -852,43 +852,6 @@ def test_every_page_in_english_and_right_to_left_is_audited_and_fits(
         context.close()
 
 
-#: the languages whose every page :func:`test_every_page_is_in_the_browsers_language` reads:
-#: those the audit's walk does not read as it goes
-UNAUDITED = [language for language in LANGUAGES if (language, 1366, 768) not in AUDITS]
-
-
-@pytest.mark.parametrize("language", UNAUDITED)
-def test_every_page_is_in_the_browsers_language(
-    browser: Any, server: str, world: World, language: str
-) -> None:
-    """The browser asks for ``language`` (Accept-Language from its locale): every page, each
-    opened once and read once its script says it is ready, is in it and, if ``language`` is
-    written right to left, mirrored but not its board nor its notation (:func:`read`), with
-    no error.
-    The walk is :func:`walk`'s short one, each page loaded once and read (0.2-0.4 s a page,
-    the lobby and the hotseat game about 1 s each): 7-14 s a language on the 2-core machine
-    (the twelve: 116 s of one process with the machine half loaded by other runs, 170 s fully
-    loaded; a full walk, replaying the games and waiting for a report, took 30 s a language
-    on the quiet machine); a page's later states (a game over with its report, a
-    refused record) are read in English and the languages written right to left by the
-    audit's full walk, which sees any text there the catalogue does not have (what is not
-    marked for the catalogue is not, whatever the language); whether each of the
-    catalogue's texts is translated is tests/test_i18n.py's, for every language."""
-    context = context_in(browser, language)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        left: dict[str, set[str]] = {}
-        for name in walk(page, server, world, full=False):
-            if found := read(page, language, name):
-                left[name] = found
-        fail_if_untranslated(left)
-        assert not errors, errors
-    finally:
-        context.close()
-
-
 # --- dates and the arrows in the page's language and direction -------------------------------
 
 #: the node of the analysis tree shown: its data-node (the moves' buttons 1, 2, 3 of
