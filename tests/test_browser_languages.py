@@ -3,7 +3,8 @@
 load: in the browser's language (:func:`~tests.test_browser_i18n.read`: no English left, every
 text the catalogue's, mirrored where the language is written right to left), passing the
 accessibility audit (axe-core: no serious or critical violation, in the light scheme) and with
-no error.  A file of its own, with its own server and accounts, so that a run's other process can
+no error; pictured when pictures are asked for (``shot``: light, 1366x768 and 390x844).  A file
+of its own, with its own server and accounts, so that a run's other process can
 take it while the first walks the audit (the two are minutes of one process each)."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from ludoteca.i18n import LANGUAGES
 
-from .support.browser import serious_violations
+from .support.browser import serious_violations, shooting, shot
 from .test_browser_i18n import (
     AUDITS,
     World,
@@ -44,11 +45,12 @@ def test_every_page_is_in_the_browsers_language(
     or critical violation).
     The walk is :func:`walk`'s short one, each page loaded once, read and audited: 10-13 s a
     language on the quiet 2-core machine, the audit about 4.5 s of it (the twelve: 125 s of one
-    process; a full walk, replaying the games and waiting for a report, took 30 s a language); a page's later states (a game over with its report, a
-    refused record) are read in English and the languages written right to left by the
-    audit's full walk, which sees any text there the catalogue does not have (what is not
-    marked for the catalogue is not, whatever the language); whether each of the
-    catalogue's texts is translated is tests/test_i18n.py's, for every language."""
+    process; a full walk, replaying the games and waiting for a report, took 30 s a
+    language); a page's later states (a game over with its report, a refused record) are read
+    in English and the languages written right to left by the audit's full walk, which sees
+    any text there the catalogue does not have (what is not marked for the catalogue is not,
+    whatever the language); whether each of the catalogue's texts is translated is
+    tests/test_i18n.py's, for every language."""
     context = context_in(browser, language)
     page = context.new_page()
     errors: list[str] = []
@@ -59,7 +61,15 @@ def test_every_page_is_in_the_browsers_language(
             if found := read(page, language, name):
                 left[name] = found
             assert serious_violations(page) == [], name
+            shot(page, f"{name}-{language}-1366x768-light")
         fail_if_untranslated(left)
         assert not errors, errors
     finally:
         context.close()
+    if shooting():  # and each page on a phone, pictured
+        phone = context_in(browser, language, 390, 844)
+        try:
+            for name in walk(phone.new_page(), server, world, full=False):
+                shot(phone.pages[0], f"{name}-{language}-390x844-light")
+        finally:
+            phone.close()
