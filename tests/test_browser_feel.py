@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.numbers import get_decimal_symbol
 
-from ludoteca.i18n import LANGUAGES, SOURCE, translations
+from ludoteca.i18n import LANGUAGES, RTL, SOURCE, translations
 
 from .support.browser import (
     FELLI_ENDGAME,
@@ -442,12 +443,13 @@ def test_numbers_dates_lists_and_arrows_follow_the_language(
     page.wait_for_selector("#lines li", timeout=60_000)
     assert "depth" not in page.inner_text("#depth") and "exact" not in page.inner_text("#depth")
     value = page.inner_text("#eval-number")
-    point_ = "." if language == "ar" else ","
+    point_ = get_decimal_symbol(language, numbering_system="latn")  # (CLDR's, as Babel has it)
     assert re.fullmatch(rf"[+-]\d+\{point_}\d", value), value
     back, on = page.locator("#back").bounding_box(), page.locator("#next").bounding_box()
-    # back points to the line's start: left in a left-to-right language, right in Arabic
+    # back points to the line's start: left in a left-to-right language, right in one written
+    # right to left
     mirrored = page.eval_on_selector("#back", "(b) => getComputedStyle(b).transform")
-    if language == "ar":
+    if language in RTL:
         assert back["x"] > on["x"] and mirrored.startswith("matrix(-1")
     else:
         assert back["x"] < on["x"] and mirrored == "none"
