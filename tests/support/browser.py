@@ -50,11 +50,16 @@ def browser_database(
 def server(browser_database: str) -> Iterator[str]:
     """A module's server.  Its game reports search 3 plies deep (what the pages show of a report
     is the same at any depth; the default's depth 12 made a long game's report hold the study
-    work for minutes, and a later test's report waited behind it)."""
+    work for minutes, and a later test's report waited behind it).  Every page comes from one
+    address, 127.0.0.1, so the limit of new games an address may start a minute is lifted: a
+    module that starts a game in each of fifteen languages started over 30 a minute (the limit
+    itself is tests/test_server_limits.py's)."""
     from ludoteca.ai import Limit
     from ludoteca.server import Settings, create_app
 
-    settings = Settings(db=browser_database, workers=1, report_limit=Limit(depth=3))
+    settings = Settings(
+        db=browser_database, workers=1, report_limit=Limit(depth=3), games_per_minute=10_000
+    )
     with serving(create_app(settings)) as port:
         address = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(address + "/healthz", timeout=120) as answer:  # started
