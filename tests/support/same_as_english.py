@@ -31,6 +31,8 @@ _COLON_LAYOUTS = {
     "%(where)s: %(what)s",
     "%(colour)s: ",
 }
+#: the names of games that keep their English name in a language written in Latin letters
+_GAME_NAMES = {"Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
 #: the separators of a list and of a malformed request's problems, as English writes them
 _SEPARATORS = {", ", "; "}
 #: the tie-breaks of the tournaments' standings, named after their authors
@@ -40,6 +42,7 @@ _BOT = {"BOT"}
 
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     "fr": _EVERYWHERE
+    | _GAME_NAMES
     | _TIE_BREAKS
     | _BOT
     | {"%(minutes)s minutes", "Place", "Points", "Performance", "Minutes"}
@@ -51,11 +54,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Notifications",
         "Blitz",
         ", ",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "promotion",
         "sacrifice",
         "violet",
@@ -75,6 +73,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "de": _EVERYWHERE
+    | _GAME_NAMES
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Name", "System"}
@@ -94,11 +93,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(colour)s: ",
         "Mullah",
         "Mullahs",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "indigo",
         "orange",
         "Computer (%(level)s)",
@@ -106,6 +100,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Normal",
     },
     "es": _EVERYWHERE
+    | _GAME_NAMES
     | _TIE_BREAKS
     | _BOT
     | {"Arena"}
@@ -122,16 +117,12 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(side)s: %(pieces)s.",
         "%(what)s: %(moves)s.",
         "%(colour)s: ",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "%(minutes)s min + %(seconds)s s",
         "Chat",
         "Normal",
     },
     "it": _EVERYWHERE
+    | _GAME_NAMES
     | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
@@ -144,15 +135,11 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         ", ",
         "; ",
         "Mullah",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "Computer (%(level)s)",
         "%(minutes)s min + %(seconds)s s",
     },
     "pt": _EVERYWHERE
+    | _GAME_NAMES
     | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
@@ -165,14 +152,10 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         ", ",
         "; ",
         "Mullah",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "%(minutes)s min + %(seconds)s s",
     },
     "nl": _EVERYWHERE
+    | _GAME_NAMES
     | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
@@ -184,15 +167,11 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "; ",
         "Mullah",
         "Mullahs",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "Computer (%(level)s)",
         "%(minutes)s min + %(seconds)s s",
     },
     "pl": _EVERYWHERE
+    | _GAME_NAMES
     | _COLON_LAYOUTS
     | _TIE_BREAKS
     | _BOT
@@ -201,11 +180,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         ", ",
         "; ",
         "Mullah",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
         "%(minutes)s min + %(seconds)s s",
     },
     "hu": _EVERYWHERE
@@ -217,6 +191,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
     "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
     "tr": _EVERYWHERE
+    | _GAME_NAMES
     | _TIE_BREAKS
     | _BOT
     | {"Arena", "Blitz", "Normal", "Site"}
@@ -232,11 +207,6 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "%(colour)s %(piece)s",
         ", ",
         "; ",
-        "Felli",
-        "Morelli",
-        "Morabaraba",
-        "Cheng San Qi",
-        "Cham Gonu",
     },
     "ar": _EVERYWHERE | _COLON_LAYOUTS,
     "fa": _EVERYWHERE | _COLON_LAYOUTS,
