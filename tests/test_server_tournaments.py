@@ -15,15 +15,20 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select, update
 
 from ludoteca.cli import main
 from ludoteca.server import Settings, create_app
 from ludoteca.server.deps import Services
+from ludoteca.server.tournaments.catalogue import RUNNING
+from ludoteca.server.tournaments.rows import BoardRow, TournamentRow
+from ludoteca.server.tournaments.service import _waiting
 
 from .test_server_community import Person, acting, sign_up
 
 START = 1_900_000_000_000  # epoch ms: the injected clock's start
 MINUTE = 60_000
+HOUR = 60 * MINUTE  # (the scheduler's own pass: once an hour, the tests' tick() in between)
 
 
 class Clock:
@@ -37,7 +42,8 @@ class Clock:
 
 
 def started(url: str, clock: Clock) -> TestClient:
-    app = create_app(Settings(db=url, workers=1, warm=False), clock=clock)
+    settings = Settings(db=url, workers=1, warm=False, tournament_every=HOUR / 1000)
+    app = create_app(settings, clock=clock)
     app.state.url = url
     return TestClient(app)
 
@@ -364,3 +370,75 @@ def test_the_creator_enters_the_computers_levels(client: TestClient, clock: Cloc
         assert time.monotonic() < deadline, "the computer did not move"
         tick(client)
         time.sleep(0.05)
+
+
+def test_the_pass_advances_the_tournaments_that_wait_as_advancing_all_would(
+    client: TestClient, clock: Clock
+) -> None:
+    """Games ended behind the server's back (their boards' results written in the database,
+    as by a process stopped before it advanced their tournaments): the scheduler's pass reads
+    only the running tournaments that wait (:func:`_waiting`), and they are exactly those that
+    advancing every running tournament, as the pass used to, changes: a Swiss whose round is
+    over and an arena with players free, not a Swiss with a game in play nor an arena with one
+    player free; then both arenas, past their end."""
+    services: Services = client.app.state.services  # type: ignore[attr-defined]
+    people = [sign_up(client, name) for name in ["Ann", "Bob", "Cid", "Dee"]]
+    arena = {"system": "arena", "rounds": None, "minutes": 30}
+    made = {
+        "swiss over": create(client, people[0])[1]["id"],
+        "swiss playing": create(client, people[0])[1]["id"],
+        "arena free": create(client, people[0], **arena)[1]["id"],
+        "arena one free": create(client, people[0], **arena)[1]["id"],
+    }
+    named = {tid: name for name, tid in made.items()}
+    for name, tid in made.items():
+        for person in people[: 3 if name == "arena one free" else 4]:
+            assert post(client, person, f"/api/tournaments/{tid}/join")[0] == 200
+    clock.ms += MINUTE
+    tick(client)
+
+    def end_behind_the_back(tid: str, every: bool) -> None:
+        """Its games in play over (or the first only), in the database alone."""
+        first = select(func.min(BoardRow.id)).where(BoardRow.tournament_id == tid)
+        ended = update(BoardRow).where(BoardRow.tournament_id == tid, BoardRow.result == "*")
+        if not every:
+            ended = ended.where(BoardRow.id == first.scalar_subquery())
+        work = lambda c: c.execute(ended.values(result="1-0"))  # noqa: E731
+        client.portal.call(services.store.write, work)  # type: ignore[union-attr]
+
+    end_behind_the_back(made["swiss over"], every=True)
+    end_behind_the_back(made["swiss playing"], every=False)
+    end_behind_the_back(made["arena free"], every=True)
+
+    async def waiting() -> set[str]:
+        async with services.store.session() as session:
+            return {named[tid] for tid in await session.scalars(_waiting(services.hub.now()))}
+
+    async def running() -> dict[str, tuple[int, str]]:
+        async with services.store.session() as session:
+            rows = await session.scalars(
+                select(TournamentRow).where(TournamentRow.state == RUNNING)
+            )
+            return {named[row.id]: (row.round, row.state) for row in rows}
+
+    async def changed_by_advancing_all() -> set[str]:
+        before = await running()
+        for name in before:
+            await services.tournaments._advance(made[name])
+        after = await running()
+        return {name for name in before if after.get(name) != before[name]}
+
+    call = client.portal.call  # type: ignore[union-attr]
+    assert call(waiting) == {"swiss over", "arena free"}
+    assert call(changed_by_advancing_all) == {"swiss over", "arena free"}
+    assert call(waiting) == set()
+    clock.ms += 31 * MINUTE
+    assert call(waiting) == {"arena free", "arena one free"}
+    tick(client)
+    views = {name: client.get(f"/api/tournaments/{tid}").json() for name, tid in made.items()}
+    assert {name: (view["state"], view["round"]) for name, view in views.items()} == {
+        "swiss over": ("running", 2),
+        "swiss playing": ("running", 1),
+        "arena free": ("finished", 2),
+        "arena one free": ("finished", 1),
+    }

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, Select, and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from ...i18n import _
@@ -264,10 +264,11 @@ class Tournaments:
 
     async def tick(self) -> None:
         """Start the tournaments due, record the tournament games over, open any game paired
-        but not opened, and advance every running tournament (pair, or finish); the pass is
-        timed for ``/metrics``.  The event loop serves everyone else after each of these
-        steps: on a SQLite file the store's reads and writes run at once, so a pass over
-        twenty tournaments would otherwise hold the loop for all of them (a few ms each)."""
+        but not opened, and advance every running tournament that waits for it (pair, or
+        finish: :func:`_waiting` finds them in one query); the pass is timed for
+        ``/metrics``.  The event loop serves everyone else after each of these steps: on a
+        SQLite file the store's reads and writes run at once, so a pass over twenty
+        tournaments would otherwise hold the loop for all of them (a few ms each)."""
         with self.hub.timings.sweep("tournaments"):
             await self._tick()
 
@@ -315,12 +316,8 @@ class Tournaments:
             await self._open(await self._row(board.tournament_id), board)
             await asyncio.sleep(0)
         async with self.store.session() as session:
-            running = list(
-                await session.scalars(
-                    select(TournamentRow.id).where(TournamentRow.state == RUNNING)
-                )
-            )
-        for tournament_id in running:
+            waiting = list(await session.scalars(_waiting(self.hub.now())))
+        for tournament_id in waiting:
             await self._advance(tournament_id)
             await asyncio.sleep(0)
 
@@ -549,6 +546,48 @@ class Tournaments:
         async with self.store.session() as session:
             row = await session.get(RatingRow, (user_id, game, category(clock)))
         return round(current(row).rating) if row is not None else 1500
+
+
+def _waiting(now: int) -> Select[str]:
+    """The running tournaments that an advance would change, in one query: an arena past its
+    end, or with two players free to play (in it, not withdrawn, no game in play); a Swiss or
+    round robin whose round has no game in play (the next round is due, or the end).  Every
+    game's end advances its tournament at once (:meth:`Tournaments._after`); the pass catches
+    what that missed (a process stopped between the two), without reading every tournament's
+    entries and boards each time."""
+    tournament, entry, board = TournamentRow, EntryRow, BoardRow
+    playing = (
+        select(board.id)
+        .where(
+            board.tournament_id == entry.tournament_id,
+            board.result == "*",
+            or_(board.white == entry.user_id, board.black == entry.user_id),
+        )
+        .exists()
+    )
+    free = (
+        select(func.count())
+        .select_from(entry)
+        .where(entry.tournament_id == tournament.id, entry.withdrawn.is_(False), ~playing)
+        .scalar_subquery()
+    )
+    round_open = (
+        select(board.id)
+        .where(
+            board.tournament_id == tournament.id,
+            board.round == tournament.round,
+            board.result == "*",
+        )
+        .exists()
+    )
+    arena = tournament.system == "arena"
+    return select(tournament.id).where(
+        tournament.state == RUNNING,
+        or_(
+            and_(arena, or_(tournament.ends <= now, free >= 2)),
+            and_(~arena, ~round_open),
+        ),
+    )
 
 
 def _refusal(row: TournamentRow, mine: EntryRow | None) -> str | None:
