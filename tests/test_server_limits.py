@@ -137,16 +137,21 @@ def test_concurrent_writers_on_sqlite(tmp_path: Path) -> None:
         assert asyncio.run(main()) == [[201, 200]] * 32
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid``: its children, theirs, and so on (from /proc)."""
+    parents = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
-                found.add(int(entry.name))
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    fringe = {pid}
+    while fringe:
+        fringe = {child for child, parent in parents.items() if parent in fringe} - found
+        found |= fringe
     return found
 
 
@@ -181,10 +186,12 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
     try:
         assert server.stdout is not None and "running at" in server.stdout.readline()
         deadline = time.monotonic() + 60
-        while len(_children(server.pid)) < 2:  # the two workers (and the resource tracker)
+        # the resource tracker, the fork server and the workers forked from it (the two
+        # computer players', the analysis's and the reports')
+        while len(_descendants(server.pid)) < 6:
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.2)  # polling /proc: a process starting sends no event
-        children = _children(server.pid)
+        children = _descendants(server.pid)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
         # a worker still starting (importing, on a loaded machine) exits once it gets as far

@@ -296,3 +296,26 @@ def test_study_work_thinks_at_the_idle_policy_as_the_setting_says(idle: bool) ->
             assert os.sched_getscheduler(pid) == (os.SCHED_IDLE if idle else os.SCHED_OTHER)
         finally:
             pool.close()
+
+
+def test_a_worker_starts_with_the_servers_environment_of_its_start() -> None:
+    """Forked from a fork server started earlier (with another environment), a pool's
+    process still sees the server's environment as it was when the pool was built, as a
+    spawned one would: a variable set, one changed and one removed since."""
+
+    async def seen(names: tuple[str, ...]) -> list[str | None]:
+        pool = WorkerPool(1)
+        try:
+            return [await pool.run(30.0, os.getenv, name) for name in names]
+        finally:
+            pool.close()
+
+    names = ("LUDOTECA_TEST_SET", "LUDOTECA_TEST_CHANGED", "LUDOTECA_TEST_REMOVED")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LUDOTECA_TEST_CHANGED", "before")
+        patch.setenv("LUDOTECA_TEST_REMOVED", "before")
+        assert asyncio.run(seen(names)) == [None, "before", "before"]  # (the fork server's)
+        patch.setenv("LUDOTECA_TEST_SET", "now")
+        patch.setenv("LUDOTECA_TEST_CHANGED", "now")
+        patch.delenv("LUDOTECA_TEST_REMOVED")
+        assert asyncio.run(seen(names)) == ["now", "now", None]

@@ -9,8 +9,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import select
 import signal
-import sys
+import threading
 from collections.abc import Iterator
 from typing import TypedDict, final
 
@@ -28,17 +29,32 @@ from .interrupt import start_watching
 
 
 def die_with_parent(server: int) -> None:
-    """Have the kernel kill this worker when the server process ``server`` dies, even by
-    ``kill -9`` (Linux; elsewhere the pool's own shutdown is all there is), and leave Ctrl-C to
-    the server: a terminal sends SIGINT to its whole foreground group, workers included, and a
-    worker interrupted in a job (the first start's compiling, say) broke its pool with a
-    traceback on the console; the server stops its workers itself."""
+    """Have this worker end when the server process ``server`` dies, even by ``kill -9``
+    (Linux: a thread waits on the server's process descriptor; elsewhere the pool's own
+    shutdown is all there is), and leave Ctrl-C to the server: a terminal sends SIGINT to its
+    whole foreground group, workers included, and a worker interrupted in a job (the first
+    start's compiling, say) broke its pool with a traceback on the console; the server stops
+    its workers itself.  (The worker's parent is the fork server, not the server: the kernel's
+    parent-death signal would wait for the fork server, which waits for its workers.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        if os.getppid() != server:  # the server died before this line: follow it now
-            os._exit(1)
+    if not hasattr(os, "pidfd_open"):
+        return
+    try:
+        server_fd = os.pidfd_open(server)
+    except ProcessLookupError:  # the server died before this line: follow it now
+        os._exit(1)
+    except OSError:  # a kernel older than Linux 5.3
+        return
+    threading.Thread(
+        target=_exit_with, args=(server_fd,), name="die-with-server", daemon=True
+    ).start()
+
+
+def _exit_with(server_fd: int) -> None:
+    """Wait until the process of ``server_fd`` (a process descriptor) ends, then end this one
+    at once."""
+    select.select([server_fd], [], [])
+    os._exit(1)
 
 
 def yield_to_play() -> None:
