@@ -1,5 +1,5 @@
 """Every page in each shipped language that tests/test_browser_i18n.py's audit does not walk
-(every language but English and those written right to left), read in a short walk, a page a
+at 1366x768 (every language but English and Arabic), read in a short walk, a page a
 load: in the browser's language (:func:`~tests.test_browser_i18n.read`: no English left, every
 text the catalogue's, mirrored where the language is written right to left), passing the
 accessibility audit (axe-core: no serious or critical violation, in the light scheme) and with
@@ -44,10 +44,10 @@ def test_every_page_is_in_the_browsers_language(
     no error, and every page passes the accessibility audit (axe-core, light scheme: no serious
     or critical violation).
     The walk is :func:`walk`'s short one, each page loaded once, read and audited: 10-13 s a
-    language on the quiet 2-core machine, the audit about 4.5 s of it (the twelve: 125 s of one
-    process; a full walk, replaying the games and waiting for a report, took 30 s a
-    language); a page's later states (a game over with its report, a refused record) are read
-    in English and the languages written right to left by the audit's full walk, which sees
+    language on the quiet 2-core machine, the audit about 4.5 s of it (the thirteen: about
+    150 s of one process; a full walk, replaying the games and waiting for a report, took 30 s
+    a language); a page's later states (a game over with its report, a refused record) are
+    read in English and Arabic by the audit's full walk, which sees
     any text there the catalogue does not have (what is not marked for the catalogue is not,
     whatever the language); whether each of the catalogue's texts is translated is
     tests/test_i18n.py's, for every language."""
