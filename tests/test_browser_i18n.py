@@ -548,7 +548,8 @@ def site(world: World) -> dict[str, str]:
 
 def walk(page: Any, server: str, world: World, full: bool = True) -> Iterator[str]:
     """Open each page of :func:`site` in turn, ready, signed in as :data:`OTHER` from the
-    lobby on, and yield its name; with ``full``, also each page's later states (a move played
+    lobby on, and yield its name (the review page's, without ``full``, "review (empty)": no
+    record loaded, no board); with ``full``, also each page's later states (a move played
     in the hotseat game, then the game resigned: the result dialog and the report; a record
     loaded in the review page with its report and a marked move open, then one refused)."""
     for name, path in site(world).items():
@@ -567,7 +568,7 @@ def walk(page: Any, server: str, world: World, full: bool = True) -> Iterator[st
         if name == "review" and full:
             load_record(page)
             show_report(page)
-        yield name
+        yield name if full or name != "review" else "review (empty)"  # (no board before a record)
         if name == "game" and full:
             end_game(page)
             yield "game over"
@@ -807,10 +808,6 @@ def read(page: Any, language: str, name: str, width: int = 1366) -> set[str]:
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-#: the audit's languages and windows: English and each language written right to left at the
-#: laptop's size, each of those at the phone's too (the layout the phone can break that
-#: English cannot; the English pages on a phone are test_browser_feel.py's and
-#: test_web_browser.py's)
 #: the audit's walks: English and the first language written right to left (Arabic) at
 #: 1366x768, every page in each of its states; each language written right to left at 390x844
 #: (no page wider than the phone).  The other languages, Persian at 1366x768 among them, get
