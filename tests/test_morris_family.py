@@ -203,6 +203,9 @@ def test_removal_from_mills_may_take_a_man_in_a_mill() -> None:
 # One-time mills (One-Time Mill, after Sanmill's oneTimeUseMill; docs/rules.md).
 #: White a1 g1 d2 f4, Black a7 d7 b6 e4, moving; White closed a1-d1-g1 before and stepped d1-d2
 OPENED = "BB./B../.../...BW./.../.W./W.W w 0 0 0 40"
+#: placing: White a1 g1 d2 d3 (d1 taken by Black's mill b6-d6-f6 after a1-d1-g1), Black b6 d6 f6
+#: c5; both sides have closed a mill
+PLACING = ".../BBB/B../....../.W./.W./W.W w 4 4 0 10 a1d1g1/b6d6f6"
 
 
 def test_one_time_mill_perft_by_hand() -> None:
@@ -246,20 +249,19 @@ def test_a_new_mill_with_a_used_one_takes_and_both_are_recorded() -> None:
     """Placing d1 closes a1-d1-g1 (closed before; Black's mill took d1 since) and d1-d2-d3
     (new): it takes any of Black's four men (removal from mills: b6-d6-f6 too), and d2, d3
     join White's record.  The 15 other empty points close nothing."""
-    code = ".../BBB/B../....../.W./.W./W.W w 4 4 0 10 a1d1g1/b6d6f6"
-    state = Morris.of("one-time-mill").from_position_code(code)
-    taking = sorted(str(m) for m in state.legal_moves if m.remove is not None)
+    state = Morris.of("one-time-mill").from_position_code(PLACING)
+    taking = sorted(str(m) for m in state.legal_moves if "x" in str(m))
     assert taking == ["d1xb6", "d1xc5", "d1xd6", "d1xf6"]
     assert state.legal_moves.count() == 4 + 15
     state.push("d1xc5")
     assert state.position_code().endswith(" b 3 4 0 11 a1d1g1d2d3/b6d6f6")
     state.pop()
-    assert state.position_code() == code
+    assert state.position_code() == PLACING
 
 
 def test_one_time_mill_positions_against_the_reference() -> None:
     """Perft 1-3 from the positions above, by the engine and by checks/morris_reference.py."""
-    for code in [OPENED + " a1d1g1/-", ".../BBB/B../....../.W./.W./W.W w 4 4 0 10 a1d1g1/b6d6f6"]:
+    for code in [OPENED + " a1d1g1/-", PLACING]:
         state = Morris.of("one-time-mill").from_position_code(code)
         names = state.board.points
         pos = ref.start("one-time-mill")
@@ -267,7 +269,7 @@ def test_one_time_mill_positions_against_the_reference() -> None:
             names[p]: "WB"[c] for c in (0, 1) for p in range(24) if state.men[c] >> p & 1
         }
         pos.hand = {"W": state.hand[0], "B": state.hand[1]}
-        pos.turn = "W"
+        pos.turn = "WB"[state.turn]
         pos.used = {
             s: frozenset(names[p] for p in range(24) if state.used[c] >> p & 1)
             for c, s in enumerate("WB")
