@@ -201,11 +201,17 @@ def test_removal_from_mills_may_take_a_man_in_a_mill() -> None:
 
 
 # One-time mills (One-Time Mill, after Sanmill's oneTimeUseMill; docs/rules.md).
-#: White a1 g1 d2 f4, Black a7 d7 b6 e4, moving; White closed a1-d1-g1 before and stepped d1-d2
-OPENED = "BB./B../.../...BW./.../.W./W.W w 0 0 0 40"
+
+
+def opened(used: str = "") -> str:
+    """White a1 g1 d2 f4, Black a7 d7 b6 e4, moving (White closed a1-d1-g1 before and stepped
+    d1-d2); ``used``: the points of closed mills, as the field after the hands."""
+    return f"BB./B../.../...BW./.../.W./W.W w 0 0 {used} 0 40".replace("  ", " ")
+
+
 #: placing: White a1 g1 d2 d3 (d1 taken by Black's mill b6-d6-f6 after a1-d1-g1), Black b6 d6 f6
 #: c5; both sides have closed a mill
-PLACING = ".../BBB/B../....../.W./.W./W.W w 4 4 0 10 a1d1g1/b6d6f6"
+PLACING = ".../BBB/B../....../.W./.W./W.W w 4 4 a1d1g1/b6d6f6 0 10"
 
 
 def test_one_time_mill_perft_by_hand() -> None:
@@ -223,8 +229,8 @@ def test_a_mill_closed_again_takes_nothing() -> None:
     """d2-d1 closes a1-d1-g1 again: Nine Men's Morris takes one of Black's four men (none in a
     mill), One-Time Mill nothing; the other ten moves alike.  Writing a removal is refused with
     the reason."""
-    plain = Morris.of("morris").from_position_code(OPENED)
-    once = Morris.of("one-time-mill").from_position_code(OPENED + " a1d1g1/-")
+    plain = Morris.of("morris").from_position_code(opened())
+    once = Morris.of("one-time-mill").from_position_code(opened("a1d1g1/-"))
     quiet = {"a1-a4", "a1-d1", "g1-g4", "g1-d1", "d2-d3", "d2-b2", "d2-f2"}
     quiet |= {"f4-f6", "f4-f2", "f4-g4"}
     assert {str(m) for m in plain.legal_moves} == quiet | {
@@ -234,13 +240,13 @@ def test_a_mill_closed_again_takes_nothing() -> None:
     with pytest.raises(IllegalMoveError, match="closed mills before"):
         once.push("d2-d1xa7")
     once.push("d2-d1")
-    assert once.position_code() == "BB./B../.../...BW./.../.../WWW b 0 0 1 41 a1d1g1/-"
+    assert once.position_code() == "BB./B../.../...BW./.../.../WWW b 0 0 a1d1g1/- 1 41"
 
 
 def test_the_record_is_of_points_not_of_mills() -> None:
     """Sanmill records the points of the mills a side closes, not the mills: with a1-a4-a7,
     g1-g4-g7 and d1-d2-d3 closed before, a1-d1-g1 (never closed) takes nothing either."""
-    state = Morris.of("one-time-mill").from_position_code(OPENED + " a1a4a7d1d2d3g1g4g7/-")
+    state = Morris.of("one-time-mill").from_position_code(opened("a1a4a7d1d2d3g1g4g7/-"))
     assert "d2-d1" in {str(m) for m in state.legal_moves}
     assert state.legal_moves.count() == 11
 
@@ -254,14 +260,14 @@ def test_a_new_mill_with_a_used_one_takes_and_both_are_recorded() -> None:
     assert taking == ["d1xb6", "d1xc5", "d1xd6", "d1xf6"]
     assert state.legal_moves.count() == 4 + 15
     state.push("d1xc5")
-    assert state.position_code().endswith(" b 3 4 0 11 a1d1g1d2d3/b6d6f6")
+    assert state.position_code().endswith(" b 3 4 a1d1g1d2d3/b6d6f6 0 11")
     state.pop()
     assert state.position_code() == PLACING
 
 
 def test_one_time_mill_positions_against_the_reference() -> None:
     """Perft 1-3 from the positions above, by the engine and by checks/morris_reference.py."""
-    for code in [OPENED + " a1d1g1/-", PLACING]:
+    for code in [opened("a1d1g1/-"), PLACING]:
         state = Morris.of("one-time-mill").from_position_code(code)
         names = state.board.points
         pos = ref.start("one-time-mill")
@@ -279,14 +285,14 @@ def test_one_time_mill_positions_against_the_reference() -> None:
 
 
 def test_one_time_mill_position_codes() -> None:
-    """The seventh field (White's points of closed mills / Black's) only under one-time mills
-    and only when some are recorded; whole mills only; a six-field code records none."""
+    """The field after the hands (White's points of closed mills / Black's) only under one-time
+    mills and only when some are recorded; whole mills only; a six-field code records none."""
     game = Morris.of("one-time-mill")
-    assert game.from_position_code(OPENED).used == [0, 0]
-    with_field = game.from_position_code(OPENED + " a1d1g1/-")
-    assert with_field.position_key() != game.from_position_code(OPENED).position_key()
+    assert game.from_position_code(opened()).used == [0, 0]
+    with_field = game.from_position_code(opened("a1d1g1/-"))
+    assert with_field.position_key() != game.from_position_code(opened()).position_key()
     for bad in ["a1d1/-", "a1d1g1", "a1d1g1/-/-", "a1x1d1g1/-", "a1d1g1/h9"]:
         with pytest.raises(ludoteca.InvalidPositionError):
-            game.from_position_code(f"{OPENED} {bad}")
+            game.from_position_code(opened(bad))
     with pytest.raises(ludoteca.InvalidPositionError, match="6 fields"):
-        Morris.of("morris").from_position_code(OPENED + " a1d1g1/-")
+        Morris.of("morris").from_position_code(opened("a1d1g1/-"))

@@ -539,14 +539,13 @@ class MorrisState(RepeatingState):
     # --- text forms ---------------------------------------------------------------------------
     def position_code(self) -> str:
         rows = ["".join(self._char(p) for p in row) for row in self.board.rows]
-        side = "w" if self.turn is Color.WHITE else "b"
-        code = f"{'/'.join(rows)} {side} {self.hand[0]} {self.hand[1]} {self.quiet} {self.ply}"
+        fields = ["/".join(rows), "w" if self.turn is Color.WHITE else "b", *map(str, self.hand)]
         if self.used[0] or self.used[1]:
             names = self.board.points
-            code += " " + "/".join(
-                "".join(names[p] for p in bits(used)) or "-" for used in self.used
+            fields.append(
+                "/".join("".join(names[p] for p in bits(used)) or "-" for used in self.used)
             )
-        return code
+        return " ".join([*fields, str(self.quiet), str(self.ply)])
 
     def _char(self, p: int) -> str:
         if self.men[0] >> p & 1:
@@ -930,7 +929,7 @@ class Morris(PointBoardGame):
         fields = code.split()
         used = (0, 0)
         if len(fields) == 7 and variant.one_time_mills:
-            used = _used_points(board, fields.pop())
+            used = _used_points(board, fields.pop(4))
         if len(fields) != 6:
             raise InvalidPositionError(
                 Text(
@@ -1042,8 +1041,8 @@ _POINT_RE = re.compile(r"[a-z]\d+")
 
 
 def _used_points(board: MorrisBoard, field: str) -> tuple[int, int]:
-    """The seventh field of a position code under one-time mills: White's then Black's points
-    of closed mills, ``/`` between them, each the point names run together or ``-``
+    """The field of a position code under one-time mills after the hands: White's then Black's
+    points of closed mills, ``/`` between them, each the point names run together or ``-``
     (``a1d1g1/-``); each side's points must be whole mills."""
     sides = field.split("/")
     masks = []
