@@ -883,7 +883,11 @@ class Morris(PointBoardGame):
         side = state.turn
         first = state.child(state.move_of(line[0]))
         again = MorrisState(
-            self, (first.men[0], first.men[1]), (first.hand[0], first.hand[1]), side
+            self,
+            (first.men[0], first.men[1]),
+            (first.hand[0], first.hand[1]),
+            side,
+            used=(first.used[0], first.used[1]),
         )
         closing = {c // (size + 1) % size for c in again.legal_codes() if c % (size + 1) != size}
         if len(closing) >= 2:
