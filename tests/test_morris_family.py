@@ -296,3 +296,22 @@ def test_one_time_mill_position_codes() -> None:
             game.from_position_code(opened(bad))
     with pytest.raises(ludoteca.InvalidPositionError, match="6 fields"):
         Morris.of("morris").from_position_code(opened("a1d1g1/-"))
+
+
+def test_one_time_mill_evaluation_leaves_out_mills_that_would_take_nothing() -> None:
+    """White's a1 and g1 make an open two (d1 empty, no Black man on the line): a threat in
+    Nine Men's Morris, none once a1-d1-g1 is recorded for White, in the kernel's features and
+    in the readable engine's evaluation alike."""
+    import numpy as np
+
+    from ludoteca.games.morris.kernel import FEATURES, features
+
+    values = []
+    for rules, used, twos in [("morris", "", 1), ("one-time-mill", "a1d1g1/-", 0)]:
+        state = Morris.of(rules).from_position_code(opened(used))
+        kernel = state.game.kernel
+        out = np.zeros(len(FEATURES))
+        features(kernel.pack(state), kernel.prm, out)
+        assert out[FEATURES.index("open_two")] == twos, rules
+        values.append(state.evaluate())
+    assert values[0] > values[1]

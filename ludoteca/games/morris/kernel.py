@@ -548,9 +548,13 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
     masks = prm[P_MASKS]
     twos_own = twos_opp = mills_own = mills_opp = ready_own = ready_opp = 0
     adj = prm[P_ADJ]
+    used_own, used_opp = st[S_USED + c], st[S_USED + 1 - c]
     for k in range(prm[P_MILLS]):
         m = prm[masks + k]
         mine, theirs = own & m, opp & m
+        # a mill on points all recorded for its side (one-time mills) takes nothing: not counted
+        if (m & ~used_own == 0 and theirs == 0) or (m & ~used_opp == 0 and mine == 0):
+            continue
         if mine == m:
             mills_own += 1
         elif theirs == m:
@@ -623,7 +627,8 @@ PHASED = ("man", "mill", "open_two", "open_two_against", "step", "blocked", "squ
 #: (when it has three men or a step), and two open twos against the side to move's three;
 #: and, while neither side flies, the empty points next to a side's men, and the open twos a
 #: side with no men left to place can close with its next step (a man of its own, not of the
-#: two, next to the gap).
+#: two, next to the gap).  Under one-time mills a mill or open two on points all recorded for its
+#: side (a mill there would take nothing) counts for nothing.
 FEATURES = (
     *PHASED,
     "weak",

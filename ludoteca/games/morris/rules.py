@@ -329,7 +329,8 @@ class MorrisState(RepeatingState):
 
     def evaluate(self) -> float:
         """Material first; then mills, open twos (a mill one move away), mobility, and the
-        flying endgame: three men against an open two lose a man at once."""
+        flying endgame: three men against an open two lose a man at once.  Under one-time
+        mills, a mill or two on points all recorded for its side counts for nothing."""
         c = self.turn
         board = self.board
         own, opp = self.men[c], self.men[1 - c]
@@ -337,8 +338,11 @@ class MorrisState(RepeatingState):
         count_opp = opp.bit_count() + self.hand[1 - c]
         empty = self._empty()
         threats_own = threats_opp = mills_own = mills_opp = 0
+        used_own, used_opp = self.used[c], self.used[1 - c]
         for mask in board.mill_masks:
             mine, theirs = own & mask, opp & mask
+            if (not mask & ~used_own and not theirs) or (not mask & ~used_opp and not mine):
+                continue  # a mill there would take nothing
             if mine == mask:
                 mills_own += 1
             elif theirs == mask:
