@@ -48,15 +48,17 @@ LINES = {
     ],
 }
 #: rule set -> (board, men, flying, lasker, first, full-board draw, three-men rule in plies,
-#: a mill may take a man in a mill, a mill while placing marks the man it takes)
+#: a mill may take a man in a mill, a mill while placing marks the man it takes, one-time
+#: mills)
 VARIANTS = {
-    "morris": ("nine", 9, True, False, "W", False, 0, False, False),
-    "morris-6": ("six", 6, False, False, "W", False, 0, False, False),
-    "morris-12": ("twelve", 12, True, False, "W", True, 0, False, False),
-    "morabaraba": ("twelve", 12, True, False, "B", True, 20, False, False),
-    "morris-lasker": ("nine", 10, True, True, "W", False, 0, False, False),
-    "cheng-san-qi": ("nine", 9, False, False, "W", False, 0, False, True),
-    "cham-gonu": ("twelve", 12, False, False, "W", False, 0, True, True),
+    "morris": ("nine", 9, True, False, "W", False, 0, False, False, False),
+    "morris-6": ("six", 6, False, False, "W", False, 0, False, False, False),
+    "morris-12": ("twelve", 12, True, False, "W", True, 0, False, False, False),
+    "morabaraba": ("twelve", 12, True, False, "B", True, 20, False, False, False),
+    "morris-lasker": ("nine", 10, True, True, "W", False, 0, False, False, False),
+    "cheng-san-qi": ("nine", 9, False, False, "W", False, 0, False, True, False),
+    "cham-gonu": ("twelve", 12, False, False, "W", False, 0, True, True, False),
+    "one-time-mill": ("nine", 9, True, False, "W", False, 0, True, False, True),
 }
 #: what stands on a marked point (a man taken while placing, until the last man is placed)
 MARK = "X"
@@ -70,7 +72,8 @@ def _points(board: str) -> list[str]:
 @dataclass
 class Position:
     """A position of a rule set: who stands where (``W``, ``B`` or a :data:`MARK`), men in
-    hand, side to move, quiet plies."""
+    hand, side to move, quiet plies, and under one-time mills the points of every mill each
+    side has closed (``used``)."""
 
     variant: str
     occupant: dict[str, str]
@@ -80,17 +83,27 @@ class Position:
     seen: Counter[tuple[object, ...]] = field(default_factory=Counter)
     repetition: int = 3
     move_rule: int = 100
+    used: dict[str, frozenset[str]] = field(
+        default_factory=lambda: {"W": frozenset(), "B": frozenset()}
+    )
 
     @property
-    def rules(self) -> tuple[str, int, bool, bool, str, bool, int, bool, bool]:
+    def rules(self) -> tuple[str, int, bool, bool, str, bool, int, bool, bool, bool]:
         return VARIANTS[self.variant]
 
     def key(self) -> tuple[object, ...]:
-        return (tuple(sorted(self.occupant.items())), self.hand["W"], self.hand["B"], self.turn)
+        return (
+            tuple(sorted(self.occupant.items())),
+            self.hand["W"],
+            self.hand["B"],
+            self.turn,
+            tuple(sorted(self.used["W"])),
+            tuple(sorted(self.used["B"])),
+        )
 
 
 def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
-    _, men, _, _, first, _, _, _, _ = VARIANTS[variant]
+    _, men, _, _, first, _, _, _, _, _ = VARIANTS[variant]
     pos = Position(
         variant, {}, {"W": men, "B": men}, first, repetition=repetition, move_rule=move_rule
     )
@@ -108,6 +121,17 @@ def neighbours(board: str, point: str) -> set[str]:
             elif point == b:
                 out.add(a)
     return out
+
+
+def mills_closed(board: str, occupant: dict[str, str], point: str) -> list[set[str]]:
+    """The lines of three through ``point`` that its man's colour fills."""
+    colour = occupant.get(point)
+    lines = [set(line.split()) for line in LINES[board]]
+    return [
+        line
+        for line in lines
+        if point in line and len(line) == 3 and all(occupant.get(p) == colour for p in line)
+    ]
 
 
 def in_mill(board: str, occupant: dict[str, str], point: str) -> bool:
@@ -149,7 +173,7 @@ def legal(pos: Position) -> list[str]:
 
 def _moves(pos: Position) -> list[str]:
     """The moves the movement rules allow, whatever the draw rules say."""
-    board, _, flying, lasker, _, _, _, any_man, _ = pos.rules
+    board, _, flying, lasker, _, _, _, any_man, _, _ = pos.rules
     me = pos.turn
     mine = [p for p, c in pos.occupant.items() if c == me]
     empty = [p for p in _points(board) if p not in pos.occupant]
@@ -169,7 +193,9 @@ def _moves(pos: Position) -> list[str]:
             del after[src]
         after[dst] = me
         text = dst if src is None else f"{src}-{dst}"
-        if in_mill(board, after, dst):
+        # a mill takes unless every point of it was in a mill the mover closed before (the
+        # record is empty but under one-time mills)
+        if any(not line <= pos.used[me] for line in mills_closed(board, after, dst)):
             theirs = [p for p, c in after.items() if c == _other(me)]
             free = [p for p in theirs if not in_mill(board, after, p)]
             targets = theirs if any_man else free or theirs
@@ -192,6 +218,10 @@ def play(pos: Position, move: str) -> Position:
         del occupant[src]
     occupant[dst] = pos.turn
     quiet = pos.quiet + (1 if src else 0)
+    used = dict(pos.used)
+    if pos.rules[9]:
+        for line in mills_closed(pos.rules[0], occupant, dst):
+            used[pos.turn] = used[pos.turn] | line
     if taken:
         del occupant[taken]
         quiet = 0
@@ -208,6 +238,7 @@ def play(pos: Position, move: str) -> Position:
         Counter(pos.seen),
         pos.repetition,
         pos.move_rule,
+        used,
     )
     after.seen[after.key()] += 1
     return after
@@ -215,7 +246,7 @@ def play(pos: Position, move: str) -> Position:
 
 def outcome(pos: Position) -> tuple[str | None, str] | None:
     """``(winner, reason)`` when the game is over (winner ``None`` for a draw), else ``None``."""
-    board, _, _, _, _, full_draw, _, _, _ = pos.rules
+    board, _, _, _, _, full_draw, _, _, _, _ = pos.rules
     me = pos.turn
     if sum(1 for c in pos.occupant.values() if c == me) + pos.hand[me] < 3:
         return _other(me), "fewer than three"

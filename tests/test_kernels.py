@@ -26,6 +26,7 @@ GAMES = {
     "morris-lasker": 24,
     "cheng-san-qi": 24,
     "cham-gonu": 24,
+    "one-time-mill": 24,
     "felli": 40,
     "felli-mullah": 40,
     "morelli": 6,

@@ -198,3 +198,120 @@ def test_removal_from_mills_may_take_a_man_in_a_mill() -> None:
     assert closing == {"g4-g1xc5"}
     closing = {str(m) for m in any_man.legal_moves if m.remove is not None}
     assert closing == {"g4-g1xc5", "g4-g1xa7", "g4-g1xd7", "g4-g1xg7"}
+
+
+# One-time mills (One-Time Mill, after Sanmill's oneTimeUseMill; docs/rules.md).
+
+
+def opened(used: str = "") -> str:
+    """White a1 g1 d2 f4, Black a7 d7 b6 e4, moving (White closed a1-d1-g1 before and stepped
+    d1-d2); ``used``: the points of closed mills, as the field after the hands."""
+    return f"BB./B../.../...BW./.../.W./W.W w 0 0 {used} 0 40".replace("  ", " ")
+
+
+#: placing: White a1 g1 d2 d3 (d1 taken by Black's mill b6-d6-f6 after a1-d1-g1), Black b6 d6 f6
+#: c5; both sides have closed a mill
+PLACING = ".../BBB/B../....../.W./.W./W.W w 4 4 a1d1g1/b6d6f6 0 10"
+
+
+def test_one_time_mill_perft_by_hand() -> None:
+    """Plies 1-6 as in Nine Men's Morris: the first mill (ply 5 at the earliest) is new, and at
+    ply 6 Black can close one only if White closed none, so White has no man in a mill and
+    removal from mills changes nothing either."""
+    from ludoteca.compiled.drivers import perft_counts
+
+    ours = perft_counts(ludoteca.new_game("one-time-mill"), 6)
+    assert ours == perft_counts(ludoteca.new_game("morris"), 6)
+    assert ours[:5] == [24, 552, 12_144, 255_024, 5_140_800]  # docs/rules.md's counts
+
+
+def test_a_mill_closed_again_takes_nothing() -> None:
+    """d2-d1 closes a1-d1-g1 again: Nine Men's Morris takes one of Black's four men (none in a
+    mill), One-Time Mill nothing; the other ten moves alike.  Writing a removal is refused with
+    the reason."""
+    plain = Morris.of("morris").from_position_code(opened())
+    once = Morris.of("one-time-mill").from_position_code(opened("a1d1g1/-"))
+    quiet = {"a1-a4", "a1-d1", "g1-g4", "g1-d1", "d2-d3", "d2-b2", "d2-f2"}
+    quiet |= {"f4-f6", "f4-f2", "f4-g4"}
+    assert {str(m) for m in plain.legal_moves} == quiet | {
+        f"d2-d1x{p}" for p in "a7 d7 b6 e4".split()
+    }
+    assert {str(m) for m in once.legal_moves} == quiet | {"d2-d1"}
+    with pytest.raises(IllegalMoveError, match="closed mills before"):
+        once.push("d2-d1xa7")
+    once.push("d2-d1")
+    assert once.position_code() == "BB./B../.../...BW./.../.../WWW b 0 0 a1d1g1/- 1 41"
+
+
+def test_the_record_is_of_points_not_of_mills() -> None:
+    """Sanmill records the points of the mills a side closes, not the mills: with a1-a4-a7,
+    g1-g4-g7 and d1-d2-d3 closed before, a1-d1-g1 (never closed) takes nothing either."""
+    state = Morris.of("one-time-mill").from_position_code(opened("a1a4a7d1d2d3g1g4g7/-"))
+    assert "d2-d1" in {str(m) for m in state.legal_moves}
+    assert state.legal_moves.count() == 11
+
+
+def test_a_new_mill_with_a_used_one_takes_and_both_are_recorded() -> None:
+    """Placing d1 closes a1-d1-g1 (closed before; Black's mill took d1 since) and d1-d2-d3
+    (new): it takes any of Black's four men (removal from mills: b6-d6-f6 too), and d2, d3
+    join White's record.  The 15 other empty points close nothing."""
+    state = Morris.of("one-time-mill").from_position_code(PLACING)
+    taking = sorted(str(m) for m in state.legal_moves if "x" in str(m))
+    assert taking == ["d1xb6", "d1xc5", "d1xd6", "d1xf6"]
+    assert state.legal_moves.count() == 4 + 15
+    state.push("d1xc5")
+    assert state.position_code().endswith(" b 3 4 a1d1g1d2d3/b6d6f6 0 11")
+    state.pop()
+    assert state.position_code() == PLACING
+
+
+def test_one_time_mill_positions_against_the_reference() -> None:
+    """Perft 1-3 from the positions above, by the engine and by checks/morris_reference.py."""
+    for code in [opened("a1d1g1/-"), PLACING]:
+        state = Morris.of("one-time-mill").from_position_code(code)
+        names = state.board.points
+        pos = ref.start("one-time-mill")
+        pos.occupant = {
+            names[p]: "WB"[c] for c in (0, 1) for p in range(24) if state.men[c] >> p & 1
+        }
+        pos.hand = {"W": state.hand[0], "B": state.hand[1]}
+        pos.turn = "WB"[state.turn]
+        pos.used = {
+            s: frozenset(names[p] for p in range(24) if state.used[c] >> p & 1)
+            for c, s in enumerate("WB")
+        }
+        for depth in (1, 2, 3):
+            assert perft(state, depth) == ref.perft(pos, depth), (code, depth)
+
+
+def test_one_time_mill_position_codes() -> None:
+    """The field after the hands (White's points of closed mills / Black's) only under one-time
+    mills and only when some are recorded; whole mills only; a six-field code records none."""
+    game = Morris.of("one-time-mill")
+    assert game.from_position_code(opened()).used == [0, 0]
+    with_field = game.from_position_code(opened("a1d1g1/-"))
+    assert with_field.position_key() != game.from_position_code(opened()).position_key()
+    for bad in ["a1d1/-", "a1d1g1", "a1d1g1/-/-", "a1x1d1g1/-", "a1d1g1/h9"]:
+        with pytest.raises(ludoteca.InvalidPositionError):
+            game.from_position_code(opened(bad))
+    with pytest.raises(ludoteca.InvalidPositionError, match="6 fields"):
+        Morris.of("morris").from_position_code(opened("a1d1g1/-"))
+
+
+def test_one_time_mill_evaluation_leaves_out_mills_that_would_take_nothing() -> None:
+    """White's a1 and g1 make an open two (d1 empty, no Black man on the line): a threat in
+    Nine Men's Morris, none once a1-d1-g1 is recorded for White, in the kernel's features and
+    in the readable engine's evaluation alike."""
+    import numpy as np
+
+    from ludoteca.games.morris.kernel import FEATURES, features
+
+    values = []
+    for rules, used, twos in [("morris", "", 1), ("one-time-mill", "a1d1g1/-", 0)]:
+        state = Morris.of(rules).from_position_code(opened(used))
+        kernel = state.game.kernel
+        out = np.zeros(len(FEATURES))
+        features(kernel.pack(state), kernel.prm, out)
+        assert out[FEATURES.index("open_two")] == twos, rules
+        values.append(state.evaluate())
+    assert values[0] > values[1]

@@ -69,6 +69,17 @@ def test_a_marked_point_is_said_while_men_are_placed() -> None:
     )
 
 
+def test_one_time_mill_says_each_sides_points_of_closed_mills() -> None:
+    state = played("one-time-mill", "a1", "b2", "a4", "b4", "a7xb2", "g7")
+    assert state.describe() == (
+        "White: 3 men, on a1, a4, a7; 6 in hand. Black: 2 men, on b4, g7; 6 in hand. "
+        "White has closed mills on a1, a4, a7; a mill on three of these points takes nothing. "
+        "White to move."
+    )
+    with use("fr"):
+        assert "Les Blancs ont fermé des moulins sur a1, a4, a7" in state.describe()
+
+
 def test_a_mill_says_the_man_it_takes() -> None:
     state = played("morris", "d6", "a1", "d2", "g7", "d5", "g1", "d7xg1")
     assert last_move_words(state) == "White played d7xg1 (mill, takes g1)."

@@ -188,6 +188,16 @@ def test_themes_name_the_games_tactics() -> None:
     state = morris.from_position_code("WW./.../.../B....B/.../.../W.B w 0 0 0 60")
     mill = state.parse_move("a1-g7xa4").code
     assert morris.puzzle_theme(state, [mill]) == "mill"
+    # f4-f2 leaves two mills one step away: b4-b2 (b2 d2 f2) and d2-d1 (a1 d1 g1); in One-Time
+    # Mill White closed a1-d1-g1 before, so d2-d1 would take nothing: one threat only
+    board = "BB./B../.../.W.BW./.../.W./W.W w 0 0 "
+    for rules, used, theme in [
+        ("morris", "", "double threat"),
+        ("one-time-mill", "a1d1g1/- ", "quiet move"),
+    ]:
+        game = ludoteca.load(rules)
+        state = game.from_position_code(f"{board}{used}0 40")
+        assert game.puzzle_theme(state, [state.parse_move("f4-f2").code]) == theme
     felli = ludoteca.load("felli:multi_capture")  # a1 leaps over b2 to c3, over c4 to c5
     state = felli.from_position_code("..b/.b././b../w.. w 0 20")
     chain = state.parse_move("a1xc3xc5").code

@@ -120,9 +120,24 @@ def test_sanmill_rules_from_variant_inference_and_flag() -> None:
     assert sanmill.loads(SANMILL_TAGGED, "cheng-san-qi").tags["Rules"] == "cheng-san-qi"
 
 
+def test_sanmill_russian_mill_is_one_time_mill() -> None:
+    """Sanmill writes its One-Time Mill preset ``Russian Mill`` in the Variant tag; both names
+    read as ``one-time-mill``.  Untagged, a mill closed again without a removal is legal only
+    under one-time mills, so the moves name the rule set."""
+    game = _random_game("one-time-mill", 3, 60)
+    text = sanmill.dumps(game)
+    assert '[Variant "Russian Mill"]' in text
+    assert sanmill.loads(text.replace("Russian Mill", "One-Time Mill")).moves == game.moves
+    # Black's mill takes d1 out of White's (removal from mills); White's d1 closes a1-d1-g1 again
+    replayed = sanmill.loads("1. a1 b6 2. d1 d6 3. g1xb6 d7 4. a4 d5xd1 5. d1 *")
+    assert replayed.tags["Rules"] == "one-time-mill" and replayed.moves[-1] == "d1"
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.sampled_from(["morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu"]),
+    st.sampled_from(
+        ["morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill"]
+    ),
     st.integers(0, 10**6),
     st.integers(0, 120),
 )

@@ -66,10 +66,11 @@ IntArray = npt.NDArray[np.int64]
 # prm: switches, then offsets of the tables that follow them
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
 P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT, P_DEGREE, P_NEXT = range(9, 18)
-P_ALWAYS, P_MARKING, P_ZM = range(18, 21)
-HEAD = 21
-# st: after KEY, TURN, QUIET: the men, the men in hand, the marked points
-S_MEN, S_HAND, S_MARKED = 3, 5, 7
+P_ALWAYS, P_MARKING, P_ZM, P_ONCE, P_ZU = range(18, 23)
+HEAD = 23
+# st: after KEY, TURN, QUIET: the men, the men in hand, the marked points, each side's points of
+# closed mills (one-time mills; else 0)
+S_MEN, S_HAND, S_MARKED, S_USED = 3, 5, 7, 8
 
 
 def kernel(game: Morris) -> Kernel:
@@ -92,6 +93,7 @@ def kernel(game: Morris) -> Kernel:
         width,
     ]
     head += [0] * (P_ALWAYS - len(head)) + [int(variant.remove_from_mills), int(variant.marking)]
+    head += [0] * (P_ONCE - len(head)) + [int(variant.one_time_mills)]
     head += [0] * (HEAD - len(head))
     tuned = weights(str(rules))
     tables: list[int] = []
@@ -106,6 +108,7 @@ def kernel(game: Morris) -> Kernel:
         neighbours[p * degree : p * degree + len(ps)] = ps
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
     marks = zobrist(size, -(size * 100 + men)).tolist()
+    used = zobrist(2 * size, size * 100 + men + 50).tolist()
     for table in (
         list(tuned.values()),
         list(board.adjacent),
@@ -116,17 +119,18 @@ def kernel(game: Morris) -> Kernel:
         keys[-1:],
         neighbours,
         marks,
+        used,
     ):
         offsets.append(HEAD + len(tables))
         tables += table
-    head[P_WEIGHTS : P_ZT + 1] = offsets[:-2]
-    head[P_DEGREE], head[P_NEXT], head[P_ZM] = degree, offsets[-2], offsets[-1]
+    head[P_WEIGHTS : P_ZT + 1] = offsets[:-3]
+    head[P_DEGREE], head[P_NEXT], head[P_ZM], head[P_ZU] = degree, *offsets[-3:]
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(
         NAME,
         prm,
         lambda state: _pack(state, prm),
-        S_MARKED + 1,
+        S_USED + 2,
         weights=tuple(tuned.items()),
         base_weights=tuple(DEFAULT_WEIGHTS.items()),
     )
@@ -140,6 +144,7 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st[S_MEN], st[S_MEN + 1] = state.men
     st[S_HAND], st[S_HAND + 1] = state.hand
     st[S_MARKED] = state.marked
+    st[S_USED], st[S_USED + 1] = state.used
     st[KEY] = _key(st, prm)
     return st
 
@@ -153,6 +158,7 @@ def _key(st: IntArray, prm: IntArray) -> int:
             if st[S_MEN + c] >> p & 1:
                 key ^= prm[prm[P_ZP] + c * size + p]
         key ^= prm[prm[P_ZH] + c * (men + 1) + st[S_HAND + c]]
+        key ^= _used_key(prm, c, st[S_USED + c])
     for p in range(size):
         if st[S_MARKED] >> p & 1:
             key ^= prm[prm[P_ZM] + p]
@@ -168,11 +174,12 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
+    used = st[S_USED + c]
     empty = _empty(st, size)
     n = 0
     removable = -1  # the men a mill may remove, found at the first mill
     if hand:
-        n, removable = _moves_from(prm, out, n, size, empty, own, opp, removable)
+        n, removable = _moves_from(prm, out, n, size, empty, own, opp, used, removable)
     if hand == 0 or prm[P_LASKER] != 0:
         flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
         adj = prm[P_ADJ]
@@ -181,7 +188,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
             src = high_bit(men)
             men ^= 1 << src
             targets = empty if flying else load(prm, adj + src) & empty
-            n, removable = _moves_from(prm, out, n, src, targets, own, opp, removable)
+            n, removable = _moves_from(prm, out, n, src, targets, own, opp, used, removable)
     return n
 
 
@@ -194,11 +201,13 @@ def _moves_from(
     targets: int,
     own: int,
     opp: int,
+    used: int,
     removable: int,
 ) -> tuple[int, int]:
     """Write the moves from ``src`` (the board's size: a placement) to each of ``targets``
-    after the ``n`` in ``out``, a move that closes a mill once for each man it may remove;
-    the new count and the removable men (``removable``: them, or -1 when not yet found)."""
+    after the ``n`` in ``out``, a move that closes a mill that takes (:func:`_takes`; ``used``:
+    the mover's points of closed mills) once for each man it may remove; the new count and the
+    removable men (``removable``: them, or -1 when not yet found)."""
     size = prm[P_SIZE]
     kept = own if src == size else own ^ (1 << src)
     while targets:
@@ -206,7 +215,7 @@ def _moves_from(
         targets ^= low
         dst = low_bit(low)
         base = (src * size + dst) * (size + 1)
-        if not _closes(prm, kept | low, dst):
+        if not _takes(prm, kept | low, dst, used):
             store(out, n, base + size)
             n += 1
             continue
@@ -217,14 +226,39 @@ def _moves_from(
 
 
 @njit(cache=True, inline="always")
-def _closes(prm: IntArray, after: int, dst: int) -> bool:
-    """Whether the men ``after`` (own, once moved) fill a mill through ``dst``."""
+def _takes(prm: IntArray, after: int, dst: int, used: int) -> bool:
+    """Whether the men ``after`` (own, once moved) fill a mill through ``dst`` with a point
+    outside ``used`` (the mover's points of closed mills, 0 where mills are not one-time):
+    a mill that takes a man."""
     at, width = prm[P_AT], prm[P_WIDTH]
     for k in range(width):
         m = load(prm, at + dst * width + k)
-        if m and after & m == m:
+        if m and after & m == m and m & ~used:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _closed(prm: IntArray, men: int, dst: int) -> int:
+    """The points of the mills through ``dst`` that ``men`` fill (0 if none)."""
+    at, width = prm[P_AT], prm[P_WIDTH]
+    points = 0
+    for k in range(width):
+        m = load(prm, at + dst * width + k)
+        if m and men & m == m:
+            points |= m
+    return points
+
+
+@njit(cache=True, inline="always")
+def _used_key(prm: IntArray, c: int, points: int) -> int:
+    """The Zobrist keys of side ``c``'s ``points`` of closed mills, combined."""
+    key, size = 0, prm[P_SIZE]
+    while points:
+        low = points & -points
+        points ^= low
+        key ^= load(prm, prm[P_ZU] + c * size + low_bit(low))
+    return key
 
 
 @njit(cache=True, inline="always")
@@ -328,7 +362,7 @@ def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
     src, dst = (size, action) if action < size else split(action - size, size)
     kept = own if src == size else own ^ (1 << src)
     base = (src * size + dst) * (size + 1)
-    if not _closes(prm, kept | (1 << dst), dst):
+    if not _takes(prm, kept | (1 << dst), dst, st[S_USED + c]):
         store(out, 0, base + size)
         return 1
     return _removals(out, 0, base, size, _removable(prm, st[S_MEN + 1 - c]))
@@ -343,6 +377,7 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     src, dst = split(rest, size)
     undo[ply, 0] = st[QUIET]
     undo[ply, 1] = st[S_MARKED]
+    undo[ply, 2] = st[S_USED + c]
     key = st[KEY]
     if src == size:
         key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
@@ -354,6 +389,10 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
         st[S_MEN + c] ^= (1 << src) | (1 << dst)
         key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
         st[QUIET] += 1
+    if prm[P_ONCE]:
+        fresh = _closed(prm, st[S_MEN + c], dst) & ~st[S_USED + c]
+        st[S_USED + c] |= fresh
+        key ^= _used_key(prm, c, fresh)
     if rem != size:
         st[S_MEN + 1 - c] ^= 1 << rem
         key ^= load(prm, zp + (1 - c) * size + rem)
@@ -401,6 +440,8 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
         key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
     key ^= _marks_key(prm, st[S_MARKED] ^ undo[ply, 1])
     st[S_MARKED] = undo[ply, 1]
+    key ^= _used_key(prm, c, st[S_USED + c] ^ undo[ply, 2])
+    st[S_USED + c] = undo[ply, 2]
     st[QUIET] = undo[ply, 0]
     st[TURN] = c
     st[KEY] = key
@@ -507,9 +548,13 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
     masks = prm[P_MASKS]
     twos_own = twos_opp = mills_own = mills_opp = ready_own = ready_opp = 0
     adj = prm[P_ADJ]
+    used_own, used_opp = st[S_USED + c], st[S_USED + 1 - c]
     for k in range(prm[P_MILLS]):
         m = prm[masks + k]
         mine, theirs = own & m, opp & m
+        # a mill on points all recorded for its side (one-time mills) takes nothing: not counted
+        if (m & ~used_own == 0 and theirs == 0) or (m & ~used_opp == 0 and mine == 0):
+            continue
         if mine == m:
             mills_own += 1
         elif theirs == m:
@@ -582,7 +627,8 @@ PHASED = ("man", "mill", "open_two", "open_two_against", "step", "blocked", "squ
 #: (when it has three men or a step), and two open twos against the side to move's three;
 #: and, while neither side flies, the empty points next to a side's men, and the open twos a
 #: side with no men left to place can close with its next step (a man of its own, not of the
-#: two, next to the gap).
+#: two, next to the gap).  Under one-time mills a mill or open two on points all recorded for its
+#: side (a mill there would take nothing) counts for nothing.
 FEATURES = (
     *PHASED,
     "weak",

@@ -3,8 +3,8 @@
 
 A rule set (:class:`MorrisRules`) chooses a board (a :class:`~.board.MorrisBoard`), the men per
 side and the switches (flying, Lasker's moving while men are in hand, who starts, a full board's
-draw, the three-men rule, removal from mills, marking while placing).  ``docs/rules.md`` states
-each rule set, and which of Sanmill's rule options it corresponds to.
+draw, the three-men rule, removal from mills, marking while placing, one-time mills).
+``docs/rules.md`` states each rule set, and which of Sanmill's rule options it corresponds to.
 
 A side's men are a bit mask of the board's points.  With ``P`` points, a move code packs
 ``(source, destination, removal)`` as ``(src * P + dst) * (P + 1) + rem`` where ``src == P``
@@ -66,6 +66,9 @@ class MorrisRules(RuleSetDef):
     #: but his point stays blocked (no man may be placed there) until the last man is placed
     #: (Sanmill's ``markAndDelayRemovingPieces``)
     marking: bool = False
+    #: a mill takes a man only if some of its points are not yet recorded for its side; every
+    #: mill a side closes records its three points for good (Sanmill's ``oneTimeUseMill``)
+    one_time_mills: bool = False
     #: what a piece is called, and two or more
     piece: str = "man"
     pieces: str = "men"
@@ -147,7 +150,8 @@ def encode(board: MorrisBoard, src: int, dst: int, rem: int) -> int:
 
 class MorrisState(RepeatingState):
     """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask, ``marked``
-    the points blocked by marked men (rule sets with marking, while men are placed)."""
+    the points blocked by marked men (rule sets with marking, while men are placed), ``used[c]``
+    the points of every mill side ``c`` has closed (rule sets with one-time mills; else 0)."""
 
     def __init__(
         self,
@@ -158,6 +162,7 @@ class MorrisState(RepeatingState):
         ply: int = 0,
         quiet: int = 0,
         marked: int = 0,
+        used: tuple[int, int] = (0, 0),
     ) -> None:
         variant = game.variant
         self.game = game
@@ -170,9 +175,10 @@ class MorrisState(RepeatingState):
         self.ply = ply
         self.quiet = quiet
         self.marked = marked
+        self.used = [used[0], used[1]]
         self.move_stack: list[int] = []
-        #: before each move: the quiet plies and the marked points
-        self._undo: list[tuple[int, int]] = []
+        #: before each move: the quiet plies, the marked points and the mover's used points
+        self._undo: list[tuple[int, int, int]] = []
         self._flying = bool(rules["flying"])
         self._three_men = int(rules.settings.get("three_men_rule", 0))
         self._moves = moves_of(self.board)
@@ -205,21 +211,17 @@ class MorrisState(RepeatingState):
                 pairs += [(s, d) for s in bits(own) for d in bits(adjacent[s] & empty)]
         removable: list[int] | None = None
         codes: list[int] = []
-        mills_at = board.mills_at
+        used = self.used[c]
         for src, dst in pairs:
             after = (own if src == size else own ^ (1 << src)) | (1 << dst)
             base = (src * size + dst) * (size + 1)
-            for mask in mills_at[dst]:
-                if after & mask == mask:
-                    if removable is None:
-                        removable = _removable(board, opp, self.variant.remove_from_mills)
-                    if removable:
-                        codes.extend(base + r for r in removable)
-                    else:
-                        codes.append(base + size)
-                    break
-            else:
-                codes.append(base + size)
+            if _takes(board, after, dst, used):
+                if removable is None:
+                    removable = _removable(board, opp, self.variant.remove_from_mills)
+                if removable:
+                    codes.extend(base + r for r in removable)
+                    continue
+            codes.append(base + size)
         return codes
 
     def push_code(self, code: int) -> None:
@@ -228,12 +230,14 @@ class MorrisState(RepeatingState):
         src, dst = divmod(rest, size)
         c = self.turn
         moving = src != size
-        self._undo.append((self.quiet, self.marked))
+        self._undo.append((self.quiet, self.marked, self.used[c]))
         if moving:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
             self.men[c] |= 1 << dst
             self.hand[c] -= 1
+        if self.variant.one_time_mills:
+            self.used[c] |= _closed(self.board, self.men[c], dst)
         if rem != size:
             self.men[1 - c] ^= 1 << rem
             if self.variant.marking and not moving:
@@ -257,7 +261,7 @@ class MorrisState(RepeatingState):
         c = 1 - self.turn
         self.turn = Color(c)
         self.ply -= 1
-        self.quiet, self.marked = self._undo.pop()
+        self.quiet, self.marked, self.used[c] = self._undo.pop()
         if src != size:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
@@ -301,6 +305,13 @@ class MorrisState(RepeatingState):
                 move=str(self._moves[base[0]]),
             )
         if base == [move.code - move.remove + self.board.size]:
+            after = (own if move.src is None else own ^ (1 << move.src)) | (1 << move.dst)
+            if _closed(self.board, after, move.dst):
+                return _(
+                    "this closes only mills on points where %(side)s has closed mills before, "
+                    "so nothing is removed",
+                    side=side,
+                )
             return _("this does not close a mill, so nothing is removed")
         if not opp >> move.remove & 1:
             return _(
@@ -318,7 +329,8 @@ class MorrisState(RepeatingState):
 
     def evaluate(self) -> float:
         """Material first; then mills, open twos (a mill one move away), mobility, and the
-        flying endgame: three men against an open two lose a man at once."""
+        flying endgame: three men against an open two lose a man at once.  Under one-time
+        mills, a mill or two on points all recorded for its side counts for nothing."""
         c = self.turn
         board = self.board
         own, opp = self.men[c], self.men[1 - c]
@@ -326,8 +338,11 @@ class MorrisState(RepeatingState):
         count_opp = opp.bit_count() + self.hand[1 - c]
         empty = self._empty()
         threats_own = threats_opp = mills_own = mills_opp = 0
+        used_own, used_opp = self.used[c], self.used[1 - c]
         for mask in board.mill_masks:
             mine, theirs = own & mask, opp & mask
+            if (not mask & ~used_own and not theirs) or (not mask & ~used_opp and not mine):
+                continue  # a mill there would take nothing
             if mine == mask:
                 mills_own += 1
             elif theirs == mask:
@@ -377,7 +392,8 @@ class MorrisState(RepeatingState):
 
     def describe(self) -> str:
         """Each side's men (or cows) by point and in hand, the points marked (blocked while men
-        are placed), whose turn it is and who may fly."""
+        are placed), the points of each side's closed mills (rule sets with one-time mills),
+        whose turn it is and who may fly."""
         names, tokens = self.board.points, self.pieces()
         sides = []
         for colour in Color:
@@ -418,6 +434,18 @@ class MorrisState(RepeatingState):
             if marked
             else []
         )
+        for colour in Color:
+            if self.used[colour]:
+                points = [names[p] for p in bits(self.used[colour])]
+                extra.append(
+                    # TRANSLATORS: One-Time Mill: a mill takes a man only once on its points
+                    _(
+                        "%(side)s has closed mills on %(points)s; a mill on three of these "
+                        "points takes nothing.",
+                        side=_(colour.title),
+                        points=listed(ordered(points)),
+                    )
+                )
         return position_words(sides, self.turn, extra, self.notice())
 
     def notice(self) -> str | None:
@@ -505,6 +533,8 @@ class MorrisState(RepeatingState):
             | self.hand[1] << 2 * size + 4
             | self.turn << 2 * size + 8
             | self.marked << 2 * size + 9
+            | self.used[0] << 3 * size + 9
+            | self.used[1] << 4 * size + 9
         )
 
     def position_key(self) -> int:
@@ -513,8 +543,13 @@ class MorrisState(RepeatingState):
     # --- text forms ---------------------------------------------------------------------------
     def position_code(self) -> str:
         rows = ["".join(self._char(p) for p in row) for row in self.board.rows]
-        side = "w" if self.turn is Color.WHITE else "b"
-        return f"{'/'.join(rows)} {side} {self.hand[0]} {self.hand[1]} {self.quiet} {self.ply}"
+        fields = ["/".join(rows), "w" if self.turn is Color.WHITE else "b", *map(str, self.hand)]
+        if self.used[0] or self.used[1]:
+            names = self.board.points
+            fields.append(
+                "/".join("".join(names[p] for p in bits(used)) or "-" for used in self.used)
+            )
+        return " ".join([*fields, str(self.quiet), str(self.ply)])
 
     def _char(self, p: int) -> str:
         if self.men[0] >> p & 1:
@@ -533,6 +568,22 @@ class MorrisState(RepeatingState):
 
     def __repr__(self) -> str:
         return f"<MorrisState {self.position_code()!r}>"
+
+
+def _closed(board: MorrisBoard, men: int, dst: int) -> int:
+    """The points of the mills through ``dst`` that ``men`` fill (0 if none)."""
+    points = 0
+    for mask in board.mills_at[dst]:
+        if men & mask == mask:
+            points |= mask
+    return points
+
+
+def _takes(board: MorrisBoard, men: int, dst: int, used: int) -> bool:
+    """Whether ``men`` (the mover's, after the move to ``dst``) close a mill through ``dst``
+    that takes a man: one with a point outside ``used`` (the points of the mover's earlier
+    mills; 0 where mills are not one-time)."""
+    return any(men & mask == mask and mask & ~used for mask in board.mills_at[dst])
 
 
 def _removable(board: MorrisBoard, opp: int, always: bool) -> list[int]:
@@ -645,8 +696,8 @@ class Morris(PointBoardGame):
         "on a line form a mill: then remove one enemy man (not one standing in a mill, "
         "unless every one does). With three men left you may fly to any empty point. You "
         "lose with fewer than three men or when you cannot move. Six and Twelve Men's "
-        "Morris, Morabaraba, Lasker Morris, Cheng San Qi and Cham Gonu are rule sets of the "
-        "family."
+        "Morris, Morabaraba, Lasker Morris, Cheng San Qi, Cham Gonu and One-Time Mill are rule "
+        "sets of the family."
     )
     rule_sets = (
         MorrisRules(
@@ -734,6 +785,19 @@ class Morris(PointBoardGame):
             men=12,
             remove_from_mills=True,
             marking=True,
+        ),
+        MorrisRules(
+            "one-time-mill",
+            N_(
+                "One-Time Mill (Russian Mill): Nine Men's Morris where each mill takes a man only "
+                "once: a mill all of whose points were in mills you closed before takes nothing; "
+                "a mill may take any man, one in a mill too."
+            ),
+            {"flying": True, **DRAW_DEFAULTS},
+            aliases=("russian-mill", "morris-onetime"),
+            title=N_("One-Time Mill"),
+            remove_from_mills=True,
+            one_time_mills=True,
         ),
     )
     variant: MorrisRules
@@ -823,7 +887,11 @@ class Morris(PointBoardGame):
         side = state.turn
         first = state.child(state.move_of(line[0]))
         again = MorrisState(
-            self, (first.men[0], first.men[1]), (first.hand[0], first.hand[1]), side
+            self,
+            (first.men[0], first.men[1]),
+            (first.hand[0], first.hand[1]),
+            side,
+            used=(first.used[0], first.used[1]),
         )
         closing = {c // (size + 1) % size for c in again.legal_codes() if c % (size + 1) != size}
         if len(closing) >= 2:
@@ -867,6 +935,9 @@ class Morris(PointBoardGame):
         variant = self.variant
         board = variant.board
         fields = code.split()
+        used = (0, 0)
+        if len(fields) == 7 and variant.one_time_mills:
+            used = _used_points(board, fields.pop(4))
         if len(fields) != 6:
             raise InvalidPositionError(
                 Text(
@@ -971,7 +1042,47 @@ class Morris(PointBoardGame):
                     mover=Text(turn.title),
                 )
             )
-        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet, marked)
+        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet, marked, used)
+
+
+_POINT_RE = re.compile(r"[a-z]\d+")
+
+
+def _used_points(board: MorrisBoard, field: str) -> tuple[int, int]:
+    """The field of a position code under one-time mills after the hands: White's then Black's
+    points of closed mills, ``/`` between them, each the point names run together or ``-``
+    (``a1d1g1/-``); each side's points must be whole mills."""
+    sides = field.split("/")
+    masks = []
+    for text in sides:
+        names = [] if text == "-" else _POINT_RE.findall(text)
+        if len(sides) != 2 or "".join(names) != ("" if text == "-" else text):
+            raise InvalidPositionError(
+                Text(
+                    "the points of closed mills are written WHITE/BLACK, each as point names or "
+                    "-, e.g. a1d1g1/-: not %(field)s",
+                    field=repr(field),
+                )
+            )
+        bad = [n for n in names if n not in board.index]
+        if bad:
+            raise InvalidPositionError(
+                Text("%(point)s is not a point of this board", point=repr(bad[0]))
+            )
+        mask = sum(1 << board.index[n] for n in set(names))
+        whole = 0
+        for mill in board.mill_masks:
+            if mask & mill == mill:
+                whole |= mill
+        if whole != mask:
+            raise InvalidPositionError(
+                Text(
+                    "the points of closed mills must make whole mills: %(field)s",
+                    field=repr(field),
+                )
+            )
+        masks.append(mask)
+    return masks[0], masks[1]
 
 
 __all__ = [

@@ -37,13 +37,13 @@ PRESETS: dict[str, str] = {
     "Lasker Morris": "morris-lasker",
     "Cheng San Qi": "cheng-san-qi",
     "Cham Gonu": "cham-gonu",
+    "Russian Mill": "one-time-mill",
+    "One-Time Mill": "one-time-mill",
 }
 #: Sanmill's presets that Ludoteca does not play under Sanmill's rules
 UNSUPPORTED = (
     "Morabaraba",
     "Dooz",
-    "One-Time Mill",
-    "Russian Mill",
     "Zhi Qi",
     "Da San Qi",
     "El Filja",
@@ -52,7 +52,7 @@ UNSUPPORTED = (
     "Custom",
 )
 #: the rule sets tried, in order, for a record that does not name its rules
-INFERRED = ("morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu")
+INFERRED = ("morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill")
 #: the tag that carries our rule-set spec when it is not a preset's
 RULES_TAG = "LudotecaRules"
 
