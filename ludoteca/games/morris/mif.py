@@ -487,7 +487,11 @@ def _play(
             return str(move)
         reason = state.why_illegal(move, legal)
     raise InvalidRecordError(
-        Text("%(where)s: %(move)s: %(error)s", where=where, move=str(text), error=reason)
+        Text(
+            "%(where)s: %(error)s",
+            where=where,
+            error=Text("%(move)s: %(reason)s", move=str(text), reason=reason),
+        )
     )
 
 
