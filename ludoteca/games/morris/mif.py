@@ -21,7 +21,15 @@ import json
 import re
 from typing import Any
 
-from ...core import Color, InvalidRecordError, LudotecaError, Outcome, State, Termination
+from ...core import (
+    Color,
+    InvalidRecordError,
+    LudotecaError,
+    Outcome,
+    RuleSet,
+    State,
+    Termination,
+)
 from ...i18n import Text
 from ...record import GameRecord, build
 from .. import family, load
@@ -339,7 +347,7 @@ def _json(text: str) -> dict[str, Any]:
     return document
 
 
-def _ruleset(document: dict[str, Any]) -> Any:
+def _ruleset(document: dict[str, Any]) -> RuleSet:
     """Our rule set of the record's ruleset envelope (clause 8.1): a portable manifest checked
     against both digests, or a reference resolved among our rule sets' manifests."""
     envelope = document.get("ruleset")
@@ -368,7 +376,7 @@ def _ruleset(document: dict[str, Any]) -> Any:
             raise InvalidRecordError(Text("the MIF ruleset's manifest is not the one it names"))
         return mrs.rules_of(manifest)
     if envelope.get("mode") == "reference":
-        for ruleset in family_rules():
+        for ruleset in _family_rules():
             ours = mrs.manifest(ruleset)
             if mrs.digest(mrs.projection(ours)) == envelope.get("semanticDigest"):
                 return ruleset
@@ -382,7 +390,7 @@ def _ruleset(document: dict[str, Any]) -> Any:
     raise InvalidRecordError(Text("the MIF record's ruleset is neither portable nor a reference"))
 
 
-def family_rules() -> list[Any]:
+def _family_rules() -> list[RuleSet]:
     """Our rule sets of the mill family that MIF can hold, with their default settings."""
     found = []
     for name in family("morris").rule_set_names():
