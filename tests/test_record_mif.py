@@ -403,6 +403,15 @@ def test_endings_off_the_board_and_comments_round_trip() -> None:
             assert document["current"].endswith(" -")
 
 
+def test_no_move_rule_no_counter() -> None:
+    """Without a no-progress limit MIF keeps no counter (its field stays 0); ours counts."""
+    game = _random_game("morris:move_rule=0", 1, 30)
+    assert game.state.quiet > 0  # type: ignore[attr-defined]
+    current = json.loads(mif.dumps(game))["current"].split()
+    assert current[8] == "0" and current[9] == str(len(game.moves))
+    assert record.dumps(mif.loads(mif.dumps(game))) == record.dumps(game)
+
+
 def test_games_mif_cannot_hold() -> None:
     with pytest.raises(InvalidRecordError, match="24 points"):
         formats.dumps(_random_game("morris-6", 1, 4), "mif")

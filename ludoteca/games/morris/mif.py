@@ -66,11 +66,15 @@ def detect(text: str) -> bool:
 # --- positions --------------------------------------------------------------------------------
 class _Tracker:
     """A game replayed with what an MFEN needs and our state does not keep: the former owner of
-    each marked man (a delayed-removal token, ``w`` or ``b``)."""
+    each marked man (a delayed-removal token, ``w`` or ``b``), and whether the no-progress
+    counter runs."""
 
     def __init__(self, state: State) -> None:
         self.state: Any = state
         self.owners: dict[int, Color] = {}
+        settings = state.rules.settings
+        #: MIF keeps the no-progress counter only while a limit is set (clause 10.5)
+        self.counting = bool(settings["move_rule"] or settings.get("three_men_rule"))
 
     def push(self, code: int) -> None:
         state = self.state
@@ -128,7 +132,7 @@ class _Tracker:
         hands = f"{state.hand[0]},{state.hand[1]}"
         return (
             f"MFEN/1.0 {STATE_PROFILE} {self.board()} {turn} {hands} - "
-            f"{state.quiet} {state.ply} {outcome or '-'}"
+            f"{state.quiet if self.counting else 0} {state.ply} {outcome or '-'}"
         )
 
 
