@@ -2,11 +2,12 @@
 programs', each turned into a native :class:`~ludoteca.record.GameRecord` and back.
 
 >>> [f.name for f in FORMATS.values()]
-['ludoteca', 'sanmill', 'boardspace']
+['ludoteca', 'sanmill', 'mif', 'boardspace']
 
 A format knows how to recognise its text (:func:`detect` tries each in turn), read it and
 write a record.  The readers of one game's records live in that game's package
-(:mod:`ludoteca.games.morris.sanmill`, :mod:`ludoteca.games.morelli.boardspace`); this module
+(:mod:`ludoteca.games.morris.sanmill`, :mod:`ludoteca.games.morris.mif`,
+:mod:`ludoteca.games.morelli.boardspace`); this module
 only registers them.  Every reader replays every move through our engine, so a record read is
 a legal game, and a bad one raises :class:`~ludoteca.core.InvalidRecordError` naming its place.
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from . import record
 from .core import InvalidRecordError
 from .games.morelli import boardspace
-from .games.morris import sanmill
+from .games.morris import mif, sanmill
 from .i18n import N_, Text
 
 __all__ = ["FORMATS", "Format", "detect", "dumps", "format_of", "loads", "loads_all"]
@@ -72,6 +73,14 @@ FORMATS: dict[str, Format] = {
             sanmill.detect,
             lambda text, rules: [sanmill.loads(text, rules)],
             sanmill.dumps,
+        ),
+        Format(
+            "mif",
+            N_("Mill Interchange Format record (MSTATE)"),
+            ("morris",),
+            mif.detect,
+            lambda text, rules: [mif.loads(text, rules)],
+            mif.dumps,
         ),
         Format(
             "boardspace",

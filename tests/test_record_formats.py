@@ -1,6 +1,7 @@
 """Other programs' records in and out (docs/formats.md, "Other programs' records"): Sanmill's
-move lists and Boardspace's Morelli records read into native records (every move replayed by
-our engine) and written back; real records from those programs; round trips of random games;
+move lists and Boardspace's Morelli records (the Mill Interchange Format's:
+tests/test_record_mif.py) read into native records (every move replayed by our engine) and
+written back; real records from those programs; round trips of random games;
 bad input refused with one sentence naming what is wrong; the CLI's ``record convert`` and
 ``record check``; the review API reading a pasted foreign record."""
 
@@ -20,7 +21,7 @@ from ludoteca.core import InvalidRecordError
 from ludoteca.games import load
 from ludoteca.games.morelli import boardspace
 from ludoteca.games.morelli.board import geometry
-from ludoteca.games.morris import sanmill
+from ludoteca.games.morris import mif, sanmill
 
 # A game from Sanmill's own test data (src/ui/flutter_app/test/helpers/test_mills.dart,
 # WinLessThanThreeGame.moveList, github.com/calcitem/Sanmill at a6623f8; a game record quoted as
@@ -313,6 +314,9 @@ def test_review_api_reads_pasted_foreign_records(client: TestClient) -> None:
     sgf = boardspace.dumps(_random_game("morelli-9", 8, 6))
     replay = client.post("/api/records/replay", json={"text": sgf}).json()
     assert replay["rules"] == "morelli-9" and len(replay["positions"]) == 7
+    mstate = mif.dumps(_random_game("morris-lasker", 8, 9))
+    replay = client.post("/api/records/replay", json={"text": mstate}).json()
+    assert replay["rules"] == "morris-lasker" and len(replay["positions"]) == 10
     answer = client.post("/api/records/replay", json={"text": "hello world"})
     assert answer.status_code == 400
     assert "no record format Ludoteca reads" in answer.json()["error"]

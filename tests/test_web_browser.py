@@ -1223,6 +1223,54 @@ def test_the_stored_report_survives_a_restart(page: Any, database_url: str) -> N
         shot(page, "game-report")
 
 
+# A Morelli game in Boardspace's record format, written by hand as Boardspace writes one (its
+# SGF-like history steps, docs/formats.md): the setup Boardspace deals for key 7 at revision 102
+# (RandomOpposite, 9x9), eight moves legal from it (no record from boardspace.net is kept here)
+BOARDSPACE_MORELLI = """\
+(;
+GM[Morelli]VV[1]
+SU[morelli-9 7 102 RandomOpposite]
+P0[id "ann"]
+P1[id "bob"]
+; P0[0 Start P0]
+; P0[1 Move C 9 H 4]
+; P0[2 Done]
+; P1[3 Move A 2 G 8]
+; P1[4 Done]
+; P0[5 Move A 5 B 6]
+; P0[6 Done]
+; P1[7 Move E 9 C 7]
+; P1[8 Done]
+; P0[9 Move C 1 C 4]
+; P0[10 Done]
+; P1[11 Move D 9 D 2]
+; P1[12 Done]
+; P0[13 Move F 9 C 6]
+; P0[14 Done]
+; P1[15 Move G 1 D 4]
+; P1[16 Done]
+)
+"""
+
+
+def test_a_pasted_boardspace_record_is_replayed_and_analysed(page: Any, server: str) -> None:
+    """A foreign record pasted into the review page: read as Boardspace's (Black is P0, "ann"),
+    every move replayed and steppable, and its report made.  (About two seconds once the
+    module's server is warm, most of it the report of nine Morelli positions at depth 3.)"""
+    page.goto(server + "/review")
+    page.fill("#record", BOARDSPACE_MORELLI)
+    page.click("#load button[type=submit]")
+    page.wait_for_selector("#moves button.move")
+    played = [
+        re.sub(r"[?!]+$", "", m) for m in page.locator("#moves button.move").all_inner_texts()
+    ]
+    assert played == ["C9-H4", "A2-G8", "A5-B6", "E9-C7", "C1-C4", "D9-D2", "F9-C6", "G1-D4"]
+    page.locator("#moves button.move").nth(7).click()
+    assert "Move 8 of 8" in page.inner_text("#status")
+    page.wait_for_selector("#report svg.graph", timeout=REPORT_WAIT)
+    assert page.locator("#report svg.graph .point").count() == 9  # one a position
+
+
 def test_an_imported_record_gets_its_report(page: Any, server: str) -> None:
     text = (
         f'[Game "felli"]\n[Position "{FELLI_ENDGAME}"]\n[Result "1-0"]\n\n'

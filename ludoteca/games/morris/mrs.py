@@ -1,0 +1,288 @@
+"""The rule sets of the mill family as MIF ruleset manifests (``MRS/1.0`` of the Mill Interchange
+Format 1.0, github.com/calcitem/mill-interchange-format, ``mif-1.0.md`` clause 10), and back.
+
+:func:`manifest` describes one of our rule sets (its settings included) as a manifest of the
+``mif-finite-rules-v3`` mechanisms; :func:`rules_of` finds the rule set of ours that plays a
+manifest's semantics, or raises :class:`~ludoteca.core.InvalidRecordError` naming the rule options
+we do not play.  Two manifests mean the same game when their semantic projections
+(:func:`projection`, clause 10.7) are equal; :func:`digest` is the format's ``sha256:`` digest of
+a JSON value's RFC 8785 (JCS) bytes (:func:`jcs`).  Only the 24-point boards are expressible
+(Six Men's Morris is not).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from ...core import Color, InvalidRecordError, LudotecaError, RuleSet
+from ...i18n import Text
+from .. import family, load
+from .board import NINE, TWELVE
+
+__all__ = ["TOPOLOGIES", "digest", "jcs", "manifest", "projection", "rules_of"]
+
+#: our 24-point boards by MIF topology (Annex A: the orthogonal board and the diagonal one)
+TOPOLOGIES = {"mill24-orthogonal-v1": NINE, "mill24-diagonal-v1": TWELVE}
+_ABSENT = object()
+#: the repetition reset events every subset of which plays alike in our rule sets: a position
+#: before a placement or a removal can never recur (a hand or a side's men only ever shrink), so
+#: they change which observations a record lists, never a result
+_NEUTRAL_RESETS = {"board-remove", "hand-remove", "mill-formation", "place"}
+_SETS = ("phases", "countedPrimaryActions", "resetEvents", "semanticState")
+
+
+def jcs(value: Any) -> bytes:
+    """The RFC 8785 canonical UTF-8 bytes of a JSON value: members sorted by their names' UTF-16
+    code units, no white space, numbers as ECMAScript writes them."""
+    return _jcs(value).encode("utf-8")
+
+
+def _jcs(value: Any) -> str:
+    if isinstance(value, dict):
+        names = sorted(value, key=lambda name: name.encode("utf-16-be"))
+        return "{" + ",".join(f"{_jcs(name)}:{_jcs(value[name])}" for name in names) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_jcs(item) for item in value) + "]"
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return _number(value)
+    raise InvalidRecordError(Text("%(value)s is not a JSON value", value=repr(value)))
+
+
+def _number(value: float) -> str:
+    """A finite float as ECMAScript's ``Number.prototype.toString`` writes it."""
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    power = int(exponent)
+    if -7 < power < 21:
+        return format(Decimal(text), "f")
+    return f"{mantissa}e{'+' if power > 0 else '-'}{abs(power)}"
+
+
+def digest(value: Any) -> str:
+    """``sha256:`` and the hexadecimal SHA-256 of the value's JCS bytes."""
+    return "sha256:" + hashlib.sha256(jcs(value)).hexdigest()
+
+
+def manifest(rules: RuleSet) -> dict[str, Any]:
+    """The MRS/1.0 manifest of one of our Morris rule sets (id ``x-ludoteca-NAME``, with a
+    digest suffix when its settings are not the rule set's defaults); :class:`InvalidRecordError`
+    for a board MIF has no topology for."""
+    variant = load(str(rules)).variant  # type: ignore[attr-defined]
+    topology = next((name for name, board in TOPOLOGIES.items() if board is variant.board), None)
+    if topology is None:
+        raise InvalidRecordError(
+            Text(
+                "the Mill Interchange Format holds games on 24 points, not %(rules)s",
+                rules=repr(str(rules)),
+            )
+        )
+    settings = rules.settings
+    capture = {
+        "enabled": False,
+        "lines": {"cross": False, "diagonal": False, "squareEdges": False},
+        "maximumOwnLivePieces": None,
+        "phases": ["moving"],
+    }
+    document: dict[str, Any] = {
+        "format": "MRS/1.0",
+        "id": f"x-ludoteca-{rules.name}",
+        "version": 1,
+        "title": str(rules),
+        "status": "experimental",
+        "semanticsProfile": "mif-finite-rules-v3",
+        "topology": topology,
+        "pieces": {"white": variant.men, "black": variant.men, "minimumLive": 3},
+        "turn": {
+            "initial": "w" if variant.first is Color.WHITE else "b",
+            "placingEndActivePlayer": "retain",
+        },
+        "flying": {"enabled": bool(settings["flying"]), "maximumLive": 3},
+        "placing": {
+            "movementAllowed": variant.lasker,
+            "earlyStop": {"emptyPoints": 0, "boundary": "after-unobligated-place-v1"},
+            "noLegalPrimaryAction": "loss",
+        },
+        "mills": {
+            "placingEffect": "mark-opponent-board-until-moving"
+            if variant.marking
+            else "remove-opponent-board",
+            "movingEffect": "remove-opponent-board",
+            "removalMultiplicity": "one-per-primary",
+            "targetProtection": "all-opponent"
+            if variant.remove_from_mills
+            else "outside-mill-first",
+            "lineReuse": "unlimited",
+            "reverseReformation": "allowed",
+            "delayedClearBoundary": "on-enter-moving-v1",
+        },
+        "captures": {
+            "resolution": "target-commits-v1",
+            "custodian": capture,
+            "intervention": capture,
+            "leap": capture,
+        },
+        "boardFull": {"action": "draw" if variant.full_board_draw else "disabled"},
+        "stalemate": {"action": "loss", "boardRemovalTargets": "adjacent-opponent"},
+        "draw": {
+            "noProgress": {
+                "normalLimit": int(settings["move_rule"]),
+                "endgameLimit": int(settings.get("three_men_rule", 0)),
+                "endgamePredicate": "either-player-live-equals-3"
+                if settings.get("three_men_rule")
+                else "none",
+                "mode": "automatic",
+                "countedPrimaryActions": ["move"],
+                "resetEvents": ["board-remove"],
+                "evaluationBoundary": "stable-after-primary-sequence-v1",
+            },
+            "repetition": {
+                "count": int(settings["repetition"]),
+                "mode": "automatic",
+                "observation": "stable-primary-decision-v1",
+                "projection": "repetition-observation-v1",
+                "summary": "reset-count-smt-v1",
+                "resetEvents": ["board-remove", "place"],
+            },
+            "offers": {"expiry": "explicit-only"},
+            "claimRights": {"profile": "stable-claim-rights-v1"},
+        },
+        "semanticState": [],
+    }
+    if rules.settings != load(rules.name).rules.settings:
+        document["id"] += "-" + digest(projection(document))[7:15]
+    return document
+
+
+def projection(document: dict[str, Any]) -> dict[str, Any]:
+    """The ``mrs-semantic-v1`` projection of a manifest (clause 10.7): its semantic members,
+    disabled mechanisms folded, set arrays sorted; :class:`InvalidRecordError` for a manifest
+    missing a member the projection needs."""
+    try:
+        out: dict[str, Any] = {"profile": "mrs-semantic-v1"}
+        for name in ("semanticsProfile", "topology", "pieces", "turn", "mills", "boardFull"):
+            out[name] = _sorted_sets(document[name])
+        out["stalemate"] = _sorted_sets(document["stalemate"])
+        out["semanticState"] = sorted(set(document["semanticState"]))
+        flying = document["flying"]
+        out["flying"] = dict(flying) if flying["enabled"] else {"enabled": False}
+        placing = _sorted_sets(document["placing"])
+        if not placing["earlyStop"]["emptyPoints"]:
+            placing["earlyStop"] = {"emptyPoints": 0}
+        out["placing"] = placing
+        captures = _sorted_sets(document["captures"])
+        for name in ("custodian", "intervention", "leap"):
+            if not captures[name]["enabled"]:
+                captures[name] = {"enabled": False}
+        out["captures"] = captures
+        draw = _sorted_sets(document["draw"])
+        progress = draw["noProgress"]
+        if not progress["normalLimit"] and not progress["endgameLimit"]:
+            draw["noProgress"] = {"enabled": False}
+        if not draw["repetition"]["count"]:
+            draw["repetition"] = {"count": 0}
+        out["draw"] = draw
+        if document.get("extensions"):
+            out["extensions"] = document["extensions"]
+    except (KeyError, TypeError) as missing:
+        raise InvalidRecordError(
+            Text("the MIF ruleset manifest is incomplete (%(member)s)", member=str(missing))
+        ) from None
+    return out
+
+
+def _sorted_sets(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            name: sorted(set(item))
+            if name in _SETS and isinstance(item, list)
+            else _sorted_sets(item)
+            for name, item in value.items()
+        }
+    return value
+
+
+def rules_of(document: dict[str, Any]) -> RuleSet:
+    """Our rule set whose manifest has the semantics of ``document`` (its draw limits and flying
+    becoming settings); :class:`InvalidRecordError` naming the options of the nearest rule set
+    of ours that differ (``captures.custodian.enabled=true`` …) when none has."""
+    wanted = _comparable(projection(document))
+    best: list[str] | None = None
+    for name in family("morris").rule_set_names():
+        defaults = load(name).rules
+        try:
+            candidate = load(_spec(name, defaults.settings, document)).rules
+            ours = manifest(candidate)
+        except LudotecaError:
+            continue
+        have = _comparable(projection(ours))
+        differ = sorted(
+            f"{path}={json.dumps(wanted.get(path, None))}"
+            for path in set(wanted) | set(have)
+            if wanted.get(path, _ABSENT) != have.get(path, _ABSENT)
+        )
+        if not differ:
+            return candidate
+        if best is None or len(differ) < len(best):
+            best = differ
+    raise InvalidRecordError(
+        Text(
+            "the MIF ruleset %(ruleset)s has rule options Ludoteca does not play: %(options)s",
+            ruleset=repr(f"{document.get('id')}@{document.get('version')}"),
+            options=", ".join(best or ["?"]),
+        )
+    )
+
+
+def _spec(name: str, defaults: Mapping[str, Any], document: dict[str, Any]) -> str:
+    """Our rule-set spec ``name:setting=value,...`` taking the manifest's flying and draw
+    limits for the settings the rule set has."""
+    draw = document.get("draw", {})
+    found = {
+        "flying": bool(document.get("flying", {}).get("enabled")),
+        "repetition": draw.get("repetition", {}).get("count"),
+        "move_rule": draw.get("noProgress", {}).get("normalLimit"),
+        "three_men_rule": draw.get("noProgress", {}).get("endgameLimit"),
+    }
+    settings = {
+        key: found[key]
+        for key in defaults
+        if key in found and isinstance(found[key], int) and found[key] != defaults[key]
+    }
+    words = ",".join(f"{key}={str(value).lower()}" for key, value in settings.items())
+    return f"{name}:{words}" if words else name
+
+
+def _comparable(semantics: dict[str, Any]) -> dict[str, Any]:
+    """The projection flattened to ``path: value``, without a repetition reset set that plays
+    alike (:data:`_NEUTRAL_RESETS`)."""
+    flat = _flat(semantics)
+    resets = flat.get("draw.repetition.resetEvents")
+    if (
+        isinstance(resets, list)
+        and all(isinstance(e, str) for e in resets)
+        and set(resets) <= _NEUTRAL_RESETS
+    ):
+        del flat["draw.repetition.resetEvents"]
+    return flat
+
+
+def _flat(value: Any, path: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for name, item in value.items():
+            flat.update(_flat(item, f"{path}.{name}" if path else name))
+        return flat
+    return {path: value}
