@@ -2,8 +2,9 @@
 ``ludoteca record review FILE [--time S]`` and ``ludoteca record convert IN OUT --to FORMAT``:
 check, show, review or convert the game records of a file (docs/formats.md).  Each reads
 Ludoteca's records and the other programs' (:mod:`ludoteca.formats`: Sanmill's move lists,
-the Mill Interchange Format's records, Boardspace's Morelli records), the format guessed from the text or given by ``--from``, the rule
-set of a foreign record that does not name it by ``--rules``.
+the Mill Interchange Format's records, Boardspace's Morelli records), the format guessed from
+the text or given by ``--from``, the rule set of a foreign record that does not name it by
+``--rules``.
 
 Contract: each replays every game of FILE.  ``check`` prints a line a game (its game, rules,
 plies and result) and the count; ``show`` prints each game's tags, moves, final position and
