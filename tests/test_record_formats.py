@@ -23,6 +23,8 @@ from ludoteca.games.morelli import boardspace
 from ludoteca.games.morelli.board import geometry
 from ludoteca.games.morris import mif, sanmill
 
+from .support.postgres import sqlite_only
+
 # A game from Sanmill's own test data (src/ui/flutter_app/test/helpers/test_mills.dart,
 # WinLessThanThreeGame.moveList, github.com/calcitem/Sanmill at a6623f8; a game record quoted as
 # a fact, no code): Sanmill's old wide layout, removals glued to their moves, ending "*" where
@@ -308,6 +310,7 @@ def test_cli_convert_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not out.exists() and "ply 2 (d6)" in capsys.readouterr().err
 
 
+@sqlite_only
 def test_review_api_reads_pasted_foreign_records(client: TestClient) -> None:
     replay = client.post("/api/records/replay", json={"text": SANMILL_TAGGED}).json()
     assert replay["game"] == "morris" and len(replay["positions"]) == 7

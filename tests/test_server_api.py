@@ -19,6 +19,7 @@ from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import ServerMessage
 
 from .support.clocks import ServerClock
+from .support.postgres import sqlite_only
 
 FELLI_TRIPLE = ".b./..b/./b../w.w w 0 0"  # White a1 leaps b2, d4 and c5 with multi_capture
 
@@ -87,6 +88,7 @@ def follow(ws: Any, view: dict[str, Any] | None, test: Any) -> dict[str, Any]:
                 return view
 
 
+@sqlite_only
 def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/catalogue").json()}
     assert set(games) == {"morris", "felli", "morelli"}
@@ -122,6 +124,7 @@ def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> No
     )
 
 
+@sqlite_only
 def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     assert tokens["white"] == tokens["black"]
@@ -152,6 +155,7 @@ def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
     assert placed == {"a7": "w", "d7": "w", "g7": "w", "g4": "b"}
 
 
+@sqlite_only
 def test_seats_are_guarded(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="online", colour="white")
     white = tokens["white"]
@@ -200,6 +204,7 @@ def test_malformed_requests_get_clear_errors(client: TestClient) -> None:
     assert view(client, game_id)["ply"] == 0
 
 
+@sqlite_only
 def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="online", colour="black")
     black = tokens["black"]
@@ -238,6 +243,7 @@ def test_websocket_updates_both_seats_and_spectators(client: TestClient) -> None
         assert ws.receive_json()["type"] == "error"
 
 
+@sqlite_only
 def test_idle_games_leave_memory_and_come_back(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="hotseat")
     hub = client.app.state.services.hub  # type: ignore[attr-defined]
@@ -309,6 +315,7 @@ def test_offers_resignation_and_take_backs_online(client: TestClient) -> None:
     assert view(client, game_id)["rematch"] == {"id": rematch["id"]}
 
 
+@sqlite_only
 def test_felli_chain_and_resignation(client: TestClient) -> None:
     game_id, tokens = new(
         client, game="felli", rules="felli:multi_capture", opponent="hotseat", position=FELLI_TRIPLE
@@ -332,6 +339,7 @@ def test_felli_chain_and_resignation(client: TestClient) -> None:
     assert state["outcome"]["result"] == "0-1" and "resign" in state["outcome"]["text"]
 
 
+@sqlite_only
 def test_records_replay_and_reject_bad_ones(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     for ply, move in enumerate(["d6", "f4", "d2"]):
@@ -349,6 +357,7 @@ def test_records_replay_and_reject_bad_ones(client: TestClient) -> None:
     assert answer.status_code == 400 and "f9" in answer.json()["error"]
 
 
+@sqlite_only
 def test_computer_replies_and_takes_back(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="computer", level=1, colour="white")
     token = tokens["white"]
@@ -364,6 +373,7 @@ def test_computer_replies_and_takes_back(client: TestClient) -> None:
     assert client.post(f"/api/games/{game_id}/hint", json={"token": "x"}).status_code == 403
 
 
+@sqlite_only
 def test_a_take_back_while_the_computer_thinks(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="computer", level=6, colour="white")
     token = tokens["white"]
@@ -446,6 +456,7 @@ def test_the_computer_thinks_within_its_clock() -> None:
     assert within("mcts:sims=50,time=3", rules, 0.5) == "mcts:sims=50,time=0.5"
 
 
+@sqlite_only
 def test_a_game_against_the_computer_on_a_clock(client: TestClient) -> None:
     game_id, tokens = new(
         client, game="morris", opponent="computer", level=1, colour="white", clock="1+0"
@@ -457,6 +468,7 @@ def test_a_game_against_the_computer_on_a_clock(client: TestClient) -> None:
     assert 50_000 < clock["white"] <= 60_000  # the first move was not; White's clock runs
 
 
+@sqlite_only
 def test_clocks_charge_the_mover_add_the_increment_and_flag(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -493,6 +505,7 @@ def test_clocks_charge_the_mover_add_the_increment_and_flag(
     assert answer.status_code == 409
 
 
+@sqlite_only
 def test_the_lobby_lists_only_games_under_way(client: TestClient) -> None:
     """A game opened and left before its first move does not fill the list of games to watch;
     each row says when the game was last active (an ISO time with its zone)."""
@@ -508,6 +521,7 @@ def test_the_lobby_lists_only_games_under_way(client: TestClient) -> None:
     assert abs((datetime.datetime.now(datetime.UTC) - when).total_seconds()) < 60
 
 
+@sqlite_only
 def test_a_waiting_game_can_be_cancelled_by_its_creator(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="online", colour="black")
     assert act(client, game_id, None, type="cancel").status_code == 403
@@ -524,6 +538,7 @@ def test_a_waiting_game_can_be_cancelled_by_its_creator(client: TestClient) -> N
     assert answer.status_code == 409 and "resign" in answer.json()["error"]
 
 
+@sqlite_only
 def test_display_names(client: TestClient) -> None:
     game_id, tokens = new(
         client, game="felli", opponent="online", colour="white", name="  Ada   L. "
@@ -595,6 +610,7 @@ def test_abandoned_games_leave_the_lists(tmp_path: Path) -> None:
         assert [g["id"] for g in lobby["open"]] == [kept]
 
 
+@sqlite_only
 def test_the_move_list_annotates_conversions_and_a_king(client: TestClient) -> None:
     """Morelli's move list says how many stones a move converted (``x2``) and when it seats a
     King (`` K``), as the record annotation does, checked against the engine."""
@@ -628,6 +644,7 @@ def test_the_move_list_annotates_conversions_and_a_king(client: TestClient) -> N
     assert act(client, game_id, tokens["white"], type="undo").json()["moves"] == []
 
 
+@sqlite_only
 def test_no_take_back_once_the_game_is_over(client: TestClient) -> None:
     game_id, tokens = new(client, game="felli", opponent="hotseat")
     act(client, game_id, tokens["white"], type="move", move="b2-c3", ply=0)
@@ -637,6 +654,7 @@ def test_no_take_back_once_the_game_is_over(client: TestClient) -> None:
     assert view(client, game_id)["moves"] == ["b2-c3"]
 
 
+@sqlite_only
 def test_the_lobby_offers_each_option_once_and_in_words(client: TestClient) -> None:
     catalogue = {g["name"]: g for g in client.get("/api/catalogue").json()}
     felli = {r["name"]: r for r in catalogue["felli"]["rule_sets"]}
@@ -653,6 +671,7 @@ def test_the_lobby_offers_each_option_once_and_in_words(client: TestClient) -> N
     assert morris["morabaraba"]["settings"]["three_men_rule"] == 20
 
 
+@sqlite_only
 def test_a_failed_computer_move_is_tried_again_then_given_up(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

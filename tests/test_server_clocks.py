@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from ludoteca.server import Settings, create_app
 
 from .support.clocks import ServerClock
+from .support.postgres import sqlite_only
 from .test_server_api import act, new, url, view
 
 
@@ -20,6 +21,7 @@ def server_clock(monkeypatch: pytest.MonkeyPatch) -> ServerClock:
     return ServerClock(monkeypatch)
 
 
+@sqlite_only
 def test_a_move_after_the_flag_fell_loses_on_time(
     client: TestClient, server_clock: ServerClock
 ) -> None:
@@ -34,6 +36,7 @@ def test_a_move_after_the_flag_fell_loses_on_time(
     assert state["clock"]["black"] == 0
 
 
+@sqlite_only
 def test_a_move_in_time_is_played(client: TestClient, server_clock: ServerClock) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat", clock="1+0")
     act(client, game_id, tokens["white"], type="move", move="d6", ply=0)

@@ -22,7 +22,7 @@ from ludoteca.server.deps import COOKIE
 from ludoteca.server.schemas import ServerMessage
 
 from .support import glicko2_reference
-from .support.postgres import database
+from .support.postgres import database, sqlite_only
 
 
 def query(client: TestClient, sql: str) -> list[tuple[Any, ...]]:
@@ -168,6 +168,7 @@ def test_sign_in_is_throttled(client: TestClient) -> None:
     assert answer.status_code == 429
 
 
+@sqlite_only
 def test_a_cookie_request_needs_the_csrf_token(client: TestClient) -> None:
     ann = sign_up(client, "Ann")
     body = {"game": "morris", "opponent": "hotseat"}
@@ -497,6 +498,7 @@ def test_computer_games_count_in_the_history_unrated(client: TestClient) -> None
     assert profile["counts"] == {"wins": 0, "draws": 0, "losses": 1}
 
 
+@sqlite_only
 def test_the_leaderboard_shows_established_ratings_best_first_then_provisional_ones(
     client: TestClient,
 ) -> None:

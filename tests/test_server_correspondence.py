@@ -23,6 +23,7 @@ from ludoteca.server import Settings, create_app
 from ludoteca.server.deps import Services
 from ludoteca.server.play.clock import DAY_MS
 
+from .support.postgres import sqlite_only
 from .test_server_community import Person, acting, post_seek, query, sign_up
 from .test_server_timings import metric
 
@@ -121,6 +122,7 @@ def wait_for_ply(client: TestClient, game_id: str, ply: int) -> Any:
     return current
 
 
+@sqlite_only
 def test_days_per_move_are_checked(client: TestClient) -> None:
     ann = sign_up(client, "Ann")
     with acting(client, ann) as csrf:
@@ -292,6 +294,7 @@ def test_a_game_that_ran_out_while_the_server_was_down_ends_at_start(
         assert view(after, game_id)["outcome"]["result"] == "0-1"
 
 
+@sqlite_only
 def test_correspondence_games_in_play_are_never_abandoned(client: TestClient) -> None:
     ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
     slow = between(client, ann, bob, "14d")
@@ -305,6 +308,7 @@ def test_correspondence_games_in_play_are_never_abandoned(client: TestClient) ->
     assert ended == [live]
 
 
+@sqlite_only
 def test_the_your_turn_list(client: TestClient) -> None:
     ann, bob = sign_up(client, "Ann"), sign_up(client, "Bob")
     three = between(client, ann, bob, "3d")

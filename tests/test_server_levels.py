@@ -19,6 +19,7 @@ from ludoteca.server.community.ratings import RatingRow
 from ludoteca.server.store import GameRow
 
 from .support import glicko2_reference
+from .support.postgres import sqlite_only
 from .test_server_community import query, sign_up
 
 
@@ -112,6 +113,7 @@ def test_a_level_is_rated_on_peoples_scale_once_enough_people_played_it(
     assert [lv["rating"] is None for lv in levels] == [n != 2 for n in range(1, len(levels) + 1)]
 
 
+@sqlite_only
 def test_rule_sets_are_shown_by_their_titles(client: TestClient) -> None:
     titles = {
         r["name"]: r["title"] for g in client.get("/api/catalogue").json() for r in g["rule_sets"]
@@ -126,6 +128,7 @@ def test_rule_sets_are_shown_by_their_titles(client: TestClient) -> None:
     assert (row["rules"], row["rules_title"]) == ("morris-6", "Six Men's Morris")
 
 
+@sqlite_only
 def test_the_estimates_are_worked_out_again_only_when_games_against_the_computer_finish(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

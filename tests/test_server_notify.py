@@ -27,6 +27,7 @@ from ludoteca.server.notify.push import check_subscription
 from ludoteca.server.notify.schemas import PushSubscription
 
 from .support.ports import reserved_port
+from .support.postgres import sqlite_only
 from .support.webpush import Browser, PushService, check_vapid, push_service
 from .test_server_community import Person, acting, post_seek, query, sign_up
 
@@ -181,6 +182,7 @@ def test_a_move_tells_the_player_to_move_by_push_and_email_unless_watching(
     assert len(service.received) == 2 and len(inbox[0].messages) == 1
 
 
+@sqlite_only
 def test_notifications_are_written_in_the_accounts_language(
     client: TestClient, service: PushService
 ) -> None:
@@ -261,6 +263,7 @@ def _with(subscription: dict[str, Any], **keys: str) -> dict[str, Any]:
     return {**subscription, "keys": {**subscription["keys"], **keys}}
 
 
+@sqlite_only
 def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(
     client: TestClient, service: PushService
 ) -> None:

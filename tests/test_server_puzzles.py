@@ -23,6 +23,7 @@ from ludoteca.study import puzzles as generator
 from ludoteca.study.puzzles import Puzzle
 
 from .support import glicko2_reference
+from .support.postgres import sqlite_only
 from .test_server_community import Person, acting, query, sign_up
 
 NEW = (1500.0, 350.0, 0.06)
@@ -142,6 +143,7 @@ def test_a_puzzle_is_played_and_rated_once_by_glicko2(client: TestClient) -> Non
     assert client.get("/api/puzzles/me").status_code == 401  # guests have no history
 
 
+@sqlite_only
 def test_every_rule_set_with_puzzles_is_offered_by_its_title(client: TestClient) -> None:
     sets = client.get("/api/puzzles/sets").json()
     files = {p.name.removesuffix(".jsonl"): p for p in generator.shipped()}

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from ludoteca.server import store
 
 from .support.clocks import replace_everywhere
+from .support.postgres import sqlite_only
 from .test_server_community import acting, post_seek, sign_up
 
 
@@ -20,6 +21,7 @@ def offered(client: TestClient) -> list[str]:
     return [seek["id"] for seek in client.get("/api/seeks").json()]
 
 
+@sqlite_only
 def test_a_seek_is_offered_while_its_posters_lobby_asks(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from ludoteca.server.deps import COOKIE
 
+from .support.postgres import sqlite_only
 from .test_server_community import sign_up
 
 
@@ -21,6 +22,7 @@ def login(client: TestClient, name: str, password: str, **headers: str) -> Any:
     return client.post("/api/login", json={"name": name, "password": password}, headers=headers)
 
 
+@sqlite_only
 def test_failed_sign_ins_are_throttled_per_address(client: TestClient) -> None:
     sign_up(client, "Dora", "the right one")
     # 20 failures from this address, never more than 4 for one name (under the name's limit)
@@ -64,6 +66,7 @@ def test_an_unknown_name_is_answered_like_a_wrong_password(
         ("http://testserver", {"X-Forwarded-Proto": "http"}, False),
     ],
 )
+@sqlite_only
 def test_the_session_cookie_is_secure_over_https(
     client: TestClient, base: str, headers: dict[str, str], secure: bool
 ) -> None:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from ludoteca import record
 from ludoteca.server.study import studies
 
+from .support.postgres import sqlite_only
 from .test_server_community import Person, acting, sign_up
 
 RECORD = (
@@ -326,6 +327,7 @@ def private_study(client: TestClient) -> Iterator[tuple[dict[str, Any], Person]]
     yield new_study(client, ann, visibility="private"), ann
 
 
+@sqlite_only
 def test_a_private_studys_socket_is_refused_to_others(
     client: TestClient, private_study: tuple[dict[str, Any], Person]
 ) -> None:

@@ -15,6 +15,8 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
 from ludoteca.server.timings import STAGES, Timings
 
+from .support.postgres import sqlite_only
+
 MOVES = ["d6", "f4", "d2", "f6"]  # four placements of Nine Men's Morris, no mill
 
 
@@ -29,6 +31,7 @@ def metric(text: str, name: str, **labels: str) -> float:
     return 0.0
 
 
+@sqlite_only
 def test_every_stage_of_a_move_is_counted(client: TestClient) -> None:
     game = client.post("/api/games", json={"game": "morris", "opponent": "hotseat"}).json()
     before = client.get("/metrics").text
@@ -62,6 +65,7 @@ def test_every_stage_of_a_move_is_counted(client: TestClient) -> None:
     assert set(STAGES) == {"parse", "check", "batch", "commit", "apply", "fanout", "send"}
 
 
+@sqlite_only
 def test_the_event_loop_lag_histogram_sees_the_loop_held(client: TestClient) -> None:
     def held() -> tuple[float, float]:
         """Samples over 0.25 s (and at most 1 s), and the sum of all samples."""

@@ -15,10 +15,12 @@ from ludoteca.server.play.hub import CROWD_DELAY
 from ludoteca.server.play.views import apply
 from ludoteca.server.schemas import GameView
 
+from .support.postgres import sqlite_only
 from .test_server_api import act, new, wait_for
 from .test_server_api import view as http_view
 
 
+@sqlite_only
 def test_updates_give_the_whole_view_and_applying_again_changes_nothing(
     client: TestClient,
 ) -> None:
@@ -104,6 +106,7 @@ def _exact(view: dict[str, Any]) -> None:
     assert GameView.model_validate(view).model_dump(mode="json") == view
 
 
+@sqlite_only
 def test_the_watchers_are_told_how_many_they_are_once_for_several_comings_and_goings(
     client: TestClient,
 ) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from .need import need
 from .ports import reserved_port
 
@@ -80,3 +82,9 @@ def database(port: int, name: str) -> str:
         capture_output=True,
     )
     return f"postgresql+asyncpg://ludoteca@127.0.0.1:{port}/{name}"
+
+
+#: a test of the ``database_url`` fixture on SQLite alone: what it runs of the modules that talk
+#: to the database runs on PostgreSQL in the tests kept on both, line for line (chosen by
+#: ``python -m bench.postgres_coverage``; its result is bench/results/postgres-coverage.txt)
+sqlite_only = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
