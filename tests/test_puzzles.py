@@ -29,7 +29,7 @@ TABLED = [("felli", None), ("felli-mullah", 3), ("morris", 4), ("morris-6", None
 #: how many puzzles of each tabled shipped set the table checks here, move by move
 SAMPLE = 60
 #: the fewest puzzles a shipped set holds: with a table, and by search (Morelli)
-AT_LEAST_TABLED, AT_LEAST_SEARCHED = 2000, 30
+AT_LEAST_TABLED, AT_LEAST_SEARCHED = 2000, 500
 
 
 def shipped_set(rules: str) -> list[puzzles.Puzzle]:
