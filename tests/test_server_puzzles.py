@@ -31,7 +31,7 @@ NEW = (1500.0, 350.0, 0.06)
 
 def shipped(rules: str) -> list[Puzzle]:
     """The shipped puzzles of a rule set, read from the package's file here."""
-    path = next(p for p in generator.shipped() if p.name == f"{rules}{generator.SUFFIX}")
+    path = next(p for p in generator.shipped() if p.name == f"{rules}.jsonl")
     return [puzzle for _, puzzle in generator.read(path)]
 
 
@@ -146,7 +146,7 @@ def test_a_puzzle_is_played_and_rated_once_by_glicko2(client: TestClient) -> Non
 @sqlite_only
 def test_every_rule_set_with_puzzles_is_offered_by_its_title(client: TestClient) -> None:
     sets = client.get("/api/puzzles/sets").json()
-    files = {p.name.removesuffix(generator.SUFFIX): p for p in generator.shipped()}
+    files = {p.name.removesuffix(".jsonl"): p for p in generator.shipped()}
     assert {s["rules"] for s in sets} == set(files)
     for offered in sets:
         found = shipped(offered["rules"])
