@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,8 @@ from ludoteca.core import InvalidRecordError, Termination
 from ludoteca.games import load
 from ludoteca.games.morris import mif, mrs
 from ludoteca.games.morris.board import NINE, TWELVE
+
+from .test_record_formats import _random_game
 
 # --- the specification's facts ----------------------------------------------------------------
 _OFF: dict[str, Any] = {
@@ -339,15 +340,6 @@ def test_a_reference_to_one_of_our_rule_sets_is_resolved() -> None:
 
 
 # --- our records out and back -----------------------------------------------------------------
-def _random_game(rules: str, seed: int, plies: int) -> record.GameRecord:
-    rng = random.Random(seed)
-    state = load(rules).new(seed=seed)
-    for _ in range(plies):
-        codes = state.legal_codes()
-        if not codes:
-            break
-        state.push_code(rng.choice(codes))
-    return record.from_state(state, white="Ann", black="Bob", date="2026.01.02")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
