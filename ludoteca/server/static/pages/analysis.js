@@ -149,7 +149,12 @@ function controls() {
   page.explorer = new Explorer(add);
   page.moves = new MovesPanel(add);
   // the engine's lines and the panels off while practising, back after
-  page.practice = new PracticePanel(here, add, () => board.go(board.current));
+  // (the lines go at once: the position's answer, without them, may come after the panel's text)
+  page.practice = new PracticePanel(here, add, () => {
+    page.lines = null;
+    showLines();
+    board.go(board.current);
+  });
   new RecordPanel(() => ({ game: board.game, rules: board.rules, start: board.start, tree: board.tree }),
     (line) => board.openLine(line));
   page.editor = new Editor(
