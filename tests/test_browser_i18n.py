@@ -12,14 +12,14 @@ language written right to left (ludoteca.i18n.RTL) are mirrored, each page: the 
 mirrored, the board not (a1 at its bottom left), the notation and numbers left to right inside
 the text (:func:`unmirrored`).  English and those languages pass the accessibility audit and
 fit a phone's width (right to left), and are pictured when pictures are asked for (``shot``:
-1366x768 and 390x844, light and dark); each other language is read in a short walk, a page a
-load."""
+1366x768 and 390x844, light and dark); each other language reads its share of the pages
+(tests/test_browser_languages.py)."""
 
 from __future__ import annotations
 
 import re
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
@@ -546,15 +546,20 @@ def site(world: World) -> dict[str, str]:
     }
 
 
-def walk(page: Any, server: str, world: World, full: bool = True) -> Iterator[str]:
-    """Open each page of :func:`site` in turn, ready, signed in as :data:`OTHER` from the
-    lobby on, and yield its name (the review page's, without ``full``, "review (empty)": no
-    record loaded, no board); with ``full``, also each page's later states (a move played
-    in the hotseat game, then the game resigned: the result dialog and the report; a record
-    loaded in the review page with its report and a marked move open, then one refused)."""
+def walk(
+    page: Any, server: str, world: World, full: bool = True, only: Collection[str] | None = None
+) -> Iterator[str]:
+    """Open each page of :func:`site` (or those named in ``only``) in turn, ready, signed in
+    as :data:`OTHER` from the lobby on, and yield its name (the review page's, without
+    ``full``, "review (empty)": no record loaded, no board); with ``full``, also each page's
+    later states (a move played in the hotseat game, then the game resigned: the result dialog
+    and the report; a record loaded in the review page with its report and a marked move open,
+    then one refused)."""
     for name, path in site(world).items():
         if name == "lobby":
             sign_in(page, server, OTHER)
+        if only is not None and name not in only:
+            continue
         if name == "game":
             start(page, server, "morris", "hotseat")
             ready(page)
@@ -811,8 +816,9 @@ OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clie
 #: the audit's walks: English and the first language written right to left (Arabic) at
 #: 1366x768, every page in each of its states; each language written right to left at 390x844
 #: (no page wider than the phone).  The other languages, Persian at 1366x768 among them, get
-#: tests/test_browser_languages.py's short walk (every page, read and audited once): a page's
-#: later states are the same templates and scripts in either right-to-left language
+#: their share of tests/test_browser_languages.py's short walk (its docstring says why a
+#: share): a page's later states are the same templates and scripts in either right-to-left
+#: language
 AUDITS = [("en", 1366, 768), (min(RTL), 1366, 768)] + [
     (language, 390, 844) for language in sorted(RTL)
 ]
