@@ -30,6 +30,11 @@ pytest_plugins = ["tests.support.browser", "tests.support.ci"]
 # process keeps both busy, and the tests waiting for it fail for no fault of the code; what the
 # idle policy does is tested on its own (test_server_runaway.py)
 os.environ["LUDOTECA_STUDY_AT_IDLE"] = "false"
+# and hash passwords at the lowest cost Argon2 allows: at the standard cost (about 0.1 s of
+# processor a sign-up or sign-in) test_server_community, test_server_tournaments and
+# test_browser_play took 74 s together, 51 s at the lowest; the standard cost is
+# tests/test_server_sign_in.py's
+os.environ["LUDOTECA_PASSWORD_COST"] = "lowest"
 
 
 def pytest_configure(config: pytest.Config) -> None:

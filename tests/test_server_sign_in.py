@@ -1,16 +1,19 @@
 """Signing in, as docs/web.md promises: failed sign-ins throttled per address (20 in five
 minutes, then 429 even with the right password) as well as per name; an unknown name answered
 exactly like a wrong password, after the same password check; the session cookie ``Secure``
-when the page came over HTTPS, directly or behind a proxy (``X-Forwarded-Proto``)."""
+when the page came over HTTPS, directly or behind a proxy (``X-Forwarded-Proto``); a password
+kept at the standard Argon2id cost, a hash of another cost made again at its owner's sign-in."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from ludoteca.server import Settings, create_app
 from ludoteca.server.deps import COOKIE
 
 from .support.postgres import sqlite_only
@@ -83,3 +86,43 @@ def test_the_session_cookie_is_secure_over_https(
     assert ("secure" in flags) is secure
     assert {"httponly", "samesite=lax"} <= flags
     client.cookies.clear()
+
+
+def stored_hash(database_url: str, name: str) -> str:
+    """The password hash the SQLite file of ``database_url`` keeps for ``name``."""
+    with sqlite3.connect(database_url.split("///", 1)[1]) as connection:
+        query = "SELECT password FROM users WHERE name = ?"
+        (hashed,) = connection.execute(query, (name,)).fetchone()
+    return str(hashed)
+
+
+#: the start of an Argon2id hash at argon2-cffi's recommended parameters (RFC 9106's second
+#: choice: 64 MiB, 3 passes, 4 lanes), and at the least Argon2 allows
+STANDARD, LOWEST = "$argon2id$v=19$m=65536,t=3,p=4$", "$argon2id$v=19$m=8,t=1,p=1$"
+
+
+@sqlite_only
+def test_a_password_is_kept_at_the_standard_cost_and_a_cheaper_hash_made_again(
+    database_url: str,
+) -> None:
+    """The suite's servers hash at the lowest cost (tests/conftest.py); a server at the
+    standard cost keeps a new password at it, and an account hashed at the lowest cost keeps
+    its hash through a wrong password but has it made again at the standard cost at its
+    right one, which still signs in."""
+
+    def app(cost: str) -> TestClient:
+        settings = Settings(db=database_url, workers=1, warm=False, password_cost=cost)
+        return TestClient(create_app(settings))
+
+    with app("lowest") as client:
+        sign_up(client, "Gus", "the right one")
+    assert stored_hash(database_url, "Gus").startswith(LOWEST)
+    with app("standard") as client:
+        sign_up(client, "Hal", "another one")
+        assert stored_hash(database_url, "Hal").startswith(STANDARD)
+        assert login(client, "Gus", "not this one").status_code == 401
+        assert stored_hash(database_url, "Gus").startswith(LOWEST)
+        assert login(client, "Gus", "the right one").status_code == 200
+        assert stored_hash(database_url, "Gus").startswith(STANDARD)
+        assert login(client, "Gus", "the right one").status_code == 200
+        assert login(client, "Gus", "not this one").status_code == 401

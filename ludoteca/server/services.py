@@ -201,7 +201,7 @@ async def build_services(
             explorer=explorer,
             hub=hub,
             chat=Chat(store, hub.games, cluster, chat_rules),
-            accounts=Accounts(store),
+            accounts=Accounts(store, settings.password_cost),
             seeks=seeks,
             level_ratings=LevelRatings(store),
             training=Training(store, computer.advisers),

@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ..ai.base import Limit
 from ..study.report import REPORT_LIMIT
+from .community.people import PasswordCost
 from .limits import CHAT_LINES_PER_MINUTE, GAMES_PER_MINUTE
 from .notify.mail import SmtpTls
 from .store import SqliteSync
@@ -62,6 +63,12 @@ class Settings(BaseSettings):
     #: play leaves idle (Linux's ``SCHED_IDLE``); false: at the normal priority (a server for
     #: study alone, or tests on a machine that other programs keep busy)
     study_at_idle: bool = True
+    #: the cost of the Argon2id hash a new password is kept as: "standard" (argon2-cffi's
+    #: recommended parameters, RFC 9106's second choice: 64 MiB, 3 passes, 4 lanes; about
+    #: 0.1 s of processor a hash) or "lowest" (for test runs only: the least Argon2 allows,
+    #: about 40 µs, so cheap to break); a stored hash keeps its own parameters, and one made at
+    #: another cost is made again at "standard" when its owner next signs in under it
+    password_cost: PasswordCost = "standard"
     #: a file of words (one a line; ``#`` comments) that chat lines may not hold
     chat_words: FilePath | None = None
     #: chat lines one account may say a minute

@@ -17,8 +17,9 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import (
     Boolean,
@@ -168,12 +169,23 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Accounts:
-    """Accounts and sessions in the store."""
+#: the cost of a new password's Argon2id hash (see ``Settings.password_cost``)
+PasswordCost = Literal["standard", "lowest"]
 
-    def __init__(self, store: Store) -> None:
+#: the hash's parameters at each cost: the library's recommended (RFC 9106's second choice),
+#: and the least Argon2 allows (for test runs only)
+COSTS = {"standard": profiles.RFC_9106_LOW_MEMORY, "lowest": profiles.CHEAPEST}
+
+
+class Accounts:
+    """Accounts and sessions in the store; new passwords hashed at ``cost``."""
+
+    def __init__(self, store: Store, cost: PasswordCost = "standard") -> None:
         self.store = store
-        self.hasher = PasswordHasher()  # Argon2id, the library's recommended parameters
+        self.cost = cost
+        self.hasher = PasswordHasher.from_parameters(COSTS[cost])
+        #: verified against when the username is unknown, so that both answers take as long
+        self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
         self.by_address = RateLimit(FAILURES_PER_ADDRESS, 300.0)
         self.by_name = RateLimit(FAILURES_PER_NAME, 300.0)
         self.sign_ups = RateLimit(SIGN_UPS_PER_ADDRESS, 3600.0)
@@ -218,7 +230,7 @@ class Accounts:
             raise ActionError(429, _("too many failed sign-ins; wait a few minutes"))
         async with self.store.session() as session:
             row = (await session.scalars(select(UserRow).where(UserRow.name_key == key))).first()
-        stored = row.password if row is not None else _DUMMY
+        stored = row.password if row is not None else self.dummy
         try:
             await asyncio.to_thread(self.hasher.verify, stored, password)
             ok = row is not None
@@ -228,7 +240,15 @@ class Accounts:
             self.by_address.allow(client)
             self.by_name.allow(key)
             raise ActionError(401, _("wrong username or password"))
+        if self.cost == "standard" and self.hasher.check_needs_rehash(stored):
+            await self._rehash(row.id, password)
         return await self._open_session(row.id, row.name)
+
+    async def _rehash(self, user_id: int, password: str) -> None:
+        """Keep the account's password (just checked) as a hash at this server's cost."""
+        hashed = await asyncio.to_thread(self.hasher.hash, password)
+        change = update(UserRow).where(UserRow.id == user_id).values(password=hashed)
+        await self.store.write(lambda c: c.execute(change))
 
     async def _open_session(self, user_id: int, name: str) -> tuple[User, str]:
         token = secrets.token_urlsafe(32)
@@ -311,7 +331,3 @@ def _insert_user(connection: Connection, values: dict[str, object]) -> int:
 
 def csrf_matches(user: User, header: str | None) -> bool:
     return bool(header) and hmac.compare_digest(user.csrf, header or "")
-
-
-#: verified against when the username is unknown, so that both answers take as long
-_DUMMY = PasswordHasher().hash(secrets.token_urlsafe(16))
