@@ -7,6 +7,7 @@ when ``LUDOTECA_SCREENSHOTS`` is set."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -109,17 +110,28 @@ def test_next_puzzle_repeats_none_until_the_set_is_spent(page: Any, server: str,
             page.click("#next-puzzle")
         drawn.append(answer.value.json()["id"])
     assert len(set(drawn)) == 30, drawn
-    # the few puzzles of Morelli: all of them, then again from the start
-    sets = page.request.get(server + "/api/puzzles/sets").json()
-    count = next(s["count"] for s in sets if s["rules"] == "morelli-9")
-    page.select_option("#set", "morelli-9")
-    morelli = []
+    # the theme of a set with the fewest puzzles (of at least three): all of them, then again
+    # from the start (a set's thousands of puzzles: tests/test_server_puzzles.py, by the API)
+    rules, theme, count = fewest_of_a_theme()
+    page.select_option("#set", rules)
+    page.select_option("#puzzle-theme", theme)
+    few = []
     for _ in range(count + 2):
         with page.expect_response("**/api/puzzles/next?*") as answer:
             page.click("#new")
-        morelli.append(answer.value.json()["id"])
-    assert len(set(morelli[:count])) == count
-    assert set(morelli[count:]) <= set(morelli[:count]) and morelli[-2] != morelli[-1]
+        few.append(answer.value.json()["id"])
+    assert len(set(few[:count])) == count
+    assert set(few[count:]) <= set(few[:count]) and few[-2] != few[-1]
+
+
+def fewest_of_a_theme() -> tuple[str, str, int]:
+    """The (rule set, theme, count) of the shipped puzzles' theme of a rule set with the fewest
+    puzzles, at least three, counted from the package's files."""
+    counts = Counter((puzzle.rules, puzzle.theme) for puzzle in shipped().values())
+    (rules, theme), count = min(
+        ((key, n) for key, n in counts.items() if n >= 3), key=lambda item: item[1]
+    )
+    return rules, theme, count
 
 
 def contrast(first: str, second: str) -> float:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from babel import Locale
@@ -43,6 +44,7 @@ from .support.browser import (
     wait_moves,
 )
 from .support.live_server import serving
+from .support.seen import seen_record
 
 #: the accounts and the guest the test makes, and its tournament: names, to be read as they
 #: are in any language
@@ -243,12 +245,13 @@ def tournament(request: Any) -> str:
 def white_puzzle(request: Any) -> str:
     """The id of a Nine Men's Morris puzzle where White is to play, asked of the API until
     one comes (a puzzle for Black shows its board turned round)."""
-    seen: list[str] = []
+    marked, edition = 0, ""
     for _attempt in range(40):
-        puzzle = api(request, "GET", f"/api/puzzles/next?rules=morris&seen={','.join(seen)}")
+        query = urlencode({"rules": "morris", "edition": edition, "seen": seen_record(marked)})
+        puzzle = api(request, "GET", f"/api/puzzles/next?{query}")
         if puzzle["player"] == "white":
             return str(puzzle["id"])
-        seen.append(puzzle["id"])
+        marked, edition = marked | 1 << puzzle["number"], puzzle["edition"]
     raise AssertionError("no Nine Men's Morris puzzle for White among the first forty")
 
 

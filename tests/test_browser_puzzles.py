@@ -197,3 +197,74 @@ def test_a_blunder_of_ones_game_is_offered_and_solved_on_the_mistakes_page(
     page.goto(server + "/puzzles/dashboard")
     page.wait_for_function("document.documentElement.dataset.ready === '1'")
     assert "No puzzle counted yet" in page.inner_text("#dashboard-summary")
+
+
+#: the dashboard test's attempts at shipped puzzles (each solved in one move): id, rule set,
+#: theme and difficulty as the package's files have them, and how it goes
+DASHBOARD_ATTEMPTS = [
+    ("c30eacddb13454c5", "felli", "quiet move", 1230, "solved"),
+    ("fcc62f95f53d5c1c", "felli", "capture", 1120, "solved"),
+    ("534e581d3f68f5f3", "felli", "quiet move", 1240, "wrong move"),
+    ("8f0631e84266f033", "morris-6", "quiet move", 1210, "solution asked"),
+    ("e3faf030df9cf233", "felli", "capture", 1110, "solution asked"),
+]
+
+
+def test_the_dashboard_shows_the_figures_counted_by_hand(page: Any, server: str) -> None:
+    """An account solves two puzzles and misses one by a wrong move on the puzzle page, and asks
+    for two solutions through the API with its session; the dashboard's tables then hold the
+    figures counted by hand from those five attempts (five puzzles of one move: 12 s at nice 19
+    on two cores with a load of 8)."""
+    sign_up_in_browser(page, server, "Tally")
+    csrf = {"X-CSRF-Token": page.request.get(server + "/api/me").json()["csrf"]}
+    known = shipped()
+    for puzzle_id, rules, theme, rated, how in DASHBOARD_ATTEMPTS:
+        puzzle = known[puzzle_id]
+        assert (puzzle.rules, puzzle.theme, puzzle.difficulty, len(puzzle.line)) == (
+            rules,
+            theme,
+            rated,
+            1,
+        )
+        if how == "solution asked":
+            asked = page.request.post(f"{server}/api/puzzles/{puzzle_id}/solution", headers=csrf)
+            assert asked.ok
+            continue
+        page.goto(f"{server}/puzzles/{puzzle_id}")
+        page.wait_for_selector("#board .pt")
+        if how == "solved":
+            solve_on_page(page, puzzle)
+        else:
+            click_move(page, *wrong_move(puzzle))
+            page.wait_for_function(
+                "document.getElementById('verdict').textContent.startsWith('Not the')"
+            )
+    page.goto(server + "/puzzles/dashboard")
+    page.wait_for_function("document.documentElement.dataset.ready === '1'")
+    cells = "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    dash = "\N{EN DASH}"  # between a band's bounds
+    # by hand: five attempts, two solved (c30e..., fcc6...): 40%
+    assert page.inner_text("#dashboard-summary") == "2 of 5 puzzles solved (40%)."
+    # quiet moves: c30e... solved, 534e... and 8f06... missed: 1 of 3, 33%; captures: fcc6...
+    # solved, e3fa... missed: 1 of 2, 50%; the theme tried most first
+    assert page.eval_on_selector_all("#themes tr", cells) == [
+        ["quiet move", "3", "1", "33%"],
+        ["capture", "2", "1", "50%"],
+    ]
+    # difficulty 1000-1199: 1120 solved, 1110 missed: 1 of 2; 1200-1399: 1230 solved, 1240
+    # and 1210 missed: 1 of 3; the easiest band first
+    assert page.eval_on_selector_all("#bands tr", cells) == [
+        [f"1000{dash}1199", "2", "1", "50%"],
+        [f"1200{dash}1399", "3", "1", "33%"],
+    ]
+    # missed most: quiet moves twice (once in Felli, once in Six Men's Morris: the tie goes to
+    # the first rule set by name, felli), then captures once (Felli)
+    missed = page.locator("#missed li")
+    assert [missed.nth(i).get_attribute("data-theme") for i in range(2)] == [
+        "quiet move",
+        "capture",
+    ]
+    assert "missed 2 times" in missed.nth(0).inner_text()
+    assert missed.nth(0).locator("a").get_attribute("href") == (
+        "/puzzles?rules=felli&theme=quiet+move"
+    )

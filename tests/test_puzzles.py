@@ -1,6 +1,12 @@
 """Puzzles: every generated solution is the one winning move by the table itself (looked up
 here move by move), every reply the table's longest defence; Morelli's unique move holds at a
-deeper search; the shipped sets pass ``ludoteca puzzles check``; bad files get clear errors."""
+deeper search; the shipped sets pass ``ludoteca puzzles check``; bad files get clear errors.
+
+The shipped sets hold thousands of puzzles: the tests here look at a deterministic sample of
+each (spread over the set: :data:`SAMPLE` of a tabled one for its table here, a few for
+``puzzles check``, Morelli's first for a deeper search); every puzzle of every
+set is checked by ``ludoteca puzzles check FILE``, whose output is committed in
+``bench/results/puzzles-check.txt`` (the command, its date and revision)."""
 
 from __future__ import annotations
 
@@ -20,6 +26,21 @@ from ludoteca.tables import Table
 
 #: (rule set, endgame tables' size): the tables the shipped sets are checked with
 TABLED = [("felli", None), ("felli-mullah", 3), ("morris", 4), ("morris-6", None)]
+#: how many puzzles of each tabled shipped set the table checks here, move by move
+SAMPLE = 60
+#: the fewest puzzles a shipped set holds: with a table, and by search (Morelli)
+AT_LEAST_TABLED, AT_LEAST_SEARCHED = 2000, 500
+
+
+def shipped_set(rules: str) -> list[puzzles.Puzzle]:
+    """The puzzles of a shipped set, in the file's order."""
+    path = next(p for p in puzzles.shipped() if p.name == f"{rules}{puzzles.SUFFIX}")
+    return [puzzle for _, puzzle in puzzles.read(path)]
+
+
+def spread(found: list[puzzles.Puzzle], n: int) -> list[puzzles.Puzzle]:
+    """``n`` of ``found`` evenly spaced from the first (all of them if there are no more)."""
+    return [found[i * len(found) // n] for i in range(n)] if len(found) > n else found
 
 
 def table_of(rules: str, men: int | None) -> Table:
@@ -81,12 +102,12 @@ def test_every_shipped_puzzle_of_a_solved_game_is_unique_by_the_table(
     rules: str, men: int | None
 ) -> None:
     """What the puzzle page serves, for each game with a table (Morelli's are checked by a
-    deeper search, below)."""
-    path = next(p for p in puzzles.shipped() if p.name == f"{rules}.jsonl")
+    deeper search, below): :data:`SAMPLE` puzzles spread over the set, the whole of which
+    ``ludoteca puzzles check`` verifies (see the module's docstring)."""
     table = table_of(rules, men)
-    shipped = [puzzle for _, puzzle in puzzles.read(path)]
-    assert len(shipped) >= 30
-    for puzzle in shipped:
+    sample = spread(shipped_set(rules), SAMPLE)
+    assert len(sample) == SAMPLE and len({p.id for p in sample}) == SAMPLE
+    for puzzle in sample:
         assert puzzle.verification["men"] == men
         assert_unique_by_table(puzzle, table)
 
@@ -111,8 +132,7 @@ def test_morelli_solutions_hold_at_a_deeper_search() -> None:
 
 
 def test_shipped_morelli_solutions_hold_at_a_deeper_search() -> None:
-    path = next(p for p in puzzles.shipped() if p.name == "morelli-9.jsonl")
-    for _, puzzle in list(puzzles.read(path))[:8]:
+    for puzzle in shipped_set("morelli-9")[:8]:
         assert_holds_deeper(puzzle)
 
 
@@ -123,6 +143,23 @@ def test_generation_is_the_same_on_a_process_pool(tmp_path: Path) -> None:
     assert main(args) == 0
     assert one.read_text() == two.read_text() and len(one.read_text().splitlines()) == 5
     assert main(["puzzles", "check", str(one)]) == 0
+
+
+def test_add_keeps_a_compressed_files_puzzles_and_adds_only_new_ones(tmp_path: Path) -> None:
+    """``--add`` to an xz file: its puzzles first, in their order, then the new ones, none
+    twice (seed 4's five puzzles are among the eight of the same seed)."""
+    out = tmp_path / "set.jsonl.xz"
+    first = puzzles.generate("felli", 5, seed=4)
+    assert puzzles.write(first, out) == 5 and out.read_bytes().startswith(b"\xfd7zXZ")
+    more = puzzles.generate("felli", 8, seed=4) + puzzles.generate("felli", 3, seed=5)
+    args = ["puzzles", "felli", "--count", "3", "--seed", "5", "--add", "--out", str(out)]
+    assert main(args) == 0
+    args = ["puzzles", "felli", "--count", "8", "--seed", "4", "--add", "--out", str(out)]
+    assert main(args) == 0
+    held = [p for _, p in puzzles.read(out)]
+    assert [p.id for p in held[:5]] == [p.id for p in first]
+    assert len(held) == len({p.id for p in held}) == len({p.id for p in more}) == 11
+    assert main(["puzzles", "check", str(out)]) == 0
 
 
 #: Puzzles of the shipped sets, their theme and difficulty worked out by hand (the comments say
@@ -211,31 +248,35 @@ def test_themes_name_the_games_tactics() -> None:
 
 
 def test_shipped_sets_exist_for_each_game() -> None:
-    names = {p.name for p in puzzles.shipped()}
-    assert {"felli.jsonl", "morris.jsonl", "morelli-9.jsonl"} <= names
-    for path in puzzles.shipped():
-        count = sum(1 for line in path.read_text().splitlines() if line.strip())
-        assert count >= 30, path
+    names = {p.name.removesuffix(puzzles.SUFFIX) for p in puzzles.shipped()}
+    assert {rules for rules, _ in TABLED} | {"morelli-9"} <= names
+    for rules in names:
+        found = shipped_set(rules)
+        assert len({p.id for p in found}) == len(found), rules
+        tabled = any(rules == name for name, _ in TABLED)
+        assert len(found) >= (AT_LEAST_TABLED if tabled else AT_LEAST_SEARCHED), rules
 
 
-#: how many puzzles of a set with a table :func:`test_shipped_sets_pass_check` gives to
-#: ``puzzles check`` (the table holds every one of them to its line, above)
-CHECKED_OF_TABLED = 6
+#: how many puzzles of a shipped set :func:`test_shipped_sets_pass_check` gives to ``puzzles
+#: check``, spread over the set: of one with a table (which holds a sample of the set to its
+#: line, above), and of one judged by the search (about 0.05 s of a core a Morelli 9x9 puzzle)
+CHECKED_OF_TABLED, CHECKED_OF_SEARCHED = 6, 36
 
 
 @pytest.mark.parametrize("name", [p.name for p in puzzles.shipped()])
 def test_shipped_sets_pass_check(name: str, tmp_path: Path) -> None:
-    """``ludoteca puzzles check`` passes each shipped set: all of a set without a table, the
-    first puzzles of one with a table."""
-    path = next(p for p in puzzles.shipped() if p.name == name)
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
-    if any(f"{rules}.jsonl" == name for rules, _ in TABLED):
-        lines = lines[:CHECKED_OF_TABLED]
-        path = tmp_path / name
-        path.write_text("\n".join(lines) + "\n")
+    """``ludoteca puzzles check`` passes a sample of each shipped set (the whole sets: see the
+    module's docstring)."""
+    found = [
+        puzzle for _, puzzle in puzzles.read(next(p for p in puzzles.shipped() if p.name == name))
+    ]
+    tabled = any(f"{rules}{puzzles.SUFFIX}" == name for rules, _ in TABLED)
+    sample = spread(found, CHECKED_OF_TABLED if tabled else CHECKED_OF_SEARCHED)
+    path = tmp_path / name
+    puzzles.write(sample, path)
     good, bad = puzzles.check(path)
     assert bad is None
-    assert good == len(lines)
+    assert good == len(sample)
 
 
 def test_bad_puzzle_files_get_a_clear_error(

@@ -17,13 +17,14 @@ from sqlalchemy import update
 
 import ludoteca
 from ludoteca.server.store import now
-from ludoteca.server.study.puzzles import daily
+from ludoteca.server.study.puzzles import NEAREST, daily, library
 from ludoteca.server.study.training import PuzzleRunRow
 from ludoteca.study import puzzles as generator
 from ludoteca.study.puzzles import Puzzle
 
 from .support import glicko2_reference
 from .support.postgres import sqlite_only
+from .support.seen import seen_record
 from .test_server_community import Person, acting, query, sign_up
 
 NEW = (1500.0, 350.0, 0.06)
@@ -31,7 +32,7 @@ NEW = (1500.0, 350.0, 0.06)
 
 def shipped(rules: str) -> list[Puzzle]:
     """The shipped puzzles of a rule set, read from the package's file here."""
-    path = next(p for p in generator.shipped() if p.name == f"{rules}.jsonl")
+    path = next(p for p in generator.shipped() if p.name == f"{rules}{generator.SUFFIX}")
     return [puzzle for _, puzzle in generator.read(path)]
 
 
@@ -146,7 +147,7 @@ def test_a_puzzle_is_played_and_rated_once_by_glicko2(client: TestClient) -> Non
 @sqlite_only
 def test_every_rule_set_with_puzzles_is_offered_by_its_title(client: TestClient) -> None:
     sets = client.get("/api/puzzles/sets").json()
-    files = {p.name.removesuffix(".jsonl"): p for p in generator.shipped()}
+    files = {p.name.removesuffix(generator.SUFFIX): p for p in generator.shipped()}
     assert {s["rules"] for s in sets} == set(files)
     for offered in sets:
         found = shipped(offered["rules"])
@@ -375,3 +376,52 @@ def test_random_answers_get_no_500_and_count_once(
     assert "error" in got.json() or got.status_code == 200
     counted = query(client, "SELECT puzzle_id FROM puzzle_attempts")
     assert len(counted) == len({row[0] for row in counted})  # one per player and puzzle
+
+
+def next_for_guest(client: TestClient, rules: str, edition: str, marked: int) -> Any:
+    client.cookies.clear()
+    params = {"rules": rules, "edition": edition, "seen": seen_record(marked)}
+    return client.get("/api/puzzles/next", params=params)
+
+
+@sqlite_only
+def test_a_guest_is_shown_no_puzzle_twice_until_the_whole_set_is_spent(
+    client: TestClient,
+) -> None:
+    """A guest's browser marks the puzzles it has shown, a bit each by their number in the
+    set's edition: with every puzzle of the largest set but its two hardest marked (far past
+    any list of ids a URL could hold), the next draws are those two, then, the set spent,
+    the puzzles near the guest's level again.  A record of another edition marks nothing; a
+    record that is not one, or marks a number past the set's end, is refused."""
+    rules = max(library().by_rules, key=lambda r: len(library().by_rules[r]))
+    puzzles = shipped(rules)
+    assert len(puzzles) > 2000
+    numbers = {p.id: n for n, p in enumerate(sorted(puzzles, key=lambda p: p.id))}
+    edition = hashlib.sha256(",".join(sorted(numbers)).encode()).hexdigest()[:12]
+    hardest = sorted(puzzles, key=lambda p: (p.difficulty, p.id))[-2:]
+    every = (1 << len(puzzles)) - 1
+    marked = every & ~sum(1 << numbers[p.id] for p in hardest)
+    drawn = []
+    for _ in range(2):
+        view = next_for_guest(client, rules, edition, marked).json()
+        assert (view["edition"], view["number"]) == (edition, numbers[view["id"]])
+        drawn.append(view["id"])
+        marked |= 1 << view["number"]
+    assert sorted(drawn) == sorted(p.id for p in hardest)
+    # spent: the draw is among those nearest 1500 again, as it is for another edition's record
+    near = sorted(puzzles, key=lambda p: (abs(p.difficulty - 1500), p.id))[:NEAREST]
+    for record_of in (edition, "0" * 12):
+        again = next_for_guest(client, rules, record_of, every & ~(1 << numbers[hardest[0].id]))
+        assert again.status_code == 200
+        if record_of == edition:
+            assert again.json()["id"] == hardest[0].id
+    assert next_for_guest(client, rules, edition, every).json()["id"] in {p.id for p in near}
+    assert next_for_guest(client, rules, "0" * 12, marked).json()["id"] in {p.id for p in near}
+    # numbers 0, 7 and 8 are the bytes 0x81 0x01: "gQE" (worked out by hand)
+    assert seen_record(0b1_1000_0001) == "gQE"
+    for bad in ("a+b", "a=", "x" * 5000, seen_record(every << 1)):
+        refused = client.get(
+            "/api/puzzles/next", params={"rules": rules, "edition": edition, "seen": bad}
+        )
+        assert refused.status_code == 400, bad
+        assert "puzzles shown" in refused.json()["error"] or "seen" in refused.json()["error"]

@@ -11,6 +11,7 @@ such as an editable install of the checkout, are not run there)."""
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import re
 import shutil
@@ -300,8 +301,10 @@ print(json.dumps({
     assert found["ratings"] == json.loads((games / "ratings.json").read_text())
     data = ROOT / "ludoteca" / "study" / "data"
     assert found["puzzles"] == {
-        path.name: sum(1 for line in path.read_text().splitlines() if line.strip())
-        for path in data.glob("*.jsonl")
+        path.name: sum(
+            1 for line in lzma.decompress(path.read_bytes()).splitlines() if line.strip()
+        )
+        for path in data.glob("*.jsonl.xz")
     }
 
 

@@ -1,10 +1,12 @@
-"""``ludoteca puzzles GAME --count N [--rules R] [--seed N] [--out FILE] [--jobs N] [--men N]
-[--depth D] [--games N]`` and ``ludoteca puzzles check FILE``: generate puzzles verified by a
-solved table or the search, or check a file of them.
+"""``ludoteca puzzles GAME --count N [--rules R] [--seed N] [--out FILE [--add]] [--jobs N]
+[--men N] [--depth D] [--games N]`` and ``ludoteca puzzles check FILE``: generate puzzles
+verified by a solved table or the search, or check a file of them.
 
 Contract: generating finds ``--count`` positions with exactly one winning move (verified by
 the rule set's solved table, built first if need be, or else by a ``--depth`` search) and
-writes them as JSON lines (docs/formats.md) to ``--out`` or standard output; fewer found
+writes them as JSON lines (docs/formats.md; xz-compressed where the file's name ends in
+``.xz``) to ``--out`` or standard output, or with ``--add`` adds to ``--out``'s puzzles those
+it does not hold yet (its own kept first, in their order); fewer found
 (``--games`` spent) is said on standard error, exit status 1.  ``check`` verifies every puzzle
 of FILE and prints how many; a bad puzzle (the first is named) or an empty file is an error,
 exit status 2.  A progress bar goes to standard error.
@@ -37,6 +39,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--count", type=int, default=None, help="how many puzzles")
     p.add_argument("--seed", type=int, default=0, help="which generating games (default 0)")
     p.add_argument("--out", type=Path, default=None, help="the file (default: standard output)")
+    p.add_argument(
+        "--add",
+        action="store_true",
+        help="keep the --out file's puzzles and add the new ones it does not hold",
+    )
     p.add_argument("--jobs", type=int, default=1, help="processes at once (default 1)")
     p.add_argument(
         "--men", type=int, default=None, help="the endgame tables' size, where there is a choice"
@@ -72,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("puzzles: only `ludoteca puzzles check FILE` takes a file (see --out)")
     if args.count is None or args.count < 1:
         return fail("puzzles: say how many with --count N (at least 1)")
+    if args.add and args.out is None:
+        return fail("puzzles: --add adds to the --out file: name it")
     if args.jobs < 1 or args.depth < 1:
         return fail("puzzles: --jobs and --depth are at least 1")
     game = load(args.game, args.rules)
@@ -96,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         for puzzle in found:
             print(puzzles.dumps(puzzle))
+    elif args.add:
+        added = puzzles.add(found, args.out)
+        print(f"{args.out}: {added} puzzle(s) added", file=sys.stderr)
     else:
         puzzles.write(found, args.out)
     if len(found) < args.count:

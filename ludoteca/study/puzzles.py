@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import lzma
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -53,7 +54,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..ai.base import Limit
 from ..ai.search import WIN, SearchAgent, is_mate
@@ -66,11 +67,13 @@ __all__ = [
     "MARGIN",
     "MAX_MOVES",
     "MUCH_SLOWER",
+    "SUFFIX",
     "Judge",
     "Puzzle",
     "PuzzleError",
     "SearchJudge",
     "TableJudge",
+    "add",
     "check",
     "difficulty",
     "dumps",
@@ -100,6 +103,8 @@ OPENING = 4
 PER_GAME = 2
 #: the generator's default search depth, where no table covers a rule set
 DEPTH = 2
+#: the shipped sets' file names end so: JSON lines, xz-compressed
+SUFFIX = ".jsonl.xz"
 
 
 class PuzzleError(LudotecaError):
@@ -588,10 +593,21 @@ def verify(puzzle: Puzzle) -> str | None:
     return None
 
 
+def _open(path: Path, mode: str) -> IO[str]:
+    """A puzzle file opened as text (``mode`` ``"r"`` or ``"w"``), xz-compressed where its
+    name ends in ``.xz``."""
+    if path.suffix != ".xz":
+        return path.open(mode, encoding="utf-8")
+    if mode == "w":
+        return lzma.open(path, "wt", encoding="utf-8", preset=9 | lzma.PRESET_EXTREME)
+    return lzma.open(path, "rt", encoding="utf-8")
+
+
 def read(path: Path) -> Iterator[tuple[int, Puzzle]]:
-    """The puzzles of a JSON-lines file with their line numbers (blank lines skipped);
-    :class:`PuzzleError` naming the line of the first one that is not a puzzle."""
-    with path.open(encoding="utf-8") as lines:
+    """The puzzles of a JSON-lines file (xz-compressed where its name ends in ``.xz``) with
+    their line numbers (blank lines skipped); :class:`PuzzleError` naming the line of the
+    first one that is not a puzzle."""
+    with _open(path, "r") as lines:
         for number, text in enumerate(lines, 1):
             if not text.strip():
                 continue
@@ -609,13 +625,25 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def write(puzzles: Iterable[Puzzle], path: Path) -> int:
-    """Write puzzles as JSON lines; returns how many."""
+    """Write puzzles as JSON lines (xz-compressed where the name ends in ``.xz``); returns how
+    many."""
     n = 0
-    with path.open("w", encoding="utf-8") as out:
+    with _open(path, "w") as out:
         for puzzle in puzzles:
             out.write(dumps(puzzle) + "\n")
             n += 1
     return n
+
+
+def add(puzzles: Iterable[Puzzle], path: Path) -> int:
+    """Add to the file ``path`` (made if missing) the puzzles it does not hold yet (by id),
+    after its own, which keep their order; returns how many were added."""
+    kept = {p.id: p for _, p in read(path)} if path.exists() else {}
+    before = len(kept)
+    for puzzle in puzzles:
+        kept.setdefault(puzzle.id, puzzle)
+    write(kept.values(), path)
+    return len(kept) - before
 
 
 def check(path: Path, progress: Callable[[int], None] | None = None) -> tuple[int, str | None]:
@@ -636,6 +664,7 @@ def check(path: Path, progress: Callable[[int], None] | None = None) -> tuple[in
 
 
 def shipped() -> list[Path]:
-    """The puzzle sets shipped in the package (``ludoteca/study/data/*.jsonl``)."""
+    """The puzzle sets shipped in the package (``ludoteca/study/data/RULES.jsonl.xz``: see
+    :data:`SUFFIX`)."""
     folder = resources.files(__package__) / "data"
-    return sorted(Path(str(f)) for f in folder.iterdir() if f.name.endswith(".jsonl"))
+    return sorted(Path(str(f)) for f in folder.iterdir() if f.name.endswith(SUFFIX))

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..deps import Client, SignedIn, TrainingDep, Viewer, csrf_guard
 from ..errors import ActionError
-from ..study.puzzles import library
+from ..study.puzzles import SEEN_BITS, library
 from ..study.schemas import (
     AnsweredPuzzle,
     DailyPuzzle,
@@ -30,9 +30,6 @@ api = APIRouter(prefix="/api/puzzles", dependencies=[Depends(csrf_guard)])
 
 PuzzleId = Annotated[str, PathPart(max_length=16, pattern=r"^[0-9a-f]+$")]
 Move = Annotated[str, Field(max_length=64)]
-#: how many puzzle ids a browser may send as those it has seen (``/api/puzzles/next``'s
-#: ``seen``): more than a shipped set holds, and short enough for a URL
-SEEN = 400
 #: a run's id as the server makes them (``secrets.token_urlsafe``): anything else is refused
 #: before it reaches the store (PostgreSQL refuses a NUL in a text value outright)
 RUN_ID = r"^[A-Za-z0-9_-]+$"
@@ -91,14 +88,15 @@ async def next_puzzle(
     rules: str = Query(max_length=200),
     theme: str | None = Query(default=None, max_length=40),
     difficulty: str = Query(default="normal", max_length=16),
-    seen: str = Query(default="", max_length=17 * SEEN, pattern=r"^[0-9a-f,]*$"),
+    edition: str = Query(default="", max_length=12, pattern=r"^[0-9a-f]*$"),
+    seen: str = Query(default="", max_length=SEEN_BITS // 6, pattern=r"^[A-Za-z0-9_-]*$"),
 ) -> PuzzleView:
     """The next puzzle of a rule set for the player, of a ``theme`` if asked, at a
-    ``difficulty`` (easier, normal or harder than the player's rating), none of ``seen`` (the
-    ids, comma-separated, of the puzzles the browser has shown: a guest's only record) nor of
-    the account's tried puzzles until every one has been."""
-    shown = {part for part in seen.split(",") if part}
-    return await training.next(user, rules, theme or None, difficulty, shown)
+    ``difficulty`` (easier, normal or harder than the player's rating), none of those the
+    browser has shown (``seen``, its record of the set's ``edition``, a bit a puzzle: a
+    guest's only record; see :meth:`.Library.shown`) nor of the account's tried puzzles,
+    until every one has been."""
+    return await training.next(user, rules, theme or None, difficulty, edition, seen)
 
 
 @api.get("/me")

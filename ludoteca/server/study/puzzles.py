@@ -20,6 +20,8 @@ puzzle is the same for everyone on a UTC day: the puzzle whose place in every sh
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime
 import functools
 import hashlib
@@ -61,12 +63,41 @@ RUN_PUZZLES = 60
 DIFFICULTY_STEPS = {"easier": -300, "normal": 0, "harder": 300}
 
 
+#: the most puzzles a set may hold for a browser's record of those it has shown (a bit each,
+#: in a URL: 24,000 bits are 4,000 characters of base64url)
+SEEN_BITS = 24_000
+
+
 @dataclass(frozen=True)
 class Library:
-    """The shipped puzzles: by id, and by rule set in rising difficulty."""
+    """The shipped puzzles: by id, and by rule set in rising difficulty; each rule set's
+    puzzles ordered by id (``ordered``: a puzzle's place there is its ``number``) and that
+    order's ``edition`` (the first 12 hex digits of the SHA-256 of the ids, comma-separated),
+    which changes when the set does."""
 
     by_id: dict[str, Puzzle]
     by_rules: dict[str, list[Puzzle]]
+    ordered: dict[str, list[str]]
+    editions: dict[str, str]
+    numbers: dict[str, int]
+
+    def shown(self, rules: str, edition: str, seen: str) -> set[str]:
+        """The ids of the puzzles of ``rules`` that a browser's record ``seen`` marks as shown:
+        base64url (unpadded) of a bit array, puzzle ``number`` n at bit ``n % 8`` (the lowest
+        first) of byte ``n // 8``, made for the set's ``edition``.  A record of another
+        edition (the set changed since) marks none; 400 for one that is not base64url or marks
+        a number past the set's end."""
+        if not seen or edition != self.editions.get(rules):
+            return set()
+        try:
+            bits = base64.urlsafe_b64decode(seen + "=" * (-len(seen) % 4))
+        except (binascii.Error, ValueError):
+            raise ActionError(400, _("the record of the puzzles shown is not valid")) from None
+        marked = int.from_bytes(bits, "little")
+        ids = self.ordered[rules]
+        if marked >> len(ids):
+            raise ActionError(400, _("the record of the puzzles shown is not valid"))
+        return {ids[n] for n in range(len(ids)) if marked >> n & 1}
 
     def sets(self) -> list[PuzzleSet]:
         """Each rule set that has puzzles: its game, name, title (the rule set's, as people call
@@ -150,9 +181,18 @@ def library() -> Library:
         for _line, puzzle in generator.read(path):
             by_id[puzzle.id] = puzzle
             by_rules.setdefault(puzzle.rules, []).append(puzzle)
-    for found in by_rules.values():
+    ordered: dict[str, list[str]] = {}
+    editions: dict[str, str] = {}
+    numbers: dict[str, int] = {}
+    for rules, found in by_rules.items():
         found.sort(key=lambda p: (p.difficulty, p.id))
-    return Library(by_id, by_rules)
+        ids = sorted(p.id for p in found)
+        if len(ids) > SEEN_BITS:
+            raise LudotecaError(f"{rules} has {len(ids)} puzzles; a set may hold {SEEN_BITS}")
+        ordered[rules] = ids
+        editions[rules] = hashlib.sha256(",".join(ids).encode()).hexdigest()[:12]
+        numbers.update((id_, n) for n, id_ in enumerate(ids))
+    return Library(by_id, by_rules, ordered, editions, numbers)
 
 
 def daily(day: datetime.date) -> Puzzle:
@@ -171,9 +211,13 @@ def puzzle_view(puzzle: Puzzle, rating: float, own: bool = False) -> PuzzleView:
     the rule set's (``rules_title``), theme,
     rating (its own, which moves with every rated attempt), how many moves the player makes,
     whether it is a player's own, the board and the start position with its legal moves (the
-    side to move is the player's); never the solution."""
+    side to move is the player's), and a shipped one's set ``edition`` and ``number`` in it
+    (:class:`Library`); never the solution."""
     state = _start(puzzle)
+    shipped = library()
     return PuzzleView(
+        edition=None if own else shipped.editions.get(puzzle.rules),
+        number=None if own else shipped.numbers.get(puzzle.id),
         id=puzzle.id,
         game=puzzle.game,
         rules=puzzle.rules,

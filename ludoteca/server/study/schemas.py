@@ -375,7 +375,9 @@ class PuzzleSet(BaseModel):
 class PuzzleView(Intro):
     """A puzzle before it is solved (never its solution): its id, rule set, theme, rating,
     how many moves the player makes, whether it is a player's own, the player's side, the
-    start position, and the game's title, summary and board."""
+    start position, and the game's title, summary and board; a shipped puzzle's set edition
+    and its number in it (what a browser marks as shown: ``/api/puzzles/next``'s ``seen``),
+    null for a player's own."""
 
     id: str
     game: str
@@ -388,6 +390,8 @@ class PuzzleView(Intro):
     player: str
     position: Position
     rules_title: str
+    edition: str | None = None
+    number: int | None = None
 
 
 class DailyPuzzle(PuzzleView):

@@ -31,7 +31,6 @@ import datetime
 import functools
 import json
 import secrets
-from collections.abc import Collection
 
 from sqlalchemy import (
     Boolean,
@@ -312,11 +311,13 @@ class Training:
         rules: str,
         theme: str | None,
         difficulty: str,
-        seen: Collection[str] = (),
+        edition: str = "",
+        seen: str = "",
     ) -> PuzzleView:
         """The next puzzle of a rule set for a player (:meth:`.puzzles.Library.choose`), the
-        puzzles ``seen`` (those the player's browser has shown) counted as tried."""
-        level, tried = glicko2.NEW.rating, set(seen)
+        puzzles the player's browser has shown (its record ``seen`` of the set's ``edition``:
+        :meth:`.puzzles.Library.shown`) counted as tried."""
+        level, tried = glicko2.NEW.rating, library().shown(rules, edition, seen)
         if user is not None:
             async with self.store.session() as session:
                 player = await session.get(PuzzlePlayerRow, user.id)

@@ -10,6 +10,7 @@ import { extend, underWay } from "/static/lib/gesture.js";
 import { ready } from "/static/lib/header.js";
 import { getJSON, postJSON, reported, whoAmI } from "/static/lib/http.js";
 import { t, tn } from "/static/lib/i18n.js";
+import { marked, marks } from "/static/lib/seen-puzzles.js";
 import { readLegal } from "/static/lib/socket.js";
 
 // Every text the page shows, in one place.
@@ -42,11 +43,10 @@ const TEXT = {
   title: (title) => t("Puzzle · %(title)s", { title }),
 };
 
-// {rules: the ids of the puzzles of that set this browser has shown, oldest first}: sent with
-// each draw so that none comes again (a guest has no other record) until the set is spent
+// {rules: this browser's record of the puzzles of that set it has shown (seen-puzzles.js)}:
+// sent with each draw so that none comes again (a guest has no other record) until the set is
+// spent, however many it holds
 const SEEN = "ludoteca:puzzles:seen";
-// the most ids sent (the server's SEEN): beyond it the oldest are forgotten
-const SEEN_MAX = 400;
 
 const page = {
   sets: [],          // the rule sets with puzzles
@@ -88,11 +88,11 @@ function seen() {
   }
 }
 
-// Keep `puzzle` as seen.
+// Keep `puzzle` as seen (a player's own puzzle is in no set).
 function remember(puzzle) {
+  if (puzzle.edition === null || puzzle.number === null) return;
   const all = seen();
-  const ids = all[puzzle.rules] || [];
-  if (!ids.includes(puzzle.id)) all[puzzle.rules] = [...ids, puzzle.id].slice(-SEEN_MAX);
+  all[puzzle.rules] = marked(all[puzzle.rules], puzzle.edition, puzzle.number);
   localStorage.setItem(SEEN, JSON.stringify(all));
 }
 
@@ -214,12 +214,17 @@ function step(delta) {
 async function nextPuzzle() {
   stopRun();
   const rules = $("set").value;
-  const sent = seen()[rules] || [];
-  const query = new URLSearchParams({ rules, difficulty: $("difficulty").value, seen: sent.join(",") });
+  const sent = seen()[rules];
+  const query = new URLSearchParams({ rules, difficulty: $("difficulty").value });
+  // (a record of the earlier format, a list of ids, is not sent: the set starts afresh)
+  if (sent && typeof sent.edition === "string" && typeof sent.bits === "string") {
+    query.set("edition", sent.edition);
+    query.set("seen", sent.bits);
+  }
   if ($("puzzle-theme").value) query.set("theme", $("puzzle-theme").value);
   const puzzle = await call(`/api/puzzles/next?${query}`);
   if (!puzzle) return;
-  if (sent.includes(puzzle.id)) forget(rules);
+  if (sent && puzzle.number !== null && marks(sent, puzzle.edition, puzzle.number)) forget(rules);
   show(puzzle);
 }
 
