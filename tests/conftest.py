@@ -35,6 +35,10 @@ os.environ["LUDOTECA_STUDY_AT_IDLE"] = "false"
 # test_browser_play took 74 s together, 51 s at the lowest; the standard cost is
 # tests/test_server_sign_in.py's
 os.environ["LUDOTECA_PASSWORD_COST"] = "lowest"
+# and start their worker processes at their first job, not at start-up (warming loads the
+# compiled search of every game, some 5 s of processor a server started as a command, which
+# most of them never use); a test of the warm start says warm=True
+os.environ["LUDOTECA_WARM"] = "false"
 
 
 def pytest_configure(config: pytest.Config) -> None:

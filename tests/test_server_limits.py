@@ -182,6 +182,7 @@ def test_worker_processes_die_with_a_killed_server(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
+        env={**os.environ, "LUDOTECA_WARM": "true"},  # (its workers started at once)
     )
     try:
         assert server.stdout is not None and "running at" in server.stdout.readline()
