@@ -118,6 +118,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             "install",
             "--quiet",
             "--no-deps",
+            "--compile-bytecode",  # (as pip installs a wheel)
             "--python",
             str(venv / "bin" / "python"),
             str(wheel),
