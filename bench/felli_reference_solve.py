@@ -5,8 +5,9 @@ code with ``ludoteca.games.felli``), then every reachable position's value and p
 with the project's table (``ludoteca.games.felli.solver``).  It shows the documented start
 values (basic Felli a draw; with forced capture a win in 31 plies for the side to move) without
 the project's own solver, and that the two agree everywhere the game can go.  Not a test: the
-graph of basic Felli takes minutes and gigabytes in plain Python; ``tests/test_felli_solve.py``
-checks the table against plain minimax on small positions in the suite.
+graph of basic Felli takes minutes and gigabytes in plain Python;
+``tests/solve/test_felli_solve.py`` checks the table against plain minimax on small positions in the
+suite.
 
     .venv/bin/python -m bench.felli_reference_solve --out bench/results/felli_reference.txt
     .venv/bin/python -m bench.felli_reference_solve --rules felli:forced_capture

@@ -4,7 +4,7 @@ Starts ``ludoteca serve`` on a throw-away SQLite database, then ``--runs`` times
 whose one header is 64 MiB long (in 64 KiB writes, reading between them) and measures the time
 from its first byte to the server's answer (431) or close, and the time a ``/healthz`` asked
 meanwhile takes.  The limit is 16 KiB (``ludoteca.server.limits.MAX_HEAD``); the refusal should
-come well under 0.1 s.  ``tests/test_server_hardening.py`` checks the behaviour, untimed.
+come well under 0.1 s.  ``tests/server/test_server_hardening.py`` checks the behaviour, untimed.
 
     .venv/bin/python -m bench.huge_head --runs 20
 """

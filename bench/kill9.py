@@ -11,7 +11,7 @@ until ``--kills`` kills.
     .venv/bin/python -m bench.kill9 --kills 100 --games 8
     .venv/bin/python -m bench.kill9 --kills 100 --db postgresql+asyncpg://user@host/db
 
-``tests/test_server_crash.py`` runs a few kills of it in the suite.
+``tests/server/test_server_crash.py`` runs a few kills of it in the suite.
 """
 
 from __future__ import annotations

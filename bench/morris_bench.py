@@ -5,8 +5,8 @@
 Both engines play uniformly random games with OpenSpiel's rules (no repetition or move-count
 draws, at most 200 plies); a mill move is one ply for us and two actions for OpenSpiel.  Ours
 runs twice: the pure Python engine, and the compiled playout kernel (numba) that plays the same
-moves (tests/test_kernel_replay.py replays its games in the engine).  Prints games/s and plies/s for
-each and the ratios to OpenSpiel.
+moves (tests/compiled/test_kernel_replay.py replays its games in the engine).  Prints games/s and
+plies/s for each and the ratios to OpenSpiel.
 
 Our random player picks uniformly among whole moves (a mill move with k possible removals counts
 k times), OpenSpiel's among actions (the move, then the removal), so mills are likelier for us

@@ -1,7 +1,7 @@
 """The solved start values the docs state, checked on full builds: each ``ludoteca solve`` run
 in a fresh process with an empty cache, its start value and plies compared with docs/rules.md.
 Not a test (the Mullah table takes about 5 minutes of one core and 0.6 GB; the rest take a minute
-together, and ``tests/test_solved_values.py`` checks those in the suite).
+together, and ``tests/solve/test_solved_values.py`` checks those in the suite).
 
     .venv/bin/python -m bench.solved_values --out bench/results/solved_values.txt
     .venv/bin/python -m bench.solved_values felli felli:forced_capture    # some of them

@@ -36,7 +36,7 @@ JavaScript (``/static/lib/i18n.js``, imported by every module)::
 
 The catalogues are ``ludoteca/locale/<lang>/LC_MESSAGES/messages.po`` (the translators'
 files) compiled to ``messages.mo`` beside them; the ``.mo`` files are committed, so an
-installed package is translated with no build step (``tests/test_i18n.py`` checks they match
+installed package is translated with no build step (``tests/server/test_i18n.py`` checks they match
 the ``.po`` files).  ``scripts/translations extract|update|compile`` keeps them in step with
 the code; ``docs/translations.md`` says how to add a language.
 """

@@ -1,29 +1,30 @@
 """Test-wide settings and fixtures: solved tables go to a temporary cache, never the user's;
 throw-away PostgreSQL and Redis (see :func:`tests.support.need.need` for when they are missing);
-the web app on a fresh database; a run in several processes compiles the compiled search once
-before they start."""
+a run in several processes compiles the compiled search once before they start.
+
+The tests are packages by what they test (``games/``, ``ai/``, ``compiled/``, ``solve/``,
+``study/``, ``adapters/``, ``server/``, ``web/``; the project's own checks at the top).  The web
+app's fixtures (a fresh database, the app started) are ``server/conftest.py``'s and the
+browser's ``tests/support/browser.py``'s, given only to the packages that use them: this file
+imports neither FastAPI nor SQLAlchemy, so a rules test loads no server code
+(``tests/test_imports.py`` checks it)."""
 
 from __future__ import annotations
 
 import os
-import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
-
-from ludoteca.server import Settings, create_app
 
 from .support.compiled import load as load_compiled
 from .support.need import need
-from .support.postgres import cluster, database
+from .support.postgres import cluster
 from .support.redis_server import redis_server
 
-#: the browser tests' fixtures (server, playwright, browser, page); a CI run fails on a skip or
-#: an xfail (tests/support/ci.py)
-pytest_plugins = ["tests.support.browser", "tests.support.ci"]
+#: a CI run fails on a skip or an xfail (tests/support/ci.py)
+pytest_plugins = ["tests.support.ci"]
 
 # the servers of the tests (in this process and started as commands) run study work at the
 # normal priority: at the idle policy it may get no processor for seconds while the other test
@@ -33,7 +34,7 @@ os.environ["LUDOTECA_STUDY_AT_IDLE"] = "false"
 # and hash passwords at the lowest cost Argon2 allows: at the standard cost (about 0.1 s of
 # processor a sign-up or sign-in) test_server_community, test_server_tournaments and
 # test_browser_play took 74 s together, 51 s at the lowest; the standard cost is
-# tests/test_server_sign_in.py's
+# tests/server/test_server_sign_in.py's
 os.environ["LUDOTECA_PASSWORD_COST"] = "lowest"
 # and start their worker processes at their first job, not at start-up (warming loads the
 # compiled search of every game, some 5 s of processor a server started as a command, which
@@ -130,21 +131,3 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a throw-away Redis shared by the session's tests."""
     with redis_server(tmp_path_factory.mktemp("redis"), need("redis-server")) as url:
         yield url
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or a database of the session's PostgreSQL cluster (a
-    test module that needs only one overrides this fixture)."""
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-    return database(request.getfixturevalue("postgres_port"), f"t{secrets.token_hex(6)}")
-
-
-@pytest.fixture
-def client(database_url: str) -> Iterator[TestClient]:
-    """The app on :func:`database_url` (its address in ``app.state.url``), started."""
-    app = create_app(Settings(db=database_url, workers=1, warm=False))
-    app.state.url = database_url
-    with TestClient(app) as test_client:
-        yield test_client

@@ -1,10 +1,12 @@
 """How the package hangs together: no import cycle across packages (function-level imports
-counted), and nothing compiled loaded until a game's kernel is asked for."""
+counted), nothing compiled loaded until a game's kernel is asked for, and no engine test loading
+the server."""
 
 from __future__ import annotations
 
 import ast
 import importlib.metadata
+import json
 import subprocess
 import sys
 import tomllib
@@ -319,3 +321,38 @@ def test_the_dependency_scan_sees_what_is_loaded_with_a_module(tmp_path: Path) -
         "def f():\n    import pyspiel\nfrom . import sibling\n"
     )
     assert _top_level_imports(module) == {"httpx", "numpy", "yaml"}
+
+
+#: the server's frameworks, which no test of the engines should load
+SERVER_MODULES = ("fastapi", "sqlalchemy", "starlette", "ludoteca.server")
+
+
+def _loaded_by_collecting(folder: str) -> list[str]:
+    """Which of :data:`SERVER_MODULES` a pytest process has loaded once it has collected (so
+    imported, with their ``conftest.py`` files) the tests of ``tests/<folder>``."""
+    code = (
+        "import json, sys, pytest\n"
+        f"status = pytest.main(['tests/{folder}', '--collect-only', '-q', '-p', 'no:randomly',"
+        " '-p', 'no:cacheprovider'])\n"
+        "assert status == 0, status\n"
+        f"print(json.dumps([m for m in {SERVER_MODULES!r} if m in sys.modules]))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return list(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("folder", ["games", "ai", "compiled", "solve", "adapters"])
+def test_the_engines_tests_load_no_server_code(folder: str) -> None:
+    """The tests of rules, players, the compiled code, the solvers and the adapters load neither
+    the web framework nor the database layer (their packages have no server fixtures)."""
+    assert _loaded_by_collecting(folder) == []
+
+
+def test_the_collection_check_sees_the_server_loaded() -> None:
+    """The check above sees a package whose tests do load the server: the records' tests
+    (``study/``) take the app's fixtures."""
+    assert set(_loaded_by_collecting("study")) == set(SERVER_MODULES)

@@ -1,5 +1,5 @@
 // The record of shown puzzles (lib/seen-puzzles.js) against bytes worked out by hand: the
-// server reads the same record (tests/test_server_puzzles.py).
+// server reads the same record (tests/server/test_server_puzzles.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -5,7 +5,7 @@ on any script error, screenshots (to ``bench/results/screenshots``, not committe
 when ``LUDOTECA_SCREENSHOTS`` is set, as ``scripts/screenshots`` does), and the steps every
 test takes (start a game from the lobby, join it, read the move list), and three people's pages
 at once.  The fixtures reach
-every test module through ``pytest_plugins`` in ``tests/conftest.py``."""
+the test packages that use them through their ``conftest.py`` (``server/``, ``web/``)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def server(browser_database: str) -> Iterator[str]:
     work for minutes, and a later test's report waited behind it).  Every page comes from one
     address, 127.0.0.1, so the limit of new games an address may start a minute is lifted: a
     module that starts a game in each of fifteen languages started over 30 a minute (the limit
-    itself is tests/test_server_limits.py's)."""
+    itself is tests/server/test_server_limits.py's)."""
     from ludoteca.ai import Limit
     from ludoteca.server import Settings, create_app
 

@@ -1,5 +1,5 @@
 """The translations that are deliberately the English text itself, per language: a message
-translated so counts as translated only when it is listed here (tests/test_i18n.py), and a
+translated so counts as translated only when it is listed here (tests/server/test_i18n.py), and a
 listed one must still be identical (the list cannot rot).
 
 What they are: names (the games, Felli's Mullah, Morelli's bands where the word is the same,

@@ -103,7 +103,7 @@ class RematchValues(TypedDict):
 
 
 class SharedValues(StaticValues):
-    """A :class:`~..schemas.SharedView` as JSON values (``tests/test_server_contract.py``
+    """A :class:`~..schemas.SharedView` as JSON values (``tests/server/test_server_contract.py``
     checks that the fields are the model's)."""
 
     id: str

@@ -1,0 +1,325 @@
+"""Other programs' records in and out (docs/formats.md, "Other programs' records"): Sanmill's
+move lists and Boardspace's Morelli records (the Mill Interchange Format's:
+tests/study/test_record_mif.py) read into native records (every move replayed by our engine) and
+written back; real records from those programs; round trips of random games;
+bad input refused with one sentence naming what is wrong; the CLI's ``record convert`` and
+``record check``; the review API reading a pasted foreign record."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ludoteca import formats, record
+from ludoteca.cli import main
+from ludoteca.core import InvalidRecordError
+from ludoteca.games import load
+from ludoteca.games.morelli import boardspace
+from ludoteca.games.morelli.board import geometry
+from ludoteca.games.morris import mif, sanmill
+
+from ..support.postgres import sqlite_only
+
+# A game from Sanmill's own test data (src/ui/flutter_app/test/helpers/test_mills.dart,
+# WinLessThanThreeGame.moveList, github.com/calcitem/Sanmill at a6623f8; a game record quoted as
+# a fact, no code): Sanmill's old wide layout, removals glued to their moves, ending "*" where
+# White has just reduced Black to two men.
+SANMILL_WIN_LESS_THAN_THREE = """\
+ 1.    g1    b4
+ 2.    f2    f4
+ 3.    d1    d6
+ 4.    a1xf4    f4
+ 5.    g4    d2
+ 6.    g7xf4    f4
+ 7.    c3    c5
+ 8.    b6    a7
+ 9.    d3    e3
+10.    c3-c4    d2-b2
+11.    d1-d2    e3-e4
+12.    d2-d1xb2    c5-d5
+13.    f2-d2xd6    b4-a4
+14.    c4-b4    f4-f2
+15.    g7-d7    e4-f4
+16.    d3-e3    d5-d6
+17.    e3-e4    d6-f6xb4
+18.    d2-b2    f2-d2
+19.    d7-g7xf4    a7-d7
+20.    g4-f4    a4-b4
+21.    f4-g4xf6    d2-d5
+22.    d1-d2    b4-d6xd2
+23.    g4-f4    d5-g4
+24.    b2-d2    g4-d5xd2
+25.    g1-g4xd6 *
+"""
+
+# Sanmill's tags (its ImportService.addTagPairs: Event, Site, Date, Round, White, Black, Result,
+# Variant, PlyCount) and its engine's move list with the removal as a token of its own (the
+# list its import test expects from a PlayOK game: a7 b6 d7 d6 g7 xb6 f6).
+SANMILL_TAGGED = """\
+[Event "Sanmill-Game"]
+[Site "Sanmill"]
+[Date "2026.3.11"]
+[Round "1"]
+[White "Human"]
+[Black "AI"]
+[Result "*"]
+[Variant "Nine Men's Morris"]
+[PlyCount "7"]
+
+1. a7 b6 2. d7 d6 3. g7 xb6 f6 *
+"""
+
+
+def _random_game(rules: str, seed: int, plies: int) -> record.GameRecord:
+    rng = random.Random(seed)
+    state = load(rules).new(seed=seed)
+    for _ in range(plies):
+        codes = state.legal_codes()
+        if not codes:
+            break
+        state.push_code(rng.choice(codes))
+    return record.from_state(state, white="Ann", black="Bob", date="2026.01.02")
+
+
+# --- Sanmill -----------------------------------------------------------------------------------
+def test_a_real_sanmill_game_replays_to_its_end() -> None:
+    game = sanmill.loads(SANMILL_WIN_LESS_THAN_THREE)
+    assert game.tags["Rules"] == "morris"  # inferred: no Variant tag
+    assert len(game.moves) == 49 and game.moves[6] == "a1xf4" and game.moves[-1] == "g1-g4xd6"
+    # the game's name says how it ends; the record says "*", the position decides
+    assert game.result == "1-0" and game.tags["Termination"] == "fewer than three"
+    assert formats.detect(SANMILL_WIN_LESS_THAN_THREE).name == "sanmill"
+
+
+def test_sanmill_tags_and_separate_removals() -> None:
+    game = formats.loads(SANMILL_TAGGED)
+    assert game.moves == ["a7", "b6", "d7", "d6", "g7xb6", "f6"]
+    assert game.tags["White"] == "Human" and game.tags["Event"] == "Sanmill-Game"
+    assert "Variant" not in game.tags and "PlyCount" not in game.tags
+    text = sanmill.dumps(game)
+    assert '[Variant "Nine Men\'s Morris"]' in text and '[PlyCount "7"]' in text  # as Sanmill
+    assert "g7xb6" in text and sanmill.loads(text).moves == game.moves
+
+
+def test_sanmill_rules_from_variant_inference_and_flag() -> None:
+    twelve = _random_game("morris-12", 5, 40)
+    text = sanmill.dumps(twelve)
+    assert '[Variant "Twelve Men\'s Morris"]' in text
+    assert sanmill.loads(text).tags["Rules"] == "morris-12"
+    # without its Variant tag the rule set is inferred from the moves (a 19th placement)
+    bare = "\n".join(line for line in text.splitlines() if not line.startswith("[Variant"))
+    assert sanmill.loads(bare).tags["Rules"] == "morris-12"
+    lasker = _random_game("morris-lasker", 2, 30)
+    assert sanmill.loads(sanmill.dumps(lasker)).tags["Rules"] == "morris-lasker"
+    # settings off a preset's defaults travel in a tag of ours
+    off = _random_game("morris:flying=false", 9, 60)
+    back = sanmill.loads(sanmill.dumps(off))
+    assert back.tags["Rules"] == "morris:flying=false" and back.moves == off.moves
+    assert sanmill.loads(SANMILL_TAGGED, "cheng-san-qi").tags["Rules"] == "cheng-san-qi"
+
+
+def test_sanmill_russian_mill_is_one_time_mill() -> None:
+    """Sanmill writes its One-Time Mill preset ``Russian Mill`` in the Variant tag; both names
+    read as ``one-time-mill``.  Untagged, a mill closed again without a removal is legal only
+    under one-time mills, so the moves name the rule set."""
+    game = _random_game("one-time-mill", 3, 60)
+    text = sanmill.dumps(game)
+    assert '[Variant "Russian Mill"]' in text
+    assert sanmill.loads(text.replace("Russian Mill", "One-Time Mill")).moves == game.moves
+    # Black's mill takes d1 out of White's (removal from mills); White's d1 closes a1-d1-g1 again
+    replayed = sanmill.loads("1. a1 b6 2. d1 d6 3. g1xb6 d7 4. a4 d5xd1 5. d1 *")
+    assert replayed.tags["Rules"] == "one-time-mill" and replayed.moves[-1] == "d1"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        ["morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill"]
+    ),
+    st.integers(0, 10**6),
+    st.integers(0, 120),
+)
+def test_sanmill_round_trip_of_random_games(rules: str, seed: int, plies: int) -> None:
+    game = _random_game(rules, seed, plies)
+    back = sanmill.loads(sanmill.dumps(game))
+    assert back.moves == game.moves
+    assert back.tags["Rules"] == game.tags["Rules"]
+    assert back.result == game.result and back.state.position_code() == game.state.position_code()
+    # and as Sanmill's engine takes the moves, a removal apart, through the other reader
+    tokens = " ".join(t for move in game.moves for t in move.replace("x", " x").split())
+    assert sanmill.loads(tokens, rules).moves == game.moves
+
+
+def test_sanmill_comments_marks_and_variations_survive() -> None:
+    text = '[Variant "Nine Men\'s Morris"]\n\n{start} 1. d6! {good} f4 (1... d2 2. a7) 2. d2?! *'
+    game = sanmill.loads(text)
+    again = sanmill.loads(sanmill.dumps(game))
+    assert again.tree == game.tree and not game.tree.is_line()
+
+
+def test_bad_sanmill_records_are_named() -> None:
+    with pytest.raises(InvalidRecordError, match="El Filja"):
+        sanmill.loads('[Variant "El Filja"]\n\n1. d6 f4 *')
+    with pytest.raises(InvalidRecordError, match=r"line 3: .*ply 3 \(f4\)"):
+        sanmill.loads('[Variant "Nine Men\'s Morris"]\n\n1. d6 f4 2. f4 *')
+    with pytest.raises(InvalidRecordError, match="follows no move"):
+        sanmill.loads("xd6 d6 *")
+    with pytest.raises(InvalidRecordError, match="two men at once"):
+        sanmill.loads("1. a7 b6 2. d7 d6 3. g7 xb6 xd6 *")
+    with pytest.raises(InvalidRecordError, match="FEN"):
+        sanmill.loads('[FEN "********/********/******** w p p 9 0 9 0 0 0 0 0 0 0 0 1"]\n\n*')
+    with pytest.raises(InvalidRecordError, match="no preset"):
+        sanmill.dumps(_random_game("morabaraba", 1, 4))
+
+
+# --- Boardspace --------------------------------------------------------------------------------
+def test_java_random_is_javas() -> None:
+    # java.util.Random's documented generator: new Random(42).nextInt() is -1170105035, then
+    # 234785527 (values any JVM prints); nextInt(10) from 42 begins 0, 3
+    rng = boardspace.JavaRandom(42)
+    assert [rng.next(32), rng.next(32)] == [-1170105035, 234785527]
+    rng = boardspace.JavaRandom(42)
+    assert [rng.next_int(10), rng.next_int(10)] == [0, 3]
+
+
+def test_boardspace_setups() -> None:
+    # the fixed setups as Boardspace's rules code lays them out (P0's stones: 0)
+    _, adjacent = boardspace.setup_board(13, 0, 102, "Adjacent")
+    assert adjacent["A1"] == adjacent["A13"] == adjacent["L1"] == 0
+    assert adjacent["M1"] == adjacent["M13"] == adjacent["B13"] == 1 and len(adjacent) == 48
+    _, opposing = boardspace.setup_board(9, 0, 102, "Opposing")
+    assert opposing["A1"] == opposing["I9"] == 0 and opposing["A9"] == opposing["I1"] == 1
+    for n in (9, 11, 13):
+        for setup in ("RandomOpposite", "Random", "Blocks"):
+            _, stones = boardspace.setup_board(n, 123, 102, setup)
+            assert len(stones) == 4 * (n - 1) and sorted(stones.values()).count(0) == 2 * (n - 1)
+        # RandomOpposite always gives opposite squares different colours: our pair rule
+        _, stones = boardspace.setup_board(n, 99, 102, "RandomOpposite")
+        geo = geometry(n)
+        ring = [stones[geo.names[s]] for s in geo.perimeter]
+        assert all(ring[i] != ring[i + geo.pairs] for i in range(geo.pairs))
+
+
+def _boardspace_text(moves: list[str], su: str = "morelli-9 7 102 RandomOpposite") -> str:
+    lines = ["(;", "GM[Morelli]VV[1]", f"SU[{su}]", 'P0[id "ann"]', 'P1[id "bob"]']
+    lines.append("; P0[0 Start P0]")
+    for i, move in enumerate(moves):
+        src, dst = move.split("-")
+        player = f"P{i % 2}"
+        lines.append(f"; {player}[{2 * i + 1} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]")
+        lines.append(f"; {player}[{2 * i + 2} Done]")
+    return "\n".join([*lines, ")"]) + "\n"
+
+
+def test_a_boardspace_record_is_read_with_its_setup() -> None:
+    _, stones = boardspace.setup_board(9, 7, 102, "RandomOpposite")
+    geo = geometry(9)
+    setup = "".join("B" if stones[geo.names[s]] == 0 else "W" for s in geo.perimeter)
+    state = load("morelli-9").new(setup=setup)
+    rng = random.Random(3)
+    for _ in range(12):
+        state.push_code(rng.choice(state.legal_codes()))
+    moves = [str(m) for m in state.moves]
+    text = _boardspace_text(moves)
+    assert formats.detect(text).name == "boardspace"
+    game = formats.loads(text)
+    assert game.tags["Setup"] == setup and game.tags["Rules"] == "morelli-9"
+    assert game.tags["Black"] == "ann" and game.moves == moves
+    # the same moves by hand (pick, drop, done) read the same
+    by_hand = []
+    for line in text.splitlines():
+        if " Move " in line:
+            player, rest = line[2:4], line.split("Move ")[1].rstrip("]").split()
+            by_hand.append(f"; {player}[Pickb {rest[0]} {rest[1]}]")
+            by_hand.append(f"; {player}[Dropb {rest[2]} {rest[3]}]")
+        else:
+            by_hand.append(line)
+    assert boardspace.loads("\n".join(by_hand)).moves == moves
+    # P0 (Black) resigns: White wins
+    resigned = boardspace.loads(text.replace(")", "; P0[99 Resign]\n; P0[100 Done]\n)"))
+    assert resigned.result == "1-0" and resigned.tags["Termination"] == "resignation"
+    assert "P0[25 Resign]" in boardspace.dumps(resigned)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["morelli-9", "morelli-11"]), st.integers(0, 10**6), st.integers(0, 60))
+def test_boardspace_round_trip_of_random_games(rules: str, seed: int, plies: int) -> None:
+    game = _random_game(rules, seed, plies)
+    text = boardspace.dumps(game)
+    back = boardspace.loads(text)
+    assert back.moves == game.moves and back.tags["Setup"] == game.tags["Setup"]
+    assert back.state.position_code() == game.state.position_code()
+    # the key written deals the setup as Boardspace deals it
+    n = geometry(9 if rules == "morelli-9" else 11).n
+    assert boardspace.deals(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"])
+    # written again from the record read, the same text (its own setup key kept)
+    assert boardspace.dumps(back) == text
+
+
+def test_bad_boardspace_records_are_named() -> None:
+    with pytest.raises(InvalidRecordError, match="Opposing"):
+        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Opposing"))
+    with pytest.raises(InvalidRecordError, match="Free"):
+        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Free"))
+    with pytest.raises(InvalidRecordError, match="morelli-15"):
+        boardspace.loads(_boardspace_text([], "morelli-15 7 102 RandomOpposite"))
+    with pytest.raises(InvalidRecordError, match=r"line 7: .*ply 1"):
+        boardspace.loads(_boardspace_text(["E5-E4"]))  # the Throne's square holds no stone
+    with pytest.raises(InvalidRecordError, match="Fly"):
+        boardspace.loads(_boardspace_text([]).replace("Start P0", "Fly A 1"))
+
+
+# --- the registry, the CLI and the review API ---------------------------------------------------
+def test_unknown_formats_and_games_a_format_cannot_hold() -> None:
+    with pytest.raises(InvalidRecordError, match="no record format Ludoteca reads"):
+        formats.loads("hello world")
+    with pytest.raises(InvalidRecordError, match="unknown record format 'pgn'"):
+        formats.loads(SANMILL_TAGGED, "pgn")
+    with pytest.raises(InvalidRecordError, match="cannot hold a game of felli"):
+        formats.dumps(_random_game("felli", 1, 3), "sanmill")
+    native = record.dumps(_random_game("felli", 1, 3))
+    assert formats.detect(native).name == "ludoteca"
+
+
+def test_cli_convert_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "game.txt"
+    source.write_text(SANMILL_WIN_LESS_THAN_THREE)
+    assert main(["record", "check", str(source)]) == 0
+    assert "49 plies, result 1-0" in capsys.readouterr().out
+    native = tmp_path / "game.lud"
+    assert main(["record", "convert", str(source), str(native), "--to", "ludoteca"]) == 0
+    assert record.loads(native.read_text()).moves[-1] == "g1-g4xd6"
+    back = tmp_path / "back.txt"
+    assert main(["record", "convert", str(native), str(back), "--to", "sanmill"]) == 0
+    assert sanmill.loads(back.read_text()).moves == record.loads(native.read_text()).moves
+    morelli = tmp_path / "m.lud"
+    morelli.write_text(record.dumps(_random_game("morelli-9", 4, 10)))
+    sgf = tmp_path / "m.sgf"
+    assert main(["record", "convert", str(morelli), str(sgf), "--to", "boardspace"]) == 0
+    assert main(["record", "check", str(sgf), "--from", "boardspace"]) == 0
+    # a bad move is an error and nothing is written
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1. d6 d6 *\n")
+    out = tmp_path / "out.lud"
+    assert main(["record", "convert", str(bad), str(out), "--to", "ludoteca"]) == 2
+    assert not out.exists() and "ply 2 (d6)" in capsys.readouterr().err
+
+
+@sqlite_only
+def test_review_api_reads_pasted_foreign_records(client: TestClient) -> None:
+    replay = client.post("/api/records/replay", json={"text": SANMILL_TAGGED}).json()
+    assert replay["game"] == "morris" and len(replay["positions"]) == 7
+    sgf = boardspace.dumps(_random_game("morelli-9", 8, 6))
+    replay = client.post("/api/records/replay", json={"text": sgf}).json()
+    assert replay["rules"] == "morelli-9" and len(replay["positions"]) == 7
+    mstate = mif.dumps(_random_game("morris-lasker", 8, 9))
+    replay = client.post("/api/records/replay", json={"text": mstate}).json()
+    assert replay["rules"] == "morris-lasker" and len(replay["positions"]) == 10
+    answer = client.post("/api/records/replay", json={"text": "hello world"})
+    assert answer.status_code == 400
+    assert "no record format Ludoteca reads" in answer.json()["error"]
