@@ -5,20 +5,22 @@
 // static files for use offline: pages are fetched from the network first and the saved copy used
 // when it is down; static files come from the cache.  The API, the websockets and any other
 // origin always go to the network, never to the cache.
+// the worker's own global scope, as TypeScript's check should see it (tsconfig.sw.json)
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const CACHE = `ludoteca-${VERSION}`;
 const SHELL = ["/", "/review", "/puzzles"];
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   // (each fetched past the browser's HTTP cache, whose copy may be the old version's)
   const fresh = [...SHELL, ...ASSETS].map((url) => new Request(url, { cache: "reload" }));
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(fresh)));
-  self.skipWaiting();
+  sw.skipWaiting();
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
@@ -27,6 +29,7 @@ self.addEventListener("activate", (event) => {
 const SAVED = { ignoreVary: true };
 
 // A page: the network's answer (saved for later), else the saved copy, else the saved lobby.
+/** @param {Request} request */
 async function page(request) {
   const cache = await caches.open(CACHE);
   try {
@@ -41,6 +44,7 @@ async function page(request) {
 }
 
 // A static file: the saved copy, else the network's answer (saved for later).
+/** @param {Request} request */
 async function asset(request) {
   const cache = await caches.open(CACHE);
   const saved = await cache.match(request, SAVED);
@@ -50,7 +54,7 @@ async function asset(request) {
   return answer;
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== location.origin) return;
@@ -61,21 +65,21 @@ self.addEventListener("fetch", (event) => {
 
 // A push (see lib/notifications.js): show the notification it carries (one a game: the newer
 // replaces the older); a click on it focuses a window showing the game, else opens one.
-self.addEventListener("push", (event) => {
+sw.addEventListener("push", (event) => {
   const notice = event.data ? event.data.json() : null;
   if (!notice) return;
-  event.waitUntil(self.registration.showNotification(notice.title, {
+  event.waitUntil(sw.registration.showNotification(notice.title, {
     body: notice.body, tag: notice.tag, data: { url: notice.url }, icon: "/static/icons/icon-192.png",
   }));
 });
 
-self.addEventListener("notificationclick", (event) => {
+sw.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = new URL(event.notification.data?.url ?? "/", location.origin);
   const target = url.origin === location.origin ? url.href : location.origin + "/";
   event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
     const showing = open.find((client) => client.url === target);
-    return showing ? showing.focus() : self.clients.openWindow(target);
+    return showing ? showing.focus() : sw.clients.openWindow(target);
   })());
 });
