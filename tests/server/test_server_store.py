@@ -139,6 +139,45 @@ def test_a_sqlite_file_is_synced_as_asked(tmp_path: Path) -> None:
         Store(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", "off")
 
 
+def _log_size_after_writes(tmp_path: Path, every: float, rounds: int, pause: float) -> int:
+    """The largest size (pages) the write-ahead log of an open SQLite store reached while
+    ``rounds`` rounds of 50 transactions, each writing 8,000 random bytes (four pages of log),
+    went in with ``pause`` seconds after each round; its checkpoints ``every`` seconds."""
+
+    async def scenario() -> int:
+        path = tmp_path / f"log-{every}.db"
+        store = Store(f"sqlite+aiosqlite:///{path}", checkpoint_every=every)
+        await store.open()
+        log = path.with_name(path.name + "-wal")
+        largest = 0
+        try:
+            await store.write(lambda c: c.exec_driver_sql("CREATE TABLE filler (x BLOB)"))
+            for _ in range(rounds):
+                for _ in range(50):
+                    await store.write(
+                        lambda c: c.exec_driver_sql("INSERT INTO filler VALUES (randomblob(8000))")
+                    )
+                largest = max(largest, log.stat().st_size)
+                await asyncio.sleep(pause)
+            return largest // 4096
+        finally:
+            await store.close()
+
+    return asyncio.run(scenario())
+
+
+def test_a_commit_never_copies_the_log_and_the_checkpoints_keep_it_short(tmp_path: Path) -> None:
+    """A SQLite file's log is copied into the database off the event loop: with the thread's
+    checkpoints held off, 750 transactions of 8 KB grow the log past SQLite's automatic
+    checkpoint (1,000 pages), which no commit now runs; with checkpoints every 50 ms, the log
+    is copied and begun again between rounds, so it never holds much more than a round (with
+    the automatic checkpoint it would reach 1,000 pages)."""
+    held_off = _log_size_after_writes(tmp_path, every=3600, rounds=15, pause=0)
+    assert held_off > 2_500  # every page of the 750 transactions is still in the log
+    checkpointed = _log_size_after_writes(tmp_path, every=0.05, rounds=15, pause=0.2)
+    assert checkpointed < 500  # a round is some 200 pages
+
+
 def test_moves_that_arrive_within_the_commit_gap_share_one_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
