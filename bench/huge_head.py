@@ -4,7 +4,10 @@ Starts ``ludoteca serve`` on a throw-away SQLite database, then ``--runs`` times
 whose one header is 64 MiB long (in 64 KiB writes, reading between them) and measures the time
 from its first byte to the server's answer (431) or close, and the time a ``/healthz`` asked
 meanwhile takes.  The limit is 16 KiB (``ludoteca.server.limits.MAX_HEAD``); the refusal should
-come well under 0.1 s.  ``tests/server/test_server_hardening.py`` checks the behaviour, untimed.
+come well under 0.1 s.  Prints how many runs got each answer (``(closed)``: the connection was
+reset before the client read the 431, the kernel dropping it with the unread header bytes), the
+refusals' median and worst time, and the ``/healthz`` times.
+``tests/server/test_server_hardening.py`` checks the behaviour, untimed.
 
     .venv/bin/python -m bench.huge_head --runs 20
 """
@@ -21,6 +24,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 
@@ -87,7 +91,8 @@ def main() -> None:
             asked.join()
             refusals.append(seconds)
             answers.append(answer.split(b"\r\n", 1)[0].decode() or "(closed)")
-        print(f"{args.mib} MiB header, {args.runs} runs: answered {sorted(set(answers))}")
+        seen = ", ".join(f"{n} x {a}" for a, n in sorted(Counter(answers).items()))
+        print(f"{args.mib} MiB header, {args.runs} runs: answered {seen}")
         print(
             f"  refused in median {statistics.median(refusals) * 1000:.1f} ms, "
             f"max {max(refusals) * 1000:.1f} ms"

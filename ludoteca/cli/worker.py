@@ -1,6 +1,7 @@
 """``ludoteca worker --redis URL [--jobs N]``: think for every server sharing a Redis: take
 the computer's moves from its queue (put there by ``ludoteca serve --redis URL --queue``) and
-think them out, ``--jobs`` at once, a process each, until stopped.
+think them out, ``--jobs`` at once, a process each, until stopped.  The processes are
+renewed past ``LUDOTECA_WORKER_MEMORY`` MiB of a process's own, as a server's are.
 
 Contract: ``--jobs`` below 1 is an error (exit status 2) and nothing is started; the server's
 modules are imported only when the command runs.
@@ -35,9 +36,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Take and think out the queue's moves until stopped."""
+    from ..server.computer.memory import MIB
     from ..server.computer.queue import run_worker
+    from ..server.settings import Settings
 
     if args.jobs < 1:
         return fail("--jobs is at least 1")
-    run_worker(args.redis, args.jobs)
+    run_worker(args.redis, args.jobs, Settings().worker_memory * MIB or None)
     return 0

@@ -28,6 +28,7 @@ from .community.people import Accounts
 from .community.seeks import Seeks
 from .computer.computer import Computer
 from .computer.interrupt import Interrupts, shared_ticket
+from .computer.memory import MIB
 from .computer.pool import WorkerPool, close_pools
 from .computer.queue import JobQueue
 from .computer.workers import analysis_worker, die_with_parent, load_compiled, report_worker
@@ -116,11 +117,12 @@ async def build_services(
 
         ticket = shared_ticket()
         idle = settings.study_at_idle
-        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket, idle))
-        reporting = WorkerPool(1, report_worker, (os.getpid(), idle))
+        memory = settings.worker_memory * MIB or None
+        analysis = WorkerPool(1, analysis_worker, (os.getpid(), ticket, idle), memory)
+        reporting = WorkerPool(1, report_worker, (os.getpid(), idle), memory)
         pool = analysis
         if not settings.queue:
-            pool = WorkerPool(settings.workers, die_with_parent, (os.getpid(),))
+            pool = WorkerPool(settings.workers, die_with_parent, (os.getpid(),), memory)
         # stopped side by side (no process is started before a job is submitted)
         stack.callback(close_pools, {analysis, reporting, pool}, STOP_GRACE)
         if settings.warm:

@@ -52,6 +52,12 @@ class Settings(BaseSettings):
     redis: str | None = None
     #: with ``redis``: the computer's moves go on its queue for ``ludoteca worker`` processes
     queue: bool = False
+    #: MiB of memory a worker process (computer moves, analysis, reports) may hold of its own
+    #: after a job (its anonymous memory: the search, tables and books it keeps, its heap;
+    #: not table files' pages, which the system's cache shares); past it, the process's pool
+    #: is replaced by fresh processes, the old ones finishing their jobs first.  0: no bound.
+    #: Linux only (read from /proc; elsewhere never replaced)
+    worker_memory: int = Field(default=1024, ge=0)
     #: start the worker processes at once and load the compiled search in each (a few seconds
     #: of processor each), so that the first computer move is quick
     warm: bool = True

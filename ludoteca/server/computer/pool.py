@@ -14,6 +14,13 @@ first, or one replacing a killed pool) starts with it, where a spawned one impor
 loaded it itself: 4-5 s of a core each, three pools a server.  A process gets the server's
 environment as it is when the process starts (:func:`_begin`), as a spawned one would, not the
 fork server's; elsewhere processes are spawned.
+
+With a ``memory`` bound, a pool whose process holds more memory of its own than the bound after
+a job (:func:`.memory.own_memory`: its anonymous memory, table files' pages left out) is
+*renewed*: later jobs go to a fresh pool, and the old one's processes finish the jobs they are
+running, then exit (nothing is killed, nothing run twice).  A worker's memory therefore never
+stays past the bound for more than one job: whatever a long run piles up in a process (its
+heap's fragments, the tables and books it read) goes with it.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
+
+from .memory import MIB, own_memory
 
 __all__ = ["JobKilled", "WorkerPool", "close_pools"]
 
@@ -47,19 +56,25 @@ class JobKilled(Exception):
 class WorkerPool(Executor):
     """``processes`` worker processes (forked from the fork server, or spawned), each started
     with ``initializer(*initargs)``;
-    :meth:`run` stops a job at its hard deadline (:meth:`submit` runs one without one)."""
+    :meth:`run` stops a job at its hard deadline (:meth:`submit` runs one without one), and,
+    with ``memory`` (bytes; ``None``: no bound), renews the pool after a job that leaves one of
+    its processes holding more than that of its own."""
 
     def __init__(
         self,
         processes: int,
         initializer: Callable[..., object] | None = None,
         initargs: tuple[Any, ...] = (),
+        memory: int | None = None,
     ) -> None:
         self.processes = processes
         self._initializer = initializer
         self._initargs = initargs
+        self.memory = memory
         #: how many times the pool's processes were killed and replaced
         self.replaced = 0
+        #: how many times the pool was renewed for a process past ``memory``
+        self.renewed = 0
         self._pool = self._build()
         #: one empty job a process, submitted before the first job with a deadline of each pool
         self._started: dict[ProcessPoolExecutor, list[Future[None]]] = {}
@@ -87,7 +102,8 @@ class WorkerPool(Executor):
         jobs are run again) if it has not finished within ``hard`` seconds: then
         :class:`JobKilled`.  A job whose process died under it (its pool killed for another
         job, or a crash) is run again, :data:`RUNS` times in all, then fails with
-        :class:`~concurrent.futures.process.BrokenProcessPool`."""
+        :class:`~concurrent.futures.process.BrokenProcessPool`.  A job that succeeds is
+        followed by the pool's memory check (:meth:`_check_memory`)."""
         for _ in range(RUNS):
             pool = self._pool
             try:
@@ -95,7 +111,9 @@ class WorkerPool(Executor):
                 future = asyncio.wrap_future(pool.submit(fn, *args))
                 if not all(f.done() for f in started):
                     await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=STARTING)
-                return await asyncio.wait_for(asyncio.shield(future), hard)
+                result = await asyncio.wait_for(asyncio.shield(future), hard)
+                self._check_memory(pool)
+                return result
             except TimeoutError:
                 future.add_done_callback(_retrieved)
                 if pool is self._pool:
@@ -113,6 +131,31 @@ class WorkerPool(Executor):
         if pool not in self._started:
             self._started[pool] = [pool.submit(_start) for _ in range(self.processes)]
         return self._started[pool]
+
+    def _check_memory(self, pool: ProcessPoolExecutor) -> None:
+        """Renew ``pool`` (still the current one) if one of its processes holds more than
+        :attr:`memory` of its own: later jobs start in a fresh pool, and the old one is shut
+        down without waiting, so that its processes finish their running jobs and exit."""
+        if self.memory is None or pool is not self._pool:
+            return
+        pid, most = _largest(pool)
+        if most <= self.memory:
+            return
+        self._started.pop(pool, None)
+        self._pool = self._build()
+        self.renewed += 1
+        pool.shutdown(wait=False)
+        log.info(
+            "worker process %d holds %d MiB (bound %d MiB): its pool's processes replaced",
+            pid,
+            most // MIB,
+            self.memory // MIB,
+        )
+
+    def held(self) -> int:
+        """The most memory one of the current pool's processes holds of its own (bytes; 0 for
+        none started, or where the system does not say)."""
+        return _largest(self._pool)[1]
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         self._started.pop(pool, None)
@@ -178,6 +221,13 @@ def _start() -> None:
 def _processes_of(pool: ProcessPoolExecutor) -> list[Any]:
     """The processes of a pool (none once it is shut down; there is no public accessor)."""
     return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _largest(pool: ProcessPoolExecutor) -> tuple[int, int]:
+    """The process of ``pool`` holding the most memory of its own, and that memory in bytes
+    (``(0, 0)`` for none)."""
+    held = [(process.pid, own_memory(process.pid) or 0) for process in _processes_of(pool)]
+    return max(held, key=lambda item: item[1], default=(0, 0))
 
 
 def _retrieved(future: asyncio.Future[Any]) -> None:

@@ -215,13 +215,14 @@ def _job(fn: Callable[..., Any]) -> WorkerCoroutine:
     return cast(WorkerCoroutine, job)
 
 
-def run_worker(url: str, slots: int) -> None:
-    """Take jobs from the queue at ``url`` and think in ``slots`` processes (holding up to
+def run_worker(url: str, slots: int, memory: int | None = None) -> None:
+    """Take jobs from the queue at ``url`` and think in ``slots`` processes (renewed past
+    ``memory`` bytes of a process's own: :class:`~.pool.WorkerPool`; holding up to
     twice as many jobs, so that the next is at hand when one ends; reading the queue's next
     ``4 * slots`` in deadline order at each look), until SIGTERM or
     Ctrl-C: then no new job is taken and the running ones are finished (within
     :data:`JOB_TIMEOUT`; a job stopped after that is taken again by another worker)."""
-    pool = WorkerPool(slots, workers.die_with_parent, (os.getpid(),))
+    pool = WorkerPool(slots, workers.die_with_parent, (os.getpid(),), memory)
     wait([pool.submit(workers.load_compiled) for _ in range(slots)])
 
     async def startup(ctx: dict[str, Any]) -> None:

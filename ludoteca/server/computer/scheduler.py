@@ -78,6 +78,18 @@ class JobMetrics:
             buckets=buckets,
             registry=registry,
         )
+        self.memory = Gauge(
+            "ludoteca_worker_memory_bytes",
+            "The most memory one of the queue's worker processes holds of its own",
+            ["queue"],
+            registry=registry,
+        )
+        self.renewed = Gauge(
+            "ludoteca_workers_renewed",
+            "Times the queue's worker processes were replaced for passing the memory bound",
+            ["queue"],
+            registry=registry,
+        )
 
 
 class Scheduler:
@@ -103,6 +115,9 @@ class Scheduler:
         self._busy = metrics.running.labels(queue=name)
         self._wait = metrics.wait.labels(queue=name)
         self._run = metrics.run.labels(queue=name)
+        if isinstance(pool, WorkerPool):
+            metrics.memory.labels(queue=name).set_function(pool.held)
+            metrics.renewed.labels(queue=name).set_function(lambda: pool.renewed)
 
     async def run(self, expected: float, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker, once its turn comes: ``expected`` is how many seconds it
