@@ -1,7 +1,8 @@
 """Long jobs on a Ray cluster whose nodes are apart, as machines are: each node of the
 throw-away cluster (``tests/support/ray_cluster.py``, started once for the module) has its own
 tables' cache and temporary folder, and every piece reports where it ran, so these tests see
-the worker node do its share of a table build, the same as the local one."""
+the worker node do its share of a table build, the same as the local one; and a node killed in
+the middle of a table build costs the build nothing (its piece runs again elsewhere)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,18 @@ import numpy.typing as npt
 import pytest
 
 import ludoteca.jobs
+from ludoteca.cli import main
 from ludoteca.games import load
 from ludoteca.games.felli.mullah_table import MullahSolver, layout
 from ludoteca.jobs import Pool
 from ludoteca.solve import retrograde
 
 from .support.need import need
-from .support.ray_cluster import Cluster, ray_nodes, together, traced
+from .support.ray_cluster import Cluster, lost_on, ray_nodes, together, traced
 
 #: the table built: Felli with Mullahs, three pieces a side (28 stages of 1 to 4 classes)
 MEN = 3
+SOLVE = ["solve", "felli", "--rules", "felli-mullah", "--men", str(MEN)]
 #: the number of classes (pieces) of each stage, in the order they are solved
 STAGES = [layout(MEN)[5].count(stage) for stage in dict.fromkeys(layout(MEN)[5])]
 
@@ -47,13 +50,15 @@ class Pieces:
     """Stands in for ``parallel_map`` in a module that runs pieces, a job (call) at a time:
     each piece is :func:`~tests.support.ray_cluster.traced`, and where it ran is kept in
     :attr:`seen` with its item.  The pieces of job number ``job`` (from 0) meet, ``count`` of
-    them (:func:`~tests.support.ray_cluster.together`: on ``count`` nodes), in ``folder``."""
+    them (:func:`~tests.support.ray_cluster.together`: on ``count`` nodes), in ``folder``;
+    with ``lost``, the one on the node whose cache is ``lost`` kills that node
+    (:func:`~tests.support.ray_cluster.lost_on`)."""
 
-    def __init__(self, job: int, count: int, folder: Path) -> None:
+    def __init__(self, job: int, count: int, folder: Path, lost: Path | None = None) -> None:
         self.real = ludoteca.jobs.parallel_map
         self.seen: list[tuple[Any, dict[str, Any]]] = []
         self.jobs = 0
-        self.job, self.count, self.folder = job, count, folder
+        self.job, self.count, self.folder, self.lost = job, count, folder, lost
 
     def __call__(
         self,
@@ -63,6 +68,8 @@ class Pieces:
         **how: Any,
     ) -> Generator[tuple[Any, Any]]:
         if self.jobs == self.job:
+            if self.lost is not None:
+                function = partial(lost_on, str(self.lost), function)
             self.folder.mkdir()
             function = partial(together, str(self.folder), self.count, function)
         self.jobs += 1
@@ -99,3 +106,28 @@ def test_pieces_run_on_both_nodes_each_with_its_own_folders_and_give_the_local_t
         assert {where["session"] for where in here} == {node.process.pid}  # its processes
         assert len({where["node"] for where in here}) == 1
     assert len({where["node"] for _, where in pieces.seen}) == 2  # two Ray nodes
+
+
+def test_a_node_killed_in_the_middle_of_a_table_build_costs_it_nothing(
+    cluster: Cluster,
+    local_table: npt.NDArray[np.int16],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lost = cluster.add_node("lost")  # a third node: the module's two stay for the other tests
+    # the first stage of three classes, the ninth of 28: one on each node, and the one on the
+    # node "lost" kills it while it runs
+    job = STAGES.index(3)
+    pieces = Pieces(job, 3, tmp_path / "meet", lost.cache)
+    monkeypatch.setattr(retrograde, "parallel_map", pieces)
+    monkeypatch.setenv("LUDOTECA_CACHE", str(tmp_path / "cache"))
+    assert main([*SOLVE, "--ray", cluster.address]) == 0
+    assert "solved in" in capsys.readouterr().out
+    assert lost.process.poll() is not None and not lost.processes()
+    killed = (lost.temp / "lost").read_text()  # the class its piece was solving
+    assert killed in {repr(pair) for pair, _ in pieces.seen[sum(STAGES[:job]) :][: STAGES[job]]}
+    assert len(pieces.seen) == sum(STAGES)  # every class came back once, none from "lost"
+    assert str(lost.cache) not in pieces.caches()
+    built = np.load(MullahSolver(load("felli-mullah").rules, MEN).path())  # in tmp_path
+    assert np.array_equal(built, local_table)

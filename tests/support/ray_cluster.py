@@ -1,11 +1,12 @@
-"""A throw-away Ray cluster for tests: a head node and one worker node, each a
+"""A throw-away Ray cluster for tests: a head node and one worker node (more on request), each a
 real ``ray start --block`` process (one CPU each) with folders of its own, as two machines would
 have: Ray's temporary folder, the tables' cache its pieces see (``LUDOTECA_CACHE``) and their
 temporary folder (``TMPDIR``); with a token of its own.  Stopped, with every process it started,
 when the block ends, and never by ``ray stop``, which would stop every Ray cluster on the
 machine: each node's processes are found by their session (each ``ray start`` leads a session of
 its own, which the processes it starts keep, Ray's worker processes included, though they lead
-process groups of their own) and killed by pid."""
+process groups of their own) and killed by pid.  The head checks its nodes' health every half
+second (Ray's default: every 3 s), so that a node killed is known dead in some 2.5 s, not 15."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ class Node:
 
 class Cluster:
     """A running test cluster: its ``address`` and its :attr:`nodes` by name (``"head"``,
-    ``"worker"``)."""
+    ``"worker"``, then those of :meth:`add_node`)."""
 
     def __init__(self, program: str, folder: Path, stack: ExitStack) -> None:
         self.program = program
@@ -72,6 +73,8 @@ class Cluster:
         env = dict(
             os.environ,
             RAY_USAGE_STATS_ENABLED="0",
+            RAY_health_check_initial_delay_ms="0",
+            RAY_health_check_period_ms="500",
             LUDOTECA_CACHE=str(cache),
             TMPDIR=str(temp),
             PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -87,6 +90,15 @@ class Cluster:
             start_new_session=True,  # a session of its own: see Node.processes
         )
         node = self.nodes[name] = Node(name, process, cache, temp)
+        return node
+
+    def add_node(self, name: str) -> Node:
+        """Start one more worker node, ``name``, and wait until it has joined the cluster."""
+        import ray
+
+        cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call]
+        node = self.start(name, f"--address={self.address}", "--node-ip-address=127.0.0.1")
+        self._wait_for_cpus(cpus + 1, node)
         return node
 
     def stop(self) -> None:
@@ -200,6 +212,18 @@ def together(folder: str, count: int, function: Callable[[T], R], item: T) -> R:
     return function(item)
 
 
+def lost_on(cache: str, function: Callable[[T], R], item: T) -> R:
+    """A piece ``function(item)``, except on the node whose tables' cache is ``cache``: there
+    the piece writes ``item`` to ``lost`` in the node's temporary folder and kills every process
+    of its node (:class:`Node`: raylet, workers, itself last) while it runs, as when a machine
+    dies in the middle of a piece."""
+    if where()["cache"] != cache:
+        return function(item)
+    Path(tempfile.gettempdir(), "lost").write_text(repr(item))
+    _kill_session(os.getsid(0))
+    raise AssertionError("unreachable: the piece's own process is killed")
+
+
 def _session(leader: int) -> list[int]:
     """The pids of the live processes of the session that process ``leader`` leads."""
     found = []
@@ -217,10 +241,11 @@ def _session(leader: int) -> list[int]:
 
 
 def _kill_session(leader: int) -> None:
-    """SIGKILL every process of the session ``leader`` leads, again until none is left: one
-    started as the others die is killed too."""
+    """SIGKILL every process of the session ``leader`` leads (this process, if it is one of
+    them, last), again until none is left: one started as the others die is killed too."""
+    me = os.getpid()
     while pids := _session(leader):
-        for pid in pids:
+        for pid in sorted(pids, key=lambda pid: pid == me):
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.05)  # the kernel reaps the others as their parents die
