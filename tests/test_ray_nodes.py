@@ -1,8 +1,9 @@
 """Long jobs on a Ray cluster whose nodes are apart, as machines are: each node of the
 throw-away cluster (``tests/support/ray_cluster.py``, started once for the module) has its own
 tables' cache and temporary folder, and every piece reports where it ran, so these tests see
-the worker node do its share of a table build, the same as the local one; and a node killed in
-the middle of a table build costs the build nothing (its piece runs again elsewhere)."""
+the worker node do its share of a table build and of an opening book, each the same as the
+local one; and a node killed in the middle of a table build costs the build nothing (its piece
+runs again elsewhere)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import numpy.typing as npt
 import pytest
 
 import ludoteca.jobs
+from ludoteca.ai.book import load_book
+from ludoteca.ai.book_build import Settings
 from ludoteca.cli import main
 from ludoteca.games import load
 from ludoteca.games.felli.mullah_table import MullahSolver, layout
@@ -131,3 +134,27 @@ def test_a_node_killed_in_the_middle_of_a_table_build_costs_it_nothing(
     assert str(lost.cache) not in pieces.caches()
     built = np.load(MullahSolver(load("felli-mullah").rules, MEN).path())  # in tmp_path
     assert np.array_equal(built, local_table)
+
+
+#: the book built: Twelve Men's Morris, three plies searched two deep (34 positions: 1, 4 and
+#: 29 a ply; Nine Men's would have 3, one a ply, its symmetries folding the others)
+BOOK = Settings("morris-12", plies=3, depth=2, margin=8)
+
+
+def test_a_book_built_on_the_cluster_is_the_local_book(
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["book", "build", "morris", "--rules", BOOK.rules, "--plies", str(BOOK.plies)]
+    args += ["--depth", str(BOOK.depth), "--margin", str(BOOK.margin)]
+    assert main([*args, "--out", str(tmp_path / "local.json.xz")]) == 0
+    pieces = Pieces(1, 2, tmp_path / "meet")  # two positions of the second ply meet
+    monkeypatch.setattr(ludoteca.jobs, "parallel_map", pieces)
+    assert main([*args, "--ray", cluster.address, "--out", str(tmp_path / "ray.json.xz")]) == 0
+    game = load(BOOK.rules)
+    local = load_book(tmp_path / "local.json.xz", game)
+    spread = load_book(tmp_path / "ray.json.xz", game)
+    assert (spread.plies, spread.depth, spread.margin) == (BOOK.plies, BOOK.depth, BOOK.margin)
+    assert len(local.positions) == 34 and spread.positions == local.positions
+    assert sorted(key for (_, key), _ in pieces.seen) == sorted(local.positions)
+    nodes = {str(cluster.nodes[name].cache) for name in ("head", "worker")}
+    assert set(pieces.caches()) == nodes
