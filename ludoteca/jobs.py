@@ -15,7 +15,9 @@ them, plain data); the function is sent once per job, not once per piece.  Only 
 run at once as the pool has workers (on Ray: the cluster's CPUs), and an item is taken from
 ``items`` only when a worker is free, so ``items`` may be endless: closing the generator starts
 no further piece.  A piece's result depends only on its item, so a job gives the same results
-on processes as on Ray.
+on processes as on Ray.  On Ray a piece whose worker process or node dies while it runs is
+run again on a node still there, up to :data:`RETRIES` times; a piece that raises is not run
+again.
 """
 
 from __future__ import annotations
@@ -127,6 +129,9 @@ def _local_pieces(
 
 
 _END: Any = object()
+#: how many times Ray runs a piece again whose worker process or node died (Ray's default for
+#: tasks, stated here as this module's promise; ``tests/test_ray_nodes.py`` kills a node)
+RETRIES = 3
 #: the address this process is connected to (``ray.init`` can be called once at a time)
 _connected: list[str] = []
 
@@ -173,7 +178,7 @@ def _ray_pieces(
     from ray.exceptions import RayTaskError
 
     width = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-    task: Any = ray.remote(num_cpus=1)(_call)
+    task: Any = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_call)
     shared = ray.put(function)
     order = _Order(ordered)
     running: dict[Any, tuple[int, T]] = {}

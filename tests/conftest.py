@@ -75,6 +75,7 @@ LONGEST = (
     "test_vector.py",
     "test_sprt.py",
     "test_ray_jobs.py",
+    "test_ray_nodes.py",
     "test_server_cluster.py",
     "test_server_runaway.py",
     "test_server_report.py",
