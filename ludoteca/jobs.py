@@ -130,7 +130,7 @@ def _local_pieces(
 
 _END: Any = object()
 #: how many times Ray runs a piece again whose worker process or node died (Ray's default for
-#: tasks, stated here as this module's promise; ``tests/test_ray_nodes.py`` kills a node)
+#: tasks, stated here as this module's promise; ``tests/solve/test_ray_nodes.py`` kills a node)
 RETRIES = 3
 #: the address this process is connected to (``ray.init`` can be called once at a time)
 _connected: list[str] = []

@@ -26,8 +26,8 @@ from ludoteca.games.felli.mullah_table import MullahSolver, layout
 from ludoteca.jobs import Pool
 from ludoteca.solve import retrograde
 
-from .support.need import need
-from .support.ray_cluster import Cluster, lost_on, ray_nodes, together, traced
+from ..support.need import need
+from ..support.ray_cluster import Cluster, lost_on, ray_nodes, together, traced
 
 #: the table built: Felli with Mullahs, three pieces a side (28 stages of 1 to 4 classes)
 MEN = 3
