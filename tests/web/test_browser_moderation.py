@@ -140,7 +140,7 @@ def act(page: Any, action: str, player: str, minutes: int, why: str) -> str:
     said(page, "#action-said", "Done.")
     row = page.locator("#log tbody tr", has_text=why).first
     row.wait_for(timeout=WAIT)
-    cells = row.locator("td").all_inner_texts()
+    cells: list[str] = row.locator("td").all_inner_texts()
     assert cells[1:4] == [MODERATOR, action, player] and cells[5] == why, cells
     assert cells[4].startswith("until "), cells
     return cells[4].removeprefix("until ")
