@@ -2,8 +2,9 @@
 player reports another on *Reports and blocks* (a report without what it is about refused with
 the server's sentence first) and a moderator, granted on the command line against the live
 server's database, reads it there; a player blocks another, whose chat lines then reach
-neither the blocker's open game page nor its history, and neither can then take the other's
-seek or challenge them (refused with the server's sentence on the lobby and the profile); the
+neither the blocker's open game page nor its history, and who then cannot take the blocker's
+seek, nor be challenged by the blocker (refused with the server's sentence on the lobby and on
+the profile's challenge dialog); the
 moderator mutes a player from the page's form, whose next chat line is refused with the
 server's sentence on the game page while the game plays on and its earlier chat stays; the
 moderator closes an account, whose live game ends at once as its loss on time on both
