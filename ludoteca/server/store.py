@@ -716,19 +716,19 @@ class Store:
             assert row is not None
             return row.value
 
-    async def attended(self) -> list[str]:
-        """The ids of every live game that needs the server without a player: against the
-        computer, or with a live clock (however many there are; days per move are swept, see
-        :mod:`.play.correspondence`)."""
+    async def attended(self) -> dict[str, int]:
+        """Every live game that needs the server without a player (against the computer, or
+        with a live clock, however many there are; days per move are swept, see
+        :mod:`.play.correspondence`): its stored ply, by id."""
         async with self.session() as session:
-            ids = await session.scalars(
-                select(GameRow.id).where(
+            rows = await session.execute(
+                select(GameRow.id, GameRow.ply).where(
                     GameRow.status == "live",
                     (GameRow.mode == "computer")
                     | (GameRow.clock.is_not(None) & GameRow.deadline.is_(None)),
                 )
             )
-            return list(ids)
+            return {game_id: ply for game_id, ply in rows}
 
     async def abandon(
         self, idle: datetime.timedelta, idle_computer: datetime.timedelta, keep: Sequence[str] = ()

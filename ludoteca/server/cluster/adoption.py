@@ -193,7 +193,11 @@ class Cluster:
     async def adopt(self, every: float = 2.0) -> None:
         """Every ``every`` seconds (with Redis): take the lease of every live game that needs a
         process (a clock, the computer to move) and has none, and do its duties (loaded, or
-        read back); so a dead process's games carry on."""
+        read back); so a dead process's games carry on.  A game whose duties this process
+        holds and whose copy here is at another ply than the store's is read back too: the
+        news of a move is sent after its commit, and a process killed in between (or a news
+        lost on its way) would otherwise leave the game's clock and the computer's turn to a
+        copy that never hears of that move."""
         host = self.host
         while True:
             await asyncio.sleep(every)
@@ -202,9 +206,20 @@ class Cluster:
             except Exception as error:  # the database is away: try again
                 log.warning("adopting games failed (%s); trying again", error)
                 continue
-            for game_id in attended:
+            for game_id, ply in attended.items():
                 try:  # one game that fails to load leaves the others their turn
-                    if not self.holds(game_id) and await self.lease(game_id):
+                    if self.holds(game_id):
+                        live = host.games.get(game_id)
+                        if live is not None and len(live.state.move_stack) != ply:
+                            log.info(
+                                "game %s: read back (this process's copy was not at the "
+                                "store's ply %d)",
+                                game_id,
+                                ply,
+                                extra=logs.game(game_id),
+                            )
+                            await self.news(game_id)
+                    elif await self.lease(game_id):
                         log.info(
                             "game %s: its duties taken over (no process held them)",
                             game_id,
