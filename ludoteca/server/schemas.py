@@ -420,8 +420,12 @@ class Update(BaseModel):
 
 
 class ErrorMessage(BaseModel):
+    """A message of the sender's refused: why, and what it was about where the page shows the
+    refusal elsewhere than under the board (``chat``: a chat line, told in the chat panel)."""
+
     type: Literal["error"]
     message: str
+    about: Literal["chat"] | None = None
 
 
 class HintView(BaseModel):

@@ -169,10 +169,9 @@ def test_mute_close_remove_and_unrate_are_logged(client: TestClient) -> None:
                     == 200
                 )
                 say(ws_ann, "still here")
-                assert (
-                    "you are muted until"
-                    in next_of(ws_ann, "error", also=("chat", "chat_removed"))["message"]
-                )
+                refusal = next_of(ws_ann, "error", also=("chat", "chat_removed"))
+                assert "you are muted until" in refusal["message"]
+                assert refusal["about"] == "chat"  # (the page tells it in the chat panel)
             client.cookies.set(COOKIE, bob.cookie)  # (act() signed him out of the client)
             with client.websocket_connect(path) as ws_bob:  # the removed line is gone for good
                 ws_bob.send_json({"type": "hello"})

@@ -130,6 +130,10 @@ def chat(page: Any) -> list[str]:
     return lines
 
 
+#: the moderation log's words for the actions these tests take (the form's option texts)
+ACTION_WORDS = {"mute": "mute", "close": "close the account"}
+
+
 def act(page: Any, action: str, player: str, minutes: int, why: str) -> str:
     """On the moderator's /moderation page, open: carry out ``action`` on ``player`` with the
     page's form; the detail the log on the page shows for it ("until …")."""
@@ -142,7 +146,7 @@ def act(page: Any, action: str, player: str, minutes: int, why: str) -> str:
     row = page.locator("#log tbody tr", has_text=why).first
     row.wait_for(timeout=WAIT)
     cells: list[str] = row.locator("td").all_inner_texts()
-    assert cells[1:4] == [MODERATOR, action, player] and cells[5] == why, cells
+    assert cells[1:4] == [MODERATOR, ACTION_WORDS[action], player] and cells[5] == why, cells
     assert cells[4].startswith("until "), cells
     return cells[4].removeprefix("until ")
 
@@ -241,7 +245,9 @@ def test_a_muted_player_is_refused_a_chat_line_and_plays_on(
     visit(mona, server + "/moderation")
     until = act(mona, "mute", "Eve", 60, "insults in the chat")
     say(eve, "you again")
-    said(eve, "#notice", f"you are muted until {until}: you cannot chat")
+    # told in the chat panel, her line given back to the field
+    said(eve, "#chat-said", f"you are muted until {until}: you cannot chat")
+    assert eve.input_value("#chat-input") == "you again"
     say(finn, "still there?")
     heard(eve, "Finn:still there?")
     for page in (eve, finn):  # her refused line reached no one; the earlier chat stays

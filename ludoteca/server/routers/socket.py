@@ -120,13 +120,16 @@ async def _serve(
                     if earlier.lines:  # the room's earlier lines, if any
                         tell(earlier)
                 elif isinstance(intent, Say):
-                    await chat.say(
-                        live,
-                        watcher,
-                        intent.room,
-                        intent.text,
-                        (user.id, user.name) if user else None,
-                    )
+                    try:
+                        await chat.say(
+                            live,
+                            watcher,
+                            intent.room,
+                            intent.text,
+                            (user.id, user.name) if user else None,
+                        )
+                    except ActionError as error:
+                        tell(_refusal(error, about="chat"))
                 elif isinstance(intent, Advice):
                     task = asyncio.create_task(advice(token))
                     pending.add(task)
@@ -146,9 +149,10 @@ async def _serve(
             hub.unwatch(live, watcher)
 
 
-def _refusal(error: ActionError) -> ErrorMessage:
-    """The message telling the sender why its message was refused."""
-    return ErrorMessage(type="error", message=error.message)
+def _refusal(error: ActionError, about: Literal["chat"] | None = None) -> ErrorMessage:
+    """The message telling the sender why its message was refused (``about``: see
+    :class:`ErrorMessage`)."""
+    return ErrorMessage(type="error", message=error.message, about=about)
 
 
 def _send_now(websocket: WebSocket, timings: Timings) -> Callable[[str], bool] | None:

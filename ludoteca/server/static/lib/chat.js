@@ -53,6 +53,13 @@ export function showChatOptions() {
   }
 }
 
+// The server refused the last line sent (a muted player, a line too long, too many lines): say
+// why in the chat panel and give the line back to the field, unless something else was typed.
+export function chatRefused(message) {
+  $("chat-said").textContent = message;
+  if (!$("chat-input").value) $("chat-input").value = state.chat.sent;
+}
+
 // The chat form and its two options.
 export function chatControls() {
   $("chat-form").onsubmit = (event) => {
@@ -60,6 +67,8 @@ export function chatControls() {
     const text = $("chat-input").value.trim();
     if (!text) return;
     send({ type: "chat", room: room(), text });
+    state.chat.sent = text;
+    $("chat-said").textContent = "";
     $("chat-input").value = "";
   };
   $("mute").onchange = () => {

@@ -29,6 +29,7 @@ export const state = {
     seen: new Set(),      // the ids of the chat lines shown (a line may come live and in history)
     muted: localStorage.getItem(`ludoteca:mute:${gameId}`) === "1",  // the opponent's lines hidden
     off: localStorage.getItem("ludoteca:chat") === "off",            // no chat on any game
+    sent: "",             // the last line sent, given back to the field if the server refuses it
   },
 };
 

@@ -4,7 +4,7 @@
 import { adviceControls, dropAdvice, showHint } from "/static/lib/advice.js";
 import { BlindMode } from "/static/lib/blind.js";
 import { Board } from "/static/lib/board.js";
-import { chatControls, removeChat, showChat } from "/static/lib/chat.js";
+import { chatControls, chatRefused, removeChat, showChat } from "/static/lib/chat.js";
 import { clockReceived, clocksInWords, runClocks } from "/static/lib/clock.js";
 import { startCorrespondence } from "/static/lib/correspondence.js";
 import { $, notice } from "/static/lib/dom.js";
@@ -110,6 +110,7 @@ function onMessage(message) {
   else if (message.type === "update" && state.view) {
     receive(merge(state.view, /** @type {import("/static/lib/types.js").ViewUpdate} */ (readLegal(message))));
   }
+  else if (message.type === "error" && message.about === "chat") chatRefused(message.message);
   else if (message.type === "error" && state.typed !== null) typedAnswered(false, message.message);
   else if (message.type === "error") notice(message.message);
   else if (message.type === "hint") showHint(message);

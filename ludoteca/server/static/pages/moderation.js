@@ -41,6 +41,15 @@ async function standing() {
   if (me.moderator) await moderatorView();
 }
 
+/** The log's action, in words: the form's own option for a moderator's action, else the
+ * operator's role changes (`ludoteca users grant|revoke`).
+ * @param {string} key */
+function actionWords(key) {
+  const option = /** @type {HTMLSelectElement} */ ($("action")).querySelector(`option[value="${CSS.escape(key)}"]`);
+  if (option) return option.textContent ?? key;
+  return { grant: t("grant a role"), revoke: t("revoke a role") }[key] ?? key;
+}
+
 async function moderatorView() {
   /** @type {any[] | null} */
   const reports = await quiet(getJSON("/api/moderation/reports"));
@@ -52,7 +61,7 @@ async function moderatorView() {
   const log = await quiet(getJSON("/api/moderation/log"));
   if (log) {
     rows("log", [t("Date"), t("Moderator"), t("Action"), t("Player"), t("Detail"), t("Why")], log,
-      (e) => [e.at.slice(0, 16), e.moderator, e.action, e.player, e.detail, e.reason]);
+      (e) => [e.at.slice(0, 16), e.moderator, actionWords(e.action), e.player, e.detail, e.reason]);
   }
 }
 
