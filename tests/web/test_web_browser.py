@@ -839,6 +839,12 @@ def test_two_accounts_play_a_rated_game_from_a_seek(browser: Any, server: str) -
             ann.locator("#games a", has_text="Record").first.click()
         text = Path(download.value.path()).read_text()
         assert '[White "Annie"]' in text and '[Black "Bobby"]' in text and "1-0" in text
+        # the lobby, visited again in the tab that posted the seek, stays the lobby: the taken
+        # seek led the tab to its game once, and is forgotten
+        ann.goto(server + "/")
+        ann.wait_for_selector('html[data-ready="1"]')
+        assert ann.evaluate("sessionStorage.getItem('ludoteca:seeks')") == "[]"
+        assert ann.url == server + "/"
         # the finished games list finds it by player and result
         ann.goto(server + "/games?player=bobby&result=1-0")
         ann.wait_for_selector("#games table")

@@ -258,15 +258,22 @@ async function refreshSeeks() {
     const mine = await get("/api/seeks/mine");
     if (mine) {
       const taken = mine.find((s) => s.game_id && posted.has(s.id));
-      if (taken) location.href = `/game/${taken.game_id}`;
+      if (taken) {  // (once: a later visit to the lobby in this tab stays in the lobby)
+        posted.delete(taken.id);
+        keepPosted();
+        location.href = `/game/${taken.game_id}`;
+      }
     }
   }
 }
 const posted = new Set(JSON.parse(sessionStorage.getItem("ludoteca:seeks") || "[]"));
 
+// The seeks this tab posted and has not yet followed to their game, kept for the tab's life.
+function keepPosted() { sessionStorage.setItem("ludoteca:seeks", JSON.stringify([...posted])); }
+
 function remember(seekId) {
   posted.add(seekId);
-  sessionStorage.setItem("ludoteca:seeks", JSON.stringify([...posted]));
+  keepPosted();
   seekStatus(t("Your seek is on offer; the game opens here when someone accepts it."));
   refreshSeeks();
 }
