@@ -55,10 +55,15 @@ from ludoteca.ai.engine import EngineError
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, State
 from ludoteca.games.morris.rules import MorrisState
-from ludoteca.games.morris.uci import UciEngine, UciError, engine_rules, to_uci
+from ludoteca.games.morris.uci import (
+    RINGS,
+    EngineBoard,
+    UciEngine,
+    UciError,
+    engine_rules,
+    to_uci,
+)
 
-#: the engine's points in its board text (``d``'s ``Fen:``): inner, middle, outer ring
-RINGS = "d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split()
 STRONGEST: dict[str, str] = {
     "Threads": "1",
     "SkillLevel": "30",
@@ -76,18 +81,17 @@ STRONGEST: dict[str, str] = {
 
 def check_board(state: MorrisState, fen: str) -> None:
     """Raise :class:`UciError` unless the engine's board, side to move and hands are ours."""
-    rings, side, phase, action, _w, w_hand, _b, b_hand, *_ = fen.split()
-    if phase == "o":
+    board = EngineBoard.read(fen)
+    if board.phase == "o":
         raise UciError(f"the engine's rules have ended the game at {fen!r}; ours have not")
-    cells = rings.replace("/", "")
     index = state.board.index
     ours = "".join(
         "O" if state.men[0] >> index[p] & 1 else "@" if state.men[1] >> index[p] & 1 else "*"
         for p in RINGS
     )
-    theirs = (cells, side, int(w_hand), int(b_hand))
+    theirs = (board.cells, board.side, *board.hands)
     expected = (ours, "w" if state.turn is Color.WHITE else "b", *state.hand)
-    if theirs != expected or action == "r":  # "r": a removal pending
+    if theirs != expected or board.action == "r":  # "r": a removal pending
         raise UciError(f"the engine's board {fen!r} is not ours {state.position_code()!r}")
 
 

@@ -13,10 +13,11 @@ plays it; an engine that fails (a hang, a crash, a move that is not legal) resig
 and the reason is printed on stderr.  Runs until the event stream ends (the server stopped) or
 Ctrl-C.
 
-With ``--uci`` the engine speaks UCI as a Nine Men's Morris engine (Sanmill's, in its notation:
-:mod:`.uci`, a fresh :class:`~.uci.UciAgent` a game): it plays only standard Nine Men's Morris
-(:func:`~.uci.engine_rules`: the ``morris`` rule set), and a challenge of any other game or rule
-set is declined with "variant", the reason printed on stderr.
+With ``--uci`` the engine speaks UCI as a Morris engine (Sanmill's, in its notation:
+:mod:`.uci`, a fresh :class:`~.uci.UciAgent` a game): it plays only the Morris rule sets
+:func:`~.uci.engine_rules` maps (those on the 24-point board where White starts), and a
+challenge of any other game or rule set is declined with "variant", the reason printed on
+stderr.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _say(text: str) -> None:
 class Bot:
     """One bot connection: ``client`` (the server, with the token), the ``engine`` command,
     the games it plays, and at most ``most`` games at once; ``uci``: the engine speaks UCI (a
-    Nine Men's Morris engine), and plays only the rule sets :func:`~.uci.engine_rules` maps."""
+    Morris engine), and plays only the rule sets :func:`~.uci.engine_rules` maps."""
 
     def __init__(
         self, client: httpx.Client, engine: str, games: set[str], most: int, uci: bool = False

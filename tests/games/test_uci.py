@@ -1,4 +1,4 @@
-"""ludoteca.games.morris.uci: the translation between our Nine Men's Morris moves and a UCI
+"""ludoteca.games.morris.uci: the translation between our Morris moves and a UCI
 engine's tokens
 (Sanmill's: ``d6``, ``a1-a4``, then ``xg7`` for a mill's removal) on hand-checked examples and
 random legal games, the rule sets the engine plays, and the engine driven as an agent (the
@@ -62,10 +62,15 @@ def test_our_moves_in_the_engine_tokens(ours: str, theirs: list[str]) -> None:
     assert to_uci(MorrisMove.parse(ours)) == theirs
 
 
-def test_a_twelve_mens_morris_move_is_refused() -> None:
-    state = load("morris-12").new()
-    with pytest.raises(UciError, match="not a Nine Men's Morris move"):
-        to_uci(next(iter(state.legal_moves)))
+def test_a_six_mens_morris_move_is_refused_and_a_diagonal_mill_read() -> None:
+    six = load("morris-6").new()
+    with pytest.raises(UciError, match="not a move on the 24-point Morris board"):
+        to_uci(next(iter(six.legal_moves)))
+    twelve = load("morris-12").new()
+    for text in ["a1", "g7", "b2", "g4"]:
+        twelve.push(text)
+    assert read_action(twelve, "c3").move is None  # the diagonal a1-b2-c3
+    assert to_uci(twelve.push("c3xg7")) == ["c3", "xg7"]
 
 
 def test_placing_with_a_mill_reads_back() -> None:
@@ -143,14 +148,21 @@ def test_random_legal_games_round_trip(choices: list[int]) -> None:
             from_uci(cut)
 
 
-def test_the_engine_plays_standard_nine_mens_morris_only() -> None:
+def test_the_engine_plays_the_rule_sets_of_the_24_point_board() -> None:
     options = engine_rules(load("morris").rules)
     assert options["MayFly"] == "true" and options["NMoveRule"] == "100"
+    assert options["PiecesCount"] == "9" and options["HasDiagonalLines"] == "false"
     assert engine_rules(load("morris:move_rule=50").rules)["NMoveRule"] == "50"
     assert engine_rules(load("morris:repetition=0").rules)["ThreefoldRepetitionRule"] == "false"
-    for spec in ["morris-6", "morris-12", "morabaraba", "morris-lasker", "cheng-san-qi", "felli"]:
-        with pytest.raises(UciError, match="only Nine Men's Morris's standard rules"):
-            engine_rules(load(spec).rules)
+    assert engine_rules(load("morris:flying=false").rules)["MayFly"] == "false"
+    assert engine_rules(load("morris-12").rules)["HasDiagonalLines"] == "true"
+    assert engine_rules(load("cheng-san-qi").rules)["MillFormationActionInPlacingPhase"] == "4"
+    with pytest.raises(UciError, match="only the Morris family"):
+        engine_rules(load("felli").rules)
+    with pytest.raises(UciError, match="only the 24-point boards"):
+        engine_rules(load("morris-6").rules)
+    with pytest.raises(UciError, match="White starts"):
+        engine_rules(load("morabaraba").rules)
     with pytest.raises(UciError, match="threefold repetition or never"):
         engine_rules(load("morris:repetition=2").rules)
 

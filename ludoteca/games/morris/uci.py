@@ -1,4 +1,4 @@
-"""A Nine Men's Morris engine speaking UCI, as Sanmill's does: its process driver, the
+"""A Morris engine speaking UCI, as Sanmill's does: its process driver, the
 translation between its move notation and ours, and an agent it plays (``ludoteca bot --uci``,
 ``bench/vs_uci_mill.py``).
 
@@ -14,9 +14,9 @@ moves carry the removal (``d6xg7``, ``a1-a4xg7``).  So:
   there raises :class:`UciError`, never a crash); a move that closes a mill needs the engine's
   second ``go`` for its removal (:meth:`UciEngine.turn` asks it).
 
-The engine plays only Nine Men's Morris, and of our rule sets only the standard ``morris``
-(:func:`engine_rules` maps its settings onto the engine's rule options, or says why not);
-a game must start from the empty board.
+The engine plays the family's rule sets on the 24-point board (:func:`engine_rules` maps a
+rule set and its settings onto the engine's rule options, or says why not; a rule set where
+Black starts needs the colours exchanged); a game must start from the empty board.
 """
 
 from __future__ import annotations
@@ -31,15 +31,18 @@ from dataclasses import dataclass
 
 from ...ai.base import Limit
 from ...ai.engine import EngineError, LinePipe
-from ...core import LudotecaError, Move, RuleSet, State
+from ...core import Color, LudotecaError, Move, RuleSet, State
 from .. import load
-from .board import NINE
-from .rules import MorrisMove, MorrisState
+from .board import NINE, TWELVE
+from .rules import Morris, MorrisMove, MorrisState
 
 __all__ = [
+    "BOARDS",
     "GRACE",
+    "RINGS",
     "STANDARD_RULES",
     "Action",
+    "EngineBoard",
     "UciAgent",
     "UciEngine",
     "UciError",
@@ -51,7 +54,8 @@ __all__ = [
 ]
 
 #: the engine's rule options for standard Nine Men's Morris (the ``morris`` rule set; its
-#: settings add ``MayFly``, ``ThreefoldRepetitionRule``, ``NMoveRule``, ``EndgameNMoveRule``)
+#: settings add ``MayFly``, ``ThreefoldRepetitionRule``, ``NMoveRule``, ``EndgameNMoveRule``), which
+#: :func:`engine_rules` changes for the other rule sets
 STANDARD_RULES: dict[str, str] = {
     "PiecesCount": "9",
     "flyPieceCount": "3",
@@ -64,12 +68,23 @@ STANDARD_RULES: dict[str, str] = {
     "MayRemoveFromMillsAlways": "false",
     "RestrictRepeatedMillsFormation": "false",
     "OneTimeUseMill": "false",
+    "BoardFullAction": "0",
     "StopPlacingWhenTwoEmptySquares": "false",
     "StalemateAction": "0",
     "CustodianCaptureEnabled": "false",
     "InterventionCaptureEnabled": "false",
     "LeapCaptureEnabled": "false",
 }
+#: the engine's ``MillFormationActionInPlacingPhase`` for marking (``markAndDelayRemovingPieces``)
+MARKING = "4"
+#: the engine's ``BoardFullAction`` for a draw (``agreeToDraw``; ``0``, ``firstPlayerLose``, is
+#: our rule where a full board is no draw: the first player, to move, cannot move)
+FULL_BOARD_DRAW = "4"
+#: the engine's points in its board text (``d``'s ``Fen:``) and bits 8 to 31 of its point masks:
+#: the inner, middle, outer ring, each clockwise from its top middle point
+RINGS = tuple("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split())
+#: our boards the engine plays (its board, without and with the four diagonals)
+BOARDS = (NINE.key, TWELVE.key)
 #: seconds an engine may take past its time (or to start, or to answer ``isready``) before it
 #: counts as hung
 GRACE = 15.0
@@ -82,40 +97,67 @@ class UciError(EngineError):
 
 
 # --- the rules ----------------------------------------------------------------------------------
-def engine_rules(rules: RuleSet) -> dict[str, str]:
-    """The engine's rule options for ``rules``: only our standard Nine Men's Morris (the
-    ``morris`` rule set, flying on or off, repetition 3 or off, any move rule of 1 ply or more;
-    the three men rule off); :class:`UciError` saying why otherwise."""
-    if rules.game != "morris" or rules.name != "morris":
+def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
+    """The engine's rule options for ``rules``: every rule set of the family on the 24-point
+    board (all but ``morris-6``; Sanmill's board has 24 points and 9 to 12 men a side) with
+    its switches (diagonals, men, flying, Lasker's moves while placing, marking, removal from
+    mills, one-time mills, a full board's draw) and its draw settings (repetition 3 or off, a
+    move rule of 1 ply or more, the three men rule as the engine's endgame move rule);
+    :class:`UciError` saying why not otherwise.
+
+    The engine's White always starts: a rule set where Black starts (``morabaraba``) is refused
+    unless ``swapped``, which asks for the options of the same rules with the colours exchanged
+    (the engine's White then stands for our Black, and its Black for our White; no other rule
+    of the family tells the colours apart)."""
+    if rules.game != "morris":
+        raise UciError(f"the UCI engine plays only the Morris family, not {str(rules)!r}")
+    game = load(rules)
+    assert isinstance(game, Morris)
+    variant = game.variant
+    if variant.board.key not in BOARDS or not 9 <= variant.men <= 12:
         raise UciError(
-            f"the UCI engine plays only Nine Men's Morris's standard rules (morris), "
+            f"the UCI engine plays only the 24-point boards with 9 to 12 men a side, "
             f"not {str(rules)!r}"
+        )
+    if (variant.first is Color.BLACK) != swapped:
+        raise UciError(
+            f"the UCI engine's White starts: {str(rules)!r} needs the colours exchanged"
+            if not swapped
+            else f"the colours of {str(rules)!r} need no exchange: White starts"
         )
     settings = rules.settings
     repetition = int(settings.get("repetition", 3))
     move_rule = int(settings.get("move_rule", 100))
-    if int(settings.get("three_men_rule", 0)):
-        raise UciError(f"the UCI engine has no three men rule ({str(rules)!r})")
+    three_men = int(settings.get("three_men_rule", 0))
     if repetition not in (0, 3):
         raise UciError(f"the UCI engine draws at threefold repetition or never ({str(rules)!r})")
     if move_rule < 1:
         raise UciError(f"the UCI engine needs a move rule ({str(rules)!r})")
     return {
         **STANDARD_RULES,
+        "PiecesCount": str(variant.men),
+        "HasDiagonalLines": "true" if variant.board is TWELVE else "false",
+        "MillFormationActionInPlacingPhase": MARKING if variant.marking else "0",
+        "MayMoveInPlacingPhase": "true" if variant.lasker else "false",
+        "MayRemoveFromMillsAlways": "true" if variant.remove_from_mills else "false",
+        "OneTimeUseMill": "true" if variant.one_time_mills else "false",
+        "BoardFullAction": FULL_BOARD_DRAW if variant.full_board_draw else "0",
         "MayFly": "true" if settings.get("flying", True) else "false",
         "ThreefoldRepetitionRule": "true" if repetition else "false",
         "NMoveRule": str(move_rule),
-        "EndgameNMoveRule": str(move_rule),  # off when not shorter than the move rule
+        # the engine's endgame rule is off when not shorter than the move rule
+        "EndgameNMoveRule": str(three_men if 0 < three_men < move_rule else move_rule),
     }
 
 
 # --- the notation -------------------------------------------------------------------------------
 def to_uci(move: Move) -> list[str]:
-    """Our Nine Men's Morris move in the engine's tokens: ``d6`` → ``["d6"]``, ``a1-a4`` →
-    ``["a1-a4"]``, ``d6xg7`` → ``["d6", "xg7"]``, ``a1-a4xg7`` → ``["a1-a4", "xg7"]``."""
-    if not isinstance(move, MorrisMove) or move.board != NINE.key:
-        raise UciError(f"{move} is not a Nine Men's Morris move")
-    names = NINE.points
+    """Our move on a 24-point Morris board in the engine's tokens: ``d6`` → ``["d6"]``,
+    ``a1-a4`` → ``["a1-a4"]``, ``d6xg7`` → ``["d6", "xg7"]``, ``a1-a4xg7`` →
+    ``["a1-a4", "xg7"]``."""
+    if not isinstance(move, MorrisMove) or move.board not in BOARDS:
+        raise UciError(f"{move} is not a move on the 24-point Morris board")
+    names = NINE.points  # the 24-point boards name their points alike
     base = names[move.dst] if move.src is None else f"{names[move.src]}-{names[move.dst]}"
     return [base] if move.remove is None else [base, "x" + names[move.remove]]
 
@@ -161,8 +203,8 @@ def read_action(state: State, word: str, removal: str | None = None) -> Action:
     a mill and ``removal`` is not given yet; :class:`UciError` for a token that is unreadable or
     illegal here (a removal of a man that may not be removed, one where none is due, none where
     one is due)."""
-    if not isinstance(state, MorrisState) or state.board is not NINE:
-        raise UciError("the UCI engine plays only Nine Men's Morris")
+    if not isinstance(state, MorrisState) or state.board.key not in BOARDS:
+        raise UciError("the UCI engine plays only the 24-point Morris board")
     legal = _legal_bases(state, word)
     mills = legal[0].remove is not None
     if not mills:
@@ -201,6 +243,46 @@ def from_uci(tokens: Sequence[str], state: State | None = None) -> list[MorrisMo
     if pending is not None:
         raise UciError(f"{pending!r} closes a mill and no removal follows")
     return moves
+
+
+@dataclass(frozen=True)
+class EngineBoard:
+    """The engine's position as its ``d`` command writes it (Sanmill's ``Fen:`` line, read by
+    :meth:`read`): ``cells``, one character a point in :data:`RINGS` order (``O`` the engine's
+    White, ``@`` its Black, ``X`` a marked point, ``*`` empty); ``side`` to move (``w``,
+    ``b``); ``phase`` (``p`` placing, ``m`` moving, ``o`` over); ``action`` (``p`` place,
+    ``s`` move, ``r`` a mill's removal due); the men in hand of its White and Black; and
+    ``mills``, each side's record of the points of the mills it has closed (one-time mills;
+    empty in the other rule sets), as point names."""
+
+    cells: str
+    side: str
+    phase: str
+    action: str
+    hands: tuple[int, int]
+    mills: tuple[frozenset[str], frozenset[str]]
+
+    @classmethod
+    def read(cls, fen: str) -> EngineBoard:
+        """The board of a ``Fen:`` line's text; :class:`UciError` if unreadable.  The record
+        of mills is its 15th field (the two sides' 32-bit point masks in one number, White's
+        high, point ``RINGS[i]`` at bit ``8 + i``), taken as empty when the line stops
+        before it."""
+        fields = fen.split()
+        try:
+            cells = fields[0].replace("/", "")
+            side, phase, action = fields[1:4]
+            hands = (int(fields[5]), int(fields[7]))
+            both = int(fields[14]) if len(fields) > 14 else 0
+        except (IndexError, ValueError):
+            raise UciError(f"unreadable board {fen!r}") from None
+        if len(cells) != len(RINGS) or side not in ("w", "b"):
+            raise UciError(f"unreadable board {fen!r}")
+        mills = tuple(
+            frozenset(p for i, p in enumerate(RINGS) if mask >> (8 + i) & 1)
+            for mask in (both >> 32, both & 0xFFFFFFFF)
+        )
+        return cls(cells, side, phase, action, hands, (mills[0], mills[1]))
 
 
 # --- the process --------------------------------------------------------------------------------
@@ -268,6 +350,25 @@ class UciEngine:
             raise UciError("no board from 'd'")
         return fens[-1][5:]
 
+    def legal(self, tokens: Sequence[str]) -> tuple[str, list[str]]:
+        """The engine's board text (as :meth:`board`) after ``tokens`` from the start, and the
+        tokens it holds legal there, each once: its placements and moves, or, when a mill's
+        removal is due, its removals ``xP``; none when its game is over.  Asked by Sanmill's
+        ``analyze``, which lists its legal moves (the ones its search and its reading of
+        ``position … moves`` try) as ``info analysis d6=advantage(12) …`` after a shallow
+        search of each."""
+        self._position(tokens)
+        self.send("d")
+        self.send("analyze")
+        lines = self.read_until("info analysis", GRACE)
+        fens = [s for s in lines if s.startswith("Fen: ")]
+        if not fens:
+            raise UciError("no board from 'd'")
+        words = lines[-1].split("info analysis", 1)[1].split()
+        if "trap" in words:  # the perfect database's traps follow the moves
+            words = words[: words.index("trap")]
+        return fens[-1][5:], [w.split("=", 1)[0] for w in words]
+
     def go(self, tokens: Sequence[str], seconds: float) -> tuple[str, float]:
         """The engine's token after ``tokens`` from the start (a bare ``go``, and ``stop`` once
         ``seconds`` have passed), and the seconds from ``go`` to its answer.  A ``bestmove``
@@ -308,13 +409,13 @@ class UciEngine:
 
 
 class UciAgent:
-    """An agent played by a UCI Morris engine (``command``) under ``rules`` (standard Nine
-    Men's Morris: :func:`engine_rules`, else :class:`UciError` at once).  ``options`` add to or
-    override the engine's options (its rule options, and ``MoveTime``, the default move's
-    whole seconds).  :meth:`choose` gives the engine's move within the limit's seconds
-    (``stop`` sent then; ``seconds`` without one), or raises :class:`UciError` (the engine
-    stopped) for a position not reached from the empty board, a hang, a crash or an answer
-    that is not a legal move."""
+    """An agent played by a UCI Morris engine (``command``) under ``rules`` (those
+    :func:`engine_rules` maps without exchanging the colours, else :class:`UciError` at
+    once).  ``options`` add to or override the engine's options (its rule options, and
+    ``MoveTime``, the default move's whole seconds).  :meth:`choose` gives the engine's move
+    within the limit's seconds (``stop`` sent then; ``seconds`` without one), or raises
+    :class:`UciError` (the engine stopped) for a position not reached from the empty board, a
+    hang, a crash or an answer that is not a legal move."""
 
     def __init__(
         self,

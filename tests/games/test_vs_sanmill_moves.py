@@ -1,0 +1,151 @@
+"""bench/vs_sanmill_moves.py, the comparison of our legal moves with Sanmill's engine's, run
+against the tiny UCI engine of tests/support/uci_engine.py (Sanmill's ``d`` and ``analyze`` in
+its own reading of the tokens; Sanmill itself is not here): hand-counted positions whose whole
+moves it builds from the engine's tokens and removals, an engine that gets the mill rule wrong
+and one playing other rules caught, seeded random games agreeing in every rule set's kind
+(colours exchanged, marked points, mill records); and the rule options the benchmark sets."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from bench import vs_sanmill_moves as bench
+from ludoteca.games import load
+from ludoteca.games.morris.rules import MorrisState
+from ludoteca.games.morris.uci import UciEngine, UciError, engine_rules
+
+ENGINE = [sys.executable, "-m", "tests.support.uci_engine"]
+#: White (the first player) a1 a4 b2, Black g7 g4 g1 (a mill, closed by g1, which took d2);
+#: Black's d6 stands alone.  The first player, to move, closes a1-a4-a7 with a7, and may take
+#: d6 only: the mill g7-g4-g1 is protected.
+HISTORY = "a1 g7 a4 g4 d2 g1 xd2 b2 d6".split()
+
+
+def reached(rules: str) -> MorrisState:
+    state = load(rules).new()
+    assert isinstance(state, MorrisState)
+    pending = ""
+    for token in HISTORY:
+        if token.startswith("x"):
+            state.push(pending + token)
+        elif token == "g1":
+            pending = token
+        else:
+            state.push(token)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("rules", "count", "mills"),
+    [
+        # 17 empty points, a7 closing the mill; its one removal d6
+        ("morris", 17, {"a7xd6"}),
+        # Cheng San Qi: Black's mill marked d2, which stays blocked: 16 placements
+        ("cheng-san-qi", 16, {"a7xd6"}),
+        # Morabaraba: Black places first (the engine's White), and c3 closes the diagonal
+        # a1-b2-c3 as a7 closes a1-a4-a7
+        ("morabaraba", 17, {"a7xd6", "c3xd6"}),
+    ],
+)
+def test_the_whole_moves_of_a_hand_counted_position_agree(
+    rules: str, count: int, mills: set[str]
+) -> None:
+    state = reached(rules)
+    swapped = rules == "morabaraba"
+    engine = UciEngine([*ENGINE, "--rules", rules], {})
+    try:
+        board, theirs, notes = bench.their_moves(engine, HISTORY)
+        verdict = bench.compare(engine, state, HISTORY, swapped)
+    finally:
+        engine.close()
+    assert len(theirs) == count and not notes
+    assert {m for m in theirs if "x" in m} == mills
+    assert ("X" in board.cells) == (rules == "cheng-san-qi")
+    assert verdict.agrees, verdict
+
+
+def test_an_engine_that_lets_a_mill_be_taken_disagrees_there() -> None:
+    engine = UciEngine([*ENGINE, "--lax"], {})
+    try:
+        verdict = bench.compare(engine, reached("morris"), HISTORY, False)
+    finally:
+        engine.close()
+    assert verdict.ours_only == [] and verdict.notes == []
+    assert verdict.theirs_only == ["a7xg1", "a7xg4", "a7xg7"]
+
+
+def test_an_engine_under_other_rules_differs_in_its_board() -> None:
+    """The engine plays Cheng San Qi where we play Nine Men's Morris: its d2 is marked."""
+    engine = UciEngine([*ENGINE, "--rules", "cheng-san-qi"], {})
+    try:
+        verdict = bench.compare(engine, reached("morris"), HISTORY, False)
+    finally:
+        engine.close()
+    assert verdict.ours_only == ["d2"] and verdict.theirs_only == []
+    assert len(verdict.notes) == 1 and "board differs" in verdict.notes[0]
+
+
+@pytest.mark.parametrize("rules", ["morris-lasker", "morabaraba", "one-time-mill", "cham-gonu"])
+def test_random_games_agree(rules: str) -> None:
+    report = bench.run([*ENGINE, "--rules", rules], rules, 12, seed=3, every=2)
+    assert report.positions == 12 and report.disagreements == []
+    assert report.kinds["placing"] + report.kinds["moving"] + report.kinds["over"] > 0
+
+
+def test_the_records_of_one_time_mills_are_compared() -> None:
+    """A mill record that is ours but not the engine's is a board difference."""
+    state = reached("one-time-mill")
+    assert state.used[1]  # Black's g7-g4-g1
+    engine = UciEngine([*ENGINE, "--rules", "morris"], {})
+    try:
+        verdict = bench.compare(engine, state, HISTORY, False)
+    finally:
+        engine.close()
+    assert any("board differs" in note for note in verdict.notes)
+
+
+def test_the_bench_prints_its_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    engine = " ".join(ENGINE)
+    assert bench.main(["--engine", engine, "--positions", "5", "--rules", "morris"]) == 0
+    out = capsys.readouterr().out
+    assert "morris: 5 positions compared" in out and "5 agree, 0 disagree" in out
+    assert "not compared: morris-6" in out
+
+
+def test_the_rule_options_of_each_rule_set() -> None:
+    """Sanmill's options for each rule set, after its presets (docs/rules.md) and our
+    settings; its draws off in the benchmark."""
+    played, others = bench.compared_rule_sets()
+    assert set(others) == {"morris-6"}
+    assert played == {
+        "morris": False,
+        "morris-12": False,
+        "morabaraba": True,
+        "morris-lasker": False,
+        "cheng-san-qi": False,
+        "cham-gonu": False,
+        "one-time-mill": False,
+    }
+    cham = bench.engine_options("cham-gonu", False)
+    assert (cham["PiecesCount"], cham["HasDiagonalLines"], cham["MayFly"]) == (
+        "12",
+        "true",
+        "false",
+    )
+    assert cham["MillFormationActionInPlacingPhase"] == "4"  # markAndDelayRemovingPieces
+    assert cham["MayRemoveFromMillsAlways"] == "true" and cham["BoardFullAction"] == "0"
+    assert cham["ThreefoldRepetitionRule"] == "false" and cham["NMoveRule"] == "200"
+    lasker = engine_rules(load("morris-lasker").rules)
+    assert (lasker["PiecesCount"], lasker["MayMoveInPlacingPhase"]) == ("10", "true")
+    once = engine_rules(load("one-time-mill").rules)
+    assert (once["OneTimeUseMill"], once["MayRemoveFromMillsAlways"]) == ("true", "true")
+    twelve = engine_rules(load("morris-12").rules)
+    assert twelve["BoardFullAction"] == "4" and twelve["EndgameNMoveRule"] == "100"
+    mora = engine_rules(load("morabaraba").rules, swapped=True)
+    assert mora["EndgameNMoveRule"] == "20" and mora["BoardFullAction"] == "4"
+    with pytest.raises(UciError, match="needs the colours exchanged"):
+        engine_rules(load("morabaraba").rules)
+    with pytest.raises(UciError, match="need no exchange"):
+        engine_rules(load("morris").rules, swapped=True)
