@@ -187,22 +187,44 @@ def test_java_random_is_javas() -> None:
     assert [rng.next_int(10), rng.next_int(10)] == [0, 3]
 
 
+#: Boardspace's random deals for a few keys, as a 30-line Java program printed them with the
+#: JDK's own java.util.Random (javac 17), dealing as docs/rules.md states (the squares of P0's
+#: stones): an outside check of the JavaRandom port and of the deals' order of draws
+JDK_DEALS = {
+    (9, 1, "RandomOpposite"): "A2 A3 A4 A5 A6 A7 B9 C1 C9 D1 E9 F1 H9 I1 I2 I9",
+    (9, 1, "Random"): "A1 A3 A5 A6 A9 B9 C9 D9 F1 G1 H1 H9 I3 I5 I7 I8",
+    (9, 42, "RandomOpposite"): "A2 A4 A5 A7 B1 B9 D1 E1 F1 G1 G9 I1 I2 I4 I7 I9",
+    (9, 42, "Random"): "A5 A6 A7 A8 D9 E1 E9 F1 F9 G1 H1 I1 I3 I4 I5 I9",
+    (9, 20240601, "RandomOpposite"): "A1 A3 A4 A6 A7 A9 B9 C1 E9 F1 F9 G1 H9 I2 I5 I8",
+    (9, 20240601, "Random"): "A5 A7 A8 A9 C1 D1 E1 E9 F9 G1 H9 I2 I3 I6 I7 I9",
+    (11, 7, "Random"): "A1 A10 A11 A4 A5 A9 B1 B11 C1 C11 D11 F11 G1 H11 I1 K10 K6 K7 K8 K9",
+    (13, 99, "Random"): (
+        "A13 A2 A3 A4 A6 A9 C1 D1 D13 E1 E13 F13 G13 H1 I1 I13 K1 L13 M1 M10 M2 M5 M6 M9"
+    ),
+}
+
+
+def _p0_squares(n: int, setup: str) -> set[str]:
+    geo = geometry(n)
+    return {geo.names[s] for s, c in zip(geo.perimeter, setup, strict=True) if c == "B"}
+
+
+@pytest.mark.parametrize(("n", "key", "name"), list(JDK_DEALS))
+def test_boardspace_random_deals_are_the_jdks(n: int, key: int, name: str) -> None:
+    dealt_name, setup = boardspace.setup_board(n, key, 102, name)
+    assert dealt_name == name and _p0_squares(n, setup) == set(JDK_DEALS[n, key, name].split())
+
+
 def test_boardspace_setups() -> None:
-    # the fixed setups as Boardspace's rules code lays them out (P0's stones: 0)
-    _, adjacent = boardspace.setup_board(13, 0, 102, "Adjacent")
-    assert adjacent["A1"] == adjacent["A13"] == adjacent["L1"] == 0
-    assert adjacent["M1"] == adjacent["M13"] == adjacent["B13"] == 1 and len(adjacent) == 48
-    _, opposing = boardspace.setup_board(9, 0, 102, "Opposing")
-    assert opposing["A1"] == opposing["I9"] == 0 and opposing["A9"] == opposing["I1"] == 1
+    # before revision 100 the key chose among Adjacent, Opposing and Random; since 102 no SU
+    # setup means RandomOpposite
+    assert boardspace.setup_board(9, 42, 102, None)[0] == "RandomOpposite"
+    assert boardspace.setup_board(9, 42, 99, None)[0] in ("Adjacent", "Opposing", "Random")
     for n in (9, 11, 13):
-        for setup in ("RandomOpposite", "Random", "Blocks"):
-            _, stones = boardspace.setup_board(n, 123, 102, setup)
-            assert len(stones) == 4 * (n - 1) and sorted(stones.values()).count(0) == 2 * (n - 1)
-        # RandomOpposite always gives opposite squares different colours: our pair rule
-        _, stones = boardspace.setup_board(n, 99, 102, "RandomOpposite")
-        geo = geometry(n)
-        ring = [stones[geo.names[s]] for s in geo.perimeter]
-        assert all(ring[i] != ring[i + geo.pairs] for i in range(geo.pairs))
+        for name in boardspace.SETUPS:
+            _, setup = boardspace.setup_board(n, 123, 102, name)
+            assert len(setup) == 4 * (n - 1)
+            assert setup.count("B") == setup.count("W") == (0 if name == "Free" else 2 * (n - 1))
 
 
 def _boardspace_text(moves: list[str], su: str = "morelli-9 7 102 RandomOpposite") -> str:
@@ -217,9 +239,7 @@ def _boardspace_text(moves: list[str], su: str = "morelli-9 7 102 RandomOpposite
 
 
 def test_a_boardspace_record_is_read_with_its_setup() -> None:
-    _, stones = boardspace.setup_board(9, 7, 102, "RandomOpposite")
-    geo = geometry(9)
-    setup = "".join("B" if stones[geo.names[s]] == 0 else "W" for s in geo.perimeter)
+    _, setup = boardspace.setup_board(9, 7, 102, "RandomOpposite")
     state = load("morelli-9").new(setup=setup)
     rng = random.Random(3)
     for _ in range(12):
@@ -256,16 +276,16 @@ def test_boardspace_round_trip_of_random_games(rules: str, seed: int, plies: int
     assert back.state.position_code() == game.state.position_code()
     # the key written deals the setup as Boardspace deals it
     n = geometry(9 if rules == "morelli-9" else 11).n
-    assert boardspace.deals(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"])
+    assert boardspace.first_mover(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"]) == 0
     # written again from the record read, the same text (its own setup key kept)
     assert boardspace.dumps(back) == text
 
 
 def test_bad_boardspace_records_are_named() -> None:
-    with pytest.raises(InvalidRecordError, match="Opposing"):
-        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Opposing"))
-    with pytest.raises(InvalidRecordError, match="Free"):
-        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Free"))
+    with pytest.raises(InvalidRecordError, match="Crosses"):
+        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Crosses"))
+    with pytest.raises(InvalidRecordError, match=r"line 7: .*ply 1"):
+        boardspace.loads(_boardspace_text(["A2-B3"], "morelli-9 7 102 Free"))  # no stone
     with pytest.raises(InvalidRecordError, match="morelli-15"):
         boardspace.loads(_boardspace_text([], "morelli-15 7 102 RandomOpposite"))
     with pytest.raises(InvalidRecordError, match=r"line 7: .*ply 1"):
