@@ -19,7 +19,7 @@ from ludoteca import formats, record
 from ludoteca.cli import main
 from ludoteca.core import InvalidRecordError
 from ludoteca.games import load
-from ludoteca.games.morelli import boardspace
+from ludoteca.games.morelli import boardspace, setups
 from ludoteca.games.morelli.board import geometry
 from ludoteca.games.morris import mif, sanmill
 
@@ -279,6 +279,85 @@ def test_boardspace_round_trip_of_random_games(rules: str, seed: int, plies: int
     assert boardspace.first_mover(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"]) == 0
     # written again from the record read, the same text (its own setup key kept)
     assert boardspace.dumps(back) == text
+
+
+def _played(rules: str, setup: str, plies: int, seed: int) -> list[str]:
+    state = load(rules).new(setup=setup)
+    rng = random.Random(seed)
+    while state.ply < plies and state.outcome() is None:
+        state.push_code(rng.choice(state.legal_codes()))
+    return [str(m) for m in state.moves]
+
+
+@pytest.mark.parametrize("name", boardspace.SETUPS)
+def test_boardspace_records_of_every_setup_replay(name: str) -> None:
+    kind = setups.KINDS[boardspace.SETUPS.index(name)]
+    rules = "morelli-9" if kind == setups.DEFAULT else f"morelli-9:setup={kind}"
+    su = f"morelli-9 42 102 {name}"
+    _, dealt = boardspace.setup_board(9, 42, 102, name)
+    moves = _played(rules, dealt, 30, 7)
+    text = _boardspace_text(moves, su)
+    game = boardspace.loads(text)
+    assert game.tags["Rules"] == rules and game.tags["Setup"] == dealt
+    assert game.moves == moves and game.tags["Black"] == "ann"
+    # through our own format and back to Boardspace's: the same game, the record's own SU kept
+    again = record.loads(record.dumps(game))
+    assert again.moves == moves and again.tags["Rules"] == rules
+    written = boardspace.dumps(again)
+    assert f"SU[{su}]" in written
+    back = boardspace.loads(written)
+    assert back.moves == moves and back.state.position_code() == game.state.position_code()
+
+
+def test_boardspace_first_move_taken_by_p1() -> None:
+    # revision 101: P0 may choose another setup, then pass; P1 may then move first (or pass)
+    _, dealt = boardspace.setup_board(9, 5, 101, "Blocks")
+    swapped = setups.swap(dealt)
+    moves = _played("morelli-9:setup=blocks", swapped, 12, 3)
+    lines = _boardspace_text([], "morelli-9 5 101 Adjacent").splitlines()[:-1]
+    lines += ["; P0[1 Choose Blocks]", "; P0[2 Done]"]
+    for i, move in enumerate(moves):
+        src, dst = move.split("-")
+        player = f"P{(i + 1) % 2}"
+        lines.append(f"; {player}[{2 * i + 3} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]")
+        lines.append(f"; {player}[{2 * i + 4} Done]")
+    game = boardspace.loads("\n".join([*lines, ")"]))
+    assert game.tags["Rules"] == "morelli-9:setup=blocks" and game.tags["Setup"] == swapped
+    assert game.tags["Black"] == "bob" and game.tags["White"] == "ann" and game.moves == moves
+    # written again, P0 passes and P1 moves first, with the setup the record chose
+    written = boardspace.dumps(game)
+    assert "101 Blocks]" in written and 'P0[id "ann"]' in written
+    assert "; P0[1 Done]\n; P1[2 Move" in written and boardspace.loads(written).moves == moves
+    # P1 passes too: P0 moves first after all
+    passed = [*lines[: lines.index("; P0[2 Done]") + 1], "; P1[3 Done]"]
+    ours = _played("morelli-9:setup=blocks", dealt, 4, 1)
+    for i, move in enumerate(ours):
+        src, dst = move.split("-")
+        passed.append(f"; P{i % 2}[{i + 4} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]")
+        passed.append(f"; P{i % 2}[{i + 4} Done]")
+    game = boardspace.loads("\n".join([*passed, ")"]))
+    assert game.tags["Setup"] == dealt and game.tags["Black"] == "ann" and game.moves == ours
+
+
+@pytest.mark.parametrize("kind", ["adjacent", "opposing", "blocks", "free", "random_opposite"])
+def test_our_games_of_every_setup_are_written_for_boardspace(kind: str) -> None:
+    game = _random_game(f"morelli-11:setup={kind}", 4, 20)
+    text = boardspace.dumps(game)
+    back = boardspace.loads(text)
+    assert back.moves == game.moves and back.tags["Setup"] == game.tags["Setup"]
+    assert back.tags["Rules"] == game.tags["Rules"]
+    # a fixed setup with its colours exchanged: P0 passes, P1 moves first (revision 101)
+    if kind in ("adjacent", "opposing", "blocks"):
+        state = load(f"morelli-11:setup={kind}").new(setup=setups.swap(game.tags["Setup"]))
+        state.push_code(state.legal_codes()[0])
+        text = boardspace.dumps(record.from_state(state, white="Ann", black="Bob"))
+        assert f"101 {setups.NAMES[kind]}]" in text and 'P0[id "Ann"]' in text
+        assert boardspace.loads(text).tags["Setup"] == state.setup
+
+
+def test_a_random_setup_from_no_boardspace_key_is_not_written() -> None:
+    with pytest.raises(InvalidRecordError, match="came from no Boardspace key"):
+        boardspace.dumps(_random_game("morelli-9:setup=random", 4, 6))
 
 
 def test_bad_boardspace_records_are_named() -> None:

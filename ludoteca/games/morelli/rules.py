@@ -612,6 +612,7 @@ class Morelli(Game):
             "morelli",
             N_("The 2015 rules on the 13x13 board (24 stones each)."),
             {"setup": setups.DEFAULT},
+            aliases=("morelli-13", "morelli13"),
         ),
         MorelliRules(
             "morelli-11",
