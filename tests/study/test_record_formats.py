@@ -373,6 +373,23 @@ def test_bad_boardspace_records_are_named() -> None:
         boardspace.loads(_boardspace_text([]).replace("Start P0", "Fly A 1"))
 
 
+def test_the_boardspace_record_of_the_test_data_is_checked_by_the_cli(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = Path(__file__).parents[1] / "data" / "boardspace" / "morelli-9-blocks-pie.sgf"
+    assert main(["record", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "morelli (morelli-9:setup=blocks), 19 plies, result 0-1" in out
+    assert "Boardspace Morelli record" in out and "all valid" in out
+    game = boardspace.loads(path.read_text())
+    assert game.tags["Black"] == "bob" and game.tags["Termination"] == "resignation"
+    # Black (P1, who took the first move) holds the squares of P0's White in Boardspace's deal
+    _, dealt = boardspace.setup_board(9, 31415926, 101, "Blocks")
+    assert game.tags["Setup"] == setups.swap(dealt)
+    assert game.comments[7] == "bob: the King is mine if E6 holds"
+    assert game.state.king == 1  # Black's King on the Throne
+
+
 # --- the registry, the CLI and the review API ---------------------------------------------------
 def test_unknown_formats_and_games_a_format_cannot_hold() -> None:
     with pytest.raises(InvalidRecordError, match="no record format Ludoteca reads"):

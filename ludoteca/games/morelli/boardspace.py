@@ -215,15 +215,10 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
     pending_dst: str | None = None
     pending_line = mover = 0
     ending: tuple[int, Termination] | None = None  # (winner player, how)
+    pending_comment = ""  # the comments of a move not yet confirmed by its Done
     for node in nodes[1:]:
+        said = " ".join(value for name, value, _ in node.properties if name == "C")
         for name, value, line in node.properties:
-            if name == "C":
-                if moves:
-                    last = moves[-1]
-                    moves[-1] = (*last[:3], (last[3] + " " + value).strip())
-                else:
-                    comment0 = (comment0 + " " + value).strip()
-                continue
             if name not in ("P0", "P1"):
                 continue
             player = int(name[1])
@@ -240,8 +235,10 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
                         Text("line %(line)s: the record edits the board mid-game", line=line)
                     )
                 if op == "done" and pending_src and pending_dst:
-                    moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+                    move = f"{pending_src}-{pending_dst}"
+                    moves.append((pending_line, mover, move, pending_comment))
                     pending_src = pending_dst = None
+                    pending_comment = ""
                 continue
             if op == "move":
                 if len(args) < 4:
@@ -280,8 +277,16 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
                         spec=repr(value),
                     )
                 )
+        # a node's comment is on the move it makes (or is making), else on the last move
+        if said and (pending_src or pending_dst):
+            pending_comment = (pending_comment + " " + said).strip()
+        elif said and moves:
+            last = moves[-1]
+            moves[-1] = (*last[:3], (last[3] + " " + said).strip())
+        elif said:
+            comment0 = (comment0 + " " + said).strip()
     if pending_src and pending_dst:
-        moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+        moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", pending_comment))
 
     # the first player to move is our Black (Boardspace's P1 may take the first move)
     black = moves[0][1] if moves else 0
