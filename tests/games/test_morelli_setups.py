@@ -10,6 +10,7 @@ import random
 import pytest
 
 from ludoteca import record
+from ludoteca.cli import main
 from ludoteca.core import Color, InvalidPositionError, InvalidRulesError, Termination
 from ludoteca.games import load
 from ludoteca.games.morelli import setups
@@ -209,3 +210,40 @@ def test_games_under_every_setup_replay_through_records(kind: str) -> None:
         back = record.loads(text)
         assert back.moves == [str(m) for m in state.moves]
         assert back.state.position_code() == state.position_code()
+
+
+def first_moves(n: int, setup: str) -> int:
+    """The first player's moves from a setup, counted plainly: each of its stones walks the
+    eight lines while the band falls and the square is empty (the empty Throne passed over)."""
+    c = n // 2
+    ring = [(0, y) for y in range(n)] + [(x, n - 1) for x in range(1, n)]
+    ring += [(n - 1, y) for y in range(n - 2, -1, -1)] + [(x, 0) for x in range(n - 2, 0, -1)]
+    stones = {xy: letter for xy, letter in zip(ring, setup, strict=True) if letter != "."}
+    count = 0
+    for (x, y), letter in stones.items():
+        if letter != "B":
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                band = max(abs(x - c), abs(y - c))
+                tx, ty = x + dx, y + dy
+                while (dx or dy) and 0 <= tx < n and 0 <= ty < n and (tx, ty) not in stones:
+                    if max(abs(tx - c), abs(ty - c)) >= band:
+                        break
+                    count += (tx, ty) != (c, c)
+                    tx, ty = tx + dx, ty + dy
+    return count
+
+
+@pytest.mark.parametrize("kind", setups.KINDS)
+def test_the_cli_plays_every_setup(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for rules in ("morelli-9", "morelli"):
+        state = load(f"{rules}:setup={kind}").new(seed=0)
+        setup = state.setup or ""
+        assert (
+            main(["perft", "morelli", "1", "--rules", f"{rules}:setup={kind}", "--setup", setup])
+            == 0
+        )
+        assert capsys.readouterr().out.split() == ["1", str(first_moves(state.n, setup))]
+    assert main(["perft", "morelli", "1", "--rules", "morelli:setup=crosses"]) == 2
+    assert "setting setup is one of" in capsys.readouterr().err
