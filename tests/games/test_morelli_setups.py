@@ -64,12 +64,12 @@ def picture(state: MorelliState) -> list[str]:
 
 @pytest.mark.parametrize("kind", list(PICTURES))
 def test_fixed_setups_are_laid_out_as_boardspace_deals_them(kind: str) -> None:
-    state = load(f"morelli-9:setup={kind}").new(seed=3)
+    state = Morelli.of(f"morelli-9:setup={kind}").new(seed=3)
     expected = [" ".join(line.split()) for line in PICTURES[kind].strip().splitlines()]
     assert picture(state) == expected
     assert state.turn is Color.BLACK and state.king == 0
     # a fixed setup does not depend on the seed
-    assert load(f"morelli-9:setup={kind}").new(seed=4).setup == state.setup
+    assert Morelli.of(f"morelli-9:setup={kind}").new(seed=4).setup == state.setup
 
 
 def test_blocks_on_every_size() -> None:
@@ -80,16 +80,16 @@ def test_blocks_on_every_size() -> None:
         ("morelli-11", "BBBWWWBBBW"),
         ("morelli-9", "BBBWWBBW"),
     ):
-        setup = load(f"{rules}:setup=blocks").new().setup or ""
+        setup = Morelli.of(f"{rules}:setup=blocks").new().setup or ""
         flipped = blocks.translate(str.maketrans("BW", "WB"))
         assert setup == blocks + flipped + blocks + flipped
 
 
 def test_adjacent_and_opposing_on_13x13() -> None:
-    adjacent = load("morelli:setup=adjacent").new()
+    adjacent = Morelli.of("morelli:setup=adjacent").new()
     rows = picture(adjacent)
     assert rows[0] == "B " + "W " * 11 + "W" and rows[-1] == "B " * 12 + "W"
-    opposing = load("morelli:setup=opposing").new()
+    opposing = Morelli.of("morelli:setup=opposing").new()
     rows = picture(opposing)
     assert rows[0] == "W" + " B" * 12 and rows[-1] == "B " * 12 + "W"
     assert all(r[0] == "W" and r[-1] == "W" for r in rows[1:-1])
@@ -98,7 +98,7 @@ def test_adjacent_and_opposing_on_13x13() -> None:
 def test_random_setups_keep_their_rules() -> None:
     for seed in range(40):
         for n in (9, 13):
-            state = load(f"morelli-{n}:setup=random").new(seed=seed)
+            state = Morelli.of(f"morelli-{n}:setup=random").new(seed=seed)
             setup = state.setup or ""
             names = [state.geo.names[s] for s in state.geo.perimeter]
             letters = dict(zip(names, setup, strict=True))
@@ -110,8 +110,8 @@ def test_random_setups_keep_their_rules() -> None:
             for k in range(4):
                 side = [setup[(k * (n - 1) - j) % ring] for j in range(n - 1)]
                 assert side.count("B") == side.count("W")
-            assert load(f"morelli-{n}:setup=random").new(seed=seed).setup == setup
-    deals = {load("morelli-9:setup=random").new(seed=s).setup for s in range(30)}
+            assert Morelli.of(f"morelli-{n}:setup=random").new(seed=seed).setup == setup
+    deals = {Morelli.of("morelli-9:setup=random").new(seed=s).setup for s in range(30)}
     assert len(deals) == 30  # random indeed
 
 
@@ -175,7 +175,7 @@ def test_position_codes_hold_what_is_left_of_the_setup() -> None:
     with pytest.raises(InvalidPositionError, match="pair rule: A1 and I9"):
         load("morelli-9").from_position_code(start.position_code())
     # a red stone never changes colour: under Adjacent, A1 can hold no White stone
-    adjacent = load("morelli-9:setup=adjacent").new()
+    adjacent = Morelli.of("morelli-9:setup=adjacent").new()
     code = adjacent.position_code()
     flipped = code[: code.index(" ")].split("/")
     flipped[-1] = "w" + flipped[-1][1:]
@@ -189,7 +189,7 @@ def test_position_codes_hold_what_is_left_of_the_setup() -> None:
 
 
 def test_free_is_over_before_the_first_move() -> None:
-    state = load("morelli-9:setup=free").new()
+    state = Morelli.of("morelli-9:setup=free").new()
     assert state.legal_codes() == []
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is None
@@ -199,7 +199,7 @@ def test_free_is_over_before_the_first_move() -> None:
 @pytest.mark.parametrize("kind", setups.KINDS)
 def test_games_under_every_setup_replay_through_records(kind: str) -> None:
     for n in (9, 11):
-        state = load(f"morelli-{n}:setup={kind}").new(seed=n)
+        state = Morelli.of(f"morelli-{n}:setup={kind}").new(seed=n)
         rng = random.Random(kind)
         while state.outcome() is None and state.ply < 40:
             state.push_code(rng.choice(state.legal_codes()))
@@ -238,7 +238,7 @@ def first_moves(n: int, setup: str) -> int:
 @pytest.mark.parametrize("kind", setups.KINDS)
 def test_the_cli_plays_every_setup(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
     for rules in ("morelli-9", "morelli"):
-        state = load(f"{rules}:setup={kind}").new(seed=0)
+        state = Morelli.of(f"{rules}:setup={kind}").new(seed=0)
         setup = state.setup or ""
         assert (
             main(["perft", "morelli", "1", "--rules", f"{rules}:setup={kind}", "--setup", setup])

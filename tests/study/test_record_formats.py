@@ -387,7 +387,7 @@ def test_the_boardspace_record_of_the_test_data_is_checked_by_the_cli(
     _, dealt = boardspace.setup_board(9, 31415926, 101, "Blocks")
     assert game.tags["Setup"] == setups.swap(dealt)
     assert game.comments[7] == "bob: the King is mine if E6 holds"
-    assert game.state.king == 1  # Black's King on the Throne
+    assert game.state.position_code().split()[2] == "b"  # Black's King on the Throne
 
 
 # --- the registry, the CLI and the review API ---------------------------------------------------
