@@ -259,15 +259,16 @@ class LegalMoves(Generic[M]):
         return f"<LegalMoves ({', '.join(map(str, self._moves))})>"
 
 
-SettingValue = bool | int
+SettingValue = bool | int | str
 
 
 @dataclass(frozen=True)
 class SettingWords:
     """How a rule set's title (:attr:`Game.rules_title`) says a setting that differs from its
     default, each text marked with ``N_``: ``on`` for true, ``off`` for false or for a number
-    that is 0 (the rule turned off), ``value`` for another number (``%(value)s`` is the
-    number, e.g. ``"move rule %(value)s"``)."""
+    that is 0 (the rule turned off), ``value`` for another number or a choice (``%(value)s`` is
+    the number, e.g. ``"move rule %(value)s"``, or the choice's label, e.g.
+    ``"%(value)s setup"``)."""
 
     on: str = ""
     off: str = ""
@@ -377,6 +378,9 @@ class Game(ABC):
     #: the settings a player may change when starting a game, each explained in words (a
     #: setting not named here is fixed by its rule set: another rule set is chosen instead)
     options: ClassVar[Mapping[str, str]] = {}
+    #: the values a setting that is a choice (its default a text) takes, each with its label
+    #: for people (marked with ``N_``), in the order to offer them
+    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: how the title says each setting of the game's rule sets that differs from its default
     #: (every setting has its words)
     setting_words: ClassVar[Mapping[str, SettingWords]] = {}
@@ -463,7 +467,12 @@ class Game(ABC):
                         known=names,
                     )
                 )
-            settings[key] = _parse_setting(key, raw.strip() if has_value else None, settings[key])
+            settings[key] = _parse_setting(
+                key,
+                raw.strip() if has_value else None,
+                settings[key],
+                cls.setting_choices.get(key, {}),
+            )
         return RuleSet(cls.name, definition.name, settings, definition.defaults)
 
     @property
@@ -479,7 +488,9 @@ class Game(ABC):
         else:
             name = _(self.title)
         changed = [
-            self.setting_words[key].say(value)
+            self.setting_words[key].say(
+                _(self.setting_choices[key][value]) if isinstance(value, str) else value
+            )
             for key, value in sorted(self.rules.settings.items())
             if value != self.definition.defaults.get(key)
         ]
@@ -587,7 +598,11 @@ G = TypeVar("G", bound=Game)
 _BOUND: dict[tuple[type[Game], RuleSet], Game] = {}
 
 
-def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingValue:
+def _parse_setting(
+    key: str, raw: str | None, default: SettingValue, choices: Mapping[str, str]
+) -> SettingValue:
+    if isinstance(default, str):
+        return _parse_choice(key, raw, choices)
     if isinstance(default, bool):
         if raw is None or raw.lower() in ("true", "on", "yes", "1"):
             return True
@@ -613,6 +628,26 @@ def _parse_setting(key: str, raw: str | None, default: SettingValue) -> SettingV
     if value < 0:
         raise InvalidRulesError(Text("setting %(key)s cannot be negative", key=key))
     return value
+
+
+def _parse_choice(key: str, raw: str | None, choices: Mapping[str, str]) -> str:
+    """The choice ``raw`` names, read without regard to case, ``-`` or ``_`` (``RandomOpposite``
+    names ``random_opposite``)."""
+
+    def plain(text: str) -> str:
+        return text.lower().replace("-", "").replace("_", "")
+
+    for choice in choices:
+        if raw is not None and plain(raw) == plain(choice):
+            return choice
+    raise InvalidRulesError(
+        Text(
+            "setting %(key)s is one of %(choices)s, not %(raw)s",
+            key=key,
+            choices=", ".join(choices),
+            raw=repr(raw or ""),
+        )
+    )
 
 
 class State(ABC):

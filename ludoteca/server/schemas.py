@@ -499,13 +499,16 @@ class LevelView(BaseModel):
 
 class RuleSetView(BaseModel):
     """A rule set of a game: name, title, description, its settings (those a person may change)
-    with their labels, the computer levels, and the starting position's board and pieces."""
+    with their labels, the values a setting that is a choice may take (each with its label,
+    those a game can be played from), the computer levels, and the starting position's board
+    and pieces."""
 
     name: str
     title: str
     description: str
-    settings: dict[str, bool | int]
+    settings: dict[str, bool | int | str]
     options: dict[str, str]
+    choices: dict[str, dict[str, str]]
     levels: list[LevelView]
     board: BoardView
     pieces: list[str]

@@ -13,6 +13,7 @@ from checks.kernel_check import compare_perft, follow_random_games
 from ludoteca.compiled.drivers import perft_counts
 from ludoteca.compiled.registry import REQUIRED, functions
 from ludoteca.games import family, game_names, load
+from ludoteca.games.morelli import setups
 from ludoteca.perft import perft
 
 RULE_SETS = [
@@ -42,6 +43,14 @@ def test_every_game_has_a_kernel() -> None:
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_kernel_follows_the_engine(rules: str) -> None:
     assert follow_random_games(rules, GAMES[rules]) > 100
+
+
+@pytest.mark.parametrize("kind", [k for k in setups.KINDS if k != setups.DEFAULT])
+def test_kernel_follows_the_engine_under_every_morelli_setup(kind: str) -> None:
+    # the setups that break the pair rule (Blocks, Random, Opposing...) and the empty Free one
+    # (a game over at once: one position a game)
+    checked = follow_random_games(f"morelli-9:setup={kind}", 6)
+    assert checked == 6 if kind == "free" else checked > 100
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

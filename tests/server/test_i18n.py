@@ -385,12 +385,19 @@ def test_a_rule_sets_title_says_its_settings_in_the_readers_language() -> None:
 
 
 def test_every_setting_of_every_rule_set_has_translated_words() -> None:
-    """A title with any one setting changed (true and false, a number and 0) reads in French
-    with no English word of the setting left."""
+    """A title with any one setting changed (true and false, a number and 0, each other choice)
+    reads in French with no English word of the setting left."""
     for name in game_names():
-        for definition in load(name).rule_sets:
+        game = load(name)
+        for definition in game.rule_sets:
             for key, default in definition.defaults.items():
-                values = (not default,) if isinstance(default, bool) else (0, default + 7)
+                values: tuple[bool | int | str, ...]
+                if isinstance(default, bool):
+                    values = (not default,)
+                elif isinstance(default, str):
+                    values = tuple(c for c in game.setting_choices[key] if c != default)
+                else:
+                    values = (0, default + 7)
                 for value in values:
                     spec = f"{definition.name}:{key}={str(value).lower()}"
                     english = load(spec).rules_title

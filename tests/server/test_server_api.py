@@ -125,6 +125,41 @@ def test_catalogue_offers_every_game_with_rated_levels(client: TestClient) -> No
 
 
 @sqlite_only
+def test_the_lobby_offers_morelli_setups(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/catalogue").json()}
+    for rules in games["morelli"]["rule_sets"]:
+        assert rules["settings"] == {"setup": "random_opposite"}
+        # Boardspace's setups but Free, where no stone stands and nothing can be played
+        assert list(rules["choices"]["setup"]) == [
+            "random_opposite",
+            "adjacent",
+            "opposing",
+            "random",
+            "blocks",
+        ]
+        assert rules["choices"]["setup"]["opposing"] == "Opposing"
+        assert "Boardspace" in rules["options"]["setup"]
+    assert all(not r["choices"] for r in games["felli"]["rule_sets"])
+    game_id, _ = new(client, game="morelli", rules="morelli-9:setup=opposing", opponent="hotseat")
+    state = view(client, game_id)
+    assert state["rules"] == "morelli-9:setup=opposing"
+    start = ludoteca.load("morelli-9:setup=opposing").new()
+    assert state["pieces"] == start.pieces()
+    answer = client.post(
+        "/api/games",
+        json={"game": "morelli", "rules": "morelli-9:setup=free", "opponent": "hotseat"},
+    )
+    assert answer.status_code == 400
+    assert "over before its first move" in answer.json()["error"]
+    answer = client.post(
+        "/api/games",
+        json={"game": "morelli", "rules": "morelli:setup=crosses", "opponent": "hotseat"},
+    )
+    assert answer.status_code == 400
+    assert "setting setup is one of random_opposite, adjacent" in answer.json()["error"]
+
+
+@sqlite_only
 def test_hot_seat_moves_are_checked_and_stored(client: TestClient) -> None:
     game_id, tokens = new(client, game="morris", opponent="hotseat")
     assert tokens["white"] == tokens["black"]

@@ -19,7 +19,7 @@ from ludoteca import formats, record
 from ludoteca.cli import main
 from ludoteca.core import InvalidRecordError
 from ludoteca.games import load
-from ludoteca.games.morelli import boardspace
+from ludoteca.games.morelli import boardspace, setups
 from ludoteca.games.morelli.board import geometry
 from ludoteca.games.morris import mif, sanmill
 
@@ -187,22 +187,44 @@ def test_java_random_is_javas() -> None:
     assert [rng.next_int(10), rng.next_int(10)] == [0, 3]
 
 
+#: Boardspace's random deals for a few keys, as a 30-line Java program printed them with the
+#: JDK's own java.util.Random (javac 17), dealing as docs/rules.md states (the squares of P0's
+#: stones): an outside check of the JavaRandom port and of the deals' order of draws
+JDK_DEALS = {
+    (9, 1, "RandomOpposite"): "A2 A3 A4 A5 A6 A7 B9 C1 C9 D1 E9 F1 H9 I1 I2 I9",
+    (9, 1, "Random"): "A1 A3 A5 A6 A9 B9 C9 D9 F1 G1 H1 H9 I3 I5 I7 I8",
+    (9, 42, "RandomOpposite"): "A2 A4 A5 A7 B1 B9 D1 E1 F1 G1 G9 I1 I2 I4 I7 I9",
+    (9, 42, "Random"): "A5 A6 A7 A8 D9 E1 E9 F1 F9 G1 H1 I1 I3 I4 I5 I9",
+    (9, 20240601, "RandomOpposite"): "A1 A3 A4 A6 A7 A9 B9 C1 E9 F1 F9 G1 H9 I2 I5 I8",
+    (9, 20240601, "Random"): "A5 A7 A8 A9 C1 D1 E1 E9 F9 G1 H9 I2 I3 I6 I7 I9",
+    (11, 7, "Random"): "A1 A10 A11 A4 A5 A9 B1 B11 C1 C11 D11 F11 G1 H11 I1 K10 K6 K7 K8 K9",
+    (13, 99, "Random"): (
+        "A13 A2 A3 A4 A6 A9 C1 D1 D13 E1 E13 F13 G13 H1 I1 I13 K1 L13 M1 M10 M2 M5 M6 M9"
+    ),
+}
+
+
+def _p0_squares(n: int, setup: str) -> set[str]:
+    geo = geometry(n)
+    return {geo.names[s] for s, c in zip(geo.perimeter, setup, strict=True) if c == "B"}
+
+
+@pytest.mark.parametrize(("n", "key", "name"), list(JDK_DEALS))
+def test_boardspace_random_deals_are_the_jdks(n: int, key: int, name: str) -> None:
+    dealt_name, setup = boardspace.setup_board(n, key, 102, name)
+    assert dealt_name == name and _p0_squares(n, setup) == set(JDK_DEALS[n, key, name].split())
+
+
 def test_boardspace_setups() -> None:
-    # the fixed setups as Boardspace's rules code lays them out (P0's stones: 0)
-    _, adjacent = boardspace.setup_board(13, 0, 102, "Adjacent")
-    assert adjacent["A1"] == adjacent["A13"] == adjacent["L1"] == 0
-    assert adjacent["M1"] == adjacent["M13"] == adjacent["B13"] == 1 and len(adjacent) == 48
-    _, opposing = boardspace.setup_board(9, 0, 102, "Opposing")
-    assert opposing["A1"] == opposing["I9"] == 0 and opposing["A9"] == opposing["I1"] == 1
+    # before revision 100 the key chose among Adjacent, Opposing and Random; since 102 no SU
+    # setup means RandomOpposite
+    assert boardspace.setup_board(9, 42, 102, None)[0] == "RandomOpposite"
+    assert boardspace.setup_board(9, 42, 99, None)[0] in ("Adjacent", "Opposing", "Random")
     for n in (9, 11, 13):
-        for setup in ("RandomOpposite", "Random", "Blocks"):
-            _, stones = boardspace.setup_board(n, 123, 102, setup)
-            assert len(stones) == 4 * (n - 1) and sorted(stones.values()).count(0) == 2 * (n - 1)
-        # RandomOpposite always gives opposite squares different colours: our pair rule
-        _, stones = boardspace.setup_board(n, 99, 102, "RandomOpposite")
-        geo = geometry(n)
-        ring = [stones[geo.names[s]] for s in geo.perimeter]
-        assert all(ring[i] != ring[i + geo.pairs] for i in range(geo.pairs))
+        for name in boardspace.SETUPS:
+            _, setup = boardspace.setup_board(n, 123, 102, name)
+            assert len(setup) == 4 * (n - 1)
+            assert setup.count("B") == setup.count("W") == (0 if name == "Free" else 2 * (n - 1))
 
 
 def _boardspace_text(moves: list[str], su: str = "morelli-9 7 102 RandomOpposite") -> str:
@@ -217,9 +239,7 @@ def _boardspace_text(moves: list[str], su: str = "morelli-9 7 102 RandomOpposite
 
 
 def test_a_boardspace_record_is_read_with_its_setup() -> None:
-    _, stones = boardspace.setup_board(9, 7, 102, "RandomOpposite")
-    geo = geometry(9)
-    setup = "".join("B" if stones[geo.names[s]] == 0 else "W" for s in geo.perimeter)
+    _, setup = boardspace.setup_board(9, 7, 102, "RandomOpposite")
     state = load("morelli-9").new(setup=setup)
     rng = random.Random(3)
     for _ in range(12):
@@ -256,22 +276,118 @@ def test_boardspace_round_trip_of_random_games(rules: str, seed: int, plies: int
     assert back.state.position_code() == game.state.position_code()
     # the key written deals the setup as Boardspace deals it
     n = geometry(9 if rules == "morelli-9" else 11).n
-    assert boardspace.deals(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"])
+    assert boardspace.first_mover(back.tags[boardspace.SETUP_TAG], n, game.tags["Setup"]) == 0
     # written again from the record read, the same text (its own setup key kept)
     assert boardspace.dumps(back) == text
 
 
+def _played(rules: str, setup: str, plies: int, seed: int) -> list[str]:
+    state = load(rules).new(setup=setup)
+    rng = random.Random(seed)
+    while state.ply < plies and state.outcome() is None:
+        state.push_code(rng.choice(state.legal_codes()))
+    return [str(m) for m in state.moves]
+
+
+@pytest.mark.parametrize("name", boardspace.SETUPS)
+def test_boardspace_records_of_every_setup_replay(name: str) -> None:
+    kind = setups.KINDS[boardspace.SETUPS.index(name)]
+    rules = "morelli-9" if kind == setups.DEFAULT else f"morelli-9:setup={kind}"
+    su = f"morelli-9 42 102 {name}"
+    _, dealt = boardspace.setup_board(9, 42, 102, name)
+    moves = _played(rules, dealt, 30, 7)
+    text = _boardspace_text(moves, su)
+    game = boardspace.loads(text)
+    assert game.tags["Rules"] == rules and game.tags["Setup"] == dealt
+    assert game.moves == moves and game.tags["Black"] == "ann"
+    # through our own format and back to Boardspace's: the same game, the record's own SU kept
+    again = record.loads(record.dumps(game))
+    assert again.moves == moves and again.tags["Rules"] == rules
+    written = boardspace.dumps(again)
+    assert f"SU[{su}]" in written
+    back = boardspace.loads(written)
+    assert back.moves == moves and back.state.position_code() == game.state.position_code()
+
+
+def test_boardspace_first_move_taken_by_p1() -> None:
+    # revision 101: P0 may choose another setup, then pass; P1 may then move first (or pass)
+    _, dealt = boardspace.setup_board(9, 5, 101, "Blocks")
+    swapped = setups.swap(dealt)
+    moves = _played("morelli-9:setup=blocks", swapped, 12, 3)
+    lines = _boardspace_text([], "morelli-9 5 101 Adjacent").splitlines()[:-1]
+    lines += ["; P0[1 Choose Blocks]", "; P0[2 Done]"]
+    for i, move in enumerate(moves):
+        src, dst = move.split("-")
+        player = f"P{(i + 1) % 2}"
+        lines.append(f"; {player}[{2 * i + 3} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]")
+        lines.append(f"; {player}[{2 * i + 4} Done]")
+    game = boardspace.loads("\n".join([*lines, ")"]))
+    assert game.tags["Rules"] == "morelli-9:setup=blocks" and game.tags["Setup"] == swapped
+    assert game.tags["Black"] == "bob" and game.tags["White"] == "ann" and game.moves == moves
+    # written again, P0 passes and P1 moves first, with the setup the record chose
+    written = boardspace.dumps(game)
+    assert "101 Blocks]" in written and 'P0[id "ann"]' in written
+    assert "; P0[1 Done]\n; P1[2 Move" in written and boardspace.loads(written).moves == moves
+    # P1 passes too: P0 moves first after all
+    passed = [*lines[: lines.index("; P0[2 Done]") + 1], "; P1[3 Done]"]
+    ours = _played("morelli-9:setup=blocks", dealt, 4, 1)
+    for i, move in enumerate(ours):
+        src, dst = move.split("-")
+        passed.append(f"; P{i % 2}[{i + 4} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]")
+        passed.append(f"; P{i % 2}[{i + 4} Done]")
+    game = boardspace.loads("\n".join([*passed, ")"]))
+    assert game.tags["Setup"] == dealt and game.tags["Black"] == "ann" and game.moves == ours
+
+
+@pytest.mark.parametrize("kind", ["adjacent", "opposing", "blocks", "free", "random_opposite"])
+def test_our_games_of_every_setup_are_written_for_boardspace(kind: str) -> None:
+    game = _random_game(f"morelli-11:setup={kind}", 4, 20)
+    text = boardspace.dumps(game)
+    back = boardspace.loads(text)
+    assert back.moves == game.moves and back.tags["Setup"] == game.tags["Setup"]
+    assert back.tags["Rules"] == game.tags["Rules"]
+    # a fixed setup with its colours exchanged: P0 passes, P1 moves first (revision 101)
+    if kind in ("adjacent", "opposing", "blocks"):
+        state = load(f"morelli-11:setup={kind}").new(setup=setups.swap(game.tags["Setup"]))
+        state.push_code(state.legal_codes()[0])
+        text = boardspace.dumps(record.from_state(state, white="Ann", black="Bob"))
+        assert f"101 {setups.NAMES[kind]}]" in text and 'P0[id "Ann"]' in text
+        assert boardspace.loads(text).tags["Setup"] == state.setup
+
+
+def test_a_random_setup_from_no_boardspace_key_is_not_written() -> None:
+    with pytest.raises(InvalidRecordError, match="came from no Boardspace key"):
+        boardspace.dumps(_random_game("morelli-9:setup=random", 4, 6))
+
+
 def test_bad_boardspace_records_are_named() -> None:
-    with pytest.raises(InvalidRecordError, match="Opposing"):
-        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Opposing"))
-    with pytest.raises(InvalidRecordError, match="Free"):
-        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Free"))
+    with pytest.raises(InvalidRecordError, match="Crosses"):
+        boardspace.loads(_boardspace_text([], "morelli-9 7 102 Crosses"))
+    with pytest.raises(InvalidRecordError, match=r"line 7: .*ply 1"):
+        boardspace.loads(_boardspace_text(["A2-B3"], "morelli-9 7 102 Free"))  # no stone
     with pytest.raises(InvalidRecordError, match="morelli-15"):
         boardspace.loads(_boardspace_text([], "morelli-15 7 102 RandomOpposite"))
     with pytest.raises(InvalidRecordError, match=r"line 7: .*ply 1"):
         boardspace.loads(_boardspace_text(["E5-E4"]))  # the Throne's square holds no stone
     with pytest.raises(InvalidRecordError, match="Fly"):
         boardspace.loads(_boardspace_text([]).replace("Start P0", "Fly A 1"))
+
+
+def test_the_boardspace_record_of_the_test_data_is_checked_by_the_cli(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = Path(__file__).parents[1] / "data" / "boardspace" / "morelli-9-blocks-pie.sgf"
+    assert main(["record", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "morelli (morelli-9:setup=blocks), 19 plies, result 0-1" in out
+    assert "Boardspace Morelli record" in out and "all valid" in out
+    game = boardspace.loads(path.read_text())
+    assert game.tags["Black"] == "bob" and game.tags["Termination"] == "resignation"
+    # Black (P1, who took the first move) holds the squares of P0's White in Boardspace's deal
+    _, dealt = boardspace.setup_board(9, 31415926, 101, "Blocks")
+    assert game.tags["Setup"] == setups.swap(dealt)
+    assert game.comments[7] == "bob: the King is mine if E6 holds"
+    assert game.state.position_code().split()[2] == "b"  # Black's King on the Throne
 
 
 # --- the registry, the CLI and the review API ---------------------------------------------------

@@ -627,6 +627,31 @@ def test_the_lobby_preview_fits_each_rule_set(page: Any, server: str) -> None:
     assert labels and not any("_" in text or "mullah" in text.lower() for text in labels)
 
 
+def test_the_lobby_offers_morelli_setups(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.check('input[name="game"][value="morelli"]')
+    page.select_option("#rules", "morelli-9")
+    setup = page.locator('#settings select[name="setup"]')
+    # Boardspace's setups, the usual one first; not Free, where nothing can be played
+    assert setup.locator("option").all_inner_texts() == [
+        "Random opposite",
+        "Adjacent",
+        "Opposing",
+        "Random",
+        "Blocks",
+    ]
+    setup.select_option("opposing")
+    page.check('input[name="opponent"][value="hotseat"]')
+    page.click("#start")
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector('#board .pt[data-name="A1"][data-piece="b"]')
+    assert page.inner_text("#title") == "Morelli 9x9 (Opposing setup)"
+    # Opposing: Black holds the bottom row but I1 and the top row but A9
+    assert [piece(page, f"{c}1") for c in "ABCDEFGHI"] == ["b"] * 8 + ["w"]
+    assert [piece(page, f"{c}9") for c in "ABCDEFGHI"] == ["w"] + ["b"] * 8
+    assert piece(page, "A5") == "w" and piece(page, "I5") == "w"
+
+
 def test_morelli_on_a_phone(browser: Any, server: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page = context.new_page()
@@ -1232,37 +1257,18 @@ def test_the_stored_report_survives_a_restart(page: Any, database_url: str) -> N
 # A Morelli game in Boardspace's record format, written by hand as Boardspace writes one (its
 # SGF-like history steps, docs/formats.md): the setup Boardspace deals for key 7 at revision 102
 # (RandomOpposite, 9x9), eight moves legal from it (no record from boardspace.net is kept here)
-BOARDSPACE_MORELLI = """\
-(;
-GM[Morelli]VV[1]
-SU[morelli-9 7 102 RandomOpposite]
-P0[id "ann"]
-P1[id "bob"]
-; P0[0 Start P0]
-; P0[1 Move C 9 H 4]
-; P0[2 Done]
-; P1[3 Move A 2 G 8]
-; P1[4 Done]
-; P0[5 Move A 5 B 6]
-; P0[6 Done]
-; P1[7 Move E 9 C 7]
-; P1[8 Done]
-; P0[9 Move C 1 C 4]
-; P0[10 Done]
-; P1[11 Move D 9 D 2]
-; P1[12 Done]
-; P0[13 Move F 9 C 6]
-; P0[14 Done]
-; P1[15 Move G 1 D 4]
-; P1[16 Done]
-)
-"""
+#: a Boardspace Morelli record (tests/data/boardspace/README.md says where it comes from):
+#: 9x9 Blocks, P0 passes the first move to P1, moves by hand and by Move, a comment, a resignation
+BOARDSPACE_MORELLI = (
+    Path(__file__).parents[1] / "data" / "boardspace" / "morelli-9-blocks-pie.sgf"
+).read_text()
 
 
 def test_a_pasted_boardspace_record_is_replayed_and_analysed(page: Any, server: str) -> None:
-    """A foreign record pasted into the review page: read as Boardspace's (Black is P0, "ann"),
-    every move replayed and steppable, and its report made.  (About two seconds once the
-    module's server is warm, most of it the report of nine Morelli positions at depth 3.)"""
+    """A Boardspace record pasted into the review page: read as Boardspace's (its setup Blocks,
+    Black is P1, "bob", who took the first move), every move replayed and steppable, and its
+    report made.  (A few seconds once the module's server is warm, most of it the report of
+    twenty Morelli positions at depth 3.)"""
     page.goto(server + "/review")
     page.fill("#record", BOARDSPACE_MORELLI)
     page.click("#load button[type=submit]")
@@ -1270,11 +1276,20 @@ def test_a_pasted_boardspace_record_is_replayed_and_analysed(page: Any, server: 
     played = [
         re.sub(r"[?!]+$", "", m) for m in page.locator("#moves button.move").all_inner_texts()
     ]
-    assert played == ["C9-H4", "A2-G8", "A5-B6", "E9-C7", "C1-C4", "D9-D2", "F9-C6", "G1-D4"]
-    page.locator("#moves button.move").nth(7).click()
-    assert "Move 8 of 8" in page.inner_text("#status")
+    assert played[:4] == ["I2-E6", "D9-D3", "A9-C7", "I3-E3"] and len(played) == 19
+    assert played[-1] == "G8-G5"
+    # the start is Boardspace's Blocks with the colours exchanged: bob (Black) on A9, B9, C9,
+    # ann (White) on I9, I8, I7 and on A1; bob's first move took I2 to E6
+    page.locator("#moves button.move").first.click()
+    assert "Move 1 of 19" in page.inner_text("#status")
+    assert piece(page, "A9") == "b" and piece(page, "I8") == "w" and piece(page, "A1") == "w"
+    assert piece(page, "I2") == ""
+    assert piece(page, "E6") == "b"
+    page.locator("#moves button.move").nth(18).click()
+    assert "Move 19 of 19" in page.inner_text("#status")
+    assert piece(page, "E5") == "kb"  # bob's King holds the Throne
     page.wait_for_selector("#report svg.graph", timeout=REPORT_WAIT)
-    assert page.locator("#report svg.graph .point").count() == 9  # one a position
+    assert page.locator("#report svg.graph .point").count() == 20  # one a position
 
 
 def test_an_imported_record_gets_its_report(page: Any, server: str) -> None:

@@ -10,16 +10,17 @@ spec): ``Start P0``, ``Move C R C R`` (from column and row to column and row), o
 and ``Dropb C R`` (the same move by hand), ``Done`` (the move confirmed), ``Choose SETUP``,
 ``Resign``, ``Edit``; a ``C[...]`` property is a comment.
 
-P0 moves first and owns the first stones (Boardspace's dark ones): our Black.  The setup is
-computed as Boardspace computes it (its rules code, read to learn the format only): Adjacent,
-Opposing and Blocks are fixed; Random and RandomOpposite (Boardspace's default since revision
-102) come from Java's documented ``java.util.Random`` seeded with the game's random key.  Our
-engine plays the setups whose opposite red squares hold different colours (RandomOpposite and
-Adjacent always; Random when it happens to); another is refused with the squares at fault.
+P0 owns the first stones (Boardspace's dark ones) and moves first, unless (rules revision 101)
+P0 passes its first turn and P1 takes the first move: the player who moves first is our Black.
+The setup is dealt as Boardspace deals it (:mod:`.setups`; its rules code read to learn them,
+never copied): Adjacent, Opposing, Blocks and Free are fixed; Random and RandomOpposite
+(Boardspace's default since revision 102) come from Java's documented ``java.util.Random``
+seeded with the game's random key.  A record read is a game of the rule set with that setup
+(``morelli-9:setup=opposing``); the ``Setup`` tag holds the setup itself.
 
-Writing gives ``SU[… KEY 102 RandomOpposite]`` with a key that makes Boardspace deal the
-record's setup (found by a search over keys, or the record's own ``BoardspaceSetup`` tag when it
-came from Boardspace), and a ``Move`` and a ``Done`` for each move.
+Writing keeps the record's own ``SU`` (its ``BoardspaceSetup`` tag, when it came from
+Boardspace) where it deals the setup; else it gives ``SU[… KEY 102 RandomOpposite]`` with a key
+found that deals it, or the fixed setup's name; then a ``Move`` and a ``Done`` for each move.
 """
 
 from __future__ import annotations
@@ -27,18 +28,31 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...core import InvalidRecordError, LudotecaError, Termination
+from ...core import InvalidRecordError, LudotecaError, RuleSet, Termination
 from ...i18n import Text
 from ...record import GameRecord, build
 from .. import load
+from . import setups
 from .board import LETTERS, geometry
+from .rules import Morelli
 
-__all__ = ["SETUPS", "JavaRandom", "deals", "detect", "dumps", "find_key", "loads", "setup_board"]
+__all__ = [
+    "SETUPS",
+    "JavaRandom",
+    "detect",
+    "dumps",
+    "find_key",
+    "first_mover",
+    "loads",
+    "setup_board",
+]
 
 #: Boardspace's variations → our rule sets
 VARIATIONS = {"morelli-13": "morelli", "morelli-11": "morelli-11", "morelli-9": "morelli-9"}
 #: Boardspace's setups, in its order (``Choose`` and old records number them so)
-SETUPS = ("Adjacent", "Opposing", "Random", "Blocks", "Free", "RandomOpposite")
+SETUPS = tuple(setups.NAMES[kind] for kind in setups.KINDS)
+#: Boardspace's setups' names (in lower case) → our setup kinds
+_KINDS = {name.lower(): kind for kind, name in setups.NAMES.items()}
 #: the tag that keeps a Boardspace record's ``SU`` value, for writing it back
 SETUP_TAG = "BoardspaceSetup"
 _MULTIPLIER = 0x5DEECE66D
@@ -81,66 +95,17 @@ class JavaRandom:
                 values[i], values[j] = values[j], values[i]
 
 
-def setup_board(n: int, key: int, revision: int, setup: str | None) -> tuple[str, dict[str, int]]:
-    """The setup's name and its stones, ``{square: 0 or 1}`` (0: P0's), as Boardspace deals
-    them for a board of side ``n``, a random key and a rules revision."""
+def setup_board(n: int, key: int, revision: int, setup: str | None) -> tuple[str, str]:
+    """The setup's Boardspace name and its setup string as Boardspace deals it for a board of
+    side ``n``, a random key and a rules revision (``B``: P0's stones), ``setup`` the name the
+    record gives (``None`` before revision 100: drawn from the key)."""
     rng = JavaRandom(key)
     first = 0 if revision >= 101 else rng.next_int(3)
     if setup is None:
         first = rng.next_int(4) if revision >= 101 else first
         setup = "RandomOpposite" if revision >= 102 else SETUPS[first]
-    stones: dict[str, int] = {}
-
-    def put(col: int, row: int, chip: int) -> None:
-        stones[f"{LETTERS[col]}{row}"] = chip
-
-    last = n - 1
-    if setup == "Adjacent":
-        for i in range(n):
-            put(0, i + 1, 0)
-            put(last, i + 1, 1)
-            if i > 1:
-                put(i - 1, 1, 0)
-                put(n - i, n, 1)
-    elif setup == "Opposing":
-        for i in range(1, n):
-            put(i - 1, 1, 0)
-            put(n - i, n, 0)
-            put(0, i + 1, 1)
-            put(last, n - i, 1)
-    elif setup == "RandomOpposite":
-        for i in range(n):
-            v = rng.next_int(2)
-            put(0, i + 1, v)
-            put(last, n - i, v ^ 1)
-        for i in range(1, n - 1):
-            v = rng.next_int(2)
-            put(i, 1, v)
-            put(n - i - 1, n, v ^ 1)
-    elif setup == "Random":
-        corners = [0, 0, 1, 1]
-        rng.shuffle(corners)
-        # each side from its corner: (first column, first row, column step, row step)
-        rows = ((0, 1, 1, 0), (last, n, -1, 0), (0, n, 0, -1), (last, 1, 0, 1))
-        for (col, row, dx, dy), corner in zip(rows, corners, strict=True):
-            side = [(corner ^ 1) ^ (j & 1) for j in range(n - 2)]
-            rng.shuffle(side)
-            put(col, row, corner)
-            for chip in side:
-                col, row = col + dx, row + dy
-                put(col, row, chip)
-    elif setup == "Blocks":
-        ends = {13: (3, 7, 11, 12), 11: (3, 6, 9, 10), 9: (3, 5, 7, 8)}[n]
-        i = chip = 0
-        for end in ends:
-            while i < end:
-                put(0, i + 1, chip)
-                put(i, n, chip ^ 1)
-                put(last, n - i, chip)
-                put(n - i - 1, 1, chip ^ 1)
-                i += 1
-            chip ^= 1
-    elif setup != "Free":
+    kind = _KINDS.get(setup.lower())
+    if kind is None:
         raise InvalidRecordError(
             Text(
                 "unknown Boardspace setup %(setup)s (known: %(known)s)",
@@ -148,7 +113,7 @@ def setup_board(n: int, key: int, revision: int, setup: str | None) -> tuple[str
                 known=", ".join(SETUPS),
             )
         )
-    return setup, stones
+    return setups.NAMES[kind], setups.deal(kind, n, rng)
 
 
 def find_key(n: int, setup: str) -> int:
@@ -228,7 +193,7 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
     named = fields[3] if revision >= 100 and len(fields) > 3 else None
     n = int(variation.partition("-")[2])
     game = load(rules or VARIATIONS[variation])
-    if game.rules.game != "morelli" or getattr(game, "size", None) != n:
+    if not isinstance(game, Morelli) or game.size != n:
         raise InvalidRecordError(
             Text(
                 "%(rules)s is not a rule set for Boardspace's %(variation)s",
@@ -236,7 +201,7 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
                 variation=variation,
             )
         )
-    setup, stones = setup_board(n, key, revision, named)
+    setup, dealt = setup_board(n, key, revision, named)
     names = {0: _player(root, "P0"), 1: _player(root, "P1")}
     tags: dict[str, str] = {}
     for name, values in root.items():
@@ -250,15 +215,10 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
     pending_dst: str | None = None
     pending_line = mover = 0
     ending: tuple[int, Termination] | None = None  # (winner player, how)
+    pending_comment = ""  # the comments of a move not yet confirmed by its Done
     for node in nodes[1:]:
+        said = " ".join(value for name, value, _ in node.properties if name == "C")
         for name, value, line in node.properties:
-            if name == "C":
-                if moves:
-                    last = moves[-1]
-                    moves[-1] = (*last[:3], (last[3] + " " + value).strip())
-                else:
-                    comment0 = (comment0 + " " + value).strip()
-                continue
             if name not in ("P0", "P1"):
                 continue
             player = int(name[1])
@@ -275,8 +235,10 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
                         Text("line %(line)s: the record edits the board mid-game", line=line)
                     )
                 if op == "done" and pending_src and pending_dst:
-                    moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+                    move = f"{pending_src}-{pending_dst}"
+                    moves.append((pending_line, mover, move, pending_comment))
                     pending_src = pending_dst = None
+                    pending_comment = ""
                 continue
             if op == "move":
                 if len(args) < 4:
@@ -302,7 +264,7 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
             elif op == "choose":
                 if moves or not args:
                     raise _bad_spec(line, value)
-                setup, stones = setup_board(n, key, revision, args[0])
+                setup, dealt = setup_board(n, key, revision, args[0])
             elif op == "resign":
                 ending = (1 - player, Termination.RESIGNATION)
             elif op == "gameoverontime":
@@ -315,18 +277,23 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
                         spec=repr(value),
                     )
                 )
+        # a node's comment is on the move it makes (or is making), else on the last move
+        if said and (pending_src or pending_dst):
+            pending_comment = (pending_comment + " " + said).strip()
+        elif said and moves:
+            last = moves[-1]
+            moves[-1] = (*last[:3], (last[3] + " " + said).strip())
+        elif said:
+            comment0 = (comment0 + " " + said).strip()
     if pending_src and pending_dst:
-        moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", ""))
+        moves.append((pending_line, mover, f"{pending_src}-{pending_dst}", pending_comment))
 
-    # the first player to move is our Black
+    # the first player to move is our Black (Boardspace's P1 may take the first move)
     black = moves[0][1] if moves else 0
-    if setup == "Free":
-        raise InvalidRecordError(
-            Text("Boardspace's Free setup (an empty board, stones played in) is not supported")
-        )
-    perimeter = geometry(n).perimeter
-    board_names = geometry(n).names
-    string = "".join("B" if stones[board_names[s]] == black else "W" for s in perimeter)
+    string = dealt if black == 0 else setups.swap(dealt)
+    kind = _KINDS[setup.lower()]
+    settings = {**game.rules.settings, "setup": kind}
+    game = load(RuleSet(game.rules.game, game.rules.name, settings, game.rules.defaults))
     try:
         game.new(setup=string)
     except LudotecaError as error:
@@ -466,10 +433,14 @@ def _brace(comment: str) -> str:
 
 # --- writing ------------------------------------------------------------------------------------
 def dumps(record: GameRecord) -> str:
-    """A Morelli record as Boardspace's SGF: the variation, a random key that deals its setup
-    (RandomOpposite), the players, a ``Move`` and ``Done`` for each main-line move with its
-    comment, and ``Resign`` for a resignation; :class:`InvalidRecordError` for another game or
-    a start Boardspace cannot deal (a set-up position)."""
+    """A Morelli record as Boardspace's SGF: the variation, a random key and the setup's name
+    that deal its setup, the players, a ``Move`` and ``Done`` for each main-line move with its
+    comment, and ``Resign`` for a resignation.  The record's own ``SU`` (its
+    ``BoardspaceSetup`` tag) is kept when it deals the setup; else a RandomOpposite setup gets
+    a key found for it (:func:`find_key`), a fixed one (Adjacent, Opposing, Blocks, Free) key
+    0 and, with its colours exchanged, rules revision 101, where P0 passes the first move to
+    P1.  :class:`InvalidRecordError` for another game or a start Boardspace cannot deal: a
+    set-up position, or a Random setup that came from no Boardspace key."""
     state = record.state
     if state.rules.game != "morelli":
         raise InvalidRecordError(
@@ -484,13 +455,16 @@ def dumps(record: GameRecord) -> str:
         raise InvalidRecordError(
             Text("a Morelli game from a set-up position cannot be written for Boardspace")
         )
-    n = start.game.size  # type: ignore[attr-defined]
+    assert isinstance(start.game, Morelli)
+    n, kind = start.game.size, start.game.setup_kind
     su = record.tags.get(SETUP_TAG, "")
-    if not deals(su, n, setup):
-        su = f"morelli-{n} {find_key(n, setup)} 102 RandomOpposite"
+    first = first_mover(su, n, setup)
+    if first is None:
+        su, first = _su_for(n, kind, setup)
+    players = (record.tags.get("Black", "?"), record.tags.get("White", "?"))
     lines = ["(;", "GM[Morelli]VV[1]", f"SU[{_sgf(su)}]"]
-    lines.append(f'P0[id "{_sgf(record.tags.get("Black", "?"))}"]')
-    lines.append(f'P1[id "{_sgf(record.tags.get("White", "?"))}"]')
+    lines.append(f'P0[id "{_sgf(players[first])}"]')
+    lines.append(f'P1[id "{_sgf(players[1 - first])}"]')
     for name, value in record.tags.items():
         if name.startswith("SGF_"):
             lines.append(f"{name[4:]}[{_sgf(value)}]")
@@ -498,8 +472,11 @@ def dumps(record: GameRecord) -> str:
         lines.append(f"C[{_sgf(record.tree.comment)}]")
     lines.append("; P0[0 Start P0]")
     step = 1
+    if first:  # P0 passes the first move (the setup chosen, P1 moves first)
+        lines.append("; P0[1 Done]")
+        step = 2
     for ply, node in enumerate(record.tree.main_line()):
-        player = f"P{ply % 2}"
+        player = f"P{(ply + first) % 2}"
         src, _, dst = node.move.upper().rstrip("K").partition("-")
         dst = re.sub(r"X\d+$", "", dst)
         comment = f"C[{_sgf(node.comment)}]" if node.comment else ""
@@ -507,29 +484,48 @@ def dumps(record: GameRecord) -> str:
         lines.append(f"; {player}[{step + 1} Done]")
         step += 2
     if record.termination is Termination.RESIGNATION and record.result in ("1-0", "0-1"):
-        loser = "P0" if record.result == "1-0" else "P1"
+        black_resigned = record.result == "1-0"
+        loser = f"P{first if black_resigned else 1 - first}"
         lines.append(f"; {loser}[{step} Resign]")
         lines.append(f"; {loser}[{step + 1} Done]")
     lines.append(")")
     return "\n".join(lines) + "\n"
 
 
-def deals(su: str, n: int, setup: str) -> bool:
-    """Whether an ``SU`` value deals ``setup`` (P0's stones as B) on the board of side n."""
+def _su_for(n: int, kind: str, setup: str) -> tuple[str, int]:
+    """An ``SU`` value that deals ``setup`` (a setup of ``kind``), and the Boardspace player who
+    moves first with it (our Black)."""
+    name = setups.NAMES[kind]
+    if kind == setups.DEFAULT:
+        return f"morelli-{n} {find_key(n, setup)} 102 {name}", 0
+    if kind == "random":
+        raise InvalidRecordError(
+            Text(
+                "Boardspace deals a Random setup from its game's key, and this setup came from "
+                "no Boardspace key: it cannot be written for Boardspace"
+            )
+        )
+    dealt = setups.deal(kind, n, JavaRandom(0))
+    return (f"morelli-{n} 0 102 {name}", 0) if dealt == setup else (f"morelli-{n} 0 101 {name}", 1)
+
+
+def first_mover(su: str, n: int, setup: str) -> int | None:
+    """The Boardspace player (0 or 1) who moves first, our Black, when the ``SU`` value deals
+    ``setup`` on the board of side n, or ``None`` when it does not deal it: P0 (whose stones
+    are ``B``), or P1 with the colours exchanged, which rules revision 101 allows (P0 passes)."""
     fields = su.split()
     if len(fields) < 3 or fields[0].lower() != f"morelli-{n}":
-        return False
+        return None
     try:
-        _, stones = setup_board(
-            n, int(fields[1]), int(fields[2]), fields[3] if len(fields) > 3 else None
-        )
+        revision = int(fields[2])
+        _, dealt = setup_board(n, int(fields[1]), revision, fields[3] if len(fields) > 3 else None)
     except (ValueError, LudotecaError):
-        return False
-    geo = geometry(n)
-    if len(stones) != len(geo.perimeter):
-        return False
-    dealt = "".join("B" if stones[geo.names[s]] == 0 else "W" for s in geo.perimeter)
-    return dealt == setup
+        return None
+    if dealt == setup:
+        return 0
+    if revision == 101 and setups.swap(dealt) == setup:
+        return 1
+    return None
 
 
 def _sgf(value: str) -> str:

@@ -185,7 +185,7 @@ def kernel(game: Morelli) -> Kernel:
     assert S_BOARD + 3 * squares <= STATE_SIZE, "captures keeps two boards' scratch after it"
     assert n // 2 <= len(FEATURES) - RINGS, "a ring without a weight"
     frames = frame_list(n)
-    tuned = weights(str(game.rules))
+    tuned = weights(game.play_rules)
     ring = [tuned[f"ring_{k}"] for k in range(n // 2)]
     stone = [ring[n // 2 - b] if b else 0 for b in t.band.tolist()]  # none on the Throne
     tables = [

@@ -28,6 +28,7 @@ from ...core import (
     Outcome,
     RuleSet,
     RuleSetDef,
+    SettingWords,
     State,
     Termination,
 )
@@ -36,6 +37,7 @@ from ...i18n import N_, Text, _, ngettext
 from ...ladder import Rung
 from ...lessons import Lesson
 from ..words import listed, points_of, position_words, side_words
+from . import setups
 from .board import BAND_NAMES, LETTERS, frame_list, geometry
 
 BLACK, WHITE = 1, 2
@@ -595,12 +597,27 @@ class Morelli(Game):
         "the Throne. When the player to move has no move the game ends: the owner of the "
         "King wins (a draw if the Throne is empty)."
     )
+    options: ClassVar[Mapping[str, str]] = {
+        "setup": N_("How the stones fill the red squares at the start (Boardspace's setups)"),
+    }
+    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "setup": {kind: setups.LABELS[kind] for kind in (setups.DEFAULT, *setups.KINDS[:-1])},
+    }
+    setting_words: ClassVar[Mapping[str, SettingWords]] = {
+        # TRANSLATORS: a Morelli rule set's setup in its title, e.g. "Morelli (Opposing setup)"
+        "setup": SettingWords(value=N_("%(value)s setup")),
+    }
     rule_sets = (
-        MorelliRules("morelli", N_("The 2015 rules on the 13x13 board (24 stones each)."), {}),
+        MorelliRules(
+            "morelli",
+            N_("The 2015 rules on the 13x13 board (24 stones each)."),
+            {"setup": setups.DEFAULT},
+            aliases=("morelli-13", "morelli13"),
+        ),
         MorelliRules(
             "morelli-11",
             N_("The same rules on an 11x11 board (20 stones each)."),
-            {},
+            {"setup": setups.DEFAULT},
             aliases=("morelli11",),
             label=N_("11x11"),
             size=11,
@@ -608,7 +625,7 @@ class Morelli(Game):
         MorelliRules(
             "morelli-9",
             N_("The same rules on a 9x9 board (16 stones each)."),
-            {},
+            {"setup": setups.DEFAULT},
             aliases=("morelli9",),
             label=N_("9x9"),
             size=9,
@@ -621,6 +638,19 @@ class Morelli(Game):
         super().__init__(rules)
         assert isinstance(self.definition, MorelliRules)
         self.size = self.definition.size
+
+    @property
+    def setup_kind(self) -> str:
+        """How the rule set fills the red squares at the start: one of
+        :data:`.setups.KINDS` (its ``setup`` setting)."""
+        return str(self.rules["setup"])
+
+    @property
+    def play_rules(self) -> str:
+        """The rule set's spec with the default setup: a setup changes the start, not the rules
+        of play, so the evaluation's tuned weights are those of this spec."""
+        settings = {**self.rules.settings, "setup": setups.DEFAULT}
+        return str(RuleSet(self.rules.game, self.rules.name, settings, self.rules.defaults))
 
     @property
     def num_distinct_actions(self) -> int:
@@ -682,11 +712,19 @@ class Morelli(Game):
         return "".join(first) + "".join("W" if c == "B" else "B" for c in first)
 
     def new(self, setup: str | None = None, seed: int | None = None) -> MorelliState:
+        """The start: ``setup`` (a setup string, checked to be one the rule set's setup kind
+        deals, :func:`.setups.fits`), else a setup of that kind dealt from ``seed`` (the default
+        kind by :meth:`random_setup`, the others by :func:`.setups.deal` from Python's
+        generator); :class:`InvalidPositionError` says what is wrong with a bad one."""
         geo = geometry(self.size)
+        kind = self.setup_kind
         if setup is None:
-            setup = self.random_setup(seed)
+            if kind == setups.DEFAULT:
+                setup = self.random_setup(seed)
+            else:
+                setup = setups.deal(kind, self.size, setups.PythonDraws(seed))
         setup = setup.strip().upper()
-        if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W"}:
+        if len(setup) != len(geo.perimeter) or set(setup) - {"B", "W", "."}:
             raise InvalidPositionError(
                 Text(
                     "a %(side)sx%(side)s setup is %(letters)s letters B or W (the red squares "
@@ -696,21 +734,21 @@ class Morelli(Game):
                     setup=repr(setup),
                 )
             )
-        for i in range(geo.pairs):
-            if setup[i] == setup[i + geo.pairs]:
-                a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
-                raise InvalidPositionError(
-                    Text(
-                        "setup breaks the pair rule: %(first)s and %(second)s are opposite and "
-                        "both %(colour)s",
-                        first=geo.name(a),
-                        second=geo.name(b),
-                        colour=Text((Color.BLACK if setup[i] == "B" else Color.WHITE).title),
-                    )
+        if kind != "free" and "." in setup:
+            raise InvalidPositionError(
+                Text(
+                    "setup %(setup)s leaves %(square)s empty: only the Free setup leaves red "
+                    "squares empty",
+                    setup=setup,
+                    square=geo.name(geo.perimeter[setup.index(".")]),
                 )
+            )
+        reason = setups.fits(kind, self.size, setup)
+        if reason is not None:
+            raise InvalidPositionError(reason)
         board = [0] * (geo.n * geo.n)
         for s, ch in zip(geo.perimeter, setup, strict=True):
-            board[s] = BLACK if ch == "B" else WHITE
+            board[s] = ".BW".index(ch)
         return MorelliState(self, board, setup=setup)
 
     def position_code_of(
@@ -753,27 +791,27 @@ class Morelli(Game):
         if board[geo.throne]:
             raise InvalidPositionError(Text("no stone may stand on the Throne"))
         stones = sum(1 for v in board if v)
-        if stones != 2 * geo.pairs:
+        dealt = 0 if self.setup_kind == "free" else 2 * geo.pairs
+        if stones != dealt:
             raise InvalidPositionError(
                 Text(
                     "a %(side)sx%(side)s game always has %(stones)s stones on the board, "
                     "not %(count)s",
                     side=n,
-                    stones=2 * geo.pairs,
+                    stones=dealt,
                     count=stones,
                 )
             )
-        for i in range(geo.pairs):
-            a, b = geo.perimeter[i], geo.perimeter[i + geo.pairs]
-            if board[a] and board[a] == board[b]:
-                raise InvalidPositionError(
-                    Text(
-                        "%(first)s and %(second)s hold stones of one colour, but red stones "
-                        "never change colour and opposite pairs start different",
-                        first=geo.name(a),
-                        second=geo.name(b),
-                    )
+        # red stones never change colour nor come back: the red squares hold what is left of
+        # a setup of the rule set's kind
+        reason = setups.fits(self.setup_kind, n, [".BW"[board[s]] for s in geo.perimeter])
+        if reason is not None:
+            raise InvalidPositionError(
+                Text(
+                    "the red squares cannot be what is left of the setup: %(reason)s",
+                    reason=reason,
                 )
+            )
         if side not in ("b", "w") or king_text not in ("-", "b", "w"):
             raise InvalidPositionError(Text("side to move must be b or w and the King -, b or w"))
         try:

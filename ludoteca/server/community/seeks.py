@@ -26,7 +26,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ...core import LudotecaError
 from ...i18n import _
 from ..errors import ActionError
-from ..play.catalogue import rule_set, rules_title
+from ..play.catalogue import playable, rules_title
 from ..play.clock import parse_control
 from ..play.opening import Opening
 from ..schemas import HUMAN, Mode, OpenSeek, Pairing, SeekView
@@ -91,7 +91,7 @@ def check(
 ) -> SeekSpec:
     """A seek's fields, checked (:class:`ActionError` saying what is wrong)."""
     try:
-        bound = rule_set(game, rules or None)
+        bound = playable(game, rules or None)
         control = parse_control(clock) if clock else None
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None

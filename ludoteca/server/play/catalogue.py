@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, TypedDict
 
 from ...ai.levels import Level, levels
-from ...core import Game, LudotecaError, RuleSet, State
+from ...core import Game, InvalidRulesError, LudotecaError, RuleSet, State
 from ...games import family, game_names, load
-from ...i18n import _, current, use
+from ...i18n import Text, _, current, use
 from ...svg import board_view
 from .. import logs
 from ..errors import ActionError
@@ -82,6 +82,24 @@ def rule_set(game: str, rules: str | None = None) -> Game:
     ``rules`` (a spec, ``name:setting,...``) denote; :class:`~ludoteca.core.LudotecaError` if
     none."""
     return load(game, rules)
+
+
+def playable(game: str, rules: str | None = None) -> Game:
+    """:func:`rule_set`, refusing (:class:`~ludoteca.core.InvalidRulesError`) a rule set whose
+    usual start is already over, which no one could play (Morelli's Free setup: no stone)."""
+    bound = rule_set(game, rules)
+    if not _has_play(bound):
+        raise InvalidRulesError(
+            Text(
+                "%(rules)s is over before its first move: there is nothing to play",
+                rules=bound.rules_title,
+            )
+        )
+    return bound
+
+
+def _has_play(bound: Game) -> bool:
+    return bound.new(seed=0).outcome() is None
 
 
 def new_state(game: str, rules: str, seed: int | None = None, setup: str | None = None) -> State:
@@ -198,6 +216,15 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
                     options={
                         k: _(game.options[k]) if k in game.options else k.replace("_", " ")
                         for k in definition.defaults
+                    },
+                    choices={
+                        k: {
+                            value: _(label)
+                            for value, label in choices.items()
+                            if _has_play(game.of(f"{definition.name}:{k}={value}"))
+                        }
+                        for k, choices in game.setting_choices.items()
+                        if k in definition.defaults
                     },
                     levels=level_views(bound.rules, estimates),
                     board=BoardView.model_validate(board_view(state)),

@@ -14,7 +14,7 @@ from ...i18n import _
 from ..errors import ActionError
 from ..schemas import HUMAN, Mode, NewGame, Status
 from ..store import GameRow, Store
-from .catalogue import new_state, rule_set
+from .catalogue import new_state, playable
 from .clock import DaysPerMove, TimeControl, deadline_fields, parse_control
 from .live import LiveGame, token_hash
 from .seats import COLOURS, SWAP, colour_name, seat
@@ -108,7 +108,7 @@ def plan(request: NewGame, user: tuple[int, str] | None) -> tuple[Opening, dict[
             _("a rated game is an online game from the usual start between two signed-in players"),
         )
     try:
-        bound = rule_set(game, rules or None)
+        bound = playable(game, rules or None)
         start = bound.from_position_code(position.strip()) if position else None
         control = parse_control(clock) if clock else None
     except (LudotecaError, ValueError) as error:

@@ -11,7 +11,7 @@ from sqlalchemy import func, insert, select
 from ...core import LudotecaError
 from ...i18n import _
 from ..errors import ActionError
-from ..play.catalogue import rule_set, rules_title
+from ..play.catalogue import playable, rules_title
 from ..play.clock import parse_control
 from ..store import Store
 from .rows import EntryRow, TournamentRow
@@ -33,7 +33,7 @@ async def create(store: Store, body: TournamentBody, creator: int | None, now: i
     if not name or not name.isprintable():
         raise ActionError(400, _("a tournament needs a name"))
     try:
-        bound = rule_set(body.game, body.rules or None)
+        bound = playable(body.game, body.rules or None)
         clock = str(parse_control(body.clock))
     except (LudotecaError, ValueError) as error:
         raise ActionError(400, str(error)) from None

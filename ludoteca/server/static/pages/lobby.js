@@ -61,24 +61,41 @@ function showRules() {
   box.querySelectorAll("label").forEach((l) => l.remove());
   for (const [key, value] of Object.entries(rules.settings)) {
     const label = document.createElement("label");
-    const input = document.createElement("input");
-    input.name = key;
-    input.dataset.default = String(value);
     const words = rules.options[key] || key.replaceAll("_", " ");
     label.title = t("the setting \"%(key)s\" of a rule-set spec (after the colon)", { key });
-    if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.append(input, ` ${words}`); }
-    else { input.type = "number"; input.min = "0"; input.value = value; label.append(`${words} `, input); }
+    label.append(settingInput(key, value, rules.choices[key], words));
     box.appendChild(label);
   }
   box.hidden = !Object.keys(rules.settings).length;
 }
 
-// The rule-set spec: its name, then the settings changed from their defaults ("name:setting,other=false").
+// A setting's field, its default kept in data-default, with its words, as a label's content: a
+// list of its choices (a setting that is a choice), a checkbox (true or false) or a number.
+function settingInput(key, value, choices, words) {
+  const fragment = document.createDocumentFragment();
+  if (choices) {
+    const select = document.createElement("select");
+    select.replaceChildren(...Object.entries(choices).map(([v, text]) => new Option(text, v)));
+    select.name = key;
+    select.value = value;
+    select.dataset.default = String(value);
+    fragment.append(`${words} `, select);
+    return fragment;
+  }
+  const input = document.createElement("input");
+  input.name = key;
+  input.dataset.default = String(value);
+  if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; fragment.append(input, ` ${words}`); }
+  else { input.type = "number"; input.min = "0"; input.value = value; fragment.append(`${words} `, input); }
+  return fragment;
+}
+
+// The rule-set spec: its name, then the settings changed from their defaults ("name:setting,other=false,choice=value").
 function ruleSpec() {
   const changed = [];
-  $("settings").querySelectorAll("input").forEach((input) => {
-    const value = input.type === "checkbox" ? String(input.checked) : input.value;
-    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (input.checked ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
+  $("settings").querySelectorAll("input, select").forEach((input) => {
+    const value = input instanceof HTMLInputElement && input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (value === "true" ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
   });
   return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
 }
