@@ -493,16 +493,36 @@ class LevelView(BaseModel):
     games: int
 
 
+class ChoiceView(BaseModel):
+    """A value a setting may take, in words (a custom Morris rule set's board)."""
+
+    value: int
+    label: str
+
+
 class RuleSetView(BaseModel):
     """A rule set of a game: name, title, description, its settings (those a person may change)
-    with their labels, the computer levels, and the starting position's board and pieces."""
+    with their labels and, for a setting that takes one of a few values, those values in words
+    (``choices``), the computer levels, and the starting position's board and pieces."""
 
     name: str
     title: str
     description: str
     settings: dict[str, bool | int]
     options: dict[str, str]
+    choices: dict[str, list[ChoiceView]]
     levels: list[LevelView]
+    board: BoardView
+    pieces: list[str]
+
+
+class RulesView(BaseModel):
+    """A rule-set spec read (``GET /api/rules``): its canonical spec (the rule set it denotes,
+    named as records name it), its title with the settings that differ, in the reader's
+    language, and its starting position's board and pieces."""
+
+    rules: str
+    title: str
     board: BoardView
     pieces: list[str]
 
