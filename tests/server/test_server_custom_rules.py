@@ -86,7 +86,7 @@ def test_a_custom_game_is_created_under_its_canonical_spec(client: TestClient) -
     assert f'[Rules "{SPEC}"]' in record
     replayed = ludoteca.record.loads(record)
     assert str(replayed.state.rules) == SPEC and replayed.moves == ["a1", "g7", "a1-b2"]
-    assert replayed.state.hand == [9, 9]
+    assert replayed.state.in_hand() == (9, 9)
 
 
 @sqlite_only
