@@ -42,9 +42,7 @@ def test_a_custom_game_set_up_in_the_lobby_names_its_rules_on_its_page(
     page.check('#settings input[name="lasker"]')  # (a change: the spec is asked for again)
     spec = page.locator("#rules-spec code")
     spec.wait_for()
-    page.wait_for_function(
-        f"document.querySelector('#rules-spec code').textContent === '{SPEC}'"
-    )
+    page.wait_for_function(f"document.querySelector('#rules-spec code').textContent === '{SPEC}'")
     assert spec.get_attribute("dir") == "ltr"
     assert TITLE in page.inner_text("#rules-spec")
     assert page.locator("#preview .pt").count() == 24
