@@ -13,6 +13,9 @@ import pytest
 import ludoteca
 from checks import morris_reference as ref
 from checks.kernel_check import compare_perft, follow_random_games
+from ludoteca.ai.agents import make_agent
+from ludoteca.ai.base import Limit
+from ludoteca.ai.levels import levels
 
 #: random custom settings, seeded (drawn once: the test names show them)
 SPECS = [ref.spec(ref.random_settings(random.Random(f"custom/{seed}"))) for seed in range(8)]
@@ -40,3 +43,24 @@ def test_the_random_settings_cover_every_option() -> None:
         assert {getattr(v, name) for v in variants} == {True, False}, name
     assert {v.first for v in variants} == set(ludoteca.Color)
     assert {bool(g.rules["flying"]) for g in games} == {True, False}
+
+
+@pytest.mark.parametrize("spec", SPECS[4:6])
+def test_the_ladders_levels_play_custom_rules(spec: str) -> None:
+    """The family's ladder plays a custom rule set: its first level and its top one (about a
+    second a move, from a book and tables it has not: a tenth of a second here) choose legal
+    moves through the start of a game."""
+    game = ludoteca.load(spec)
+    ladder = levels(game.rules)
+    assert [level.spec for level in ladder] == [r.spec for r in ludoteca.load("morris").ladder]
+    low = make_agent(ladder[0].spec, game.rules, seed=1)
+    top = make_agent(ladder[-1].spec, game.rules, seed=1)
+    state = game.new()
+    for ply in range(16):
+        if state.outcome() is not None:
+            break
+        agent = (low, top)[ply % 2]
+        move = agent.choose(state, Limit(seconds=0.1))
+        assert move.code in state.legal_codes()
+        state.push(move)
+    assert state.ply > 4
