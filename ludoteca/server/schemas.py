@@ -511,6 +511,9 @@ class RuleSetView(BaseModel):
     settings: dict[str, bool | int]
     options: dict[str, str]
     choices: dict[str, list[ChoiceView]]
+    #: a rule set of settings alone, which with its defaults is another (Morris's custom one):
+    #: a form that asks for no settings leaves it out
+    custom: bool
     levels: list[LevelView]
     board: BoardView
     pieces: list[str]

@@ -21,7 +21,7 @@ TITLE = "Custom mill game (board of 24 points with diagonals, moving while placi
 def test_the_catalogue_offers_the_custom_rule_set_with_every_option(client: TestClient) -> None:
     morris = next(g for g in client.get("/api/catalogue").json() if g["name"] == "morris")
     custom = next(r for r in morris["rule_sets"] if r["name"] == "morris-custom")
-    assert custom["title"] == "Custom mill game"
+    assert custom["title"] == "Custom mill game" and custom["custom"]
     assert set(custom["settings"]) == {
         "board",
         "men",
@@ -48,6 +48,7 @@ def test_the_catalogue_offers_the_custom_rule_set_with_every_option(client: Test
     # the named rule sets keep their few settings, and no choices
     named = next(r for r in morris["rule_sets"] if r["name"] == "morris-12")
     assert named["title"] == "Twelve Men's Morris" and named["choices"] == {}
+    assert not named["custom"]
     assert set(named["settings"]) == {"flying", "repetition", "move_rule"}
 
 

@@ -202,15 +202,14 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
         rule_sets = []
         for definition in game.rule_sets:
             bound = game.of(definition.name)
+            custom = bound.rules.name != definition.name
             state = bound.new(seed=0)
             rule_sets.append(
                 RuleSetView(
                     name=definition.name,
                     # (a rule set that is another with its defaults, Morris's custom one, is
                     # offered by its own title)
-                    title=bound.rules_title
-                    if bound.rules.name == definition.name
-                    else _(definition.title),
+                    title=_(definition.title) if custom else bound.rules_title,
                     description=_(definition.description),
                     settings={
                         k: v
@@ -229,6 +228,7 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
                         for k in definition.defaults
                         if k in game.setting_words and game.setting_words[k].values
                     },
+                    custom=custom,
                     levels=level_views(bound.rules, estimates),
                     board=BoardView.model_validate(board_view(state)),
                     pieces=state.pieces(),

@@ -54,6 +54,7 @@
  * @property {Record<string, boolean | number>} settings  the spec's settings and defaults
  * @property {Record<string, string>} options             each setting in words
  * @property {Record<string, {value: number, label: string}[]>} choices  the values of a setting of a few, in words
+ * @property {boolean} custom            settings alone (Morris's custom rule set): only where settings are asked for
  */
 
 /**
