@@ -7,6 +7,7 @@ the two on move lists, perft counts and outcomes is evidence about both.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -62,6 +63,29 @@ VARIANTS = {
 }
 #: what stands on a marked point (a man taken while placing, until the last man is placed)
 MARK = "X"
+#: the boards of the custom rule set's ``board`` setting (docs/rules.md, "Custom rule set")
+CUSTOM_BOARDS = {6: "six", 9: "nine", 12: "twelve"}
+
+
+def custom(settings: dict[str, bool | int]) -> str:
+    """The name, added to :data:`VARIANTS`, of the rules that the custom rule set's
+    ``settings`` give (a missing setting at its default, as docs/rules.md lists them: Nine
+    Men's Morris); the draw settings are :func:`start`'s."""
+    rules = (
+        CUSTOM_BOARDS[int(settings.get("board", 9))],
+        int(settings.get("men", 9)),
+        bool(settings.get("flying", True)),
+        bool(settings.get("lasker", False)),
+        "B" if settings.get("black_first", False) else "W",
+        bool(settings.get("full_board_draw", False)),
+        int(settings.get("three_men_rule", 0)),
+        bool(settings.get("remove_from_mills", False)),
+        bool(settings.get("marking", False)),
+        bool(settings.get("one_time_mills", False)),
+    )
+    name = f"custom {rules}"
+    VARIANTS[name] = rules
+    return name
 
 
 def _points(board: str) -> list[str]:
@@ -270,3 +294,25 @@ def perft(pos: Position, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(play(pos, m), depth - 1) for m in moves)
+
+
+def random_settings(rng: random.Random) -> dict[str, bool | int]:
+    """Settings of the custom rule set drawn at random among those that make a game (men that
+    fit the board, a full board's draw only where the men fill it), every switch and a draw
+    rule included."""
+    board = rng.choice(sorted(CUSTOM_BOARDS))
+    most = (16 if board == 6 else 24) // 2
+    men = rng.randint(3, most)
+    settings: dict[str, bool | int] = {"board": board, "men": men}
+    for key in ("black_first", "lasker", "marking", "remove_from_mills", "one_time_mills"):
+        settings[key] = rng.random() < 0.5
+    settings["flying"] = rng.random() < 0.7
+    settings["full_board_draw"] = men == most and rng.random() < 0.5
+    settings["three_men_rule"] = rng.choice([0, 0, 10, 20])
+    settings["move_rule"] = rng.choice([0, 40, 100])
+    return settings
+
+
+def spec(settings: dict[str, bool | int]) -> str:
+    """The custom rule-set spec of ``settings`` (every one written, in their order)."""
+    return "morris-custom:" + ",".join(f"{k}={str(v).lower()}" for k, v in settings.items())

@@ -268,16 +268,21 @@ class SettingWords:
     default, each text marked with ``N_``: ``on`` for true, ``off`` for false or for a number
     that is 0 (the rule turned off), ``value`` for another number or a choice (``%(value)s`` is
     the number, e.g. ``"move rule %(value)s"``, or the choice's label, e.g.
-    ``"%(value)s setup"``)."""
+    ``"%(value)s setup"``), and ``values`` for a number that takes one of a few values, each
+    with words of its own (the only values it takes: a form offers them as choices, ``"the
+    board of Twelve Men's Morris"``)."""
 
     on: str = ""
     off: str = ""
     value: str = ""
+    values: Mapping[int, str] = field(default_factory=dict)
 
     def say(self, value: SettingValue) -> str:
         """The words for ``value``, in the current language."""
         if value is True:
             return _(self.on)
+        if not isinstance(value, bool) and value in self.values:
+            return _(self.values[value])
         if not value:
             return _(self.off)
         return _(self.value, value=value)

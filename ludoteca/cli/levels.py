@@ -1,7 +1,8 @@
 """``ludoteca levels GAME [--rules R]``: the computer levels of a game and their ratings.
 
-Contract: prints a line for each level of the rule set: its number, name, description and
-agent spec, and its measured ladder Elo (level 1 = 1000) or "not measured".
+Contract: prints the rule set's title and canonical spec (``Custom mill game (10 men a side):
+morris-custom:men=10``), then a line for each level of the rule set: its number, name,
+description and agent spec, and its measured ladder Elo (level 1 = 1000) or "not measured".
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the levels."""
     from ..ai.levels import levels
 
-    rules = load(args.game, args.rules).rules
+    game = load(args.game, args.rules)
+    rules = game.rules
+    print(f"{game.rules_title}: {rules}")
     for level in levels(rules):
         rating = (
             "not measured"

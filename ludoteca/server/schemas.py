@@ -497,19 +497,41 @@ class LevelView(BaseModel):
     games: int
 
 
+class ChoiceView(BaseModel):
+    """A value a setting may take, in words (a custom Morris rule set's board, a Morelli
+    setup)."""
+
+    value: int | str
+    label: str
+
+
 class RuleSetView(BaseModel):
     """A rule set of a game: name, title, description, its settings (those a person may change)
-    with their labels, the values a setting that is a choice may take (each with its label,
-    those a game can be played from), the computer levels, and the starting position's board
-    and pieces."""
+    with their labels, the values a setting that is a choice may take (each with its label;
+    Morelli's setups: those a game can be played from; a custom Morris rule set's board), the
+    computer levels, and the starting position's board and pieces."""
 
     name: str
     title: str
     description: str
     settings: dict[str, bool | int | str]
     options: dict[str, str]
-    choices: dict[str, dict[str, str]]
+    choices: dict[str, list[ChoiceView]]
+    #: a rule set of settings alone, which with its defaults is another (Morris's custom one):
+    #: a form that asks for no settings leaves it out
+    custom: bool
     levels: list[LevelView]
+    board: BoardView
+    pieces: list[str]
+
+
+class RulesView(BaseModel):
+    """A rule-set spec read (``GET /api/rules``): its canonical spec (the rule set it denotes,
+    named as records name it), its title with the settings that differ, in the reader's
+    language, and its starting position's board and pieces."""
+
+    rules: str
+    title: str
     board: BoardView
     pieces: list[str]
 

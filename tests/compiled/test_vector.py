@@ -25,12 +25,19 @@ EVERY_RULE_SET = [
     (definition.name, {"max_plies": 40} if definition.name == "morris-lasker" else {})
     for name in ludoteca.games.game_names()
     for definition in ludoteca.family(name).rule_sets
+    if ludoteca.load(definition.name).rules.name == definition.name  # (custom: below)
 ]
+#: a custom mill game: Lasker's moves and marking on the small board, Black first
+CUSTOM = "morris-custom:black_first,board=6,lasker,marking,men=7"
 
 
 @pytest.mark.parametrize(
     ("spec", "options"),
-    [*EVERY_RULE_SET, ("felli:multi_capture,forced_capture", {})],
+    [
+        *EVERY_RULE_SET,
+        ("felli:multi_capture,forced_capture", {}),
+        (CUSTOM, {"max_plies": 60}),
+    ],
 )
 def test_the_batch_follows_the_engine(spec: str, options: dict[str, int]) -> None:
     ended, steps = follow(spec, 12, envs=6, seed=3, **options)

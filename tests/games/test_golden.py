@@ -22,7 +22,14 @@ from ludoteca.games import family, game_names
 
 DATA = Path(__file__).parents[1] / "data" / "golden"
 SEED = 2026
-RULE_SETS = [d.name for g in game_names() for d in family(g).rule_sets]
+#: every rule set that is a game of its own (not the custom one: with its defaults it is Nine
+#: Men's Morris, ``morris``)
+RULE_SETS = [
+    d.name
+    for g in game_names()
+    for d in family(g).rule_sets
+    if ludoteca.load(d.name).rules.name == d.name
+]
 
 
 def trace(rules: str, seed: int = SEED) -> str:

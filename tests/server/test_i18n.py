@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from ludoteca import i18n
-from ludoteca.core import Color, Outcome, Termination
+from ludoteca.core import Color, InvalidRulesError, Outcome, Termination
 from ludoteca.games import game_names, load
 from ludoteca.i18n import LANGUAGES, LOCALE, SOURCE, Text, _, negotiate, ngettext, use
 from ludoteca.server.app import create_app
@@ -384,27 +384,50 @@ def test_a_rule_sets_title_says_its_settings_in_the_readers_language() -> None:
         )
 
 
+#: what a spec changes beside the setting it tries, where the title would not say it otherwise:
+#: a custom mill game with a three men rule is no named rule set (it would be one); its board of
+#: 16 points holds at most 8 men a side, its full board's draw needs men that fill the board
+WITH = {
+    ("morris-custom", ""): "three_men_rule=1,",
+    ("morris-custom", "board"): "three_men_rule=1,men=6,",
+    ("morris-custom", "full_board_draw"): "three_men_rule=1,men=12,",
+}
+
+
 def test_every_setting_of_every_rule_set_has_translated_words() -> None:
-    """A title with any one setting changed (true and false, a number and 0, each other choice)
-    reads in French with no English word of the setting left."""
+    """A title with any one setting changed (true and false, a number and 0, each value of a
+    setting of a few, each other choice) says the setting's words, and in French none of them; a
+    value that makes no game is skipped, but every setting is said with one value at least."""
     for name in game_names():
         game = load(name)
         for definition in game.rule_sets:
             for key, default in definition.defaults.items():
-                values: tuple[bool | int | str, ...]
-                if isinstance(default, bool):
-                    values = (not default,)
-                elif isinstance(default, str):
-                    values = tuple(c for c in game.setting_choices[key] if c != default)
+                words = game.setting_words[key]
+                values: list[bool | int | str]
+                if isinstance(default, str):
+                    values = [c for c in game.setting_choices[key] if c != default]
                 else:
-                    values = (0, default + 7)
+                    values = [v for v in words.values if v != default] or (
+                        [not default] if isinstance(default, bool) else [0, default + 1]
+                    )
+                said = 0
                 for value in values:
-                    spec = f"{definition.name}:{key}={str(value).lower()}"
-                    english = load(spec).rules_title
+                    if value == default:
+                        continue
+                    beside = WITH.get((definition.name, key), WITH.get((definition.name, "")))
+                    spec = f"{definition.name}:{beside or ''}{key}={str(value).lower()}"
+                    try:
+                        english = load(spec).rules_title
+                    except InvalidRulesError:
+                        continue  # (a custom mill game's 0 men a side)
                     with use("fr"):
                         french = load(spec).rules_title
-                    words = english.partition("(")[2]
-                    assert words and words not in french, (spec, english, french)
+                    choice = game.setting_choices.get(key, {})
+                    said_so = words.say(choice[value] if isinstance(value, str) else value)
+                    assert said_so in english, (spec, english)
+                    assert said_so not in french, (spec, english, french)
+                    said += 1
+                assert said, (definition.name, key)
 
 
 def test_a_malformed_request_is_refused_in_the_readers_language(app_client: TestClient) -> None:

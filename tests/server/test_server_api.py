@@ -130,14 +130,9 @@ def test_the_lobby_offers_morelli_setups(client: TestClient) -> None:
     for rules in games["morelli"]["rule_sets"]:
         assert rules["settings"] == {"setup": "random_opposite"}
         # Boardspace's setups but Free, where no stone stands and nothing can be played
-        assert list(rules["choices"]["setup"]) == [
-            "random_opposite",
-            "adjacent",
-            "opposing",
-            "random",
-            "blocks",
-        ]
-        assert rules["choices"]["setup"]["opposing"] == "Opposing"
+        choices = {c["value"]: c["label"] for c in rules["choices"]["setup"]}
+        assert list(choices) == ["random_opposite", "adjacent", "opposing", "random", "blocks"]
+        assert choices["opposing"] == "Opposing"
         assert "Boardspace" in rules["options"]["setup"]
     assert all(not r["choices"] for r in games["felli"]["rule_sets"])
     game_id, _ = new(client, game="morelli", rules="morelli-9:setup=opposing", opponent="hotseat")

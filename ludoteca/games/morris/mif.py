@@ -395,12 +395,14 @@ def _ruleset(document: dict[str, Any]) -> RuleSet:
 
 
 def _family_rules() -> list[RuleSet]:
-    """Our rule sets of the mill family that MIF can hold, with their default settings."""
+    """Our named rule sets of the mill family that MIF can hold (24 points, no one-time
+    mills), with their default settings."""
     found = []
     for name in family("morris").rule_set_names():
-        rules = load(name).rules
-        if load(name).variant.board.size == 24:  # type: ignore[attr-defined]
-            found.append(rules)
+        game = load(name)
+        variant = game.variant  # type: ignore[attr-defined]
+        if variant.board.size == 24 and not variant.one_time_mills:
+            found.append(game.rules)
     return found
 
 

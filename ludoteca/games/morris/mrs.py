@@ -23,6 +23,7 @@ from ...core import Color, InvalidRecordError, LudotecaError, RuleSet
 from ...i18n import Text
 from .. import family, load
 from .board import NINE, TWELVE
+from .custom import CUSTOM
 
 __all__ = ["TOPOLOGIES", "digest", "jcs", "manifest", "projection", "rules_of"]
 
@@ -78,14 +79,23 @@ def digest(value: Any) -> str:
 
 def manifest(rules: RuleSet) -> dict[str, Any]:
     """The MRS/1.0 manifest of one of our Morris rule sets (id ``x-ludoteca-NAME``, with a
-    digest suffix when its settings are not the rule set's defaults); :class:`InvalidRecordError`
-    for a board MIF has no topology for."""
+    digest suffix when its settings are not the rule set's defaults: always for a custom rule
+    set); :class:`InvalidRecordError` for a board MIF has no topology for, or one-time mills
+    (MIF's ``lineReuse`` is written ``unlimited``)."""
     variant = load(str(rules)).variant  # type: ignore[attr-defined]
     topology = next((name for name, board in TOPOLOGIES.items() if board is variant.board), None)
     if topology is None:
         raise InvalidRecordError(
             Text(
                 "the Mill Interchange Format holds games on 24 points, not %(rules)s",
+                rules=repr(str(rules)),
+            )
+        )
+    if variant.one_time_mills:
+        raise InvalidRecordError(
+            Text(
+                "the Mill Interchange Format's manifests written here hold no one-time mills "
+                "(%(rules)s: one_time_mills): their mills are reusable (lineReuse unlimited)",
                 rules=repr(str(rules)),
             )
         )
@@ -215,15 +225,19 @@ def _sorted_sets(value: Any) -> Any:
 
 
 def rules_of(document: dict[str, Any]) -> RuleSet:
-    """Our rule set whose manifest has the semantics of ``document`` (its draw limits and flying
-    becoming settings); :class:`InvalidRecordError` naming the options of the nearest rule set
-    of ours that differ (``captures.custodian.enabled=true`` …) when none has."""
+    """Our rule set whose manifest has the semantics of ``document``: the custom rule set of
+    the manifest's options (:func:`_custom`; a named rule set where it plays as one), else a
+    named rule set with its draw limits and flying as settings; :class:`InvalidRecordError`
+    naming the options of the nearest rule set of ours that differ
+    (``captures.custodian.enabled=true`` …) when none has."""
     wanted = _comparable(projection(document))
     best: list[str] | None = None
-    for name in family("morris").rule_set_names():
-        defaults = load(name).rules
+    for name in [CUSTOM, *family("morris").rule_set_names()]:
         try:
-            candidate = load(_spec(name, defaults.settings, document)).rules
+            spec = _custom(document) if name == CUSTOM else None
+            if spec is None:
+                spec = _spec(name, load(name).rules.settings, document)
+            candidate = load(spec).rules
             ours = manifest(candidate)
         except LudotecaError:
             continue
@@ -263,6 +277,35 @@ def _spec(name: str, defaults: Mapping[str, Any], document: dict[str, Any]) -> s
     }
     words = ",".join(f"{key}={str(value).lower()}" for key, value in settings.items())
     return f"{name}:{words}" if words else name
+
+
+def _custom(document: dict[str, Any]) -> str | None:
+    """The custom rule-set spec (``morris-custom:...``) of a manifest's options, each read
+    where the manifest writes it as :func:`manifest` does (its other options are compared by
+    :func:`rules_of`), or ``None`` for a manifest whose board, men or limits are none of
+    ours."""
+    draw = document.get("draw", {})
+    progress, repetition = draw.get("noProgress", {}), draw.get("repetition", {})
+    mills = document.get("mills", {})
+    pieces = document.get("pieces", {})
+    board = {NINE: 9, TWELVE: 12}.get(TOPOLOGIES.get(document.get("topology", "")))  # type: ignore[arg-type]
+    settings = {
+        "board": board,
+        "men": pieces.get("white") if pieces.get("white") == pieces.get("black") else None,
+        "black_first": document.get("turn", {}).get("initial") == "b",
+        "flying": document.get("flying", {}).get("enabled") is True,
+        "lasker": document.get("placing", {}).get("movementAllowed") is True,
+        "marking": mills.get("placingEffect") == "mark-opponent-board-until-moving",
+        "remove_from_mills": mills.get("targetProtection") == "all-opponent",
+        "full_board_draw": document.get("boardFull", {}).get("action") == "draw",
+        "repetition": repetition.get("count"),
+        "move_rule": progress.get("normalLimit"),
+        "three_men_rule": progress.get("endgameLimit"),
+    }
+    numbers = [settings[k] for k in ("board", "men", "repetition", "move_rule", "three_men_rule")]
+    if not all(type(n) is int and n >= 0 for n in numbers):
+        return None
+    return CUSTOM + ":" + ",".join(f"{k}={str(v).lower()}" for k, v in settings.items())
 
 
 def _comparable(semantics: dict[str, Any]) -> dict[str, Any]:

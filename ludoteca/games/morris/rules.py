@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
@@ -44,6 +44,7 @@ from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from ..pointboard import PointBoardGame
 from ..words import listed, ordered, points_of, position_words, side_words
 from .board import BOARDS, NINE, SIX, TWELVE, MorrisBoard, bits, symmetries
+from .custom import CUSTOM, SETTINGS, Play, named
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,34 @@ class MorrisRules(RuleSetDef):
     #: what a piece is called, and two or more
     piece: str = "man"
     pieces: str = "men"
+
+    @property
+    def play(self) -> Play:
+        """What the rule set fixes of the play (all but its settings and its pieces' name)."""
+        return Play(
+            self.board,
+            self.men,
+            self.first,
+            self.lasker,
+            self.full_board_draw,
+            self.remove_from_mills,
+            self.marking,
+            self.one_time_mills,
+        )
+
+    def playing(self, play: Play) -> MorrisRules:
+        """This definition fixing ``play`` instead (the custom rule set's, from its settings)."""
+        return replace(
+            self,
+            board=play.board,
+            men=play.men,
+            first=play.first,
+            lasker=play.lasker,
+            full_board_draw=play.full_board_draw,
+            remove_from_mills=play.remove_from_mills,
+            marking=play.marking,
+            one_time_mills=play.one_time_mills,
+        )
 
 
 class MorrisMove(Move):
@@ -668,6 +697,23 @@ class Morris(PointBoardGame):
             "Draw when a player with three men and the other have each made this "
             "many moves without a mill (0: never)"
         ),
+        # the custom rule set's own settings
+        "board": N_("The board the men are placed on"),
+        "men": N_("Men each side places (from 3 to half the board's points)"),
+        "black_first": N_("Black places the first man (else White)"),
+        "lasker": N_("While men are in hand, a turn may move a man instead of placing one"),
+        "marking": N_(
+            "A mill closed while placing marks the man it takes: his point stays blocked until "
+            "the last man is placed"
+        ),
+        "remove_from_mills": N_("A mill may take any enemy man, one standing in a mill too"),
+        "one_time_mills": N_(
+            "Each mill takes a man only once: a mill all of whose points were in mills the side "
+            "closed before takes nothing"
+        ),
+        "full_board_draw": N_(
+            "A board full when placing ends is a draw (else the player who cannot move loses)"
+        ),
     }
     setting_words: ClassVar[Mapping[str, SettingWords]] = {
         "flying": SettingWords(on=N_("flying"), off=N_("no flying")),
@@ -675,6 +721,24 @@ class Morris(PointBoardGame):
             off=N_("no three men rule"), value=N_("three men rule %(value)s")
         ),
         **DRAW_WORDS,
+        "board": SettingWords(
+            values={
+                6: N_("board of 16 points"),
+                9: N_("board of 24 points"),
+                12: N_("board of 24 points with diagonals"),
+            }
+        ),
+        "men": SettingWords(value=N_("%(value)s men a side")),
+        "black_first": SettingWords(on=N_("Black first"), off=N_("White first")),
+        "lasker": SettingWords(on=N_("moving while placing"), off=N_("no moving while placing")),
+        "marking": SettingWords(on=N_("marking while placing"), off=N_("no marking")),
+        "remove_from_mills": SettingWords(
+            on=N_("removal from mills"), off=N_("no removal from mills")
+        ),
+        "one_time_mills": SettingWords(on=N_("one-time mills"), off=N_("mills reusable")),
+        "full_board_draw": SettingWords(
+            on=N_("a full board is a draw"), off=N_("a full board loses")
+        ),
     }
     texts: ClassVar[Mapping[str, str]] = {
         "place": N_("choose a point to place a man"),
@@ -799,6 +863,17 @@ class Morris(PointBoardGame):
             remove_from_mills=True,
             one_time_mills=True,
         ),
+        MorrisRules(
+            CUSTOM,
+            N_(
+                "A mill game of your own: choose the board, the men a side, who starts, flying, "
+                "moving while placing, marking, removal from mills, one-time mills, a full "
+                "board's draw and the draw rules."
+            ),
+            SETTINGS,
+            aliases=("custom-morris",),
+            title=N_("Custom mill game"),
+        ),
     )
     variant: MorrisRules
 
@@ -806,6 +881,21 @@ class Morris(PointBoardGame):
         super().__init__(rules)
         assert isinstance(self.definition, MorrisRules)
         self.variant = self.definition
+        if rules.name == CUSTOM:
+            self.variant = self.definition.playing(Play.of_settings(rules.settings))
+
+    @classmethod
+    def parse_rules(cls, spec: str | RuleSet | None = None) -> RuleSet:
+        """As :meth:`Game.parse_rules`; a custom spec (``morris-custom:board=12,men=10``) is
+        checked (:meth:`.custom.Play.of_settings`: :class:`InvalidRulesError` for settings that
+        make no game) and is the named rule set that plays exactly as it where there is one
+        (``morris-custom:flying=false`` is ``morris:flying=false``): one game, one canonical
+        spec."""
+        rules = super().parse_rules(spec)
+        if rules.name != CUSTOM or isinstance(spec, RuleSet):
+            return rules
+        plays = [(d, d.play) for d in cls.rule_sets if isinstance(d, MorrisRules)]
+        return named(rules, Play.of_settings(rules.settings), plays) or rules
 
     @property
     def layout(self) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
@@ -842,16 +932,22 @@ class Morris(PointBoardGame):
         return tuple(symmetries(self.variant.board))
 
     @property
-    def book_path(self) -> Path:
-        """``ludoteca/games/morris/books/<rule set>.json.xz`` (the rule set with its settings)."""
+    def book_path(self) -> Path | None:
+        """``ludoteca/games/morris/books/<rule set>.json.xz`` (the rule set with its settings);
+        none for a custom rule set (one that plays as a named rule set is that rule set)."""
+        if self.rules.name == CUSTOM:
+            return None
         return Path(__file__).parent / "books" / f"{self.rules}.json.xz"
 
     def solver(self, men: int | None = None) -> Solver | None:
         """The tables' solver; none where a mill may take a man in a mill (the tables, shared
-        by the rule sets of a board and flying rule, hold the mill protection)."""
+        by the rule sets of a board and flying rule, hold the mill protection), under one-time
+        mills (they hold no closed mills) and for a custom rule set (one that plays as a named
+        rule set is that rule set)."""
         from .table import MorrisSolver
 
-        if self.variant.remove_from_mills:
+        variant = self.variant
+        if variant.remove_from_mills or variant.one_time_mills or self.rules.name == CUSTOM:
             return None
         return MorrisSolver(self.rules, men)
 

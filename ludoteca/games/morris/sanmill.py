@@ -9,12 +9,13 @@ flight ``a1-a4``, and a removal ``xg7``, which Sanmill's export glues to the mov
 mill (``d6xg7``, ``a1-a4xg7``, as ours) and its other lists write as a token of its own
 (``d6 xg7``).  Reading joins such a token to its move; writing glues it, as Sanmill's export does.
 
-The rule set comes from ``rules`` when given, else from the ``Variant`` tag (Sanmill's preset
-names, :data:`PRESETS`), else from a ``LudotecaRules`` tag (ours, written when the settings are
-not a preset's defaults), else it is inferred: the first of :data:`INFERRED` under which every
-move of the record is legal (a move list does not name its rules; a short game legal under
-several is read as Nine Men's Morris).  Everything is then replayed by our engine like a native
-record.
+The rule set comes from ``rules`` when given, else from a ``LudotecaRules`` tag (ours, written
+when the settings are not a preset's defaults, and for a custom rule set), else from the
+``Variant`` tag (Sanmill's preset names, :data:`PRESETS`; its ``Custom`` says no options, so
+such a record needs ``rules`` or our tag), else it is inferred: the first of :data:`INFERRED`
+under which every move of the record is legal (a move list does not name its rules; a short
+game legal under several is read as Nine Men's Morris).  Everything is then replayed by our
+engine like a native record.
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...core import InvalidRecordError, LudotecaError
+from ...core import Color, InvalidRecordError, LudotecaError, RuleSet
 from ...i18n import Text
 from ...movetext import write
 from ...record import GameRecord, build, escape_tag, wrap_words
 from .. import family, load
+from .board import TWELVE
+from .custom import CUSTOM
 
-__all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads"]
+__all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads", "sanmill_options"]
 
 #: Sanmill's preset names (its ``Variant`` tag) → our rule sets, where the rules agree
 PRESETS: dict[str, str] = {
@@ -49,12 +52,15 @@ UNSUPPORTED = (
     "El Filja",
     "Mul-Mulan",
     "Nerenchi",
-    "Custom",
 )
 #: the rule sets tried, in order, for a record that does not name its rules
 INFERRED = ("morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill")
 #: the tag that carries our rule-set spec when it is not a preset's
 RULES_TAG = "LudotecaRules"
+#: Sanmill's ``Variant`` of a game under rules of its own (its "Custom" rule settings)
+CUSTOM_VARIANT = "Custom"
+#: the men a side Sanmill's rule settings offer (``piecesCount``)
+SANMILL_MEN = range(9, 13)
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
@@ -146,6 +152,9 @@ def dumps(record: GameRecord) -> str:
             )
         )
     variant = next((name for name, ours in PRESETS.items() if ours == rules.name), None)
+    if rules.name == CUSTOM:
+        sanmill_options(rules)  # (Sanmill plays it: its Custom rule settings have these rules)
+        variant = CUSTOM_VARIANT
     if variant is None:
         raise InvalidRecordError(
             Text(
@@ -170,7 +179,7 @@ def dumps(record: GameRecord) -> str:
     tags["Black"] = record.tags.get("Black", "?")
     tags["Result"] = record.result
     tags["Variant"] = variant
-    if rules.settings != load(rules.name).rules.settings:
+    if rules.name == CUSTOM or rules.settings != load(rules.name).rules.settings:
         tags[RULES_TAG] = str(rules)
     tags["PlyCount"] = str(sum(1 + ("x" in move) for move in record.moves))
     for name, value in record.tags.items():
@@ -181,6 +190,71 @@ def dumps(record: GameRecord) -> str:
     head = "\n".join(f'[{name} "{escape_tag(value)}"]' for name, value in tags.items())
     words = [*write(record.tree, start.ply), record.result]
     return head + "\n\n" + wrap_words(words) + "\n"
+
+
+def sanmill_options(rules: RuleSet) -> dict[str, str]:
+    """The rule options of Sanmill's rule settings (its ``RuleSettings`` names and values, the
+    others at Sanmill's defaults) that play a rule set of the mill family as we do;
+    :class:`InvalidRecordError` naming the setting of ours Sanmill has no option for: the board
+    of 16 points (``board=6``), Black placing first (``black_first``: Sanmill's White always
+    does), men outside its 9 to 12 (``men``), a repetition draw other than the third occurrence
+    (``repetition``), a three men rule not below the move rule (``three_men_rule``: Sanmill's
+    ``endgameNMoveRule`` counts only below its ``nMoveRule``)."""
+    variant = load(rules).variant  # type: ignore[attr-defined]
+    settings = rules.settings
+    spec = repr(str(rules))
+    if variant.board.size != 24:
+        raise InvalidRecordError(
+            Text("Sanmill has no board of 16 points (%(rules)s: board=6)", rules=spec)
+        )
+    if variant.first is not Color.WHITE:
+        raise InvalidRecordError(
+            Text("Sanmill's White always places first (%(rules)s: black_first)", rules=spec)
+        )
+    if variant.men not in SANMILL_MEN:
+        raise InvalidRecordError(
+            Text(
+                "Sanmill's piecesCount is 9 to 12 men a side (%(rules)s: men=%(men)s)",
+                rules=spec,
+                men=variant.men,
+            )
+        )
+    repetition = int(settings["repetition"])
+    if repetition not in (0, 3):
+        raise InvalidRecordError(
+            Text(
+                "Sanmill draws at the third occurrence of a position or never (%(rules)s: "
+                "repetition=%(count)s)",
+                rules=spec,
+                count=repetition,
+            )
+        )
+    move_rule, three_men = int(settings["move_rule"]), int(settings.get("three_men_rule", 0))
+    if three_men and not 0 < three_men < move_rule:
+        raise InvalidRecordError(
+            Text(
+                "Sanmill's endgameNMoveRule counts only below its nMoveRule (%(rules)s: "
+                "three_men_rule=%(three)s, move_rule=%(moves)s)",
+                rules=spec,
+                three=three_men,
+                moves=move_rule,
+            )
+        )
+    placing = "markAndDelayRemovingPieces" if variant.marking else "removeOpponentsPieceFromBoard"
+    return {
+        "piecesCount": str(variant.men),
+        "hasDiagonalLines": str(variant.board is TWELVE).lower(),
+        "mayFly": str(bool(settings["flying"])).lower(),
+        "flyPieceCount": "3",
+        "mayMoveInPlacingPhase": str(variant.lasker).lower(),
+        "millFormationActionInPlacingPhase": placing,
+        "mayRemoveFromMillsAlways": str(variant.remove_from_mills).lower(),
+        "oneTimeUseMill": str(variant.one_time_mills).lower(),
+        "boardFullAction": "agreeToDraw" if variant.full_board_draw else "firstPlayerLose",
+        "threefoldRepetitionRule": str(bool(repetition)).lower(),
+        "nMoveRule": str(move_rule),
+        "endgameNMoveRule": str(three_men or move_rule),
+    }
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -274,7 +348,14 @@ def _joined(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def _preset(variant: str) -> str:
     """Our rule set for a Sanmill ``Variant``; :class:`InvalidRecordError` naming it when we
-    do not play it."""
+    do not play it, or asking for the rules of a ``Custom`` record."""
+    if variant.strip().lower() == CUSTOM_VARIANT.lower():
+        raise InvalidRecordError(
+            Text(
+                "Sanmill's Custom move lists do not say their rule options: give them as a "
+                "custom rule set (--rules morris-custom:..., docs/rules.md)"
+            )
+        )
     for name, ours in PRESETS.items():
         if variant.strip().lower() == name.lower() and ours in _known():
             return ours

@@ -20,7 +20,7 @@ from ...i18n import Text, _, current, use
 from ...svg import board_view
 from .. import logs
 from ..errors import ActionError
-from ..schemas import BoardView, CatalogueGame, LevelView, RuleSetView
+from ..schemas import BoardView, CatalogueGame, ChoiceView, LevelView, RuleSetView, RulesView
 
 if TYPE_CHECKING:  # not imported at run time: worker processes read this module too
     from ..community.level_ratings import Estimates, LevelRating
@@ -160,6 +160,24 @@ def level_views(rules: RuleSet, estimates: Estimates) -> list[LevelView]:
     ]
 
 
+def rules_of(game: str, rules: str | None) -> RulesView:
+    """A rule-set spec's canonical spec, title (in the current language) and starting
+    picture; 400 with the
+    sentence that says why for a spec that denotes no rule set (a custom Morris rule set whose
+    men do not fit its board …)."""
+    try:
+        bound = load(game, rules or None)
+    except LudotecaError as error:
+        raise ActionError(400, str(error)) from None
+    state = bound.new(seed=0)
+    return RulesView(
+        rules=str(bound.rules),
+        title=bound.rules_title,
+        board=BoardView.model_validate(board_view(state)),
+        pieces=state.pieces(),
+    )
+
+
 def levels_of(game: str, rules: str | None, estimates: Estimates) -> list[LevelView]:
     """The computer levels of a rule-set spec (``name:setting,...``); 400 if there is none."""
     try:
@@ -202,11 +220,14 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
         rule_sets = []
         for definition in game.rule_sets:
             bound = game.of(definition.name)
+            custom = bound.rules.name != definition.name
             state = bound.new(seed=0)
             rule_sets.append(
                 RuleSetView(
                     name=definition.name,
-                    title=bound.rules_title,
+                    # (a rule set that is another with its defaults, Morris's custom one, is
+                    # offered by its own title)
+                    title=_(definition.title) if custom else bound.rules_title,
                     description=_(definition.description),
                     settings={
                         k: v
@@ -218,14 +239,25 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
                         for k in definition.defaults
                     },
                     choices={
-                        k: {
-                            value: _(label)
-                            for value, label in choices.items()
-                            if _has_play(game.of(f"{definition.name}:{k}={value}"))
-                        }
-                        for k, choices in game.setting_choices.items()
-                        if k in definition.defaults
+                        **{
+                            k: [
+                                ChoiceView(value=value, label=_(words))
+                                for value, words in game.setting_words[k].values.items()
+                            ]
+                            for k in definition.defaults
+                            if k in game.setting_words and game.setting_words[k].values
+                        },
+                        **{
+                            k: [
+                                ChoiceView(value=value, label=_(label))
+                                for value, label in choices.items()
+                                if _has_play(game.of(f"{definition.name}:{k}={value}"))
+                            ]
+                            for k, choices in game.setting_choices.items()
+                            if k in definition.defaults
+                        },
                     },
+                    custom=custom,
                     levels=level_views(bound.rules, estimates),
                     board=BoardView.model_validate(board_view(state)),
                     pieces=state.pieces(),

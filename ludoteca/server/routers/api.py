@@ -35,6 +35,7 @@ from ..schemas import (
     NewGame,
     RecordText,
     Replay,
+    RulesView,
     Seat,
 )
 
@@ -55,6 +56,15 @@ async def game_levels(
 ) -> list[LevelView]:
     """The computer levels the server plays for a rule-set spec (``name:setting,...``)."""
     return games.levels_of(game, rules, await ratings.get())
+
+
+@router.get("/rules")
+async def rules_read(
+    game: str = Query(max_length=64),
+    rules: str | None = Query(default=None, max_length=200),
+) -> RulesView:
+    """A rule-set spec's canonical spec and title; 400 saying why for one that denotes none."""
+    return games.rules_of(game, rules)
 
 
 @router.get("/lobby")

@@ -148,7 +148,9 @@ export async function offerChallenge(name) {
   if (!catalogue) return;
   const showRules = () => {
     const game = catalogue.find((g) => g.name === $("challenge-game").value) || catalogue[0];
-    $("challenge-rules").replaceChildren(...game.rule_sets.map((r) => new Option(r.title, r.name)));
+    // (not a custom rule set: this form asks for no settings)
+    const named = game.rule_sets.filter((r) => !r.custom);
+    $("challenge-rules").replaceChildren(...named.map((r) => new Option(r.title, r.name)));
   };
   $("challenge-game").replaceChildren(...catalogue.map((g) => new Option(g.title, g.name)));
   $("challenge-game").onchange = showRules;

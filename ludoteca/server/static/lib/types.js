@@ -53,6 +53,17 @@
  * @property {Level[]} levels
  * @property {Record<string, boolean | number>} settings  the spec's settings and defaults
  * @property {Record<string, string>} options             each setting in words
+ * @property {Record<string, {value: number | string, label: string}[]>} choices  the values of a setting of a few, in words
+ * @property {boolean} custom            settings alone (Morris's custom rule set): only where settings are asked for
+ */
+
+/**
+ * /api/rules: a rule-set spec read by the server.
+ * @typedef {object} RulesRead
+ * @property {string} rules      the canonical spec
+ * @property {string} title      the title, with the settings that differ
+ * @property {BoardView} board   the start
+ * @property {string[]} pieces
  */
 
 /**

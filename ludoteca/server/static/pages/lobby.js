@@ -6,7 +6,7 @@ import { showChallenges } from "/static/lib/challenges.js";
 import { controlText } from "/static/lib/days.js";
 import { $, colourName, playerName } from "/static/lib/dom.js";
 import { ready } from "/static/lib/header.js";
-import { deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, whoAmI } from "/static/lib/http.js";
+import { HttpError, deleteJSON, getJSON, postJSON, quiet, reported, serverAnswers, settled, whoAmI } from "/static/lib/http.js";
 import { lang, list, listNodes, t, tn, tNodes } from "/static/lib/i18n.js";
 import { levelText } from "/static/lib/levels.js";
 import { showTournaments } from "/static/lib/tournaments.js";
@@ -49,13 +49,18 @@ async function refreshLevels() {
 
 function ruleSet() { return chosen().rule_sets.find((r) => r.name === $("rules").value); }
 
-function showRules() {
-  const rules = ruleSet();
-  $("rules-text").textContent = rules.description;
+// The preview of a rule set's start: its board and pieces.
+function showPreview(board, pieces) {
   const svg = $("preview");
   svg.replaceChildren();
   svg.removeAttribute("class");
-  new Board(svg, rules.board).draw(rules.pieces);
+  new Board(svg, board).draw(pieces);
+}
+
+function showRules() {
+  const rules = ruleSet();
+  $("rules-text").textContent = rules.description;
+  showPreview(rules.board, rules.pieces);
   showLevels(rules.levels);
   const box = $("settings");
   box.querySelectorAll("label").forEach((l) => l.remove());
@@ -63,21 +68,23 @@ function showRules() {
     const label = document.createElement("label");
     const words = rules.options[key] || key.replaceAll("_", " ");
     label.title = t("the setting \"%(key)s\" of a rule-set spec (after the colon)", { key });
-    label.append(settingInput(key, value, rules.choices[key], words));
+    label.append(settingInput(key, value, (rules.choices || {})[key], words));
     box.appendChild(label);
   }
   box.hidden = !Object.keys(rules.settings).length;
+  showSpec();
 }
 
 // A setting's field, its default kept in data-default, with its words, as a label's content: a
-// list of its choices (a setting that is a choice), a checkbox (true or false) or a number.
+// list of its choices (a setting that is a choice: a Morelli setup, a custom mill game's
+// board), a checkbox (true or false) or a number.
 function settingInput(key, value, choices, words) {
   const fragment = document.createDocumentFragment();
   if (choices) {
     const select = document.createElement("select");
-    select.replaceChildren(...Object.entries(choices).map(([v, text]) => new Option(text, v)));
+    select.replaceChildren(...choices.map((c) => new Option(c.label, String(c.value))));
     select.name = key;
-    select.value = value;
+    select.value = String(value);
     select.dataset.default = String(value);
     fragment.append(`${words} `, select);
     return fragment;
@@ -90,14 +97,44 @@ function settingInput(key, value, choices, words) {
   return fragment;
 }
 
-// The rule-set spec: its name, then the settings changed from their defaults ("name:setting,other=false,choice=value").
+// The rule-set spec: its name, then the settings changed from their defaults, sorted by name
+// ("name:other=false,setting").
 function ruleSpec() {
   const changed = [];
-  $("settings").querySelectorAll("input, select").forEach((input) => {
-    const value = input instanceof HTMLInputElement && input.type === "checkbox" ? String(input.checked) : input.value;
-    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (value === "true" ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
+  $("settings").querySelectorAll("input, select").forEach((field) => {
+    const input = /** @type {HTMLInputElement} */ (field);
+    const value = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) changed.push(input.type === "checkbox" ? (input.checked ? input.name : `${input.name}=false`) : `${input.name}=${value}`);
   });
+  changed.sort();
   return changed.length ? `${$("rules").value}:${changed.join(",")}` : $("rules").value;
+}
+
+// The rule set the form's choices make, as the server reads it: its canonical spec (the name
+// records give it; a custom mill game that plays as a named rule set is that one) and its
+// title, and its start in the preview; or the server's sentence saying why the choices make no
+// game (the form then starts none: the server refuses the same).  An answer to choices
+// changed since is dropped.
+let specAsked = 0;
+async function showSpec() {
+  const asked = ++specAsked;
+  const query = new URLSearchParams({ game: chosen().name, rules: ruleSpec() });
+  /** @type {import("/static/lib/types.js").RulesRead | HttpError} */
+  const read = await settled(getJSON(`/api/rules?${query}`));
+  if (asked !== specAsked) return;
+  const line = $("rules-spec");
+  line.classList.toggle("notice", read instanceof HttpError);
+  if (read instanceof HttpError) { line.replaceChildren(read.message); return; }
+  const spec = document.createElement("code");
+  spec.dir = "ltr";
+  spec.textContent = read.rules;
+  line.replaceChildren(...tNodes("Rule set %(spec)s: %(title)s", { spec, title: read.title }));
+  showPreview(read.board, read.pieces);
+}
+
+function settingsChanged() {
+  refreshLevels();
+  showSpec();
 }
 
 // The form's fields for the opponent chosen: a level against the computer; a clock (optional,
@@ -329,7 +366,7 @@ async function main() {
   });
   box.addEventListener("change", showGame);
   $("rules").addEventListener("change", showRules);
-  $("settings").addEventListener("change", refreshLevels);
+  $("settings").addEventListener("change", settingsChanged);
   document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", showOpponent));
   $("new-game").addEventListener("submit", start);
   showGame();
