@@ -1,13 +1,15 @@
-"""Our top Nine Men's Morris level against a UCI Morris engine (built for Sanmill's C++ engine).
+"""Our top level of a mill rule set against a UCI Morris engine (built for Sanmill's C++ engine).
 
-    python -m bench.vs_uci_mill --engine /tmp/sanmill/src/sanmill [--games N]
+    python -m bench.vs_uci_mill --engine /tmp/sanmill/src/sanmill [--rules RULES] [--games N]
         [--time SECONDS] [--seed K] [--out FILE] [--option NAME=VALUE ...]
     python -m bench.vs_uci_mill --summary FILE [FILE ...]
 
 Contract:
 
-- Plays ``--games`` games of standard Nine Men's Morris (our rule set ``morris``: flying at three,
-  a man in a mill safe unless all are, draws by threefold repetition and the move rule) between
+- Plays ``--games`` games of a rule set (``--rules``, default ``morris``: standard Nine Men's
+  Morris, flying at three, a man in a mill safe unless all are, draws by threefold repetition
+  and the move rule; any rule set :func:`~ludoteca.games.morris.uci.engine_rules` maps onto the
+  engine's options: ``morris-12``, ``morabaraba``, ``morris-lasker``, ...) between
   our ladder's top level (its spec, with ``time=`` set to ``--time``) and the engine, one fresh
   engine process a game.  Games come in pairs: both start from the same opening of two random
   legal plies (from ``--seed``), and we play White in the first game of a pair, Black in the
@@ -20,7 +22,10 @@ Contract:
 - Moves are translated both ways (ours ``d6``, ``a1-a4``, ``a1-a4xg7``; the engine's ``d6``,
   ``a1-a4``, then ``xg7``) by :mod:`ludoteca.games.morris.uci`, which also drives the
   engine's process.
-  Before each engine turn its board (``d``) is compared with ours; every engine move must be
+  Morabaraba, whose Black starts, is played with the colours exchanged on the engine's side
+  (the engine has no option for Black to start, and no other rule tells the colours apart).
+  Before each engine turn its board (``d``) is compared with ours (men, marked points, hands,
+  side to move, one-time mill records); every engine move must be
   legal in our engine.  A mismatch (a board unlike ours, or a game its rules have ended where
   ours have not), an illegal or unreadable move, a draw claim, a crash or a hang is an error:
   that game is void, reported, and not counted.
@@ -50,13 +55,13 @@ from pathlib import Path
 from typing import Any
 
 import ludoteca
+from bench.vs_sanmill_moves import seen_by_engine
 from ludoteca.ai import make_agent
 from ludoteca.ai.engine import EngineError
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, State
 from ludoteca.games.morris.rules import MorrisState
 from ludoteca.games.morris.uci import (
-    RINGS,
     EngineBoard,
     UciEngine,
     UciError,
@@ -79,28 +84,25 @@ STRONGEST: dict[str, str] = {
 }
 
 
-def check_board(state: MorrisState, fen: str) -> None:
-    """Raise :class:`UciError` unless the engine's board, side to move and hands are ours."""
+def check_board(state: MorrisState, fen: str, swapped: bool = False) -> None:
+    """Raise :class:`UciError` unless the engine's board, side to move, hands and mill records
+    are ours (the colours exchanged if ``swapped``)."""
     board = EngineBoard.read(fen)
     if board.phase == "o":
         raise UciError(f"the engine's rules have ended the game at {fen!r}; ours have not")
-    index = state.board.index
-    ours = "".join(
-        "O" if state.men[0] >> index[p] & 1 else "@" if state.men[1] >> index[p] & 1 else "*"
-        for p in RINGS
-    )
-    theirs = (board.cells, board.side, *board.hands)
-    expected = (ours, "w" if state.turn is Color.WHITE else "b", *state.hand)
+    ours = seen_by_engine(state, swapped)
+    theirs = (board.cells, board.side, board.hands, board.mills)
+    expected = (ours.cells, ours.side, ours.hands, ours.mills)
     if theirs != expected or board.action == "r":  # "r": a removal pending
         raise UciError(f"the engine's board {fen!r} is not ours {state.position_code()!r}")
 
 
 def engine_turn(
-    state: MorrisState, engine: UciEngine, moves: list[str], seconds: float
+    state: MorrisState, engine: UciEngine, moves: list[str], seconds: float, swapped: bool
 ) -> list[float]:
     """Ask the engine for its turn (a second ``go`` for a mill's removal), check it is legal here,
     play it on ``state`` and ``moves``; return the engine's think time for each ``go``."""
-    check_board(state, engine.board(moves))
+    check_board(state, engine.board(moves), swapped)
     move, spent = engine.turn(state, moves, seconds)
     moves += to_uci(move)
     state.push(move)
@@ -115,10 +117,13 @@ def play(
     ours: Color,
     seconds: float,
     seed: int,
+    rules: str = "morris",
 ) -> dict[str, Any]:
-    """One game from ``opening``; its record (``score`` for us, or ``error`` if void)."""
-    state = ludoteca.new_game("morris")
+    """One game of ``rules`` from ``opening``; its record (``score`` for us, or ``error`` if
+    void)."""
+    state = ludoteca.new_game(rules)
     assert isinstance(state, MorrisState)
+    swapped = state.variant.first is Color.BLACK
     agent = make_agent(spec, state.rules, seed)
     moves: list[str] = []
     for text in opening:
@@ -135,7 +140,7 @@ def play(
                 think["ours"].append(time.perf_counter() - started)
                 moves += to_uci(state.push(move))
             else:
-                spent = engine_turn(state, engine, moves, seconds)
+                spent = engine_turn(state, engine, moves, seconds, swapped)
                 think["theirs"].append(sum(spent))
                 think["their_go"] += spent
     except EngineError as failure:
@@ -155,9 +160,9 @@ def play(
     return record
 
 
-def random_opening(rng: random.Random) -> list[str]:
+def random_opening(rng: random.Random, rules: str = "morris") -> list[str]:
     """Two random legal plies from the start."""
-    state: State = ludoteca.new_game("morris")
+    state: State = ludoteca.new_game(rules)
     texts = []
     for _ in range(2):
         move = state.move_of(rng.choice(state.legal_codes()))
@@ -206,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--summary", nargs="+", type=Path, help="only summarise the games of these --out files"
     )
+    parser.add_argument("--rules", default="morris", help="our rule set (default morris)")
     parser.add_argument("--games", type=int, default=16, help="games, in pairs (default 16)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings and our agent")
@@ -222,30 +228,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not args.engine:
         parser.error("--engine is required to play")
-    rules = ludoteca.new_game("morris").rules
+    warm = ludoteca.new_game(args.rules)  # (also loads the compiled search and the table once)
+    assert isinstance(warm, MorrisState)
+    rules = warm.rules
     top = levels(rules)[-1].spec
     spec = re.sub(r"time=[0-9.]+", f"time={args.time:g}", top)
     options = {
-        **engine_rules(rules),
+        **engine_rules(rules, swapped=warm.variant.first is Color.BLACK),
         **STRONGEST,
         "MoveTime": str(max(1, math.ceil(args.time))),
     }
     for item in args.option:
         name, _, value = item.partition("=")
         options[name.strip()] = value.strip()
-    warm = ludoteca.new_game("morris")  # load the compiled search and the endgame table once
     make_agent("search:depth=2,tables=1", rules).choose(warm)
-    print(f"Ludoteca {spec} (top level {top}) against {args.engine} at {args.time:g} s a move")
+    print(
+        f"{rules}: Ludoteca {spec} (top level {top}) against {args.engine} "
+        f"at {args.time:g} s a move"
+    )
     print("engine options: " + " ".join(f"{k}={v}" for k, v in options.items()), flush=True)
     rng = random.Random(args.seed)
     rows: list[dict[str, Any]] = []
     opening: list[str] = []
     for i in range(args.games):
         if i % 2 == 0:
-            opening = random_opening(rng)
+            opening = random_opening(rng, args.rules)
         ours = Color.WHITE if i % 2 == 0 else Color.BLACK
-        row = play(args.engine, options, spec, opening, ours, args.time, args.seed * 1000 + i)
-        row.update(game=i + 1, spec=spec, engine=args.engine, seconds=args.time)
+        row = play(
+            args.engine, options, spec, opening, ours, args.time, args.seed * 1000 + i, args.rules
+        )
+        row.update(game=i + 1, rules=str(rules), spec=spec, engine=args.engine, seconds=args.time)
         rows.append(row)
         mine, theirs = row["think"]["ours"], row["think"]["theirs"]
         verdict = (

@@ -221,3 +221,28 @@ def test_the_bench_plays_the_test_engine(tmp_path: Path) -> None:
         assert row["moves"].startswith(" ".join(opening)) and row["score"] in (0.0, 0.5, 1.0)
     bad = vs_uci_mill.play(str(tmp_path / "illegal"), options, "random", [], Color.BLACK, 1.0, 1)
     assert "illegal move 'a1-g7'" in bad["error"] and "score" not in bad
+
+
+def test_the_bench_plays_another_rule_set(tmp_path: Path) -> None:
+    """``--rules``: Lasker Morris against the test engine playing Lasker Morris (moves while
+    placing, ten men), each engine move legal and its board ours; the same engine playing Nine
+    Men's Morris is caught by its board (its hands of nine)."""
+    root = Path(__file__).resolve().parents[2]
+    for name, rules in [("lasker", "morris-lasker"), ("nine", "morris")]:
+        script = tmp_path / name
+        script.write_text(
+            f"#!/bin/sh\ncd {shlex.quote(str(root))} && "
+            f"exec {shlex.quote(sys.executable)} -m tests.support.uci_engine --rules {rules}\n"
+        )
+        script.chmod(0o755)
+    options = engine_rules(load("morris-lasker").rules)
+    opening = vs_uci_mill.random_opening(random.Random(3), "morris-lasker")
+    row = vs_uci_mill.play(
+        str(tmp_path / "lasker"), options, "random", opening, Color.WHITE, 1.0, 1, "morris-lasker"
+    )
+    assert "error" not in row and row["plies"] > 10, row
+    assert row["moves"].startswith(" ".join(opening))
+    wrong = vs_uci_mill.play(
+        str(tmp_path / "nine"), options, "random", opening, Color.WHITE, 1.0, 1, "morris-lasker"
+    )
+    assert "is not ours" in wrong["error"], wrong
