@@ -84,16 +84,18 @@ def main() -> None:
             raise SystemExit(f"{name}: no built table (`ludoteca solve`)")
         endgame = not table.covers(game.new(seed=0))
         where = "its endgame table" if endgame else "its whole-game table"
-        say(
-            f"## {name}: judged by {where}; {args.games} games a level against perfect play "
-            f"({args.plies} value-keeping random plies into the table, each opening played "
-            f"with both colours; the perfect player counts its traps {args.lookahead} plies "
-            "ahead)"
-        )
-        say(
-            f"{'level':>5}  {'agent':<38} {'moves':>6}  {'kept (95%)':<20} {'choices':>7}  "
-            f"{'kept (95%)':<20} {'W-D-L vs perfect':>16}  {'s':>5}"
-        )
+        say(f"## {name}: judged by {where}")
+        if args.games:
+            say(
+                f"{args.games} games a level against perfect play ({args.plies} value-keeping "
+                "random plies into the table, each opening played with both colours; the "
+                f"perfect player counts its traps {args.lookahead} "
+                f"{'ply' if args.lookahead == 1 else 'plies'} ahead)"
+            )
+            say(
+                f"{'level':>5}  {'agent':<38} {'moves':>6}  {'kept (95%)':<20} {'choices':>7}  "
+                f"{'kept (95%)':<20} {'W-D-L vs perfect':>16}  {'s':>5}"
+            )
         measured = {}
         for level in levels(game.rules) if args.games else []:
             if args.levels and level.number not in args.levels:

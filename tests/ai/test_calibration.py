@@ -187,14 +187,14 @@ def test_the_shipped_shares_parse_and_add_up() -> None:
             assert entry["kept_choices"] <= entry["choices"] <= entry["moves"]
             assert entry["wins"] + entry["draws"] + entry["losses"] == entry["games"] > 0
     # what the Felli ladder shows is what was stored for its levels' specs
-    rules = Felli.parse_rules()
+    felli = levels(Felli.parse_rules())
     stored = shipped["felli"]["levels"]
-    for level in levels(rules):
+    for level in felli:
         entry = stored.get(str(level.number))
         if entry is not None and entry["spec"] == level.spec:
             assert level.kept == Kept(entry["kept"], entry["moves"], False)
             assert level.kept.percent == 100 * entry["kept"] // entry["moves"]
-    assert levels(rules)[0].kept is not None
+    assert felli[0].kept is not None
 
 
 def test_stored_shares_are_shown_for_the_spec_measured(
