@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 __all__ = [
     "COOKIE",
@@ -72,6 +72,7 @@ __all__ = [
     "language_of",
     "negotiate",
     "ngettext",
+    "percent",
     "translations",
     "use",
 ]
@@ -130,6 +131,12 @@ def signed(value: float) -> str:
     """``value`` with its sign and one decimal as the current language writes it ("+2.1",
     French "+2,1"), in Latin digits: the scripts write their numbers so too (report.js)."""
     return format_decimal(value, format="+0.0;-0.0", locale=current(), numbering_system="latn")
+
+
+def percent(whole: int) -> str:
+    """A whole percentage as the current language writes it ("85%", French "85 %", Turkish
+    "%85"), in Latin digits, as the scripts write theirs (levels.js)."""
+    return format_percent(whole / 100, locale=current(), numbering_system="latn")
 
 
 def direction(language: str | None = None) -> str:

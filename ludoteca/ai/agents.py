@@ -5,6 +5,8 @@ Agent specs, used by the command line, the tournament runner and the engine prot
 language: :func:`.base.parse_spec`):
 
 - ``random``: a uniformly random legal move;
+- ``careless``: random play that takes a win at once and gives nothing away one ply ahead
+  (:mod:`.careless`: a stand-in for a person new to the game);
 - ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1,book=1]``: alpha-beta
   (:mod:`.search`; compiled where the game has a kernel, the readable Python search with
   ``python=1``; ``quiesce``: the most plies of tactical moves searched past the horizon, 4 by
@@ -32,6 +34,7 @@ __all__ = ["KINDS", "make_agent"]
 #: ``"module:function"``
 KINDS = {
     "random": "ludoteca.ai.base:random_agent",
+    "careless": "ludoteca.ai.careless:careless_agent",
     "search": "ludoteca.ai.search:search_agent",
     "mcts": "ludoteca.ai.mcts:mcts_agent",
     "perfect": "ludoteca.ai.perfect:perfect_agent",
@@ -40,7 +43,7 @@ KINDS = {
 }
 
 #: the kinds as the refusal of an unknown player lists them (``human`` is the command line's)
-_KNOWN = "human, random, search, mcts, perfect, level:N, net:PATH"
+_KNOWN = "human, random, careless, search, mcts, perfect, level:N, net:PATH"
 
 
 def make_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:

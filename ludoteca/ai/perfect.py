@@ -68,9 +68,17 @@ def covering_table(state: State) -> Table | None:
 
 
 class PerfectAgent:
-    """Looks every legal move up in the solved table and plays a best one."""
+    """Looks every legal move up in the solved table and plays a best one.  ``lookahead``: how
+    many plies ahead :meth:`choose` counts the traps a move sets (2, the ladder's player: two
+    where moves are few, as time allows; 1: one, a few table lookups a move)."""
 
-    def __init__(self, rules: RuleSet, seed: int | None = None, table: Table | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int | None = None,
+        table: Table | None = None,
+        lookahead: int = 2,
+    ) -> None:
         table = table or table_for(rules)
         if table is None:
             raise InvalidRulesError(
@@ -79,6 +87,7 @@ class PerfectAgent:
             )
         self.name = "perfect"
         self.table = table
+        self.lookahead = lookahead
         self._rng = random.Random(seed)
 
     def score(self, state: State, code: int) -> tuple[int, int]:
@@ -100,6 +109,15 @@ class PerfectAgent:
     def evaluate(self, state: State) -> tuple[int, int]:
         """``(value, plies)`` of ``state`` for its side to move: 1 win, -1 loss, 0 draw."""
         return self.table.lookup(state)
+
+    def keeping_codes(self, state: State) -> list[int]:
+        """The codes of the legal moves that keep the table's value of ``state`` for its mover,
+        in legal order: in a won position those after which it stays won (however much longer
+        the win then takes), in a drawn one those after which it stays drawn (or won), in a
+        lost one every move.  A move after which the game ends drawn by rule (repetition, the
+        move rule) leads to a draw whatever the table says (:meth:`score`)."""
+        value = self.evaluate(state)[0]
+        return [code for code in state.legal_codes() if self.score(state, code)[0] >= value]
 
     def pitfalls(
         self, state: State, code: int, depth: int = 2, deadline: float | None = None
@@ -177,8 +195,9 @@ class PerfectAgent:
     def choose(self, state: State, limit: Limit | None = None) -> Move:
         """A move of the best value that, among equal ones, keeps a drawn game going and sets
         the opponent the most traps (see the module's documentation).  The traps are counted
-        one ply ahead, then two where moves are few while ``limit.seconds`` lasts (from the
-        call): two plies ahead can take seconds of a table's lookups."""
+        one ply ahead, then (with a ``lookahead`` of 2) two where moves are few while
+        ``limit.seconds`` lasts (from the call): two plies ahead can take seconds of a table's
+        lookups."""
         deadline = None
         if limit is not None and limit.seconds is not None:
             deadline = time.monotonic() + limit.seconds
@@ -187,8 +206,9 @@ class PerfectAgent:
         if len(good) > 1:
             stale = [(*self._staleness(state, c), c) for c in good]
             traps = [((-exits, -seen, self.pitfalls(state, c, 1)), c) for exits, seen, c in stale]
-            if len(codes) <= 12:  # two plies ahead where moves are few, in the time given
-                with contextlib.suppress(OutOfTime):  # or keep the count one ply ahead
+            # two plies ahead where moves are few, in the time given, or one ply ahead
+            if self.lookahead > 1 and len(codes) <= 12:
+                with contextlib.suppress(OutOfTime):
                     traps = [
                         ((-exits, -seen, self.pitfalls(state, c, 2, deadline)), c)
                         for exits, seen, c in stale

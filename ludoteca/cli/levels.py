@@ -2,7 +2,9 @@
 
 Contract: prints the rule set's title and canonical spec (``Custom mill game (10 men a side):
 morris-custom:men=10``), then a line for each level of the rule set: its number, name,
-description and agent spec, and its measured ladder Elo (level 1 = 1000) or "not measured".
+description and agent spec, its measured ladder Elo (level 1 = 1000) or "not measured", and,
+where measured (a rule set with a solved table), the share of its moves that keep the
+position's value against perfect play, with the number of moves judged.
 """
 
 from __future__ import annotations
@@ -36,5 +38,13 @@ def run(args: argparse.Namespace) -> int:
             else f"ladder Elo {level.rating[0]:.0f} ±{level.rating[1]:.0f} (level 1 = 1000, "
             f"{level.rating[2]} games between the levels)"
         )
-        print(f"level {level.number}, {level.name}: {level.description} [{level.spec}] - {rating}")
+        kept = (
+            ""
+            if level.kept is None
+            else f" - {level.kept.text()} ({level.kept.moves} moves judged against perfect play)"
+        )
+        print(
+            f"level {level.number}, {level.name}: {level.description} [{level.spec}] - {rating}"
+            + kept
+        )
     return 0

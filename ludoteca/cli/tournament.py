@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--agents",
         nargs="+",
         required=True,
-        help="agent specs: level:N, search:depth=D, mcts:sims=N, random, perfect, engine:COMMAND",
+        help="agent specs: level:N, search:depth=D, mcts:sims=N, random, careless, perfect, "
+        "engine:COMMAND",
     )
     p.add_argument("--games", type=int, default=10, help="games per pair (colours alternate)")
     p.add_argument("--jobs", type=int, default=1, help="parallel processes")

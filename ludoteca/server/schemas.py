@@ -486,8 +486,11 @@ ServerMessage = TypeAdapter[
 # --- the catalogue, the lobby, new games, replays --------------------------------------------
 class LevelView(BaseModel):
     """A computer level the server plays: number, name and description in the reader's
-    language and, once people's games against it give one, its rating on people's scale
-    (rounded; ``None`` until then, ``games`` 0)."""
+    language; once people's games against it give one, its rating on people's scale
+    (rounded; ``None`` until then, ``games`` 0); and, where measured against perfect play (a
+    rule set with a solved table), the share of its moves that keep the position's value in
+    whole percents (rounded down; ``None`` where not measured), over ``kept_moves`` moves,
+    ``kept_endgame`` when the table judged its endgame moves only."""
 
     number: int
     name: str
@@ -495,6 +498,9 @@ class LevelView(BaseModel):
     rating: int | None
     deviation: int | None
     games: int
+    kept: int | None = None
+    kept_moves: int = 0
+    kept_endgame: bool = False
 
 
 class ChoiceView(BaseModel):

@@ -1,11 +1,13 @@
 """The computer levels as the server shows them: by name and description, with a rating on
 people's scale only once enough signed-in players' games against a level exist (Glicko-2,
-checked against a second implementation); rule sets by their titles in the lists."""
+checked against a second implementation); the share of a level's moves that keep the value
+against perfect play where it was measured; rule sets by their titles in the lists."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from ludoteca.ai.levels import VALUES_FILE
 from ludoteca.server.community import level_ratings
 from ludoteca.server.community.level_ratings import MIN_GAMES
 from ludoteca.server.community.ratings import RatingRow
@@ -149,3 +152,18 @@ def test_the_estimates_are_worked_out_again_only_when_games_against_the_computer
     monkeypatch.setattr(level_ratings, "FRESH", 0.0)  # and after FRESH seconds, whatever happened
     level_two(client)
     assert len(worked_out) == 4
+
+
+@sqlite_only
+def test_levels_show_their_share_of_value_keeping_moves_where_measured(
+    client: TestClient,
+) -> None:
+    shipped = json.loads(VALUES_FILE.read_text())["felli-mullah"]["levels"]
+    levels = client.get("/api/levels", params={"game": "felli", "rules": "felli-mullah"}).json()
+    for level in levels[:4]:  # the searching levels (the top one is perfect once solved)
+        entry = shipped[str(level["number"])]
+        assert level["kept"] == 100 * entry["kept"] // entry["moves"]
+        assert (level["kept_moves"], level["kept_endgame"]) == (entry["moves"], False)
+    # nothing measured, nothing shown: Morelli has no table
+    morelli = client.get("/api/levels", params={"game": "morelli"}).json()
+    assert [(lv["kept"], lv["kept_moves"]) for lv in morelli] == [(None, 0)] * len(morelli)

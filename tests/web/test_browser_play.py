@@ -4,10 +4,13 @@ levels by their names."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from ludoteca.ai.levels import VALUES_FILE
 
 from ..support.browser import start, wait_moves
 
@@ -73,6 +76,12 @@ def test_rule_sets_and_computer_levels_are_shown_by_their_names(page: Any, serve
     page.select_option("#rules", "felli-mullah")
     page.check('input[name="opponent"][value="computer"]')
     levels = page.locator("#level option").all_inner_texts()
+    # each searching level with its share of moves that keep the value against perfect play,
+    # as measured and shipped (bench/level_values.py)
+    shipped = json.loads(VALUES_FILE.read_text())["felli-mullah"]["levels"]
+    for text, number in zip(levels[:4], "1234", strict=True):
+        share = 100 * shipped[number]["kept"] // shipped[number]["moves"]
+        assert text.endswith(f", keeps the value in {share}% of moves"), text
     assert levels[0].startswith("1. Beginner — looks one move ahead")
     # no ladder Elo passed off as a rating: no level has people's games against it yet
     assert not any("Elo" in text or "rated" in text for text in levels)

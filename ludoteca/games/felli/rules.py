@@ -433,9 +433,11 @@ STYLES = {
     "W": PieceStyle(Color.WHITE, N_("Mullah"), ring=True),
     "B": PieceStyle(Color.BLACK, N_("Mullah"), ring=True),
 }
+#: level 1 searches no captures past its one ply (``quiesce=0``): with the usual quiescence it
+#: saw every capture coming and drew most games against a careless player (docs/ai.md)
 _LADDER = (
     Rung(
-        "search:depth=1,noise=1500",
+        "search:depth=1,noise=1500,quiesce=0",
         N_("looks one move ahead and often misjudges it"),
         N_("Beginner"),
     ),

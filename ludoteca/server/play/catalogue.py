@@ -153,8 +153,9 @@ def static_part(game: str, rules: str, language: str) -> StaticValues:
 
 
 def level_views(rules: RuleSet, estimates: Estimates) -> list[LevelView]:
-    """The computer levels the server plays for a rule set: number, name, description and,
-    once people's games against it give one, its rating on people's scale (``estimates``)."""
+    """The computer levels the server plays for a rule set: number, name, description,
+    once people's games against it give one, its rating on people's scale (``estimates``),
+    and where measured its share of moves that keep the value against perfect play."""
     return [
         _level_view(level, estimates.get((str(rules), level.number))) for level in levels(rules)
     ]
@@ -282,4 +283,7 @@ def _level_view(level: Level, estimate: LevelRating | None) -> LevelView:
         rating=None if estimate is None else round(estimate.rating),
         deviation=None if estimate is None else round(estimate.deviation),
         games=0 if estimate is None else estimate.games,
+        kept=None if level.kept is None else level.kept.percent,
+        kept_moves=0 if level.kept is None else level.kept.moves,
+        kept_endgame=level.kept is not None and level.kept.endgame,
     )

@@ -40,6 +40,9 @@
  * @property {string} description
  * @property {number | null} rating
  * @property {number | null} deviation
+ * @property {number | null} [kept]        whole percents of its moves that keep the value
+ * @property {number} [kept_moves]         the moves judged against perfect play
+ * @property {boolean} [kept_endgame]      judged in the endgames only
  */
 
 /**
