@@ -35,6 +35,9 @@ _COLON_LAYOUTS = {
 _GAME_NAMES = {"Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
 #: the separators of a list and of a malformed request's problems, as English writes them
 _SEPARATORS = {", ", "; "}
+#: two texts after each other, with a comma written as English writes it (a level, its share of
+#: moves that keep the value), in the languages written in Latin or Cyrillic letters
+_COMMA_LAYOUTS = {"%(level)s, %(kept)s"}
 #: the tie-breaks of the tournaments' standings, named after their authors
 _TIE_BREAKS = {"Buchholz", "Sonneborn-Berger"}
 #: the mark beside a bot account's name, as lichess writes it in these languages too
@@ -216,3 +219,5 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     # Japanese: the same, for the same reasons
     "ja": {"%(game)s %(label)s", "11x11", "9x9", "%(white)s / %(draws)s / %(black)s", "…"},
 }
+for _language in ("fr", "de", "es", "it", "pt", "nl", "pl", "hu", "ru", "tr"):
+    SAME_AS_ENGLISH[_language] |= _COMMA_LAYOUTS
