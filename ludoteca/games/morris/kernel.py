@@ -86,7 +86,7 @@ def kernel(game: Morris) -> Kernel:
         men,
         int(bool(rules["flying"])),
         int(variant.lasker),
-        int(variant.full_board_draw),
+        int(variant.full_board == "draw"),
         int(rules.settings.get("three_men_rule", 0)),
         int(rules["move_rule"]),
         len(board.mill_masks),

@@ -134,7 +134,7 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
             "intervention": capture,
             "leap": capture,
         },
-        "boardFull": {"action": "draw" if variant.full_board_draw else "disabled"},
+        "boardFull": {"action": "draw" if variant.full_board == "draw" else "disabled"},
         "stalemate": {"action": "loss", "boardRemovalTargets": "adjacent-opponent"},
         "draw": {
             "noProgress": {
