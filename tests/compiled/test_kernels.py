@@ -13,7 +13,15 @@ from checks.kernel_check import compare_perft, follow_random_games
 from ludoteca.compiled.drivers import perft_counts
 from ludoteca.compiled.registry import REQUIRED, functions
 from ludoteca.games import family, game_names, load
+from ludoteca.games.morris import Morris
 from ludoteca.perft import perft
+
+from ..games.test_morris_removals import (
+    BEFORE_FULL,
+    DOUBLE,
+    FILJA_NO_MILLS,
+    LAST_DOUBLE,
+)
 
 RULE_SETS = [
     d.name for g in game_names() for d in family(g).rule_sets if load(d.name).kernel is not None
@@ -27,6 +35,10 @@ GAMES = {
     "cheng-san-qi": 24,
     "cham-gonu": 24,
     "one-time-mill": 24,
+    "zhi-qi": 24,
+    "da-san-qi": 24,
+    "el-filja": 24,
+    "dooz": 24,
     "felli": 40,
     "felli-mullah": 40,
     "morelli": 6,
@@ -68,3 +80,22 @@ def test_every_registered_games_kernel_has_every_function() -> None:
         kernel = load(rules).kernel
         assert kernel is not None
         assert set(REQUIRED) <= set(functions(kernel.name)), rules
+
+
+#: positions where the rare rules come at once (tests/games/test_morris_removals.py): a full
+#: board when placing ends, a double mill while placing, the last man closing two mills
+RARE = [
+    ("zhi-qi", BEFORE_FULL),
+    ("dooz", BEFORE_FULL),
+    ("da-san-qi", BEFORE_FULL),
+    ("da-san-qi", DOUBLE),
+    ("da-san-qi", LAST_DOUBLE),
+    ("el-filja", FILJA_NO_MILLS),
+]
+
+
+@pytest.mark.parametrize(("rules", "start"), RARE)
+def test_kernel_follows_the_engine_from_rare_positions(rules: str, start: str) -> None:
+    assert follow_random_games(rules, 6, start=start) > 6
+    state = Morris.of(rules).from_position_code(start)
+    assert perft_counts(state, 4) == [perft(state, d) for d in range(1, 5)]

@@ -25,7 +25,6 @@ EVERY_RULE_SET = [
     (definition.name, {"max_plies": 40} if definition.name == "morris-lasker" else {})
     for name in ludoteca.games.game_names()
     for definition in ludoteca.family(name).rule_sets
-    if ludoteca.games.load(definition.name).kernel is not None
 ]
 
 

@@ -128,11 +128,19 @@ def test_the_second_player_moves_first_once_placing_ends() -> None:
     assert all(m.src is not None for m in state.legal_moves)
 
 
+#: Black's last man, on g7, closes g7 d7 a7 and g7 g4 g1
+LAST_DOUBLE = code(
+    TWELVE,
+    "b6 b2 c4 d1 d3 d5 d6 e5 f2 f4 c3 e3",
+    "a7 d7 g4 g1 a1 a4 b4 c5 d2 e4 f6",
+    "b",
+    (0, 1),
+    ply=23,
+)
+
+
 def test_a_double_mill_with_the_last_man_then_the_defender_moves() -> None:
-    # Black's last man on g7 closes g7 d7 a7 and g7 g4 g1
-    white = "b6 b2 c4 d1 d3 d5 d6 e5 f2 f4 c3 e3"
-    black = "a7 d7 g4 g1 a1 a4 b4 c5 d2 e4 f6"
-    state = state_of("da-san-qi", code(TWELVE, white, black, "b", (0, 1), ply=23))
+    state = state_of("da-san-qi", LAST_DOUBLE)
     state.push("g7xb6")
     assert state.turn is Color.BLACK and state.due == [0, 1] and state.closing
     assert state.position_code().split()[4] == "x0/1+"
@@ -224,10 +232,15 @@ def test_el_filja_mills_take_nothing_while_placing() -> None:
     assert "a1" in moves(state) and not any("x" in m for m in moves(state))
 
 
+FILJA_WHITE = "a7 b4 b6 c5 d2 d3 d7 e3 e4 f2 f6 g1"
+FILJA_BLACK = "a1 a4 b2 c3 c4 d1 d5 d6 e5 f4 g4"
+#: El Filja's board full without a mill but for Black's last man, on g7 (no mill either)
+FILJA_NO_MILLS = code(NINE, FILJA_WHITE, FILJA_BLACK, "b", (0, 1), ply=23)
+
+
 def test_el_filja_without_mills_each_removes_one_of_their_own() -> None:
-    white = "a7 b4 b6 c5 d2 d3 d7 e3 e4 f2 f6 g1"
-    black = "a1 a4 b2 c3 c4 d1 d5 d6 e5 f4 g4"
-    state = state_of("el-filja", code(NINE, white, black, "b", (0, 1), ply=23))
+    white, black = FILJA_WHITE, FILJA_BLACK
+    state = state_of("el-filja", FILJA_NO_MILLS)
     state.push("g7")
     assert state.turn is Color.WHITE and state.due == [-1, -1]
     assert state.position_code().split()[4] == "x-1/-1"

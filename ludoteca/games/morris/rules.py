@@ -1218,14 +1218,9 @@ class Morris(PointBoardGame):
         return QUIET_THEME
 
     @cached_property
-    def kernel(self) -> Kernel | None:
-        """The compiled kernel; none yet for the rules it does not play (removals due, removal
-        from the hand, the defender moving first)."""
+    def kernel(self) -> Kernel:
         from .kernel import kernel
 
-        variant = self.variant
-        if variant.removals_due or variant.hand_removal or variant.defender_first:
-            return None
         return kernel(self)
 
     @property
