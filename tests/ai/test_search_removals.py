@@ -59,7 +59,8 @@ def white_value(state: State, depth: int, ply: int, leaf: Callable[[State], int]
 def test_black_moving_three_times_in_a_row_keeps_its_scores(compiled: bool) -> None:
     """Black's last man closes two mills: Black places (taking a man), removes the second man
     alone, then moves first, three moves in a row before White's reply.  Every root move's
-    score at four plies (three where a win is found) is what plain minimax finds with the same evaluation at the leaves."""
+    score at four plies (three where a win is found) is what plain minimax finds with the same
+    evaluation at the leaves."""
     state = Morris.of("da-san-qi").from_position_code(LAST_DOUBLE)
     kernel = state.game.kernel
 
