@@ -63,6 +63,7 @@ def test_black_moving_three_times_in_a_row_keeps_its_scores(compiled: bool) -> N
     evaluation at the leaves."""
     state = Morris.of("da-san-qi").from_position_code(LAST_DOUBLE)
     kernel = state.game.kernel
+    assert kernel is not None
 
     def leaf(position: State) -> int:
         if compiled:

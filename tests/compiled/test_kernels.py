@@ -99,3 +99,18 @@ def test_kernel_follows_the_engine_from_rare_positions(rules: str, start: str) -
     assert follow_random_games(rules, 6, start=start) > 6
     state = Morris.of(rules).from_position_code(start)
     assert perft_counts(state, 4) == [perft(state, d) for d in range(1, 5)]
+
+
+def test_perft_of_the_new_rule_sets_from_the_start() -> None:
+    # El Filja's mills take nothing while men are placed, and Dooz's first (White's fifth man)
+    # takes a man from Black's hand, no point blocked: six plies of placements on 24 points
+    placements = [24, 24 * 23, 24 * 23 * 22, 24 * 23 * 22 * 21, 24 * 23 * 22 * 21 * 20]
+    placements.append(placements[-1] * 19)
+    assert perft_counts(ludoteca.new_game("el-filja"), 6) == placements
+    assert perft_counts(ludoteca.new_game("dooz"), 6) == placements
+    # no placement closes two mills before a side's fifth man: Zhi Qi and Da San Qi open as
+    # Cham Gonu does (the same board, marking and removal from mills)
+    cham_gonu = perft_counts(ludoteca.new_game("cham-gonu"), 6)
+    assert cham_gonu[4] > placements[4]  # the ply-5 mill takes one of Black's two men
+    assert perft_counts(ludoteca.new_game("zhi-qi"), 6) == cham_gonu
+    assert perft_counts(ludoteca.new_game("da-san-qi"), 6) == cham_gonu
