@@ -68,8 +68,8 @@ IntArray = npt.NDArray[np.int64]
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
 P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT, P_DEGREE, P_NEXT = range(9, 18)
 P_ALWAYS, P_MARKING, P_ZM, P_ONCE, P_ZU = range(18, 23)
-P_SEVERAL, P_DEFENDER, P_FROM_HAND, P_COUNTS, P_FIRST, P_ZD, P_ZC = range(23, 30)
-HEAD = 30
+P_SEVERAL, P_DEFENDER, P_FROM_HAND, P_COUNTS, P_FIRST, P_ZD, P_ZC, P_TURNS = range(23, 31)
+HEAD = 31
 # st: after KEY, TURN, QUIET: the men, the men in hand, the marked points, each side's points of
 # closed mills (one-time mills; else 0), each side's removals due (negative: of its own men),
 # and whether placing ends once the side to move has made its removals due
@@ -110,6 +110,9 @@ def kernel(game: Morris) -> Kernel:
         int(variant.mill_counts),
         int(variant.first),
     ]
+    head += [0] * (P_TURNS - len(head))
+    # a side may move twice in a row: make takes its longer way (removals due, who moves next)
+    head += [int(variant.removals_due or variant.hand_removal or variant.defender_first)]
     head += [0] * (HEAD - len(head))
     tuned = weights(str(rules))
     tables: list[int] = []
@@ -191,22 +194,33 @@ def _key(st: IntArray, prm: IntArray) -> int:
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     """The legal moves of the side to move (draw rules aside), in the engine's codes and its
-    order: placements first, then the men's moves by origin from the last point."""
+    order: placements first, then the men's moves by origin from the last point; where removals
+    are due, the removals alone.  The rules where a side may move twice in a row take a way of
+    their own, so that the other rule sets' generator stays as short as it was."""
+    if prm[P_TURNS]:
+        c = st[TURN]
+        if st[S_DUE + c]:
+            return _removals_due(st, prm, out)
+        return _generate(st, prm, out, 0 if _placement_takes(st, prm, c) else -1)
+    return _generate(st, prm, out, 0)
+
+
+@njit(cache=True)
+def _generate(st: IntArray, prm: IntArray, out: IntArray, spent: int) -> int:
+    """:func:`generate` without removals due; ``spent``: -1 where a placement's mill takes no
+    man from the board (every point counts as spent for it), else 0."""
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
-    if st[S_DUE + c]:  # removals due: each a move of its own
-        return _alone(out, 0, size, _removable(prm, own if st[S_DUE + c] < 0 else opp))
     used = st[S_USED + c]
     empty = _empty(st, size)
     n = 0
     removable = -1  # the men a mill may remove, found at the first mill
     if hand:
-        placed = _placement_takes(st, prm, c)
-        n, removable = _moves_from(prm, out, n, size, empty, own, opp, used, removable, placed)
+        n, removable = _moves_from(prm, out, n, size, empty, own, opp, used | spent, removable)
     if hand == 0 or prm[P_LASKER] != 0:
         flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
         adj = prm[P_ADJ]
@@ -215,7 +229,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
             src = high_bit(men)
             men ^= 1 << src
             targets = empty if flying else load(prm, adj + src) & empty
-            n, removable = _moves_from(prm, out, n, src, targets, own, opp, used, removable, True)
+            n, removable = _moves_from(prm, out, n, src, targets, own, opp, used, removable)
     return n
 
 
@@ -227,6 +241,16 @@ def _placement_takes(st: IntArray, prm: IntArray, c: int) -> bool:
     if prm[P_COUNTS]:
         return False
     return not (prm[P_FROM_HAND] and st[S_HAND + 1 - c])
+
+
+@njit(cache=True)
+def _removals_due(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """The moves of a side with removals due: a removal alone of each man it may take (its own
+    where the count is negative), into ``out``; how many.  Not inlined: rare, it would only
+    make the generator longer."""
+    c = st[TURN]
+    due = st[S_DUE + c]
+    return _alone(out, 0, prm[P_SIZE], _removable(prm, st[S_MEN + (c if due < 0 else 1 - c)]))
 
 
 @njit(cache=True, inline="always")
@@ -253,13 +277,12 @@ def _moves_from(
     opp: int,
     used: int,
     removable: int,
-    board: bool,
 ) -> tuple[int, int]:
     """Write the moves from ``src`` (the board's size: a placement) to each of ``targets``
     after the ``n`` in ``out``, a move that closes a mill that takes (:func:`_takes`; ``used``:
-    the mover's points of closed mills) from the board (``board``) once for each man it may
-    remove; the new count and the removable men (``removable``: them, or -1 when not yet
-    found)."""
+    the mover's points of closed mills, -1 where no mill takes from the board) once for each
+    man it may remove; the new count and the removable men (``removable``: them, or -1 when
+    not yet found)."""
     size = prm[P_SIZE]
     kept = own if src == size else own ^ (1 << src)
     while targets:
@@ -267,7 +290,7 @@ def _moves_from(
         targets ^= low
         dst = low_bit(low)
         base = (src * size + dst) * (size + 1)
-        if not board or not _takes(prm, kept | low, dst, used):
+        if not _takes(prm, kept | low, dst, used):
             store(out, n, base + size)
             n += 1
             continue
@@ -471,21 +494,74 @@ def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
 
 @njit(cache=True, inline="always")
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    c = st[TURN]
+    undo[ply, U_QUIET] = st[QUIET]
+    undo[ply, U_MARKED] = st[S_MARKED]
+    undo[ply, U_USED] = st[S_USED + c]
+    undo[ply, U_KEY] = st[KEY]
+    if prm[P_TURNS]:
+        _make_turns(st, prm, move, undo, ply)
+        return
+    size = prm[P_SIZE]
+    rest, rem = split(move, size + 1)
+    src, dst = split(rest, size)
+    key = _piece(st, prm, st[KEY], c, src, dst, rem)
+    if st[S_MARKED] and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+        key ^= _marks_key(prm, st[S_MARKED])  # placing is over: the marked points are free
+        st[S_MARKED] = 0
+    st[TURN] = 1 - c
+    st[KEY] = key ^ prm[prm[P_ZT]]
+
+
+@njit(cache=True, inline="always")
+def _piece(st: IntArray, prm: IntArray, key: int, c: int, src: int, dst: int, rem: int) -> int:
+    """Place (``src``: the board's size) or move a man of ``c``'s to ``dst``, recording the
+    points of the mills it closes under one-time mills, and take the man ``rem`` its move names
+    (marked when a placement takes him under marking); the key updated."""
+    size, men = prm[P_SIZE], prm[P_MEN]
+    zp, zh = prm[P_ZP], prm[P_ZH]
+    if src == size:
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
+        st[S_HAND + c] -= 1
+        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
+        st[S_MEN + c] |= 1 << dst
+        key ^= load(prm, zp + c * size + dst)
+    else:
+        st[S_MEN + c] ^= (1 << src) | (1 << dst)
+        key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
+        st[QUIET] += 1
+    if prm[P_ONCE]:
+        fresh = _closed(prm, st[S_MEN + c], dst) & ~st[S_USED + c]
+        st[S_USED + c] |= fresh
+        key ^= _used_key(prm, c, fresh)
+    if rem != size:
+        st[S_MEN + 1 - c] ^= 1 << rem
+        key ^= load(prm, zp + (1 - c) * size + rem)
+        st[QUIET] = 0
+        if prm[P_MARKING] and src == size:
+            st[S_MARKED] |= 1 << rem
+            key ^= load(prm, prm[P_ZM] + rem)
+    return key
+
+
+@njit(cache=True)
+def _make_turns(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """:func:`make` where a side may move twice in a row (removals as moves of their own,
+    several removals for one move, removal from the hand, removals by mill counts, the
+    defender moving first): the undo row's further fields, a removal alone or a placement or
+    move with the removals it brings besides, and who is to move.  Not inlined, so that the
+    other rule sets' :func:`make` stays short."""
     size, men = prm[P_SIZE], prm[P_MEN]
     zp, zh = prm[P_ZP], prm[P_ZH]
     c = st[TURN]
     other = 1 - c
     rest, rem = split(move, size + 1)
     src, dst = split(rest, size)
-    undo[ply, U_QUIET] = st[QUIET]
-    undo[ply, U_MARKED] = st[S_MARKED]
-    undo[ply, U_USED] = st[S_USED + c]
     undo[ply, U_DUE] = st[S_DUE]
     undo[ply, U_DUE + 1] = st[S_DUE + 1]
     undo[ply, U_CLOSING] = st[S_CLOSING]
     undo[ply, U_MOVER] = c
     undo[ply, U_HAND] = st[S_HAND + other]
-    undo[ply, U_KEY] = st[KEY]
     key = st[KEY]
     placing = st[S_HAND] != 0 or st[S_HAND + 1] != 0 or st[S_CLOSING] != 0
     if src == dst:  # a removal alone
@@ -502,30 +578,12 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
             due = _due_against(st, other, due)
         key = _set_due(st, prm, key, c, due)
     else:
-        if src == size:
-            key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
-            st[S_HAND + c] -= 1
-            key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
-            st[S_MEN + c] |= 1 << dst
-            key ^= load(prm, zp + c * size + dst)
-        else:
-            st[S_MEN + c] ^= (1 << src) | (1 << dst)
-            key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
-            st[QUIET] += 1
-        mills = 0  # mills that take, where the move may take more than the man it names
-        if prm[P_SEVERAL] or prm[P_FROM_HAND]:
-            mills = _taking(prm, st[S_MEN + c], dst, st[S_USED + c])
-        if prm[P_ONCE]:
-            fresh = _closed(prm, st[S_MEN + c], dst) & ~st[S_USED + c]
-            st[S_USED + c] |= fresh
-            key ^= _used_key(prm, c, fresh)
-        if rem != size:
-            st[S_MEN + other] ^= 1 << rem
-            key ^= load(prm, zp + other * size + rem)
-            st[QUIET] = 0
-            if prm[P_MARKING] and src == size:
-                st[S_MARKED] |= 1 << rem
-                key ^= load(prm, prm[P_ZM] + rem)
+        # the mills that take, counted before the move records its points (one-time mills)
+        after = st[S_MEN + c] | (1 << dst)
+        if src != size:
+            after ^= 1 << src
+        mills = _taking(prm, after, dst, st[S_USED + c])
+        key = _piece(st, prm, key, c, src, dst, rem)
         if mills and not (src == size and prm[P_COUNTS]):
             count = mills if prm[P_SEVERAL] else 1
             if src == size and prm[P_FROM_HAND] and st[S_HAND + other]:
@@ -557,12 +615,12 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
     st[KEY] = key
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _end_placing(st: IntArray, prm: IntArray, key: int, after: int) -> tuple[int, int]:
     """Placing is over: the removals its end brings (by mill counts, or on a full board) and
     the player to move, who moves first (the second player under the defender moving first,
     else ``after``, whose turn it is by alternation) unless only the other has removals due;
-    the key updated and that player."""
+    the key updated and that player.  Not inlined: once a game."""
     first = 1 - prm[P_FIRST] if prm[P_DEFENDER] else after
     if prm[P_COUNTS]:
         masks = prm[P_MASKS]
@@ -614,7 +672,8 @@ def _marks_key(prm: IntArray, marked: int) -> int:
 @njit(cache=True, inline="always")
 def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
     size = prm[P_SIZE]
-    c = undo[ply, U_MOVER]
+    turns = prm[P_TURNS] != 0
+    c = undo[ply, U_MOVER] if turns else 1 - st[TURN]
     other = 1 - c
     rest, rem = split(move, size + 1)
     src, dst = split(rest, size)
@@ -628,12 +687,13 @@ def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> 
             st[S_HAND + c] += 1
         else:
             st[S_MEN + c] ^= (1 << src) | (1 << dst)
-    st[S_HAND + other] = undo[ply, U_HAND]
+    if turns:
+        st[S_HAND + other] = undo[ply, U_HAND]
+        st[S_DUE] = undo[ply, U_DUE]
+        st[S_DUE + 1] = undo[ply, U_DUE + 1]
+        st[S_CLOSING] = undo[ply, U_CLOSING]
     st[S_MARKED] = undo[ply, U_MARKED]
     st[S_USED + c] = undo[ply, U_USED]
-    st[S_DUE] = undo[ply, U_DUE]
-    st[S_DUE + 1] = undo[ply, U_DUE + 1]
-    st[S_CLOSING] = undo[ply, U_CLOSING]
     st[QUIET] = undo[ply, U_QUIET]
     st[TURN] = c
     st[KEY] = undo[ply, U_KEY]
