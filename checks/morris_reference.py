@@ -104,21 +104,26 @@ MARK = "X"
 CUSTOM_BOARDS = {6: "six", 9: "nine", 12: "twelve"}
 
 
-def custom(settings: dict[str, bool | int]) -> str:
+def custom(settings: dict[str, bool | int | str]) -> str:
     """The name, added to :data:`VARIANTS`, of the rules that the custom rule set's
     ``settings`` give (a missing setting at its default, as docs/rules.md lists them: Nine
     Men's Morris); the draw settings are :func:`start`'s."""
-    rules = (
+    full = str(settings.get("full_board", "none"))
+    rules = Rules(
         CUSTOM_BOARDS[int(settings.get("board", 9))],
         int(settings.get("men", 9)),
-        bool(settings.get("flying", True)),
-        bool(settings.get("lasker", False)),
-        "B" if settings.get("black_first", False) else "W",
-        bool(settings.get("full_board_draw", False)),
-        int(settings.get("three_men_rule", 0)),
-        bool(settings.get("remove_from_mills", False)),
-        bool(settings.get("marking", False)),
-        bool(settings.get("one_time_mills", False)),
+        flying=bool(settings.get("flying", True)),
+        lasker=bool(settings.get("lasker", False)),
+        first="B" if settings.get("black_first", False) else "W",
+        full_board="" if full == "none" else full.replace("-", " "),
+        three_men=int(settings.get("three_men_rule", 0)),
+        any_man=bool(settings.get("remove_from_mills", False)),
+        marking=bool(settings.get("marking", False)),
+        one_time=bool(settings.get("one_time_mills", False)),
+        several=bool(settings.get("multiple_removals", False)),
+        defender_first=bool(settings.get("defender_first", False)),
+        from_hand=bool(settings.get("hand_removal", False)),
+        mill_counts=bool(settings.get("mill_counts", False)),
     )
     name = f"custom {rules}"
     VARIANTS[name] = rules
@@ -436,23 +441,38 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(play(pos, m), depth - 1) for m in moves)
 
 
-def random_settings(rng: random.Random) -> dict[str, bool | int]:
+def random_settings(rng: random.Random) -> dict[str, bool | int | str]:
     """Settings of the custom rule set drawn at random among those that make a game (men that
-    fit the board, a full board's draw only where the men fill it), every switch and a draw
-    rule included."""
+    fit the board, a full board's action only where the men fill it, neither marking nor
+    removal from the hand nor a full board's action under removals by mill counts), every
+    switch and a draw rule included."""
     board = rng.choice(sorted(CUSTOM_BOARDS))
     most = (16 if board == 6 else 24) // 2
     men = rng.randint(3, most)
-    settings: dict[str, bool | int] = {"board": board, "men": men}
-    for key in ("black_first", "lasker", "marking", "remove_from_mills", "one_time_mills"):
+    settings: dict[str, bool | int | str] = {"board": board, "men": men}
+    for key in (
+        "black_first",
+        "lasker",
+        "marking",
+        "remove_from_mills",
+        "one_time_mills",
+        "multiple_removals",
+        "defender_first",
+        "hand_removal",
+    ):
         settings[key] = rng.random() < 0.5
+    settings["mill_counts"] = not (settings["marking"] or settings["hand_removal"]) and (
+        rng.random() < 0.3
+    )
     settings["flying"] = rng.random() < 0.7
-    settings["full_board_draw"] = men == most and rng.random() < 0.5
+    actions = ["draw", "first-loses", "first-removes", "both-remove"]
+    full = men == most and not settings["mill_counts"] and rng.random() < 0.6
+    settings["full_board"] = rng.choice(actions) if full else "none"
     settings["three_men_rule"] = rng.choice([0, 0, 10, 20])
     settings["move_rule"] = rng.choice([0, 40, 100])
     return settings
 
 
-def spec(settings: dict[str, bool | int]) -> str:
+def spec(settings: dict[str, bool | int | str]) -> str:
     """The custom rule-set spec of ``settings`` (every one written, in their order)."""
     return "morris-custom:" + ",".join(f"{k}={str(v).lower()}" for k, v in settings.items())

@@ -48,7 +48,7 @@ from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from ..pointboard import PointBoardGame
 from ..words import listed, ordered, points_of, position_words, side_words
 from .board import BOARDS, NINE, SIX, TWELVE, MorrisBoard, bits, symmetries
-from .custom import CUSTOM, SETTINGS, Play, named
+from .custom import CUSTOM, FULL_BOARD, SETTINGS, Play, named
 
 
 @dataclass(frozen=True)
@@ -941,8 +941,16 @@ class Morris(PointBoardGame):
             "Each mill takes a man only once: a mill all of whose points were in mills the side "
             "closed before takes nothing"
         ),
-        "full_board_draw": N_(
-            "A board full when placing ends is a draw (else the player who cannot move loses)"
+        "full_board": N_("What a board full when placing ends does"),
+        "multiple_removals": N_("A move that closes several mills at once takes a man for each"),
+        "defender_first": N_("The second player makes the first move once placing ends"),
+        "hand_removal": N_(
+            "A mill closed while placing takes a man from the opponent's hand while they hold "
+            "any"
+        ),
+        "mill_counts": N_(
+            "A mill closed while placing takes nothing; when placing ends each player removes "
+            "men by the mills on the board"
         ),
     }
     setting_words: ClassVar[Mapping[str, SettingWords]] = {
@@ -966,10 +974,19 @@ class Morris(PointBoardGame):
             on=N_("removal from mills"), off=N_("no removal from mills")
         ),
         "one_time_mills": SettingWords(on=N_("one-time mills"), off=N_("mills reusable")),
-        "full_board_draw": SettingWords(
-            on=N_("a full board is a draw"), off=N_("a full board loses")
+        "full_board": SettingWords(value=N_("a full board: %(value)s")),
+        "multiple_removals": SettingWords(
+            on=N_("a man for each mill"), off=N_("one man for several mills")
+        ),
+        "defender_first": SettingWords(
+            on=N_("the second player moves first"), off=N_("the first player moves first")
+        ),
+        "hand_removal": SettingWords(on=N_("removal from the hand"), off=N_("no removal from the hand")),
+        "mill_counts": SettingWords(
+            on=N_("removals by mill counts"), off=N_("no removals by mill counts")
         ),
     }
+    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {"full_board": FULL_BOARD}
     texts: ClassVar[Mapping[str, str]] = {
         "place": N_("choose a point to place a man"),
         "place_or_move": N_("place a man or choose one to move"),
@@ -1164,8 +1181,9 @@ class Morris(PointBoardGame):
             CUSTOM,
             N_(
                 "A mill game of your own: choose the board, the men a side, who starts, flying, "
-                "moving while placing, marking, removal from mills, one-time mills, a full "
-                "board's draw and the draw rules."
+                "moving while placing, marking, removal from mills, one-time mills, what a full "
+                "board does, a man for each mill, the second player moving first, removal from "
+                "the hand, removals by mill counts and the draw rules."
             ),
             SETTINGS,
             aliases=("custom-morris",),
