@@ -81,7 +81,10 @@ def test_a_spec_is_read_back_canonical_or_refused_in_a_sentence(client: TestClie
     assert named.json()["rules"] == "morris-12" and named.json()["title"] == "Twelve Men's Morris"
     filja = client.get(
         "/api/rules",
-        params={"game": "morris", "rules": "morris-custom:men=12,flying=0,remove_from_mills,mill_counts"},
+        params={
+            "game": "morris",
+            "rules": "morris-custom:men=12,flying=0,remove_from_mills,mill_counts",
+        },
     )
     assert filja.json()["rules"] == "el-filja" and filja.json()["title"] == "El Filja"
     idle = client.get(

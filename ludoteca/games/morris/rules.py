@@ -945,8 +945,7 @@ class Morris(PointBoardGame):
         "multiple_removals": N_("A move that closes several mills at once takes a man for each"),
         "defender_first": N_("The second player makes the first move once placing ends"),
         "hand_removal": N_(
-            "A mill closed while placing takes a man from the opponent's hand while they hold "
-            "any"
+            "A mill closed while placing takes a man from the opponent's hand while they hold any"
         ),
         "mill_counts": N_(
             "A mill closed while placing takes nothing; when placing ends each player removes "
@@ -981,7 +980,9 @@ class Morris(PointBoardGame):
         "defender_first": SettingWords(
             on=N_("the second player moves first"), off=N_("the first player moves first")
         ),
-        "hand_removal": SettingWords(on=N_("removal from the hand"), off=N_("no removal from the hand")),
+        "hand_removal": SettingWords(
+            on=N_("removal from the hand"), off=N_("no removal from the hand")
+        ),
         "mill_counts": SettingWords(
             on=N_("removals by mill counts"), off=N_("no removals by mill counts")
         ),
