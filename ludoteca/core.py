@@ -281,7 +281,7 @@ class SettingWords:
         """The words for ``value``, in the current language."""
         if value is True:
             return _(self.on)
-        if not isinstance(value, bool) and value in self.values:
+        if isinstance(value, int) and not isinstance(value, bool) and value in self.values:
             return _(self.values[value])
         if not value:
             return _(self.off)
