@@ -43,16 +43,21 @@ def without_repetition(rules: str, seed: int) -> State:
     return ludoteca.new_game(spec, seed=seed)
 
 
-def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
-    """Play ``games`` seeded random games of ``rules`` with the engine, checking the kernel at
-    every position (``AssertionError`` naming the position on the first difference); the number
-    of positions checked."""
+def follow_random_games(
+    rules: str, games: int, first_seed: int = 0, start: str | None = None
+) -> int:
+    """Play ``games`` seeded random games of ``rules`` with the engine (from the position code
+    ``start``, else from the start), checking the kernel at every position
+    (``AssertionError`` naming the position on the first difference); the number of positions
+    checked."""
     rng = random.Random(f"{rules}/{first_seed}")
     out = np.zeros(4096, dtype=np.int64)
     undo = np.zeros((1, UNDO), dtype=np.int64)
     positions = 0
     for game in range(first_seed, first_seed + games):
         state = without_repetition(rules, game)
+        if start is not None:
+            state = state.game.from_position_code(start)
         kernel = state.game.kernel
         assert kernel is not None, f"{rules} has no kernel"
         fields = kernel.fields
@@ -94,7 +99,7 @@ def follow_random_games(rules: str, games: int, first_seed: int = 0) -> int:
             assert (st[:fields] == kernel.pack(state)[:fields]).all(), (
                 f"make differs after {state.position_code()}"
             )
-            assert st[TURN] == 1 - before[TURN], f"the turn stays after {state.position_code()}"
+            assert st[TURN] == int(state.turn), f"the turn differs after {state.position_code()}"
             k.unmake(st, kernel.prm, code, undo, 0)
             assert (st[:fields] == before).all(), f"unmake differs after {state.position_code()}"
             k.make(st, kernel.prm, code, undo, 0)

@@ -7,7 +7,9 @@ search (:mod:`ludoteca.compiled.search`, the same algorithm, ~100x faster, with 
 evaluation); this readable search plays the others and stays the reference (``search:python=1``).
 
 Scores are integers for the side to move: ``WIN - plies`` for a forced win, ``-(WIN - plies)`` for
-a forced loss, and ``round(1000 * state.evaluate())`` otherwise.
+a forced loss, and ``round(1000 * state.evaluate())`` otherwise.  A move's score is its child's
+negated, unless the move leaves the same side to move (a removal of its own in the Morris
+family): then it is the child's as it is.
 """
 
 from __future__ import annotations
@@ -282,23 +284,33 @@ class SearchAgent:
         scored = []
         alpha = -WIN - 1
         exact = exact or bool(self.noise)
+        mover = state.turn
         for i, code in enumerate(codes):
             state.push_code(code)
+            same = state.turn is mover
             try:
                 if exact:  # every root score exact, so that noise compares like with like
-                    score = -self._negamax(state, depth - 1, -WIN - 1, WIN + 1, 1)
+                    score = self._child(state, same, depth - 1, -WIN - 1, WIN + 1, 1)
                 elif i == 0:
-                    score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
+                    score = self._child(state, same, depth - 1, alpha, WIN + 1, 1)
                 else:
-                    score = -self._negamax(state, depth - 1, -alpha - 1, -alpha, 1)
+                    score = self._child(state, same, depth - 1, alpha, alpha + 1, 1)
                     if score > alpha:
-                        score = -self._negamax(state, depth - 1, -WIN - 1, -alpha, 1)
+                        score = self._child(state, same, depth - 1, alpha, WIN + 1, 1)
             finally:
                 state.pop_code()
             scored.append((score if score > alpha or exact or i == 0 else alpha - 1, code))
             self._partial.append(scored[-1])
             alpha = max(alpha, score)
         return scored
+
+    def _child(self, state: State, same: bool, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The value, for the side that just moved, of ``state`` searched to ``depth`` within
+        that side's window (``alpha``, ``beta``): negamax's negated value and window, unless the
+        move left the same side to move (a removal of its own, in the Morris family)."""
+        if same:
+            return self._negamax(state, depth, alpha, beta, ply)
+        return -self._negamax(state, depth, -beta, -alpha, ply)
 
     def _check(self) -> None:
         if self.stop_event.is_set():
@@ -339,15 +351,17 @@ class SearchAgent:
         original_alpha = alpha
         best_score = -WIN - 1
         best_code = ordered[0]
+        mover = state.turn
         for i, code in enumerate(ordered):
             state.push_code(code)
+            same = state.turn is mover
             try:
                 if i == 0:
-                    score = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                    score = self._child(state, same, depth - 1, alpha, beta, ply + 1)
                 else:
-                    score = -self._negamax(state, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = self._child(state, same, depth - 1, alpha, alpha + 1, ply + 1)
                     if alpha < score < beta:
-                        score = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                        score = self._child(state, same, depth - 1, alpha, beta, ply + 1)
             finally:
                 state.pop_code()
             if score > best_score:
@@ -380,19 +394,22 @@ class SearchAgent:
             return stand
         alpha = max(alpha, stand)
         tactical = state.tactical_codes(codes) if codes is not None else state.tactical_moves()
+        mover = state.turn
         for code in tactical or ():
             self._nodes += 1
             state.push_code(code)
+            sign = 1 if state.turn is mover else -1  # a side may move twice in a row
+            low, high = (alpha, beta) if sign == 1 else (-beta, -alpha)
             try:
                 direct = state.tactical_moves()
                 if direct is not None:
-                    score = -self._quiescence(state, None, -beta, -alpha, ply + 1, left - 1)
+                    score = sign * self._quiescence(state, None, low, high, ply + 1, left - 1)
                 else:
                     replies = state.legal_codes()
-                    score = (
-                        -self._quiescence(state, replies, -beta, -alpha, ply + 1, left - 1)
+                    score = sign * (
+                        self._quiescence(state, replies, low, high, ply + 1, left - 1)
                         if replies
-                        else -self._terminal(state, ply + 1)
+                        else self._terminal(state, ply + 1)
                     )
             finally:
                 state.pop_code()

@@ -200,7 +200,10 @@ def _enter(rows: IntArray, i: int, prm: IntArray, cfg: IntArray) -> int:
     earlier = rows[i, R_SEEN] & bit if st[QUIET] and ply else 0
     rows[i, R_SEEN] = (rows[i, R_SEEN] | bit) if st[QUIET] and ply else bit
     if result == ONGOING and cfg[C_REPEAT] and earlier:
-        seen = 1  # every move passes the turn, which the key holds: every other position back
+        # every other position back: the key holds the side to move, and the moves since the
+        # quiet count was last 0 pass the turn (a side moves twice in a row only by a removal,
+        # which resets the count, or when placing ends, where it is 0)
+        seen = 1
         for back in range(2, min(st[QUIET], ring, ply) + 1, 2):
             if load(rows, (i, R_HIST + ((ply - back) & ring))) == key:
                 seen += 1

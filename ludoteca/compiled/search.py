@@ -78,7 +78,10 @@ NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
 F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
     12
 )
-FIELDS = 12
+#: whether the move being searched leaves the same side to move (a move of a game where a side
+#: may move twice in a row): its value is not negated, nor its window
+F_SAME = 12
+FIELDS = 13
 ENTER, NEXT, RETURN = 0, 1, 2
 #: whether the kernel defines ``can_move`` (set for each kernel by :func:`.dispatch.bind`)
 QUICK_MOVE = False
@@ -306,16 +309,18 @@ def _root(
     """Search every root move to ``depth``; return how many were searched before a stop."""
     undo, ctr = work.undo, work.ctr
     alpha = -MATE - 1
+    turn = st[TURN]
     for i in range(roots.size):
         move = roots[i]
         make(st, prm, move, undo, 0)
+        same = st[TURN] == turn
         if exact or i == 0:
             floor = -MATE - 1 if not exact or not margin or i == 0 else alpha - margin
-            score = -_search(st, prm, depth - 1, -MATE - 1, -floor if exact else -alpha, work)
+            score = _child(st, prm, depth, floor if exact else alpha, MATE + 1, same, work)
         else:
-            score = -_search(st, prm, depth - 1, -alpha - 1, -alpha, work)
+            score = _child(st, prm, depth, alpha, alpha + 1, same, work)
             if score > alpha:
-                score = -_search(st, prm, depth - 1, -MATE - 1, -alpha, work)
+                score = _child(st, prm, depth, alpha, MATE + 1, same, work)
         unmake(st, prm, move, undo, 0)
         if ctr[STOPPED]:
             return i
@@ -323,6 +328,36 @@ def _root(
         if score > alpha:
             alpha = score
     return roots.size
+
+
+@specialise(nogil=True)
+def _child(
+    st: IntArray,
+    prm: IntArray,
+    depth: int,
+    alpha: int,
+    beta: int,
+    same: bool,
+    work: Workspace,
+) -> int:
+    """The value, for the side to move at the root, of the position after a root move searched
+    to ``depth - 1`` within the root's window (``alpha``, ``beta``): the child's own value,
+    negated with its window unless the same side is to move again."""
+    if same:
+        return _search(st, prm, depth - 1, alpha, beta, work)
+    return -_search(st, prm, depth - 1, -beta, -alpha, work)
+
+
+@njit(cache=True, nogil=True)
+def _window(frames: IntArray, p: int, alpha: int, beta: int) -> None:
+    """Give the child of ply ``p`` the window (``alpha``, ``beta``) of ply ``p``'s side to move:
+    as it is when the move leaves that side to move (``F_SAME``), else negated."""
+    if frames[p, F_SAME]:
+        frames[p + 1, F_ALPHA] = alpha
+        frames[p + 1, F_BETA] = beta
+    else:
+        frames[p + 1, F_ALPHA] = -beta
+        frames[p + 1, F_BETA] = -alpha
 
 
 @njit(cache=True, nogil=True)
@@ -352,7 +387,9 @@ def _search(
     work: Workspace,
 ) -> int:
     """The value of the position after a root move (ply 1) for its side to move: negamax with
-    principal-variation windows, then quiescence, on an explicit stack of frames."""
+    principal-variation windows, then quiescence, on an explicit stack of frames.  A move that
+    leaves the same side to move (a removal of its own, in the Morris family) keeps its value
+    and window as they are; every other move negates them."""
     st, prm, frames, moves, order, undo, path = (
         bare(st),
         bare(prm),
@@ -507,22 +544,21 @@ def _search(
                 and rank < 1 << 38
             ):  # not the table's move, a tactical one or a killer
                 frames[p, F_CUT] = 1
+            turn = st[TURN]
             make(st, prm, moves[p, j], undo, p)
+            frames[p, F_SAME] = st[TURN] == turn
             if frames[p, F_Q] >= 0:
                 frames[p + 1, F_Q] = frames[p, F_Q] - 1
-                frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
-                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                _window(frames, p, frames[p, F_ALPHA], frames[p, F_BETA])
                 frames[p, F_NULL] = 0
             else:
                 frames[p + 1, F_Q] = -1
                 frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1 - frames[p, F_CUT]
                 if j == 0:
-                    frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
-                    frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                    _window(frames, p, frames[p, F_ALPHA], frames[p, F_BETA])
                     frames[p, F_NULL] = 0
                 else:
-                    frames[p + 1, F_ALPHA] = -frames[p, F_ALPHA] - 1
-                    frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                    _window(frames, p, frames[p, F_ALPHA], frames[p, F_ALPHA] + 1)
                     frames[p, F_NULL] = 1
             p += 1
             action = ENTER
@@ -530,7 +566,7 @@ def _search(
             if p == 1:
                 return value
             p -= 1
-            score = -value
+            score = value if frames[p, F_SAME] else -value
             move = moves[p, frames[p, F_J]]
             if ctr[STOPPED]:
                 unmake(st, prm, move, undo, p)
@@ -540,8 +576,7 @@ def _search(
                 frames[p, F_CUT] = 0  # a reduced move beat the best: search it again to full depth
                 frames[p + 1, F_Q] = -1
                 frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1
-                frames[p + 1, F_ALPHA] = -frames[p, F_ALPHA] - 1
-                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                _window(frames, p, frames[p, F_ALPHA], frames[p, F_ALPHA] + 1)
                 p += 1
                 action = ENTER
                 continue
@@ -549,8 +584,7 @@ def _search(
                 frames[p, F_NULL] = 0  # the null window failed high: search again with the full one
                 frames[p + 1, F_Q] = -1
                 frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1
-                frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
-                frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
+                _window(frames, p, frames[p, F_ALPHA], frames[p, F_BETA])
                 p += 1
                 action = ENTER
                 continue

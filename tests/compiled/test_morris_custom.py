@@ -39,7 +39,16 @@ def test_the_random_settings_cover_every_option() -> None:
     games = [ludoteca.load(spec) for spec in SPECS]
     variants = [g.variant for g in games]  # type: ignore[attr-defined]
     assert {v.board.key for v in variants} == {"16", "24", "24d"}
-    for name in ("lasker", "marking", "remove_from_mills", "one_time_mills"):
+    for name in (
+        "lasker",
+        "marking",
+        "remove_from_mills",
+        "one_time_mills",
+        "multiple_removals",
+        "defender_first",
+        "hand_removal",
+        "mill_counts",
+    ):
         assert {getattr(v, name) for v in variants} == {True, False}, name
     assert {v.first for v in variants} == set(ludoteca.Color)
     assert {bool(g.rules["flying"]) for g in games} == {True, False}

@@ -41,7 +41,8 @@ def test_first_moves_and_no_mill_in_four_plies(rules: str) -> None:
     points = 16 if rules == "morris-6" else 24
     assert state.legal_moves.count() == points
     assert not _removal_within(state, 4)
-    assert _removal_within(state, 5)
+    # El Filja's mills take nothing while men are placed; Dooz's take from the hand (unwritten)
+    assert _removal_within(state, 5) == (rules not in ("el-filja", "dooz"))
 
 
 def _removal_within(state: ludoteca.State, depth: int) -> bool:

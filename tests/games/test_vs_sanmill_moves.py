@@ -118,7 +118,16 @@ def test_the_rule_options_of_each_rule_set() -> None:
     """Sanmill's options for each rule set, after its presets (docs/rules.md) and our
     settings; its draws off in the benchmark."""
     played, others = bench.compared_rule_sets()
-    assert set(others) == {"morris-6"}
+    assert set(others) == {"morris-6", "zhi-qi", "da-san-qi", "el-filja", "dooz"}
+    # the removals as turns of their own: the options named (Da San Qi's defender moving first
+    # is mapped, its removal for each mill not)
+    assert others["zhi-qi"].endswith(
+        "needs BoardFullAction (removals as turns of their own, "
+        "or a full board that the second player loses)"
+    )
+    assert "needs MayRemoveMultiple (" in others["da-san-qi"]
+    assert "needs RemovalBasedOnMillCounts (" in others["el-filja"]
+    assert "needs MillFormationActionInPlacingPhase, BoardFullAction (" in others["dooz"]
     assert played == {
         "morris": False,
         "morris-12": False,
@@ -143,6 +152,11 @@ def test_the_rule_options_of_each_rule_set() -> None:
     assert (once["OneTimeUseMill"], once["MayRemoveFromMillsAlways"]) == ("true", "true")
     twelve = engine_rules(load("morris-12").rules)
     assert twelve["BoardFullAction"] == "4" and twelve["EndgameNMoveRule"] == "100"
+    defender = engine_rules(
+        load("morris-custom:board=12,men=12,defender_first,full_board=first-loses").rules
+    )
+    assert (defender["IsDefenderMoveFirst"], defender["BoardFullAction"]) == ("true", "0")
+    assert twelve["IsDefenderMoveFirst"] == "false"
     mora = engine_rules(load("morabaraba").rules, swapped=True)
     assert mora["EndgameNMoveRule"] == "20" and mora["BoardFullAction"] == "4"
     with pytest.raises(UciError, match="needs the colours exchanged"):

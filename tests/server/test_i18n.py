@@ -386,11 +386,11 @@ def test_a_rule_sets_title_says_its_settings_in_the_readers_language() -> None:
 
 #: what a spec changes beside the setting it tries, where the title would not say it otherwise:
 #: a custom mill game with a three men rule is no named rule set (it would be one); its board of
-#: 16 points holds at most 8 men a side, its full board's draw needs men that fill the board
+#: 16 points holds at most 8 men a side, a full board's action needs men that fill the board
 WITH = {
     ("morris-custom", ""): "three_men_rule=1,",
     ("morris-custom", "board"): "three_men_rule=1,men=6,",
-    ("morris-custom", "full_board_draw"): "three_men_rule=1,men=12,",
+    ("morris-custom", "full_board"): "three_men_rule=1,men=12,",
 }
 
 

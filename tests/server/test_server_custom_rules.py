@@ -31,7 +31,11 @@ def test_the_catalogue_offers_the_custom_rule_set_with_every_option(client: Test
         "marking",
         "remove_from_mills",
         "one_time_mills",
-        "full_board_draw",
+        "full_board",
+        "multiple_removals",
+        "defender_first",
+        "hand_removal",
+        "mill_counts",
         "repetition",
         "move_rule",
         "three_men_rule",
@@ -43,7 +47,14 @@ def test_the_catalogue_offers_the_custom_rule_set_with_every_option(client: Test
             {"value": 6, "label": "board of 16 points"},
             {"value": 9, "label": "board of 24 points"},
             {"value": 12, "label": "board of 24 points with diagonals"},
-        ]
+        ],
+        "full_board": [
+            {"value": "none", "label": "nothing (the player who cannot move loses)"},
+            {"value": "draw", "label": "a draw"},
+            {"value": "first-loses", "label": "the first player loses"},
+            {"value": "first-removes", "label": "the first player removes a man"},
+            {"value": "both-remove", "label": "each player removes a man"},
+        ],
     }
     # the named rule sets keep their few settings, and no choices
     named = next(r for r in morris["rule_sets"] if r["name"] == "morris-12")
@@ -65,9 +76,21 @@ def test_a_spec_is_read_back_canonical_or_refused_in_a_sentence(client: TestClie
     assert six.json()["error"].startswith("9 men a side cannot play on a board of 16 points")
     named = client.get(
         "/api/rules",
-        params={"game": "morris", "rules": "morris-custom:board=12,men=12,full_board_draw"},
+        params={"game": "morris", "rules": "morris-custom:board=12,men=12,full_board=draw"},
     )
     assert named.json()["rules"] == "morris-12" and named.json()["title"] == "Twelve Men's Morris"
+    filja = client.get(
+        "/api/rules",
+        params={
+            "game": "morris",
+            "rules": "morris-custom:men=12,flying=0,remove_from_mills,mill_counts",
+        },
+    )
+    assert filja.json()["rules"] == "el-filja" and filja.json()["title"] == "El Filja"
+    idle = client.get(
+        "/api/rules", params={"game": "morris", "rules": "morris-custom:mill_counts,marking"}
+    )
+    assert idle.status_code == 400 and "so marking has nothing to do" in idle.json()["error"]
 
 
 @sqlite_only
@@ -97,13 +120,13 @@ def test_an_impossible_custom_spec_creates_nothing(client: TestClient) -> None:
         "/api/games",
         json={
             "game": "morris",
-            "rules": "morris-custom:full_board_draw",
+            "rules": "morris-custom:full_board=draw",
             "opponent": "online",
             "colour": "white",
         },
     )
     assert answer.status_code == 400
-    assert answer.json()["error"].startswith("a full board's draw needs men that fill the board")
+    assert answer.json()["error"].startswith("a full board's action needs men that fill the board")
     assert client.get("/api/lobby").json() == before
     ann = sign_up(client, "Ann")
     with acting(client, ann) as csrf:

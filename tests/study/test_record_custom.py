@@ -41,7 +41,7 @@ def test_a_custom_record_names_its_canonical_spec_and_replays() -> None:
     assert str(record.loads(other).state.rules) == SPEC
     twelve = record.dumps(_game("morris-12"))
     spelt = twelve.replace(
-        '[Rules "morris-12"]', '[Rules "morris-custom:board=12,men=12,full_board_draw"]'
+        '[Rules "morris-12"]', '[Rules "morris-custom:board=12,men=12,full_board=draw"]'
     )
     assert record.loads(spelt).tags["Rules"] == "morris-12"
     with pytest.raises(InvalidRecordError, match="13 men a side cannot play"):
@@ -71,6 +71,21 @@ def test_sanmills_rule_options_of_a_custom_rule_set() -> None:
     assert options["millFormationActionInPlacingPhase"] == "markAndDelayRemovingPieces"
     assert (options["mayFly"], options["mayRemoveFromMillsAlways"]) == ("false", "true")
     assert options["boardFullAction"] == "firstPlayerLose"
+    assert options["isDefenderMoveFirst"] == "false"
+    # Da San Qi's rules but one removal for several mills: the defender moves first, a full
+    # board loses for the first player
+    defender = sanmill.sanmill_options(
+        load(
+            "morris-custom:board=12,men=12,flying=false,marking,remove_from_mills,"
+            "defender_first,full_board=first-loses"
+        ).rules
+    )
+    assert (defender["isDefenderMoveFirst"], defender["boardFullAction"]) == (
+        "true",
+        "firstPlayerLose",
+    )
+    draw = sanmill.sanmill_options(load("morris-custom:board=12,men=12,full_board=draw").rules)
+    assert draw["boardFullAction"] == "agreeToDraw"
     three = sanmill.sanmill_options(load("morris-custom:three_men_rule=20,men=11").rules)
     assert (three["endgameNMoveRule"], three["nMoveRule"], three["piecesCount"]) == (
         "20",
@@ -87,6 +102,14 @@ def test_sanmills_rule_options_of_a_custom_rule_set() -> None:
         ("morris-custom:men=8", "men=8"),
         ("morris-custom:lasker,repetition=2", "repetition=2"),
         ("morris-custom:three_men_rule=100", "three_men_rule=100"),
+        ("morris-custom:multiple_removals", "needs mayRemoveMultiple"),
+        ("morris-custom:hand_removal", "needs millFormationActionInPlacingPhase"),
+        ("morris-custom:mill_counts", "needs removalBasedOnMillCounts"),
+        ("morris-custom:board=12,men=12,full_board=first-removes", "needs boardFullAction"),
+        ("morris-custom:board=12,men=12,full_board=both-remove", "needs boardFullAction"),
+        # the second player, to move on a full board, cannot move: Sanmill's firstPlayerLose
+        # would have the first lose
+        ("morris-custom:board=12,men=12,defender_first", "needs boardFullAction"),
     ],
 )
 def test_sanmill_refuses_a_setting_it_has_no_option_for(spec: str, named: str) -> None:
@@ -107,4 +130,15 @@ def test_the_mill_interchange_format_holds_a_custom_game() -> None:
     assert str(mrs.rules_of(mrs.manifest(load("morris-lasker").rules))) == "morris-lasker"
     for spec in ("morris-custom:one_time_mills", "one-time-mill"):
         with pytest.raises(InvalidRecordError, match="one_time_mills"):
+            mif.dumps(_game(spec, plies=6))
+    # nor the removal rules, nor a full board's loss
+    for spec in (
+        "morris-custom:multiple_removals",
+        "morris-custom:defender_first",
+        "morris-custom:hand_removal",
+        "morris-custom:mill_counts",
+        "morris-custom:board=12,men=12,full_board=first-loses",
+        "dooz",
+    ):
+        with pytest.raises(InvalidRecordError, match="writes no MIF ruleset manifest yet"):
             mif.dumps(_game(spec, plies=6))

@@ -32,7 +32,17 @@ _COLON_LAYOUTS = {
     "%(colour)s: ",
 }
 #: the names of games that keep their English name in a language written in Latin letters
-_GAME_NAMES = {"Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
+_GAME_NAMES = {
+    "Felli",
+    "Morelli",
+    "Morabaraba",
+    "Cheng San Qi",
+    "Cham Gonu",
+    "Zhi Qi",
+    "Da San Qi",
+    "El Filja",
+    "Dooz",
+}
 #: the separators of a list and of a malformed request's problems, as English writes them
 _SEPARATORS = {", ", "; "}
 #: two texts after each other, with a comma written as English writes it (a level, its share of

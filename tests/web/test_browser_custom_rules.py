@@ -1,5 +1,6 @@
 """A custom mill game set up in the lobby's form, in Chromium (docs/rules.md "Custom rule set"):
-choosing "Custom mill game" shows every option in words (the board as a choice), the form
+choosing "Custom mill game" shows every option in words (the board and what a full board does
+as choices), the form
 shows the spec the server reads back (or its refusal, and then starts nothing), and the game
 page names the rules played."""
 
@@ -23,6 +24,29 @@ def test_a_custom_game_set_up_in_the_lobby_names_its_rules_on_its_page(
         "board of 24 points",
         "board of 24 points with diagonals",
     ]
+    full = page.locator('#settings select[name="full_board"]')
+    assert full.locator("option").all_inner_texts() == [
+        "nothing (the player who cannot move loses)",
+        "a draw",
+        "the first player loses",
+        "the first player removes a man",
+        "each player removes a man",
+    ]
+    # Dooz's rules chosen one by one: the form names the rule set they make
+    board.select_option("12")
+    page.fill('#settings input[name="men"]', "12")
+    full.select_option("first-removes")
+    page.check('#settings input[name="remove_from_mills"]')
+    page.check('#settings input[name="hand_removal"]')
+    page.wait_for_function("document.querySelector('#rules-spec code').textContent === 'dooz'")
+    # a full board's action with men that cannot fill the board: the server's sentence
+    page.fill('#settings input[name="men"]', "11")
+    page.dispatch_event('#settings input[name="men"]', "change")  # (as leaving the field)
+    page.wait_for_function(
+        "document.querySelector('#rules-spec').textContent.startsWith(\"a full board's action\")"
+    )
+    page.select_option("#rules", "morris")
+    page.select_option("#rules", "morris-custom")
     labels = page.locator("#settings label").all_inner_texts()
     assert any(text.startswith("Men each side places") for text in labels)
     assert any("instead of placing one" in text for text in labels)  # Lasker's rule

@@ -26,6 +26,7 @@ from ...compiled.kernel import (
     QUIET,
     STATE_SIZE,
     TURN,
+    WIN,
     bit_count,
     high_bit,
     load,
@@ -36,7 +37,7 @@ from ...compiled.kernel import (
 )
 from ...compiled.registry import Kernel, register, tuned_weights
 from ...core import State
-from .rules import Morris, MorrisState
+from .rules import FULL_BOARD_ACTIONS, Morris, MorrisState
 
 __all__ = [
     "action_path",
@@ -67,10 +68,17 @@ IntArray = npt.NDArray[np.int64]
 P_SIZE, P_MEN, P_FLY, P_LASKER, P_FULL, P_THREE, P_RULE, P_MILLS, P_WIDTH = range(9)
 P_WEIGHTS, P_ADJ, P_MASKS, P_AT, P_ZP, P_ZH, P_ZT, P_DEGREE, P_NEXT = range(9, 18)
 P_ALWAYS, P_MARKING, P_ZM, P_ONCE, P_ZU = range(18, 23)
-HEAD = 23
+P_SEVERAL, P_DEFENDER, P_FROM_HAND, P_COUNTS, P_FIRST, P_ZD, P_ZC, P_TURNS = range(23, 31)
+HEAD = 31
 # st: after KEY, TURN, QUIET: the men, the men in hand, the marked points, each side's points of
-# closed mills (one-time mills; else 0)
-S_MEN, S_HAND, S_MARKED, S_USED = 3, 5, 7, 8
+# closed mills (one-time mills; else 0), each side's removals due (negative: of its own men),
+# and whether placing ends once the side to move has made its removals due
+S_MEN, S_HAND, S_MARKED, S_USED, S_DUE, S_CLOSING = 3, 5, 7, 8, 10, 12
+#: :data:`~.rules.FULL_BOARD_ACTIONS` by index (``prm[P_FULL]``)
+FULL_DRAW, FULL_FIRST_LOSES, FULL_FIRST_REMOVES, FULL_BOTH_REMOVE = 1, 2, 3, 4
+#: the slots of an undo row: the quiet plies, the marked points, the mover's points of closed
+#: mills, the removals due, closing, the mover, the other side's hand, the key
+U_QUIET, U_MARKED, U_USED, U_DUE, U_CLOSING, U_MOVER, U_HAND, U_KEY = 0, 1, 2, 3, 5, 6, 7, 8
 
 
 def kernel(game: Morris) -> Kernel:
@@ -86,7 +94,7 @@ def kernel(game: Morris) -> Kernel:
         men,
         int(bool(rules["flying"])),
         int(variant.lasker),
-        int(variant.full_board_draw),
+        FULL_BOARD_ACTIONS.index(variant.full_board),
         int(rules.settings.get("three_men_rule", 0)),
         int(rules["move_rule"]),
         len(board.mill_masks),
@@ -94,6 +102,17 @@ def kernel(game: Morris) -> Kernel:
     ]
     head += [0] * (P_ALWAYS - len(head)) + [int(variant.remove_from_mills), int(variant.marking)]
     head += [0] * (P_ONCE - len(head)) + [int(variant.one_time_mills)]
+    head += [0] * (P_SEVERAL - len(head))
+    head += [
+        int(variant.multiple_removals),
+        int(variant.defender_first),
+        int(variant.hand_removal),
+        int(variant.mill_counts),
+        int(variant.first),
+    ]
+    head += [0] * (P_TURNS - len(head))
+    # a side may move twice in a row: make takes its longer way (removals due, who moves next)
+    head += [int(variant.removals_due or variant.hand_removal or variant.defender_first)]
     head += [0] * (HEAD - len(head))
     tuned = weights(str(rules))
     tables: list[int] = []
@@ -109,6 +128,7 @@ def kernel(game: Morris) -> Kernel:
     keys = zobrist(2 * size + 2 * (men + 1) + 1, size * 100 + men).tolist()
     marks = zobrist(size, -(size * 100 + men)).tolist()
     used = zobrist(2 * size, size * 100 + men + 50).tolist()
+    dues = zobrist(2 * 16 + 1, size * 100 + men + 70).tolist()  # 16 values a side, then closing
     for table in (
         list(tuned.values()),
         list(board.adjacent),
@@ -120,17 +140,19 @@ def kernel(game: Morris) -> Kernel:
         neighbours,
         marks,
         used,
+        dues,
     ):
         offsets.append(HEAD + len(tables))
         tables += table
-    head[P_WEIGHTS : P_ZT + 1] = offsets[:-3]
-    head[P_DEGREE], head[P_NEXT], head[P_ZM], head[P_ZU] = degree, *offsets[-3:]
+    head[P_WEIGHTS : P_ZT + 1] = offsets[:-4]
+    head[P_DEGREE], head[P_NEXT], head[P_ZM], head[P_ZU] = degree, *offsets[-4:-1]
+    head[P_ZD], head[P_ZC] = offsets[-1], offsets[-1] + 32
     prm = np.array(head + tables, dtype=np.int64)
     return Kernel(
         NAME,
         prm,
         lambda state: _pack(state, prm),
-        S_USED + 2,
+        S_CLOSING + 1,
         weights=tuple(tuned.items()),
         base_weights=tuple(DEFAULT_WEIGHTS.items()),
     )
@@ -145,6 +167,8 @@ def _pack(state: State, prm: IntArray) -> IntArray:
     st[S_HAND], st[S_HAND + 1] = state.hand
     st[S_MARKED] = state.marked
     st[S_USED], st[S_USED + 1] = state.used
+    st[S_DUE], st[S_DUE + 1] = state.due
+    st[S_CLOSING] = int(state.closing)
     st[KEY] = _key(st, prm)
     return st
 
@@ -159,6 +183,9 @@ def _key(st: IntArray, prm: IntArray) -> int:
                 key ^= prm[prm[P_ZP] + c * size + p]
         key ^= prm[prm[P_ZH] + c * (men + 1) + st[S_HAND + c]]
         key ^= _used_key(prm, c, st[S_USED + c])
+        key ^= _due_key(prm, c, st[S_DUE + c])
+    if st[S_CLOSING]:
+        key ^= prm[prm[P_ZC]]
     for p in range(size):
         if st[S_MARKED] >> p & 1:
             key ^= prm[prm[P_ZM] + p]
@@ -167,10 +194,24 @@ def _key(st: IntArray, prm: IntArray) -> int:
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     """The legal moves of the side to move (draw rules aside), in the engine's codes and its
-    order: placements first, then the men's moves by origin from the last point."""
+    order: placements first, then the men's moves by origin from the last point; where removals
+    are due, the removals alone.  The rules where a side may move twice in a row take a way of
+    their own, so that the other rule sets' generator stays as short as it was."""
+    if prm[P_TURNS]:
+        c = st[TURN]
+        if st[S_DUE + c]:
+            return _removals_due(st, prm, out)
+        return _generate(st, prm, out, 0 if _placement_takes(st, prm, c) else -1)
+    return _generate(st, prm, out, 0)
+
+
+@njit(cache=True)
+def _generate(st: IntArray, prm: IntArray, out: IntArray, spent: int) -> int:
+    """:func:`generate` without removals due; ``spent``: -1 where a placement's mill takes no
+    man from the board (every point counts as spent for it), else 0."""
     size = prm[P_SIZE]
     c = st[TURN]
     own, opp, hand = st[S_MEN + c], st[S_MEN + 1 - c], st[S_HAND + c]
@@ -179,7 +220,7 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
     n = 0
     removable = -1  # the men a mill may remove, found at the first mill
     if hand:
-        n, removable = _moves_from(prm, out, n, size, empty, own, opp, used, removable)
+        n, removable = _moves_from(prm, out, n, size, empty, own, opp, used | spent, removable)
     if hand == 0 or prm[P_LASKER] != 0:
         flying = prm[P_FLY] != 0 and hand == 0 and bit_count(own) == 3
         adj = prm[P_ADJ]
@@ -189,6 +230,39 @@ def generate(st: IntArray, prm: IntArray, out: IntArray) -> int:
             men ^= 1 << src
             targets = empty if flying else load(prm, adj + src) & empty
             n, removable = _moves_from(prm, out, n, src, targets, own, opp, used, removable)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _placement_takes(st: IntArray, prm: IntArray, c: int) -> bool:
+    """Whether a mill closed by a placement of ``c``'s takes its first man from the board,
+    written in the move: not under removals by mill counts (it takes nothing), nor while the
+    opponent has men in hand under removal from the hand."""
+    if prm[P_COUNTS]:
+        return False
+    return not (prm[P_FROM_HAND] and st[S_HAND + 1 - c])
+
+
+@njit(cache=True)
+def _removals_due(st: IntArray, prm: IntArray, out: IntArray) -> int:
+    """The moves of a side with removals due: a removal alone of each man it may take (its own
+    where the count is negative), into ``out``; how many.  Not inlined: rare, it would only
+    make the generator longer."""
+    c = st[TURN]
+    due = st[S_DUE + c]
+    return _alone(out, 0, prm[P_SIZE], _removable(prm, st[S_MEN + (c if due < 0 else 1 - c)]))
+
+
+@njit(cache=True, inline="always")
+def _alone(out: IntArray, n: int, size: int, men: int) -> int:
+    """Write a removal alone (``src == dst == rem``) of each of ``men`` after the ``n`` in
+    ``out``; the new count."""
+    while men:
+        low = men & -men
+        men ^= low
+        r = low_bit(low)
+        store(out, n, (r * size + r) * (size + 1) + r)
+        n += 1
     return n
 
 
@@ -206,8 +280,9 @@ def _moves_from(
 ) -> tuple[int, int]:
     """Write the moves from ``src`` (the board's size: a placement) to each of ``targets``
     after the ``n`` in ``out``, a move that closes a mill that takes (:func:`_takes`; ``used``:
-    the mover's points of closed mills) once for each man it may remove; the new count and the
-    removable men (``removable``: them, or -1 when not yet found)."""
+    the mover's points of closed mills, -1 where no mill takes from the board) once for each
+    man it may remove; the new count and the removable men (``removable``: them, or -1 when
+    not yet found)."""
     size = prm[P_SIZE]
     kept = own if src == size else own ^ (1 << src)
     while targets:
@@ -236,6 +311,45 @@ def _takes(prm: IntArray, after: int, dst: int, used: int) -> bool:
         if m and after & m == m and m & ~used:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _taking(prm: IntArray, after: int, dst: int, used: int) -> int:
+    """How many mills through ``dst`` the men ``after`` fill that take a man (as
+    :func:`_takes`)."""
+    at, width = prm[P_AT], prm[P_WIDTH]
+    count = 0
+    for k in range(width):
+        m = load(prm, at + dst * width + k)
+        if m and after & m == m and m & ~used:
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _due_key(prm: IntArray, c: int, due: int) -> int:
+    """The Zobrist key of side ``c``'s ``due`` removals (0 for none)."""
+    if due == 0:
+        return 0
+    return int(load(prm, prm[P_ZD] + c * 16 + (due & 15)))
+
+
+@njit(cache=True, inline="always")
+def _set_due(st: IntArray, prm: IntArray, key: int, c: int, due: int) -> int:
+    """Set side ``c``'s removals due to ``due``; the key updated."""
+    key ^= _due_key(prm, c, st[S_DUE + c]) ^ _due_key(prm, c, due)
+    st[S_DUE + c] = due
+    return key
+
+
+@njit(cache=True, inline="always")
+def _due_against(st: IntArray, side: int, count: int) -> int:
+    """``count`` removals due against ``side``'s men, or fewer: no more than it has on the
+    board, and none once it has fewer than three men (it has lost)."""
+    men = bit_count(st[S_MEN + side])
+    if men + st[S_HAND + side] < 3:
+        return 0
+    return min(count, men)
 
 
 @njit(cache=True, inline="always")
@@ -297,9 +411,13 @@ def _removals(out: IntArray, n: int, base: int, size: int, removable: int) -> in
 @njit(cache=True, inline="always")
 def action_path(prm: IntArray, move: int, out: IntArray) -> int:
     """As :meth:`MorrisState.action_path`: the placement's point or ``size + from * size +
-    to``, then the removed man's point after a mill, into ``out``; how many."""
+    to``, then the removed man's point after a mill (a removal alone: that point alone), into
+    ``out``; how many."""
     size = prm[P_SIZE]
     rest, rem = split(move, size + 1)
+    if rest == rem * (size + 1):  # a removal alone: its point
+        out[0] = rem
+        return 1
     out[0] = rest - size * size if rest >= size * size else rest + size
     if rem == size:
         return 1
@@ -315,6 +433,8 @@ def next_actions(st: IntArray, prm: IntArray, out: IntArray) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
     own, hand = st[S_MEN + c], st[S_HAND + c]
+    if st[S_DUE + c]:
+        return _points(out, 0, 0, _removable(prm, own if st[S_DUE + c] < 0 else st[S_MEN + 1 - c]))
     empty = _empty(st, size)
     n = 0
     if hand:
@@ -359,10 +479,14 @@ def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
     size = prm[P_SIZE]
     c = st[TURN]
     own = st[S_MEN + c]
+    if st[S_DUE + c]:  # the removal alone of the man on ``action``
+        store(out, 0, (action * size + action) * (size + 1) + action)
+        return 1
     src, dst = (size, action) if action < size else split(action - size, size)
     kept = own if src == size else own ^ (1 << src)
     base = (src * size + dst) * (size + 1)
-    if not _takes(prm, kept | (1 << dst), dst, st[S_USED + c]):
+    board = src != size or _placement_takes(st, prm, c)
+    if not board or not _takes(prm, kept | (1 << dst), dst, st[S_USED + c]):
         store(out, 0, base + size)
         return 1
     return _removals(out, 0, base, size, _removable(prm, st[S_MEN + 1 - c]))
@@ -370,15 +494,32 @@ def moves_with(st: IntArray, prm: IntArray, action: int, out: IntArray) -> int:
 
 @njit(cache=True, inline="always")
 def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
-    size, men = prm[P_SIZE], prm[P_MEN]
-    zp, zh = prm[P_ZP], prm[P_ZH]
     c = st[TURN]
+    undo[ply, U_QUIET] = st[QUIET]
+    undo[ply, U_MARKED] = st[S_MARKED]
+    undo[ply, U_USED] = st[S_USED + c]
+    undo[ply, U_KEY] = st[KEY]
+    if prm[P_TURNS]:
+        _make_turns(st, prm, move, undo, ply)
+        return
+    size = prm[P_SIZE]
     rest, rem = split(move, size + 1)
     src, dst = split(rest, size)
-    undo[ply, 0] = st[QUIET]
-    undo[ply, 1] = st[S_MARKED]
-    undo[ply, 2] = st[S_USED + c]
-    key = st[KEY]
+    key = _piece(st, prm, st[KEY], c, src, dst, rem)
+    if st[S_MARKED] and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+        key ^= _marks_key(prm, st[S_MARKED])  # placing is over: the marked points are free
+        st[S_MARKED] = 0
+    st[TURN] = 1 - c
+    st[KEY] = key ^ prm[prm[P_ZT]]
+
+
+@njit(cache=True, inline="always")
+def _piece(st: IntArray, prm: IntArray, key: int, c: int, src: int, dst: int, rem: int) -> int:
+    """Place (``src``: the board's size) or move a man of ``c``'s to ``dst``, recording the
+    points of the mills it closes under one-time mills, and take the man ``rem`` its move names
+    (marked when a placement takes him under marking); the key updated."""
+    size, men = prm[P_SIZE], prm[P_MEN]
+    zp, zh = prm[P_ZP], prm[P_ZH]
     if src == size:
         key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
         st[S_HAND + c] -= 1
@@ -400,11 +541,121 @@ def make(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> No
         if prm[P_MARKING] and src == size:
             st[S_MARKED] |= 1 << rem
             key ^= load(prm, prm[P_ZM] + rem)
-    if st[S_MARKED] and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+    return key
+
+
+@njit(cache=True)
+def _make_turns(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
+    """:func:`make` where a side may move twice in a row (removals as moves of their own,
+    several removals for one move, removal from the hand, removals by mill counts, the
+    defender moving first): the undo row's further fields, a removal alone or a placement or
+    move with the removals it brings besides, and who is to move.  Not inlined, so that the
+    other rule sets' :func:`make` stays short."""
+    size, men = prm[P_SIZE], prm[P_MEN]
+    zp, zh = prm[P_ZP], prm[P_ZH]
+    c = st[TURN]
+    other = 1 - c
+    rest, rem = split(move, size + 1)
+    src, dst = split(rest, size)
+    undo[ply, U_DUE] = st[S_DUE]
+    undo[ply, U_DUE + 1] = st[S_DUE + 1]
+    undo[ply, U_CLOSING] = st[S_CLOSING]
+    undo[ply, U_MOVER] = c
+    undo[ply, U_HAND] = st[S_HAND + other]
+    key = st[KEY]
+    placing = st[S_HAND] != 0 or st[S_HAND + 1] != 0 or st[S_CLOSING] != 0
+    if src == dst:  # a removal alone
+        due = st[S_DUE + c]
+        taken = c if due < 0 else other
+        st[S_MEN + taken] ^= 1 << rem
+        key ^= load(prm, zp + taken * size + rem)
+        if prm[P_MARKING] and (st[S_HAND] or st[S_HAND + 1]):
+            st[S_MARKED] |= 1 << rem
+            key ^= load(prm, prm[P_ZM] + rem)
+        st[QUIET] = 0
+        due = due + 1 if due < 0 else due - 1
+        if taken == other:
+            due = _due_against(st, other, due)
+        key = _set_due(st, prm, key, c, due)
+    else:
+        # the mills that take, counted before the move records its points (one-time mills)
+        after = st[S_MEN + c] | (1 << dst)
+        if src != size:
+            after ^= 1 << src
+        mills = _taking(prm, after, dst, st[S_USED + c])
+        key = _piece(st, prm, key, c, src, dst, rem)
+        if mills and not (src == size and prm[P_COUNTS]):
+            count = mills if prm[P_SEVERAL] else 1
+            if src == size and prm[P_FROM_HAND] and st[S_HAND + other]:
+                taken = min(count, st[S_HAND + other])
+                key ^= load(prm, zh + other * (men + 1) + st[S_HAND + other])
+                st[S_HAND + other] -= taken
+                key ^= load(prm, zh + other * (men + 1) + st[S_HAND + other])
+                key = _set_due(st, prm, key, c, _due_against(st, other, count - taken))
+            elif rem != size and count > 1:
+                key = _set_due(st, prm, key, c, _due_against(st, other, count - 1))
+    over = st[S_HAND] == 0 and st[S_HAND + 1] == 0
+    if st[S_MARKED] and over:
         key ^= _marks_key(prm, st[S_MARKED])  # placing is over: the marked points are free
         st[S_MARKED] = 0
-    st[TURN] = 1 - c
-    st[KEY] = key ^ prm[prm[P_ZT]]
+    ended = placing and over
+    turn = other
+    closing = 0
+    if st[S_DUE + c]:
+        turn = c
+        closing = int(ended)
+    elif ended:
+        key, turn = _end_placing(st, prm, key, other)
+    if closing != st[S_CLOSING]:
+        key ^= prm[prm[P_ZC]]
+        st[S_CLOSING] = closing
+    if turn != c:
+        key ^= prm[prm[P_ZT]]
+    st[TURN] = turn
+    st[KEY] = key
+
+
+@njit(cache=True)
+def _end_placing(st: IntArray, prm: IntArray, key: int, after: int) -> tuple[int, int]:
+    """Placing is over: the removals its end brings (by mill counts, or on a full board) and
+    the player to move, who moves first (the second player under the defender moving first,
+    else ``after``, whose turn it is by alternation) unless only the other has removals due;
+    the key updated and that player.  Not inlined: once a game."""
+    first = 1 - prm[P_FIRST] if prm[P_DEFENDER] else after
+    if prm[P_COUNTS]:
+        masks = prm[P_MASKS]
+        white = black = 0
+        for k in range(prm[P_MILLS]):
+            m = load(prm, masks + k)
+            white += st[S_MEN] & m == m
+            black += st[S_MEN + 1] & m == m
+        low = min(white, black)
+        due_w, due_b = low + (white > black), low + (black > white)
+        if white == 0 and black == 0:
+            due_w = due_b = -1
+        elif black == 0:
+            due_w, due_b = 2, 1
+        elif white == 0:
+            due_w, due_b = 1, 2
+        key = _set_due(st, prm, key, 0, _clamped(st, 0, due_w))
+        key = _set_due(st, prm, key, 1, _clamped(st, 1, due_b))
+    elif _empty(st, prm[P_SIZE]) == 0 and prm[P_FULL] == FULL_BOTH_REMOVE:
+        key = _set_due(st, prm, key, 0, 1)
+        key = _set_due(st, prm, key, 1, 1)
+    elif _empty(st, prm[P_SIZE]) == 0 and prm[P_FULL] == FULL_FIRST_REMOVES:
+        key = _set_due(st, prm, key, first, 1)
+    if st[S_DUE + first] == 0 and st[S_DUE + 1 - first] != 0:
+        return key, 1 - first
+    return key, first
+
+
+@njit(cache=True, inline="always")
+def _clamped(st: IntArray, c: int, due: int) -> int:
+    """Side ``c``'s ``due`` removals by mill counts, no more than the men they take from (its
+    own when negative)."""
+    if due < 0:
+        return max(due, -bit_count(st[S_MEN + c]))
+    return min(due, bit_count(st[S_MEN + 1 - c]))
 
 
 @njit(cache=True, inline="always")
@@ -420,31 +671,32 @@ def _marks_key(prm: IntArray, marked: int) -> int:
 
 @njit(cache=True, inline="always")
 def unmake(st: IntArray, prm: IntArray, move: int, undo: IntArray, ply: int) -> None:
-    size, men = prm[P_SIZE], prm[P_MEN]
-    zp, zh = prm[P_ZP], prm[P_ZH]
-    c = 1 - st[TURN]
+    size = prm[P_SIZE]
+    turns = prm[P_TURNS] != 0
+    c = undo[ply, U_MOVER] if turns else 1 - st[TURN]
+    other = 1 - c
     rest, rem = split(move, size + 1)
     src, dst = split(rest, size)
-    key = st[KEY] ^ prm[prm[P_ZT]]
-    if rem != size:
-        st[S_MEN + 1 - c] |= 1 << rem
-        key ^= load(prm, zp + (1 - c) * size + rem)
-    if src == size:
-        st[S_MEN + c] ^= 1 << dst
-        key ^= load(prm, zp + c * size + dst)
-        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
-        st[S_HAND + c] += 1
-        key ^= load(prm, zh + c * (men + 1) + st[S_HAND + c])
+    if src == dst:  # a removal alone: of the mover's own men when its removals were negative
+        st[S_MEN + (c if undo[ply, U_DUE + c] < 0 else other)] |= 1 << rem
     else:
-        st[S_MEN + c] ^= (1 << src) | (1 << dst)
-        key ^= load(prm, zp + c * size + src) ^ load(prm, zp + c * size + dst)
-    key ^= _marks_key(prm, st[S_MARKED] ^ undo[ply, 1])
-    st[S_MARKED] = undo[ply, 1]
-    key ^= _used_key(prm, c, st[S_USED + c] ^ undo[ply, 2])
-    st[S_USED + c] = undo[ply, 2]
-    st[QUIET] = undo[ply, 0]
+        if rem != size:
+            st[S_MEN + other] |= 1 << rem
+        if src == size:
+            st[S_MEN + c] ^= 1 << dst
+            st[S_HAND + c] += 1
+        else:
+            st[S_MEN + c] ^= (1 << src) | (1 << dst)
+    if turns:
+        st[S_HAND + other] = undo[ply, U_HAND]
+        st[S_DUE] = undo[ply, U_DUE]
+        st[S_DUE + 1] = undo[ply, U_DUE + 1]
+        st[S_CLOSING] = undo[ply, U_CLOSING]
+    st[S_MARKED] = undo[ply, U_MARKED]
+    st[S_USED + c] = undo[ply, U_USED]
+    st[QUIET] = undo[ply, U_QUIET]
     st[TURN] = c
-    st[KEY] = key
+    st[KEY] = undo[ply, U_KEY]
 
 
 @njit(cache=True, inline="always")
@@ -454,9 +706,13 @@ def status(st: IntArray, prm: IntArray, n: int) -> int:
     if bit_count(st[S_MEN + c]) + st[S_HAND + c] < 3:
         return LOSS
     empty = _empty(st, size)
-    if not (st[S_HAND + c] and empty):
-        if prm[P_FULL] and empty == 0 and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
-            return DRAW
+    if not (st[S_HAND + c] and empty) and st[S_DUE + c] == 0:
+        full = prm[P_FULL]
+        if empty == 0 and st[S_HAND] == 0 and st[S_HAND + 1] == 0:
+            if full == FULL_DRAW:
+                return DRAW
+            if full == FULL_FIRST_LOSES:
+                return LOSS if c == prm[P_FIRST] else WIN
         if n == 0:
             return LOSS
     quiet = st[QUIET]
@@ -584,7 +840,9 @@ def _terms(st: IntArray, prm: IntArray) -> tuple[int, ...]:
         shut_in = int(hand_opp == 0 and mob_opp == 0 and count_opp >= 3) - int(
             hand_own == 0 and mob_own == 0 and count_own >= 3
         )
-    man, mill = count_own - count_opp, mills_own - mills_opp
+    # removals due count as men already taken (negative: of the side's own men)
+    man = count_own - count_opp + st[S_DUE + c] - st[S_DUE + 1 - c]
+    mill = mills_own - mills_opp
     moving = int(hand_own + hand_opp == 0)
     placing = 1 - moving
     return (

@@ -380,8 +380,7 @@ def _ruleset(document: dict[str, Any]) -> RuleSet:
             raise InvalidRecordError(Text("the MIF ruleset's manifest is not the one it names"))
         return mrs.rules_of(manifest)
     if envelope.get("mode") == "reference":
-        for ruleset in _family_rules():
-            ours = mrs.manifest(ruleset)
+        for ruleset, ours in _family_rules():
             if mrs.digest(mrs.projection(ours)) == envelope.get("semanticDigest"):
                 return ruleset
         raise InvalidRecordError(
@@ -394,15 +393,17 @@ def _ruleset(document: dict[str, Any]) -> RuleSet:
     raise InvalidRecordError(Text("the MIF record's ruleset is neither portable nor a reference"))
 
 
-def _family_rules() -> list[RuleSet]:
-    """Our named rule sets of the mill family that MIF can hold (24 points, no one-time
-    mills), with their default settings."""
+def _family_rules() -> list[tuple[RuleSet, dict[str, Any]]]:
+    """Our named rule sets of the mill family that MIF can hold, with their default settings,
+    each with its manifest (those :func:`.mrs.manifest` writes: 24 points, none of the rules
+    it refuses)."""
     found = []
     for name in family("morris").rule_set_names():
-        game = load(name)
-        variant = game.variant  # type: ignore[attr-defined]
-        if variant.board.size == 24 and not variant.one_time_mills:
-            found.append(game.rules)
+        rules = load(name).rules
+        try:
+            found.append((rules, mrs.manifest(rules)))
+        except InvalidRecordError:
+            continue
     return found
 
 

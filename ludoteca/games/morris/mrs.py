@@ -80,8 +80,9 @@ def digest(value: Any) -> str:
 def manifest(rules: RuleSet) -> dict[str, Any]:
     """The MRS/1.0 manifest of one of our Morris rule sets (id ``x-ludoteca-NAME``, with a
     digest suffix when its settings are not the rule set's defaults: always for a custom rule
-    set); :class:`InvalidRecordError` for a board MIF has no topology for, or one-time mills
-    (MIF's ``lineReuse`` is written ``unlimited``)."""
+    set); :class:`InvalidRecordError` for a board MIF has no topology for, for one-time mills
+    (MIF's ``lineReuse`` is written ``unlimited``), and for the rules of Zhi Qi, Da San Qi, El
+    Filja and Dooz and a full board's loss, which these manifests do not describe yet."""
     variant = load(str(rules)).variant  # type: ignore[attr-defined]
     topology = next((name for name, board in TOPOLOGIES.items() if board is variant.board), None)
     if topology is None:
@@ -96,6 +97,20 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
             Text(
                 "the Mill Interchange Format's manifests written here hold no one-time mills "
                 "(%(rules)s: one_time_mills): their mills are reusable (lineReuse unlimited)",
+                rules=repr(str(rules)),
+            )
+        )
+    if (
+        variant.removals_due
+        or variant.hand_removal
+        or variant.defender_first
+        or variant.full_board not in ("", "draw")
+    ):
+        raise InvalidRecordError(
+            Text(
+                "Ludoteca writes no MIF ruleset manifest yet for %(rules)s (removals as moves "
+                "of their own, removal from the hand, the defender moving first, a full board "
+                "that loses)",
                 rules=repr(str(rules)),
             )
         )
@@ -144,7 +159,7 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
             "intervention": capture,
             "leap": capture,
         },
-        "boardFull": {"action": "draw" if variant.full_board_draw else "disabled"},
+        "boardFull": {"action": "draw" if variant.full_board == "draw" else "disabled"},
         "stalemate": {"action": "loss", "boardRemovalTargets": "adjacent-opponent"},
         "draw": {
             "noProgress": {
@@ -297,7 +312,7 @@ def _custom(document: dict[str, Any]) -> str | None:
         "lasker": document.get("placing", {}).get("movementAllowed") is True,
         "marking": mills.get("placingEffect") == "mark-opponent-board-until-moving",
         "remove_from_mills": mills.get("targetProtection") == "all-opponent",
-        "full_board_draw": document.get("boardFull", {}).get("action") == "draw",
+        "full_board": "draw" if document.get("boardFull", {}).get("action") == "draw" else "none",
         "repetition": repetition.get("count"),
         "move_rule": progress.get("normalLimit"),
         "three_men_rule": progress.get("endgameLimit"),

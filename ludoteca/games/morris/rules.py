@@ -2,13 +2,17 @@
 :mod:`.board`.
 
 A rule set (:class:`MorrisRules`) chooses a board (a :class:`~.board.MorrisBoard`), the men per
-side and the switches (flying, Lasker's moving while men are in hand, who starts, a full board's
-draw, the three-men rule, removal from mills, marking while placing, one-time mills).
+side and the switches (flying, Lasker's moving while men are in hand, who starts, what a full board
+does, the three-men rule, removal from mills, marking while placing, one-time mills, several
+removals for one move, the defender moving first, removal from the opponent's hand, removals by
+mill counts).
 ``docs/rules.md`` states each rule set, and which of Sanmill's rule options it corresponds to.
 
 A side's men are a bit mask of the board's points.  With ``P`` points, a move code packs
 ``(source, destination, removal)`` as ``(src * P + dst) * (P + 1) + rem`` where ``src == P``
-means "from hand" and ``rem == P`` means "no removal".
+means "from hand" and ``rem == P`` means "no removal".  A removal as a move of its own (``xg7``:
+a turn that only takes a man, where removals are due) is ``src == dst == rem``, the point of the
+man taken (:func:`removal_code`), a triple no placement or move can have.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import ClassVar
@@ -44,7 +48,7 @@ from ..draws import DRAW_DEFAULTS, DRAW_OPTIONS, DRAW_WORDS, RepeatingState
 from ..pointboard import PointBoardGame
 from ..words import listed, ordered, points_of, position_words, side_words
 from .board import BOARDS, NINE, SIX, TWELVE, MorrisBoard, bits, symmetries
-from .custom import CUSTOM, SETTINGS, Play, named
+from .custom import CUSTOM, FULL_BOARD, SETTINGS, Play, named
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,12 @@ class MorrisRules(RuleSetDef):
     #: while a player has men in hand, a turn may move a man instead of placing one
     lasker: bool = False
     first: Color = Color.WHITE
-    #: a board full when placing ends is a draw
-    full_board_draw: bool = False
+    #: what a board full when placing ends does (one of :data:`FULL_BOARD_ACTIONS`): nothing
+    #: (``""``: the player to move cannot move and loses), ``"draw"``, ``"first-loses"`` (the
+    #: first player loses, whoever is to move), ``"first-removes"`` (the player who moves first
+    #: removes an enemy man, then the other moves) or ``"both-remove"`` (the player who moves
+    #: first, then the other, each removes an enemy man)
+    full_board: str = ""
     #: a mill may remove any enemy man, one standing in a mill too (Sanmill's
     #: ``mayRemoveFromMillsAlways``)
     remove_from_mills: bool = False
@@ -70,58 +78,99 @@ class MorrisRules(RuleSetDef):
     #: a mill takes a man only if some of its points are not yet recorded for its side; every
     #: mill a side closes records its three points for good (Sanmill's ``oneTimeUseMill``)
     one_time_mills: bool = False
+    #: a move that closes several mills at once takes a man for each (Sanmill's
+    #: ``mayRemoveMultiple``): the first in the move, the others as removals due
+    multiple_removals: bool = False
+    #: the side that placed second makes the first move of the moving phase (Sanmill's
+    #: ``isDefenderMoveFirst``)
+    defender_first: bool = False
+    #: a mill closed by placing a man takes a man from the opponent's hand while it holds any,
+    #: from the board only when it is empty (Sanmill's
+    #: ``removeOpponentsPieceFromHandThenOpponentsTurn``); the hands may then differ
+    hand_removal: bool = False
+    #: mills closed while placing take nothing; when placing ends each side removes men by
+    #: the count of mills on the board (:func:`mill_count_removals`; Sanmill's
+    #: ``removalBasedOnMillCounts``)
+    mill_counts: bool = False
     #: what a piece is called, and two or more
     piece: str = "man"
     pieces: str = "men"
 
+    def __post_init__(self) -> None:
+        if self.full_board not in FULL_BOARD_ACTIONS:
+            raise ValueError(f"unknown full-board action {self.full_board!r}")
+
     @property
     def play(self) -> Play:
-        """What the rule set fixes of the play (all but its settings and its pieces' name)."""
-        return Play(
-            self.board,
-            self.men,
-            self.first,
-            self.lasker,
-            self.full_board_draw,
-            self.remove_from_mills,
-            self.marking,
-            self.one_time_mills,
-        )
+        """What the rule set fixes of the play (all but its settings and its pieces' name: the
+        fields of :class:`~.custom.Play`, named as here)."""
+        return Play(**{f.name: getattr(self, f.name) for f in fields(Play)})
 
     def playing(self, play: Play) -> MorrisRules:
         """This definition fixing ``play`` instead (the custom rule set's, from its settings)."""
-        return replace(
-            self,
-            board=play.board,
-            men=play.men,
-            first=play.first,
-            lasker=play.lasker,
-            full_board_draw=play.full_board_draw,
-            remove_from_mills=play.remove_from_mills,
-            marking=play.marking,
-            one_time_mills=play.one_time_mills,
+        return replace(self, **{f.name: getattr(play, f.name) for f in fields(Play)})
+
+    @property
+    def removals_due(self) -> bool:
+        """Whether a position may have removals due (turns that only take a man)."""
+        return (
+            self.multiple_removals
+            or self.mill_counts
+            or self.full_board in ("first-removes", "both-remove")
         )
+
+    @property
+    def free_hands(self) -> bool:
+        """Whether the hands may be any pair, not the pair the ply and side to move imply."""
+        return self.lasker or self.hand_removal
+
+
+#: the actions of a board full when placing ends (:attr:`MorrisRules.full_board`)
+FULL_BOARD_ACTIONS = ("", "draw", "first-loses", "first-removes", "both-remove")
+
+
+def mill_count_removals(white: int, black: int) -> tuple[int, int]:
+    """The men White and Black remove when placing ends under removals by mill counts, given
+    the mills each has on the board (Sanmill's counts): none on either side, each removes one
+    of their own men (``-1``); one side only, 2 against 1; as many, each its count; else the
+    smaller count, and one more for the side with more."""
+    if not white and not black:
+        return -1, -1
+    if not black:
+        return 2, 1
+    if not white:
+        return 1, 2
+    low = min(white, black)
+    return (low + (white > black), low + (black > white))
 
 
 class MorrisMove(Move):
-    """A Morris move: ``d6``, ``a1-a4``, with a removal ``d6xg7``, ``a1-a4xg7``."""
+    """A Morris move: ``d6``, ``a1-a4``, with a removal ``d6xg7``, ``a1-a4xg7``; a removal alone
+    ``xg7`` (:attr:`removal_only`; then :attr:`dst` and :attr:`remove` are both its point)."""
 
-    __slots__ = ("dst", "remove", "src")
+    __slots__ = ("dst", "removal_only", "remove", "src")
 
     src: int | None
     dst: int
     remove: int | None
+    removal_only: bool
 
     def __init__(self, code: int, board: MorrisBoard) -> None:
         size = board.size
         rest, rem = divmod(code, size + 1)
         src, dst = divmod(rest, size)
         names = board.points
-        text = names[dst] if src == size else f"{names[src]}-{names[dst]}"
-        super().__init__(code, text if rem == size else f"{text}x{names[rem]}", board.key)
-        object.__setattr__(self, "src", None if src == size else src)
+        alone = src == dst == rem
+        if alone:
+            text = f"x{names[rem]}"
+        else:
+            text = names[dst] if src == size else f"{names[src]}-{names[dst]}"
+            text = text if rem == size else f"{text}x{names[rem]}"
+        super().__init__(code, text, board.key)
+        object.__setattr__(self, "src", None if src == size or alone else src)
         object.__setattr__(self, "dst", dst)
         object.__setattr__(self, "remove", None if rem == size else rem)
+        object.__setattr__(self, "removal_only", alone)
 
     def __repr__(self) -> str:
         where = "" if self._board == NINE.key else f", board={self._board!r}"
@@ -137,10 +186,10 @@ class MorrisMove(Move):
         unreadable."""
         geometry = BOARDS[board]
         m = _MOVE_RE.fullmatch(text.strip().lower())
-        if not m:
+        if not m or not any(m.groups()):
             raise InvalidMoveError(
                 _(
-                    "%(text)s is not a Morris move (write d6, a1-a4, d6xg7 or a1-a4xg7)",
+                    "%(text)s is not a Morris move (write d6, a1-a4, d6xg7, a1-a4xg7 or xg7)",
                     text=repr(text),
                 )
             )
@@ -155,13 +204,15 @@ class MorrisMove(Move):
             )
         first, second, rem = m.groups()
         index, size = geometry.index, geometry.size
+        if first is None:
+            return moves_of(geometry)[removal_code(geometry, index[rem])]
         src, dst = (size, index[first]) if second is None else (index[first], index[second])
         if src == dst:
             raise InvalidMoveError(_("%(text)s moves a piece onto its own point", text=repr(text)))
         return moves_of(geometry)[encode(geometry, src, dst, size if rem is None else index[rem])]
 
 
-_MOVE_RE = re.compile(r"([a-z]\d+)(?:-([a-z]\d+))?(?:x([a-z]\d+))?")
+_MOVE_RE = re.compile(r"(?:([a-z]\d+)(?:-([a-z]\d+))?)?(?:x([a-z]\d+))?")
 
 
 @cache
@@ -177,10 +228,18 @@ def encode(board: MorrisBoard, src: int, dst: int, rem: int) -> int:
     return (src * board.size + dst) * (board.size + 1) + rem
 
 
+def removal_code(board: MorrisBoard, point: int) -> int:
+    """The move code of a removal alone (``xg7``) of the man on ``point``."""
+    return encode(board, point, point, point)
+
+
 class MorrisState(RepeatingState):
     """A Morris position with history. ``men[c]`` is side ``c``'s men as a bit mask, ``marked``
     the points blocked by marked men (rule sets with marking, while men are placed), ``used[c]``
-    the points of every mill side ``c`` has closed (rule sets with one-time mills; else 0)."""
+    the points of every mill side ``c`` has closed (rule sets with one-time mills; else 0),
+    ``due[c]`` the removals side ``c`` still has to make, each a turn of its own (negative:
+    of its own men; rule sets with removals due, else 0), and ``closing`` whether the last man
+    is placed but placing ends only once the side to move has made its removals due."""
 
     def __init__(
         self,
@@ -192,6 +251,8 @@ class MorrisState(RepeatingState):
         quiet: int = 0,
         marked: int = 0,
         used: tuple[int, int] = (0, 0),
+        due: tuple[int, int] = (0, 0),
+        closing: bool = False,
     ) -> None:
         variant = game.variant
         self.game = game
@@ -205,9 +266,12 @@ class MorrisState(RepeatingState):
         self.quiet = quiet
         self.marked = marked
         self.used = [used[0], used[1]]
+        self.due = [due[0], due[1]]
+        self.closing = closing
         self.move_stack: list[int] = []
-        #: before each move: the quiet plies, the marked points and the mover's used points
-        self._undo: list[tuple[int, int, int]] = []
+        #: before each move: the quiet plies, the marked points, the mover's used points, the
+        #: removals due, closing, the mover and the other side's hand
+        self._undo: list[tuple[int, int, int, int, int, bool, Color, int]] = []
         self._flying = bool(rules["flying"])
         self._three_men = int(rules.settings.get("three_men_rule", 0))
         self._moves = moves_of(self.board)
@@ -227,12 +291,18 @@ class MorrisState(RepeatingState):
         size = board.size
         own = self.men[c]
         opp = self.men[1 - c]
+        variant = self.variant
+        if self.due[c]:
+            men = own if self.due[c] < 0 else opp
+            return [
+                removal_code(board, r) for r in _removable(board, men, variant.remove_from_mills)
+            ]
         empty = self._empty()
         adjacent = board.adjacent
         pairs: list[tuple[int, int]] = []
         if self.hand[c]:
             pairs = [(size, d) for d in bits(empty)]
-        if not self.hand[c] or self.variant.lasker:
+        if not self.hand[c] or variant.lasker:
             if self._flying and not self.hand[c] and own.bit_count() == 3:
                 targets = bits(empty)
                 pairs += [(s, d) for s in bits(own) for d in targets]
@@ -244,42 +314,130 @@ class MorrisState(RepeatingState):
         for src, dst in pairs:
             after = (own if src == size else own ^ (1 << src)) | (1 << dst)
             base = (src * size + dst) * (size + 1)
-            if _takes(board, after, dst, used):
+            if _takes(board, after, dst, used) and self._from_board(src == size):
                 if removable is None:
-                    removable = _removable(board, opp, self.variant.remove_from_mills)
+                    removable = _removable(board, opp, variant.remove_from_mills)
                 if removable:
                     codes.extend(base + r for r in removable)
                     continue
             codes.append(base + size)
         return codes
 
+    def _from_board(self, placement: bool) -> bool:
+        """Whether a mill closed by a placement (or a move) of the side to move takes its first
+        man from the board, written in the move: not under removals by mill counts (a
+        placement's mill takes nothing), nor while the opponent has men in hand under removal
+        from the hand."""
+        variant = self.variant
+        if not placement:
+            return True
+        if variant.mill_counts:
+            return False
+        return not (variant.hand_removal and self.hand[1 - self.turn])
+
     def push_code(self, code: int) -> None:
         size = self.board.size
         rest, rem = divmod(code, size + 1)
         src, dst = divmod(rest, size)
         c = self.turn
-        moving = src != size
-        self._undo.append((self.quiet, self.marked, self.used[c]))
-        if moving:
-            self.men[c] ^= (1 << src) | (1 << dst)
-        else:
-            self.men[c] |= 1 << dst
-            self.hand[c] -= 1
-        if self.variant.one_time_mills:
-            self.used[c] |= _closed(self.board, self.men[c], dst)
-        if rem != size:
-            self.men[1 - c] ^= 1 << rem
-            if self.variant.marking and not moving:
+        other = Color(1 - c)
+        variant = self.variant
+        due = self.due
+        self._undo.append(
+            (
+                self.quiet,
+                self.marked,
+                self.used[c],
+                due[0],
+                due[1],
+                self.closing,
+                c,
+                self.hand[other],
+            )
+        )
+        placing = bool(self.hand[0] or self.hand[1] or self.closing)
+        if src == dst:  # a removal alone
+            taken = c if due[c] < 0 else other
+            self.men[taken] ^= 1 << rem
+            if variant.marking and (self.hand[0] or self.hand[1]):
                 self.marked |= 1 << rem
             self.quiet = 0
-        elif moving:
-            self.quiet += 1
+            due[c] += 1 if due[c] < 0 else -1
+            if taken == other:
+                due[c] = self._due_against(other, due[c])
+        else:
+            self._play(c, src, dst, rem)
         if not (self.hand[0] or self.hand[1]):
             self.marked = 0  # placing is over: the marked points are free
-        self.turn = Color(1 - c)
+        ended = placing and not (self.hand[0] or self.hand[1])
+        if due[c]:
+            self.closing = ended
+            self.turn = c
+        elif ended:
+            self.closing = False
+            self._end_placing(other)
+        else:
+            self.turn = other
         self.ply += 1
         self.move_stack.append(code)
         self._enter()
+
+    def _play(self, c: Color, src: int, dst: int, rem: int) -> None:
+        """Place (``src`` = the number of points) or move a man of ``c``'s to ``dst``, with the
+        removal ``rem`` written in the move, and the removals the move brings besides: from the
+        opponent's hand, and those due."""
+        board, variant = self.board, self.variant
+        size = board.size
+        other = 1 - c
+        placement = src == size
+        if placement:
+            self.men[c] |= 1 << dst
+            self.hand[c] -= 1
+        else:
+            self.men[c] ^= (1 << src) | (1 << dst)
+        mills = _taking(board, self.men[c], dst, self.used[c])
+        if variant.one_time_mills:
+            self.used[c] |= _closed(board, self.men[c], dst)
+        if rem != size:
+            self.men[other] ^= 1 << rem
+            if variant.marking and placement:
+                self.marked |= 1 << rem
+            self.quiet = 0
+        elif not placement:
+            self.quiet += 1
+        if not mills or (placement and variant.mill_counts):
+            return
+        count = mills if variant.multiple_removals else 1
+        if placement and variant.hand_removal and self.hand[other]:
+            from_hand = min(count, self.hand[other])
+            self.hand[other] -= from_hand
+            self.due[c] = self._due_against(other, count - from_hand)
+        elif rem != size:
+            self.due[c] = self._due_against(other, count - 1)
+
+    def _due_against(self, side: int, count: int) -> int:
+        """``count`` removals due against ``side``'s men, or fewer: no more than it has on the
+        board, and none once it has fewer than three men (it has lost)."""
+        men = self.men[side].bit_count()
+        return 0 if men + self.hand[side] < 3 else min(count, men)
+
+    def _end_placing(self, after: Color) -> None:
+        """Placing is over: the player who moves first (the second player under the defender
+        moving first, else ``after``, whose turn it is by alternation) is to move, after the
+        removals placing's end brings (by mill counts, or on a full board)."""
+        variant = self.variant
+        first = Color(1 - variant.first) if variant.defender_first else after
+        due = self.due
+        if variant.mill_counts:
+            counts = [sum(men & m == m for m in self.board.mill_masks) for men in self.men]
+            for side, count in enumerate(mill_count_removals(counts[0], counts[1])):
+                men = self.men[side if count < 0 else 1 - side].bit_count()
+                due[side] = max(count, -men) if count < 0 else min(count, men)
+        elif not self._empty() and variant.full_board == "both-remove":
+            due[0] = due[1] = 1
+        elif not self._empty() and variant.full_board == "first-removes":
+            due[first] = 1
+        self.turn = first if due[first] or not due[1 - first] else Color(1 - first)
 
     def pop_code(self) -> int:
         self._leave()
@@ -287,17 +445,23 @@ class MorrisState(RepeatingState):
         code = self.move_stack.pop()
         rest, rem = divmod(code, size + 1)
         src, dst = divmod(rest, size)
-        c = 1 - self.turn
-        self.turn = Color(c)
+        quiet, marked, used, due_w, due_b, closing, c, hand = self._undo.pop()
+        other = 1 - c
+        self.turn = c
         self.ply -= 1
-        self.quiet, self.marked, self.used[c] = self._undo.pop()
+        self.quiet, self.marked, self.used[c], self.closing = quiet, marked, used, closing
+        self.due = [due_w, due_b]
+        self.hand[other] = hand
+        if src == dst:
+            self.men[c if self.due[c] < 0 else other] |= 1 << rem
+            return code
         if src != size:
             self.men[c] ^= (1 << src) | (1 << dst)
         else:
             self.men[c] ^= 1 << dst
             self.hand[c] += 1
         if rem != size:
-            self.men[1 - c] |= 1 << rem
+            self.men[other] |= 1 << rem
         return code
 
     def move_of(self, code: int) -> MorrisMove:
@@ -312,6 +476,8 @@ class MorrisState(RepeatingState):
         names = self.board.points
         own, opp = self.men[c], self.men[1 - c]
         side = _(self.turn.title)
+        if self.due[c] or move.removal_only:
+            return self._why_not_removal(move)
         if self.hand[c] and move.src is not None and not self.variant.lasker:
             return _("%(side)s still has men in hand and must place one", side=side)
         if not self.hand[c] and move.src is None:
@@ -352,6 +518,33 @@ class MorrisState(RepeatingState):
             "%(point)s stands in a mill and other men are free to take", point=names[move.remove]
         )
 
+    def _why_not_removal(self, move: MorrisMove) -> str:
+        """Why ``move`` is illegal when the side to move has removals due, or is a removal
+        alone."""
+        c = self.turn
+        names = self.board.points
+        due = self.due[c]
+        if not due:
+            return _(
+                "a removal alone, such as %(move)s, is a turn only when removals are due",
+                move=str(move),
+            )
+        if not move.removal_only:
+            example = self._moves[self._generate()[0]]
+            return _(
+                "%(side)s must first remove a man, alone (e.g. %(move)s)",
+                side=_(self.turn.title),
+                move=str(example),
+            )
+        owner = c if due < 0 else Color(1 - c)
+        if not self.men[owner] >> move.dst & 1:
+            return _(
+                "there is no %(side)s man on %(point)s",
+                side=_(owner.title),
+                point=names[move.dst],
+            )
+        return _("%(point)s stands in a mill and other men are free to take", point=names[move.dst])
+
     # --- knowledge for computer players ------------------------------------------------------
     def is_tactical(self, code: int) -> bool:
         return code % (self.board.size + 1) != self.board.size
@@ -380,7 +573,8 @@ class MorrisState(RepeatingState):
                 threats_own += 1
             elif not mine and theirs.bit_count() == 2:
                 threats_opp += 1
-        score = 0.6 * (count_own - count_opp) + 0.15 * (mills_own - mills_opp)
+        due = self.due[c] - self.due[1 - c]  # men about to be taken (negative: own men)
+        score = 0.6 * (count_own - count_opp + due) + 0.15 * (mills_own - mills_opp)
         score += 0.25 * threats_own - 0.2 * threats_opp
         if not self.hand[c] and not self.hand[1 - c]:
             adjacent = board.adjacent
@@ -403,6 +597,8 @@ class MorrisState(RepeatingState):
 
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         move = self._moves[code]
+        if move.removal_only:
+            return (("take", move.dst),)
         touches = (
             (("to", move.dst),) if move.src is None else (("from", move.src), ("to", move.dst))
         )
@@ -412,17 +608,22 @@ class MorrisState(RepeatingState):
         return self.hand[0], self.hand[1]
 
     def move_note(self, code: int) -> str:
-        """The man a mill takes: ``"mill, takes f4"``."""
-        remove = self._moves[code].remove
+        """The man a mill takes: ``"mill, takes f4"``; the man a removal alone takes:
+        ``"removes f4"``."""
+        move = self._moves[code]
+        remove = move.remove
         if remove is None:
             return ""
+        if move.removal_only:
+            # TRANSLATORS: a turn that only removes a man ("xf4"), said after it
+            return _("removes %(point)s", point=self.board.points[remove])
         # TRANSLATORS: what a move that closes a mill does, said after it ("d6-d5xf4")
         return _("mill, takes %(point)s", point=self.board.points[remove])
 
     def describe(self) -> str:
         """Each side's men (or cows) by point and in hand, the points marked (blocked while men
-        are placed), the points of each side's closed mills (rule sets with one-time mills),
-        whose turn it is and who may fly."""
+        are placed), each side's removals due, the points of each side's closed mills (rule sets
+        with one-time mills), whose turn it is and who may fly."""
         names, tokens = self.board.points, self.pieces()
         sides = []
         for colour in Color:
@@ -463,6 +664,19 @@ class MorrisState(RepeatingState):
             if marked
             else []
         )
+        for colour in Color:
+            due = self.due[colour]
+            if due:
+                owner = colour if due < 0 else colour.other
+                extra.append(
+                    ngettext(
+                        "%(side)s has %(num)s man of %(owner)s to remove before play goes on.",
+                        "%(side)s has %(num)s men of %(owner)s to remove before play goes on.",
+                        abs(due),
+                        side=_(colour.title),
+                        owner=_(owner.title),
+                    )
+                )
         for colour in Color:
             if self.used[colour]:
                 points = [names[p] for p in bits(self.used[colour])]
@@ -509,9 +723,11 @@ class MorrisState(RepeatingState):
         """OpenSpiel's layout of actions (with this board's points): a placement on point ``p``
         is action ``p``, a move or flight from ``s`` to ``d`` is ``size + s * size + d``, and a
         move that closes a mill is followed by a second action, the point ``r`` of the man it
-        removes (by the same player)."""
+        removes (by the same player); a removal alone is that action alone."""
         size = self.board.size
         rest, rem = divmod(code, size + 1)
+        if rest == rem * (size + 1):
+            return (rem,)
         first = rest - size * size if rest >= size * size else rest + size
         return (first,) if rem == size else (first, rem)
 
@@ -529,10 +745,12 @@ class MorrisState(RepeatingState):
         if self.men[c].bit_count() + self.hand[c] < 3:
             return Outcome(Termination.FEWER_THAN_THREE, Color(1 - c))
         empty = self._empty()
-        if self.hand[c] and empty:
-            return self._drawn()  # a man can be placed
-        if self.variant.full_board_draw and not empty and not self.hand[0] and not self.hand[1]:
-            return Outcome(Termination.FULL_BOARD, None)
+        if (self.hand[c] and empty) or self.due[c]:
+            return self._drawn()  # a man can be placed, or taken
+        full = self.variant.full_board
+        if full in ("draw", "first-loses") and not (empty or self.hand[0] or self.hand[1]):
+            winner = None if full == "draw" else Color(1 - self.variant.first)
+            return Outcome(Termination.FULL_BOARD, winner)
         if not self._generate():
             return Outcome(Termination.NO_LEGAL_MOVES, Color(1 - c))
         return self._drawn()
@@ -564,6 +782,9 @@ class MorrisState(RepeatingState):
             | self.marked << 2 * size + 9
             | self.used[0] << 3 * size + 9
             | self.used[1] << 4 * size + 9
+            | (self.due[0] & 15) << 5 * size + 9
+            | (self.due[1] & 15) << 5 * size + 13
+            | self.closing << 5 * size + 17
         )
 
     def position_key(self) -> int:
@@ -573,6 +794,8 @@ class MorrisState(RepeatingState):
     def position_code(self) -> str:
         rows = ["".join(self._char(p) for p in row) for row in self.board.rows]
         fields = ["/".join(rows), "w" if self.turn is Color.WHITE else "b", *map(str, self.hand)]
+        if self.due[0] or self.due[1]:
+            fields.append(f"x{self.due[0]}/{self.due[1]}" + ("+" if self.closing else ""))
         if self.used[0] or self.used[1]:
             names = self.board.points
             fields.append(
@@ -606,6 +829,13 @@ def _closed(board: MorrisBoard, men: int, dst: int) -> int:
         if men & mask == mask:
             points |= mask
     return points
+
+
+def _taking(board: MorrisBoard, men: int, dst: int, used: int) -> int:
+    """How many mills through ``dst`` that ``men`` (the mover's, after the move) fill take a
+    man: those with a point outside ``used`` (the mover's points of earlier mills; 0 where
+    mills are not one-time)."""
+    return sum(men & mask == mask and bool(mask & ~used) for mask in board.mills_at[dst])
 
 
 def _takes(board: MorrisBoard, men: int, dst: int, used: int) -> bool:
@@ -711,8 +941,15 @@ class Morris(PointBoardGame):
             "Each mill takes a man only once: a mill all of whose points were in mills the side "
             "closed before takes nothing"
         ),
-        "full_board_draw": N_(
-            "A board full when placing ends is a draw (else the player who cannot move loses)"
+        "full_board": N_("What a board full when placing ends does"),
+        "multiple_removals": N_("A move that closes several mills at once takes a man for each"),
+        "defender_first": N_("The second player makes the first move once placing ends"),
+        "hand_removal": N_(
+            "A mill closed while placing takes a man from the opponent's hand while they hold any"
+        ),
+        "mill_counts": N_(
+            "A mill closed while placing takes nothing; when placing ends each player removes "
+            "men by the mills on the board"
         ),
     }
     setting_words: ClassVar[Mapping[str, SettingWords]] = {
@@ -736,10 +973,21 @@ class Morris(PointBoardGame):
             on=N_("removal from mills"), off=N_("no removal from mills")
         ),
         "one_time_mills": SettingWords(on=N_("one-time mills"), off=N_("mills reusable")),
-        "full_board_draw": SettingWords(
-            on=N_("a full board is a draw"), off=N_("a full board loses")
+        "full_board": SettingWords(value=N_("a full board: %(value)s")),
+        "multiple_removals": SettingWords(
+            on=N_("a man for each mill"), off=N_("one man for several mills")
+        ),
+        "defender_first": SettingWords(
+            on=N_("the second player moves first"), off=N_("the first player moves first")
+        ),
+        "hand_removal": SettingWords(
+            on=N_("removal from the hand"), off=N_("no removal from the hand")
+        ),
+        "mill_counts": SettingWords(
+            on=N_("removals by mill counts"), off=N_("no removals by mill counts")
         ),
     }
+    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {"full_board": FULL_BOARD}
     texts: ClassVar[Mapping[str, str]] = {
         "place": N_("choose a point to place a man"),
         "place_or_move": N_("place a man or choose one to move"),
@@ -760,8 +1008,8 @@ class Morris(PointBoardGame):
         "on a line form a mill: then remove one enemy man (not one standing in a mill, "
         "unless every one does). With three men left you may fly to any empty point. You "
         "lose with fewer than three men or when you cannot move. Six and Twelve Men's "
-        "Morris, Morabaraba, Lasker Morris, Cheng San Qi, Cham Gonu and One-Time Mill are rule "
-        "sets of the family."
+        "Morris, Morabaraba, Lasker Morris, Cheng San Qi, Cham Gonu, One-Time Mill, Zhi Qi, Da "
+        "San Qi, El Filja and Dooz are rule sets of the family."
     )
     rule_sets = (
         MorrisRules(
@@ -794,7 +1042,7 @@ class Morris(PointBoardGame):
             title=N_("Twelve Men's Morris"),
             board=TWELVE,
             men=12,
-            full_board_draw=True,
+            full_board="draw",
         ),
         MorrisRules(
             "morabaraba",
@@ -808,7 +1056,7 @@ class Morris(PointBoardGame):
             board=TWELVE,
             men=12,
             first=Color.BLACK,
-            full_board_draw=True,
+            full_board="draw",
             piece="cow",
             pieces="cows",
         ),
@@ -864,11 +1112,79 @@ class Morris(PointBoardGame):
             one_time_mills=True,
         ),
         MorrisRules(
+            "zhi-qi",
+            N_(
+                "Zhi Qi (China): twelve men each on the diagonal board, no flying; a mill closed "
+                "while placing marks the man it takes; a mill may take any man; if the board is "
+                "full when placing ends, each player, the first then the second, removes an "
+                "enemy man."
+            ),
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("zhiqi",),
+            title=N_("Zhi Qi"),
+            board=TWELVE,
+            men=12,
+            remove_from_mills=True,
+            marking=True,
+            full_board="both-remove",
+        ),
+        MorrisRules(
+            "da-san-qi",
+            N_(
+                "Da San Qi (China): twelve men each on the diagonal board, no flying; a mill "
+                "closed while placing marks the man it takes; a move that closes several mills "
+                "takes a man for each, any man; the second player moves first once placing "
+                "ends; a board full when placing ends loses for the first player."
+            ),
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("dasanqi",),
+            title=N_("Da San Qi"),
+            board=TWELVE,
+            men=12,
+            remove_from_mills=True,
+            marking=True,
+            multiple_removals=True,
+            defender_first=True,
+            full_board="first-loses",
+        ),
+        MorrisRules(
+            "el-filja",
+            N_(
+                "El Filja (Algeria, Morocco): twelve men each fill the Nine Men's board, no "
+                "flying; a mill closed while placing takes nothing, but when placing ends each "
+                "player removes men by the mills on the board (one of their own if nobody has "
+                "one); a mill may take any man."
+            ),
+            {"flying": False, **DRAW_DEFAULTS},
+            aliases=("elfilja", "filja"),
+            title=N_("El Filja"),
+            men=12,
+            remove_from_mills=True,
+            mill_counts=True,
+        ),
+        MorrisRules(
+            "dooz",
+            N_(
+                "Dooz (Iran): twelve men each on the diagonal board; a mill closed while placing "
+                "takes a man from the opponent's hand while they hold any; if the board is full "
+                "when placing ends, the first player removes an enemy man; a mill may take any "
+                "man."
+            ),
+            {"flying": True, **DRAW_DEFAULTS},
+            title=N_("Dooz"),
+            board=TWELVE,
+            men=12,
+            remove_from_mills=True,
+            hand_removal=True,
+            full_board="first-removes",
+        ),
+        MorrisRules(
             CUSTOM,
             N_(
                 "A mill game of your own: choose the board, the men a side, who starts, flying, "
-                "moving while placing, marking, removal from mills, one-time mills, a full "
-                "board's draw and the draw rules."
+                "moving while placing, marking, removal from mills, one-time mills, what a full "
+                "board does, a man for each mill, the second player moving first, removal from "
+                "the hand, removals by mill counts and the draw rules."
             ),
             SETTINGS,
             aliases=("custom-morris",),
@@ -1007,9 +1323,11 @@ class Morris(PointBoardGame):
     @property
     def longest_game(self) -> int:
         """Every man is placed once; between two removals (at most 2 x men - 5: a side is
-        beaten at two) no more than ``move_rule`` plies move a man."""
+        beaten at two) no more than ``move_rule`` plies move a man; where removals are turns of
+        their own, each man is removed at most once."""
         men, quiet = self.variant.men, int(self.rules["move_rule"])
-        return 2 * men + (2 * men - 4) * quiet if quiet else ENDLESS
+        alone = 2 * men if self.variant.removals_due else 0
+        return 2 * men + alone + (2 * men - 4) * quiet if quiet else ENDLESS
 
     @property
     def num_distinct_actions(self) -> int:
@@ -1032,6 +1350,9 @@ class Morris(PointBoardGame):
         board = variant.board
         fields = code.split()
         used = (0, 0)
+        due, closing = (0, 0), False
+        if len(fields) > 6 and fields[4].startswith("x") and variant.removals_due:
+            due, closing = _removals_due(variant, fields.pop(4))
         if len(fields) == 7 and variant.one_time_mills:
             used = _used_points(board, fields.pop(4))
         if len(fields) != 6:
@@ -1100,6 +1421,8 @@ class Morris(PointBoardGame):
                     )
                 )
         placed = 2 * variant.men - hand_w - hand_b
+        if variant.hand_removal:  # men leave the hands unplaced: those on the board were placed
+            placed = men[0].bit_count() + men[1].bit_count()
         if ply < placed:
             raise InvalidPositionError(
                 Text(
@@ -1107,9 +1430,10 @@ class Morris(PointBoardGame):
                     placed=placed,
                 )
             )
-        if not variant.lasker and (hand_w or hand_b):
+        if not variant.free_hands and (hand_w or hand_b):
             first = variant.first
-            expected = hands[first] if turn is first else hands[first] + 1
+            placer = turn if not due[turn] else turn.other  # with removals due, the mover placed
+            expected = hands[first] if placer is first else hands[first] + 1
             if hands[1 - first] != expected:
                 raise InvalidPositionError(
                     Text(
@@ -1122,7 +1446,7 @@ class Morris(PointBoardGame):
                         held=hands[1 - first],
                     )
                 )
-            if quiet or ply != placed:
+            if quiet or (ply != placed and not variant.removals_due):
                 raise InvalidPositionError(
                     Text(
                         "during placing the ply must be %(placed)s and quiet plies 0",
@@ -1138,10 +1462,78 @@ class Morris(PointBoardGame):
                     mover=Text(turn.title),
                 )
             )
-        return MorrisState(self, (men[0], men[1]), (hand_w, hand_b), turn, ply, quiet, marked, used)
+        _check_due(men, hands, turn, due, closing)
+        return MorrisState(
+            self, (men[0], men[1]), hands, turn, ply, quiet, marked, used, due, closing
+        )
 
 
 _POINT_RE = re.compile(r"[a-z]\d+")
+_DUE_RE = re.compile(r"x(-?\d+)/(-?\d+)(\+?)")
+
+
+def _removals_due(variant: MorrisRules, field: str) -> tuple[tuple[int, int], bool]:
+    """The field of a position code with removals due, after the hands: ``x``, White's then
+    Black's removals due, ``/`` between them (negative: of their own men), and ``+`` when the
+    side to move has placed the last man and placing ends once its removals are made."""
+    m = _DUE_RE.fullmatch(field)
+    if not m:
+        raise InvalidPositionError(
+            Text(
+                "removals due are written xWHITE/BLACK, e.g. x1/1 or x0/2: not %(field)s",
+                field=repr(field),
+            )
+        )
+    due = (int(m.group(1)), int(m.group(2)))
+    if min(due) < 0 and not variant.mill_counts:
+        raise InvalidPositionError(
+            Text(
+                "a side removes its own men only under removals by mill counts: %(field)s",
+                field=repr(field),
+            )
+        )
+    if m.group(3) and not variant.multiple_removals:
+        raise InvalidPositionError(
+            Text(
+                "placing ends after removals due only where a move takes several men: %(field)s",
+                field=repr(field),
+            )
+        )
+    return due, bool(m.group(3))
+
+
+def _check_due(
+    men: list[int], hands: tuple[int, int], turn: Color, due: tuple[int, int], closing: bool
+) -> None:
+    """:class:`InvalidPositionError` unless the removals due can be made: the side to move has
+    some if either side has, each side's are no more than the men it takes from, and placing
+    ends after them (``closing``) only when the last man is placed."""
+    if not any(due):
+        return
+    if not due[turn]:
+        raise InvalidPositionError(
+            Text(
+                "the side to move makes its removals first, so %(side)s must have some due",
+                side=Text(turn.title),
+            )
+        )
+    for c in (0, 1):
+        target = c if due[c] < 0 else 1 - c
+        if abs(due[c]) > men[target].bit_count():
+            raise InvalidPositionError(
+                Text(
+                    "%(side)s has more removals due (%(due)s) than %(owner)s has men on the "
+                    "board (%(men)s)",
+                    side=Text(Color(c).title),
+                    due=abs(due[c]),
+                    owner=Text(Color(target).title),
+                    men=men[target].bit_count(),
+                )
+            )
+    if closing and (hands[0] or hands[1]):
+        raise InvalidPositionError(
+            Text("placing ends after removals due only once the last man is placed")
+        )
 
 
 def _used_points(board: MorrisBoard, field: str) -> tuple[int, int]:

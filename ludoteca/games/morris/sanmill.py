@@ -30,6 +30,7 @@ from ...record import GameRecord, build, escape_tag, wrap_words
 from .. import family, load
 from .board import TWELVE
 from .custom import CUSTOM
+from .rules import MorrisRules
 
 __all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads", "sanmill_options"]
 
@@ -199,7 +200,8 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
     of 16 points (``board=6``), Black placing first (``black_first``: Sanmill's White always
     does), men outside its 9 to 12 (``men``), a repetition draw other than the third occurrence
     (``repetition``), a three men rule not below the move rule (``three_men_rule``: Sanmill's
-    ``endgameNMoveRule`` counts only below its ``nMoveRule``)."""
+    ``endgameNMoveRule`` counts only below its ``nMoveRule``), and the rules whose removals
+    are turns of their own (:func:`unmapped`)."""
     variant = load(rules).variant  # type: ignore[attr-defined]
     settings = rules.settings
     spec = repr(str(rules))
@@ -240,6 +242,17 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
                 moves=move_rule,
             )
         )
+    unwritten = unmapped(variant)
+    if unwritten:
+        raise InvalidRecordError(
+            Text(
+                "Ludoteca does not map %(rules)s onto Sanmill's rule options yet: it needs "
+                "%(options)s (removals as turns of their own, or a full board that the second "
+                "player loses)",
+                rules=spec,
+                options=", ".join(unwritten),
+            )
+        )
     placing = "markAndDelayRemovingPieces" if variant.marking else "removeOpponentsPieceFromBoard"
     return {
         "piecesCount": str(variant.men),
@@ -250,11 +263,40 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
         "millFormationActionInPlacingPhase": placing,
         "mayRemoveFromMillsAlways": str(variant.remove_from_mills).lower(),
         "oneTimeUseMill": str(variant.one_time_mills).lower(),
-        "boardFullAction": "agreeToDraw" if variant.full_board_draw else "firstPlayerLose",
+        "isDefenderMoveFirst": str(variant.defender_first).lower(),
+        "boardFullAction": "agreeToDraw" if variant.full_board == "draw" else "firstPlayerLose",
         "threefoldRepetitionRule": str(bool(repetition)).lower(),
         "nMoveRule": str(move_rule),
         "endgameNMoveRule": str(three_men or move_rule),
     }
+
+
+def unmapped(variant: MorrisRules) -> list[str]:
+    """Sanmill's rule options (its ``RuleSettings`` names) that the rules of ``variant`` need
+    and that Ludoteca does not map yet, since their removals are turns of their own (Sanmill's
+    ``xg7`` after another ``xg7`` or after no move), which the UCI driver and Sanmill's move
+    lists here do not carry: several removals for one move (``mayRemoveMultiple``), removal
+    from the hand (``millFormationActionInPlacingPhase``:
+    ``removeOpponentsPieceFromHandThenOpponentsTurn``), removals by mill counts
+    (``removalBasedOnMillCounts``), a full board's removals (``boardFullAction``), and a board
+    that can be full when the defender moves first and a full board is no draw and no loss for
+    the first player (``boardFullAction``: Sanmill's ``firstPlayerLose`` would then take the
+    wrong side).  The other rules map one to one: ``""`` and ``first-loses`` are Sanmill's
+    ``firstPlayerLose`` (the first player, to move on a full board, cannot move), ``draw`` its
+    ``agreeToDraw``, ``defender_first`` its ``isDefenderMoveFirst``."""
+    found = []
+    if variant.multiple_removals:
+        found.append("mayRemoveMultiple")
+    if variant.hand_removal:
+        found.append("millFormationActionInPlacingPhase")
+    if variant.mill_counts:
+        found.append("removalBasedOnMillCounts")
+    fillable = 2 * variant.men == variant.board.size
+    if variant.full_board in ("first-removes", "both-remove") or (
+        variant.defender_first and fillable and not variant.full_board
+    ):
+        found.append("boardFullAction")
+    return found
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from ...core import Color, LudotecaError, Move, RuleSet, State
 from .. import load
 from .board import NINE, TWELVE
 from .rules import Morris, MorrisMove, MorrisState
+from .sanmill import unmapped
 
 __all__ = [
     "BOARDS",
@@ -101,7 +102,9 @@ def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
     """The engine's rule options for ``rules``: every rule set of the family on the 24-point
     board (all but ``morris-6``; Sanmill's board has 24 points and 9 to 12 men a side) with
     its switches (diagonals, men, flying, Lasker's moves while placing, marking, removal from
-    mills, one-time mills, a full board's draw) and its draw settings (repetition 3 or off, a
+    mills, one-time mills, the defender moving first, a full board's draw or first player's
+    loss; not the rules whose removals are turns of their own: :func:`.sanmill.unmapped`)
+    and its draw settings (repetition 3 or off, a
     move rule of 1 ply or more, the three men rule as the engine's endgame move rule);
     :class:`UciError` saying why not otherwise.
 
@@ -133,6 +136,14 @@ def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
         raise UciError(f"the UCI engine draws at threefold repetition or never ({str(rules)!r})")
     if move_rule < 1:
         raise UciError(f"the UCI engine needs a move rule ({str(rules)!r})")
+    # the engine's options are Sanmill's rule settings, capitalised
+    unwritten = [name[0].upper() + name[1:] for name in unmapped(variant)]
+    if unwritten:
+        raise UciError(
+            f"the UCI driver does not map {str(rules)!r} onto the engine's options yet: it "
+            f"needs {', '.join(unwritten)} (removals as turns of their own, or a full board "
+            f"that the second player loses)"
+        )
     return {
         **STANDARD_RULES,
         "PiecesCount": str(variant.men),
@@ -141,7 +152,8 @@ def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
         "MayMoveInPlacingPhase": "true" if variant.lasker else "false",
         "MayRemoveFromMillsAlways": "true" if variant.remove_from_mills else "false",
         "OneTimeUseMill": "true" if variant.one_time_mills else "false",
-        "BoardFullAction": FULL_BOARD_DRAW if variant.full_board_draw else "0",
+        "IsDefenderMoveFirst": "true" if variant.defender_first else "false",
+        "BoardFullAction": FULL_BOARD_DRAW if variant.full_board == "draw" else "0",
         "MayFly": "true" if settings.get("flying", True) else "false",
         "ThreefoldRepetitionRule": "true" if repetition else "false",
         "NMoveRule": str(move_rule),

@@ -102,6 +102,19 @@ def _has_play(bound: Game) -> bool:
     return bound.new(seed=0).outcome() is None
 
 
+def _offered(game: type[Game], spec: str) -> bool:
+    """Whether a form offers the choice that ``spec`` (a rule set with one setting changed)
+    makes: not one whose start is already over (a Morelli setup no game can be played from),
+    but one that makes a game only with other settings changed too (a custom mill game's full
+    board's action, which needs men that fill the board): the server reads the form's choices
+    as a whole."""
+    try:
+        bound = game.of(spec)
+    except InvalidRulesError:
+        return True
+    return _has_play(bound)
+
+
 def new_state(game: str, rules: str, seed: int | None = None, setup: str | None = None) -> State:
     """The usual start of a rule set (a random setup from ``seed``, or ``setup``)."""
     return load(game, rules).new(setup=setup, seed=seed)
@@ -252,7 +265,7 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
                             k: [
                                 ChoiceView(value=value, label=_(label))
                                 for value, label in choices.items()
-                                if _has_play(game.of(f"{definition.name}:{k}={value}"))
+                                if _offered(game, f"{definition.name}:{k}={value}")
                             ]
                             for k, choices in game.setting_choices.items()
                             if k in definition.defaults

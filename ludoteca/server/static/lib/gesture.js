@@ -23,9 +23,12 @@ export function extend(legal, prefix, point) {
   return { prefix: touched, done: options.find((m) => m.g.length === touched.length) || null };
 }
 
-// The targets to mark while a move is being made: the next point of each move still possible.
+// The targets to mark while a move is being made: the next point of each move still possible;
+// before the first touch, the men a turn that only takes a man may take (none otherwise).
 export function targets(legal, prefix) {
-  if (!prefix.length) return [];
+  if (!prefix.length) {
+    return legal.filter((m) => m.g.length === 1 && m.g[0][0] === "take").map((m) => ({ point: m.g[0][1], kind: "take" }));
+  }
   return candidates(legal, prefix).flatMap((m) => {
     const next = m.g[prefix.length];
     return next ? [{ point: next[1], kind: next[0] }] : [];
@@ -58,7 +61,7 @@ function piecesUnderWay(view, styles, prefix) {
 // can go next, and the men a capture chain under way takes (faded; the last move's marks
 // dropped then).  Every page that makes moves touch by touch draws the board through it.
 export function underWay(view, styles, prefix, marks = {}) {
-  if (!prefix.length) return { pieces: view.pieces, marks: { ...marks, selected: [], targets: [] } };
+  if (!prefix.length) return { pieces: view.pieces, marks: { ...marks, selected: [], targets: targets(view.legal, prefix) } };
   const chain = prefix.length >= 2 ? candidates(view.legal, prefix).filter((m) => m.x) : [];
   const jumped = chain.length ? chain[0].x.filter((p) => chain.every((m) => m.x.includes(p))) : [];
   return {
@@ -75,6 +78,7 @@ export function instruction(legal, prefix, texts) {
     const touched = legal.filter((m) => m.g.length);
     if (!touched.length) return t("type your move");
     const kinds = new Set(touched.map((m) => m.g[0][0]));
+    if (kinds.has("take")) return texts.take; // a turn that only takes a man
     return kinds.has("from") ? (kinds.has("to") ? texts.place_or_move : texts.move) : texts.place;
   }
   const next = new Set(candidates(legal, prefix).map((m) => m.g[prefix.length][0]));

@@ -77,7 +77,7 @@ function showRules() {
 
 // A setting's field, its default kept in data-default, with its words, as a label's content: a
 // list of its choices (a setting that is a choice: a Morelli setup, a custom mill game's
-// board), a checkbox (true or false) or a number.
+// board or full board's action), a checkbox (true or false) or a number.
 function settingInput(key, value, choices, words) {
   const fragment = document.createDocumentFragment();
   if (choices) {
