@@ -200,7 +200,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     | _SEPARATORS
     | _TIE_BREAKS
     | _BOT
-    | {"Mullah", "Felli", "Morelli", "Morabaraba", "Cheng San Qi", "Cham Gonu"}
+    | _GAME_NAMES
+    | {"Mullah"}
     | {"%(colour)s %(piece)s", "Rapid", "E-mail"},
     "ru": _EVERYWHERE | _COLON_LAYOUTS | _SEPARATORS,
     "tr": _EVERYWHERE
