@@ -66,6 +66,10 @@ RULE_SETS = sorted(
 )
 #: a rule set's setting as the spec of a variant spells it, quoted ("« flying »", Japanese
 #: "「flying」"): a name
+#: the rule sets' own names (no alias): a canonical spec, which the lobby reads back, may be one
+CANONICAL = sorted(
+    {rules.name for game in game_names() for rules in load(game).rule_sets}, key=len, reverse=True
+)
 SETTINGS = re.compile(
     r"[«„“\u2039「\"']\s?\u2068?(?:"
     + "|".join(
@@ -91,6 +95,7 @@ ALLOWED = re.compile(
     r"|(?:" + "|".join(re.escape(name) for name in RULE_SETS if "-" in name) + r")"
     r"(?::[\w=,]+)?"  # a rule set's spec with a hyphen ("morris-6", "felli-mullah:...")
     r"|(?:" + "|".join(map(re.escape, RULE_SETS)) + r"):[\w=,]+"  # any with settings
+    r"|(?:" + "|".join(map(re.escape, CANONICAL)) + r")(?![:-])"  # a rule set's spec, bare ("morris")
     r"|\d+x\d+"  # a board's size ("9x9")
     r"|\d+(?:\+\d+|d)"  # a time control as typed ("5+3", "3d": minutes+seconds, days a move)
     r"|[a-z]"  # a file of the board's coordinates, alone
@@ -450,7 +455,13 @@ def test_the_english_search_comes_before_what_is_allowed() -> None:
     # "cham-gonu" or "morris:flying=false" are the catalogue's English: caught before)
     for text in ("morris-7", "felli-zz", "mullah-felli", "felli-zz:qq", "felli:"):
         assert english_in("ar", text) == "Latin letters that are not notation", text
-    for text in ("morris-6", "felli-mullah", "felli:forced_capture,multi_capture", "11x11"):
+    for text in (
+        "morris-6",
+        "felli-mullah",
+        "felli:forced_capture,multi_capture",
+        "11x11",
+        "morris",
+    ):
         assert english_in("ar", text) is None, text
 
 
