@@ -95,7 +95,7 @@ ALLOWED = re.compile(
     r"|(?:" + "|".join(re.escape(name) for name in RULE_SETS if "-" in name) + r")"
     r"(?::[\w=,]+)?"  # a rule set's spec with a hyphen ("morris-6", "felli-mullah:...")
     r"|(?:" + "|".join(map(re.escape, RULE_SETS)) + r"):[\w=,]+"  # any with settings
-    r"|(?:" + "|".join(map(re.escape, CANONICAL)) + r")(?![:-])"  # a rule set's spec, bare ("morris")
+    r"|(?:" + "|".join(map(re.escape, CANONICAL)) + r")(?![:-])"  # a bare spec ("morris")
     r"|\d+x\d+"  # a board's size ("9x9")
     r"|\d+(?:\+\d+|d)"  # a time control as typed ("5+3", "3d": minutes+seconds, days a move)
     r"|[a-z]"  # a file of the board's coordinates, alone
