@@ -265,24 +265,26 @@ SettingValue = bool | int | str
 @dataclass(frozen=True)
 class SettingWords:
     """How a rule set's title (:attr:`Game.rules_title`) says a setting that differs from its
-    default, each text marked with ``N_``: ``on`` for true, ``off`` for false or for a number
-    that is 0 (the rule turned off), ``value`` for another number or a choice (``%(value)s`` is
-    the number, e.g. ``"move rule %(value)s"``, or the choice's label, e.g.
-    ``"%(value)s setup"``), and ``values`` for a number that takes one of a few values, each
-    with words of its own (the only values it takes: a form offers them as choices, ``"the
-    board of Twelve Men's Morris"``)."""
+    default, and the values a setting of a few takes, each text marked with ``N_``: ``on`` for
+    true, ``off`` for false or for a number that is 0 (the rule turned off), ``value`` for
+    another value (``%(value)s`` is the number, e.g. ``"move rule %(value)s"``, or the label
+    of one of ``values``, e.g. ``"%(value)s setup"``), and ``values`` for a setting that takes
+    one of a few values (a number, or a choice: a setting whose default is a text), each with
+    its label, in the order a form offers them (``"board of 24 points with diagonals"``,
+    ``"Opposing"``); a label is said alone where there is no ``value``."""
 
     on: str = ""
     off: str = ""
     value: str = ""
-    values: Mapping[int, str] = field(default_factory=dict)
+    values: Mapping[int, str] | Mapping[str, str] = field(default_factory=dict)
 
     def say(self, value: SettingValue) -> str:
         """The words for ``value``, in the current language."""
         if value is True:
             return _(self.on)
-        if isinstance(value, int) and not isinstance(value, bool) and value in self.values:
-            return _(self.values[value])
+        for known, label in self.values.items():
+            if known == value and not isinstance(value, bool):
+                return _(self.value, value=_(label)) if self.value else _(label)
         if not value:
             return _(self.off)
         return _(self.value, value=value)
@@ -383,11 +385,9 @@ class Game(ABC):
     #: the settings a player may change when starting a game, each explained in words (a
     #: setting not named here is fixed by its rule set: another rule set is chosen instead)
     options: ClassVar[Mapping[str, str]] = {}
-    #: the values a setting that is a choice (its default a text) takes, each with its label
-    #: for people (marked with ``N_``), in the order to offer them
-    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: how the title says each setting of the game's rule sets that differs from its default
-    #: (every setting has its words)
+    #: (every setting has its words), and the values of a setting of a few (every choice, a
+    #: setting whose default is a text, has them)
     setting_words: ClassVar[Mapping[str, SettingWords]] = {}
     #: the name people know the game by: the family's, or its rule set's own title
     title: str
@@ -476,7 +476,7 @@ class Game(ABC):
                 key,
                 raw.strip() if has_value else None,
                 settings[key],
-                cls.setting_choices.get(key, {}),
+                cls.setting_words[key].values,
             )
         return RuleSet(cls.name, definition.name, settings, definition.defaults)
 
@@ -493,9 +493,7 @@ class Game(ABC):
         else:
             name = _(self.title)
         changed = [
-            self.setting_words[key].say(
-                _(self.setting_choices[key][value]) if isinstance(value, str) else value
-            )
+            self.setting_words[key].say(value)
             for key, value in sorted(self.rules.settings.items())
             if value != self.definition.defaults.get(key)
         ]
@@ -604,10 +602,10 @@ _BOUND: dict[tuple[type[Game], RuleSet], Game] = {}
 
 
 def _parse_setting(
-    key: str, raw: str | None, default: SettingValue, choices: Mapping[str, str]
+    key: str, raw: str | None, default: SettingValue, choices: Mapping[int, str] | Mapping[str, str]
 ) -> SettingValue:
     if isinstance(default, str):
-        return _parse_choice(key, raw, choices)
+        return _parse_choice(key, raw, [c for c in choices if isinstance(c, str)])
     if isinstance(default, bool):
         if raw is None or raw.lower() in ("true", "on", "yes", "1"):
             return True
@@ -635,7 +633,7 @@ def _parse_setting(
     return value
 
 
-def _parse_choice(key: str, raw: str | None, choices: Mapping[str, str]) -> str:
+def _parse_choice(key: str, raw: str | None, choices: list[str]) -> str:
     """The choice ``raw`` names, read without regard to case, ``-`` or ``_`` (``RandomOpposite``
     names ``random_opposite``)."""
 

@@ -600,12 +600,12 @@ class Morelli(Game):
     options: ClassVar[Mapping[str, str]] = {
         "setup": N_("How the stones fill the red squares at the start (Boardspace's setups)"),
     }
-    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "setup": {kind: setups.LABELS[kind] for kind in (setups.DEFAULT, *setups.KINDS[:-1])},
-    }
     setting_words: ClassVar[Mapping[str, SettingWords]] = {
-        # TRANSLATORS: a Morelli rule set's setup in its title, e.g. "Morelli (Opposing setup)"
-        "setup": SettingWords(value=N_("%(value)s setup")),
+        "setup": SettingWords(
+            # TRANSLATORS: a Morelli rule set's setup in its title, e.g. "Morelli (Opposing setup)"
+            value=N_("%(value)s setup"),
+            values={kind: setups.LABELS[kind] for kind in (setups.DEFAULT, *setups.KINDS[:-1])},
+        ),
     }
     rule_sets = (
         MorelliRules(

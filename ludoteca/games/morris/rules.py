@@ -973,7 +973,7 @@ class Morris(PointBoardGame):
             on=N_("removal from mills"), off=N_("no removal from mills")
         ),
         "one_time_mills": SettingWords(on=N_("one-time mills"), off=N_("mills reusable")),
-        "full_board": SettingWords(value=N_("a full board: %(value)s")),
+        "full_board": SettingWords(value=N_("a full board: %(value)s"), values=FULL_BOARD),
         "multiple_removals": SettingWords(
             on=N_("a man for each mill"), off=N_("one man for several mills")
         ),
@@ -987,7 +987,6 @@ class Morris(PointBoardGame):
             on=N_("removals by mill counts"), off=N_("no removals by mill counts")
         ),
     }
-    setting_choices: ClassVar[Mapping[str, Mapping[str, str]]] = {"full_board": FULL_BOARD}
     texts: ClassVar[Mapping[str, str]] = {
         "place": N_("choose a point to place a man"),
         "place_or_move": N_("place a man or choose one to move"),

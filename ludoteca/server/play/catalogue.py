@@ -253,23 +253,13 @@ def catalogue(estimates: Estimates) -> list[CatalogueGame]:
                         for k in definition.defaults
                     },
                     choices={
-                        **{
-                            k: [
-                                ChoiceView(value=value, label=_(words))
-                                for value, words in game.setting_words[k].values.items()
-                            ]
-                            for k in definition.defaults
-                            if k in game.setting_words and game.setting_words[k].values
-                        },
-                        **{
-                            k: [
-                                ChoiceView(value=value, label=_(label))
-                                for value, label in choices.items()
-                                if _offered(game, f"{definition.name}:{k}={value}")
-                            ]
-                            for k, choices in game.setting_choices.items()
-                            if k in definition.defaults
-                        },
+                        k: [
+                            ChoiceView(value=value, label=_(label))
+                            for value, label in game.setting_words[k].values.items()
+                            if _offered(game, f"{definition.name}:{k}={value}")
+                        ]
+                        for k in definition.defaults
+                        if k in game.setting_words and game.setting_words[k].values
                     },
                     custom=custom,
                     levels=level_views(bound.rules, estimates),
