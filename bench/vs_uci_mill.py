@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import math
 import random
 import re
@@ -55,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import ludoteca
+from bench.match_summary import read_games, score_lines, think_lines
 from bench.vs_sanmill_moves import seen_by_engine
 from ludoteca.ai import make_agent
 from ludoteca.ai.engine import EngineError
@@ -171,38 +171,14 @@ def random_opening(rng: random.Random, rules: str = "morris") -> list[str]:
     return texts
 
 
-def _text(path: Path) -> str:
-    """The text of ``path``, decompressed when it is ``.xz``."""
-    with (lzma.open if path.suffix == ".xz" else open)(path, "rt", encoding="utf-8") as stream:
-        return stream.read()
-
-
 def summary(rows: Sequence[dict[str, Any]]) -> str:
     """W-D-L for us, the score with its 95% interval, the errors, and the think times."""
-    counted = [r["score"] for r in rows if "error" not in r]
-    n = len(counted)
-    wins, draws = counted.count(1.0), counted.count(0.5)
-    lines = [f"games counted: {n}, void (engine errors): {len(rows) - n}"]
-    if n:
-        mean = sum(counted) / n
-        spread = math.sqrt(sum((s - mean) ** 2 for s in counted) / n / n)
-        lines.append(
-            f"Ludoteca W-D-L {wins}-{draws}-{n - wins - draws}: score {100 * mean:.1f}% "
-            f"(95% interval {100 * max(0.0, mean - 1.96 * spread):.1f}%"
-            f"-{100 * min(1.0, mean + 1.96 * spread):.1f}%, normal approximation over {n} games)"
-        )
-    for side, what in (
+    sides = (
         ("ours", "Ludoteca, a turn"),
         ("their_go", "engine, a go (a mill's removal is a second go)"),
         ("theirs", "engine, a turn"),
-    ):
-        times = [t for r in rows for t in r["think"][side]]
-        if times:
-            lines.append(
-                f"think time of {what}: mean {sum(times) / len(times):.3f} s, "
-                f"max {max(times):.3f} s over {len(times)}"
-            )
-    return "\n".join(lines)
+    )
+    return "\n".join(score_lines(rows) + think_lines(rows, sides))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -222,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.summary:
         files = args.summary
-        played = [json.loads(line) for path in files for line in _text(path).splitlines()]
+        played = read_games(files)
         print(f"{len(played)} games from {len(files)} file(s)")
         print(summary(played))
         return 0

@@ -44,6 +44,8 @@ __all__ = [
     "find_key",
     "first_mover",
     "loads",
+    "move_spec",
+    "read_move_spec",
     "setup_board",
 ]
 
@@ -60,6 +62,7 @@ _MASK = (1 << 48) - 1
 _PROPERTY_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9]*)\s*((?:\[(?:[^\]\\]|\\.)*\]\s*)+)", re.S)
 _VALUE_RE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
 _ROOT = {"GM", "VV", "SU", "P0", "P1", "RE", "C"}
+_MOVE_SPEC_RE = re.compile(r"(?:\d+\s+)?move\s+([a-m])\s+(\d{1,2})\s+([a-m])\s+(\d{1,2})", re.I)
 
 
 class JavaRandom:
@@ -143,6 +146,26 @@ def find_key(n: int, setup: str) -> int:
         if len(seeds):
             return int(seeds[0]) ^ _MULTIPLIER
     raise AssertionError("no key found")  # pragma: no cover
+
+
+# --- moves ----------------------------------------------------------------------------------------
+def move_spec(move: str) -> str:
+    """Boardspace's move spec of our move: ``A5-L5`` → ``Move A 5 L 5`` (a capture count
+    ``x3`` and a ``K`` on our move are dropped: Boardspace's spec names the squares only)."""
+    src, _, dst = move.strip().upper().rstrip("K").partition("-")
+    dst = re.sub(r"X\d+$", "", dst)
+    return f"Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}"
+
+
+def read_move_spec(spec: str) -> str:
+    """Our move of Boardspace's move spec: ``Move A 5 L 5`` (a step number before it allowed)
+    → ``A5-L5``; :class:`InvalidRecordError` for any other spec (``Done``, ``Resign``, a
+    square off every board)."""
+    m = _MOVE_SPEC_RE.fullmatch(spec.strip())
+    if not m:
+        raise InvalidRecordError(Text("unreadable Boardspace move spec %(spec)s", spec=repr(spec)))
+    a, i, b, j = m.groups()
+    return f"{_square(a, i)}-{_square(b, j)}"
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -477,10 +500,8 @@ def dumps(record: GameRecord) -> str:
         step = 2
     for ply, node in enumerate(record.tree.main_line()):
         player = f"P{(ply + first) % 2}"
-        src, _, dst = node.move.upper().rstrip("K").partition("-")
-        dst = re.sub(r"X\d+$", "", dst)
         comment = f"C[{_sgf(node.comment)}]" if node.comment else ""
-        lines.append(f"; {player}[{step} Move {src[0]} {src[1:]} {dst[0]} {dst[1:]}]{comment}")
+        lines.append(f"; {player}[{step} {move_spec(node.move)}]{comment}")
         lines.append(f"; {player}[{step + 1} Done]")
         step += 2
     if record.termination is Termination.RESIGNATION and record.result in ("1-0", "0-1"):
