@@ -200,8 +200,8 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
     of 16 points (``board=6``), Black placing first (``black_first``: Sanmill's White always
     does), men outside its 9 to 12 (``men``), a repetition draw other than the third occurrence
     (``repetition``), a three men rule not below the move rule (``three_men_rule``: Sanmill's
-    ``endgameNMoveRule`` counts only below its ``nMoveRule``), and the rules whose removals
-    are turns of their own (:func:`unmapped`)."""
+    ``endgameNMoveRule`` counts only below its ``nMoveRule``), and the combinations its options
+    cannot hold (:func:`unmapped`)."""
     variant = load(rules).variant  # type: ignore[attr-defined]
     settings = rules.settings
     spec = repr(str(rules))
@@ -246,25 +246,25 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
     if unwritten:
         raise InvalidRecordError(
             Text(
-                "Ludoteca does not map %(rules)s onto Sanmill's rule options yet: it needs "
-                "%(options)s (removals as turns of their own, or a full board that the second "
-                "player loses)",
+                "Sanmill's rule options cannot hold %(rules)s: its %(options)s has no value "
+                "for it (a mill while placing that both marks and takes from the hand, or a "
+                "full board that the second player loses)",
                 rules=spec,
                 options=", ".join(unwritten),
             )
         )
-    placing = "markAndDelayRemovingPieces" if variant.marking else "removeOpponentsPieceFromBoard"
     return {
         "piecesCount": str(variant.men),
         "hasDiagonalLines": str(variant.board is TWELVE).lower(),
         "mayFly": str(bool(settings["flying"])).lower(),
         "flyPieceCount": "3",
         "mayMoveInPlacingPhase": str(variant.lasker).lower(),
-        "millFormationActionInPlacingPhase": placing,
+        "millFormationActionInPlacingPhase": placing_mill(variant),
+        "mayRemoveMultiple": str(variant.multiple_removals).lower(),
         "mayRemoveFromMillsAlways": str(variant.remove_from_mills).lower(),
         "oneTimeUseMill": str(variant.one_time_mills).lower(),
         "isDefenderMoveFirst": str(variant.defender_first).lower(),
-        "boardFullAction": "agreeToDraw" if variant.full_board == "draw" else "firstPlayerLose",
+        "boardFullAction": full_board_action(variant),
         "threefoldRepetitionRule": str(bool(repetition)).lower(),
         "nMoveRule": str(move_rule),
         "endgameNMoveRule": str(three_men or move_rule),
@@ -272,31 +272,57 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
 
 
 def unmapped(variant: MorrisRules) -> list[str]:
-    """Sanmill's rule options (its ``RuleSettings`` names) that the rules of ``variant`` need
-    and that Ludoteca does not map yet, since their removals are turns of their own (Sanmill's
-    ``xg7`` after another ``xg7`` or after no move), which the UCI driver and Sanmill's move
-    lists here do not carry: several removals for one move (``mayRemoveMultiple``), removal
-    from the hand (``millFormationActionInPlacingPhase``:
-    ``removeOpponentsPieceFromHandThenOpponentsTurn``), removals by mill counts
-    (``removalBasedOnMillCounts``), a full board's removals (``boardFullAction``), and a board
-    that can be full when the defender moves first and a full board is no draw and no loss for
-    the first player (``boardFullAction``: Sanmill's ``firstPlayerLose`` would then take the
-    wrong side).  The other rules map one to one: ``""`` and ``first-loses`` are Sanmill's
-    ``firstPlayerLose`` (the first player, to move on a full board, cannot move), ``draw`` its
-    ``agreeToDraw``, ``defender_first`` its ``isDefenderMoveFirst``."""
+    """Sanmill's rule options (its ``RuleSettings`` names) that have no value for the rules of
+    ``variant`` (empty when Sanmill's options hold them all): ``millFormationActionInPlacingPhase``
+    when a mill while placing both marks and takes from the hand (one option, one action), and
+    ``boardFullAction`` for a board that can be full when the defender moves first and a full
+    board does nothing special (the second player, to move, cannot move and loses; Sanmill's
+    ``firstPlayerLose`` would have the first player lose).  Every other rule maps one to one
+    (:func:`placing_mill`, :func:`full_board_action`)."""
     found = []
-    if variant.multiple_removals:
-        found.append("mayRemoveMultiple")
-    if variant.hand_removal:
+    if variant.marking and variant.hand_removal:
         found.append("millFormationActionInPlacingPhase")
-    if variant.mill_counts:
-        found.append("removalBasedOnMillCounts")
     fillable = 2 * variant.men == variant.board.size
-    if variant.full_board in ("first-removes", "both-remove") or (
-        variant.defender_first and fillable and not variant.full_board
-    ):
+    if variant.defender_first and fillable and not variant.full_board:
         found.append("boardFullAction")
     return found
+
+
+def placing_mill(variant: MorrisRules) -> str:
+    """Sanmill's ``millFormationActionInPlacingPhase`` for ``variant``: what a mill closed by
+    placing a man does (its enum's names, the same in the app and the engine):
+    ``markAndDelayRemovingPieces`` (marking), ``removeOpponentsPieceFromHandThenOpponentsTurn``
+    (removal from the hand), ``removalBasedOnMillCounts`` (removals by mill counts), else
+    ``removeOpponentsPieceFromBoard``."""
+    if variant.mill_counts:
+        return "removalBasedOnMillCounts"
+    if variant.hand_removal:
+        return "removeOpponentsPieceFromHandThenOpponentsTurn"
+    if variant.marking:
+        return "markAndDelayRemovingPieces"
+    return "removeOpponentsPieceFromBoard"
+
+
+def full_board_action(variant: MorrisRules) -> str:
+    """Sanmill's ``boardFullAction`` for ``variant`` (its enum's names), as its engine plays
+    them (``put_piece`` and ``remove_piece`` at ``77209bd``) after the last man is placed on a
+    full board, the last placer (our second player) to move: ``agreeToDraw`` for ``draw``;
+    ``firstPlayerLose`` for ``""`` and ``first-loses`` (White, to move, cannot move: the same
+    loser); ``sideToMoveRemovePiece`` for ``first-removes`` (the player who moves first,
+    by ``isDefenderMoveFirst``, removes, then the other moves);
+    ``firstAndSecondPlayerRemovePiece`` for ``both-remove`` (the player after the last placer
+    removes, then the last placer, then the first moves) and
+    ``secondAndFirstPlayerRemovePiece`` for it when the defender moves first (the last
+    placer, who moves first, removes first)."""
+    if variant.full_board == "draw":
+        return "agreeToDraw"
+    if variant.full_board == "first-removes":
+        return "sideToMoveRemovePiece"
+    if variant.full_board == "both-remove":
+        if variant.defender_first:
+            return "secondAndFirstPlayerRemovePiece"
+        return "firstAndSecondPlayerRemovePiece"
+    return "firstPlayerLose"
 
 
 # --- helpers -----------------------------------------------------------------------------------
