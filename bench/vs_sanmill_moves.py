@@ -32,8 +32,9 @@ Contract:
   these is played (``position … moves … TOKEN``) and, where Sanmill then has a removal due
   by the same side in the same phase (a mill's; not placing's end, whose removals are turns of
   their own), its legal removals are asked in turn, so that its whole moves (``a1-a4xg7``)
-  are the token with each legal removal.  These must be our legal moves, exactly; and the game must be over (ours: no legal move, fewer than three men, a full
-  board; Sanmill's: phase ``o``) for both or neither.  Where Sanmill's game is over it has no
+  are the token with each legal removal.  These must be our legal moves, exactly; and the
+  game must be over (ours: no legal move, fewer than three men, a full board; Sanmill's:
+  phase ``o``) for both or neither.  Where Sanmill's game is over it has no
   legal move (its ``do_move`` refuses them all, though ``analyze`` still lists the removals of
   the turn that won), and its side to move and action stay as the last move left them, so
   only its men, marks, hands and mill records are compared there.  One difference of
@@ -242,7 +243,7 @@ def always(state: MorrisState) -> bool:
     engine restricts some removal (:func:`adjacent_only`)."""
     if state.due[state.turn]:
         return True
-    return any(adjacent_only(state, m) is not None for m in state.legal_moves)
+    return any(adjacent_only(state, state.move_of(c)) is not None for c in state.legal_codes())
 
 
 def compare(engine: UciEngine, state: MorrisState, tokens: Sequence[str], swapped: bool) -> Verdict:
@@ -277,7 +278,9 @@ def compare(engine: UciEngine, state: MorrisState, tokens: Sequence[str], swappe
             f"(ours: {state.outcome()}, Sanmill's phase {board.phase!r})"
         )
     ours = {str(m) for m in state.legal_moves}
-    restricted = {str(m) for m in state.legal_moves if adjacent_only(state, m) is False}
+    restricted = {
+        str(m) for m in state.legal_moves if adjacent_only(state, state.move_of(m.code)) is False
+    }
     if restricted and ours - theirs == restricted and not theirs - ours:
         ours -= restricted
         excused.append(ADJACENT_ONLY)
@@ -396,8 +399,8 @@ def describe(report: Report) -> str:
     agree = report.positions - len(report.disagreements)
     order = ["placing", "moving", "flying", "over", "a mill to close", "a man in a mill to take"]
     order += ["marked points", "a mill record"]
-    extra = ("a removal alone", "a removal of one's own", "a man taken from the hand")
-    extra += (MARKS_KEPT, ADJACENT_ONLY, CUT)
+    extra: tuple[str, ...] = ("a removal alone", "a removal of one's own")
+    extra += ("a man taken from the hand", MARKS_KEPT, ADJACENT_ONLY, CUT)
     order += [k for k in extra if k in report.kinds]
     endings = sorted((k, n) for k, n in report.kinds.items() if k.startswith("ended: "))
     lines = [
