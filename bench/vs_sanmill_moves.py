@@ -19,20 +19,29 @@ Contract:
   takes a man only when no other is legal), which fills the board (full boards, blockades);
   one is keen on them (a move that takes a man whenever there is one), which brings the
   exception of a man taken from a mill when all stand in one.  Each position is compared with
-  chance ``1/--every``, and the position that ends a game always (a game ended by one of our
-  draw rules stops before that position, uncompared), until ``--positions`` positions.
+  chance ``1/--every``, and always the position that ends a game, every position where a
+  removal alone is due and every one where Sanmill's engine restricts a removal (a game ended
+  by one of our draw rules stops before that position, uncompared), until ``--positions``
+  positions.
 - At a position (reached by the game's moves, sent as ``position startpos moves …`` in
   Sanmill's tokens, a mill's removal a token of its own): Sanmill's board (``d``) must be ours
   (men, marked points, side to move, men in hand, the points of the mills each side has
-  closed under one-time mills, no removal due); its legal tokens (its ``analyze`` command,
-  which lists them) are placements and moves; each is played (``position … moves … TOKEN``)
-  and, where Sanmill then has a removal due, its legal removals are asked in turn, so that its
-  whole moves (``a1-a4xg7``) are the token with each legal removal.  These must be our legal
-  moves, exactly; and the game must be over (ours: no legal move, fewer than three men, a full
-  board; Sanmill's: phase ``o``) for both or neither.  Where Sanmill's game is over it has no
+  closed under one-time mills, the removals each side has due); its legal tokens (its
+  ``analyze`` command, which lists them) are, where a removal is due, the removals ``xP``,
+  each a whole move (ours ``xg7``, a turn of its own), else placements and moves; each of
+  these is played (``position … moves … TOKEN``) and, where Sanmill then has a removal due
+  by the same side in the same phase (a mill's; not placing's end, whose removals are turns of
+  their own), its legal removals are asked in turn, so that its whole moves (``a1-a4xg7``)
+  are the token with each legal removal.  These must be our legal moves, exactly; and the
+  game must be over (ours: no legal move, fewer than three men, a full board; Sanmill's:
+  phase ``o``) for both or neither.  Where Sanmill's game is over it has no
   legal move (its ``do_move`` refuses them all, though ``analyze`` still lists the removals of
   the turn that won), and its side to move and action stay as the last move left them, so
-  only its men, marks, hands and mill records are compared there.
+  only its men, marks, hands and mill records are compared there.  One difference of
+  representation is set aside and counted (:data:`MARKS_KEPT`), and one defect of Sanmill's
+  engine (:func:`adjacent_only`: a mill's removals restricted to men next to the mover's,
+  in Dooz): compared as Sanmill plays it, counted, and the game cut where our random player
+  makes a removal the engine would refuse.
 - Prints each rule set's options, its positions compared (by phase: placing, moving, flying,
   over; with a mill to close, a man standing in a mill to take, marked points, a mill
   record; the endings compared, by how our rules ended the game), its agreements, and each
@@ -55,12 +64,12 @@ import argparse
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import ludoteca
 from ludoteca.core import Color, Termination
 from ludoteca.games.morris.board import bits
-from ludoteca.games.morris.rules import Morris, MorrisState
+from ludoteca.games.morris.rules import Morris, MorrisMove, MorrisState
 from ludoteca.games.morris.uci import (
     RINGS,
     EngineBoard,
@@ -118,17 +127,20 @@ def seen_by_engine(state: MorrisState, swapped: bool) -> EngineBoard:
     )
     mills = [frozenset(names[p] for p in bits(used)) for used in state.used]
     hands = [state.hand[0], state.hand[1]]
+    due = [state.due[0], state.due[1]]
     if swapped:
         mills.reverse()
         hands.reverse()
+        due.reverse()
     over = state.outcome() is not None
     return EngineBoard(
         cells,
         "w" if (state.turn is Color.WHITE) != swapped else "b",
         "o" if over else "p" if state.hand[state.turn] else "m",  # Sanmill's, by the mover's hand
-        "p" if state.hand[state.turn] else "s",
+        "r" if state.due[state.turn] else "p" if state.hand[state.turn] else "s",
         (hands[0], hands[1]),
         (mills[0], mills[1]),
+        (due[0], due[1]),
     )
 
 
@@ -136,11 +148,13 @@ def seen_by_engine(state: MorrisState, swapped: bool) -> EngineBoard:
 class Verdict:
     """One position compared: ``ours_only`` and ``theirs_only`` the whole moves one side alone
     holds legal; ``notes`` what else differs (the board, the end of the game, a removal due
-    with none legal)."""
+    with none legal); ``excused`` the known differences of representation set aside
+    (:data:`MARKS_KEPT`)."""
 
     ours_only: list[str] = field(default_factory=list)
     theirs_only: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    excused: list[str] = field(default_factory=list)
 
     @property
     def agrees(self) -> bool:
@@ -151,8 +165,9 @@ def their_moves(
     engine: UciEngine, tokens: Sequence[str]
 ) -> tuple[EngineBoard, set[str], list[str]]:
     """Sanmill's board after ``tokens``, its whole moves there (a token closing a mill joined
-    with each of its legal removals), and notes on what is odd (a removal due with none legal,
-    a removal where a move is due)."""
+    with each of its legal removals; where a removal is due at the position itself, each legal
+    removal alone ``xP``), and notes on what is odd (a removal due with none legal, a removal
+    where a move is due)."""
     fen, listed = engine.legal(tokens)
     board = EngineBoard.read(fen)
     moves: set[str] = set()
@@ -161,12 +176,21 @@ def their_moves(
         # over: Sanmill plays no move (its do_move refuses them all), though ``analyze`` may
         # still list the removals of the turn that won
         return board, moves, notes
+    if board.action == "r":
+        # a removal due: a turn of its own (ours ``xg7``)
+        if not listed:
+            notes.append("Sanmill has a removal due and none legal")
+        return board, set(listed), notes
     for word in listed:
         if word.startswith("x"):
             notes.append(f"Sanmill lists a removal {word!r} where a move is due")
             continue
         after = EngineBoard.read(engine.board([*tokens, word]))
-        if after.action != "r" or after.phase == "o":
+        # a removal due after the token is its mill's when the same side is to make it in the
+        # same phase; else it is a turn of its own (placing's end: a full board's removals, the
+        # mill counts'), and the token a whole move
+        mill = after.action == "r" and (after.side, after.phase) == (board.side, board.phase)
+        if not mill:
             moves.add(word)
             continue
         _, removals = engine.legal([*tokens, word])
@@ -176,17 +200,75 @@ def their_moves(
     return board, moves, notes
 
 
+#: the one known difference of representation: when the last man placed closes mills that take
+#: more than one man (Da San Qi), Sanmill keeps the points of the men its removals mark blocked
+#: (``X``) until the last removal is made (its ``remove_marked_pieces`` when placing ends), ours
+#: frees them once the last man is placed; in between only removals are legal, and a marked
+#: point is no man to take, so no move differs
+MARKS_KEPT = "marks kept until placing's removals are made"
+
+
+#: where Sanmill's engine restricts a mill's removals to the men next to the mover's (below),
+#: and the games cut there, by a removal it would refuse
+ADJACENT_ONLY = "Sanmill's adjacency restriction"
+CUT = "games cut by it"
+
+
+def adjacent_only(state: MorrisState, move: MorrisMove) -> bool | None:
+    """Whether Sanmill's engine restricts the removal of ``move`` to the men next to one of
+    the mover's (``None``: it does not restrict it).  Its ``is_board_full_removal_at_placing
+    _phase_end`` (``position.cpp`` at ``77209bd``), meant for the removals of a full board,
+    holds whenever its board-full action removes (ours ``first-removes``, ``both-remove``),
+    both hands are empty, its phase is still placing and its Black has no mill, without
+    asking whether the board is full; it then takes a removal for a "stalemate removal" of a
+    man next to the remover's.  On a full board it never holds (its phase is moving by the
+    removal), but it holds for the removals of a mill closed by the last man placed (Dooz,
+    where a man taken from a hand lets White place last), which our rules (and Sanmill's
+    rules table) let take any man."""
+    variant = state.variant
+    if variant.full_board not in ("first-removes", "both-remove") or move.remove is None:
+        return None
+    last = move.src is None and not move.removal_only and state.hand[state.turn] == 1
+    if not ((last and not state.hand[1 - state.turn]) or (move.removal_only and state.closing)):
+        return None
+    mover = state.men[state.turn] | (0 if move.removal_only else 1 << move.dst)
+    black = mover if state.turn is Color.BLACK else state.men[Color.BLACK]
+    if any(black & mask == mask for mask in state.board.mill_masks):
+        return None
+    return bool(state.board.adjacent[move.remove] & mover)
+
+
+def always(state: MorrisState) -> bool:
+    """Whether the position is compared whatever the chance: a removal alone is due, or Sanmill's
+    engine restricts some removal (:func:`adjacent_only`)."""
+    if state.due[state.turn]:
+        return True
+    return any(adjacent_only(state, state.move_of(c)) is not None for c in state.legal_codes())
+
+
 def compare(engine: UciEngine, state: MorrisState, tokens: Sequence[str], swapped: bool) -> Verdict:
     """Our legal moves and game end at ``state`` (reached by ``tokens``) against Sanmill's."""
     board, theirs, notes = their_moves(engine, tokens)
     expected = seen_by_engine(state, swapped)
+    excused: list[str] = []
+    if state.closing and state.variant.marking and "X" in board.cells:
+        board = replace(board, cells=board.cells.replace("X", "*"))
+        excused.append(MARKS_KEPT)
     ours_over, theirs_over = state.outcome() is not None, board.phase == "o"
-    # once over, Sanmill's side to move and action are left as the last move left them
+    # once over, Sanmill's side to move, action and removals due are left as the last move
+    # left them
     same = (
         (board.cells, board.hands, board.mills) == (expected.cells, expected.hands, expected.mills)
         if theirs_over
-        else (board.cells, board.side, board.action, board.hands, board.mills)
-        == (expected.cells, expected.side, expected.action, expected.hands, expected.mills)
+        else (board.cells, board.side, board.action, board.hands, board.mills, board.due)
+        == (
+            expected.cells,
+            expected.side,
+            expected.action,
+            expected.hands,
+            expected.mills,
+            expected.due,
+        )
     )
     if not same:
         notes.append(f"Sanmill's board differs: {board} where ours is {expected}")
@@ -196,13 +278,21 @@ def compare(engine: UciEngine, state: MorrisState, tokens: Sequence[str], swappe
             f"(ours: {state.outcome()}, Sanmill's phase {board.phase!r})"
         )
     ours = {str(m) for m in state.legal_moves}
-    return Verdict(sorted(ours - theirs), sorted(theirs - ours), notes)
+    restricted = {
+        str(m) for m in state.legal_moves if adjacent_only(state, state.move_of(m.code)) is False
+    }
+    if restricted and ours - theirs == restricted and not theirs - ours:
+        ours -= restricted
+        excused.append(ADJACENT_ONLY)
+    return Verdict(sorted(ours - theirs), sorted(theirs - ours), notes, excused)
 
 
 def kinds(state: MorrisState) -> list[str]:
     """What the position holds, for the coverage counts: its phase (placing, moving, flying,
     over, and then how it ended) and whether a mill can be closed, a man standing in a mill
-    taken, points are marked, a mill record is kept."""
+    taken, points are marked, a mill record is kept, a removal alone is due (of an enemy man
+    or, under mill counts, of one's own), a man taken from a hand (the hands no longer as
+    the placements alternate)."""
     c = state.turn
     outcome = state.outcome()
     if outcome is not None:
@@ -225,6 +315,11 @@ def kinds(state: MorrisState) -> list[str]:
         found.append("marked points")
     if any(state.used):
         found.append("a mill record")
+    if state.due[c]:
+        found.append("a removal alone" if state.due[c] > 0 else "a removal of one's own")
+    first = state.variant.first
+    if state.variant.hand_removal and state.hand[1 - first] - state.hand[first] not in (0, 1):
+        found.append("a man taken from the hand")
     return found
 
 
@@ -277,10 +372,10 @@ def run(engine_argv: Sequence[str], name: str, positions: int, seed: int, every:
                 outcome = state.outcome()
                 if outcome is not None and outcome.termination in OUR_DRAWS:
                     break
-                if outcome is not None or rng.random() * every < 1:
+                if outcome is not None or always(state) or rng.random() * every < 1:
                     verdict = compare(engine, state, tokens, swapped)
                     report.positions += 1
-                    report.kinds.update(kinds(state))
+                    report.kinds.update(kinds(state) + verdict.excused)
                     if not verdict.agrees:
                         report.disagreements.append(
                             (report.games, state.ply, state.position_code(), verdict)
@@ -289,6 +384,9 @@ def run(engine_argv: Sequence[str], name: str, positions: int, seed: int, every:
                     break
                 player = PLAYERS[(report.games - 1) % len(PLAYERS)]
                 move = state.move_of(rng.choice(choices(state, player)))
+                if adjacent_only(state, move) is False:
+                    report.kinds[CUT] += 1  # Sanmill's engine would refuse it
+                    break
                 tokens += to_uci(move)
                 state.push(move)
     finally:
@@ -301,6 +399,9 @@ def describe(report: Report) -> str:
     agree = report.positions - len(report.disagreements)
     order = ["placing", "moving", "flying", "over", "a mill to close", "a man in a mill to take"]
     order += ["marked points", "a mill record"]
+    extra: tuple[str, ...] = ("a removal alone", "a removal of one's own")
+    extra += ("a man taken from the hand", MARKS_KEPT, ADJACENT_ONLY, CUT)
+    order += [k for k in extra if k in report.kinds]
     endings = sorted((k, n) for k, n in report.kinds.items() if k.startswith("ended: "))
     lines = [
         f"{report.name}: {report.positions} positions compared from {report.games} random "

@@ -246,3 +246,35 @@ def test_the_bench_plays_another_rule_set(tmp_path: Path) -> None:
         str(tmp_path / "nine"), options, "random", opening, Color.WHITE, 1.0, 1, "morris-lasker"
     )
     assert "is not ours" in wrong["error"], wrong
+
+
+@pytest.mark.parametrize("rules", ["zhi-qi", "da-san-qi", "el-filja", "dooz"])
+def test_removals_alone_are_bare_tokens_and_read_back(rules: str) -> None:
+    """A removal that is a turn of its own (El Filja's mill counts, a full board's, a double
+    mill's second) is the engine's bare ``xP``, read back where removals are due and refused
+    where a move is due; random games round-trip through the engine's tokens."""
+    rng = random.Random(rules)
+    alone = 0
+    for _ in range(6):
+        state = load(rules).new()
+        assert isinstance(state, MorrisState)
+        while state.outcome() is None and state.ply < 80:
+            state.push_code(rng.choice(state.legal_codes()))
+        moves = list(state.moves)
+        for move in moves:
+            if move.removal_only:  # type: ignore[attr-defined]
+                assert to_uci(move) == [str(move)]
+                alone += 1
+        tokens = history(moves)
+        assert [str(m) for m in from_uci(tokens, load(rules).new())] == [str(m) for m in moves]
+    assert alone > 0 or rules != "el-filja"  # El Filja's placing always ends with removals
+    filja = load("el-filja").new()
+    assert isinstance(filja, MorrisState)
+    while not filja.due[filja.turn]:
+        filja.push_code(filja.legal_codes()[0])
+    removal = filja.move_of(filja.legal_codes()[0])
+    assert read_action(filja, str(removal)).move == removal
+    with pytest.raises(UciError, match="a man's move where a removal is due"):
+        read_action(filja, "d6")
+    with pytest.raises(UciError, match="illegal removal"):
+        read_action(filja, "xd4")  # no such point

@@ -86,6 +86,15 @@ def test_sanmills_rule_options_of_a_custom_rule_set() -> None:
     )
     draw = sanmill.sanmill_options(load("morris-custom:board=12,men=12,full_board=draw").rules)
     assert draw["boardFullAction"] == "agreeToDraw"
+    removals = sanmill.sanmill_options(
+        load("morris-custom:board=12,men=12,multiple_removals,full_board=first-removes").rules
+    )
+    assert (removals["mayRemoveMultiple"], removals["boardFullAction"]) == (
+        "true",
+        "sideToMoveRemovePiece",
+    )
+    counts = sanmill.sanmill_options(load("morris-custom:men=12,mill_counts").rules)
+    assert counts["millFormationActionInPlacingPhase"] == "removalBasedOnMillCounts"
     three = sanmill.sanmill_options(load("morris-custom:three_men_rule=20,men=11").rules)
     assert (three["endgameNMoveRule"], three["nMoveRule"], three["piecesCount"]) == (
         "20",
@@ -102,14 +111,11 @@ def test_sanmills_rule_options_of_a_custom_rule_set() -> None:
         ("morris-custom:men=8", "men=8"),
         ("morris-custom:lasker,repetition=2", "repetition=2"),
         ("morris-custom:three_men_rule=100", "three_men_rule=100"),
-        ("morris-custom:multiple_removals", "needs mayRemoveMultiple"),
-        ("morris-custom:hand_removal", "needs millFormationActionInPlacingPhase"),
-        ("morris-custom:mill_counts", "needs removalBasedOnMillCounts"),
-        ("morris-custom:board=12,men=12,full_board=first-removes", "needs boardFullAction"),
-        ("morris-custom:board=12,men=12,full_board=both-remove", "needs boardFullAction"),
+        # one option for what a mill while placing does
+        ("morris-custom:marking,hand_removal", "its millFormationActionInPlacingPhase has"),
         # the second player, to move on a full board, cannot move: Sanmill's firstPlayerLose
         # would have the first lose
-        ("morris-custom:board=12,men=12,defender_first", "needs boardFullAction"),
+        ("morris-custom:board=12,men=12,defender_first", "its boardFullAction has"),
     ],
 )
 def test_sanmill_refuses_a_setting_it_has_no_option_for(spec: str, named: str) -> None:

@@ -139,7 +139,18 @@ def test_sanmill_russian_mill_is_one_time_mill() -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(
-        ["morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill"]
+        [
+            "morris",
+            "morris-12",
+            "morris-lasker",
+            "cheng-san-qi",
+            "cham-gonu",
+            "one-time-mill",
+            "zhi-qi",
+            "da-san-qi",
+            "el-filja",
+            "dooz",
+        ]
     ),
     st.integers(0, 10**6),
     st.integers(0, 120),
@@ -153,6 +164,73 @@ def test_sanmill_round_trip_of_random_games(rules: str, seed: int, plies: int) -
     # and as Sanmill's engine takes the moves, a removal apart, through the other reader
     tokens = " ".join(t for move in game.moves for t in move.replace("x", " x").split())
     assert sanmill.loads(tokens, rules).moves == game.moves
+    # and every removal glued to the action before it, as Sanmill's export glues them
+    assert sanmill.loads(tokens.replace(" x", "x"), rules).moves == game.moves
+
+
+#: Sanmill's records of the rule sets whose removals are turns of their own, written by hand in
+#: its notation (its export glues every removal to the action before it, up to three, whatever
+#: turn it is: src/ui/flutter_app/lib/game_page/services/controller/game_recorder.dart)
+#: Zhi Qi: no mill while placing, the board full; b2, Black's last man, then White's removal
+#: (d6), then Black's (d2), then White moves into d2
+ZHI_QI = """[Variant "Zhi Qi"]
+
+1. d2 d6 2. g1 b4 3. f2 f6 4. d7 g7 5. d5 a4 6. d3 d1 7. e5 a1 8. a7 e4 9. g4 c5
+10. c3 f4 11. b6 e3 12. c4 b2xd6xd2 13. d3-d2 *"""
+#: Da San Qi: c5 closes c3-c4-c5 and the diagonal a7-b6-c5, taking f6 and then d7
+DA_SAN_QI = """[Variant "Da San Qi"]
+
+1. a1 d7 2. b2 d5 3. c3xd5 g4 4. b4 e4 5. b6xg4 d2 6. a4 d6 7. c4xd6 f6 8. a7xe4 e5
+9. c5xf6xd7 g1 *"""
+#: El Filja: d6, Black's last man, closes a mill and takes nothing; the mill counts (Black two
+#: mills, White more) give White three removals, then Black two, these written as Sanmill's
+#: next group, with no move before them
+EL_FILJA = """[Variant "El Filja"]
+
+1. d1 b2 2. d2 g4 3. e3 f4 4. e4 b4 5. g1 b6 6. f6 c3 7. d5 g7 8. e5 d7 9. c5 c4
+10. a4 a7 11. d3 a1 12. f2 d6xb6xf4xd6 13. xa4xd5 e4-f4xb2 *"""
+#: Dooz: no mill while placing, the board full; White removes d5, then Black moves first
+DOOZ = """[Variant "Dooz"]
+
+1. d6 e3 2. e4 g7 3. b6 a1 4. e5 a4 5. g1 d7 6. d2 b2 7. c4 c5 8. d3 d5 9. f2 g4
+10. c3 d1 11. f4 f6 12. a7 b4xd5 13. c5-d5 *"""
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "tail"),
+    [
+        (ZHI_QI, "zhi-qi", ["b2", "xd6", "xd2", "d3-d2"]),
+        (DA_SAN_QI, "da-san-qi", ["c5xf6", "xd7", "g1"]),
+        (EL_FILJA, "el-filja", ["d6", "xb6", "xf4", "xd6", "xa4", "xd5", "e4-f4xb2"]),
+        (DOOZ, "dooz", ["b4", "xd5", "c5-d5"]),
+    ],
+)
+def test_sanmill_records_with_removals_alone(text: str, rules: str, tail: list[str]) -> None:
+    game = sanmill.loads(text)
+    assert game.tags["Rules"] == rules and game.moves[-len(tail) :] == tail
+    # each removal alone a turn of its own in our record; back in Sanmill's form, glued again
+    again = sanmill.dumps(game)
+    assert f'[Variant "{text.split(chr(34))[1]}"]' in again
+    assert sanmill.loads(again).moves == game.moves
+    assert record.loads(record.dumps(game)).moves == game.moves
+    # the actions apart (Sanmill's engine's form) and without the Variant tag: inferred
+    body = text.split("\n\n")[1]
+    apart = " ".join(body.replace("x", " x").split())
+    assert sanmill.loads(apart, rules).moves == game.moves
+    if rules in ("el-filja", "dooz"):  # no earlier rule set of the inferred ones plays them
+        assert sanmill.loads(body).tags["Rules"] == rules
+
+
+def test_an_illegal_removal_in_a_sanmill_record_is_named_with_its_place() -> None:
+    # White takes its own man after the full board
+    with pytest.raises(InvalidRecordError, match=r"line 4: ply 25 \(xd2\)"):
+        sanmill.loads(ZHI_QI.replace("b2xd6xd2", "b2xd2xd6"))
+    # the second removal of the double mill on a marked point (d5, marked by c3's mill)
+    with pytest.raises(InvalidRecordError, match=r"line 4: ply 18 \(xd5\)"):
+        sanmill.loads(DA_SAN_QI.replace("c5xf6xd7", "c5xf6xd5"))
+    # a removal where none is due: Dooz's Black moves after White's one removal
+    with pytest.raises(InvalidRecordError, match=r"line 4: ply 26 \(xd6\)"):
+        sanmill.loads(DOOZ.replace("b4xd5", "b4xd5xd6"))
 
 
 def test_sanmill_comments_marks_and_variations_survive() -> None:
@@ -163,13 +241,14 @@ def test_sanmill_comments_marks_and_variations_survive() -> None:
 
 
 def test_bad_sanmill_records_are_named() -> None:
-    with pytest.raises(InvalidRecordError, match="El Filja"):
-        sanmill.loads('[Variant "El Filja"]\n\n1. d6 f4 *')
+    with pytest.raises(InvalidRecordError, match="Morabaraba"):
+        sanmill.loads('[Variant "Morabaraba"]\n\n1. d6 f4 *')
     with pytest.raises(InvalidRecordError, match=r"line 3: .*ply 3 \(f4\)"):
         sanmill.loads('[Variant "Nine Men\'s Morris"]\n\n1. d6 f4 2. f4 *')
-    with pytest.raises(InvalidRecordError, match="follows no move"):
+    # a removal that follows no move, and a second removal where one move takes one man
+    with pytest.raises(InvalidRecordError, match=r"line 1: ply 1 \(xd6\): .*only when removals"):
         sanmill.loads("xd6 d6 *")
-    with pytest.raises(InvalidRecordError, match="two men at once"):
+    with pytest.raises(InvalidRecordError, match=r"line 1: ply 6 \(xd6\)"):
         sanmill.loads("1. a7 b6 2. d7 d6 3. g7 xb6 xd6 *")
     with pytest.raises(InvalidRecordError, match="FEN"):
         sanmill.loads('[FEN "********/********/******** w p p 9 0 9 0 0 0 0 0 0 0 0 1"]\n\n*')

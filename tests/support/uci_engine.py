@@ -15,7 +15,8 @@ plies and a move number.  ``analyze`` lists the legal tokens as ``info analysis 
 the placements and moves, or the removals ``xP`` when one is due.  It plays the first legal
 move in sorted order of its text (our rules decide what is legal, under ``--rules``, default
 ``morris``): the move's placement or move token, and at the next ``go`` (the position then ends
-with that token) the removal ``xP``.  ``--illegal``: it answers ``bestmove a1-g7`` (a move
+with that token) the removal ``xP``; where removals are due (turns of their own), a removal
+``xP`` alone, listed and played as one token.  ``--illegal``: it answers ``bestmove a1-g7`` (a move
 along no line, illegal from the start).  ``--lax``: ``analyze`` lists every man of the
 opponent as a removal, those standing in a mill too (a rule it gets wrong).
 """
@@ -35,8 +36,11 @@ def replay(tokens: list[str], rules: str = "morris") -> tuple[MorrisState, str |
     assert isinstance(state, MorrisState)
     pending: str | None = None
     for token in tokens:
+        if token.startswith("x") and pending is None:
+            assert token in {str(m) for m in state.legal_moves}, f"removal {token} not due"
+            state.push(token)
+            continue
         if token.startswith("x"):
-            assert pending is not None, f"removal {token} with no mill"
             state.push(f"{pending}{token}")
             pending = None
             continue
@@ -86,11 +90,12 @@ def fen(state: MorrisState, pending: str | None) -> str:
     on = [state.men[c].bit_count() for c in (first, 1 - first)]
     hand = [state.hand[c] for c in (first, 1 - first)]
     phase = "o" if state.outcome() is not None else "p" if any(state.hand) else "m"
-    action = "r" if pending else "p" if state.hand[state.turn] else "s"
+    due = [state.due[c] for c in (first, 1 - first)]
+    action = "r" if pending or state.due[state.turn] else "p" if state.hand[state.turn] else "s"
     side = "w" if state.turn is first else "b"
     return (
-        f"{cells} {side} {phase} {action} {on[0]} {hand[0]} {on[1]} {hand[1]} 0 0 0 0 0 0 "
-        f"{mills[0] << 32 | mills[1]} {state.quiet} 1"
+        f"{cells} {side} {phase} {action} {on[0]} {hand[0]} {on[1]} {hand[1]} {due[0]} {due[1]} "
+        f"0 0 0 0 {mills[0] << 32 | mills[1]} {state.quiet} 1"
     )
 
 
@@ -98,6 +103,8 @@ def legal_tokens(state: MorrisState, pending: str | None, lax: bool) -> list[str
     """The legal tokens: the removals after ``pending`` (every man of the opponent if
     ``lax``), else each placement or move once."""
     texts = sorted(str(m) for m in state.legal_moves)
+    if state.due[state.turn]:
+        return texts  # removals alone
     if pending is None:
         return sorted({t.split("x")[0] for t in texts})
     if lax:
@@ -116,6 +123,8 @@ def answer(state: MorrisState, pending: str | None) -> str:
         return "x" + first.split("x")[1]
     if not texts:
         return "none"
+    if state.due[state.turn]:
+        return texts[0]  # a removal alone
     return texts[0].split("x")[0]
 
 

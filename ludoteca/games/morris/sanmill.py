@@ -5,9 +5,13 @@ Sanmill (github.com/calcitem/Sanmill) exports a game as PGN-like text: PGN tags 
 presets, ``PlyCount``; ``FEN`` and ``SetUp`` for a game from a set-up position), then the moves
 with move numbers, ``{comments}``, marks (``!``, ``?!``, ``$1`` …), variations in parentheses and
 a result.  Its notation names the points as ours (``a1`` … ``g7``): a placement ``d6``, a move or
-flight ``a1-a4``, and a removal ``xg7``, which Sanmill's export glues to the move that closed the
-mill (``d6xg7``, ``a1-a4xg7``, as ours) and its other lists write as a token of its own
-(``d6 xg7``).  Reading joins such a token to its move; writing glues it, as Sanmill's export does.
+flight ``a1-a4``, and a removal ``xg7``, which Sanmill's export glues to the action before it (up
+to three removals: ``d6xg7``, ``a1-a4xg7``, as ours; ``d6xg7xa1`` for a move that takes two men,
+or for a removal alone after a move, such as a full board's) and its other lists write as a
+token of its own (``d6 xg7``; ``xg7`` with no move before it).  Reading splits every word into
+its actions and joins them into our moves by replaying them (:func:`_joined`: a removal is its
+move's when that move closed a mill, else a removal alone, ours ``xg7``); writing glues each
+removal alone to the word before it, as Sanmill's export does.
 
 The rule set comes from ``rules`` when given, else from a ``LudotecaRules`` tag (ours, written
 when the settings are not a preset's defaults, and for a custom rule set), else from the
@@ -21,7 +25,8 @@ engine like a native record.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from ...core import Color, InvalidRecordError, LudotecaError, RuleSet
 from ...i18n import Text
@@ -30,7 +35,7 @@ from ...record import GameRecord, build, escape_tag, wrap_words
 from .. import family, load
 from .board import TWELVE
 from .custom import CUSTOM
-from .rules import MorrisRules
+from .rules import MorrisMove, MorrisRules, MorrisState
 
 __all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads", "sanmill_options"]
 
@@ -43,19 +48,26 @@ PRESETS: dict[str, str] = {
     "Cham Gonu": "cham-gonu",
     "Russian Mill": "one-time-mill",
     "One-Time Mill": "one-time-mill",
+    "Zhi Qi": "zhi-qi",
+    "Da San Qi": "da-san-qi",
+    "El Filja": "el-filja",
+    "Dooz": "dooz",
 }
 #: Sanmill's presets that Ludoteca does not play under Sanmill's rules
-UNSUPPORTED = (
-    "Morabaraba",
-    "Dooz",
-    "Zhi Qi",
-    "Da San Qi",
-    "El Filja",
-    "Mul-Mulan",
-    "Nerenchi",
-)
+UNSUPPORTED = ("Morabaraba", "Mul-Mulan", "Nerenchi")
 #: the rule sets tried, in order, for a record that does not name its rules
-INFERRED = ("morris", "morris-12", "morris-lasker", "cheng-san-qi", "cham-gonu", "one-time-mill")
+INFERRED = (
+    "morris",
+    "morris-12",
+    "morris-lasker",
+    "cheng-san-qi",
+    "cham-gonu",
+    "one-time-mill",
+    "zhi-qi",
+    "da-san-qi",
+    "el-filja",
+    "dooz",
+)
 #: the tag that carries our rule-set spec when it is not a preset's
 RULES_TAG = "LudotecaRules"
 #: Sanmill's ``Variant`` of a game under rules of its own (its "Custom" rule settings)
@@ -66,10 +78,8 @@ SANMILL_MEN = range(9, 13)
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r"\{[^}]*\}|[()]|[^\s(){}]+")
 _POINT = r"[a-g][1-7]"
-_MOVE_RE = re.compile(rf"({_POINT}(?:-{_POINT})?)((?:x{_POINT})*)([!?]*)")
-_REMOVAL_RE = re.compile(rf"x({_POINT})([!?]*)")
 _NUMBER_RE = re.compile(r"\d+\.(?:\.\.)?|\d+\.{3}")
-_WORD_RE = re.compile(rf"(?:\d+\.+)?(?:{_POINT}(?:-{_POINT})?(?:x{_POINT})*|x{_POINT})[!?]*")
+_WORD_RE = re.compile(rf"(?:\d+\.+)?(?=[a-gx])(?:{_POINT}(?:-{_POINT})?[!?]*)?(?:x{_POINT}[!?]*)*")
 _OTHER = {"1-0", "0-1", "1/2-1/2", "*"}
 _OURS = {"Game", "Rules", "Setup", "Position", "Termination"}
 
@@ -98,8 +108,7 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
 
     ``rules`` (a rule-set spec of the Morris family) wins over what the record says.
     :class:`InvalidRecordError` names what is wrong: a preset Ludoteca does not play, a set-up
-    position, a removal that follows no move, two removals at once, or a move that is not
-    legal (its line and ply)."""
+    position, or a move or removal that is not legal (its line and ply)."""
     tag_lines, body_lines = _split(text)
     tags: dict[str, str] = {}
     for name, value in _tags(tag_lines):
@@ -114,7 +123,6 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
     tags.pop("SetUp", None)
     for name in _OURS:
         tags.pop(name, None)
-    body = _joined(body_lines)
     first = (tag_lines or body_lines or [(1, "")])[0][0]
     if rules is None and spec is None and variant is not None:
         spec = _preset(variant)
@@ -127,10 +135,12 @@ def loads(text: str, rules: str | None = None) -> GameRecord:
             raise InvalidRecordError(
                 Text("%(rules)s is not a rule set of the mill family", rules=repr(candidate))
             )
+        start = game.new()
+        assert isinstance(start, MorrisState)
         try:
             return build(
                 {"Game": "morris", "Rules": str(game.rules), **tags},
-                body,
+                _joined(body_lines, start),
                 first,
                 open_result=True,
             )
@@ -182,15 +192,43 @@ def dumps(record: GameRecord) -> str:
     tags["Variant"] = variant
     if rules.name == CUSTOM or rules.settings != load(rules.name).rules.settings:
         tags[RULES_TAG] = str(rules)
-    tags["PlyCount"] = str(sum(1 + ("x" in move) for move in record.moves))
+    tags["PlyCount"] = str(sum(len(_actions(move)) for move in record.moves))
     for name, value in record.tags.items():
         if name not in tags and name not in _OURS:
             tags[name] = value
     if "Termination" in record.tags:
         tags["Termination"] = record.tags["Termination"]
     head = "\n".join(f'[{name} "{escape_tag(value)}"]' for name, value in tags.items())
-    words = [*write(record.tree, start.ply), record.result]
+    words = [*_glued(write(record.tree, start.ply)), record.result]
     return head + "\n\n" + wrap_words(words) + "\n"
+
+
+def _actions(move: str) -> list[str]:
+    """Sanmill's actions of one of our moves: ``d6xg7`` → ``d6``, ``xg7``; ``xg7`` → ``xg7``."""
+    return [a for a in re.split(r"(?=x)", move) if a]
+
+
+#: the removals Sanmill's export glues to the action before them, at most
+GLUED = 3
+
+
+def _glued(words: list[str]) -> list[str]:
+    """Our movetext's words with each removal alone (``xg7``, with its mark) glued to the word
+    before it when that is a move of the same line (no comment, number or parenthesis between)
+    holding fewer than :data:`GLUED` removals, as Sanmill's export writes them; its number
+    (ours, by ply) dropped then."""
+    out: list[str] = []
+    for word in words:
+        alone = re.fullmatch(rf"x{_POINT}[!?]*", word)
+        if alone and out and _NUMBER_RE.fullmatch(out[-1]) and len(out) > 1:
+            previous = out[-2]
+            if _WORD_RE.fullmatch(previous) and previous.count("x") < GLUED:
+                out.pop()
+        if alone and out and _WORD_RE.fullmatch(out[-1]) and out[-1].count("x") < GLUED:
+            out[-1] += word
+            continue
+        out.append(word)
+    return out
 
 
 def sanmill_options(rules: RuleSet) -> dict[str, str]:
@@ -200,8 +238,8 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
     of 16 points (``board=6``), Black placing first (``black_first``: Sanmill's White always
     does), men outside its 9 to 12 (``men``), a repetition draw other than the third occurrence
     (``repetition``), a three men rule not below the move rule (``three_men_rule``: Sanmill's
-    ``endgameNMoveRule`` counts only below its ``nMoveRule``), and the rules whose removals
-    are turns of their own (:func:`unmapped`)."""
+    ``endgameNMoveRule`` counts only below its ``nMoveRule``), and the combinations its options
+    cannot hold (:func:`unmapped`)."""
     variant = load(rules).variant  # type: ignore[attr-defined]
     settings = rules.settings
     spec = repr(str(rules))
@@ -246,25 +284,25 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
     if unwritten:
         raise InvalidRecordError(
             Text(
-                "Ludoteca does not map %(rules)s onto Sanmill's rule options yet: it needs "
-                "%(options)s (removals as turns of their own, or a full board that the second "
-                "player loses)",
+                "Sanmill's rule options cannot hold %(rules)s: its %(options)s has no value "
+                "for it (a mill while placing that both marks and takes from the hand, or a "
+                "full board that the second player loses)",
                 rules=spec,
                 options=", ".join(unwritten),
             )
         )
-    placing = "markAndDelayRemovingPieces" if variant.marking else "removeOpponentsPieceFromBoard"
     return {
         "piecesCount": str(variant.men),
         "hasDiagonalLines": str(variant.board is TWELVE).lower(),
         "mayFly": str(bool(settings["flying"])).lower(),
         "flyPieceCount": "3",
         "mayMoveInPlacingPhase": str(variant.lasker).lower(),
-        "millFormationActionInPlacingPhase": placing,
+        "millFormationActionInPlacingPhase": placing_mill(variant),
+        "mayRemoveMultiple": str(variant.multiple_removals).lower(),
         "mayRemoveFromMillsAlways": str(variant.remove_from_mills).lower(),
         "oneTimeUseMill": str(variant.one_time_mills).lower(),
         "isDefenderMoveFirst": str(variant.defender_first).lower(),
-        "boardFullAction": "agreeToDraw" if variant.full_board == "draw" else "firstPlayerLose",
+        "boardFullAction": full_board_action(variant),
         "threefoldRepetitionRule": str(bool(repetition)).lower(),
         "nMoveRule": str(move_rule),
         "endgameNMoveRule": str(three_men or move_rule),
@@ -272,31 +310,57 @@ def sanmill_options(rules: RuleSet) -> dict[str, str]:
 
 
 def unmapped(variant: MorrisRules) -> list[str]:
-    """Sanmill's rule options (its ``RuleSettings`` names) that the rules of ``variant`` need
-    and that Ludoteca does not map yet, since their removals are turns of their own (Sanmill's
-    ``xg7`` after another ``xg7`` or after no move), which the UCI driver and Sanmill's move
-    lists here do not carry: several removals for one move (``mayRemoveMultiple``), removal
-    from the hand (``millFormationActionInPlacingPhase``:
-    ``removeOpponentsPieceFromHandThenOpponentsTurn``), removals by mill counts
-    (``removalBasedOnMillCounts``), a full board's removals (``boardFullAction``), and a board
-    that can be full when the defender moves first and a full board is no draw and no loss for
-    the first player (``boardFullAction``: Sanmill's ``firstPlayerLose`` would then take the
-    wrong side).  The other rules map one to one: ``""`` and ``first-loses`` are Sanmill's
-    ``firstPlayerLose`` (the first player, to move on a full board, cannot move), ``draw`` its
-    ``agreeToDraw``, ``defender_first`` its ``isDefenderMoveFirst``."""
+    """Sanmill's rule options (its ``RuleSettings`` names) that have no value for the rules of
+    ``variant`` (empty when Sanmill's options hold them all): ``millFormationActionInPlacingPhase``
+    when a mill while placing both marks and takes from the hand (one option, one action), and
+    ``boardFullAction`` for a board that can be full when the defender moves first and a full
+    board does nothing special (the second player, to move, cannot move and loses; Sanmill's
+    ``firstPlayerLose`` would have the first player lose).  Every other rule maps one to one
+    (:func:`placing_mill`, :func:`full_board_action`)."""
     found = []
-    if variant.multiple_removals:
-        found.append("mayRemoveMultiple")
-    if variant.hand_removal:
+    if variant.marking and variant.hand_removal:
         found.append("millFormationActionInPlacingPhase")
-    if variant.mill_counts:
-        found.append("removalBasedOnMillCounts")
     fillable = 2 * variant.men == variant.board.size
-    if variant.full_board in ("first-removes", "both-remove") or (
-        variant.defender_first and fillable and not variant.full_board
-    ):
+    if variant.defender_first and fillable and not variant.full_board:
         found.append("boardFullAction")
     return found
+
+
+def placing_mill(variant: MorrisRules) -> str:
+    """Sanmill's ``millFormationActionInPlacingPhase`` for ``variant``: what a mill closed by
+    placing a man does (its enum's names, the same in the app and the engine):
+    ``markAndDelayRemovingPieces`` (marking), ``removeOpponentsPieceFromHandThenOpponentsTurn``
+    (removal from the hand), ``removalBasedOnMillCounts`` (removals by mill counts), else
+    ``removeOpponentsPieceFromBoard``."""
+    if variant.mill_counts:
+        return "removalBasedOnMillCounts"
+    if variant.hand_removal:
+        return "removeOpponentsPieceFromHandThenOpponentsTurn"
+    if variant.marking:
+        return "markAndDelayRemovingPieces"
+    return "removeOpponentsPieceFromBoard"
+
+
+def full_board_action(variant: MorrisRules) -> str:
+    """Sanmill's ``boardFullAction`` for ``variant`` (its enum's names), as its engine plays
+    them (``put_piece`` and ``remove_piece`` at ``77209bd``) after the last man is placed on a
+    full board, the last placer (our second player) to move: ``agreeToDraw`` for ``draw``;
+    ``firstPlayerLose`` for ``""`` and ``first-loses`` (White, to move, cannot move: the same
+    loser); ``sideToMoveRemovePiece`` for ``first-removes`` (the player who moves first,
+    by ``isDefenderMoveFirst``, removes, then the other moves);
+    ``firstAndSecondPlayerRemovePiece`` for ``both-remove`` (the player after the last placer
+    removes, then the last placer, then the first moves) and
+    ``secondAndFirstPlayerRemovePiece`` for it when the defender moves first (the last
+    placer, who moves first, removes first)."""
+    if variant.full_board == "draw":
+        return "agreeToDraw"
+    if variant.full_board == "first-removes":
+        return "sideToMoveRemovePiece"
+    if variant.full_board == "both-remove":
+        if variant.defender_first:
+            return "secondAndFirstPlayerRemovePiece"
+        return "firstAndSecondPlayerRemovePiece"
+    return "firstPlayerLose"
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -339,53 +403,114 @@ def _tokens(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
         yield index, m.group(0).replace("\n", " ")
 
 
-def _joined(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The movetext lines with every removal token joined to the move before it (its line
-    keeps the move); :class:`InvalidRecordError` for a removal after no move or a second
-    removal for one move."""
-    per_line: list[list[str]] = [[] for _ in lines]
-    last: tuple[int, int] | None = None  # (line index, token index) of the last move
+_SEGMENT_RE = re.compile(rf"(x?{_POINT}(?:-{_POINT})?)([!?]*)")
+
+
+@dataclass
+class _Play:
+    """A line of play being joined: its position (``None`` once a token could not be
+    followed: the replay then names it), the position before its last move, and a placement
+    or move waiting for its mill's removal (its text, marks, line index, comments held)."""
+
+    state: MorrisState | None
+    before: MorrisState | None = None
+    pending: tuple[str, str, int, list[str]] | None = None
+
+
+class _Joiner:
+    """Sanmill's actions joined into our moves, line by line of the movetext (:func:`_joined`)."""
+
+    def __init__(self, count: int, start: MorrisState) -> None:
+        self.words: list[list[str]] = [[] for _ in range(count)]
+        self.plays = [_Play(start.copy())]
+
+    def token(self, index: int, token: str) -> None:
+        """Take one token of the movetext, found on line index ``index``."""
+        play = self.plays[-1]
+        word = re.sub(r"^\d+\.+", "", token)
+        segments = _SEGMENT_RE.findall(word) if word and _WORD_RE.fullmatch(token) else []
+        if segments:
+            for text, marks in segments:
+                self.action(play, text, marks, index)
+            return
+        if token[0] == "{" and play.pending is not None:
+            play.pending[3].append(token)  # a comment inside a move: after it
+            return
+        self.flush(play)
+        self.words[index].append(token)
+        if token == "(":
+            self.plays.append(_Play(play.before.copy() if play.before is not None else None))
+        elif token == ")" and len(self.plays) > 1:
+            self.plays.pop()
+
+    def action(self, play: _Play, text: str, marks: str, index: int) -> None:
+        """One action: a removal joins the placement or move waiting for it, or is a removal
+        alone; a placement or move whose every legal form takes a man waits for its removal."""
+        if text.startswith("x") and play.pending is not None:
+            base, before, at, held = play.pending
+            play.pending = None
+            self.emit(play, base + text, before + marks, at, held)
+            return
+        self.flush(play)
+        state = play.state
+        if text.startswith("x") or state is None:
+            self.emit(play, text, marks, index)
+            return
+        try:
+            action = MorrisMove.parse(text, state.board.key)
+        except LudotecaError:
+            self.emit(play, text, marks, index)
+            return
+        forms = [
+            m
+            for m in (state.move_of(c) for c in state.legal_codes())
+            if m.src == action.src and m.dst == action.dst and not m.removal_only
+        ]
+        if forms and all(m.remove is not None for m in forms):
+            play.pending = (text, marks, index, [])
+        else:
+            self.emit(play, text, marks, index)
+
+    def flush(self, play: _Play) -> None:
+        """Write the move still waiting for a removal as it is (the replay names it)."""
+        if play.pending is not None:
+            text, marks, index, held = play.pending
+            play.pending = None
+            self.emit(play, text, marks, index, held)
+
+    def emit(
+        self, play: _Play, move: str, marks: str, index: int, comments: Sequence[str] = ()
+    ) -> None:
+        """Write ``move`` (with a mark: the last of ``marks``) and ``comments`` on line index
+        ``index``, and play it, if it can be."""
+        mark = re.findall(r"[!?]+", marks)
+        self.words[index].append(move + (mark[-1] if mark else ""))
+        self.words[index].extend(comments)
+        if play.state is None:
+            return
+        before = play.state.copy()
+        try:
+            play.state.push(move)
+        except LudotecaError:
+            play.state = None
+        else:
+            play.before = before
+
+
+def _joined(lines: list[tuple[int, str]], start: MorrisState) -> list[tuple[int, str]]:
+    """The movetext lines in our notation: Sanmill's actions (a placement or move, a removal
+    ``xg7``, glued in one word or apart) joined into our moves by replaying them from
+    ``start``, each line of play (the main line, each variation) on its own: a removal joins
+    the placement or move before it when that one closed a mill and takes a man
+    (``d6xg7``), else it is a removal alone (``xg7``: the second of a double mill, a full
+    board's, the mill counts', a man of one's own).  A token that cannot be followed is left
+    as written (and the rest of its line), for the replay to name with its line and ply."""
+    joiner = _Joiner(len(lines), start)
     for index, token in _tokens(lines):
-        removal = _REMOVAL_RE.fullmatch(token)
-        if removal:
-            if last is None:
-                raise InvalidRecordError(
-                    Text(
-                        "line %(line)s: the removal %(token)s follows no move",
-                        line=lines[index][0],
-                        token=token,
-                    )
-                )
-            line, position = last
-            move = _MOVE_RE.fullmatch(per_line[line][position])
-            assert move is not None
-            base, removals, marks = move.groups()
-            if removals:
-                raise InvalidRecordError(
-                    Text(
-                        "line %(line)s: %(move)s removes two men at once (Sanmill's "
-                        "mayRemoveMultiple); Ludoteca's rule sets remove one a move",
-                        line=lines[line][0],
-                        move=base + removals + "x" + removal.group(1),
-                    )
-                )
-            per_line[line][position] = f"{base}x{removal.group(1)}{marks}{removal.group(2)}"
-            continue
-        per_line[index].append(token)
-        if token[0] in "()":
-            last = None
-        elif move := _MOVE_RE.fullmatch(token):
-            if move.group(2).count("x") > 1:
-                raise InvalidRecordError(
-                    Text(
-                        "line %(line)s: %(move)s removes two men at once (Sanmill's "
-                        "mayRemoveMultiple); Ludoteca's rule sets remove one a move",
-                        line=lines[index][0],
-                        move=token,
-                    )
-                )
-            last = (index, len(per_line[index]) - 1)
-    return [(lines[i][0], " ".join(words)) for i, words in enumerate(per_line) if words]
+        joiner.token(index, token)
+    for play in joiner.plays:
+        joiner.flush(play)
+    return [(lines[i][0], " ".join(words)) for i, words in enumerate(joiner.words) if words]
 
 
 def _preset(variant: str) -> str:

@@ -5,14 +5,17 @@ translation between its move notation and ours, and an agent it plays (``ludotec
 The engine's notation (Sanmill's) names the points as we do (``a1`` … ``g7``) but gives each
 *action* a token of its own: a placement ``d6``, a move ``a1-a4`` (a flight is written the same
 way), and a mill's removal as a separate token ``xg7`` after the move that closed the mill.  Our
-moves carry the removal (``d6xg7``, ``a1-a4xg7``).  So:
+moves carry the removal (``d6xg7``, ``a1-a4xg7``).  A removal that is a turn of its own (ours
+``xg7``: the second removal of a move closing two mills, a full board's, the mill counts') is
+the engine's bare ``xg7`` in both.  So:
 
 - :func:`to_uci` gives our move's tokens (one, or two with a removal); :func:`uci_history` a
   whole game's, as ``position startpos moves …`` wants them;
 - :func:`from_uci` reads such a token sequence back into our moves, checking each is legal;
 - :func:`read_action` reads the engine's answer to one ``go`` at a position (a token not legal
   there raises :class:`UciError`, never a crash); a move that closes a mill needs the engine's
-  second ``go`` for its removal (:meth:`UciEngine.turn` asks it).
+  second ``go`` for its removal (:meth:`UciEngine.turn` asks it); where removals are due, one
+  ``go`` gives one removal, our whole move (the side that made it may be to move again).
 
 The engine plays the family's rule sets on the 24-point board (:func:`engine_rules` maps a
 rule set and its settings onto the engine's rule options, or says why not; a rule set where
@@ -35,7 +38,7 @@ from ...core import Color, LudotecaError, Move, RuleSet, State
 from .. import load
 from .board import NINE, TWELVE
 from .rules import Morris, MorrisMove, MorrisState
-from .sanmill import unmapped
+from .sanmill import full_board_action, placing_mill, unmapped
 
 __all__ = [
     "BOARDS",
@@ -76,11 +79,22 @@ STANDARD_RULES: dict[str, str] = {
     "InterventionCaptureEnabled": "false",
     "LeapCaptureEnabled": "false",
 }
-#: the engine's ``MillFormationActionInPlacingPhase`` for marking (``markAndDelayRemovingPieces``)
-MARKING = "4"
-#: the engine's ``BoardFullAction`` for a draw (``agreeToDraw``; ``0``, ``firstPlayerLose``, is
-#: our rule where a full board is no draw: the first player, to move, cannot move)
-FULL_BOARD_DRAW = "4"
+#: the engine's values of ``MillFormationActionInPlacingPhase`` and ``BoardFullAction`` (its
+#: enums' numbers) for Sanmill's names of them (:func:`.sanmill.placing_mill`,
+#: :func:`.sanmill.full_board_action`)
+PLACING_MILL = {
+    "removeOpponentsPieceFromBoard": "0",
+    "removeOpponentsPieceFromHandThenOpponentsTurn": "1",
+    "markAndDelayRemovingPieces": "4",
+    "removalBasedOnMillCounts": "5",
+}
+FULL_BOARD = {
+    "firstPlayerLose": "0",
+    "firstAndSecondPlayerRemovePiece": "1",
+    "secondAndFirstPlayerRemovePiece": "2",
+    "sideToMoveRemovePiece": "3",
+    "agreeToDraw": "4",
+}
 #: the engine's points in its board text (``d``'s ``Fen:``) and bits 8 to 31 of its point masks:
 #: the inner, middle, outer ring, each clockwise from its top middle point
 RINGS = tuple("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 d7 g7 g4 g1 d1 a1 a4 a7".split())
@@ -101,12 +115,13 @@ class UciError(EngineError):
 def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
     """The engine's rule options for ``rules``: every rule set of the family on the 24-point
     board (all but ``morris-6``; Sanmill's board has 24 points and 9 to 12 men a side) with
-    its switches (diagonals, men, flying, Lasker's moves while placing, marking, removal from
-    mills, one-time mills, the defender moving first, a full board's draw or first player's
-    loss; not the rules whose removals are turns of their own: :func:`.sanmill.unmapped`)
-    and its draw settings (repetition 3 or off, a
-    move rule of 1 ply or more, the three men rule as the engine's endgame move rule);
-    :class:`UciError` saying why not otherwise.
+    its switches (diagonals, men, flying, Lasker's moves while placing, what a mill while
+    placing does: marking, removal from the hand, removals by mill counts; removal from mills,
+    one-time mills, several removals for one move, the defender moving first, what a full
+    board does: :func:`.sanmill.placing_mill`, :func:`.sanmill.full_board_action`; not the
+    combinations the engine's options cannot hold: :func:`.sanmill.unmapped`) and its draw
+    settings (repetition 3 or off, a move rule of 1 ply or more, the three men rule as the
+    engine's endgame move rule); :class:`UciError` saying why not otherwise.
 
     The engine's White always starts: a rule set where Black starts (``morabaraba``) is refused
     unless ``swapped``, which asks for the options of the same rules with the colours exchanged
@@ -140,20 +155,21 @@ def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
     unwritten = [name[0].upper() + name[1:] for name in unmapped(variant)]
     if unwritten:
         raise UciError(
-            f"the UCI driver does not map {str(rules)!r} onto the engine's options yet: it "
-            f"needs {', '.join(unwritten)} (removals as turns of their own, or a full board "
-            f"that the second player loses)"
+            f"the engine's rule options cannot hold {str(rules)!r}: its {', '.join(unwritten)} "
+            f"has no value for it (a mill while placing that both marks and takes from the "
+            f"hand, or a full board that the second player loses)"
         )
     return {
         **STANDARD_RULES,
         "PiecesCount": str(variant.men),
         "HasDiagonalLines": "true" if variant.board is TWELVE else "false",
-        "MillFormationActionInPlacingPhase": MARKING if variant.marking else "0",
+        "MillFormationActionInPlacingPhase": PLACING_MILL[placing_mill(variant)],
         "MayMoveInPlacingPhase": "true" if variant.lasker else "false",
+        "MayRemoveMultiple": "true" if variant.multiple_removals else "false",
         "MayRemoveFromMillsAlways": "true" if variant.remove_from_mills else "false",
         "OneTimeUseMill": "true" if variant.one_time_mills else "false",
         "IsDefenderMoveFirst": "true" if variant.defender_first else "false",
-        "BoardFullAction": FULL_BOARD_DRAW if variant.full_board == "draw" else "0",
+        "BoardFullAction": FULL_BOARD[full_board_action(variant)],
         "MayFly": "true" if settings.get("flying", True) else "false",
         "ThreefoldRepetitionRule": "true" if repetition else "false",
         "NMoveRule": str(move_rule),
@@ -166,10 +182,12 @@ def engine_rules(rules: RuleSet, *, swapped: bool = False) -> dict[str, str]:
 def to_uci(move: Move) -> list[str]:
     """Our move on a 24-point Morris board in the engine's tokens: ``d6`` → ``["d6"]``,
     ``a1-a4`` → ``["a1-a4"]``, ``d6xg7`` → ``["d6", "xg7"]``, ``a1-a4xg7`` →
-    ``["a1-a4", "xg7"]``."""
+    ``["a1-a4", "xg7"]``, a removal alone ``xg7`` → ``["xg7"]``."""
     if not isinstance(move, MorrisMove) or move.board not in BOARDS:
         raise UciError(f"{move} is not a move on the 24-point Morris board")
     names = NINE.points  # the 24-point boards name their points alike
+    if move.removal_only:
+        return [str(move)]
     base = names[move.dst] if move.src is None else f"{names[move.src]}-{names[move.dst]}"
     return [base] if move.remove is None else [base, "x" + names[move.remove]]
 
@@ -200,6 +218,19 @@ def _legal_bases(state: MorrisState, word: str) -> list[MorrisMove]:
     return found
 
 
+def _legal_removal(state: MorrisState, word: str, removal: str | None) -> MorrisMove:
+    """The removal alone ``word`` (``xP``) where removals are due in ``state``; :class:`UciError`
+    if it is not one of the legal removals, or another token follows it."""
+    if not word.startswith("x"):
+        raise UciError(f"{word!r}: a man's move where a removal is due")
+    if removal is not None:
+        raise UciError(f"removal {removal!r} after {word!r}, a removal alone")
+    for move in (state.move_of(c) for c in state.legal_codes()):
+        if move.removal_only and str(move) == word:
+            return move
+    raise UciError(f"illegal removal {word!r} at {state.position_code()!r}")
+
+
 @dataclass(frozen=True)
 class Action:
     """The engine's answer to one ``go``, read at a position: ``move`` when it is a whole move,
@@ -212,11 +243,14 @@ class Action:
 def read_action(state: State, word: str, removal: str | None = None) -> Action:
     """Read the engine's token ``word`` (and ``removal``, its ``xP`` token after a mill) as a
     move legal in ``state``: an :class:`Action` whose ``move`` is ``None`` when ``word`` closes
-    a mill and ``removal`` is not given yet; :class:`UciError` for a token that is unreadable or
-    illegal here (a removal of a man that may not be removed, one where none is due, none where
-    one is due)."""
+    a mill and ``removal`` is not given yet; where removals are due (each a turn of its own),
+    ``word`` is one removal ``xP``, the whole move.  :class:`UciError` for a token that is
+    unreadable or illegal here (a removal of a man that may not be removed, one where none is
+    due, none where one is due)."""
     if not isinstance(state, MorrisState) or state.board.key not in BOARDS:
         raise UciError("the UCI engine plays only the 24-point Morris board")
+    if state.due[state.turn]:
+        return Action(word, _legal_removal(state, word, removal))
     legal = _legal_bases(state, word)
     mills = legal[0].remove is not None
     if not mills:
@@ -263,9 +297,11 @@ class EngineBoard:
     :meth:`read`): ``cells``, one character a point in :data:`RINGS` order (``O`` the engine's
     White, ``@`` its Black, ``X`` a marked point, ``*`` empty); ``side`` to move (``w``,
     ``b``); ``phase`` (``p`` placing, ``m`` moving, ``o`` over); ``action`` (``p`` place,
-    ``s`` move, ``r`` a mill's removal due); the men in hand of its White and Black; and
-    ``mills``, each side's record of the points of the mills it has closed (one-time mills;
-    empty in the other rule sets), as point names."""
+    ``s`` move, ``r`` a removal due); the men in hand of its White and Black; ``mills``, each
+    side's record of the points of the mills it has closed (one-time mills; empty in the other
+    rule sets), as point names; and ``due``, the removals its White and Black still have to
+    make (its ``pieceToRemoveCount``: negative, of the side's own men), each a turn of its own
+    but for the one a mill's move is due (the removal after its token)."""
 
     cells: str
     side: str
@@ -273,18 +309,20 @@ class EngineBoard:
     action: str
     hands: tuple[int, int]
     mills: tuple[frozenset[str], frozenset[str]]
+    due: tuple[int, int] = (0, 0)
 
     @classmethod
     def read(cls, fen: str) -> EngineBoard:
         """The board of a ``Fen:`` line's text; :class:`UciError` if unreadable.  The record
         of mills is its 15th field (the two sides' 32-bit point masks in one number, White's
-        high, point ``RINGS[i]`` at bit ``8 + i``), taken as empty when the line stops
-        before it."""
+        high, point ``RINGS[i]`` at bit ``8 + i``), the removals due its 9th and 10th, each
+        taken as none when the line stops before it."""
         fields = fen.split()
         try:
             cells = fields[0].replace("/", "")
             side, phase, action = fields[1:4]
             hands = (int(fields[5]), int(fields[7]))
+            due = (int(fields[8]), int(fields[9])) if len(fields) > 9 else (0, 0)
             both = int(fields[14]) if len(fields) > 14 else 0
         except (IndexError, ValueError):
             raise UciError(f"unreadable board {fen!r}") from None
@@ -294,7 +332,7 @@ class EngineBoard:
             frozenset(p for i, p in enumerate(RINGS) if mask >> (8 + i) & 1)
             for mask in (both >> 32, both & 0xFFFFFFFF)
         )
-        return cls(cells, side, phase, action, hands, (mills[0], mills[1]))
+        return cls(cells, side, phase, action, hands, (mills[0], mills[1]), due)
 
 
 # --- the process --------------------------------------------------------------------------------
@@ -404,8 +442,9 @@ class UciEngine:
         self, state: State, tokens: Sequence[str], seconds: float
     ) -> tuple[MorrisMove, list[float]]:
         """The engine's whole move at ``state`` (reached by ``tokens`` from the start), checked
-        legal there: a ``go``, and a second one for a mill's removal; with the seconds each
-        took.  Neither ``state`` nor ``tokens`` is changed."""
+        legal there: a ``go``, and a second one for a mill's removal (none where removals are
+        due: one ``go``, one removal); with the seconds each took.  Neither ``state`` nor
+        ``tokens`` is changed."""
         word, spent = self.go(tokens, seconds)
         action = read_action(state, word)
         if action.move is not None:
