@@ -360,6 +360,9 @@ class SharedView(BaseModel):
     last: list[Touch] | None
     #: what the last move did beyond moving, in words ("converts 2 stones"), or ""
     last_note: str
+    #: who made the last move (not always the other side: a removal-only turn follows its
+    #: move's, in Da San Qi), or ``None`` before the first
+    last_colour: Colour | None
     hand: tuple[int, int] | None
     notice: str | None
     #: the position in words, read out by the blind mode (``State.describe``)

@@ -88,6 +88,35 @@ def test_morris_family_placement_mill_and_removal(
     shot(page, f"{rules}-mill")
 
 
+#: Da San Qi (a man for each mill; marking): White to place, g7 closing a7-d7-g7 and g7-g4-g1
+DA_SAN_QI_DOUBLE = "WW./B../W../.B...W/.../BBB/..W w 7 7 0 10"
+
+
+def test_a_second_mill_takes_a_man_in_a_turn_of_its_own(page: Any, server: str) -> None:
+    """Da San Qi: a placement that closes two mills takes its first man with the move, then
+    the same player, still to move, takes the second by clicking it alone (a removal-only turn,
+    written ``xd2``); a man taken while placing leaves its point marked."""
+    start(page, server, "morris", "hotseat", rules="da-san-qi", position=DA_SAN_QI_DOUBLE)
+    assert page.inner_text("#title") == "Da San Qi"
+    point(page, "g7").click()
+    assert page.locator("#board .ring.take").count() == 5  # every black man: any may be taken
+    point(page, "b2").click()
+    assert wait_moves(page, 1) == ["g7xb2"]
+    # White moves again (the status names White as the one who played): only the second
+    # removal is legal, its men ringed before any click
+    until(page, "document.querySelector('#status').innerText.includes('Your move (White)')")
+    status = page.inner_text("#status")
+    assert "White played g7xb2" in status and "remove" in status, status
+    assert page.locator("#board .ring.take").count() == 4  # b2 is taken already
+    point(page, "d2").click()
+    assert wait_moves(page, 2) == ["g7xb2", "xd2"]
+    until(page, "document.querySelector('#status').innerText.includes('Your move (Black)')")
+    assert "White played xd2" in page.inner_text("#status")
+    assert [piece(page, n) for n in ("g7", "b2", "d2", "f2")] == ["w", "", "", "b"]
+    assert page.locator("#board .ring.take").count() == 0
+    assert "In hand: White 6, Black 7" in page.inner_text("#status")
+
+
 def test_felli_multi_capture_leap_by_leap(page: Any, server: str) -> None:
     start(page, server, "felli", "hotseat", settings=["multi_capture"], position=FELLI_TRIPLE)
     assert page.inner_text("#title") == "Felli (multi capture)"

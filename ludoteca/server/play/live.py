@@ -147,6 +147,9 @@ class LiveGame:
     label_codes: list[int] = field(default_factory=list)
     label_texts: list[str] = field(default_factory=list)
     label_notes: list[str] = field(default_factory=list)
+    #: who made each of those moves (the same side moves again after a removal-only turn's
+    #: move, as in Da San Qi)
+    label_movers: list[Color] = field(default_factory=list)
     #: per chat room, its last lines (the chat's ``HISTORY``) as told while the game is in
     #: memory, and, once read for a room's first watcher, the stored ones before them
     chat: dict[str, list[ChatMessage]] = field(default_factory=dict)
@@ -163,12 +166,13 @@ class LiveGame:
         take-backs; a label is worked out once, on the position before its move)."""
         stack = self.state.move_stack
         codes, texts, notes = self.label_codes, self.label_texts, self.label_notes
+        movers = self.label_movers
         keep = len(codes)
         if keep > len(stack) or codes != stack[:keep]:
             keep = 0
             while keep < min(len(stack), len(codes)) and codes[keep] == stack[keep]:
                 keep += 1
-            del codes[keep:], texts[keep:], notes[keep:]
+            del codes[keep:], texts[keep:], notes[keep:], movers[keep:]
         if keep < len(stack):
             state = self.state
             added = stack[keep:]
@@ -178,6 +182,7 @@ class LiveGame:
                 codes.append(code)
                 texts.append(state.move_label(code))
                 notes.append(state.move_note(code))
+                movers.append(state.turn)
                 state.push_code(code)
         return list(texts)
 
@@ -185,6 +190,11 @@ class LiveGame:
         """What the last move did beyond moving (``State.move_note``), or ``""``."""
         self.move_labels()
         return self.label_notes[-1] if self.label_notes else ""
+
+    def last_mover(self) -> Color | None:
+        """Who made the last move (``None`` before the first)."""
+        self.move_labels()
+        return self.label_movers[-1] if self.label_movers else None
 
     @property
     def busy(self) -> bool:

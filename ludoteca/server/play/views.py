@@ -118,6 +118,7 @@ class SharedValues(StaticValues):
     moves: list[str]
     last: list[list[str | int]] | None
     last_note: str
+    last_colour: Colour | None
     hand: list[int] | None
     notice: str | None
     description: str
@@ -185,6 +186,7 @@ def shared_view(live: LiveGame) -> SharedValues:
         "moves": live.move_labels(),
         "last": [[role, point] for role, point in state.gesture(stack[-1])] if stack else None,
         "last_note": live.last_note(),
+        "last_colour": colour_name(mover) if (mover := live.last_mover()) is not None else None,
         "hand": list(hand) if (hand := state.in_hand()) is not None else None,
         "notice": state.notice(),
         "description": state.describe(),

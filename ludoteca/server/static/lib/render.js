@@ -14,13 +14,14 @@ import { gameId, mine, state } from "/static/lib/state.js";
 import { t } from "/static/lib/i18n.js";
 
 // The marks of the position as it stands: the last move, the points touched and where they can
-// go, the premove, the hint, the effects; and the pieces drawn (the move under way shows the
-// man where it went; a capture chain under way fades the men it takes: gesture.js's underWay).
+// go (before any touch, the men a turn that only takes a man may take), the premove, the hint,
+// the effects; and the pieces drawn (the move under way shows the man where it went; a capture
+// chain under way fades the men it takes: gesture.js's underWay).
 function livePosition() {
   const { view, prefix } = state;
   const marks = { last: view.last || [], selected: prefix.slice(), targets: [], premove: state.premove,
                   hint: state.hint ? state.hint.gesture : [], jumped: [], ...effectMarks() };
-  if (mine() && prefix.length) return underWay(view, view.board.styles, prefix, marks);
+  if (mine()) return underWay(view, view.board.styles, prefix, marks);
   return { pieces: view.pieces, marks };
 }
 

@@ -8,8 +8,8 @@ import { mine, pointName, state } from "/static/lib/state.js";
 
 // The last move of `view` as a sentence ("Black played d6-d5xf4 (mill, takes f4)."), or "".
 export function lastMove(view) {
-  if (!view.moves.length) return "";
-  const params = { colour: colourName(view.turn === "white" ? "black" : "white"),
+  if (!view.moves.length || !view.last_colour) return "";
+  const params = { colour: colourName(view.last_colour),
                    move: view.moves[view.moves.length - 1], note: view.last_note };
   return view.last_note ? t("%(colour)s played %(move)s (%(note)s).", params) : t("%(colour)s played %(move)s.", params);
 }

@@ -190,6 +190,7 @@
  * @property {string | null} notice
  * @property {string} description  the position in words (the blind mode reads it out)
  * @property {string} last_note
+ * @property {Colour | null} last_colour  who made the last move (a removal-only turn's is its move's)
  * @property {{result: string, termination: string, text: string} | null} outcome
  * @property {Colour | null} draw_offer
  * @property {Colour | null} undo_offer
