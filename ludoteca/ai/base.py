@@ -74,6 +74,7 @@ _OPTIONS = {
     "tables": int,
     "quiesce": int,
     "book": int,
+    "keep": int,
 }
 
 

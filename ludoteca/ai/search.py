@@ -67,7 +67,10 @@ class SearchResult:
 class SearchAgent:
     """An alpha-beta player.  ``noise`` (in evaluation units, 1000 = a won position) blurs root
     scores for the weaker levels; ``depth``/``seconds``/``nodes`` are its default limits; with
-    ``tables`` it plays perfectly where a built table (``Game.solver``) covers the position."""
+    ``tables`` it plays perfectly where a built table (``Game.solver``) covers the position;
+    with ``keep`` each move's compiled search starts from the transposition table and history
+    of the agent's search before (of an earlier position of the same game, as a rule) rather
+    than empty ones, so that what it found a move ago is found again at once."""
 
     def __init__(
         self,
@@ -80,8 +83,10 @@ class SearchAgent:
         compiled: bool = True,
         tables: bool = False,
         quiesce: int = QUIESCENCE_DEPTH,
+        keep: bool = False,
     ) -> None:
         self.name = name
+        self.keep = keep
         self.quiesce = min(max(quiesce, 0), QUIESCENCE_DEPTH)
         self.tables = tables
         self.default = Limit(seconds=seconds, nodes=nodes, depth=depth)
@@ -107,7 +112,7 @@ class SearchAgent:
             if table is not None:
                 perfect = PerfectAgent(state.rules, self._rng.randrange(1 << 30), table)
                 return perfect.choose(state, Limit(seconds=(limit or self.default).seconds))
-        return self.analyse(state, limit).move
+        return self.analyse(state, limit, keep=self.keep).move
 
     def analyse(
         self,
@@ -472,6 +477,7 @@ def search_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
         compiled=not options.get("python"),
         tables=bool(options.get("tables")),
         quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
+        keep=bool(options.get("keep")),
     )
     if options.get("book"):
         from .book import BookAgent

@@ -80,6 +80,25 @@ def test_search_is_reproducible_with_a_seed() -> None:
     assert state.ply == 3  # the state is left unchanged
 
 
+def test_a_search_that_keeps_its_table_finds_its_last_answer_again_at_once() -> None:
+    """``keep=1``: each move's search starts from the table of the search before; asked the same
+    position twice to the same depth, the second search answers the same move from far fewer
+    nodes, where a player without ``keep`` searches it all again (a node count, not a time)."""
+    state = Morris.of("morris").new()
+    for word in ("d2", "d6", "f4", "b4"):
+        state.push(state.parse_move(word))
+    kept = make_agent("search:depth=7,keep=1", state.rules, seed=1)
+    plain = make_agent("search:depth=7", state.rules, seed=1)
+    assert isinstance(kept, SearchAgent) and isinstance(plain, SearchAgent)
+    assert kept.keep and not plain.keep
+    first = kept.analyse(state, keep=kept.keep)
+    again = kept.analyse(state, keep=kept.keep)
+    twice = [plain.analyse(state, keep=plain.keep) for _ in range(2)]
+    assert again.move == first.move and again.score == first.score
+    assert again.nodes * 5 < first.nodes
+    assert twice[1].nodes * 2 > twice[0].nodes  # no table kept: about the same work again
+
+
 def test_mcts_finds_the_winning_capture() -> None:
     state = Felli.of().from_position_code(".../..././b../w.. w 0 20")
     move = MCTSAgent(seed=1).choose(state, Limit(nodes=300))
