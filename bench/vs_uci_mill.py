@@ -1,7 +1,7 @@
 """Our top level of a mill rule set against a UCI Morris engine (built for Sanmill's C++ engine).
 
     python -m bench.vs_uci_mill --engine /tmp/sanmill/src/sanmill [--rules RULES] [--games N]
-        [--time SECONDS] [--seed K] [--out FILE] [--option NAME=VALUE ...]
+        [--time SECONDS] [--seed K] [--balanced MARGIN] [--out FILE] [--option NAME=VALUE ...]
     python -m bench.vs_uci_mill --summary FILE [FILE ...]
 
 Contract:
@@ -13,7 +13,10 @@ Contract:
   our ladder's top level (its spec, with ``time=`` set to ``--time``) and the engine, one fresh
   engine process a game.  Games come in pairs: both start from the same opening of two random
   legal plies (from ``--seed``), and we play White in the first game of a pair, Black in the
-  second.
+  second.  With ``--balanced MARGIN`` only openings that our search to :data:`JUDGE_DEPTH`
+  plies scores within ``MARGIN`` of even are played (random ones are drawn until one is): on
+  the twelve-men boards many random openings win for the first player whoever it is, and such a
+  pair scores 1-1 whatever the engines, pulling the match towards 50%.
 - Each side gets ``--time`` seconds a decision: our agent through its spec (its compiled search
   and endgame table are loaded before the first game); the engine through its ``MoveTime``
   option (whole seconds, rounded up) and a ``stop`` sent once ``--time`` has passed.  The engine
@@ -56,9 +59,10 @@ from typing import Any
 import ludoteca
 from bench.match_summary import read_games, score_lines, think_lines
 from bench.vs_sanmill_moves import seen_by_engine
-from ludoteca.ai import make_agent
+from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.engine import EngineError
 from ludoteca.ai.levels import levels
+from ludoteca.ai.search import SearchAgent
 from ludoteca.core import Color, State
 from ludoteca.games.morris.rules import MorrisState
 from ludoteca.games.morris.uci import (
@@ -160,15 +164,31 @@ def play(
     return record
 
 
-def random_opening(rng: random.Random, rules: str = "morris") -> list[str]:
-    """Two random legal plies from the start."""
-    state: State = ludoteca.new_game(rules)
-    texts = []
-    for _ in range(2):
-        move = state.move_of(rng.choice(state.legal_codes()))
-        state.push(move)
-        texts.append(str(move))
-    return texts
+#: the plies of the search that judges an opening balanced (``--balanced``)
+JUDGE_DEPTH = 8
+
+
+def random_opening(
+    rng: random.Random, rules: str = "morris", balanced: int | None = None
+) -> list[str]:
+    """Two random legal plies from the start; with ``balanced``, the first such opening that a
+    search to :data:`JUDGE_DEPTH` plies scores within ``balanced`` of even."""
+    while True:
+        state: State = ludoteca.new_game(rules)
+        texts = []
+        for _ in range(2):
+            move = state.move_of(rng.choice(state.legal_codes()))
+            state.push(move)
+            texts.append(str(move))
+        if balanced is None or abs(opening_score(state)) <= balanced:
+            return texts
+
+
+def opening_score(state: State) -> int:
+    """The score of ``state`` for the side to move by a search to :data:`JUDGE_DEPTH` plies
+    (deterministic: seeded, no time limit)."""
+    judge = SearchAgent(seed=0)
+    return judge.analyse(state, Limit(depth=JUDGE_DEPTH)).score
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> str:
@@ -191,6 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=16, help="games, in pairs (default 16)")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a move (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings and our agent")
+    parser.add_argument(
+        "--balanced",
+        type=int,
+        metavar="MARGIN",
+        help=f"only openings a {JUDGE_DEPTH}-ply search scores within MARGIN of even",
+    )
     parser.add_argument("--out", type=Path, help="append one JSON line per game to this file")
     parser.add_argument(
         "--option", action="append", default=[], help="an engine option NAME=VALUE (repeatable)"
@@ -228,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     opening: list[str] = []
     for i in range(args.games):
         if i % 2 == 0:
-            opening = random_opening(rng, args.rules)
+            opening = random_opening(rng, args.rules, args.balanced)
         ours = Color.WHITE if i % 2 == 0 else Color.BLACK
         row = play(
             args.engine, options, spec, opening, ours, args.time, args.seed * 1000 + i, args.rules

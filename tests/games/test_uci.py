@@ -278,3 +278,22 @@ def test_removals_alone_are_bare_tokens_and_read_back(rules: str) -> None:
         read_action(filja, "d6")
     with pytest.raises(UciError, match="illegal removal"):
         read_action(filja, "xd4")  # no such point
+
+
+def test_balanced_openings_are_the_random_ones_a_search_scores_near_even() -> None:
+    """``--balanced``: the openings played are, in order, those of the plain random draws whose
+    score (a fixed-depth search for the side to move) is within the margin; the draws outside
+    it are skipped, not replaced by others."""
+    margin = 60
+    plain, picky = random.Random(5), random.Random(5)
+    drawn = [vs_uci_mill.random_opening(plain, "morris-12") for _ in range(6)]
+    scores = []
+    for opening in drawn:
+        state = load("morris-12").new()
+        for word in opening:
+            state.push(state.parse_move(word))
+        scores.append(vs_uci_mill.opening_score(state))
+    kept = [o for o, s in zip(drawn, scores, strict=True) if abs(s) <= margin]
+    assert kept and len(kept) < len(drawn), scores  # the filter keeps some, drops some
+    balanced = [vs_uci_mill.random_opening(picky, "morris-12", margin) for _ in kept]
+    assert balanced == kept
