@@ -104,8 +104,13 @@ MARK = "X"
 CUSTOM_BOARDS = {6: "six", 9: "nine", 12: "twelve"}
 
 
+#: the custom rule sets' rules made so far (:func:`custom`), by name: apart from the named
+#: rule sets of :data:`VARIANTS`
+CUSTOM: dict[str, Rules] = {}
+
+
 def custom(settings: dict[str, bool | int | str]) -> str:
-    """The name, added to :data:`VARIANTS`, of the rules that the custom rule set's
+    """The name, added to :data:`CUSTOM`, of the rules that the custom rule set's
     ``settings`` give (a missing setting at its default, as docs/rules.md lists them: Nine
     Men's Morris); the draw settings are :func:`start`'s."""
     full = str(settings.get("full_board", "none"))
@@ -126,7 +131,7 @@ def custom(settings: dict[str, bool | int | str]) -> str:
         mill_counts=bool(settings.get("mill_counts", False)),
     )
     name = f"custom {rules}"
-    VARIANTS[name] = rules
+    CUSTOM[name] = rules
     return name
 
 
@@ -159,7 +164,7 @@ class Position:
 
     @property
     def rules(self) -> Rules:
-        return VARIANTS[self.variant]
+        return rules_of(self.variant)
 
     def key(self) -> tuple[object, ...]:
         return (
@@ -175,8 +180,13 @@ class Position:
         )
 
 
+def rules_of(variant: str) -> Rules:
+    """The rules of a named rule set (:data:`VARIANTS`) or of a custom one (:data:`CUSTOM`)."""
+    return VARIANTS[variant] if variant in VARIANTS else CUSTOM[variant]
+
+
 def start(variant: str, repetition: int = 3, move_rule: int = 100) -> Position:
-    rules = VARIANTS[variant]
+    rules = rules_of(variant)
     pos = Position(
         variant,
         {},
