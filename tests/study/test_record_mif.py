@@ -301,10 +301,13 @@ def test_bad_records_are_refused_naming_the_fault() -> None:
     )
     refused(
         _by_hand(NINE_MANIFEST, _events("a7", "b6", "xa7"), AFTER_MILL),
-        r"event 2 \(/events/1, place b6\): b6xa7: this does not close a mill",
+        r"event 3 \(/events/2, remove a7\): xa7: a removal alone, such as xa7, is a turn only "
+        "when removals are due",
     )
     removal = {"seq": 1, "actor": "w", "type": "remove", "target": {"zone": "board", "at": "a7"}}
-    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*no mill allows")
+    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*only when removals are")
+    removal["target"] = {"zone": "hand", "player": "b"}
+    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*hand that no mill allows")
     refused(_by_hand(NINE_MANIFEST, good[:4] + good[6:], AFTER_MILL), r"event 5 .*numbered")
     refused(_by_hand(NINE_MANIFEST, good[:5], AFTER_MILL), r"event 5 .*g7: this closes a mill")
     refused(
