@@ -1,10 +1,12 @@
 """The Mill Interchange Format's game records (MSTATE/1.0; docs/formats.md, "Other programs'
 records"): the format's own published facts (its digests, its board), records written by hand
-from its specification (``mif-1.0.md`` at github.com/calcitem/mill-interchange-format; the
-repository declares no licence in its README, so none of its files is copied here) read and
-replayed, our records written and read back identical, and bad records refused naming what is
-wrong, by the CLI too (the review API reading one: tests/study/test_record_formats.py).  Cost: under
-a second."""
+from its specification (``mif-1.0.md`` at github.com/calcitem/mill-interchange-format; its
+NOTICE declares Apache-2.0, but its only 1.0 example of these rules, a full board's removals in
+``artifacts/mif-1.0/corpus/instances/mstate-origin-stabilization.json``, starts from a set-up
+position under rules none of ours plays (Black first, White removing first), so the records
+here are written by hand) read and replayed, our records written and read back identical, and
+bad records refused naming what is wrong, by the CLI too (the review API reading one:
+tests/study/test_record_formats.py).  Cost: a few seconds."""
 
 from __future__ import annotations
 
@@ -541,6 +543,10 @@ def test_a_removal_alone_is_a_remove_event_of_its_own() -> None:
         mif.loads(_by_hand(manifest, wrong, done))
     with pytest.raises(InvalidRecordError, match=r"event 11 \(/events/10, remove d6\): xd6: "):
         mif.loads(_by_hand(manifest, _events(*moves[:-1], "xd6"), done))
+    wrong = _events(*moves)
+    wrong[9]["actor"] = "b"  # the removal d7's mill takes, by the other player
+    with pytest.raises(InvalidRecordError, match=r"event 10 .*by another player than the move"):
+        mif.loads(_by_hand(manifest, wrong, done))
 
 
 def test_a_mill_takes_from_the_hand_in_a_remove_event() -> None:

@@ -7,9 +7,13 @@ An MSTATE is one JSON object: the ruleset (an MRS manifest, :mod:`.mrs`, embedde
 line), the ``events`` (``place``, ``move``, ``remove``, draw offers, ``resign``, ``adjudicate``),
 the ``current`` position the events lead to, the repetition history and the draw-offer audit.
 Reading finds our rule set of the manifest (:func:`.mrs.rules_of`, naming the options we do not
-play), joins each ``remove`` to the ``place``/``move`` before it (our moves carry their removal:
-``d6xg7``), replays every move through our engine (a bad one named by its event: ``event 7
-(/events/6, place d6): ...``) and checks that the moves lead to ``current``.  Writing gives the
+play), joins a board ``remove`` to the ``place``/``move`` before it where that move closed a mill
+(our moves carry their removal: ``d6xg7``; replay decides, :func:`.actions.awaits_removal`),
+reads any other board ``remove`` as a removal alone (``xg7``, a turn of its own: the second of a
+double mill, a full board's, the mill counts'), checks the ``remove`` events from the opponent's
+hand a placement's mill brings (Dooz), replays every move through our engine (a bad one named by
+its event: ``event 7 (/events/6, place d6): ...``) and checks that the moves lead to ``current``
+(with removals due, its obligations: :meth:`_Tracker.obligations`).  Writing gives the
 ``portable`` form with our manifest, the repetition history and a draw agreement's audit; our
 tags and comments travel in ``annotations`` (non-semantic in MIF), so a record comes back as it
 went.  Only games from the normal start are held; variations and marks are not written.

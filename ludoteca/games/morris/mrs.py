@@ -7,7 +7,8 @@ manifest's semantics, or raises :class:`~ludoteca.core.InvalidRecordError` namin
 we do not play.  Two manifests mean the same game when their semantic projections
 (:func:`projection`, clause 10.7) are equal; :func:`digest` is the format's ``sha256:`` digest of
 a JSON value's RFC 8785 (JCS) bytes (:func:`jcs`).  Only the 24-point boards are expressible
-(Six Men's Morris is not).
+(Six Men's Morris is not), and not one-time mills (MIF's ``once-per-player`` counts lines, ours
+points) nor the few combinations :func:`manifest` names.
 """
 
 from __future__ import annotations
