@@ -1,15 +1,18 @@
 """The Mill Interchange Format's game records (MSTATE/1.0; docs/formats.md, "Other programs'
 records"): the format's own published facts (its digests, its board), records written by hand
-from its specification (``mif-1.0.md`` at github.com/calcitem/mill-interchange-format; the
-repository declares no licence in its README, so none of its files is copied here) read and
-replayed, our records written and read back identical, and bad records refused naming what is
-wrong, by the CLI too (the review API reading one: tests/study/test_record_formats.py).  Cost: under
-a second."""
+from its specification (``mif-1.0.md`` at github.com/calcitem/mill-interchange-format; its
+NOTICE declares Apache-2.0, but its only 1.0 example of these rules, a full board's removals in
+``artifacts/mif-1.0/corpus/instances/mstate-origin-stabilization.json``, starts from a set-up
+position under rules none of ours plays (Black first, White removing first), so the records
+here are written by hand) read and replayed, our records written and read back identical, and
+bad records refused naming what is wrong, by the CLI too (the review API reading one:
+tests/study/test_record_formats.py).  Cost: a few seconds."""
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -301,10 +304,13 @@ def test_bad_records_are_refused_naming_the_fault() -> None:
     )
     refused(
         _by_hand(NINE_MANIFEST, _events("a7", "b6", "xa7"), AFTER_MILL),
-        r"event 2 \(/events/1, place b6\): b6xa7: this does not close a mill",
+        r"event 3 \(/events/2, remove a7\): xa7: a removal alone, such as xa7, is a turn only "
+        "when removals are due",
     )
     removal = {"seq": 1, "actor": "w", "type": "remove", "target": {"zone": "board", "at": "a7"}}
-    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*no mill allows")
+    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*only when removals are")
+    removal["target"] = {"zone": "hand", "player": "b"}
+    refused(_by_hand(NINE_MANIFEST, [removal], AFTER_MILL), r"event 1 .*hand that no mill allows")
     refused(_by_hand(NINE_MANIFEST, good[:4] + good[6:], AFTER_MILL), r"event 5 .*numbered")
     refused(_by_hand(NINE_MANIFEST, good[:5], AFTER_MILL), r"event 5 .*g7: this closes a mill")
     refused(
@@ -355,6 +361,10 @@ def test_a_reference_to_one_of_our_rule_sets_is_resolved() -> None:
             "morris-lasker",
             "cheng-san-qi",
             "cham-gonu",
+            "zhi-qi",
+            "da-san-qi",
+            "el-filja",
+            "dooz",
             "morris:flying=false,repetition=0",
         ]
     ),
@@ -367,7 +377,10 @@ def test_round_trip_of_random_games(rules: str, seed: int, plies: int) -> None:
     assert record.dumps(mif.loads(text)) == record.dumps(game)
     document = json.loads(text)
     assert document["ruleset"]["manifest"]["pieces"]["white"] == load(rules).variant.men  # type: ignore[attr-defined]
-    assert len([e for e in document["events"] if e["type"] in ("place", "move")]) == len(game.moves)
+    kinds = [e["type"] for e in document["events"] if e.get("target", {}).get("zone") != "hand"]
+    # a place/move event for each move, a board remove event for each removal (9.2)
+    assert kinds.count("place") + kinds.count("move") == sum(m[0] != "x" for m in game.moves)
+    assert kinds.count("remove") == sum(m.count("x") for m in game.moves)
 
 
 def test_endings_off_the_board_and_comments_round_trip() -> None:
@@ -431,3 +444,228 @@ def test_cli_convert_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str
     refused = tmp_path / "refused.lud"
     assert main(["record", "convert", str(bad), str(refused), "--to", "ludoteca"]) == 2
     assert not refused.exists() and "event 2 (/events/1, place a7)" in capsys.readouterr().err
+
+
+# --- the rule sets with removals as turns of their own ---------------------------------------
+# (mif-1.0.md, clause 3.4: "A supplementary action is a `remove` that resolves an obligation";
+# 9.2: "Every hand or board removal remains an independent event.")
+def test_the_manifests_of_the_rule_sets_with_removals_alone() -> None:
+    """Each rule checked against the words of the specification that name its value."""
+    zhi, da, filja, dooz = (
+        mrs.manifest(load(name).rules) for name in ("zhi-qi", "da-san-qi", "el-filja", "dooz")
+    )
+    for document, men, topology in (
+        (zhi, 12, "mill24-diagonal-v1"),
+        (da, 12, "mill24-diagonal-v1"),
+        (filja, 12, "mill24-orthogonal-v1"),
+        (dooz, 12, "mill24-diagonal-v1"),
+    ):
+        assert document["topology"] == topology
+        assert document["pieces"] == {"white": men, "black": men, "minimumLive": 3}
+        # 10.3, targetProtection "all-opponent" (0.4, 11.6: "For `all-opponent`, the target
+        # set is every opponent live piece"): all four take any man
+        assert document["mills"]["targetProtection"] == "all-opponent"
+        assert document["mills"]["lineReuse"] == "unlimited"
+    # Zhi Qi: 10.3 "`mark-opponent-board-until-moving`" (0.4, 10.6: "board removal changes the
+    # target to a blocked lower-case token"); 11.5 "The two fixed-colour removal actions
+    # generate their named order and then activate White or Black respectively": White
+    # removes, then Black, then White moves
+    assert zhi["mills"]["placingEffect"] == "mark-opponent-board-until-moving"
+    assert zhi["mills"]["removalMultiplicity"] == "one-per-primary"
+    assert zhi["boardFull"] == {"action": "white-then-black-remove"}
+    assert zhi["turn"] == {"initial": "w", "placingEndActivePlayer": "retain"}
+    # Da San Qi: 11.2 "Mill multiplicity is one per primary or one per usable new line"; 11.4
+    # "[the global boundary] selects side from placingEndActivePlayer": Black, the second
+    # player, moves first; 11.5 "`white-loses` makes Black win"
+    assert da["mills"]["placingEffect"] == "mark-opponent-board-until-moving"
+    assert da["mills"]["removalMultiplicity"] == "one-per-new-line"
+    assert da["turn"] == {"initial": "w", "placingEndActivePlayer": "b"}
+    assert da["boardFull"] == {"action": "white-loses"}
+    # El Filja: 11.3 "Current-mill-count effect waits for the global placing boundary"
+    assert filja["mills"]["placingEffect"] == "remove-by-current-mill-count-at-placing-end"
+    assert filja["boardFull"] == {"action": "disabled"}
+    assert filja["turn"] == {"initial": "w", "placingEndActivePlayer": "retain"}
+    # Dooz: 0.4, 10.6 "`remove-opponent-hand-change` | remove opponent hand tokens first,
+    # overflow to board, then opponent becomes primary player"; 11.5 "`active-player-removes`
+    # removes one opponent piece then changes side"
+    assert dooz["mills"]["placingEffect"] == "remove-opponent-hand-change"
+    assert dooz["boardFull"] == {"action": "active-player-removes"}
+    assert dooz["flying"] == {"enabled": True, "maximumLive": 3}
+    for name, document in (("zhi-qi", zhi), ("da-san-qi", da), ("el-filja", filja), ("dooz", dooz)):
+        assert str(mrs.rules_of(document)) == name
+    # 10.4 "These are fixed-colour effects": Black moving first removes first
+    custom = load("morris-custom:board=12,men=12,full_board=both-remove,defender_first").rules
+    document = mrs.manifest(custom)
+    assert document["boardFull"] == {"action": "black-then-white-remove"}
+    assert document["turn"]["placingEndActivePlayer"] == "b"
+    assert mrs.rules_of(document) == custom
+
+
+def test_rules_mif_has_no_value_for_are_named() -> None:
+    for spec, words in (
+        # 6.5: "`ul` records line IDs, not a union of their points"
+        ("one-time-mill", "one_time_mills"),
+        ("morris-custom:board=12,men=10,lasker,marking", "lasker, marking"),
+        ("morris-custom:board=12,men=12,hand_removal,marking", "marking, hand_removal"),
+        # 10.4 "`white-loses`" (no Black loss); the reference model's mill counts: White first
+        ("morris-custom:men=12,black_first,full_board=first-loses", "full_board=first-loses"),
+        ("morris-custom:men=12,mill_counts,defender_first", "White always removes first"),
+    ):
+        with pytest.raises(InvalidRecordError, match="no value for a rule of .*" + words):
+            mrs.manifest(load(spec).rules)
+
+
+def _mfen(board: str, turn: str, hands: str, obligations: str, ply: int) -> str:
+    return f"MFEN/1.0 mill24-state-v1 {board} {turn} {hands} {obligations} 0 {ply} -"
+
+
+def test_a_removal_alone_is_a_remove_event_of_its_own() -> None:
+    """Da San Qi: d7 closes two mills (a7-d7-g7, d7-d6-d5), so White takes two men, marking
+    them: the first removal joins the placement (``d7xa1``), the second is a turn of its own
+    (``xg1``); between them the checkpoint names the obligation (6.4: White removes one Black
+    man of g1, f4, b4 — bits 4, 11, 15 of Annex A's order — then Black plays)."""
+    manifest = mrs.manifest(load("da-san-qi").rules)
+    moves = ("a7", "a1", "g7", "g1", "d6", "b4", "d5", "f4", "d7", "xa1", "xg1")
+    pending = _mfen("WWW.B.b./.W.B...B/.W......", "w p r", "7,8", "w:mill:b:b:1:008810:b", 9)
+    text = _by_hand(manifest, _events(*moves[:-1]), pending)
+    game = formats.loads(text)
+    assert game.moves[-1] == "d7xa1" and game.tags["Rules"] == "da-san-qi"
+    assert json.loads(mif.dumps(game))["current"] == pending
+    done = _mfen("WWW.b.b./.W.B...B/.W......", "b p p", "7,8", "-", 9)
+    game = formats.loads(_by_hand(manifest, _events(*moves), done))
+    assert game.moves[-2:] == ["d7xa1", "xg1"]
+    events = json.loads(mif.dumps(game))["events"]
+    assert events == _events(*moves)
+    # bad: the second removal by Black, or of White's own man, named by its event
+    wrong = _events(*moves)
+    wrong[-1]["actor"] = "b"
+    with pytest.raises(InvalidRecordError, match=r"event 11 \(/events/10, remove g1\): it is"):
+        mif.loads(_by_hand(manifest, wrong, done))
+    with pytest.raises(InvalidRecordError, match=r"event 11 \(/events/10, remove d6\): xd6: "):
+        mif.loads(_by_hand(manifest, _events(*moves[:-1], "xd6"), done))
+    wrong = _events(*moves)
+    wrong[9]["actor"] = "b"  # the removal d7's mill takes, by the other player
+    with pytest.raises(InvalidRecordError, match=r"event 10 .*by another player than the move"):
+        mif.loads(_by_hand(manifest, wrong, done))
+
+
+def test_a_mill_takes_from_the_hand_in_a_remove_event() -> None:
+    """Dooz: White's mill while placing takes a man from Black's hand (a hand target, 9.2),
+    then Black plays ("then opponent becomes primary player")."""
+    manifest = mrs.manifest(load("dooz").rules)
+    events = _events("a7", "b6", "d7", "d6", "g7")
+    taken = {"zone": "hand", "player": "b"}
+    events.append({"seq": 6, "actor": "w", "type": "remove", "target": taken})
+    after = _mfen("WWW...../BB....../........", "b p p", "9,9", "-", 5)
+    game = formats.loads(_by_hand(manifest, events, after))
+    assert game.moves == ["a7", "b6", "d7", "d6", "g7"] and game.tags["Rules"] == "dooz"
+    assert json.loads(mif.dumps(game))["events"] == events
+    with pytest.raises(InvalidRecordError, match=r"event 5 .*takes a man from Black's hand"):
+        mif.loads(_by_hand(manifest, events[:5], after))
+
+
+def _placed_quietly(rules: str, seed: int) -> Any:
+    """A game of ``rules`` whose placements take no man, up to the last: the board full (or,
+    for El Filja, the mill counts due); random placements, from the first seed from ``seed``
+    on whose placements never have to take one."""
+    for attempt in range(seed, seed + 200):
+        rng = random.Random(attempt)
+        state: Any = load(rules).new()
+        while state.hand[0] or state.hand[1]:
+            codes = state.legal_codes()
+            rng.shuffle(codes)
+            for code in codes:
+                mover = state.turn
+                men, hand = state.men[1 - mover], state.hand[1 - mover]
+                state.push_code(code)
+                if state.men[1 - mover] == men and state.hand[1 - mover] == hand:
+                    break
+                state.pop_code()
+            else:
+                break  # every placement takes a man: another seed
+        else:
+            return state
+    raise AssertionError(f"{rules}: no quiet placing from seed {seed}")
+
+
+def _ones(board: str, char: str) -> str:
+    """The MFEN target bits of every ``char`` man on an MFEN board."""
+    return f"{sum(1 << i for i, c in enumerate(board.replace('/', '')) if c == char):06x}"
+
+
+LINES = [
+    frozenset(t.split(","))
+    for t in (
+        "a7,d7,g7 g7,g4,g1 g1,d1,a1 a1,a4,a7 b6,d6,f6 f6,f4,f2 f2,d2,b2 b2,b4,b6 c5,d5,e5 "
+        "e5,e4,e3 e3,d3,c3 c3,c4,c5 d7,d6,d5 g4,f4,e4 d1,d2,d3 a4,b4,c4"
+    ).split()
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "head", "after"),
+    [("zhi-qi", "w", ["w", "b"]), ("dooz", "w", ["w"])],
+)
+def test_a_full_boards_removals(rules: str, head: str, after: list[str]) -> None:
+    """Zhi Qi's full board: White then Black remove, then White moves
+    (``white-then-black-remove``); Dooz's: White, to move, removes, then Black moves
+    (``active-player-removes``); every Black man a target (``all-opponent``)."""
+    state = _placed_quietly(rules, 7)
+    current = json.loads(mif.dumps(record.from_state(state)))["current"]
+    board = current.split()[2]
+    assert "." not in board
+    chain = "b:board-full:b:w:1:~:w" if len(after) == 2 else ""
+    obligations = f"w:board-full:b:b:1:{_ones(board, 'B')}:" + ("q;" + chain if chain else "b")
+    assert current == _mfen(board, "w m r", "0,0", obligations, 24)
+    rng = random.Random(1)
+    for _ in range(len(after) + 1):
+        state.push_code(rng.choice(state.legal_codes()))
+    game = record.from_state(state)
+    events = json.loads(mif.dumps(game))["events"]
+    kinds = [(e["type"], e["actor"]) for e in events[24:]]
+    assert kinds == [*(("remove", a) for a in after), ("move", "b" if len(after) == 1 else "w")]
+    assert record.dumps(mif.loads(mif.dumps(game))) == record.dumps(game)
+
+
+def test_the_mill_counts_when_placing_ends() -> None:
+    """El Filja: when placing ends, the mills on the board say who removes how many (the
+    reference model, reference/mif1.py, ``_enter_global_boundary``: none on either side, each
+    one of their own; one side only, it two and the other one; as many, that many; else the
+    fewer plus one for the side with more), White first, then White moves; counted here from
+    the checkpoint's board with Annex A's lines."""
+    for seed in range(6):
+        state = _placed_quietly("el-filja", seed)
+        game = record.from_state(state)
+        current = json.loads(mif.dumps(game))["current"]
+        board = current.split()[2]
+        names = mif.POINT_ORDER
+        cells = dict(zip(names, board.replace("/", ""), strict=True))
+        w, b = (sum(all(cells[p] == c for p in line) for line in LINES) for c in "WB")
+        if not w and not b:
+            counts, owners = (1, 1), ("w", "b")
+        else:
+            owners = ("b", "w")
+            if not b:
+                counts = (2, 1)
+            elif not w:
+                counts = (1, 2)
+            elif w == b:
+                counts = (w, b)
+            else:
+                low = min(w, b)
+                counts = (low + (w > b), low + (b > w))
+        head = f"w:mill-count:b:{owners[0]}:{counts[0]}:{_ones(board, owners[0].upper())}:q"
+        tail = f"b:mill-count:b:{owners[1]}:{counts[1]}:~:w"
+        assert current == _mfen(board, "w m r", "0,0", f"{head};{tail}", 24)
+        rng = random.Random(seed)
+        for _ in range(sum(counts)):
+            state.push_code(rng.choice(state.legal_codes()))
+        game = record.from_state(state)
+        document = json.loads(mif.dumps(game))
+        assert [e["actor"] for e in document["events"][24:]] == ["w"] * counts[0] + ["b"] * counts[
+            1
+        ]
+        assert document["current"].split()[3:6] == ["w", "m", "m"]
+        # the removals reset the repetition window; its one observation follows the last
+        assert [e["eventSeq"] for e in document["repetitionHistory"]] == [len(document["events"])]
+        assert record.dumps(mif.loads(mif.dumps(game))) == record.dumps(game)

@@ -7,9 +7,13 @@ An MSTATE is one JSON object: the ruleset (an MRS manifest, :mod:`.mrs`, embedde
 line), the ``events`` (``place``, ``move``, ``remove``, draw offers, ``resign``, ``adjudicate``),
 the ``current`` position the events lead to, the repetition history and the draw-offer audit.
 Reading finds our rule set of the manifest (:func:`.mrs.rules_of`, naming the options we do not
-play), joins each ``remove`` to the ``place``/``move`` before it (our moves carry their removal:
-``d6xg7``), replays every move through our engine (a bad one named by its event: ``event 7
-(/events/6, place d6): ...``) and checks that the moves lead to ``current``.  Writing gives the
+play), joins a board ``remove`` to the ``place``/``move`` before it where that move closed a mill
+(our moves carry their removal: ``d6xg7``; replay decides, :func:`.actions.awaits_removal`),
+reads any other board ``remove`` as a removal alone (``xg7``, a turn of its own: the second of a
+double mill, a full board's, the mill counts'), checks the ``remove`` events from the opponent's
+hand a placement's mill brings (Dooz), replays every move through our engine (a bad one named by
+its event: ``event 7 (/events/6, place d6): ...``) and checks that the moves lead to ``current``
+(with removals due, its obligations: :meth:`_Tracker.obligations`).  Writing gives the
 ``portable`` form with our manifest, the repetition history and a draw agreement's audit; our
 tags and comments travel in ``annotations`` (non-semantic in MIF), so a record comes back as it
 went.  Only games from the normal start are held; variations and marks are not written.
@@ -34,6 +38,7 @@ from ...i18n import Text
 from ...record import GameRecord, build
 from .. import family, load
 from . import mrs
+from .actions import actions, awaits_removal
 from .board import bits
 
 __all__ = ["detect", "dumps", "loads"]
@@ -65,25 +70,46 @@ def detect(text: str) -> bool:
 
 # --- positions --------------------------------------------------------------------------------
 class _Tracker:
-    """A game replayed with what an MFEN needs and our state does not keep: the former owner of
-    each marked man (a delayed-removal token, ``w`` or ``b``), and whether the no-progress
-    counter runs."""
+    """A game replayed with what an MFEN needs and our state does not keep: the delayed-removal
+    tokens (a man a mill marks while placing, with its former owner, ``w`` or ``b``; MIF keeps
+    them until placing ends, after the removals the last placement's mill brings too), the
+    primary plies (placements and moves: a removal alone is none), whether the no-progress
+    counter runs, and, while removals are due, their cause and the phase MIF keeps meanwhile
+    (:meth:`obligations`)."""
 
     def __init__(self, state: State) -> None:
         self.state: Any = state
-        self.owners: dict[int, Color] = {}
+        self.tokens: dict[int, Color] = {}
+        self.primary = 0
         settings = state.rules.settings
         #: MIF keeps the no-progress counter only while a limit is set (clause 10.5)
         self.counting = bool(settings["move_rule"] or settings.get("three_men_rule"))
+        #: the cause of the removals due (MIF's ``mill``, ``mill-count`` or ``board-full``) and
+        #: the phase MIF keeps while they are made
+        self.cause, self.phase = "mill", "p"
 
     def push(self, code: int) -> None:
         state = self.state
-        before, mover = state.marked, state.turn
+        variant = state.variant
+        mover = state.turn
+        other = Color(1 - mover)
+        placing = bool(state.hand[0] or state.hand[1] or state.closing)
+        phase = "p" if state.hand[mover] else "m"
+        before = state.men[other]
+        move = state.move_of(code)
         state.push_code(code)
-        for point in bits(state.marked & ~before):
-            self.owners[point] = Color(1 - mover)
-        if not state.marked:
-            self.owners.clear()
+        if variant.marking and placing:
+            for point in bits(before & ~state.men[other]):
+                self.tokens[point] = other
+        ended = placing and not (state.hand[0] or state.hand[1] or state.closing)
+        if ended:
+            self.tokens.clear()  # MIF's global placing boundary clears the tokens
+        if not move.removal_only:
+            self.primary += 1
+            self.cause, self.phase = "mill", phase
+        if ended and state.due[state.turn]:
+            self.cause = "mill-count" if variant.mill_counts else "board-full"
+            self.phase = "m"
 
     def board(self) -> str:
         state = self.state
@@ -95,8 +121,8 @@ class _Tracker:
                 chars.append("W")
             elif state.men[1] >> p & 1:
                 chars.append("B")
-            elif state.marked >> p & 1:
-                chars.append("wb"[self.owners[p]])
+            elif p in self.tokens:
+                chars.append("wb"[self.tokens[p]])
             else:
                 chars.append(".")
         text = "".join(chars)
@@ -124,16 +150,42 @@ class _Tracker:
         state = self.state
         if outcome is None and (ended := state.outcome()) is not None:
             outcome = _outcome(state, ended)
-        if outcome is None:
+        obligations = "-"
+        if outcome is not None:
+            turn = "- o o"
+        elif state.due[state.turn]:
+            obligations = self.obligations()
+            turn = f"{'wb'[state.turn]} {self.phase} r"
+        else:
             phase = "p" if state.hand[state.turn] else "m"
             turn = f"{'wb'[state.turn]} {phase} {phase}"
-        else:
-            turn = "- o o"
         hands = f"{state.hand[0]},{state.hand[1]}"
         return (
-            f"MFEN/1.0 {STATE_PROFILE} {self.board()} {turn} {hands} - "
-            f"{state.quiet if self.counting else 0} {state.ply} {outcome or '-'}"
+            f"MFEN/1.0 {STATE_PROFILE} {self.board()} {turn} {hands} {obligations} "
+            f"{state.quiet if self.counting else 0} {self.primary} {outcome or '-'}"
         )
+
+    def obligations(self) -> str:
+        """The MFEN obligations of the removals due (clause 6.4): the side to move's, then the
+        other side's if it has some (a full board's or the mill counts' removals, both sides'),
+        each ``actor:cause:b:owner:count:targets:after``, the head's targets the points it may
+        take (a bit set in MIF's point order), a later one's ``~``; after the last, the player
+        who moves then (the first mover after both removed, else the other player)."""
+        state = self.state
+        mover = state.turn
+        sides = [mover, Color(1 - mover)] if state.due[1 - mover] else [mover]
+        names = state.board.points
+        targets = sum(
+            1 << POINT_ORDER.index(names[state.move_of(code).dst]) for code in state.legal_codes()
+        )
+        records = []
+        for number, side in enumerate(sides):
+            due = state.due[side]
+            owner = side if due < 0 else 1 - side
+            spot = f"{targets:06x}" if number == 0 else "~"
+            after = "q" if number + 1 < len(sides) else "wb"[mover if len(sides) > 1 else 1 - mover]
+            records.append(f"{'wb'[side]}:{self.cause}:b:{'wb'[owner]}:{abs(due)}:{spot}:{after}")
+        return ";".join(records)
 
 
 def _outcome(state: Any, ended: Outcome) -> str | None:
@@ -169,34 +221,38 @@ def dumps(record: GameRecord) -> str:
     events: list[dict[str, Any]] = []
     comments = record.comments
     for number, move in enumerate(record.state.moves, start=1):
-        actor = "wb"[track.state.turn]
-        primary: dict[str, Any] = {"seq": len(events) + 1, "actor": actor}
-        names = track.state.board.points
-        if move.src is None:  # type: ignore[attr-defined]
-            primary |= {"type": "place", "at": names[move.dst]}  # type: ignore[attr-defined]
-        else:
-            primary |= {
-                "type": "move",
-                "from": names[move.src],  # type: ignore[attr-defined]
-                "to": names[move.dst],  # type: ignore[attr-defined]
-            }
-        if number in comments:
-            primary["annotations"] = {"comment": comments[number]}
-        events.append(primary)
-        if move.remove is not None:  # type: ignore[attr-defined]
-            target = {"zone": "board", "at": names[move.remove]}  # type: ignore[attr-defined]
+        mover = track.state.turn
+        actor = "wb"[mover]
+        for index, text in enumerate(actions(str(move))):
+            event: dict[str, Any] = {"seq": len(events) + 1, "actor": actor}
+            if text.startswith("x"):
+                event |= {"type": "remove", "target": {"zone": "board", "at": text[1:]}}
+            elif "-" in text:
+                source, destination = text.split("-")
+                event |= {"type": "move", "from": source, "to": destination}
+            else:
+                event |= {"type": "place", "at": text}
+            if index == 0 and number in comments:
+                event["annotations"] = {"comment": comments[number]}
+            events.append(event)
+        hand = track.state.hand[1 - mover]
+        track.push(move.code)
+        for _ in range(hand - track.state.hand[1 - mover]):  # taken from the opponent's hand
+            target = {"zone": "hand", "player": "wb"[1 - mover]}
             events.append(
                 {"seq": len(events) + 1, "actor": actor, "type": "remove", "target": target}
             )
-        track.push(move.code)
         if move.src is None or move.remove is not None:  # type: ignore[attr-defined]
             window = []  # a placement or a removal resets the repetition window
         ended = track.state.outcome()
-        observed = ended is None or ended.termination in (
-            Termination.THREEFOLD_REPETITION,
-            Termination.MOVE_RULE,
-            Termination.THREE_MEN_RULE,
-        )
+        if ended is None:
+            observed = not track.state.due[track.state.turn]  # never while removals are due
+        else:
+            observed = ended.termination in (
+                Termination.THREEFOLD_REPETITION,
+                Termination.MOVE_RULE,
+                Termination.THREE_MEN_RULE,
+            )
         if repeating and observed:
             key = track.observation(semantic)
             window.append({"source": "event", "eventSeq": len(events), "key": key})
@@ -411,7 +467,11 @@ def _replay(
     track: _Tracker, events: Any
 ) -> tuple[list[str], tuple[str, Termination | None, str] | None]:
     """Play the events on ``track``: the movetext words (moves and comments) and the ending off
-    the board (result, termination, MFEN outcome) if one came."""
+    the board (result, termination, MFEN outcome) if one came.  A ``place``/``move`` takes
+    the board ``remove`` after it into our move when every legal form of it takes a man
+    (:func:`.actions.awaits_removal`), and the hand ``remove`` events of the men its mill takes
+    from the opponent's hand; any other board ``remove`` is a removal alone (``xd2``), played
+    as our engine allows it."""
     if not isinstance(events, list):
         raise InvalidRecordError(Text("the MIF record's events are not a list"))
     words: list[str] = []
@@ -425,18 +485,74 @@ def _replay(
         kind = event.get("type")
         if ending is not None and kind not in ("offer-draw", "decline-draw", "withdraw-draw"):
             raise InvalidRecordError(Text("%(where)s: the game has already ended", where=where))
-        if kind in ("place", "move"):
-            removal = events[index + 1] if index + 1 < len(events) else None
-            if not (isinstance(removal, dict) and removal.get("type") == "remove"):
-                removal = None
-            words.append(_play(track, event, removal, where))
-            if isinstance(event.get("annotations"), dict) and "comment" in event["annotations"]:
-                words.append(_comment(str(event["annotations"]["comment"])))
-            index += 2 if removal else 1
+        if kind not in ("place", "move", "remove"):
+            ending = _off_board(event, kind, where)
+            index += 1
             continue
-        ending = _off_board(track, event, kind, where)
+        mover = track.state.turn
+        hand = track.state.hand[1 - mover]
+        text = _action(event, where)
         index += 1
+        if not text.startswith("x") and awaits_removal(track.state, text) and index < len(events):
+            removal = events[index]
+            if isinstance(removal, dict) and removal.get("type") == "remove":
+                text += _action(removal, _where(index, removal), event.get("actor"))
+                index += 1
+        words.append(_play(track, text, event, where))
+        if isinstance(event.get("annotations"), dict) and "comment" in event["annotations"]:
+            words.append(_comment(str(event["annotations"]["comment"])))
+        index = _hand_removals(track, mover, hand, events, index, where)
     return words, ending
+
+
+def _action(event: dict[str, Any], where: Text, joined: Any = None) -> str:
+    """Our notation of a ``place`` (``d6``), ``move`` (``a1-a4``) or board ``remove``
+    (``xd2``) event; ``joined``, the actor of the move a removal joins, when it does.
+    :class:`InvalidRecordError` for a removal from a hand here (none is due) or one by
+    another player than the move's."""
+    kind = event.get("type")
+    if kind == "place":
+        return str(event.get("at"))
+    if kind == "move":
+        return f"{event.get('from')}-{event.get('to')}"
+    target = event.get("target")
+    if not (isinstance(target, dict) and target.get("zone") == "board"):
+        raise InvalidRecordError(
+            Text("%(where)s: a removal from a hand that no mill allows", where=where)
+        )
+    if joined is not None and event.get("actor") != joined:
+        raise InvalidRecordError(
+            Text("%(where)s: a removal by another player than the move's", where=where)
+        )
+    return f"x{target.get('at')}"
+
+
+def _hand_removals(
+    track: _Tracker, mover: Color, hand: int, events: list[Any], index: int, where: Text
+) -> int:
+    """Check the ``remove`` events from the opponent's hand that follow a move at ``index``
+    (one for each man its mill took from that hand, ``hand`` the men it held before, by the
+    same player); the index after them."""
+    for _ in range(hand - track.state.hand[1 - mover]):
+        removal = events[index] if index < len(events) else None
+        target = removal.get("target") if isinstance(removal, dict) else None
+        if not (
+            isinstance(removal, dict)
+            and removal.get("type") == "remove"
+            and removal.get("seq") == index + 1
+            and removal.get("actor") == "wb"[mover]
+            and target == {"zone": "hand", "player": "wb"[1 - mover]}
+        ):
+            raise InvalidRecordError(
+                Text(
+                    "%(where)s: its mill takes a man from %(side)s's hand, so a removal from "
+                    "that hand by the same player follows it",
+                    where=where,
+                    side=Text(Color(1 - mover).title),
+                )
+            )
+        index += 1
+    return index
 
 
 def _comment(text: str) -> str:
@@ -447,7 +563,9 @@ def _where(index: int, event: Any) -> Text:
     kind = event.get("type") if isinstance(event, dict) else None
     detail = ""
     if isinstance(event, dict):
-        detail = " ".join(str(event[k]) for k in ("at", "from", "to") if k in event)
+        target = event.get("target")
+        fields = {**event, **target} if isinstance(target, dict) else event
+        detail = " ".join(str(fields[k]) for k in ("at", "from", "to", "player") if k in fields)
     return Text(
         "event %(seq)s (/events/%(index)s, %(what)s)",
         seq=index + 1,
@@ -456,15 +574,10 @@ def _where(index: int, event: Any) -> Text:
     )
 
 
-def _play(
-    track: _Tracker, event: dict[str, Any], removal: dict[str, Any] | None, where: Text
-) -> str:
-    """The move of a place/move event (and the remove after it), played; its notation."""
+def _play(track: _Tracker, text: str, event: dict[str, Any], where: Text) -> str:
+    """Our move ``text`` (the action of ``event`` and the removal joined to it), played; its
+    notation."""
     state = track.state
-    if event.get("actor") != "wb"[state.turn]:
-        raise InvalidRecordError(
-            Text("%(where)s: it is %(side)s's turn", where=where, side=Text(state.turn.title))
-        )
     if "interventionLine" in event:
         raise InvalidRecordError(
             Text("%(where)s: Ludoteca's rule sets have no intervention capture", where=where)
@@ -474,29 +587,16 @@ def _play(
         raise InvalidRecordError(
             Text("%(where)s: the game is over (%(outcome)s)", where=where, outcome=ended.explain())
         )
-    text = (
-        event.get("at")
-        if event.get("type") == "place"
-        else f"{event.get('from')}-{event.get('to')}"
-    )
-    if removal is not None:
-        target = removal.get("target")
-        if removal.get("actor") != event.get("actor") or not (
-            isinstance(target, dict) and target.get("zone") == "board"
-        ):
-            raise InvalidRecordError(
-                Text(
-                    "%(where)s: the removal after it is not a board removal by the same player",
-                    where=where,
-                )
-            )
-        text = f"{text}x{target.get('at')}"
     try:
-        move = state.read_move(str(text))
+        move = state.read_move(text)
     except LudotecaError as error:
         reason = str(error)
     else:
         legal = state.legal_codes()
+        if move.code in legal and event.get("actor") != "wb"[state.turn]:
+            raise InvalidRecordError(
+                Text("%(where)s: it is %(side)s's turn", where=where, side=Text(state.turn.title))
+            )
         if move.code in legal:
             track.push(move.code)
             return str(move)
@@ -505,17 +605,17 @@ def _play(
         Text(
             "%(where)s: %(error)s",
             where=where,
-            error=Text("%(move)s: %(reason)s", move=str(text), reason=reason),
+            error=Text("%(move)s: %(reason)s", move=text, reason=reason),
         )
     )
 
 
 def _off_board(
-    track: _Tracker, event: dict[str, Any], kind: Any, where: Text
+    event: dict[str, Any], kind: Any, where: Text
 ) -> tuple[str, Termination | None, str] | None:
     """The ending of a resignation, an accepted draw or an adjudication; ``None`` for the other
-    draw-offer events; :class:`InvalidRecordError` for a remove without a move, a draw claim (our
-    rule sets draw by themselves) or an unknown event."""
+    draw-offer events; :class:`InvalidRecordError` for a draw claim (our rule sets draw by
+    themselves) or an unknown event."""
     actor = event.get("actor")
     if kind in ("offer-draw", "decline-draw", "withdraw-draw"):
         return None
@@ -526,9 +626,7 @@ def _off_board(
         return _RESULTS[winner], Termination.RESIGNATION, f"{winner}:resignation"
     if kind == "adjudicate" and event.get("result") in _RESULTS:
         return _RESULTS[event["result"]], None, f"{event['result']}:adjudication"
-    if kind == "remove":
-        message = Text("%(where)s: a removal that no mill allows", where=where)
-    elif kind == "claim-draw":
+    if kind == "claim-draw":
         message = Text(
             "%(where)s: a draw claim, but Ludoteca's rule sets draw by themselves", where=where
         )

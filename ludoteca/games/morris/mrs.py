@@ -7,7 +7,8 @@ manifest's semantics, or raises :class:`~ludoteca.core.InvalidRecordError` namin
 we do not play.  Two manifests mean the same game when their semantic projections
 (:func:`projection`, clause 10.7) are equal; :func:`digest` is the format's ``sha256:`` digest of
 a JSON value's RFC 8785 (JCS) bytes (:func:`jcs`).  Only the 24-point boards are expressible
-(Six Men's Morris is not).
+(Six Men's Morris is not), and not one-time mills (MIF's ``once-per-player`` counts lines, ours
+points) nor the few combinations :func:`manifest` names.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ...i18n import Text
 from .. import family, load
 from .board import NINE, TWELVE
 from .custom import CUSTOM
+from .rules import MorrisRules
 
 __all__ = ["TOPOLOGIES", "digest", "jcs", "manifest", "projection", "rules_of"]
 
@@ -34,6 +36,15 @@ _ABSENT = object()
 #: before a placement or a removal can never recur (a hand or a side's men only ever shrink), so
 #: they change which observations a record lists, never a result
 _NEUTRAL_RESETS = {"board-remove", "hand-remove", "mill-formation", "place"}
+#: our ``full_board`` settings by MIF's ``boardFull.action`` (the colours, :func:`_full_board`,
+#: are compared by :func:`rules_of`)
+_FULL_BOARDS = {
+    "draw": "draw",
+    "white-loses": "first-loses",
+    "active-player-removes": "first-removes",
+    "white-then-black-remove": "both-remove",
+    "black-then-white-remove": "both-remove",
+}
 _SETS = ("phases", "countedPrimaryActions", "resetEvents", "semanticState")
 
 
@@ -80,9 +91,10 @@ def digest(value: Any) -> str:
 def manifest(rules: RuleSet) -> dict[str, Any]:
     """The MRS/1.0 manifest of one of our Morris rule sets (id ``x-ludoteca-NAME``, with a
     digest suffix when its settings are not the rule set's defaults: always for a custom rule
-    set); :class:`InvalidRecordError` for a board MIF has no topology for, for one-time mills
-    (MIF's ``lineReuse`` is written ``unlimited``), and for the rules of Zhi Qi, Da San Qi, El
-    Filja and Dooz and a full board's loss, which these manifests do not describe yet."""
+    set), each rule in the words of the format's enumerations (:func:`_mills`,
+    :func:`_full_board`, :func:`_placing_end`); :class:`InvalidRecordError` naming the rule
+    for a board MIF has no topology for and for the rules it has no value for
+    (:func:`_unwritable`)."""
     variant = load(str(rules)).variant  # type: ignore[attr-defined]
     topology = next((name for name, board in TOPOLOGIES.items() if board is variant.board), None)
     if topology is None:
@@ -92,26 +104,13 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
                 rules=repr(str(rules)),
             )
         )
-    if variant.one_time_mills:
+    refused = _unwritable(variant)
+    if refused is not None:
         raise InvalidRecordError(
             Text(
-                "the Mill Interchange Format's manifests written here hold no one-time mills "
-                "(%(rules)s: one_time_mills): their mills are reusable (lineReuse unlimited)",
+                "the Mill Interchange Format has no value for a rule of %(rules)s: %(rule)s",
                 rules=repr(str(rules)),
-            )
-        )
-    if (
-        variant.removals_due
-        or variant.hand_removal
-        or variant.defender_first
-        or variant.full_board not in ("", "draw")
-    ):
-        raise InvalidRecordError(
-            Text(
-                "Ludoteca writes no MIF ruleset manifest yet for %(rules)s (removals as moves "
-                "of their own, removal from the hand, the defender moving first, a full board "
-                "that loses)",
-                rules=repr(str(rules)),
+                rule=refused,
             )
         )
     settings = rules.settings
@@ -132,7 +131,7 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
         "pieces": {"white": variant.men, "black": variant.men, "minimumLive": 3},
         "turn": {
             "initial": "w" if variant.first is Color.WHITE else "b",
-            "placingEndActivePlayer": "retain",
+            "placingEndActivePlayer": _placing_end(variant),
         },
         "flying": {"enabled": bool(settings["flying"]), "maximumLive": 3},
         "placing": {
@@ -140,26 +139,14 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
             "earlyStop": {"emptyPoints": 0, "boundary": "after-unobligated-place-v1"},
             "noLegalPrimaryAction": "loss",
         },
-        "mills": {
-            "placingEffect": "mark-opponent-board-until-moving"
-            if variant.marking
-            else "remove-opponent-board",
-            "movingEffect": "remove-opponent-board",
-            "removalMultiplicity": "one-per-primary",
-            "targetProtection": "all-opponent"
-            if variant.remove_from_mills
-            else "outside-mill-first",
-            "lineReuse": "unlimited",
-            "reverseReformation": "allowed",
-            "delayedClearBoundary": "on-enter-moving-v1",
-        },
+        "mills": _mills(variant),
         "captures": {
             "resolution": "target-commits-v1",
             "custodian": capture,
             "intervention": capture,
             "leap": capture,
         },
-        "boardFull": {"action": "draw" if variant.full_board == "draw" else "disabled"},
+        "boardFull": {"action": _full_board(variant)},
         "stalemate": {"action": "loss", "boardRemovalTargets": "adjacent-opponent"},
         "draw": {
             "noProgress": {
@@ -189,6 +176,99 @@ def manifest(rules: RuleSet) -> dict[str, Any]:
     if rules.settings != load(rules.name).rules.settings:
         document["id"] += "-" + digest(projection(document))[7:15]
     return document
+
+
+def _first_mover(variant: MorrisRules) -> Color:
+    """Who moves first once placing ends on a board the men fill (each side placed its men):
+    the first player, or the second under the defender moving first."""
+    return Color(1 - variant.first) if variant.defender_first else variant.first
+
+
+def _placing_end(variant: MorrisRules) -> str:
+    """MIF's ``turn.placingEndActivePlayer``: the second player's colour under the defender
+    moving first, else ``retain`` (the player whose turn it is by alternation, as ours)."""
+    return "wb"[1 - variant.first] if variant.defender_first else "retain"
+
+
+def _mills(variant: MorrisRules) -> dict[str, Any]:
+    """MIF's ``mills`` object: what a mill closed while placing does (``placingEffect``: remove
+    a man from the board, mark it, take from the opponent's hand then pass the turn, or wait
+    for the mill counts when placing ends) and how many men a move's mills take
+    (``removalMultiplicity``: one, or one for each new mill)."""
+    if variant.mill_counts:
+        placing = "remove-by-current-mill-count-at-placing-end"
+    elif variant.hand_removal:
+        placing = "remove-opponent-hand-change"
+    elif variant.marking:
+        placing = "mark-opponent-board-until-moving"
+    else:
+        placing = "remove-opponent-board"
+    return {
+        "placingEffect": placing,
+        "movingEffect": "remove-opponent-board",
+        "removalMultiplicity": "one-per-new-line"
+        if variant.multiple_removals
+        else "one-per-primary",
+        "targetProtection": "all-opponent" if variant.remove_from_mills else "outside-mill-first",
+        "lineReuse": "unlimited",
+        "reverseReformation": "allowed",
+        "delayedClearBoundary": "on-enter-moving-v1",
+    }
+
+
+def _full_board(variant: MorrisRules) -> str:
+    """MIF's ``boardFull.action`` (fixed colours): ``disabled`` for nothing (the player to move
+    cannot move and loses), ``draw``, ``white-loses`` for the first player's loss (White's),
+    ``active-player-removes`` for the first mover's removal, and for both removing
+    ``white-then-black-remove`` or ``black-then-white-remove``, the first mover first."""
+    full = variant.full_board
+    if full == "both-remove":
+        first, second = ("white", "black")
+        if _first_mover(variant) is Color.BLACK:
+            first, second = second, first
+        return f"{first}-then-{second}-remove"
+    return {
+        "": "disabled",
+        "draw": "draw",
+        "first-loses": "white-loses",
+        "first-removes": "active-player-removes",
+    }[full]
+
+
+def _unwritable(variant: MorrisRules) -> Text | None:
+    """The rule of ``variant`` that MIF's ``mif-finite-rules-v3`` has no value for, in a
+    sentence naming our setting, or ``None``."""
+    if variant.one_time_mills:
+        return Text(
+            "one-time mills (one_time_mills): MIF's once-per-player line reuse counts the lines "
+            "a player has closed, Ludoteca's one-time mills count their points (a mill all of "
+            "whose points were in earlier mills takes nothing)"
+        )
+    if variant.marking and variant.hand_removal:
+        return Text(
+            "a mill while placing that both marks and takes from the hand (marking, "
+            "hand_removal): MIF's placingEffect is one of them"
+        )
+    if variant.lasker:
+        for setting in ("marking", "hand_removal", "mill_counts"):
+            if getattr(variant, setting):
+                return Text(
+                    "moving while placing with %(setting)s (lasker, %(setting)s): in MIF a mill "
+                    "closed by such a move has the placing effect, in Ludoteca it takes a man "
+                    "from the board",
+                    setting=setting,
+                )
+    if variant.mill_counts and _first_mover(variant) is Color.BLACK:
+        return Text(
+            "removals by mill counts where Black moves first (mill_counts with black_first or "
+            "defender_first): in MIF White always removes first"
+        )
+    if variant.full_board == "first-loses" and variant.first is Color.BLACK:
+        return Text(
+            "a full board that Black, the first player, loses (full_board=first-loses, "
+            "black_first): MIF's full board loses for White only (white-loses)"
+        )
+    return None
 
 
 def projection(document: dict[str, Any]) -> dict[str, Any]:
@@ -304,15 +384,22 @@ def _custom(document: dict[str, Any]) -> str | None:
     mills = document.get("mills", {})
     pieces = document.get("pieces", {})
     board = {NINE: 9, TWELVE: 12}.get(TOPOLOGIES.get(document.get("topology", "")))  # type: ignore[arg-type]
+    turn = document.get("turn", {})
+    other = {"w": "b", "b": "w"}.get(turn.get("initial"))
+    placing = mills.get("placingEffect")
     settings = {
         "board": board,
         "men": pieces.get("white") if pieces.get("white") == pieces.get("black") else None,
-        "black_first": document.get("turn", {}).get("initial") == "b",
+        "black_first": turn.get("initial") == "b",
         "flying": document.get("flying", {}).get("enabled") is True,
         "lasker": document.get("placing", {}).get("movementAllowed") is True,
-        "marking": mills.get("placingEffect") == "mark-opponent-board-until-moving",
+        "marking": placing == "mark-opponent-board-until-moving",
         "remove_from_mills": mills.get("targetProtection") == "all-opponent",
-        "full_board": "draw" if document.get("boardFull", {}).get("action") == "draw" else "none",
+        "full_board": _FULL_BOARDS.get(document.get("boardFull", {}).get("action"), "none"),
+        "multiple_removals": mills.get("removalMultiplicity") == "one-per-new-line",
+        "defender_first": turn.get("placingEndActivePlayer") == other,
+        "hand_removal": placing == "remove-opponent-hand-change",
+        "mill_counts": placing == "remove-by-current-mill-count-at-placing-end",
         "repetition": repetition.get("count"),
         "move_rule": progress.get("normalLimit"),
         "three_men_rule": progress.get("endgameLimit"),

@@ -33,9 +33,10 @@ from ...i18n import Text
 from ...movetext import write
 from ...record import GameRecord, build, escape_tag, wrap_words
 from .. import family, load
+from .actions import actions, awaits_removal
 from .board import TWELVE
 from .custom import CUSTOM
-from .rules import MorrisMove, MorrisRules, MorrisState
+from .rules import MorrisRules, MorrisState
 
 __all__ = ["INFERRED", "PRESETS", "detect", "dumps", "loads", "sanmill_options"]
 
@@ -192,7 +193,7 @@ def dumps(record: GameRecord) -> str:
     tags["Variant"] = variant
     if rules.name == CUSTOM or rules.settings != load(rules.name).rules.settings:
         tags[RULES_TAG] = str(rules)
-    tags["PlyCount"] = str(sum(len(_actions(move)) for move in record.moves))
+    tags["PlyCount"] = str(sum(len(actions(move)) for move in record.moves))
     for name, value in record.tags.items():
         if name not in tags and name not in _OURS:
             tags[name] = value
@@ -201,11 +202,6 @@ def dumps(record: GameRecord) -> str:
     head = "\n".join(f'[{name} "{escape_tag(value)}"]' for name, value in tags.items())
     words = [*_glued(write(record.tree, start.ply)), record.result]
     return head + "\n\n" + wrap_words(words) + "\n"
-
-
-def _actions(move: str) -> list[str]:
-    """Sanmill's actions of one of our moves: ``d6xg7`` → ``d6``, ``xg7``; ``xg7`` → ``xg7``."""
-    return [a for a in re.split(r"(?=x)", move) if a]
 
 
 #: the removals Sanmill's export glues to the action before them, at most
@@ -456,17 +452,7 @@ class _Joiner:
         if text.startswith("x") or state is None:
             self.emit(play, text, marks, index)
             return
-        try:
-            action = MorrisMove.parse(text, state.board.key)
-        except LudotecaError:
-            self.emit(play, text, marks, index)
-            return
-        forms = [
-            m
-            for m in (state.move_of(c) for c in state.legal_codes())
-            if m.src == action.src and m.dst == action.dst and not m.removal_only
-        ]
-        if forms and all(m.remove is not None for m in forms):
+        if awaits_removal(state, text):
             play.pending = (text, marks, index, [])
         else:
             self.emit(play, text, marks, index)
