@@ -316,3 +316,23 @@ def test_the_api_lists_serves_and_checks_lessons(client: TestClient) -> None:
     assert client.get("/api/lessons/felli/nothing").status_code == 404
     assert client.get("/api/lessons/nogame/steps").status_code == 404
     assert client.get("/lessons").status_code == 200
+
+
+def test_the_api_names_the_rule_set_of_each_lesson(client: TestClient) -> None:
+    morris = client.get("/api/lessons").json()[0]
+    assert morris["game"] == "morris"
+    titles = {entry["key"]: (entry["rules"], entry["rules_title"]) for entry in morris["lessons"]}
+    assert titles["placing"] == ("morris", "Nine Men's Morris")
+    assert titles["diagonals"] == ("morris-12", "Twelve Men's Morris")
+    assert titles["each-mill"] == ("da-san-qi", "Da San Qi")
+    assert titles["one-time"] == ("one-time-mill", "One-Time Mill")
+    lesson = client.get("/api/lessons/morris/each-mill").json()
+    assert (lesson["rules"], lesson["rules_title"]) == ("da-san-qi", "Da San Qi")
+    removals = lesson["steps"][1]["position"]["legal"]
+    assert len(removals) == 5  # a removal alone of each black man: Da San Qi takes any man
+    right = client.post("/api/lessons/morris/each-mill/1", json={"move": "xd6"}).json()
+    assert right["right"] and right["after"]["turn"] == "black"
+    wrong = client.post("/api/lessons/morris/each-mill/1", json={"move": "xg1"}).json()
+    assert not wrong["right"]
+    placing = client.post("/api/lessons/morris/each-mill/1", json={"move": "d1"})
+    assert placing.status_code == 400 and "must first remove" in placing.json()["error"]
