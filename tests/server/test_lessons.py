@@ -1,7 +1,8 @@
 """The rules lessons (ludoteca.lessons, each game's lessons in ludoteca/games): every step of
 every lesson has a legal position, at least one move that does what it asks and one that does
 not (refused with the step's sentence), and its answers agree with the plain reference engines
-of checks/, which share no code with the games."""
+of checks/, which share no code with the games; each step of the lessons of the mill rule sets
+other than Nine Men's Morris also judges a move read off its board by hand, right and wrong."""
 
 from __future__ import annotations
 

@@ -154,8 +154,8 @@ def rule_lessons() -> tuple[Lesson, ...]:
                     moves_along_diagonal_into_mill,
                     N_("The man on b2 is a neighbour of a1 along the diagonal a1, b2, c3."),
                     N_(
-                        "On this board a corner has three neighbours: two along the square, one "
-                        "along its diagonal."
+                        "Men step along a diagonal as along any line: b2 is a neighbour of a1 "
+                        "and of c3."
                     ),
                     N_("That move does not go along a diagonal into a mill."),
                 ),
@@ -254,7 +254,7 @@ def rule_lessons() -> tuple[Lesson, ...]:
                     ),
                     N_(
                         "Your man on a1 closed two mills and took the man on d2. Take the second "
-                        "man, a turn of its own: one of Black's line of two whose third point is "
+                        "man, a turn of its own: a man of Black's line of two whose third point is "
                         "empty."
                     ),
                     removes_threat,
@@ -272,7 +272,7 @@ def rule_lessons() -> tuple[Lesson, ...]:
             "dooz",
             N_(
                 "In Dooz a mill closed while placing takes a man from your opponent's hand, not "
-                "from the board, while they hold any; then it takes from the board."
+                "from the board, while they hold any; once their hand is empty, from the board."
             ),
             (
                 Step(
@@ -318,10 +318,10 @@ def rule_lessons() -> tuple[Lesson, ...]:
                     fills_mill,
                     N_("The line a1, a4, a7 has a7 empty."),
                     N_(
-                        "When placing ends, a player with mills when the other has none removes "
-                        "two men, the other one; with as many, each that many; else the one with "
-                        "fewer as many as they have, the other one more; with none, each one of "
-                        "their own."
+                        "When placing ends, if nobody has a mill, each player removes one of "
+                        "their own men; if only one has mills, they remove two enemy men and the "
+                        "other one; else each removes as many as the fewer mills, and the one "
+                        "with more mills one more."
                     ),
                     N_("That move closes no mill."),
                 ),
