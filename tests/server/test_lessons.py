@@ -1,7 +1,8 @@
 """The rules lessons (ludoteca.lessons, each game's lessons in ludoteca/games): every step of
 every lesson has a legal position, at least one move that does what it asks and one that does
 not (refused with the step's sentence), and its answers agree with the plain reference engines
-of checks/, which share no code with the games."""
+of checks/, which share no code with the games; each step of the lessons of the mill rule sets
+other than Nine Men's Morris also judges a move read off its board by hand, right and wrong."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from fastapi.testclient import TestClient
 import ludoteca
 from checks import felli_reference, morelli_reference, morris_reference
 from ludoteca.core import IllegalMoveError, InvalidMoveError, State
-from ludoteca.lessons import Lesson, Step, answers, check
+from ludoteca.games.morris.rules import MorrisState
+from ludoteca.lessons import Lesson, Step, Verdict, answers, check
 from ludoteca.server import Settings, create_app
 
 GAMES = ("morris", "felli", "morelli")
@@ -33,7 +35,19 @@ def position(lesson: Lesson, step: Step) -> State:
 def test_every_game_teaches_what_the_issue_asks() -> None:
     keys = {game: [lesson.key for lesson in ludoteca.load(game).lessons()] for game in GAMES}
     assert keys == {
-        "morris": ["placing", "removal", "moving", "flying"],
+        "morris": [
+            "placing",
+            "removal",
+            "moving",
+            "flying",
+            "diagonals",
+            "lasker",
+            "marked",
+            "each-mill",
+            "hand",
+            "mill-counts",
+            "one-time",
+        ],
         "felli": ["steps", "chains", "mullahs"],
         "morelli": ["bands", "flanking", "throne"],
     }
@@ -71,44 +85,118 @@ def test_an_illegal_or_unreadable_move_is_refused_with_the_reason(
         check(state, step, state.game.board.points[occupied])  # a placement on a man
 
 
+#: for each step of the lessons of rules other than Nine Men's Morris's, a move read off its
+#: board by hand that does what it asks and a legal one that does not
+HAND_CHECKED = {
+    ("diagonals", 0): ("a1xd6", "e4xd6"),  # a1 b2 c3 is a diagonal; e4 f4 g4 is not
+    ("diagonals", 1): ("b2-a1xg7", "e5-e4xg7"),  # b2-a1 runs along a diagonal; e5-e4 does not
+    ("lasker", 0): ("d7-a7xb4", "a7xb4"),  # the same mill closed by placing keeps no man in hand
+    ("marked", 0): ("d1xg7", "b2"),  # a7 is marked, so a1 a4 a7 cannot close; a1 d1 g1 can
+    ("each-mill", 0): ("a1xg1", "e4xg1"),  # a1 fills a1 a4 a7 and a1 b2 c3; e4 only e4 f4 g4
+    ("each-mill", 1): ("xd6", "xg1"),  # d5 d6 with d7 empty threatens; g1 stands alone
+    ("hand", 0): ("a7", "d1"),  # a1 a4 a7 closes, Black holds 8 in hand; d1 closes nothing
+    ("hand", 1): ("a7xg4", "a7xb2"),  # Black's g1 g4 with g7 empty; b2's lines are blocked
+    ("mill-counts", 0): ("a7", "d1"),  # a1 a4 a7 fills a mill (written without a removal)
+    ("one-time", 0): ("d7-g7xc5", "d7-a7"),  # g1 g4 g7 is new; a1 a4 a7 has taken its man
+}
+
+
+@pytest.mark.parametrize(("key", "number"), sorted(HAND_CHECKED))
+def test_the_rule_lessons_judge_moves_checked_by_hand(key: str, number: int) -> None:
+    lesson = next(ls for ls in ludoteca.load("morris").lessons() if ls.key == key)
+    assert lesson.rules != "morris"  # each is set in a rule set that has its rule
+    step = lesson.steps[number]
+    state = position(lesson, step)
+    right, wrong = HAND_CHECKED[key, number]
+    assert check(state, step, right) == Verdict(True, step.explain)
+    assert check(state, step, wrong) == Verdict(False, f"{step.wrong} {step.hint}")
+
+
+def test_every_step_of_the_rule_lessons_is_checked_by_hand() -> None:
+    taught = {
+        (lesson.key, number)
+        for lesson in ludoteca.load("morris").lessons()
+        if lesson.rules != "morris"
+        for number in range(len(lesson.steps))
+    }
+    assert taught == set(HAND_CHECKED)
+
+
+def test_a_double_mill_leaves_the_second_removal_to_a_turn_of_its_own() -> None:
+    """Da San Qi's lesson: its second step is the position its first step's answer a1xd2
+    leaves (d2 marked, one removal due, White still to move)."""
+    first, second = next(
+        ls for ls in ludoteca.load("morris").lessons() if ls.key == "each-mill"
+    ).steps
+    state = ludoteca.load("da-san-qi").from_position_code(first.position)
+    state.push("a1xd2")
+    assert state.position_code() == second.position
+
+
 # --- the reference engines' view: each step's legal moves, and the moves that do what it asks,
 # --- read off the reference's positions before and after each move
 
 
 def morris_view(state: State) -> tuple[set[str], Callable[[str], bool]]:
+    assert isinstance(state, MorrisState)
     tokens = {"w": "W", "b": "B"}
     names = state.game.board.points
+    occupant = {names[i]: tokens[t] for i, t in enumerate(state.pieces()) if t}
+    occupant |= {
+        names[p]: morris_reference.MARK for p in range(len(names)) if state.marked >> p & 1
+    }
     hand = state.in_hand()
     assert hand is not None
     pos = morris_reference.Position(
         str(state.rules),
-        {names[i]: tokens[t] for i, t in enumerate(state.pieces()) if t},
+        occupant,
         {"W": hand[0], "B": hand[1]},
         "W" if state.turn.name == "WHITE" else "B",
+        used={
+            colour: frozenset(names[p] for p in range(len(names)) if used >> p & 1)
+            for colour, used in zip("WB", state.used, strict=True)
+        },
+        due=dict(zip("WB", state.due, strict=True)),
+        closing=state.closing,
     )
+    board = pos.rules.board
     mover, enemy = pos.turn, "B" if pos.turn == "W" else "W"
 
     def lines_of_two(occupant: dict[str, str], colour: str, point: str) -> list[list[str]]:
         found = []
-        for line in morris_reference.LINES["nine"]:
+        for line in morris_reference.LINES[board]:
             points = line.split()
             owners = [occupant.get(p) for p in points]
             if point in points and owners.count(colour) == 2 and owners.count(None) == 1:
                 found.append(points)
         return found
 
+    def diagonal(points: list[str] | set[str]) -> bool:  # no two on one file or rank
+        return len({p[0] for p in points}) == len({p[1:] for p in points}) == len(points)
+
     def does(move: str) -> bool:
         after = morris_reference.play(pos, move)
         body, _, taken = move.partition("x")
         src, _, dst = body.rpartition("-")
         removed = bool(taken)
-        flew = bool(src) and dst not in morris_reference.neighbours("nine", src)
+        flew = bool(src) and dst not in morris_reference.neighbours(board, src)
+        mills = morris_reference.mills_closed(board, after.occupant, dst) if dst else []
         return {
             "placing-0": not src and bool(lines_of_two(after.occupant, mover, dst)),
             "placing-1": removed,
             "removal-0": removed and bool(lines_of_two(pos.occupant, enemy, taken)),
             "moving-0": removed and bool(src),
             "flying-0": removed and flew,
+            "diagonals-0": removed and any(diagonal(mill) for mill in mills),
+            "diagonals-1": removed and bool(src) and diagonal([src, dst]),
+            "lasker-0": removed and bool(src),
+            "marked-0": removed,
+            "each-mill-0": removed and len(mills) >= 2,
+            "each-mill-1": removed and bool(lines_of_two(pos.occupant, enemy, taken)),
+            "hand-0": after.hand[enemy] < pos.hand[enemy],
+            "hand-1": removed and bool(lines_of_two(pos.occupant, enemy, taken)),
+            "mill-counts-0": bool(mills),
+            "one-time-0": removed,
         }[current]
 
     return set(morris_reference.legal(pos)), does
@@ -229,3 +317,23 @@ def test_the_api_lists_serves_and_checks_lessons(client: TestClient) -> None:
     assert client.get("/api/lessons/felli/nothing").status_code == 404
     assert client.get("/api/lessons/nogame/steps").status_code == 404
     assert client.get("/lessons").status_code == 200
+
+
+def test_the_api_names_the_rule_set_of_each_lesson(client: TestClient) -> None:
+    morris = client.get("/api/lessons").json()[0]
+    assert morris["game"] == "morris"
+    titles = {entry["key"]: (entry["rules"], entry["rules_title"]) for entry in morris["lessons"]}
+    assert titles["placing"] == ("morris", "Nine Men's Morris")
+    assert titles["diagonals"] == ("morris-12", "Twelve Men's Morris")
+    assert titles["each-mill"] == ("da-san-qi", "Da San Qi")
+    assert titles["one-time"] == ("one-time-mill", "One-Time Mill")
+    lesson = client.get("/api/lessons/morris/each-mill").json()
+    assert (lesson["rules"], lesson["rules_title"]) == ("da-san-qi", "Da San Qi")
+    removals = lesson["steps"][1]["position"]["legal"]
+    assert len(removals) == 5  # a removal alone of each black man: Da San Qi takes any man
+    right = client.post("/api/lessons/morris/each-mill/1", json={"move": "xd6"}).json()
+    assert right["right"] and right["after"]["turn"] == "black"
+    wrong = client.post("/api/lessons/morris/each-mill/1", json={"move": "xg1"}).json()
+    assert not wrong["right"]
+    placing = client.post("/api/lessons/morris/each-mill/1", json={"move": "d1"})
+    assert placing.status_code == 400 and "must first remove" in placing.json()["error"]

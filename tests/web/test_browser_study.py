@@ -74,3 +74,23 @@ def test_a_lesson_is_completed_by_clicking(page: Any, server: str) -> None:
     assert "done" in item.inner_text()
     page.reload()  # progress is kept in the browser
     page.wait_for_selector('#lessons li.done button[data-lesson="felli/chains"]')
+
+
+def test_a_removal_alone_of_da_san_qi_is_made_by_clicking(page: Any, server: str) -> None:
+    page.goto(server + "/lessons?game=morris&lesson=each-mill")
+    page.wait_for_selector("#board .pt")
+    assert page.inner_text("#lesson-rules") == "Rule set: Da San Qi"
+    # the list names the rule set of each run of the family's lessons
+    headings = page.locator("#lessons h4").all_inner_texts()
+    assert headings[:2] == ["Nine Men's Morris", "Twelve Men's Morris"] and "Da San Qi" in headings
+    point(page, "a1").click()  # two mills at once: the first man is taken with the move
+    point(page, "d2").click()
+    page.wait_for_selector('#notice:has-text("Right")')
+    page.click("#next-step")
+    page.wait_for_selector('#ask:has-text("Step 2 of 2")')
+    point(page, "g1").click()  # a removal alone, legal, but not of Black's line of two
+    page.wait_for_selector('#status:has-text("not in Black\'s threatening line")')
+    assert piece(page, "g1") == "b"
+    point(page, "d6").click()
+    page.wait_for_selector('#notice:has-text("Lesson complete")')
+    assert piece(page, "d6") == ""

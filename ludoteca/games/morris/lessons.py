@@ -42,14 +42,17 @@ def makes_two(state: State, code: int) -> bool:
 
 
 def removes_threat(state: State, code: int) -> bool:
-    """The move closes a mill and removes an enemy man from a line where the enemy has two
-    men and the third point is empty (a mill the enemy would close next)."""
+    """The move removes an enemy man (with a mill, or a removal alone) from a line where the
+    enemy has two men and the third point holds none of the mover's men after the move (a
+    mill the enemy would close next)."""
     morris = _state(state)
     move = morris.move_of(code)
     if move.remove is None:
         return False
     board, enemy = morris.board, 1 - morris.turn
-    after = morris.men[morris.turn] | 1 << move.dst
+    after = morris.men[morris.turn]
+    if not move.removal_only:
+        after = after & ~(0 if move.src is None else 1 << move.src) | 1 << move.dst
     return any(
         (morris.men[enemy] & mask).bit_count() == 2 and not after & mask
         for mask in board.mills_at[move.remove]

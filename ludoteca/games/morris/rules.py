@@ -1267,9 +1267,12 @@ class Morris(PointBoardGame):
         return MorrisSolver(self.rules, men)
 
     def lessons(self) -> tuple[Lesson, ...]:
+        """Nine Men's Morris's lessons (:mod:`.lessons`), then one for each rule of another rule
+        set that changes what a player must do (:mod:`.rule_lessons`), each of its rule set."""
         from .lessons import lessons
+        from .rule_lessons import rule_lessons
 
-        return lessons()
+        return lessons() + rule_lessons()
 
     def puzzle_theme(self, state: State, line: Sequence[int]) -> str:
         """``blockade`` (the line ends with the opponent shut in), ``double mill`` (the

@@ -17,13 +17,20 @@ __all__ = ["answer", "lesson_view", "listing"]
 
 def listing() -> list[GameLessons]:
     """Every game that has lessons: its name and title, and its lessons (key, title, intro,
-    number of steps), in order."""
+    number of steps, rule set and its title), in order."""
     out = []
     for family in games():
         lessons = family.of().lessons()
         if lessons:
             summaries = [
-                LessonSummary(key=ls.key, title=_(ls.title), intro=_(ls.intro), steps=len(ls.steps))
+                LessonSummary(
+                    key=ls.key,
+                    title=_(ls.title),
+                    intro=_(ls.intro),
+                    steps=len(ls.steps),
+                    rules=ls.rules,
+                    rules_title=rule_set(family.name, ls.rules).rules_title,
+                )
                 for ls in lessons
             ]
             out.append(GameLessons(game=family.name, title=_(family.title), lessons=summaries))
@@ -51,8 +58,9 @@ def _drawn(state: State) -> Position:
 
 
 def lesson_view(game: str, key: str) -> LessonView:
-    """A lesson for the page: its title, intro, rule set, board, and each step's sentence,
-    hint and position (as the analysis board draws one); 404 if there is no such lesson."""
+    """A lesson for the page: its title, intro, rule set (spec and title), board, and each
+    step's sentence, hint and position (as the analysis board draws one); 404 if there is no
+    such lesson."""
     lesson = _lesson(game, key)
     steps = [
         LessonStep(ask=_(step.ask), hint=_(step.hint), position=_drawn(_position(lesson, step)))
@@ -65,6 +73,7 @@ def lesson_view(game: str, key: str) -> LessonView:
         title=_(lesson.title),
         intro=_(lesson.intro),
         rules=lesson.rules,
+        rules_title=first.game.rules_title,
         board=board_of(first).board,
         steps=steps,
     )

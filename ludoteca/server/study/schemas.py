@@ -143,12 +143,15 @@ class ExplorerView(BaseModel):
 
 
 class LessonSummary(BaseModel):
-    """A lesson in the listing: its key, title, intro and number of steps."""
+    """A lesson in the listing: its key, title, intro, number of steps, and the rule set its
+    positions are of (its spec and its title)."""
 
     key: str
     title: str
     intro: str
     steps: int
+    rules: str
+    rules_title: str
 
 
 class GameLessons(BaseModel):
@@ -168,13 +171,15 @@ class LessonStep(BaseModel):
 
 
 class LessonView(BaseModel):
-    """A lesson for the page: its rule set, board (as the game page describes it) and steps."""
+    """A lesson for the page: its rule set (spec and title), board (as the game page describes
+    it) and steps."""
 
     game: str
     key: str
     title: str
     intro: str
     rules: str
+    rules_title: str
     board: BoardView
     steps: list[LessonStep]
 

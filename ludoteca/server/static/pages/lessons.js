@@ -40,7 +40,8 @@ function record(done) {
   listing();
 }
 
-// The list of every game's lessons, each with its progress.
+// The list of every game's lessons, each with its progress; where a game's lessons are of
+// several rule sets, each run of one rule set's lessons under that rule set's title.
 function listing() {
   const box = $("lessons");
   box.replaceChildren();
@@ -48,8 +49,19 @@ function listing() {
   for (const game of page.games) {
     const heading = document.createElement("h3");
     heading.textContent = game.title;
-    const list = document.createElement("ol");
-    for (const lesson of game.lessons) {
+    box.append(heading);
+    const several = new Set(game.lessons.map((lesson) => lesson.rules)).size > 1;
+    let list = null;
+    for (const [i, lesson] of game.lessons.entries()) {
+      if (!list || (several && lesson.rules !== game.lessons[i - 1].rules)) {
+        if (several) {
+          const rules = document.createElement("h4");
+          rules.textContent = lesson.rules_title;
+          box.append(rules);
+        }
+        list = document.createElement("ol");
+        box.append(list);
+      }
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
@@ -70,7 +82,6 @@ function listing() {
       item.append(button, state);
       list.appendChild(item);
     }
-    box.append(heading, list);
   }
 }
 
@@ -82,6 +93,7 @@ async function open(game, key) {
   history.replaceState(null, "", `?game=${encodeURIComponent(game)}&lesson=${encodeURIComponent(key)}`);
   $("lesson").hidden = false;
   $("lesson-title").textContent = lesson.title;
+  $("lesson-rules").textContent = t("Rule set: %(rules)s", { rules: lesson.rules_title });
   $("lesson-intro").textContent = lesson.intro;
   $("board").replaceChildren();
   page.board = new Board($("board"), lesson.board, touch);
