@@ -829,6 +829,13 @@ class State(ABC):
         of White/Black by default).  A game that does not say draws an empty board."""
         return [""] * len(self.game.board.points)
 
+    def marked_points(self) -> list[int]:
+        """The points of the game's :class:`BoardDescription` that are empty but barred for now
+        (no piece may be put there: a Da San Qi point whose man a mill took while men are
+        placed), in increasing order, for a user interface to draw as barred.  :meth:`pieces`
+        gives ``""`` for them.  A game that does not say has none."""
+        return []
+
     def move_label(self, code: int) -> str:
         """The legal move ``code`` as a move list shows it: its notation, plus what the game
         annotates (Morelli: conversions and a King seated, ``A5-E5x3 K``).  Default: the

@@ -352,6 +352,8 @@ class SharedView(BaseModel):
     players: dict[Colour, PlayerView]
     board: BoardView
     pieces: list[str]
+    #: the empty points where no piece may be put for now (``State.marked_points``)
+    marked: list[int]
     turn: Colour
     ply: int
     #: the ply the game started from (0 unless set up from a position): move numbers count from it
@@ -602,10 +604,12 @@ class Joined(BaseModel):
 
 
 class ReplayPosition(BaseModel):
-    """A position of a replayed record: pieces, the touches of the move that led to it, its
-    label and note (none for the start: no ``note`` at all), the side to move."""
+    """A position of a replayed record: pieces, marked points, the touches of the move that led
+    to it, its label and note (none for the start: no ``note`` at all), the side to move."""
 
     pieces: list[str]
+    #: the empty points where no piece may be put for now (``State.marked_points``)
+    marked: list[int]
     last: list[Touch] | None
     move: str | None
     note: str | None = omitted_if_none()

@@ -595,6 +595,10 @@ class MorrisState(RepeatingState):
             "w" if white >> p & 1 else "b" if black >> p & 1 else "" for p in range(self.board.size)
         ]
 
+    def marked_points(self) -> list[int]:
+        """The marked points (rule sets with marking, while men are placed)."""
+        return bits(self.marked)
+
     def gesture(self, code: int) -> tuple[tuple[str, int], ...]:
         move = self._moves[code]
         if move.removal_only:

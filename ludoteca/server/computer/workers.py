@@ -241,7 +241,13 @@ def _replay(text: str) -> dict[str, object]:
     state = game.start()
     first_ply = state.ply
     positions: list[dict[str, object]] = [
-        {"pieces": state.pieces(), "last": None, "move": None, "turn": state.turn.name.lower()}
+        {
+            "pieces": state.pieces(),
+            "marked": state.marked_points(),
+            "last": None,
+            "move": None,
+            "turn": state.turn.name.lower(),
+        }
     ]
     for move in game.state.moves:
         gesture = state.gesture(move.code)
@@ -250,6 +256,7 @@ def _replay(text: str) -> dict[str, object]:
         positions.append(
             {
                 "pieces": state.pieces(),
+                "marked": state.marked_points(),
                 "last": gesture,
                 "move": label,
                 "note": note,

@@ -112,6 +112,7 @@ class SharedValues(StaticValues):
     status: str
     players: dict[str, PlayerValues]
     pieces: list[str]
+    marked: list[int]
     turn: Colour
     ply: int
     first_ply: int
@@ -180,6 +181,7 @@ def shared_view(live: LiveGame) -> SharedValues:
         "status": Status(row.status).value,
         "players": {place.name: _player_values(live, place.name) for place in map(seat, Color)},
         "pieces": state.pieces(),
+        "marked": state.marked_points(),
         "turn": colour_name(state.turn),
         "ply": live.ply,
         "first_ply": state.ply - live.ply,

@@ -135,15 +135,16 @@ def check_position(
 
 
 def position_view(state: State) -> Position:
-    """A position as the analysis board draws it: the pieces, the side to move, the men in
-    hand, the legal moves as the game page reads them, the last move's gesture, its code and,
-    when it is over, the outcome."""
+    """A position as the analysis board draws it: the pieces, the marked points, the side to
+    move, the men in hand, the legal moves as the game page reads them, the last move's gesture,
+    its code and, when it is over, the outcome."""
     outcome = state.outcome()
     last = state.move_stack[-1] if state.move_stack else None
     return Position(
         game=state.game.name,
         rules=str(state.rules),
         pieces=state.pieces(),
+        marked=state.marked_points(),
         turn=state.turn.name.lower(),
         hand=state.in_hand(),
         notice=state.notice(),

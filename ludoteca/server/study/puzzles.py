@@ -237,12 +237,14 @@ def frames(puzzle: Puzzle) -> list[Frame]:
     """The solution as pictures: the start, then each move of the line with the pieces after
     it and its gesture (``move`` its notation)."""
     state = _start(puzzle)
-    out = [Frame(move=None, pieces=state.pieces(), last=[])]
+    out = [Frame(move=None, pieces=state.pieces(), marked=state.marked_points(), last=[])]
     for text in puzzle.line:
         code = state.parse_move(text).code
         gesture = list(state.gesture(code))
         state.push_code(code)
-        out.append(Frame(move=text, pieces=state.pieces(), last=gesture))
+        out.append(
+            Frame(move=text, pieces=state.pieces(), marked=state.marked_points(), last=gesture)
+        )
     return out
 
 

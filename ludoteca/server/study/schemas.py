@@ -77,6 +77,7 @@ class Position(BaseModel):
     game: str
     rules: str
     pieces: list[str]  # a token per point of the board, "" for empty
+    marked: list[int]  # the empty points where no piece may be put for now
     turn: str  # "white" or "black"
     hand: tuple[int, int] | None  # the men in hand, in the games that have them
     notice: str | None
@@ -406,11 +407,12 @@ class DailyPuzzle(PuzzleView):
 
 
 class Frame(BaseModel):
-    """A picture of a solution: the move (its notation; None for the start), the pieces after
-    it and its gesture."""
+    """A picture of a solution: the move (its notation; None for the start), the pieces and
+    marked points after it and its gesture."""
 
     move: str | None
     pieces: list[str]
+    marked: list[int]
     last: list[tuple[str, int]]
 
 

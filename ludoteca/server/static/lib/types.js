@@ -181,6 +181,7 @@
  *                            account: string | null, bot: boolean}>} players
  * @property {BoardView} board
  * @property {string[]} pieces
+ * @property {number[]} marked  the empty points where no piece may be put for now (Da San Qi)
  * @property {Colour} turn
  * @property {number} ply
  * @property {number} first_ply
