@@ -1,8 +1,9 @@
 """SVG pictures of positions, drawn from a game's board description (standard library only).
 
 ``render(state)`` draws any game the way the web app's board does: points and lines, or
-coloured cells, with file and rank labels, the pieces, and optionally the points the last move
-touched.  A new game needs no drawing code of its own.
+coloured cells, with file and rank labels, the pieces, the marked points (a ringed cross: no
+piece may be put there for now), and optionally the points the last move touched.  A new game
+needs no drawing code of its own.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def render(
     for i, token in enumerate(state.pieces()):
         if token:
             out.append(_piece(board.styles[token], *xy(i), board.cells))
+    out.extend(_cross(*xy(i)) for i in state.marked_points())
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -130,6 +132,17 @@ def _labels(
     return [
         f'<text x="{x:g}" y="{bottom:g}" {style}>{escape(t)}</text>' for t, x in files.items()
     ] + [f'<text x="{left:g}" y="{y + 8:g}" {style}>{escape(t)}</text>' for t, y in ranks.items()]
+
+
+def _cross(x: float, y: float) -> str:
+    """A marked point: a ringed cross in the lines' colour (as the web app's board draws it)."""
+    d = UNIT * 0.2
+    return (
+        '<g class="marked" fill="none" stroke="#4a3b22" stroke-width="8" stroke-linecap="round">'
+        f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.3:g}"/>'
+        f'<line x1="{x - d:g}" y1="{y - d:g}" x2="{x + d:g}" y2="{y + d:g}"/>'
+        f'<line x1="{x - d:g}" y1="{y + d:g}" x2="{x + d:g}" y2="{y - d:g}"/></g>'
+    )
 
 
 def _piece(style: PieceStyle, x: float, y: float, cells: bool) -> str:

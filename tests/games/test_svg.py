@@ -66,3 +66,19 @@ def test_record_show_writes_pictures(tmp_path: Path) -> None:
     assert main(["record", "show", str(games), "--svg", str(tmp_path / "end.svg")]) == 0
     assert len(pieces(parse((tmp_path / "end.svg").read_text()))) == 2
     assert len(pieces(parse((tmp_path / "end-2.svg").read_text()))) == 12
+
+
+def test_da_san_qi_marked_point_is_crossed() -> None:
+    # White places g7, closing two mills, and takes b2: b2 is marked until the placing ends
+    state = ludoteca.load("da-san-qi").from_position_code(
+        "WW./B../W../.B...W/.../BBB/..W w 7 7 0 10"
+    )
+    assert not [g for g in parse(render(state)).iter(f"{NS}g") if g.get("class") == "marked"]
+    state.push("g7xb2")
+    marked = [g for g in parse(render(state)).iter(f"{NS}g") if g.get("class") == "marked"]
+    assert len(marked) == 1
+    ring = marked[0].find(f"{NS}circle")
+    assert ring is not None
+    # b2 on the 7 x 7 grid, 100 per step inside a margin of 100, rank 7 at the top: (200, 600)
+    assert (float(ring.get("cx", 0)), float(ring.get("cy", 0))) == (200, 600)
+    assert len(marked[0].findall(f"{NS}line")) == 2

@@ -48,7 +48,8 @@ export class Board {
   // pieces: token per point; marks: {selected: [i], targets: [{point, kind}], last: [[kind, i]],
   // changed: [i] (converted just now: flashes), converted: [i] (converted by a recent move:
   // ringed), removed: [{point, token}] (captured), hint: [[kind, i]],
-  // jumped: [i] (pieces a capture chain under way takes), premove: [i] (points of a premove)}
+  // jumped: [i] (pieces a capture chain under way takes), premove: [i] (points of a premove),
+  // marked: [i] (empty points where no piece may be put for now: crossed out)}
   draw(pieces, marks = {}) {
     const svg = this.svg;
     // a redraw replaces the points: keep the keyboard focus on the same point
@@ -80,6 +81,7 @@ export class Board {
     const premove = new Set(marks.premove || []);
     const removed = new Map((marks.removed || []).map((t) => [t.point, t.token]));
     const jumped = new Set(marks.jumped || []);
+    const marked = new Set(marks.marked || []);
     const targets = new Map((marks.targets || []).map((t) => [t.point, t.kind]));
     board.points.forEach((name, i) => {
       const [cx, cy] = this.xy(i);
@@ -90,6 +92,7 @@ export class Board {
       let label = `${name}, ${pieceName(board, token)}`;
       if (target === "take") label += t(", can be taken");
       else if (target) label += t(", possible move");
+      if (marked.has(i)) label += t(", marked: no man may be placed here");
       if (selected.has(i)) label += t(", selected");
       if (premove.has(i)) label += t(", in your premove");
       if (token && converted.has(i)) label += t(", converted by a recent move");
@@ -117,6 +120,7 @@ export class Board {
         el("circle", { cx, cy, r: r * 0.95, class: "glow" }, g);
       }
       if (!board.cells) el("circle", { cx, cy, r: 9, class: "spot" }, g);
+      if (marked.has(i)) this._cross(g, cx, cy);
       if (token) this._piece(g, token, cx, cy, changed.has(i) ? "changed" : jumped.has(i) ? "jumped" : "");
       else if (removed.has(i)) this._piece(g, removed.get(i), cx, cy, "removed");
       if (token && converted.has(i)) {
@@ -173,6 +177,16 @@ export class Board {
     if (!node) return;
     node.setAttribute("tabindex", "0");
     if (focus) node.focus();
+  }
+
+  // A marked point: a ringed cross in the board's line colour.
+  _cross(g, cx, cy) {
+    g.classList.add("marked");
+    const cross = el("g", { class: "cross" }, g);
+    const d = UNIT * 0.2;
+    el("circle", { cx, cy, r: UNIT * 0.3 }, cross);
+    el("line", { x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }, cross);
+    el("line", { x1: cx - d, y1: cy + d, x2: cx + d, y2: cy - d }, cross);
   }
 
   _piece(g, token, cx, cy, effect) {

@@ -10,7 +10,7 @@ export async function showDaily() {
   if (!puzzle) return;  // no network: the link alone stays
   const board = new Board($("daily-board"), puzzle.board);
   board.flipped = puzzle.player === "black";
-  board.draw(puzzle.position.pieces);
+  board.draw(puzzle.position.pieces, { marked: puzzle.position.marked });
   const side = puzzle.player === "white" ? t("White") : t("Black");
   $("daily-text").textContent = t("%(title)s · %(side)s to move and win · rating %(rating)s",
     { title: puzzle.rules_title, side, rating: puzzle.rating });

@@ -57,10 +57,12 @@ function piecesUnderWay(view, styles, prefix) {
 
 // What the board shows while a move is being made from `view` (its pieces, legal moves and
 // side to move) with the board's piece `styles`: the pieces as the move under way leaves them
-// (the man where it went), and `marks` (the position's own) with the points touched, where they
-// can go next, and the men a capture chain under way takes (faded; the last move's marks
-// dropped then).  Every page that makes moves touch by touch draws the board through it.
+// (the man where it went), and `marks` (the position's own) with its marked points, the points
+// touched, where they can go next, and the men a capture chain under way takes (faded; the last
+// move's marks dropped then).  Every page that makes moves touch by touch draws the board
+// through it.
 export function underWay(view, styles, prefix, marks = {}) {
+  marks = { ...marks, marked: view.marked || [] };
   if (!prefix.length) return { pieces: view.pieces, marks: { ...marks, selected: [], targets: targets(view.legal, prefix) } };
   const chain = prefix.length >= 2 ? candidates(view.legal, prefix).filter((m) => m.x) : [];
   const jumped = chain.length ? chain[0].x.filter((p) => chain.every((m) => m.x.includes(p))) : [];

@@ -31,7 +31,7 @@ export function render(pending = null) {
   board.flipped = state.flipped;
   if (viewing !== null && positions) {
     const shown = positions[viewing];
-    board.draw(shown.pieces, { last: shown.last || [] });
+    board.draw(shown.pieces, { last: shown.last || [], marked: shown.marked });
     if (state.arrows && state.arrows.ply === viewing) board.arrows(state.arrows.list);
     const where = afterMove(view.first_ply, viewing, shown.move);
     $("status").textContent = t("Looking back: move %(shown)s of %(ply)s (%(where)s). → or End returns to the game.", { shown: viewing, ply: view.ply, where });

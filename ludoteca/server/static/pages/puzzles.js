@@ -143,7 +143,7 @@ function draw() {
   page.board.flipped = page.flipped;
   if (page.frames) {
     const shown = page.frames[page.frame];
-    page.board.draw(shown.pieces, { last: shown.last });
+    page.board.draw(shown.pieces, { last: shown.last, marked: shown.marked });
     $("status").textContent = TEXT.solution(page.frame, page.frames.length - 1);
     return;
   }

@@ -18,7 +18,7 @@ let arrows = null;  // {ply, list}: arrows over the position shown
 
 function show() {
   const position = game.positions[ply];
-  board.draw(position.pieces, { last: position.last || [] });
+  board.draw(position.pieces, { last: position.last || [], marked: position.marked });
   if (arrows && arrows.ply === ply) board.arrows(arrows.list);
   const total = game.positions.length - 1;
   const end = ply === total && game.ending ? ` ${game.ending}` : "";
