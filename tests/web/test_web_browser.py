@@ -100,8 +100,14 @@ def test_a_second_mill_takes_a_man_in_a_turn_of_its_own(page: Any, server: str) 
     assert page.inner_text("#title") == "Da San Qi"
     point(page, "g7").click()
     assert page.locator("#board .ring.take").count() == 5  # every black man: any may be taken
+    assert point(page, "b2").locator(".cross").count() == 0
     point(page, "b2").click()
     assert wait_moves(page, 1) == ["g7xb2"]
+    # b2 is empty but marked: crossed out, and its label says no man may go there
+    until(page, "document.querySelector('#board .pt[data-name=\"b2\"] .cross') !== null")
+    assert piece(page, "b2") == ""
+    assert "marked: no man may be placed here" in point(page, "b2").get_attribute("aria-label")
+    assert page.locator("#board .pt.marked").count() == 1
     # White moves again (the status names White as the one who played): only the second
     # removal is legal, its men ringed before any click
     until(page, "document.querySelector('#status').innerText.includes('Your move (White)')")
@@ -113,6 +119,11 @@ def test_a_second_mill_takes_a_man_in_a_turn_of_its_own(page: Any, server: str) 
     until(page, "document.querySelector('#status').innerText.includes('Your move (Black)')")
     assert "White played xd2" in page.inner_text("#status")
     assert [piece(page, n) for n in ("g7", "b2", "d2", "f2")] == ["w", "", "", "b"]
+    marked = page.locator("#board .pt.marked")
+    assert sorted(marked.nth(i).get_attribute("data-name") for i in range(marked.count())) == [
+        "b2",
+        "d2",
+    ]
     assert page.locator("#board .ring.take").count() == 0
     assert "In hand: White 6, Black 7" in page.inner_text("#status")
 
