@@ -212,7 +212,8 @@ def test_a_rules_only_game_is_playable_everywhere(
     state.push("1")
     text = record.dumps(record.from_state(state, white="a", black="b"))
     assert record.loads(text).state.position_code() == "6 b"
-    assert state.pieces() == [""] and state.gesture(0) == () and state.planes() == [[0.0], [0.0]]
+    assert state.pieces() == [""] and state.marked_points() == [] and state.gesture(0) == ()
+    assert state.planes() == [[0.0], [0.0]]
     assert state.evaluate() == 0.0 and "<svg" in render(state)
     assert main(["play", "take-test", "--white", "random", "--black", "random", "--seed", "3"]) == 0
     assert "wins: the player to move has no legal move" in capsys.readouterr().out

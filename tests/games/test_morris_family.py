@@ -164,6 +164,9 @@ def test_a_marked_point_is_blocked_until_placing_ends() -> None:
     for move in ["a1", "b6", "d1", "d6", "g1xb6"]:
         state.push(move)
     assert state.position_code() == ".../XB./.../....../.../.../WWW b 6 7 0 5"
+    names = state.game.board.points
+    assert [names[p] for p in state.marked_points()] == ["b6"]  # the X of the code
+    assert state.pieces()[names.index("b6")] == ""
     assert "b6" not in {str(m) for m in state.legal_moves} and state.legal_moves.count() == 19
     with pytest.raises(IllegalMoveError, match="occupied"):
         state.push("b6")
@@ -171,16 +174,19 @@ def test_a_marked_point_is_blocked_until_placing_ends() -> None:
     assert again.position_code() == state.position_code()
     assert again.legal_codes() == state.legal_codes()
     state.pop()
-    assert not state.marked and state.legal_moves.count() == 21  # g1 closes a1-d1-g1: 2 ways
+    assert not state.marked and not state.marked_points()
+    assert state.legal_moves.count() == 21  # g1 closes a1-d1-g1: 2 ways
 
 
 def test_marks_are_freed_when_the_last_man_is_placed() -> None:
     """Black's last man closes b2-d2-f2: the man taken leaves, and placing is over, so the
-    mark at b6 is freed with it; the moving phase starts with both points empty."""
+    mark at d6 is freed with it; the moving phase starts with both points empty."""
     code = "W.W/.X./W.W/WB..BW/.W./B.B/WBW b 0 1 0 17"
     state = Morris.of("cheng-san-qi").from_position_code(code)
+    assert [state.game.board.points[p] for p in state.marked_points()] == ["d6"]
     state.push("d2xd3")
     assert state.position_code() == "W.W/.../W.W/WB..BW/.../BBB/WBW w 0 0 0 18"
+    assert state.marked_points() == []
     state.pop()
     assert state.position_code() == code
     with pytest.raises(ludoteca.InvalidPositionError, match="marked"):
