@@ -5,8 +5,9 @@ Contract: a game is a JSON object with ``score`` (ours: 1, 0.5 or 0) unless ``er
 it is void, and ``think``, a mapping of each side's list of think times in seconds.
 :func:`read_games` reads such games, one a line, from ``--out`` files (compressed ``.xz`` ones
 too); :func:`score_lines` gives our W-D-L, the score and its 95% interval (normal
-approximation over the counted games, a draw half a point); :func:`think_lines` each side's
-mean and longest think.
+approximation over the counted games, a draw half a point; for a sweep, every game won or every
+game lost, whose approximation has no width, the exact binomial interval); :func:`think_lines`
+each side's mean and longest think.
 """
 
 from __future__ import annotations
@@ -38,10 +39,15 @@ def score_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
     if n:
         mean = sum(counted) / n
         spread = math.sqrt(sum((s - mean) ** 2 for s in counted) / n / n)
+        low, high = max(0.0, mean - 1.96 * spread), min(1.0, mean + 1.96 * spread)
+        how = f"normal approximation over {n} games"
+        if wins in (0, n) and not draws:  # a sweep: the approximation's interval has no width
+            bound = 0.025 ** (1 / n)  # Clopper-Pearson: every game won (or lost) of n
+            low, high = (bound, 1.0) if wins else (0.0, 1.0 - bound)
+            how = f"exact binomial interval, {'every' if wins else 'no'} game won of {n}"
         lines.append(
             f"Ludoteca W-D-L {wins}-{draws}-{n - wins - draws}: score {100 * mean:.1f}% "
-            f"(95% interval {100 * max(0.0, mean - 1.96 * spread):.1f}%"
-            f"-{100 * min(1.0, mean + 1.96 * spread):.1f}%, normal approximation over {n} games)"
+            f"(95% interval {100 * low:.1f}%-{100 * high:.1f}%, {how})"
         )
     return lines
 

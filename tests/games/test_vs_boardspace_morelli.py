@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench import vs_boardspace_morelli as bench
-from bench.match_summary import read_games
+from bench.match_summary import read_games, score_lines
 from ludoteca.core import Color, InvalidRecordError
 from ludoteca.games import load
 from ludoteca.games.morelli.boardspace import move_spec, read_move_spec
@@ -163,3 +163,21 @@ def test_an_illegal_robot_move_makes_the_game_void(tmp_path: Path) -> None:
     )
     assert "score" not in row and row["plies"] == 0
     assert row["error"] == "the robot's move 'Move A 1 A 2' is illegal here: A1-A2: A2 is occupied"
+
+
+def test_a_sweep_gets_the_exact_binomial_interval() -> None:
+    """Every game won (or lost): the normal approximation's interval has no width, so the
+    summary gives Clopper-Pearson's, whose bound for n of n is 0.025 ** (1 / n) (12 of 12:
+    73.5%); a match with mixed results keeps the normal approximation."""
+    won = [{"score": 1.0, "think": {}} for _ in range(12)]
+    assert score_lines(won)[1] == (
+        "Ludoteca W-D-L 12-0-0: score 100.0% (95% interval 73.5%-100.0%, "
+        "exact binomial interval, every game won of 12)"
+    )
+    lost = [{"score": 0.0, "think": {}} for _ in range(4)]
+    assert (
+        "(95% interval 0.0%-60.2%, exact binomial interval, no game won of 4)"
+        in (score_lines(lost)[1])
+    )
+    mixed = [{"score": s, "think": {}} for s in (1.0, 0.5, 0.0, 1.0)]
+    assert "normal approximation over 4 games" in score_lines(mixed)[1]
