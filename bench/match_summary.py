@@ -4,10 +4,11 @@
 Contract: a game is a JSON object with ``score`` (ours: 1, 0.5 or 0) unless ``error`` says why
 it is void, and ``think``, a mapping of each side's list of think times in seconds.
 :func:`read_games` reads such games, one a line, from ``--out`` files (compressed ``.xz`` ones
-too); :func:`score_lines` gives our W-D-L, the score and its 95% interval (normal
-approximation over the counted games, a draw half a point; for a sweep, every game won or every
-game lost, whose approximation has no width, the exact binomial interval); :func:`think_lines`
-each side's mean and longest think.
+too); :func:`report` prints a game as it ends and appends it to such a file;
+:func:`score_lines` gives our W-D-L, the score and its 95% interval (normal approximation over
+the counted games, a draw half a point; for a sweep, every game won or every game lost, whose
+approximation has no width, the exact binomial interval); :func:`think_lines` each side's mean
+and longest think.
 """
 
 from __future__ import annotations
@@ -63,3 +64,22 @@ def think_lines(rows: Sequence[dict[str, Any]], sides: Sequence[tuple[str, str]]
                 f"max {max(times):.3f} s over {len(times)}"
             )
     return lines
+
+
+def report(row: dict[str, Any], heading: str, out: Path | None) -> None:
+    """Print a game as it ends (``heading``, then its result and how it ended or why it is void,
+    its length, each side's longest think, its moves) and append it to ``out`` as a JSON line."""
+    mine, theirs = row["think"]["ours"], row["think"]["theirs"]
+    verdict = (
+        f"VOID: {row['error']}"
+        if "error" in row
+        else f"{row['result']} ({row['termination']}), Ludoteca scores {row['score']:g}"
+    )
+    print(
+        f"{heading}: {verdict} after {row['plies']} plies; think max ours "
+        f"{max(mine, default=0):.2f} s, theirs {max(theirs, default=0):.2f} s\n  {row['moves']}",
+        flush=True,
+    )
+    if out:
+        with out.open("a") as stream:
+            stream.write(json.dumps(row) + "\n")

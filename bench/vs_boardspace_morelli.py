@@ -38,7 +38,6 @@ Contract:
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import select
@@ -49,7 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.match_summary import read_games, score_lines, think_lines
+from bench.match_summary import read_games, report, score_lines, think_lines
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, IllegalMoveError, InvalidRecordError, Outcome, Termination
@@ -310,22 +309,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             row.update(game=i + 1, size=size, rules=rules, spec=spec, robot=args.robot)
             row.update(robot_time=args.robot_time, threads=args.threads)
             rows.append(row)
-            mine, theirs = row["think"]["ours"], row["think"]["theirs"]
-            verdict = (
-                f"VOID: {row['error']}"
-                if "error" in row
-                else f"{row['result']} ({row['termination']}), Ludoteca scores {row['score']:g}"
+            heading = (
+                f"{size}x{size} game {i + 1}/{args.games}: setup {setup}, Ludoteca {row['ours']}"
             )
-            print(
-                f"{size}x{size} game {i + 1}/{args.games}: setup {setup}, Ludoteca "
-                f"{row['ours']}: {verdict} after {row['plies']} plies; think max ours "
-                f"{max(mine, default=0):.2f} s, theirs {max(theirs, default=0):.2f} s\n"
-                f"  {row['moves']}",
-                flush=True,
-            )
-            if args.out:
-                with args.out.open("a") as out:
-                    out.write(json.dumps(row) + "\n")
+            report(row, heading, args.out)
     print(summary(rows))
     return 0
 

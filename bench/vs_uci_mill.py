@@ -47,7 +47,6 @@ standard game; ``--option NAME=VALUE`` overrides or adds one.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import re
@@ -57,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import ludoteca
-from bench.match_summary import read_games, score_lines, think_lines
+from bench.match_summary import read_games, report, score_lines, think_lines
 from bench.vs_sanmill_moves import seen_by_engine
 from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.engine import EngineError
@@ -261,21 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         row.update(game=i + 1, rules=str(rules), spec=spec, engine=args.engine, seconds=args.time)
         rows.append(row)
-        mine, theirs = row["think"]["ours"], row["think"]["theirs"]
-        verdict = (
-            f"VOID: {row['error']}"
-            if "error" in row
-            else f"{row['result']} ({row['termination']}), Ludoteca scores {row['score']:g}"
-        )
-        print(
-            f"game {i + 1}/{args.games}: opening {row['opening']}, Ludoteca {row['ours']}: "
-            f"{verdict} after {row['plies']} plies; think max ours {max(mine, default=0):.2f} s, "
-            f"theirs {max(theirs, default=0):.2f} s\n  {row['moves']}",
-            flush=True,
-        )
-        if args.out:
-            with args.out.open("a") as out:
-                out.write(json.dumps(row) + "\n")
+        heading = f"game {i + 1}/{args.games}: opening {row['opening']}, Ludoteca {row['ours']}"
+        report(row, heading, args.out)
     print(summary(rows))
     return 0
 

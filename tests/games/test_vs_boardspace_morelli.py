@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench import vs_boardspace_morelli as bench
-from bench.match_summary import read_games, score_lines
+from bench.match_summary import read_games, report, score_lines
 from ludoteca.core import Color, InvalidRecordError
 from ludoteca.games import load
 from ludoteca.games.morelli.boardspace import move_spec, read_move_spec
@@ -181,3 +181,24 @@ def test_a_sweep_gets_the_exact_binomial_interval() -> None:
     )
     mixed = [{"score": s, "think": {}} for s in (1.0, 0.5, 0.0, 1.0)]
     assert "normal approximation over 4 games" in score_lines(mixed)[1]
+
+
+def test_a_reported_game_is_printed_and_read_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report``: the line printed as a game ends (a void one says why), and the game appended
+    to the results file as ``read_games`` reads it back."""
+    out = tmp_path / "games.jsonl"
+    won = {"think": {"ours": [0.5, 0.9], "theirs": [1.2]}, "result": "1-0"}
+    won |= {"termination": "throne", "score": 1.0, "plies": 3, "moves": "A1-B2 C3-C4 B2-E5"}
+    void = {"think": {"ours": [], "theirs": []}, "error": "robot crashed", "plies": 0, "moves": ""}
+    report(won, "9x9 game 1/2: setup BW, Ludoteca white", out)
+    report(void, "9x9 game 2/2: setup BW, Ludoteca black", out)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == (
+        "9x9 game 1/2: setup BW, Ludoteca white: 1-0 (throne), Ludoteca scores 1 after 3 plies; "
+        "think max ours 0.90 s, theirs 1.20 s"
+    )
+    assert printed[1] == "  A1-B2 C3-C4 B2-E5"
+    assert printed[2].startswith("9x9 game 2/2: setup BW, Ludoteca black: VOID: robot crashed")
+    assert read_games([out]) == [won, void]

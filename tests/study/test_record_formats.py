@@ -138,20 +138,7 @@ def test_sanmill_russian_mill_is_one_time_mill() -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.sampled_from(
-        [
-            "morris",
-            "morris-12",
-            "morris-lasker",
-            "cheng-san-qi",
-            "cham-gonu",
-            "one-time-mill",
-            "zhi-qi",
-            "da-san-qi",
-            "el-filja",
-            "dooz",
-        ]
-    ),
+    st.sampled_from(sanmill.INFERRED),
     st.integers(0, 10**6),
     st.integers(0, 120),
 )
