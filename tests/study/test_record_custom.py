@@ -137,7 +137,7 @@ def test_the_mill_interchange_format_holds_a_custom_game() -> None:
     for spec in ("morris-custom:one_time_mills", "one-time-mill"):
         with pytest.raises(InvalidRecordError, match="one_time_mills"):
             mif.dumps(_game(spec, plies=6))
-    # nor the removal rules, nor a full board's loss
+    # the removal rules and a full board's loss have their manifest values: the game comes back
     for spec in (
         "morris-custom:multiple_removals",
         "morris-custom:defender_first",
@@ -146,5 +146,13 @@ def test_the_mill_interchange_format_holds_a_custom_game() -> None:
         "morris-custom:board=12,men=12,full_board=first-loses",
         "dooz",
     ):
-        with pytest.raises(InvalidRecordError, match="writes no MIF ruleset manifest yet"):
+        played = _game(spec, plies=30)
+        back = mif.loads(mif.dumps(played))
+        assert back.moves == played.moves and back.tags["Rules"] == str(load(spec).rules), spec
+    # rules MIF has no value for are refused, the rule named
+    for spec, rule in (
+        ("morris-custom:marking,hand_removal", "marks and takes from the hand"),
+        ("morris-custom:lasker,marking", "moving while placing with marking"),
+    ):
+        with pytest.raises(InvalidRecordError, match=rule):
             mif.dumps(_game(spec, plies=6))
