@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ludoteca.core import Color, Outcome
+
 
 def read_games(paths: Sequence[Path]) -> list[dict[str, Any]]:
     """The games in ``paths``, one JSON object a line, decompressing ``.xz`` files."""
@@ -83,3 +85,17 @@ def report(row: dict[str, Any], heading: str, out: Path | None) -> None:
     if out:
         with out.open("a") as stream:
             stream.write(json.dumps(row) + "\n")
+
+
+def scored(record: dict[str, Any], outcome: Outcome | None, ours: Color) -> dict[str, Any]:
+    """``record`` with the game's ``result``, ``termination`` and our ``score`` (1, 0.5 or 0)
+    from its ``outcome``, unless it is void (``error``); the same dict, returned."""
+    if "error" not in record:
+        assert outcome is not None
+        winner = outcome.winner
+        record.update(
+            result=outcome.result,
+            termination=outcome.termination.label,
+            score=0.5 if winner is None else float(winner is ours),
+        )
+    return record

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.match_summary import read_games, report, score_lines, think_lines
+from bench.match_summary import read_games, report, score_lines, scored, think_lines
 from ludoteca.ai import make_agent
 from ludoteca.ai.levels import levels
 from ludoteca.core import Color, IllegalMoveError, InvalidRecordError, Outcome, Termination
@@ -223,15 +223,7 @@ def play(
         moves=" ".join(str(m) for m in state.moves),
         robot_moves=specs,
     )
-    if "error" not in record:
-        assert outcome is not None
-        winner = outcome.winner
-        record.update(
-            result=outcome.result,
-            termination=outcome.termination.label,
-            score=0.5 if winner is None else float(winner is ours),
-        )
-    return record
+    return scored(record, outcome, ours)
 
 
 def summary(rows: Sequence[dict[str, Any]]) -> str:

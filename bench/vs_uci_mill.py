@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import ludoteca
-from bench.match_summary import read_games, report, score_lines, think_lines
+from bench.match_summary import read_games, report, score_lines, scored, think_lines
 from bench.vs_sanmill_moves import seen_by_engine
 from ludoteca.ai import Limit, make_agent
 from ludoteca.ai.engine import EngineError
@@ -152,15 +152,7 @@ def play(
         if engine is not None:
             engine.close()
     record.update(think=think, plies=state.ply, moves=" ".join(str(m) for m in state.moves))
-    if "error" not in record:
-        assert outcome is not None
-        winner = outcome.winner
-        record.update(
-            result=outcome.result,
-            termination=outcome.termination.label,
-            score=0.5 if winner is None else float(winner is ours),
-        )
-    return record
+    return scored(record, outcome, ours)
 
 
 #: the plies of the search that judges an opening balanced (``--balanced``)
