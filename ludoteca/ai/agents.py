@@ -12,7 +12,9 @@ language: :func:`.base.parse_spec`):
   ``python=1``; ``quiesce``: the most plies of tactical moves searched past the horizon, 4 by
   default; with ``tables=1`` it plays perfectly wherever a built table covers the position;
   with ``book=1`` it plays from the rule set's opening book, :mod:`.book`, while it has the
-  position; with ``keep=1`` each move's search starts from what the search before found);
+  position; with ``keep=1`` each move's search starts from what the search before found, with
+  ``keep=0`` from nothing; by default a search for a time keeps, one to a depth or a node
+  budget does not);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`);

@@ -70,7 +70,9 @@ class SearchAgent:
     ``tables`` it plays perfectly where a built table (``Game.solver``) covers the position;
     with ``keep`` each move's compiled search starts from the transposition table and history
     of the agent's search before (of an earlier position of the same game, as a rule) rather
-    than empty ones, so that what it found a move ago is found again at once."""
+    than empty ones, so that what it found a move ago is found again at once; by default
+    (``keep`` None) a move searched for a time keeps them, one searched to a depth or a node
+    budget does not, so that it is the same whatever was searched before."""
 
     def __init__(
         self,
@@ -83,7 +85,7 @@ class SearchAgent:
         compiled: bool = True,
         tables: bool = False,
         quiesce: int = QUIESCENCE_DEPTH,
-        keep: bool = False,
+        keep: bool | None = None,
     ) -> None:
         self.name = name
         self.keep = keep
@@ -112,7 +114,11 @@ class SearchAgent:
             if table is not None:
                 perfect = PerfectAgent(state.rules, self._rng.randrange(1 << 30), table)
                 return perfect.choose(state, Limit(seconds=(limit or self.default).seconds))
-        return self.analyse(state, limit, keep=self.keep).move
+        limit = limit or self.default
+        keep = self.keep
+        if keep is None:
+            keep = limit.seconds is not None and limit.nodes is None and limit.depth is None
+        return self.analyse(state, limit, keep=keep).move
 
     def analyse(
         self,
@@ -477,7 +483,7 @@ def search_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
         compiled=not options.get("python"),
         tables=bool(options.get("tables")),
         quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
-        keep=bool(options.get("keep")),
+        keep=None if options.get("keep") is None else bool(options["keep"]),
     )
     if options.get("book"):
         from .book import BookAgent

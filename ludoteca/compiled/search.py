@@ -1,7 +1,9 @@
 """The compiled alpha-beta search, written once for every game with a kernel (numba).
 
 Principal-variation search with iterative deepening (driven from Python, one call a depth), a
-transposition table in numpy arrays (always-replace, mate scores stored relative to the node), move
+transposition table in numpy arrays (buckets of two entries: the first kept for the deeper result
+unless it is from an earlier search, the second always replaced; mate scores stored relative to
+the node), move
 ordering (table move, tactical moves, two killers a ply, the kernel's prior, history), late quiet
 moves searched a ply shallower first where the game's kernel asks for it (``Kernel.reduce_after``:
 for wide games), a quiescence search over tactical moves, repetition detection along the game and
@@ -72,16 +74,14 @@ HISTORY = 1 << 16
 PRIOR = 36
 #: after this many moves picked one by one, a node sorts the rest of its moves at once
 PICKED = 6
-# the counters array
-NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE = 0, 1, 2, 3, 4, 5
+# the counters array (GENERATION: the number of the search, which marks the table entries it stores)
+NODES, LIMIT, STOPPED, BASE, REDUCE, QUIESCE, GENERATION = 0, 1, 2, 3, 4, 5, 6
 # the fields of a search frame (one per ply)
-F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_SLOT, F_Q, F_NULL, F_CUT = range(
-    12
-)
+F_DEPTH, F_ALPHA, F_BETA, F_ORIG, F_BEST, F_BESTMOVE, F_J, F_N, F_Q, F_NULL, F_CUT = range(11)
 #: whether the move being searched leaves the same side to move (a move of a game where a side
 #: may move twice in a row): its value is not negated, nor its window
-F_SAME = 12
-FIELDS = 13
+F_SAME = 11
+FIELDS = 12
 ENTER, NEXT, RETURN = 0, 1, 2
 #: whether the kernel defines ``can_move`` (set for each kernel by :func:`.dispatch.bind`)
 QUICK_MOVE = False
@@ -100,9 +100,11 @@ class Workspace(NamedTuple):
     frames: IntArray
     #: the Zobrist keys of the game's positions then of the search's path (for repetitions)
     path: IntArray
-    #: the transposition table: keys, and packed entries (:func:`_pack`)
+    #: the transposition table: keys, packed entries (:func:`_pack`) and the generation of the
+    #: search that stored each (two entries a bucket: :func:`_probe`, :func:`_store`)
     tt_key: IntArray
     tt_val: IntArray
+    tt_gen: IntArray
     #: two killer moves a ply, and the history of quiet moves' cut-offs
     killers: IntArray
     history: IntArray
@@ -125,6 +127,7 @@ class Workspace(NamedTuple):
             path=zeros(0),
             tt_key=zeros(1 << TT_BITS),
             tt_val=zeros(1 << TT_BITS),
+            tt_gen=zeros(1 << TT_BITS),
             killers=zeros(MAXPLY + 1, 2),
             history=zeros(HISTORY),
             ctr=zeros(8),
@@ -156,6 +159,7 @@ class CompiledSearch:
         self.kernel = kernel
         self.code = bind(__name__, kernel.name)
         self.work = Workspace.new()
+        self.generation = 0
 
     def stop(self) -> None:
         """Ask a running search (in another thread) to stop at once."""
@@ -198,9 +202,14 @@ class CompiledSearch:
         if not keep:
             work.tt_key.fill(0)
             work.tt_val.fill(0)
+            work.tt_gen.fill(0)
             work.history.fill(0)
+        else:
+            work.history[:] //= 2  # the history of earlier searches fades
+        self.generation += 1
         work.killers.fill(-1)
         work.ctr[:] = 0
+        work.ctr[GENERATION] = self.generation
         work.ctr[LIMIT] = nodes or 0
         work.ctr[BASE] = work.path.size - MAXPLY - 3  # the current position's index
         work.ctr[REDUCE] = kernel.reduce_after
@@ -399,9 +408,10 @@ def _search(
         bare(work.undo),
         bare(work.path),
     )
-    tt_key, tt_val, killers, history, ctr, flag = (
+    tt_key, tt_val, tt_gen, killers, history, ctr, flag = (
         bare(work.tt_key),
         bare(work.tt_val),
+        bare(work.tt_gen),
         bare(work.killers),
         bare(work.history),
         bare(work.ctr),
@@ -439,9 +449,8 @@ def _search(
                 frames[p, F_Q] = ctr[QUIESCE]
             tt_move = -1
             if frames[p, F_Q] < 0:  # the table first: a cut-off spares generating the moves
-                slot = key & (tt_key.size - 1)
-                frames[p, F_SLOT] = slot
-                if tt_key[slot] == key:
+                slot = _probe(tt_key, key)
+                if slot >= 0:
                     entry = tt_val[slot]
                     tt_move = entry >> 27
                     if (entry >> 20) & 127 >= frames[p, F_DEPTH]:
@@ -515,7 +524,7 @@ def _search(
                     continue
             else:
                 if j >= n:
-                    value = _finish(frames, p, tt_key, tt_val, st[KEY])
+                    value = _finish(frames, p, tt_key, tt_val, tt_gen, st[KEY], ctr[GENERATION])
                     action = RETURN
                     continue
                 if j < PICKED:
@@ -608,13 +617,21 @@ def _search(
                                 killers[p, 1] = killers[p, 0]
                                 killers[p, 0] = move
                             history[move & (HISTORY - 1)] += frames[p, F_DEPTH] * frames[p, F_DEPTH]
-                        value = _finish(frames, p, tt_key, tt_val, st[KEY])
+                        value = _finish(frames, p, tt_key, tt_val, tt_gen, st[KEY], ctr[GENERATION])
                         continue
             action = NEXT
 
 
 @njit(cache=True, nogil=True)
-def _finish(frames: IntArray, p: int, tt_key: IntArray, tt_val: IntArray, key: int) -> int:
+def _finish(
+    frames: IntArray,
+    p: int,
+    tt_key: IntArray,
+    tt_val: IntArray,
+    tt_gen: IntArray,
+    key: int,
+    generation: int,
+) -> int:
     """Store the result of the full-width node at ply ``p`` in the table and return its value."""
     f = frames[p]
     best = f[F_BEST]
@@ -624,10 +641,44 @@ def _finish(frames: IntArray, p: int, tt_key: IntArray, tt_val: IntArray, key: i
     elif stored < -MATE_BOUND:
         stored -= p
     bound = UPPER if best <= f[F_ORIG] else LOWER if best >= f[F_BETA] else EXACT
-    slot = f[F_SLOT]
-    tt_key[slot] = key
-    tt_val[slot] = _pack(f[F_BESTMOVE], min(max(f[F_DEPTH], 0), 127), bound, stored)
+    depth = min(max(f[F_DEPTH], 0), 127)
+    _store(tt_key, tt_val, tt_gen, key, _pack(f[F_BESTMOVE], depth, bound, stored), generation)
     return int(best)
+
+
+@njit(cache=True, nogil=True)
+def _probe(tt_key: IntArray, key: int) -> int:
+    """The table slot holding ``key``, or -1: either entry of its bucket (the even slot of the
+    key's low bits, and the odd one after it)."""
+    slot = key & (tt_key.size - 2)
+    if tt_key[slot] == key:
+        return int(slot)
+    if tt_key[slot + 1] == key:
+        return int(slot + 1)
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _store(
+    tt_key: IntArray, tt_val: IntArray, tt_gen: IntArray, key: int, entry: int, generation: int
+) -> None:
+    """Store ``entry`` for ``key`` in its bucket: over the key's own entry if it has one; else in
+    the first entry if it is at least as deep as that entry's, or that entry is from an earlier
+    search (whose entry then moves to the second one); else in the second entry.  So the deep
+    results that order the next iteration's moves outlive the many shallow ones."""
+    slot = key & (tt_key.size - 2)
+    if tt_key[slot + 1] == key:
+        slot += 1
+    elif tt_key[slot] != key:
+        if tt_gen[slot] == generation and (entry >> 20) & 127 < (tt_val[slot] >> 20) & 127:
+            slot += 1
+        else:
+            tt_key[slot + 1] = tt_key[slot]
+            tt_val[slot + 1] = tt_val[slot]
+            tt_gen[slot + 1] = tt_gen[slot]
+    tt_key[slot] = key
+    tt_val[slot] = entry
+    tt_gen[slot] = generation
 
 
 @specialise(nogil=True)
@@ -644,9 +695,8 @@ def _pv(
     length = 1
     make(st, prm, first, undo, 0)
     while length < line.size:
-        key = st[KEY]
-        slot = key & (tt_key.size - 1)
-        if tt_key[slot] != key:
+        slot = _probe(tt_key, st[KEY])
+        if slot < 0:
             break
         move = tt_val[slot] >> 27
         n = generate(st, prm, moves[length])

@@ -90,13 +90,47 @@ def test_a_search_that_keeps_its_table_finds_its_last_answer_again_at_once() -> 
     kept = make_agent("search:depth=7,keep=1", state.rules, seed=1)
     plain = make_agent("search:depth=7", state.rules, seed=1)
     assert isinstance(kept, SearchAgent) and isinstance(plain, SearchAgent)
-    assert kept.keep and not plain.keep
-    first = kept.analyse(state, keep=kept.keep)
-    again = kept.analyse(state, keep=kept.keep)
-    twice = [plain.analyse(state, keep=plain.keep) for _ in range(2)]
+    assert kept.keep and plain.keep is None
+    first = kept.analyse(state, keep=True)
+    again = kept.analyse(state, keep=True)
+    twice = [plain.analyse(state) for _ in range(2)]
     assert again.move == first.move and again.score == first.score
     assert again.nodes * 5 < first.nodes
     assert twice[1].nodes * 2 > twice[0].nodes  # no table kept: about the same work again
+
+
+@pytest.mark.parametrize(
+    ("spec", "limit", "kept"),
+    [
+        ("search:time=0.05", None, True),
+        ("search:depth=3", None, False),
+        ("search:nodes=2000", None, False),
+        ("search:time=0.05", Limit(depth=3), False),
+        ("search:time=0.05,keep=0", None, False),
+        ("search:depth=3,keep=1", None, True),
+    ],
+)
+def test_a_move_searched_for_a_time_keeps_the_table_unless_told_not_to(
+    spec: str, limit: Limit | None, kept: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By default a move searched for a time starts from the search before; one searched to a
+    depth or a node budget does not (it must be the same whatever came before); ``keep=0`` and
+    ``keep=1`` say so for any limit."""
+    from ludoteca.compiled.search import CompiledSearch
+
+    asked: list[bool] = []
+    run = CompiledSearch.run
+
+    def spy(self: CompiledSearch, *args: object, **kwargs: object) -> object:
+        asked.append(bool(kwargs["keep"]))
+        return run(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CompiledSearch, "run", spy)
+    state = Morris.of("morris").new()
+    state.push(state.parse_move("d2"))
+    agent = make_agent(spec, state.rules, seed=1)
+    agent.choose(state, limit)
+    assert asked == [kept]
 
 
 def test_mcts_finds_the_winning_capture() -> None:
