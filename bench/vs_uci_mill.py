@@ -1,7 +1,8 @@
 """Our top level of a mill rule set against a UCI Morris engine (built for Sanmill's C++ engine).
 
     python -m bench.vs_uci_mill --engine /tmp/sanmill/src/sanmill [--rules RULES] [--games N]
-        [--time SECONDS] [--seed K] [--balanced MARGIN] [--out FILE] [--option NAME=VALUE ...]
+        [--time SECONDS] [--seed K] [--balanced MARGIN] [--spec SPEC] [--out FILE]
+        [--option NAME=VALUE ...]
     python -m bench.vs_uci_mill --summary FILE [FILE ...]
 
 Contract:
@@ -10,8 +11,9 @@ Contract:
   Morris, flying at three, a man in a mill safe unless all are, draws by threefold repetition
   and the move rule; any rule set :func:`~ludoteca.games.morris.uci.engine_rules` maps onto the
   engine's options: ``morris-12``, ``morabaraba``, ``morris-lasker``, ...) between
-  our ladder's top level (its spec, with ``time=`` set to ``--time``) and the engine, one fresh
-  engine process a game.  Games come in pairs: both start from the same opening of two random
+  our ladder's top level (its spec, with ``time=`` set to ``--time``; or ``--spec``, a candidate
+  tried against the engine before it is adopted, its ``time=`` set alike) and the engine, one
+  fresh engine process a game.  Games come in pairs: both start from the same opening of two random
   legal plies (from ``--seed``), and we play White in the first game of a pair, Black in the
   second.  With ``--balanced MARGIN`` only openings that our search to :data:`JUDGE_DEPTH`
   plies scores within ``MARGIN`` of even are played (random ones are drawn until one is): on
@@ -208,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="MARGIN",
         help=f"only openings a {JUDGE_DEPTH}-ply search scores within MARGIN of even",
     )
+    parser.add_argument(
+        "--spec", help="our agent's spec instead of the top level's (its time= set by --time)"
+    )
     parser.add_argument("--out", type=Path, help="append one JSON line per game to this file")
     parser.add_argument(
         "--option", action="append", default=[], help="an engine option NAME=VALUE (repeatable)"
@@ -225,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     assert isinstance(warm, MorrisState)
     rules = warm.rules
     top = levels(rules)[-1].spec
-    spec = re.sub(r"time=[0-9.]+", f"time={args.time:g}", top)
+    spec = re.sub(r"time=[0-9.]+", f"time={args.time:g}", args.spec or top)
     options = {
         **engine_rules(rules, swapped=warm.variant.first is Color.BLACK),
         **STRONGEST,

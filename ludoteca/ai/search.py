@@ -107,14 +107,14 @@ class SearchAgent:
         codes = state.legal_codes()
         if len(codes) == 1:
             return state.move_of(codes[0])
+        limit = limit or self.default
         if self.tables:
             from .perfect import PerfectAgent, covering_table
 
             table = covering_table(state)
             if table is not None:
                 perfect = PerfectAgent(state.rules, self._rng.randrange(1 << 30), table)
-                return perfect.choose(state, Limit(seconds=(limit or self.default).seconds))
-        limit = limit or self.default
+                return perfect.choose(state, Limit(seconds=limit.seconds))
         keep = self.keep
         if keep is None:
             keep = limit.seconds is not None and limit.nodes is None and limit.depth is None

@@ -301,7 +301,15 @@ class CompiledSearch:
 
 @njit(cache=True)
 def _pack(move: int, depth: int, flag: int, score: int) -> int:
+    """A table entry: the best move, the depth searched (0 to 127), the bound (``EXACT``,
+    ``LOWER``, ``UPPER``) and the score (within 2^17 of 0), in one integer."""
     return (move << 27) | (depth << 20) | (flag << 18) | (score + 131072)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unpack(entry: int) -> tuple[int, int, int, int]:
+    """The move, depth, bound and score of a table entry (:func:`_pack`)."""
+    return entry >> 27, (entry >> 20) & 127, (entry >> 18) & 3, (entry & 262143) - 131072
 
 
 @specialise(nogil=True)
@@ -451,11 +459,8 @@ def _search(
             if frames[p, F_Q] < 0:  # the table first: a cut-off spares generating the moves
                 slot = _probe(tt_key, key)
                 if slot >= 0:
-                    entry = tt_val[slot]
-                    tt_move = entry >> 27
-                    if (entry >> 20) & 127 >= frames[p, F_DEPTH]:
-                        bound = (entry >> 18) & 3
-                        e_score = (entry & 262143) - 131072
+                    tt_move, e_depth, bound, e_score = _unpack(tt_val[slot])
+                    if e_depth >= frames[p, F_DEPTH]:
                         if e_score > MATE_BOUND:
                             e_score -= p
                         elif e_score < -MATE_BOUND:
@@ -670,7 +675,7 @@ def _store(
     if tt_key[slot + 1] == key:
         slot += 1
     elif tt_key[slot] != key:
-        if tt_gen[slot] == generation and (entry >> 20) & 127 < (tt_val[slot] >> 20) & 127:
+        if tt_gen[slot] == generation and _unpack(entry)[1] < _unpack(tt_val[slot])[1]:
             slot += 1
         else:
             tt_key[slot + 1] = tt_key[slot]
@@ -698,7 +703,7 @@ def _pv(
         slot = _probe(tt_key, st[KEY])
         if slot < 0:
             break
-        move = tt_val[slot] >> 27
+        move = _unpack(tt_val[slot])[0]
         n = generate(st, prm, moves[length])
         if status(st, prm, n) != ONGOING:
             break

@@ -8,6 +8,7 @@ bench/vs_uci_mill.py, which drives it through this module, playing it (its board
 
 from __future__ import annotations
 
+import json
 import random
 import shlex
 import sys
@@ -246,6 +247,26 @@ def test_the_bench_plays_another_rule_set(tmp_path: Path) -> None:
         str(tmp_path / "nine"), options, "random", opening, Color.WHITE, 1.0, 1, "morris-lasker"
     )
     assert "is not ours" in wrong["error"], wrong
+
+
+def test_the_bench_plays_a_candidate_spec(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--spec``: the games are played by that spec (here the random player), not the top
+    level's, and each record names it."""
+    root = Path(__file__).resolve().parents[2]
+    script = tmp_path / "engine"
+    script.write_text(
+        f"#!/bin/sh\ncd {shlex.quote(str(root))} && "
+        f"exec {shlex.quote(sys.executable)} -m tests.support.uci_engine\n"
+    )
+    script.chmod(0o755)
+    out = tmp_path / "games.jsonl"
+    argv = ["--engine", str(script), "--games", "2", "--spec", "random", "--out", str(out)]
+    assert vs_uci_mill.main(argv) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["spec"] for row in rows] == ["random", "random"], rows
+    assert "Ludoteca random (top level search:" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("rules", ["zhi-qi", "da-san-qi", "el-filja", "dooz"])
