@@ -7,14 +7,17 @@ language: :func:`.base.parse_spec`):
 - ``random``: a uniformly random legal move;
 - ``careless``: random play that takes a win at once and gives nothing away one ply ahead
   (:mod:`.careless`: a stand-in for a person new to the game);
-- ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1,book=1,keep=1]``: alpha-beta
+- ``search[:depth=D,time=T,nodes=N,noise=X,quiesce=Q,python=1,tables=1,book=1,keep=1,reduce=R]``:
+  alpha-beta
   (:mod:`.search`; compiled where the game has a kernel, the readable Python search with
   ``python=1``; ``quiesce``: the most plies of tactical moves searched past the horizon, 4 by
   default; with ``tables=1`` it plays perfectly wherever a built table covers the position;
   with ``book=1`` it plays from the rule set's opening book, :mod:`.book`, while it has the
   position; with ``keep=1`` each move's search starts from what the search before found, with
   ``keep=0`` from nothing; by default a search for a time keeps, one to a depth or a node
-  budget does not);
+  budget does not; ``reduce=R``: quiet moves after the first R searched a ply shallower first,
+  ``reduce=0`` every move in full; by default as the game's kernel declares, which may reduce in
+  a search for a time only, so that levels searching to a depth stay as they were measured);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`);

@@ -75,6 +75,7 @@ _OPTIONS = {
     "quiesce": int,
     "book": int,
     "keep": int,
+    "reduce": int,
 }
 
 

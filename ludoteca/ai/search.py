@@ -72,7 +72,10 @@ class SearchAgent:
     of the agent's search before (of an earlier position of the same game, as a rule) rather
     than empty ones, so that what it found a move ago is found again at once; by default
     (``keep`` None) a move searched for a time keeps them, one searched to a depth or a node
-    budget does not, so that it is the same whatever was searched before."""
+    budget does not, so that it is the same whatever was searched before; ``reduce`` sets the
+    compiled search's late-move reductions (quiet moves after the first ``reduce`` searched a
+    ply shallower first, 0 none): by default (None) the kernel's (``Kernel.reduce_after``, and
+    for a search for a time ``Kernel.reduce_timed`` where the kernel declares it)."""
 
     def __init__(
         self,
@@ -86,9 +89,11 @@ class SearchAgent:
         tables: bool = False,
         quiesce: int = QUIESCENCE_DEPTH,
         keep: bool | None = None,
+        reduce: int | None = None,
     ) -> None:
         self.name = name
         self.keep = keep
+        self.reduce = reduce
         self.quiesce = min(max(quiesce, 0), QUIESCENCE_DEPTH)
         self.tables = tables
         self.default = Limit(seconds=seconds, nodes=nodes, depth=depth)
@@ -263,6 +268,10 @@ class SearchAgent:
             if callable(on_iteration):
                 on_iteration(result(it))
 
+        reduce = self.reduce
+        timed = limit.seconds is not None and limit.nodes is None and limit.depth is None
+        if reduce is None and timed and searcher.kernel.reduce_timed:
+            reduce = searcher.kernel.reduce_timed
         self._running = searcher
         if self.stop_event.is_set():
             searcher.stop()
@@ -278,6 +287,7 @@ class SearchAgent:
                 on_iteration=report,
                 rng=self._rng,
                 keep=keep,
+                reduce=reduce,
             )
         finally:
             self._running = None
@@ -484,6 +494,7 @@ def search_agent(spec: str, rules: RuleSet, seed: int | None = None) -> Agent:
         tables=bool(options.get("tables")),
         quiesce=int(options.get("quiesce", QUIESCENCE_DEPTH)),
         keep=None if options.get("keep") is None else bool(options["keep"]),
+        reduce=None if options.get("reduce") is None else int(options["reduce"]),
     )
     if options.get("book"):
         from .book import BookAgent

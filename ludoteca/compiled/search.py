@@ -177,6 +177,7 @@ class CompiledSearch:
         margin: int = 0,
         quiesce: int = QDEPTH,
         keep: bool = False,
+        reduce: int | None = None,
     ) -> Iteration | None:
         """Deepen from depth 1 until ``max_depth``, the time or the node budget runs out, or a
         forced result is found; return the last completed depth (``None`` if none completed).
@@ -187,7 +188,9 @@ class CompiledSearch:
         horizon (at most :data:`QDEPTH`); ``keep`` starts from the transposition table and
         history of the search before (of a position close to this one, such as its parent in
         a game) instead of empty ones: its depths are found again quickly, so that a node
-        budget goes deeper."""
+        budget goes deeper; ``reduce``: the late-move reductions (quiet moves after the first
+        ``reduce`` searched a ply shallower first; 0: none), by default the kernel's
+        ``reduce_after``."""
         kernel = self.kernel
         prm = kernel.prm
         st = self._position(state)
@@ -212,7 +215,7 @@ class CompiledSearch:
         work.ctr[GENERATION] = self.generation
         work.ctr[LIMIT] = nodes or 0
         work.ctr[BASE] = work.path.size - MAXPLY - 3  # the current position's index
-        work.ctr[REDUCE] = kernel.reduce_after
+        work.ctr[REDUCE] = kernel.reduce_after if reduce is None else max(reduce, 0)
         work.ctr[QUIESCE] = min(max(quiesce, 0), QDEPTH)
         work.flag[0] = 0
         started = time.perf_counter()

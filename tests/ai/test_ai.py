@@ -133,6 +133,61 @@ def test_a_move_searched_for_a_time_keeps_the_table_unless_told_not_to(
     assert asked == [kept]
 
 
+@pytest.mark.parametrize(
+    ("game", "spec", "limit", "reduce"),
+    [
+        ("morris", "search:time=0.05", None, 3),
+        ("morris", "search:depth=3", None, None),
+        ("morris", "search:nodes=2000", None, None),
+        ("morris", "search:time=0.05", Limit(depth=3), None),
+        ("morris", "search:time=0.05,reduce=0", None, 0),
+        ("morris", "search:depth=3,reduce=2", None, 2),
+        ("felli", "search:time=0.05", None, None),
+    ],
+)
+def test_a_timed_morris_search_reduces_late_moves_and_a_search_to_a_depth_does_not(
+    game: str, spec: str, limit: Limit | None, reduce: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Morris kernel declares late-move reductions for a search for a time only
+    (``reduce_timed``), so the levels that search to a depth or a node budget play as they
+    were measured; ``reduce=R`` in a spec says so for any limit; Felli declares none."""
+    from ludoteca.compiled.search import CompiledSearch
+
+    asked: list[object] = []
+    run = CompiledSearch.run
+
+    def spy(self: CompiledSearch, *args: object, **kwargs: object) -> object:
+        asked.append(kwargs["reduce"])
+        return run(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CompiledSearch, "run", spy)
+    state = ludoteca.new_game(game)
+    agent = make_agent(spec, state.rules, seed=1)
+    agent.choose(state, limit)
+    assert asked == [reduce]
+
+
+def test_late_move_reductions_reach_a_depth_in_fewer_nodes() -> None:
+    """On a Nine Men's Morris placing position, the search to depth 8 with quiet moves after the
+    third reduced visits fewer nodes than the full-width search, which the kernel's default
+    (none, outside a timed search) is: node counts of the same deterministic searches."""
+    from ludoteca.compiled.search import CompiledSearch
+
+    state = ludoteca.new_game("morris")
+    for text in "d2 d6 b4 f4 d1".split():
+        state.push(text)
+    kernel = state.game.kernel
+    assert kernel is not None and kernel.reduce_after == 0 and kernel.reduce_timed == 3
+
+    def nodes(reduce: int | None) -> int:
+        found = CompiledSearch(kernel).run(state, max_depth=8, reduce=reduce)
+        assert found is not None and found.depth == 8
+        return found.nodes
+
+    full, default, reduced = nodes(0), nodes(None), nodes(3)
+    assert default == full and reduced < full * 0.8, (full, default, reduced)
+
+
 def test_mcts_finds_the_winning_capture() -> None:
     state = Felli.of().from_position_code(".../..././b../w.. w 0 20")
     move = MCTSAgent(seed=1).choose(state, Limit(nodes=300))
