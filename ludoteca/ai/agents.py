@@ -16,8 +16,8 @@ language: :func:`.base.parse_spec`):
   position; with ``keep=1`` each move's search starts from what the search before found, with
   ``keep=0`` from nothing; by default a search for a time keeps, one to a depth or a node
   budget does not; ``reduce=R``: quiet moves after the first R searched a ply shallower first,
-  ``reduce=0`` every move in full; by default as the game's kernel declares, which may reduce in
-  a search for a time only, so that levels searching to a depth stay as they were measured);
+  ``reduce=0`` every move in full, by default as the game's kernel declares: Morelli reduces
+  after the third, the others do not);
 - ``mcts[:sims=N,time=T]``: Monte Carlo tree search (:mod:`.mcts`);
 - ``perfect``: the solved-table player (rule sets whose game declares a solver);
 - ``level:N``: level N of the game's ladder (:mod:`.levels`);

@@ -74,8 +74,7 @@ class SearchAgent:
     (``keep`` None) a move searched for a time keeps them, one searched to a depth or a node
     budget does not, so that it is the same whatever was searched before; ``reduce`` sets the
     compiled search's late-move reductions (quiet moves after the first ``reduce`` searched a
-    ply shallower first, 0 none): by default (None) the kernel's (``Kernel.reduce_after``, and
-    for a search for a time ``Kernel.reduce_timed`` where the kernel declares it)."""
+    ply shallower first, 0 none), by default (None) the kernel's (``Kernel.reduce_after``)."""
 
     def __init__(
         self,
@@ -268,10 +267,6 @@ class SearchAgent:
             if callable(on_iteration):
                 on_iteration(result(it))
 
-        reduce = self.reduce
-        timed = limit.seconds is not None and limit.nodes is None and limit.depth is None
-        if reduce is None and timed and searcher.kernel.reduce_timed:
-            reduce = searcher.kernel.reduce_timed
         self._running = searcher
         if self.stop_event.is_set():
             searcher.stop()
@@ -287,7 +282,7 @@ class SearchAgent:
                 on_iteration=report,
                 rng=self._rng,
                 keep=keep,
-                reduce=reduce,
+                reduce=self.reduce,
             )
         finally:
             self._running = None

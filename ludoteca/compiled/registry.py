@@ -67,10 +67,6 @@ class Kernel:
     from the horizon, the quiet moves ordered after the first ``reduce_after`` (neither the
     table's move, a tactical move nor a killer) are first searched one ply shallower and
     searched again in full only if they beat the best so far; 0 searches every move in full.
-    ``reduce_timed``, if not 0, replaces ``reduce_after`` in a search for a time (a player's
-    move within its clock; :class:`~ludoteca.ai.search.SearchAgent`): a game whose lower levels
-    search to a fixed depth keeps them as they were measured while its timed top level searches
-    deeper.
 
     ``weights``: for a kernel whose ``features`` writes its evaluation's features, each
     feature's name and weight in that order (``evaluate`` is their dot product); empty for a
@@ -83,7 +79,6 @@ class Kernel:
     pack: Callable[[State], npt.NDArray[np.int64]]
     fields: int
     reduce_after: int = 0
-    reduce_timed: int = 0
     weights: tuple[tuple[str, int], ...] = ()
     base_weights: tuple[tuple[str, int], ...] = ()
 

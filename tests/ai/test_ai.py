@@ -134,23 +134,18 @@ def test_a_move_searched_for_a_time_keeps_the_table_unless_told_not_to(
 
 
 @pytest.mark.parametrize(
-    ("game", "spec", "limit", "reduce"),
+    ("game", "spec", "reduce"),
     [
-        ("morris", "search:time=0.05", None, 3),
-        ("morris", "search:depth=3", None, None),
-        ("morris", "search:nodes=2000", None, None),
-        ("morris", "search:time=0.05", Limit(depth=3), None),
-        ("morris", "search:time=0.05,reduce=0", None, 0),
-        ("morris", "search:depth=3,reduce=2", None, 2),
-        ("felli", "search:time=0.05", None, None),
+        ("morris", "search:time=0.05", None),
+        ("morris", "search:depth=3,reduce=3", 3),
+        ("morelli", "search:nodes=2000,reduce=0", 0),
     ],
 )
-def test_a_timed_morris_search_reduces_late_moves_and_a_search_to_a_depth_does_not(
-    game: str, spec: str, limit: Limit | None, reduce: int | None, monkeypatch: pytest.MonkeyPatch
+def test_a_spec_sets_the_late_move_reductions(
+    game: str, spec: str, reduce: int | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The Morris kernel declares late-move reductions for a search for a time only
-    (``reduce_timed``), so the levels that search to a depth or a node budget play as they
-    were measured; ``reduce=R`` in a spec says so for any limit; Felli declares none."""
+    """``reduce=R`` in a search spec reaches the compiled search; without it the search uses
+    the kernel's own (``None``)."""
     from ludoteca.compiled.search import CompiledSearch
 
     asked: list[object] = []
@@ -163,21 +158,22 @@ def test_a_timed_morris_search_reduces_late_moves_and_a_search_to_a_depth_does_n
     monkeypatch.setattr(CompiledSearch, "run", spy)
     state = ludoteca.new_game(game)
     agent = make_agent(spec, state.rules, seed=1)
-    agent.choose(state, limit)
+    agent.choose(state)
     assert asked == [reduce]
 
 
 def test_late_move_reductions_reach_a_depth_in_fewer_nodes() -> None:
     """On a Nine Men's Morris placing position, the search to depth 8 with quiet moves after the
-    third reduced visits fewer nodes than the full-width search, which the kernel's default
-    (none, outside a timed search) is: node counts of the same deterministic searches."""
+    third reduced (``reduce=3``) visits fewer nodes than the full-width search, which the
+    Morris kernel's default (no reductions) is: node counts of the same deterministic
+    searches."""
     from ludoteca.compiled.search import CompiledSearch
 
     state = ludoteca.new_game("morris")
     for text in "d2 d6 b4 f4 d1".split():
         state.push(text)
     kernel = state.game.kernel
-    assert kernel is not None and kernel.reduce_after == 0 and kernel.reduce_timed == 3
+    assert kernel is not None and kernel.reduce_after == 0
 
     def nodes(reduce: int | None) -> int:
         found = CompiledSearch(kernel).run(state, max_depth=8, reduce=reduce)

@@ -58,11 +58,6 @@ __all__ = [
 
 #: the name this kernel is registered under
 NAME = "morris"
-#: the timed search's late-move reductions (:class:`~ludoteca.compiled.registry.Kernel`): quiet
-#: moves after the first three searched a ply shallower first, so that the placing phase (up to
-#: 24 moves a position, a handful of which matter) is seen deeper; the levels that search to a
-#: depth search every move in full
-REDUCE_TIMED = 3
 register(NAME, __name__)
 
 IntArray = npt.NDArray[np.int64]
@@ -158,7 +153,6 @@ def kernel(game: Morris) -> Kernel:
         prm,
         lambda state: _pack(state, prm),
         S_CLOSING + 1,
-        reduce_timed=REDUCE_TIMED,
         weights=tuple(tuned.items()),
         base_weights=tuple(DEFAULT_WEIGHTS.items()),
     )
